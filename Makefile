@@ -1,0 +1,43 @@
+# The two commands: `make run` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when the project's metadata changed (editable install: code changes need nothing).
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
+	touch $(STAMP)
+
+# Until the service lands, `make run` is a guided tour of the command line.
+run: $(STAMP)
+	@echo "referee $$($(BIN)/referee --version)"
+	@echo; echo "Check a verifiable roll by hand:"
+	$(BIN)/referee verify-roll --server-seed $$(printf '0%.0s' $$(seq 64)) --client-seed table --nonce 0 --dice d20,d20,d6
+	@echo; echo "See every command: $(BIN)/referee --help"
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info

@@ -1,0 +1,110 @@
+"""The state of a bout: a plain value, derived by folding its events (see `referee.bout.fold`)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.errors import NotFoundError
+
+
+class Status(enum.Enum):
+    """Where a bout stands."""
+
+    OPEN = "open"
+    """Fighters may join; no initiative yet."""
+    RUNNING = "running"
+    """Initiative is settled; fighters act in turn."""
+    PAUSED = "paused"
+    """The referee paused it; no actions until resumed."""
+    ENDED = "ended"
+    """One side is left (or the referee ended it); a winner may be named."""
+    CANCELLED = "cancelled"
+    """The referee called it off; no winner."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One combatant as the bout sees it now.
+
+    `stats` are the rule system's (MSV: {"cs": 65}; SRP: a sheet), `wounds` what it has taken
+    (MSV damage points, SRP hits), `conditions` maps a condition to the turns it has left
+    (None: until cleared).
+    """
+
+    name: str
+    side: str
+    stats: Mapping[str, Any]
+    wounds: int = 0
+    conditions: Mapping[str, int | None] = field(default_factory=dict)
+    defeated: bool = False
+    hidden: frozenset[str] = frozenset()
+
+    def has(self, condition: str) -> bool:
+        """Whether the fighter is under this condition now."""
+        return condition in self.conditions
+
+
+@dataclass(frozen=True, slots=True)
+class BoutState:
+    """Everything known about a bout after some prefix of its events."""
+
+    system: str = ""
+    name: str = ""
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    fighters: tuple[Fighter, ...] = ()
+    order: tuple[str, ...] = ()
+    turn: int | None = None
+    round: int = 0
+    status: Status = Status.OPEN
+    winner: str | None = None
+    free_attack: str | None = None
+
+    def fighter(self, name: str) -> Fighter:
+        """The fighter called `name`, or NotFoundError."""
+        for f in self.fighters:
+            if f.name == name:
+                return f
+        raise NotFoundError(f"no fighter called {name!r} in this bout")
+
+    def has_fighter(self, name: str) -> bool:
+        """Whether a fighter of that name is in the bout."""
+        return any(f.name == name for f in self.fighters)
+
+    def living(self) -> tuple[Fighter, ...]:
+        """Fighters not yet defeated."""
+        return tuple(f for f in self.fighters if not f.defeated)
+
+    def sides_left(self) -> tuple[str, ...]:
+        """The sides that still have a fighter standing, in joining order."""
+        seen: list[str] = []
+        for f in self.living():
+            if f.side not in seen:
+                seen.append(f.side)
+        return tuple(seen)
+
+    def enemies_of(self, name: str) -> tuple[Fighter, ...]:
+        """Living fighters on another side than `name`'s."""
+        side = self.fighter(name).side
+        return tuple(f for f in self.living() if f.side != side)
+
+    @property
+    def current(self) -> str | None:
+        """Whose action it is now (a free attack's owner first), or None."""
+        if self.status is not Status.RUNNING and self.status is not Status.PAUSED:
+            return None
+        if self.free_attack is not None:
+            return self.free_attack
+        if self.turn is None or not self.order:
+            return None
+        return self.order[self.turn]
+
+    def with_fighter(self, fighter: Fighter) -> BoutState:
+        """A copy with `fighter` replacing the one of the same name (or added)."""
+        if self.has_fighter(fighter.name):
+            fighters = tuple(fighter if f.name == fighter.name else f for f in self.fighters)
+        else:
+            fighters = (*self.fighters, fighter)
+        return replace(self, fighters=fighters)

@@ -1,0 +1,60 @@
+"""The `referee` command: one group, subcommands registered from one module per area.
+
+Errors are turned into one line on stderr and an exit code here, and only here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from referee import __version__
+from referee.errors import RefereeError
+
+
+class RefereeGroup(click.Group):
+    """A click group that turns every `RefereeError` into one clear line and its exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefereeError as err:
+            click.echo(f"error: {err}", err=True)
+            ctx.exit(err.exit_code)
+
+
+@click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="referee")
+def cli() -> None:
+    """Referee role-play combat by the MSV and SRP rules, with dice anyone can verify.
+
+    \b
+    Examples:
+      referee roll 2d20+1d6
+      referee roll --chat "//roll -sides100 -dice1" --name Tarl
+      referee msv attack --cs 65 --roll 47
+      referee srp levels
+      referee serve
+    """
+
+
+def _register() -> None:
+    from referee.cli import commands
+
+    for command in commands.all_commands():
+        cli.add_command(command)
+
+
+_register()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the `referee` console script."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="referee")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

@@ -1,0 +1,30 @@
+"""How the CLI shows records: JSON for scripts, rich text for people."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+
+def console() -> Console:
+    """A console on stdout (plain when not a terminal, so output stays testable)."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def emit_json(data: Any) -> None:
+    """Print one JSON document (keys in insertion order, UTF-8 kept)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> Table:
+    """A rich table with the given header and rows, every cell shown with `str`."""
+    out = Table(title=title)
+    for column in columns:
+        out.add_column(column)
+    for row in rows:
+        out.add_row(*(str(cell) for cell in row))
+    return out

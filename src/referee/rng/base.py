@@ -1,0 +1,89 @@
+"""The `Rng` protocol and the `Throw` record every source returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from referee.errors import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """One roll: dice thrown at once, their faces in stated order, and the nonce if verifiable.
+
+    >>> Throw((20, 20, 6), (14, 3, 5), nonce=0).dice
+    ('d20', 'd20', 'd6')
+    """
+
+    sides: tuple[int, ...]
+    faces: tuple[int, ...]
+    nonce: int | None = None
+
+    @property
+    def dice(self) -> tuple[str, ...]:
+        """The dice as names (`d20`), as a ledger's roll event writes them."""
+        return tuple(die_name(s) for s in self.sides)
+
+
+@runtime_checkable
+class Rng(Protocol):
+    """A source of dice. One call is one roll (one verifiable nonce)."""
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        """Throw one die of each given size at once; faces come back in the same order."""
+        ...
+
+
+def die_name(sides: int) -> str:
+    """`d20` for 20; d100 stays `d100`.
+
+    >>> die_name(6)
+    'd6'
+    """
+    return f"d{sides}"
+
+
+def check_sides(sides: Sequence[int]) -> tuple[int, ...]:
+    """Every die needs a whole number of sides, at least 1."""
+    out = tuple(sides)
+    for s in out:
+        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+            raise RuleError(f"a die needs a whole number of sides >= 1, got {s!r}")
+    return out
+
+
+def die(rng: Rng, sides: int) -> int:
+    """Throw a single die and return its face.
+
+    >>> from referee.rng import ScriptedRng
+    >>> die(ScriptedRng([47]), 100)
+    47
+    """
+    return rng.throw((sides,)).faces[0]
+
+
+@dataclass(slots=True)
+class RecordingRng:
+    """Wraps a source and keeps every throw made through it, in order.
+
+    >>> from referee.rng import ScriptedRng
+    >>> rec = RecordingRng(ScriptedRng([3, 4]))
+    >>> _ = rec.throw((6,)); _ = rec.throw((6,))
+    >>> [t.faces for t in rec.throws]
+    [(3,), (4,)]
+    """
+
+    inner: Rng
+    throws: list[Throw] = field(default_factory=list)
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        result = self.inner.throw(sides)
+        self.throws.append(result)
+        return result
+
+    def take(self) -> list[Throw]:
+        """Return the throws so far and start a fresh record."""
+        taken, self.throws = self.throws, []
+        return taken

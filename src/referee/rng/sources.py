@@ -1,0 +1,90 @@
+"""The OS's secure generator, a seeded one and a scripted one."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+
+from referee.errors import ScriptError
+from referee.rng.base import Throw, check_sides
+
+
+class SystemRng:
+    """The operating system's secure generator (`secrets`). Not reproducible."""
+
+    __slots__ = ()
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        sizes = check_sides(sides)
+        return Throw(sizes, tuple(secrets.randbelow(s) + 1 for s in sizes))
+
+    def __repr__(self) -> str:
+        return "SystemRng()"
+
+
+class SeededRng:
+    """A reproducible source: the same seed gives the same faces. Reports its seed.
+
+    >>> rng = SeededRng(42)
+    >>> rng.seed
+    42
+    >>> first = [rng.throw((6,)).faces[0] for _ in range(5)]
+    >>> again = SeededRng(42)
+    >>> first == [again.throw((6,)).faces[0] for _ in range(5)]
+    True
+    """
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed: int = secrets.randbits(63) if seed is None else int(seed)
+        self._random = random.Random(self.seed)
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        sizes = check_sides(sides)
+        below = self._random._randbelow  # type: ignore[attr-defined]
+        return Throw(sizes, tuple(below(s) + 1 for s in sizes))
+
+    def __repr__(self) -> str:
+        return f"SeededRng({self.seed})"
+
+
+class ScriptedRng:
+    """Replays given faces in order; a clear error when they run out or do not fit.
+
+    >>> rng = ScriptedRng([20, 3, 5])
+    >>> rng.throw((20, 20, 6)).faces
+    (20, 3, 5)
+    >>> rng.remaining
+    0
+    """
+
+    __slots__ = ("_faces", "_used")
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces: list[int] = list(faces)
+        self._used = 0
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted faces are left."""
+        return len(self._faces) - self._used
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        sizes = check_sides(sides)
+        if self.remaining < len(sizes):
+            raise ScriptError(
+                f"scripted dice ran out: {len(sizes)} needed for "
+                f"{', '.join(f'd{s}' for s in sizes)}, {self.remaining} left "
+                f"of {self._faces!r}"
+            )
+        faces = tuple(self._faces[self._used : self._used + len(sizes)])
+        for face, size in zip(faces, sizes, strict=True):
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= size:
+                raise ScriptError(f"scripted face {face!r} does not fit a d{size} (1..{size})")
+        self._used += len(sizes)
+        return Throw(sizes, faces)
+
+    def __repr__(self) -> str:
+        return f"ScriptedRng({self._faces[self._used :]!r})"

@@ -1,0 +1,168 @@
+"""The rule-system protocol: one class with a few hooks, plus a registry.
+
+The bout engine (`referee.bout`) calls these hooks and never asks which system it
+runs. A system is pure: it reads the bout's state, draws dice only from the `rng`
+it is given, and returns an `Outcome` record; it never prints or stores anything.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from referee.errors import NotFoundError
+from referee.rng import Rng
+
+if TYPE_CHECKING:
+    from referee.bout.state import BoutState, Fighter
+
+#: A JSON value as events carry it. No floats: events are hashed as canonical JSON.
+JSON = None | bool | int | str | list["JSON"] | dict[str, "JSON"]
+
+
+@dataclass(frozen=True, slots=True)
+class Wound:
+    """Damage a fighter takes: MSV damage points, SRP hits."""
+
+    target: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionChange:
+    """Set a condition on a fighter for some of its turns (None: until cleared), or clear it.
+
+    `rounds=0` clears the condition.
+    """
+
+    target: str
+    condition: str
+    rounds: int | None = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StatChange:
+    """A change to one entry of a fighter's stats (position, facing, mounted, PM, ...)."""
+
+    target: str
+    key: str
+    value: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one action did, as the rules decided it. The engine turns it into events.
+
+    `payload` is the full interpretation (integers, strings, booleans, lists, dicts:
+    never floats), `summary` one line a HUD can say in chat.
+    """
+
+    kind: str
+    payload: dict[str, JSON]
+    summary: str
+    wounds: tuple[Wound, ...] = ()
+    conditions: tuple[ConditionChange, ...] = ()
+    stats: tuple[StatChange, ...] = ()
+    extra_action: bool = False
+    uses_turn: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    """A settled turn order, with every roll (and reroll) recorded in `payload`."""
+
+    order: tuple[str, ...]
+    payload: dict[str, JSON] = field(default_factory=dict)
+
+
+class RuleSystem(ABC):
+    """One rule system: metadata plus the hooks the bout engine calls.
+
+    Subclasses set `name` and `title` and implement the abstract hooks;
+    `find_system(name)` is the whole registry.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: The action kinds `act` accepts, e.g. ("attack",) for MSV.
+    actions: ClassVar[tuple[str, ...]]
+
+    def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
+        self.rules: dict[str, JSON] = self.load_rules(rules or {})
+
+    @abstractmethod
+    def load_rules(self, data: Mapping[str, Any]) -> dict[str, JSON]:
+        """Validate a rule pack (as read from TOML); return it complete, defaults filled in."""
+
+    @abstractmethod
+    def check_stats(self, stats: Mapping[str, Any]) -> dict[str, JSON]:
+        """Validate a fighter's stats (MSV: cs; SRP: a sheet); return them normalized."""
+
+    @abstractmethod
+    def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
+        """Settle the turn order of the given (living) fighters."""
+
+    @abstractmethod
+    def act(
+        self,
+        bout: BoutState,
+        actor: str,
+        kind: str,
+        options: Mapping[str, Any],
+        rng: Rng,
+    ) -> Outcome:
+        """Resolve one action of `actor` (e.g. kind "attack" with options {"target": name})."""
+
+    @abstractmethod
+    def defeat_threshold(self, fighter: Fighter) -> int:
+        """Wounds at which this fighter is defeated (MSV-7: 15; SRP-9: the sheet's hit total)."""
+
+    def hidden_stats(self) -> tuple[str, ...]:
+        """Stats that may be hidden from the public view until revealed (SRP-10)."""
+        return ()
+
+    def blocked(self, fighter: Fighter, kind: str) -> str | None:
+        """Why `fighter` may not take an action of `kind` now (a condition), or None."""
+        return None
+
+
+_REGISTRY: dict[str, type[RuleSystem]] = {}
+
+
+def register(system: type[RuleSystem]) -> type[RuleSystem]:
+    """Class decorator adding a rule system to the registry under its `name`."""
+    _REGISTRY[system.name] = system
+    return system
+
+
+def system_names() -> tuple[str, ...]:
+    """The names of every registered rule system.
+
+    >>> isinstance(system_names(), tuple)
+    True
+    """
+    _load_builtin()
+    return tuple(sorted(_REGISTRY))
+
+
+def find_system(name: str) -> type[RuleSystem]:
+    """The rule system registered under `name`, or NotFoundError naming the known ones."""
+    _load_builtin()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise NotFoundError(f"unknown rule system {name!r} (known: {known})") from None
+
+
+def _load_builtin() -> None:
+    import importlib
+
+    for module in ("referee.systems.msv.system", "referee.systems.srp.system"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if not err.name or not module.startswith(err.name):
+                raise  # a missing dependency inside the module, not the module itself

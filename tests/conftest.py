@@ -1,0 +1,22 @@
+"""Shared fixtures: PostgreSQL when reachable, Chromium when present.
+
+Outside CI a missing PostgreSQL or Chromium skips the tests that need it;
+with CI=true it fails them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def need(condition: bool, what: str) -> None:
+    """Skip (or, in CI, fail) when a real part the test needs is missing."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is required when CI=true", pytrace=False)
+    pytest.skip(f"{what} is not available here")
