@@ -61,6 +61,12 @@ class BoutState:
     status: Status = Status.OPEN
     winner: str | None = None
     free_attack: str | None = None
+    next_seq: int = 0
+    #: (first seq, last seq) of every action group still in force, oldest first (for undo).
+    actions: tuple[tuple[int, int], ...] = ()
+    #: seq of every outcome event in force -> its wounds as (target, amount).
+    outcome_wounds: Mapping[int, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    last_outcome: int | None = None
 
     def fighter(self, name: str) -> Fighter:
         """The fighter called `name`, or NotFoundError."""

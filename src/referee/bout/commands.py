@@ -1,0 +1,129 @@
+"""Commands: what someone asks of a bout. `referee.bout.engine.decide` turns them into events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Who gives a command: "referee" or a fighter's name.
+Who = str
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """Open a bout of a rule system with a rule pack."""
+
+    system: str
+    name: str
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class AddFighter:
+    """Add a fighter (the referee's NPC, or a player joining) on a side (default: its own)."""
+
+    name: str
+    stats: Mapping[str, Any]
+    side: str | None = None
+    hidden: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateFighter:
+    """The referee changes a fighter's stats and/or its wounds."""
+
+    name: str
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    wounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveFighter:
+    """A fighter leaves (quit) or the referee removes it."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The referee reveals hidden stats of a fighter (all when `keys` is empty)."""
+
+    name: str
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RollInitiative:
+    """Settle the turn order and start the bout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A fighter's action (MSV: "attack"; SRP: "attack", "shoot", "disarm", "move", ...)."""
+
+    actor: str
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """The referee passes the current fighter's turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """The referee pauses the bout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """The referee resumes a paused bout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """The referee replaces the wounds of the outcome event `of` (SRP-20); the original stays."""
+
+    of: int
+    wounds: Mapping[str, int]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The referee takes back the last action still in force (an undo event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """The referee ends the bout, naming the winning side or none."""
+
+    winner: str | None = None
+    reason: str = "ended by the referee"
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """The referee calls the bout off."""
+
+    reason: str = "cancelled by the referee"
+
+
+Command = (
+    Open
+    | AddFighter
+    | UpdateFighter
+    | RemoveFighter
+    | Reveal
+    | RollInitiative
+    | Act
+    | Skip
+    | Pause
+    | Resume
+    | Override
+    | Void
+    | End
+    | Cancel
+)

@@ -1,0 +1,404 @@
+"""The engine: `decide(state, command, system, rng, by)` -> the events that command causes.
+
+Pure: it reads a state, draws dice only from `rng`, and returns events; it stores nothing.
+It calls the rule system's hooks and never asks which system it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from referee.bout import commands as c
+from referee.bout.events import Event, EventType, to_json
+from referee.bout.fold import apply
+from referee.bout.state import BoutState, Status
+from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
+from referee.rng import RecordingRng, Rng, Throw
+from referee.systems.base import JSON, Outcome, RuleSystem, find_system
+
+REFEREE = "referee"
+SYSTEM = "system"
+_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,40}")
+
+
+def system_of(state: BoutState) -> RuleSystem:
+    """The rule system (with the bout's rule pack) a bout runs."""
+    if not state.system:
+        raise ConflictError("the bout is not open yet")
+    return find_system(state.system)(state.rules)
+
+
+@dataclass(slots=True)
+class _Log:
+    """Events being written by one command, with the state folded along."""
+
+    state: BoutState
+    events: list[Event] = field(default_factory=list)
+
+    def add(self, type_: str, actor: str, payload: dict[str, JSON]) -> None:
+        event = Event(type_, actor, payload)
+        self.state = apply(self.state, event, self.state.next_seq)
+        self.events.append(event)
+
+    def rolls(self, throws: list[Throw]) -> None:
+        for t in throws:
+            payload: dict[str, JSON] = {
+                "nonce": t.nonce,
+                "dice": list(t.dice),
+                "faces": list(t.faces),
+            }
+            self.add(EventType.ROLL, SYSTEM, payload)
+
+
+def decide(
+    state: BoutState,
+    command: c.Command,
+    rng: Rng,
+    by: str = REFEREE,
+    system: RuleSystem | None = None,
+) -> list[Event]:
+    """The events `command`, given by `by` ("referee" or a fighter), causes in `state`."""
+    if isinstance(command, c.Open):
+        return _open(state, command, by)
+    rules = system or system_of(state)
+    log = _Log(state)
+    handler = _HANDLERS.get(type(command))
+    if handler is None:  # pragma: no cover - every command has a handler
+        raise RuleError(f"unknown command {command!r}")
+    handler(log, command, rules, rng, by)
+    return log.events
+
+
+def _open(state: BoutState, cmd: c.Open, by: str) -> list[Event]:
+    if state.system:
+        raise ConflictError("the bout is already open")
+    rules = find_system(cmd.system)(cmd.rules)
+    name = _check_name(cmd.name, "bout name")
+    payload: dict[str, JSON] = {"system": cmd.system, "name": name, "rules": rules.rules}
+    return [Event(EventType.BOUT_OPENED, by, payload)]
+
+
+def _check_name(name: str, what: str) -> str:
+    if not isinstance(name, str) or not _NAME.fullmatch(name.strip()) or name != name.strip():
+        raise RuleError(
+            f"{what} {name!r} must be 1 to 40 characters, no control characters, "
+            "no leading or trailing spaces"
+        )
+    return name
+
+
+def _require_live(state: BoutState) -> None:
+    if state.status in (Status.ENDED, Status.CANCELLED):
+        raise ConflictError(f"the bout has {state.status.value}")
+
+
+def _require_referee(by: str, what: str) -> None:
+    if by != REFEREE:
+        raise ForbiddenError(f"only the referee may {what}")
+
+
+def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    state = log.state
+    _require_live(state)
+    name = _check_name(cmd.name, "fighter name")
+    if name in (REFEREE, SYSTEM):
+        raise RuleError(f"fighter name {name!r} is reserved")
+    if state.has_fighter(name):
+        raise ConflictError(f"there is already a fighter called {name!r}")
+    side = _check_name(cmd.side or name, "side")
+    unknown = set(cmd.hidden) - set(rules.hidden_stats())
+    if unknown:
+        raise RuleError(
+            f"cannot hide {sorted(unknown)!r}: hideable stats are {list(rules.hidden_stats())!r}"
+        )
+    stats = rules.check_stats(cmd.stats)
+    payload: dict[str, JSON] = {"name": name, "side": side, "stats": stats}
+    if cmd.hidden:
+        payload["hidden"] = list(cmd.hidden)
+    log.add(EventType.FIGHTER_ADDED, by, payload)
+
+
+def _update(log: _Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "update a fighter")
+    _require_live(log.state)
+    f = log.state.fighter(cmd.name)
+    payload: dict[str, JSON] = {"name": f.name}
+    if cmd.stats:
+        payload["stats"] = rules.check_stats({**f.stats, **cmd.stats})
+    if cmd.wounds is not None:
+        if isinstance(cmd.wounds, bool) or not isinstance(cmd.wounds, int) or cmd.wounds < 0:
+            raise RuleError(f"wounds must be a whole number >= 0, got {cmd.wounds!r}")
+        payload["wounds"] = cmd.wounds
+    if len(payload) == 1:
+        raise RuleError("an update needs stats or wounds")
+    log.add(EventType.FIGHTER_UPDATED, by, payload)
+    _consequences(log, rules)
+
+
+def _remove(log: _Log, cmd: c.RemoveFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    if by not in (REFEREE, cmd.name):
+        raise ForbiddenError("a fighter may only remove itself")
+    _require_live(log.state)
+    log.state.fighter(cmd.name)
+    was_current = log.state.current == cmd.name
+    index = log.state.order.index(cmd.name) if cmd.name in log.state.order else None
+    log.add(EventType.FIGHTER_REMOVED, by, {"name": cmd.name})
+    if _end_if_decided(log):
+        return
+    if was_current and index is not None and log.state.order:
+        _advance_from(log, rules, index - 1)
+
+
+def _reveal(log: _Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "reveal stats")
+    f = log.state.fighter(cmd.name)
+    keys = list(cmd.keys) or sorted(f.hidden)
+    missing = set(keys) - f.hidden
+    if missing:
+        raise RuleError(f"{f.name!r} has no hidden {sorted(missing)!r}")
+    log.add(EventType.REVEALED, by, {"name": f.name, "keys": list(keys)})
+
+
+def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "roll initiative")
+    state = log.state
+    if state.status is not Status.OPEN:
+        raise ConflictError(
+            f"initiative is rolled once, before the bout starts (it is {state.status.value})"
+        )
+    if len(state.sides_left()) < 2:
+        raise ConflictError("initiative needs fighters on at least two sides")
+    recorder = RecordingRng(rng)
+    settled = rules.initiative(state.living(), recorder)
+    log.add(EventType.ACTION, by, {"kind": "initiative", "by": by})
+    log.rolls(recorder.take())
+    log.add(EventType.INITIATIVE, SYSTEM, {"order": list(settled.order), "detail": settled.payload})
+    log.add(EventType.TURN, SYSTEM, {"fighter": settled.order[0], "round": 1})
+
+
+def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
+    state = log.state
+    if state.status is Status.OPEN:
+        raise ConflictError("the bout has not started: roll initiative first")
+    if state.status is Status.PAUSED:
+        raise ConflictError("the bout is paused")
+    _require_live(state)
+    actor = state.fighter(cmd.actor).name
+    if by not in (REFEREE, actor):
+        raise ForbiddenError(f"{by!r} may not act for {actor!r}")
+    if cmd.kind not in rules.actions:
+        raise RuleError(f"unknown action {cmd.kind!r} (expected one of {', '.join(rules.actions)})")
+    if state.current != actor:
+        raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
+    reason = rules.blocked(state.fighter(actor), cmd.kind)
+    if reason:
+        raise ConflictError(f"{actor} cannot {cmd.kind}: {reason}")
+    options = to_json(dict(cmd.options), "options")
+    recorder = RecordingRng(rng)
+    outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
+    log.add(EventType.ACTION, actor, {"kind": cmd.kind, "options": options, "by": by})
+    log.rolls(recorder.take())
+    _record_outcome(log, actor, outcome)
+    if _consequences(log, rules):
+        return
+    if outcome.extra_action:
+        return
+    if outcome.uses_turn:
+        _end_turn(log, rules, actor)
+
+
+def _record_outcome(log: _Log, actor: str, outcome: Outcome) -> None:
+    payload: dict[str, JSON] = {
+        **outcome.payload,
+        "kind": outcome.kind,
+        "actor": actor,
+        "summary": outcome.summary,
+        "extra_action": outcome.extra_action,
+    }
+    log.add(EventType.OUTCOME, SYSTEM, payload)
+    for wound in outcome.wounds:
+        if wound.amount:
+            total = log.state.fighter(wound.target).wounds + wound.amount
+            log.add(
+                EventType.WOUND,
+                SYSTEM,
+                {"target": wound.target, "amount": wound.amount, "total": total},
+            )
+    for change in outcome.conditions:
+        log.add(
+            EventType.CONDITION,
+            SYSTEM,
+            {"target": change.target, "condition": change.condition, "rounds": change.rounds},
+        )
+    for stat in outcome.stats:
+        log.add(
+            EventType.STAT, SYSTEM, {"target": stat.target, "key": stat.key, "value": stat.value}
+        )
+
+
+def _consequences(log: _Log, rules: RuleSystem) -> bool:
+    """Write defeats (and revivals) the wounds now call for; end the bout if one side is left."""
+    for f in log.state.fighters:
+        down = f.wounds >= rules.defeat_threshold(f)
+        if down != f.defeated:
+            log.add(EventType.DEFEATED, SYSTEM, {"name": f.name, "defeated": down})
+    return _end_if_decided(log)
+
+
+def _end_if_decided(log: _Log) -> bool:
+    state = log.state
+    if state.status not in (Status.RUNNING, Status.PAUSED):
+        return state.status in (Status.ENDED, Status.CANCELLED)
+    sides = state.sides_left()
+    if len(sides) > 1:
+        return False
+    winner = sides[0] if sides else None
+    log.add(EventType.ENDED, SYSTEM, {"winner": winner, "reason": "one side is left"})
+    return True
+
+
+def _end_turn(log: _Log, rules: RuleSystem, name: str) -> None:
+    """Tick `name`'s timed conditions, then give the turn to the next fighter able to act."""
+    _tick(log, name)
+    order = log.state.order
+    if name in order:
+        _advance_from(log, rules, order.index(name))
+
+
+def _tick(log: _Log, name: str) -> None:
+    if not log.state.has_fighter(name):
+        return
+    for condition, rounds in sorted(log.state.fighter(name).conditions.items()):
+        if rounds is not None:
+            log.add(
+                EventType.CONDITION,
+                SYSTEM,
+                {"target": name, "condition": condition, "rounds": max(0, rounds - 1)},
+            )
+
+
+def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
+    """Give the turn to the first fighter after position `index` in the order who can act.
+
+    Passing the end of the order starts a new round. Fighters a condition keeps from acting
+    are skipped (an event says why) and their conditions tick as if they had acted.
+    """
+    order = log.state.order
+    round_ = log.state.round
+    position = index
+    for _ in range(4 * len(order)):
+        position += 1
+        if position >= len(order):
+            position, round_ = 0, round_ + 1
+        f = log.state.fighter(order[position])
+        if f.defeated:
+            continue
+        reason = rules.blocked(f, "turn")
+        if reason:
+            log.add(EventType.SKIPPED, SYSTEM, {"name": f.name, "reason": reason})
+            _tick(log, f.name)
+            continue
+        log.add(EventType.TURN, SYSTEM, {"fighter": f.name, "round": round_})
+        return
+    raise ConflictError("no fighter is able to act")
+
+
+def _skip(log: _Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "skip a turn")
+    current = log.state.current
+    if log.state.status is not Status.RUNNING or current is None:
+        raise ConflictError("there is no turn to skip")
+    log.add(EventType.SKIPPED, by, {"name": current, "reason": "skipped by the referee"})
+    _end_turn(log, rules, current)
+
+
+def _pause(log: _Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "pause the bout")
+    if log.state.status is not Status.RUNNING:
+        raise ConflictError(f"only a running bout can be paused (it is {log.state.status.value})")
+    log.add(EventType.PAUSED, by, {})
+
+
+def _resume(log: _Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "resume the bout")
+    if log.state.status is not Status.PAUSED:
+        raise ConflictError(f"only a paused bout can be resumed (it is {log.state.status.value})")
+    log.add(EventType.RESUMED, by, {})
+
+
+def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "override an outcome")
+    state = log.state
+    if state.status is Status.CANCELLED:
+        raise ConflictError("the bout was cancelled")
+    if cmd.of not in state.outcome_wounds:
+        raise NotFoundError(f"event {cmd.of!r} is not an outcome in force")
+    original = state.outcome_wounds[cmd.of]
+    totals = {f.name: f.wounds for f in state.fighters}
+    for target, amount in original:
+        if target in totals:
+            totals[target] -= amount
+    entries: list[JSON] = []
+    for target, amount in cmd.wounds.items():
+        state.fighter(target)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise RuleError(f"wounds for {target!r} must be a whole number >= 0, got {amount!r}")
+        totals[target] += amount
+    touched = {t for t, _ in original} | set(cmd.wounds)
+    for target in sorted(touched):
+        if target in totals:
+            entries.append(
+                {"target": target, "amount": cmd.wounds.get(target, 0), "total": totals[target]}
+            )
+    payload: dict[str, JSON] = {
+        "of": cmd.of,
+        "original": [{"target": t, "amount": a} for t, a in original],
+        "wounds": entries,
+        "note": cmd.note,
+    }
+    log.add(EventType.OVERRIDDEN, by, payload)
+    _consequences(log, rules)
+
+
+def _void(log: _Log, cmd: c.Void, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "void an action")
+    if log.state.status is Status.CANCELLED:
+        raise ConflictError("the bout was cancelled")
+    if not log.state.actions:
+        raise ConflictError("there is no action to void")
+    first, last = log.state.actions[-1]
+    log.add(EventType.VOIDED, by, {"from": first, "to": last})
+
+
+def _end(log: _Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "end the bout")
+    _require_live(log.state)
+    if cmd.winner is not None and cmd.winner not in {f.side for f in log.state.fighters}:
+        raise NotFoundError(f"no side called {cmd.winner!r} in this bout")
+    log.add(EventType.ENDED, by, {"winner": cmd.winner, "reason": cmd.reason})
+
+
+def _cancel(log: _Log, cmd: c.Cancel, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_referee(by, "cancel the bout")
+    _require_live(log.state)
+    log.add(EventType.CANCELLED, by, {"reason": cmd.reason})
+
+
+Handler = Callable[[_Log, c.Command, RuleSystem, Rng, str], None]
+_HANDLERS: dict[type, Handler] = {
+    c.AddFighter: _add,  # type: ignore[dict-item]
+    c.UpdateFighter: _update,  # type: ignore[dict-item]
+    c.RemoveFighter: _remove,  # type: ignore[dict-item]
+    c.Reveal: _reveal,  # type: ignore[dict-item]
+    c.RollInitiative: _initiative,  # type: ignore[dict-item]
+    c.Act: _act,  # type: ignore[dict-item]
+    c.Skip: _skip,  # type: ignore[dict-item]
+    c.Pause: _pause,  # type: ignore[dict-item]
+    c.Resume: _resume,  # type: ignore[dict-item]
+    c.Override: _override,  # type: ignore[dict-item]
+    c.Void: _void,  # type: ignore[dict-item]
+    c.End: _end,  # type: ignore[dict-item]
+    c.Cancel: _cancel,  # type: ignore[dict-item]
+}

@@ -1,0 +1,247 @@
+"""State as a fold of events: `project(events)` is the only way a bout's state is made.
+
+The fold is dumb on purpose: it never decides anything, it only records what events say. Every
+consequence (a defeat, whose turn it is, a condition's rounds) is an event the engine wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from referee.bout.events import Event, EventType
+from referee.bout.state import BoutState, Fighter, Status
+
+#: Events a command's group may contain after its opening ACTION (always with actor "system").
+_GROUP_TYPES = frozenset(
+    {
+        EventType.ROLL,
+        EventType.INITIATIVE,
+        EventType.OUTCOME,
+        EventType.WOUND,
+        EventType.CONDITION,
+        EventType.STAT,
+        EventType.DEFEATED,
+        EventType.TURN,
+        EventType.SKIPPED,
+        EventType.ENDED,
+    }
+)
+
+
+def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
+    """Every seq that a `voided` event took back."""
+    out: set[int] = set()
+    for e in events:
+        if e.type == EventType.VOIDED:
+            first, last = e.payload.get("from"), e.payload.get("to")
+            if isinstance(first, int) and isinstance(last, int):
+                out.update(range(first, last + 1))
+    return frozenset(out)
+
+
+def project(events: Sequence[Event]) -> BoutState:
+    """Fold every event (seq = its index), skipping the ones a later `voided` event took back.
+
+    >>> from referee.bout.events import Event
+    >>> state = project([
+    ...     Event("bout_opened", "referee", {"system": "msv", "name": "spar", "rules": {}}),
+    ...     Event("fighter_added", "referee", {"name": "Tarl", "stats": {"cs": 65}}),
+    ... ])
+    >>> (state.system, [f.name for f in state.fighters], state.next_seq)
+    ('msv', ['Tarl'], 2)
+    """
+    gone = voided_seqs(events)
+    state = BoutState()
+    for seq, event in enumerate(events):
+        state = replace(state, next_seq=seq + 1) if seq in gone else apply(state, event, seq)
+    return state
+
+
+def apply(state: BoutState, event: Event, seq: int) -> BoutState:
+    """The state after one more event (which has sequence number `seq`)."""
+    handler = _HANDLERS.get(event.type)
+    state = _track_group(state, event, seq)
+    if handler is not None:
+        state = handler(state, event.payload, event.actor, seq)
+    return replace(state, next_seq=seq + 1)
+
+
+def _track_group(state: BoutState, event: Event, seq: int) -> BoutState:
+    if event.type == EventType.ACTION:
+        return replace(state, actions=(*state.actions, (seq, seq)))
+    if event.actor == "system" and event.type in _GROUP_TYPES and state.actions:
+        first, last = state.actions[-1]
+        if last == seq - 1:
+            return replace(state, actions=(*state.actions[:-1], (first, seq)))
+    return state
+
+
+Payload = dict[str, Any]
+Handler = Callable[[BoutState, Payload, str, int], BoutState]
+
+
+def _opened(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    return replace(state, system=str(p["system"]), name=str(p["name"]), rules=p.get("rules") or {})
+
+
+def _added(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    fighter = Fighter(
+        name=str(p["name"]),
+        side=str(p.get("side") or p["name"]),
+        stats=dict(p.get("stats") or {}),
+        hidden=frozenset(p.get("hidden") or ()),
+    )
+    state = state.with_fighter(fighter)
+    if state.status in (Status.RUNNING, Status.PAUSED):
+        state = replace(state, order=(*state.order, fighter.name))
+    return state
+
+
+def _updated(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    f = state.fighter(str(p["name"]))
+    stats = {**f.stats, **(p.get("stats") or {})}
+    wounds = p.get("wounds", f.wounds)
+    hidden = frozenset(p["hidden"]) if "hidden" in p else f.hidden
+    return state.with_fighter(replace(f, stats=stats, wounds=int(wounds), hidden=hidden))
+
+
+def _removed(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    name = str(p["name"])
+    current = state.current
+    order = tuple(n for n in state.order if n != name)
+    turn = order.index(current) if current in order else None
+    return replace(
+        state,
+        fighters=tuple(f for f in state.fighters if f.name != name),
+        order=order,
+        turn=turn,
+        free_attack=None if state.free_attack == name else state.free_attack,
+    )
+
+
+def _revealed(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    f = state.fighter(str(p["name"]))
+    keys = set(p.get("keys") or f.hidden)
+    return state.with_fighter(replace(f, hidden=f.hidden - keys))
+
+
+def _action(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    if state.free_attack is not None and state.free_attack == actor:
+        return replace(state, free_attack=None)
+    return state
+
+
+def _initiative(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    return replace(state, order=tuple(p["order"]), status=Status.RUNNING, round=1, turn=None)
+
+
+def _outcome(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    free = p.get("actor") if p.get("extra_action") else None
+    wounds = dict(state.outcome_wounds)
+    wounds[seq] = ()
+    return replace(
+        state,
+        free_attack=str(free) if free else state.free_attack,
+        last_outcome=seq,
+        outcome_wounds=wounds,
+    )
+
+
+def _wound(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    target = str(p["target"])
+    f = state.fighter(target)
+    state = state.with_fighter(replace(f, wounds=int(p["total"])))
+    if state.last_outcome is not None and actor == "system":
+        wounds = dict(state.outcome_wounds)
+        wounds[state.last_outcome] = (
+            *wounds.get(state.last_outcome, ()),
+            (target, int(p["amount"])),
+        )
+        state = replace(state, outcome_wounds=wounds)
+    return state
+
+
+def _condition(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    f = state.fighter(str(p["target"]))
+    conditions = dict(f.conditions)
+    rounds = p.get("rounds")
+    if rounds == 0:
+        conditions.pop(str(p["condition"]), None)
+    else:
+        conditions[str(p["condition"])] = rounds
+    return state.with_fighter(replace(f, conditions=conditions))
+
+
+def _stat(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    f = state.fighter(str(p["target"]))
+    return state.with_fighter(replace(f, stats={**f.stats, str(p["key"]): p.get("value")}))
+
+
+def _defeated(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    f = state.fighter(str(p["name"]))
+    return state.with_fighter(replace(f, defeated=bool(p.get("defeated", True))))
+
+
+def _turn(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    name = str(p["fighter"])
+    turn = state.order.index(name) if name in state.order else None
+    return replace(state, turn=turn, round=int(p.get("round", state.round)), free_attack=None)
+
+
+def _status(status: Status) -> Handler:
+    def handler(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+        return replace(state, status=status)
+
+    return handler
+
+
+def _ended(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    winner = p.get("winner")
+    return replace(state, status=Status.ENDED, winner=str(winner) if winner else None)
+
+
+def _overridden(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    for entry in p.get("wounds") or ():
+        f = state.fighter(str(entry["target"]))
+        state = state.with_fighter(replace(f, wounds=int(entry["total"])))
+    of = p.get("of")
+    if isinstance(of, int):
+        wounds = dict(state.outcome_wounds)
+        wounds[of] = tuple((str(e["target"]), int(e["amount"])) for e in p.get("wounds") or ())
+        state = replace(state, outcome_wounds=wounds)
+    return state
+
+
+def _voided(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+    first = p.get("from")
+    return replace(state, actions=tuple(a for a in state.actions if a[0] != first))
+
+
+_HANDLERS: dict[str, Handler] = {
+    EventType.BOUT_OPENED: _opened,
+    EventType.FIGHTER_ADDED: _added,
+    EventType.FIGHTER_UPDATED: _updated,
+    EventType.FIGHTER_REMOVED: _removed,
+    EventType.REVEALED: _revealed,
+    EventType.ACTION: _action,
+    EventType.INITIATIVE: _initiative,
+    EventType.OUTCOME: _outcome,
+    EventType.WOUND: _wound,
+    EventType.CONDITION: _condition,
+    EventType.STAT: _stat,
+    EventType.DEFEATED: _defeated,
+    EventType.TURN: _turn,
+    EventType.PAUSED: _status(Status.PAUSED),
+    EventType.RESUMED: _status(Status.RUNNING),
+    EventType.ENDED: _ended,
+    EventType.CANCELLED: _status(Status.CANCELLED),
+    EventType.OVERRIDDEN: _overridden,
+    EventType.VOIDED: _voided,
+}
+
+
+def fold_all(events: Iterable[Event]) -> BoutState:
+    """`project` for any iterable."""
+    return project(list(events))

@@ -1,0 +1,110 @@
+"""Check that every rolled outcome in a log follows the rules, by deciding it again.
+
+Each group of events that a command caused (it opens with an `action` event) is decided again
+from the state before it, with the very faces its `roll` events recorded. Any difference in
+what follows is a problem; so is a group that needs more or other dice than it recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.bout import commands as c
+from referee.bout.engine import decide, system_of
+from referee.bout.events import Event, EventType
+from referee.bout.fold import apply, project
+from referee.bout.state import BoutState
+from referee.errors import RefereeError
+from referee.rng import ScriptedRng
+from referee.systems.base import JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What is wrong, at which event."""
+
+    seq: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"event {self.seq}: {self.message}"
+
+
+def _group_end(events: Sequence[Event], start: int) -> int:
+    end = start + 1
+    while end < len(events) and events[end].actor == "system" and events[end].type != "action":
+        end += 1
+    return end
+
+
+def _command(action: Event) -> c.Command:
+    kind = action.payload.get("kind")
+    if kind == "initiative":
+        return c.RollInitiative()
+    options = action.payload.get("options") or {}
+    if not isinstance(options, dict):
+        options = {}
+    return c.Act(action.actor, str(kind), options)
+
+
+def _comparable(event: Event) -> tuple[str, str, dict[str, JSON]]:
+    payload = dict(event.payload)
+    if event.type == EventType.ROLL:
+        payload.pop("nonce", None)
+    return event.type, event.actor, payload
+
+
+def check_outcomes(events: Sequence[Event]) -> list[Problem]:
+    """Every event whose recorded outcome differs from what the rules give for its dice."""
+    problems: list[Problem] = []
+    state = BoutState()
+    seq = 0
+    while seq < len(events):
+        event = events[seq]
+        if event.type == EventType.ACTION:
+            end = _group_end(events, seq)
+            problem = _check_group(state, events, seq, end)
+            if problem:
+                problems.append(problem)
+                return problems
+            for i in range(seq, end):
+                state = apply(state, events[i], i)
+            seq = end
+            continue
+        if event.type == EventType.VOIDED:
+            state = project(events[: seq + 1])
+        else:
+            state = apply(state, event, seq)
+        seq += 1
+    return problems
+
+
+def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int) -> Problem | None:
+    recorded = list(events[start:end])
+    faces: list[int] = []
+    for e in recorded:
+        if e.type == EventType.ROLL:
+            raw = e.payload.get("faces")
+            if isinstance(raw, list):
+                faces.extend(f for f in raw if isinstance(f, int))
+    by = recorded[0].payload.get("by") or recorded[0].actor
+    try:
+        again = decide(
+            state, _command(recorded[0]), ScriptedRng(faces), by=str(by), system=system_of(state)
+        )
+    except RefereeError as err:
+        return Problem(start, f"the action cannot be decided again from its dice: {err}")
+    for offset, (mine, theirs) in enumerate(zip(again, recorded, strict=False)):
+        if _comparable(mine) != _comparable(theirs):
+            return Problem(
+                start + offset,
+                f"{theirs.type} does not follow the rules: recorded {theirs.payload!r}, "
+                f"the rules give {mine.payload!r}",
+            )
+    if len(again) != len(recorded):
+        at = start + min(len(again), len(recorded))
+        return Problem(
+            at, f"the action should cause {len(again)} events, the log has {len(recorded)}"
+        )
+    return None
