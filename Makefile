@@ -17,12 +17,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[all,dev]"
 	touch $(STAMP)
 
-# Until the service lands, `make run` is a guided tour of the command line.
+# Starts the referee service (HTTP API, chat endpoint, web console) with an SQLite database.
 run: $(STAMP)
-	@echo "referee $$($(BIN)/referee --version)"
-	@echo; echo "Check a verifiable roll by hand:"
-	$(BIN)/referee verify-roll --server-seed $$(printf '0%.0s' $$(seq 64)) --client-seed table --nonce 0 --dice d20,d20,d6
-	@echo; echo "See every command: $(BIN)/referee --help"
+	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -20,3 +20,9 @@ def need(condition: bool, what: str) -> None:
     if IN_CI:
         pytest.fail(f"{what} is required when CI=true", pytrace=False)
     pytest.skip(f"{what} is not available here")
+
+
+from tests.pg_fixtures import db_url, pg_base_url, pg_url  # noqa: E402
+from tests.service_fixtures import LiveServer, live  # noqa: E402
+
+__all__ = ["LiveServer", "db_url", "live", "need", "pg_base_url", "pg_url"]

@@ -1,14 +1,8 @@
-"""The bout engine with a tiny rule system defined here, so every event can be asserted exactly.
-
-The "coin" system: initiative is one d6 each (highest first, ties broken by joining order); an
-attack is one d6: 1-3 miss, 4 one wound, 5 one wound and the target is stunned for its next
-turn, 6 two wounds and a free extra action. Three wounds defeat a fighter.
-"""
+"""The bout engine with the tiny "coin" rule system (tests/coin_system.py), every event exact."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
@@ -16,63 +10,10 @@ from referee.bout import commands as c
 from referee.bout.events import Event
 from referee.bout.replay import check_outcomes
 from referee.bout.runner import BoutRunner
-from referee.bout.state import BoutState, Fighter, Status
+from referee.bout.state import Status
 from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
-from referee.rng import Rng, ScriptedRng, SeededRng, die
-from referee.systems.base import (
-    JSON,
-    ConditionChange,
-    Initiative,
-    Outcome,
-    RuleSystem,
-    Wound,
-    register,
-)
-
-
-@register
-class CoinSystem(RuleSystem):
-    name = "coin-test"
-    title = "Coin (test only)"
-    actions = ("attack",)
-
-    def load_rules(self, data: Mapping[str, Any]) -> dict[str, JSON]:
-        return {"threshold": int(data.get("threshold", 3))}
-
-    def check_stats(self, stats: Mapping[str, Any]) -> dict[str, JSON]:
-        if set(stats) - {"power"}:
-            raise RuleError(f"unknown stats {sorted(set(stats) - {'power'})!r}")
-        return {"power": int(stats.get("power", 0))}
-
-    def hidden_stats(self) -> tuple[str, ...]:
-        return ("power",)
-
-    def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
-        rolls = {f.name: die(rng, 6) for f in fighters}
-        order = sorted(rolls, key=lambda n: -rolls[n])
-        return Initiative(tuple(order), {"rolls": dict(rolls)})
-
-    def act(
-        self, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
-    ) -> Outcome:
-        target = bout.fighter(str(options["target"])).name
-        face = die(rng, 6)
-        wounds = {4: 1, 5: 1, 6: 2}.get(face, 0)
-        stun = (ConditionChange(target, "stunned", 1),) if face == 5 else ()
-        return Outcome(
-            "attack",
-            {"face": face, "target": target, "wounds": wounds},
-            f"{actor} rolls {face} against {target}",
-            wounds=(Wound(target, wounds),),
-            conditions=stun,
-            extra_action=face == 6,
-        )
-
-    def defeat_threshold(self, fighter: Fighter) -> int:
-        return int(self.rules["threshold"])  # type: ignore[arg-type]
-
-    def blocked(self, fighter: Fighter, kind: str) -> str | None:
-        return "stunned" if kind == "turn" and fighter.has("stunned") else None
+from referee.rng import ScriptedRng, SeededRng
+from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
 
 
 def started(faces: list[int], names: Sequence[str] = ("A", "B")) -> BoutRunner:

@@ -88,6 +88,13 @@ class ConflictError(RefereeError):
     http_status = 409
 
 
+class StorageError(RefereeError):
+    """The database cannot be reached or used (down, locked too long, newer schema)."""
+
+    code = "storage_unavailable"
+    http_status = 503
+
+
 __all__ = [
     "AuthError",
     "ConflictError",
@@ -99,5 +106,6 @@ __all__ = [
     "RuleError",
     "RulePackError",
     "ScriptError",
+    "StorageError",
     "VerificationError",
 ]

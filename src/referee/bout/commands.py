@@ -68,6 +68,14 @@ class Act:
 
 
 @dataclass(frozen=True, slots=True)
+class FreeRoll:
+    """A fighter (or the referee) rolls dice outside the rules: recorded, no effect on the bout."""
+
+    actor: str
+    sides: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Skip:
     """The referee passes the current fighter's turn."""
 
@@ -119,6 +127,7 @@ Command = (
     | Reveal
     | RollInitiative
     | Act
+    | FreeRoll
     | Skip
     | Pause
     | Resume

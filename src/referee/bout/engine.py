@@ -155,6 +155,8 @@ def _reveal(log: _Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> N
     _require_referee(by, "reveal stats")
     f = log.state.fighter(cmd.name)
     keys = list(cmd.keys) or sorted(f.hidden)
+    if not keys:
+        raise RuleError(f"{f.name!r} has no hidden stats to reveal")
     missing = set(keys) - f.hidden
     if missing:
         raise RuleError(f"{f.name!r} has no hidden {sorted(missing)!r}")
@@ -207,6 +209,20 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
         return
     if outcome.uses_turn:
         _end_turn(log, rules, actor)
+
+
+def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str) -> None:
+    _require_live(log.state)
+    actor = cmd.actor if cmd.actor == REFEREE else log.state.fighter(cmd.actor).name
+    if by not in (REFEREE, actor):
+        raise ForbiddenError(f"{by!r} may not roll for {actor!r}")
+    if not 1 <= len(cmd.sides) <= 100:
+        raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
+    recorder = RecordingRng(rng)
+    recorder.throw(cmd.sides)
+    dice: list[JSON] = [f"d{s}" for s in cmd.sides]
+    log.add(EventType.ACTION, actor, {"kind": "roll", "dice": dice, "by": by})
+    log.rolls(recorder.take())
 
 
 def _record_outcome(log: _Log, actor: str, outcome: Outcome) -> None:
@@ -394,6 +410,7 @@ _HANDLERS: dict[type, Handler] = {
     c.Reveal: _reveal,  # type: ignore[dict-item]
     c.RollInitiative: _initiative,  # type: ignore[dict-item]
     c.Act: _act,  # type: ignore[dict-item]
+    c.FreeRoll: _free_roll,  # type: ignore[dict-item]
     c.Skip: _skip,  # type: ignore[dict-item]
     c.Pause: _pause,  # type: ignore[dict-item]
     c.Resume: _resume,  # type: ignore[dict-item]

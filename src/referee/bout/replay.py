@@ -42,6 +42,10 @@ def _command(action: Event) -> c.Command:
     kind = action.payload.get("kind")
     if kind == "initiative":
         return c.RollInitiative()
+    if kind == "roll":
+        dice = action.payload.get("dice") or []
+        sides = tuple(int(str(d)[1:]) for d in dice) if isinstance(dice, list) else ()
+        return c.FreeRoll(action.actor, sides)
     options = action.payload.get("options") or {}
     if not isinstance(options, dict):
         options = {}

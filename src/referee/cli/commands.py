@@ -8,5 +8,10 @@ import click
 def all_commands() -> list[click.Command]:
     """The commands and groups the `referee` group offers, in help order."""
     from referee.cli.fairness import verify_roll
+    from referee.cli.ledger import export, verify
+    from referee.cli.msv import msv
+    from referee.cli.roll import roll_command
+    from referee.cli.serve import serve
+    from referee.cli.srp import srp
 
-    return [verify_roll]
+    return [serve, roll_command, verify_roll, msv, srp, verify, export]

@@ -1,0 +1,194 @@
+"""Verifiable attacks per second over HTTP, against a bare endpoint of the same framework.
+
+Starts the referee service (a separate process, real database) and a bare FastAPI endpoint
+(same framework, same server, one JSON route that does nothing) on 127.0.0.1, then drives each
+with 1, 8 and 32 concurrent clients for a fixed number of requests. Every client runs its own
+MSV bout and attacks with the referee's token for whoever has the turn, opening a new bout when
+one ends. Prints throughput, p50 and p99 latency, and the ratio to the bare endpoint.
+
+    .venv/bin/python benchmarks/bench_service.py [--requests 600] [--pg URL]
+
+Bounded: a fixed number of requests per run, each with a 10 s timeout; only 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def bare_app() -> Any:
+    from fastapi import FastAPI
+
+    app = FastAPI()
+
+    @app.post("/api/bouts/{bout_id}/attacks")
+    def attack(bout_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"roll": 47, "success": True, "damage": 4, "critical": False}
+
+    return app
+
+
+def serve_bare(port: int) -> None:
+    import uvicorn
+
+    uvicorn.run(bare_app(), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+def start(command: list[str], port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"server on port {port} did not start")
+
+
+class Spar:
+    """One client's bout: attack for whoever has the turn; open a new bout at the end."""
+
+    def __init__(self, client: httpx.AsyncClient, bare: bool) -> None:
+        self.client, self.bare = client, bare
+        self.bout, self.token, self.turn = "bare", "", "A"
+
+    async def open(self) -> None:
+        if self.bare:
+            return
+        r = await self.client.post("/api/bouts", json={"system": "msv", "name": "bench"})
+        r.raise_for_status()
+        self.bout, self.token = r.json()["id"], r.json()["referee_token"]
+        auth = {"Authorization": f"Bearer {self.token}"}
+        for name, cs in (("A", 65), ("B", 70)):
+            body = {"name": name, "cs": cs}
+            (
+                await self.client.post(f"/api/bouts/{self.bout}/fighters", json=body, headers=auth)
+            ).raise_for_status()
+        r = await self.client.post(f"/api/bouts/{self.bout}/initiative", headers=auth)
+        r.raise_for_status()
+        self.turn = r.json()["order"][0]
+
+    async def attack(self) -> float:
+        target = "B" if self.turn == "A" else "A"
+        body = {"attacker": self.turn, "target": target}
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        started = time.perf_counter()
+        r = await self.client.post(f"/api/bouts/{self.bout}/attacks", json=body, headers=headers)
+        elapsed = time.perf_counter() - started
+        r.raise_for_status()
+        answer = r.json()
+        if not self.bare:
+            if answer.get("winner"):
+                await self.open()
+            else:
+                self.turn = answer.get("next") or self.turn
+        return elapsed
+
+
+async def drive(url: str, clients: int, requests: int, bare: bool) -> tuple[float, list[float]]:
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=10, limits=limits) as client:
+        spars = [Spar(client, bare) for _ in range(clients)]
+        await asyncio.gather(*(s.open() for s in spars))
+        latencies: list[float] = []
+        per_client = max(1, requests // clients)
+
+        async def run(spar: Spar) -> None:
+            for _ in range(per_client):
+                latencies.append(await spar.attack())
+
+        started = time.perf_counter()
+        await asyncio.gather(*(run(s) for s in spars))
+        return time.perf_counter() - started, latencies
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(url: str, clients: int, requests: int, bare: bool) -> tuple[float, float, float]:
+    wall, latencies = asyncio.run(drive(url, clients, requests, bare))
+    return (
+        len(latencies) / wall,
+        statistics.median(latencies) * 1000,
+        percentile(latencies, 0.99) * 1000,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=600, help="attacks per measurement")
+    parser.add_argument(
+        "--pg", default=os.environ.get("REFEREE_TEST_PG_URL"), help="PostgreSQL URL"
+    )
+    parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.bare_server:
+        serve_bare(args.bare_server)
+        return
+    bare_port = free_port()
+    bare = start([sys.executable, __file__, "--bare-server", str(bare_port)], bare_port)
+    databases = [("sqlite", None)] + ([("postgres", args.pg)] if args.pg else [])
+    header = ("database", "clients", "attacks/s", "p50 ms", "p99 ms", "bare/s", "ratio")
+    print("{:9} {:>7} {:>10} {:>8} {:>8} {:>8} {:>6}".format(*header))
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, url in databases:
+                db = url or str(Path(tmp) / "bench.db")
+                port = free_port()
+                command = [
+                    sys.executable,
+                    "-m",
+                    "referee.cli.main",
+                    "serve",
+                    "--db",
+                    db,
+                    "--port",
+                    str(port),
+                ]
+                service = start(command, port)
+                try:
+                    for clients in (1, 8, 32):
+                        base_rate, _, _ = measure(
+                            f"http://127.0.0.1:{bare_port}", clients, args.requests, True
+                        )
+                        rate, p50, p99 = measure(
+                            f"http://127.0.0.1:{port}", clients, args.requests, False
+                        )
+                        print(
+                            f"{name:9} {clients:7d} {rate:10.0f} {p50:8.1f} {p99:8.1f} "
+                            f"{base_rate:8.0f} {rate / base_rate:6.2f}"
+                        )
+                finally:
+                    service.terminate()
+                    service.wait(10)
+    finally:
+        bare.terminate()
+        bare.wait(10)
+    print("ratio = referee attacks/s over the bare endpoint's requests/s (target >= 0.50);")
+    print("durable writes: SQLite WAL + synchronous FULL, PostgreSQL default fsync.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Exact one-roll distributions for MSV: an attack's outcome, an initiative key.
+
+Everything here enumerates the 100 faces of the d100 (MSV-1) with `Fraction` weights.
+
+>>> from referee.systems.msv import default_rules
+>>> outcomes = attack_outcomes(65, default_rules())
+>>> outcomes[Outcome(damage=0, again=False)]
+Fraction(7, 20)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+from referee.errors import RuleError
+from referee.systems.msv.attack import D100, check_cs, interpret
+from referee.systems.msv.initiative import sort_key
+from referee.systems.msv.rules import MsvRules
+
+FACES = range(1, D100 + 1)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Outcome:
+    """What one attack roll does to a duel: damage dealt, and whether the attacker goes again."""
+
+    damage: int
+    again: bool
+
+
+def attack_outcomes(cs: int, rules: MsvRules) -> dict[Outcome, Fraction]:
+    """Exact distribution of one attack roll's outcome (MSV-2..MSV-4), sorted by outcome.
+
+    >>> from referee.systems.msv import default_rules
+    >>> sorted(attack_outcomes(10, default_rules()).items())[-1]
+    (Outcome(damage=1, again=True), Fraction(1, 100))
+    """
+    weights: defaultdict[Outcome, int] = defaultdict(int)
+    for face in FACES:
+        hit = interpret(cs, face, rules)
+        weights[Outcome(hit.damage, hit.free_attack)] += 1
+    return {o: Fraction(n, D100) for o, n in sorted(weights.items())}
+
+
+def key_distribution(cs: int, rules: MsvRules) -> dict[int, Fraction]:
+    """Exact distribution of one fighter's initiative sort key (MSV-5).
+
+    >>> from referee.systems.msv import default_rules
+    >>> key_distribution(50, default_rules())[4]
+    Fraction(1, 20)
+    """
+    weights: defaultdict[int, int] = defaultdict(int)
+    for face in FACES:
+        weights[sort_key(check_cs(cs), face, rules)] += 1
+    return {k: Fraction(n, D100) for k, n in sorted(weights.items())}
+
+
+def first_mover_chance(cs_a: int, cs_b: int, rules: MsvRules) -> Fraction:
+    """Exact chance that A acts first in a two-fighter initiative, rerolls included (MSV-5).
+
+    Each round A goes first with p(A > B), B with p(B > A), otherwise they roll again, so
+    A goes first with p(A > B) / (p(A > B) + p(B > A)).
+
+    >>> from referee.systems.msv import default_rules
+    >>> first_mover_chance(65, 65, default_rules())
+    Fraction(1, 2)
+    """
+    keys_a, keys_b = key_distribution(cs_a, rules), key_distribution(cs_b, rules)
+    a_ahead = sum(
+        (pa * pb for ka, pa in keys_a.items() for kb, pb in keys_b.items() if ka > kb), Fraction(0)
+    )
+    b_ahead = sum(
+        (pa * pb for ka, pa in keys_a.items() for kb, pb in keys_b.items() if ka < kb), Fraction(0)
+    )
+    if a_ahead + b_ahead == 0:
+        raise RuleError(
+            f"CS {cs_a} vs CS {cs_b}: initiative never settles and the bout never ends "
+            "(nobody can succeed; MSV-2, MSV-5)"
+        )
+    return a_ahead / (a_ahead + b_ahead)

@@ -1,0 +1,173 @@
+"""`referee verify` (check an export completely) and `referee export` (write one)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from referee.cli.output import emit_json
+from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
+from referee.ledger import Checker, Problem, Report, rule_checkers, verify_export
+
+#: The largest export `referee verify` reads.
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
+
+#: How many problems the text report lists.
+SHOWN_PROBLEMS = 20
+
+
+def read_export(path: str) -> Any:
+    """Read a JSON export from a file (`-`: stdin); NotationError/NotFoundError/LimitError.
+
+    >>> read_export("/nonexistent/bout.json")
+    Traceback (most recent call last):
+    ...
+    referee.errors.NotFoundError: cannot read '/nonexistent/bout.json': No such file or directory
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_EXPORT_BYTES + 1)
+    except OSError as err:
+        raise NotFoundError(f"cannot read {path!r}: {err.strerror or err}") from None
+    if len(data) > MAX_EXPORT_BYTES:
+        raise LimitError(f"{path!r} is larger than {MAX_EXPORT_BYTES} bytes")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise NotationError(f"{path!r} is not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        raise NotationError(
+            f"{path!r} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    except RecursionError:
+        raise LimitError(f"{path!r} nests JSON too deeply") from None
+
+
+def expect_hashes(hashes: tuple[str, ...]) -> Checker:
+    """A checker: every given event hash (seen earlier, e.g. in chat) is still in the export.
+
+    >>> [str(p) for p in expect_hashes(("ab" * 32,))({"events": []})][0][:33]
+    "export: no event has hash 'ababab"
+    """
+
+    def contains_hashes(doc: Any) -> list[Problem]:
+        present = {e.get("hash") for e in doc["events"] if isinstance(e, dict)}
+        return [
+            Problem(
+                None, None, f"no event has hash {h!r} (the export was cut or rewritten)", "chain"
+            )
+            for h in hashes
+            if h not in present
+        ]
+
+    return contains_hashes
+
+
+def summary(report: Report) -> list[str]:
+    """The text report: one line when all holds, else the problems.
+
+    >>> summary(Report((), 3, 1, 1, ("chain", "faces")))
+    ['ok: 3 events, 1 rolls, 1 seed; chain, faces hold']
+    """
+    counts = (
+        f"{report.events} events, {report.rolls} rolls, "
+        f"{report.seeds} seed{'s' if report.seeds != 1 else ''}"
+    )
+    if report.ok:
+        lines = [f"ok: {counts}; {', '.join(report.checks)} hold"]
+    else:
+        lines = [f"FAILED: {len(report.problems)} problem(s) in {counts}"]
+        lines += [f"  {problem}" for problem in report.problems[:SHOWN_PROBLEMS]]
+        if len(report.problems) > SHOWN_PROBLEMS:
+            lines.append(f"  ... and {len(report.problems) - SHOWN_PROBLEMS} more (see --json)")
+    return lines + [f"not checked: {note}" for note in report.skipped]
+
+
+@click.command("verify")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--expect-hash",
+    "hashes",
+    multiple=True,
+    metavar="HASH",
+    help="An event hash you saw earlier (e.g. in chat) that must still be in the export.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+def verify(file: str, hashes: tuple[str, ...], as_json: bool) -> None:
+    """Verify a bout's export: the hash chain, the commitment(s), every roll and the rules.
+
+    Exit status: 0 when everything holds, 1 when something does not (the first bad
+    event is named), 2 when FILE cannot be read as an export. FILE `-` reads stdin.
+    Until the server seed is revealed the faces cannot be checked, and verify fails.
+
+    \b
+    Examples:
+      referee verify bout-b1.json
+      referee verify --json bout-b1.json
+      referee export b1 | referee verify -
+      referee verify bout-b1.json --expect-hash 3f9a...c2
+    """
+    doc = read_export(file)
+    checkers = (*rule_checkers(), *((expect_hashes(hashes),) if hashes else ()))
+    report = verify_export(doc, checkers)
+    if as_json:
+        emit_json(report.as_json())
+    else:
+        for line in summary(report):
+            click.echo(line)
+    if report.first is not None:
+        more = len(report.problems) - 1
+        raise VerificationError(f"{report.first}" + (f" (+{more} more)" if more else ""))
+
+
+@click.command("export")
+@click.argument("bout_id", metavar="BOUT_ID")
+@click.option(
+    "--db",
+    "db_url",
+    envvar="REFEREE_DB",
+    metavar="URL",
+    help="Database: a SQLite file path, sqlite:///path or postgresql://... "
+    "(default: $REFEREE_DB, else referee.db in the user data directory).",
+)
+@click.option("--out", "out", metavar="FILE", help="Write to FILE instead of stdout.")
+def export(bout_id: str, db_url: str | None, out: str | None) -> None:
+    """Export a bout as one JSON document: bout, fairness and every event.
+
+    Anyone can check the document with `referee verify`.
+
+    \b
+    Examples:
+      referee export b1 > bout-b1.json
+      referee export b1 --db sqlite:///bouts.db --out bout-b1.json
+      referee export b1 --db postgresql://referee@db.example/referee
+    """
+    from referee.store import Store
+
+    with Store.open(db_url, create=False) as store:
+        doc = store.export(bout_id)
+    text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    _write_atomically(Path(out), text)
+    click.echo(f"exported bout {bout_id!r}: {len(doc['events'])} events to {out}")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".export-", dir=path.parent or Path("."))
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as err:
+        raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None

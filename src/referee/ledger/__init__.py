@@ -1,0 +1,61 @@
+"""The ledger: canonical JSON, the hash chain of a bout's events, export and verification.
+
+Pure functions and frozen records only; no I/O.
+
+>>> e0 = chain(None, "note", "ref", {"text": "hi"}, "2026-11-29T22:40:12.000000Z")
+>>> verify_chain([e0])
+[]
+"""
+
+from referee.ledger.canonical import (
+    GENESIS,
+    canonical_json,
+    check_json,
+    event_hash,
+    is_hex64,
+    is_utc_time,
+    utc_time,
+)
+from referee.ledger.chain import EVENT_KEYS, Event, Problem, chain, check_event, verify_chain
+from referee.ledger.export import (
+    CLOSED,
+    ROLL,
+    SEED_ROTATED,
+    SeedPosition,
+    SeedRecord,
+    build_export,
+    roll_payload,
+    rotation_payload,
+    seed_position,
+)
+from referee.ledger.verify import Checker, Report, check_roll, rule_checkers, verify_export
+
+__all__ = [
+    "CLOSED",
+    "EVENT_KEYS",
+    "GENESIS",
+    "ROLL",
+    "SEED_ROTATED",
+    "Checker",
+    "Event",
+    "Problem",
+    "Report",
+    "SeedPosition",
+    "SeedRecord",
+    "build_export",
+    "canonical_json",
+    "chain",
+    "check_event",
+    "check_json",
+    "check_roll",
+    "event_hash",
+    "is_hex64",
+    "is_utc_time",
+    "roll_payload",
+    "rotation_payload",
+    "rule_checkers",
+    "seed_position",
+    "utc_time",
+    "verify_chain",
+    "verify_export",
+]

@@ -1,0 +1,114 @@
+"""Canonical JSON and event hashes: the bytes every verifier must reproduce exactly.
+
+An event's `hash` is SHA-256 (hex) of the canonical JSON of the event without its `hash`
+key: keys sorted, no insignificant whitespace, UTF-8 kept as is (not escaped), and no
+floats anywhere (a float's text is not portable between languages, so it cannot be hashed).
+
+>>> canonical_json({"b": 1, "a": ["é", None, True]})
+b'{"a":["\\xc3\\xa9",null,true],"b":1}'
+>>> event_hash({"seq": 0, "hash": "ignored"}) == event_hash({"seq": 0})
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeGuard
+
+from referee.errors import RuleError
+
+#: The `prev` of event 0: 64 zeros.
+GENESIS = "0" * 64
+
+#: How deep JSON may nest inside an event (a stated bound for untrusted exports).
+MAX_DEPTH = 32
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+
+
+def check_json(value: Any, where: str = "event", depth: int = 0) -> None:
+    """Raise RuleError unless `value` is plain JSON without floats (no NaN, no tuples, str keys).
+
+    >>> check_json({"faces": [14, 3, 5]})
+    >>> check_json({"damage": 1.5})
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: float 1.5 at event.damage: events hold no floats (use integers)
+    """
+    if depth > MAX_DEPTH:
+        raise RuleError(f"JSON nested deeper than {MAX_DEPTH} levels at {where}")
+    if value is None or isinstance(value, bool | int | str):
+        return
+    if isinstance(value, float):
+        raise RuleError(f"float {value!r} at {where}: events hold no floats (use integers)")
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            check_json(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise RuleError(f"key {key!r} at {where} is not a string")
+            check_json(item, f"{where}.{key}", depth + 1)
+        return
+    raise RuleError(f"{type(value).__name__} {value!r} at {where} is not JSON")
+
+
+def canonical_json(obj: Any) -> bytes:
+    """The canonical encoding: sorted keys, `,` and `:` only, UTF-8, no floats.
+
+    >>> canonical_json({"seq": 1, "type": "roll"})
+    b'{"seq":1,"type":"roll"}'
+    """
+    check_json(obj, "value")
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def event_hash(event: Mapping[str, Any]) -> str:
+    """SHA-256 hex of the canonical JSON of `event` with its `hash` key left out.
+
+    >>> event_hash({"seq": 0, "hash": "x"})  # sha256(b'{"seq":0}')
+    '0b4a4b8d8ded37902ac671f24db72af504765ef7016d8030dc18b71edd42d092'
+    """
+    body = {key: value for key, value in event.items() if key != "hash"}
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+def is_hex64(value: Any) -> TypeGuard[str]:
+    """Whether `value` is 64 lowercase hex characters (a hash, a seed, a commitment).
+
+    >>> is_hex64(GENESIS), is_hex64("ABC")
+    (True, False)
+    """
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
+
+
+def is_utc_time(value: Any) -> bool:
+    """Whether `value` is an RFC 3339 UTC time as events write it (`...T22:40:12.123456Z`).
+
+    >>> is_utc_time("2026-11-29T22:40:12.123456Z"), is_utc_time("2026-11-29 22:40")
+    (True, False)
+    """
+    if not isinstance(value, str) or _AT.fullmatch(value) is None:
+        return False
+    try:
+        datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return False
+    return True
+
+
+def utc_time(moment: datetime | None = None) -> str:
+    """Format a moment (default: now) as events write it: RFC 3339, UTC, microseconds, `Z`.
+
+    >>> utc_time(datetime(2026, 11, 29, 22, 40, 12, 123456, tzinfo=UTC))
+    '2026-11-29T22:40:12.123456Z'
+    """
+    moment = datetime.now(UTC) if moment is None else moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")

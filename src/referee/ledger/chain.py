@@ -1,0 +1,201 @@
+"""The hash chain: make the next event, and check a list of events link up.
+
+Every event is a JSON object with `seq` (0, 1, 2, ...), `type`, `actor`, `at` (RFC 3339
+UTC), `payload` (an object), `prev` (the previous event's hash; 64 zeros for seq 0) and
+`hash` (see `event_hash`). Changing, dropping or reordering any event breaks the chain
+at that event.
+
+>>> first = chain(None, "bout_created", "ref", {"system": "msv"}, "2026-11-29T22:40:12.000000Z")
+>>> second = chain(first, "joined", "Tarl", {"side": "a"}, "2026-11-29T22:40:13.000000Z")
+>>> second["seq"], second["prev"] == first["hash"]
+(1, True)
+>>> verify_chain([first, second])
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import RuleError
+from referee.ledger.canonical import GENESIS, check_json, event_hash, is_hex64, is_utc_time
+
+#: One ledger event, as JSON.
+Event = dict[str, Any]
+
+#: The keys every event has (more are allowed and are covered by the hash).
+EVENT_KEYS = ("seq", "type", "actor", "at", "payload", "prev", "hash")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing that does not check out, named by the event where it shows.
+
+    `seq` and `type` name the event (None for the export as a whole); `check` says which
+    check found it: "format", "chain", "commitment", "faces", "nonce" or "rules".
+
+    >>> str(Problem(7, "roll", "face 14 does not match the seed (expected 3)", "faces"))
+    'event 7 (roll): face 14 does not match the seed (expected 3)'
+    >>> str(Problem(None, None, "commitment does not match", "commitment"))
+    'fairness: commitment does not match'
+    """
+
+    seq: int | None
+    type: str | None
+    message: str
+    check: str = "rules"
+
+    def __str__(self) -> str:
+        if self.seq is None:
+            where = "fairness" if self.check in ("commitment", "faces") else "export"
+            return f"{where}: {self.message}"
+        return f"event {self.seq} ({self.type}): {self.message}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The problem as a JSON object (for `--json` reports).
+
+        >>> Problem(3, "roll", "bad", "faces").as_json()["text"]
+        'event 3 (roll): bad'
+        """
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "check": self.check,
+            "message": self.message,
+            "text": str(self),
+        }
+
+
+def chain(
+    prev: Mapping[str, Any] | None,
+    type: str,
+    actor: str | None,
+    payload: Mapping[str, Any],
+    at: str,
+) -> Event:
+    """The next full event after `prev` (None: the first event), with its hash.
+
+    Raises RuleError for a float anywhere in the payload, a bad time or a bad `prev`.
+
+    >>> e = chain(None, "note", None, {"text": "hi"}, "2026-11-29T22:40:12.000000Z")
+    >>> e["seq"], e["prev"] == "0" * 64, len(e["hash"])
+    (0, True, 64)
+    """
+    if not isinstance(type, str) or not type:
+        raise RuleError(f"event type must be a non-empty string, got {type!r}")
+    if actor is not None and not isinstance(actor, str):
+        raise RuleError(f"event actor must be a string or None, got {actor!r}")
+    if not is_utc_time(at):
+        raise RuleError(f"event time {at!r} is not RFC 3339 UTC like '2026-11-29T22:40:12.1Z'")
+    if not isinstance(payload, Mapping):
+        raise RuleError(f"event payload must be an object, got {payload!r}")
+    body = dict(payload)
+    check_json(body, f"{type}.payload")
+    seq, link = _next_link(prev)
+    event: Event = {
+        "seq": seq,
+        "type": type,
+        "actor": actor,
+        "at": at,
+        "payload": body,
+        "prev": link,
+    }
+    event["hash"] = event_hash(event)
+    return event
+
+
+def _next_link(prev: Mapping[str, Any] | None) -> tuple[int, str]:
+    if prev is None:
+        return 0, GENESIS
+    seq, link = prev.get("seq"), prev.get("hash")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not is_hex64(link):
+        raise RuleError(f"previous event has no valid seq and hash: seq={seq!r} hash={link!r}")
+    return seq + 1, str(link)
+
+
+def verify_chain(events: Sequence[Any], start: Mapping[str, Any] | None = None) -> list[Problem]:
+    """Check seq order, every `prev` link and every hash; one problem at most per event.
+
+    `start` is the event before `events[0]` (None: the chain starts at seq 0).
+
+    >>> e0 = chain(None, "note", None, {}, "2026-11-29T22:40:12.000000Z")
+    >>> e1 = chain(e0, "note", None, {"n": 1}, "2026-11-29T22:40:13.000000Z")
+    >>> e1["payload"]["n"] = 2
+    >>> [str(p) for p in verify_chain([e0, e1])]
+    ['event 1 (note): hash does not match the event (someone changed it)']
+    """
+    problems: list[Problem] = []
+    expected, link = (0, GENESIS) if start is None else _next_link(start)
+    for position, event in enumerate(events):
+        problem = check_event(event, position, expected, link)
+        if problem is not None:
+            problems.append(problem)
+        if isinstance(event, dict):
+            expected = (event["seq"] if _is_seq(event.get("seq")) else expected) + 1
+            link = event["hash"] if is_hex64(event.get("hash")) else link
+        else:
+            expected += 1
+    return problems
+
+
+def check_event(event: Any, position: int, seq: int, prev: str) -> Problem | None:
+    """The first problem of one event that should have number `seq` and link to `prev`.
+
+    >>> check_event({"seq": 0}, 0, 0, "0" * 64).message
+    "missing key 'type' (an event has seq, type, actor, at, payload, prev, hash)"
+    """
+    if not isinstance(event, dict):
+        return Problem(seq, None, f"entry {position} is not a JSON object", "format")
+    name = event.get("type") if isinstance(event.get("type"), str) else None
+    number = event["seq"] if _is_seq(event.get("seq")) else seq
+    message = _format_message(event)
+    if message is not None:
+        return Problem(number, name, message, "format")
+    if event["seq"] != seq:
+        where = "the first event" if seq == 0 else f"event {seq - 1}"
+        return Problem(
+            number,
+            name,
+            f"seq {number} follows {where} (expected {seq}: an event is missing or out of order)",
+            "chain",
+        )
+    if event["prev"] != prev:
+        return Problem(
+            number,
+            name,
+            f"prev {event['prev'][:12]}... does not link to the "
+            f"previous event's hash {prev[:12]}...",
+            "chain",
+        )
+    if event_hash(event) != event["hash"]:
+        return Problem(number, name, "hash does not match the event (someone changed it)", "chain")
+    return None
+
+
+def _is_seq(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _format_message(event: dict[str, Any]) -> str | None:
+    for key in EVENT_KEYS:
+        if key not in event:
+            return f"missing key {key!r} (an event has {', '.join(EVENT_KEYS)})"
+    checks = (
+        (_is_seq(event["seq"]), "seq is not a whole number >= 0"),
+        (isinstance(event["type"], str) and event["type"] != "", "type is not a string"),
+        (event["actor"] is None or isinstance(event["actor"], str), "actor is not a string"),
+        (is_utc_time(event["at"]), f"at {event['at']!r} is not RFC 3339 UTC"),
+        (isinstance(event["payload"], dict), "payload is not an object"),
+        (is_hex64(event["prev"]), "prev is not 64 lowercase hex characters"),
+        (is_hex64(event["hash"]), "hash is not 64 lowercase hex characters"),
+    )
+    for ok, message in checks:
+        if not ok:
+            return message
+    try:
+        check_json(event, "event")
+    except RuleError as err:
+        return str(err)
+    return None

@@ -1,0 +1,142 @@
+"""The export document, and the seeds of a bout (with rotation for long bouts).
+
+An export is one JSON document:
+
+    {"bout": {"id", "system", "name", "rules", "created_at", "status"},
+     "fairness": {"commitment", "client_seed", "server_seed" (null until revealed),
+                  "rotations": [...]  (only when the seed was rotated)},
+     "events": [...]}
+
+`fairness.commitment` / `fairness.server_seed` are the bout's first seed (seed 0), the one
+committed to before the first roll. Rotation: an event of type `seed_rotated` with payload
+`{"index": k, "server_seed": <seed k-1, revealed>, "next_commitment": <commitment of seed k>}`
+retires seed k-1; the rolls after it use seed k with nonces from 0 again. Each later seed
+is listed in `fairness.rotations` as `{"index", "seq", "commitment", "server_seed"}`, `seq`
+being the `seed_rotated` event that published it.
+
+>>> seed0 = SeedRecord(0, "c0" * 32, None, None)
+>>> doc = build_export({"id": "b1"}, [seed0], "table", [])
+>>> doc["fairness"]["client_seed"], doc["fairness"]["server_seed"], "rotations" in doc["fairness"]
+('table', None, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import RuleError
+from referee.ledger.chain import Event
+
+#: The event type that reveals the old server seed and publishes the next commitment.
+SEED_ROTATED = "seed_rotated"
+
+#: The event type that closes a bout; its payload may reveal the current seed as `server_seed`.
+CLOSED = "closed"
+
+#: The event type of one verifiable roll; its payload has `nonce`, `dice` and `faces`.
+ROLL = "roll"
+
+#: The bout fields an export carries, in order.
+BOUT_FIELDS = ("id", "system", "name", "rules", "created_at", "status")
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRecord:
+    """One server seed of a bout as it may be published: its commitment, the seed once revealed.
+
+    `index` 0 is the first seed; `seq` is the `seed_rotated` event that published a later
+    seed's commitment (None for seed 0).
+    """
+
+    index: int
+    commitment: str
+    server_seed: str | None
+    seq: int | None
+
+    def as_rotation(self) -> dict[str, Any]:
+        """The entry of `fairness.rotations` for a later seed.
+
+        >>> SeedRecord(1, "ab" * 32, None, 9).as_rotation()["seq"]
+        9
+        """
+        return {
+            "index": self.index,
+            "seq": self.seq,
+            "commitment": self.commitment,
+            "server_seed": self.server_seed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeedPosition:
+    """Where the next roll stands: which seed (0, 1, ...) and which nonce of that seed."""
+
+    index: int
+    nonce: int
+
+
+def build_export(
+    bout: Mapping[str, Any],
+    seeds: Sequence[SeedRecord],
+    client_seed: str,
+    events: Sequence[Event],
+) -> dict[str, Any]:
+    """The export document of a bout: its fields, its fairness record and every event.
+
+    >>> doc = build_export({"id": "b1", "status": "ended"}, [SeedRecord(0, "c" * 64, "s", None)],
+    ...                    "table", [])
+    >>> list(doc), doc["bout"], doc["fairness"]["server_seed"]
+    (['bout', 'fairness', 'events'], {'id': 'b1', 'status': 'ended'}, 's')
+    """
+    if not seeds or seeds[0].index != 0:
+        raise RuleError(f"an export needs the bout's first seed (index 0), got {list(seeds)!r}")
+    first = seeds[0]
+    fairness: dict[str, Any] = {
+        "commitment": first.commitment,
+        "client_seed": client_seed,
+        "server_seed": first.server_seed,
+    }
+    if len(seeds) > 1:
+        fairness["rotations"] = [seed.as_rotation() for seed in seeds[1:]]
+    return {
+        "bout": {key: bout[key] for key in BOUT_FIELDS if key in bout},
+        "fairness": fairness,
+        "events": [dict(event) for event in events],
+    }
+
+
+def rotation_payload(index: int, old_server_seed: str, next_commitment: str) -> dict[str, Any]:
+    """The payload of a `seed_rotated` event that starts seed `index`.
+
+    >>> sorted(rotation_payload(1, "a" * 64, "b" * 64))
+    ['index', 'next_commitment', 'server_seed']
+    """
+    return {"index": index, "server_seed": old_server_seed, "next_commitment": next_commitment}
+
+
+def roll_payload(nonce: int, dice: Sequence[str], faces: Sequence[int]) -> dict[str, Any]:
+    """The payload core of a `roll` event (add any other keys the bout engine needs).
+
+    >>> roll_payload(0, ["d20", "d20", "d6"], [14, 3, 5])
+    {'nonce': 0, 'dice': ['d20', 'd20', 'd6'], 'faces': [14, 3, 5]}
+    """
+    return {"nonce": nonce, "dice": list(dice), "faces": list(faces)}
+
+
+def seed_position(events: Sequence[Mapping[str, Any]]) -> SeedPosition:
+    """The seed and nonce the next roll uses, after these events.
+
+    >>> seed_position([{"type": "roll"}, {"type": "roll"}])
+    SeedPosition(index=0, nonce=2)
+    >>> seed_position([{"type": "roll"}, {"type": "seed_rotated"}, {"type": "roll"}])
+    SeedPosition(index=1, nonce=1)
+    """
+    index = nonce = 0
+    for event in events:
+        if event.get("type") == SEED_ROTATED:
+            index, nonce = index + 1, 0
+        elif event.get("type") == ROLL:
+            nonce += 1
+    return SeedPosition(index, nonce)

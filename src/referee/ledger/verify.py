@@ -1,0 +1,399 @@
+"""Verify an export: the chain, the commitment(s), every roll's faces and nonces, the rules.
+
+`verify_export(doc, checkers)` never raises for a bad ledger: it returns a `Report` whose
+problems are sorted so that the first one names the first bad event. Only a document
+that is not an export at all (no `events` list, ...) raises NotationError.
+
+Rule checkers plug in: each is a callable `checker(doc) -> list[Problem]`, run once the
+chain holds. `rule_checkers()` finds the bout engine's replay checker when it exists.
+
+>>> from referee.rng import commitment, VerifiableRng
+>>> from referee.ledger import build_export, chain, roll_payload, SeedRecord
+>>> seed = "00" * 32
+>>> throw = VerifiableRng(seed, "table").throw((20, 20, 6))
+>>> e0 = chain(None, "roll", "Tarl", roll_payload(0, throw.dice, throw.faces),
+...            "2026-11-29T22:40:12.000000Z")
+>>> doc = build_export({"id": "b1"}, [SeedRecord(0, commitment(seed), seed, None)], "table", [e0])
+>>> verify_export(doc).ok
+True
+>>> doc["events"][0]["payload"]["faces"][1] = 3
+>>> str(verify_export(doc).first)
+'event 0 (roll): hash does not match the event (someone changed it)'
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import NotationError, RefereeError
+from referee.ledger.canonical import is_hex64
+from referee.ledger.chain import Problem, verify_chain
+from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED
+from referee.rng import commitment, verifiable_faces
+
+#: A rule checker: reads the whole export, returns what does not follow the rules.
+Checker = Callable[[Mapping[str, Any]], Sequence[Problem]]
+
+#: Bounds for one roll read from an untrusted export.
+MAX_DICE_PER_ROLL = 1000
+MAX_SIDES = 1 << 32
+
+#: The module and function that check outcomes against the rules, when installed.
+REPLAY_MODULE = "referee.bout.replay"
+REPLAY_FUNCTION = "check_outcomes"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What verification found. `ok` only when there is no problem at all."""
+
+    problems: tuple[Problem, ...]
+    events: int
+    rolls: int
+    seeds: int
+    checks: tuple[str, ...]
+    skipped: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """Whether everything holds."""
+        return not self.problems
+
+    @property
+    def first(self) -> Problem | None:
+        """The first problem (the earliest bad event), or None."""
+        return self.problems[0] if self.problems else None
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as a JSON object (the `--json` output of `referee verify`)."""
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "rolls": self.rolls,
+            "seeds": self.seeds,
+            "checks": list(self.checks),
+            "skipped": list(self.skipped),
+            "first_problem": None if self.first is None else str(self.first),
+            "problems": [p.as_json() for p in self.problems],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Seed:
+    """One seed as verification sees it: committed to, maybe revealed, where it shows."""
+
+    commitment: Any
+    server_seed: Any
+    seq: int | None
+
+
+def verify_export(doc: Any, checkers: Sequence[Checker] = ()) -> Report:
+    """Check an export document completely; see the module text."""
+    events, fairness = _shape(doc)
+    problems = verify_chain(events)
+    seeds, known, seed_problems = _seeds(fairness, events)
+    roll_problems, rolls = _check_rolls(events, fairness.get("client_seed"), known)
+    problems += seed_problems + roll_problems
+    checks = ["chain", "commitment", "faces", "nonce"]
+    skipped: list[str] = []
+    if checkers and not problems:
+        checks.append("rules")
+        problems += _run_checkers(doc, checkers)
+    elif checkers:
+        skipped.append("rules: not checked while the chain or the dice are bad")
+    else:
+        skipped.append("rules: no rule checker available")
+    ordered = sorted(problems, key=_in_file_order(events))
+    return Report(tuple(ordered), len(events), rolls, len(seeds), tuple(checks), tuple(skipped))
+
+
+def _in_file_order(events: list[Any]) -> Callable[[Problem], tuple[int, int]]:
+    """Sort key: problems of the export as a whole first, then by where the event stands."""
+    positions: dict[Any, int] = {}
+    for position, event in enumerate(events):
+        if isinstance(event, dict) and isinstance(event.get("seq"), int):
+            positions.setdefault(event["seq"], position)
+
+    def key(problem: Problem) -> tuple[int, int]:
+        seq: Any = problem.seq
+        if seq is None:
+            return (0, 0)
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            return (2, 0)
+        return (1, positions.get(seq, seq))
+
+    return key
+
+
+def rule_checkers() -> tuple[Checker, ...]:
+    """The bout engine's outcome checker if `referee.bout.replay` exists, else none.
+
+    >>> isinstance(rule_checkers(), tuple)
+    True
+    """
+    try:
+        module = importlib.import_module(REPLAY_MODULE)
+    except ModuleNotFoundError as err:
+        if err.name in (REPLAY_MODULE, "referee.bout"):
+            return ()
+        raise
+    check = getattr(module, REPLAY_FUNCTION, None)
+    return (_replay_checker(check),) if callable(check) else ()
+
+
+def _replay_checker(check: Callable[..., Any]) -> Checker:
+    """Adapt `check_outcomes`: it takes the export, or (older form) the bout's event records."""
+    first = next(iter(inspect.signature(check).parameters), "")
+
+    def check_rules(doc: Mapping[str, Any]) -> list[Problem]:
+        if first == "events":
+            from referee.bout.events import Event
+
+            found = check([Event.from_dict(event) for event in doc["events"]])
+        else:
+            found = check(doc)
+        return [_as_problem(item, doc["events"]) for item in found]
+
+    return check_rules
+
+
+def _as_problem(item: Any, events: list[Any]) -> Problem:
+    if isinstance(item, Problem):
+        return item
+    seq = getattr(item, "seq", None)
+    kind = None
+    if isinstance(seq, int) and 0 <= seq < len(events) and isinstance(events[seq], dict):
+        kind = events[seq].get("type")
+    return Problem(seq, kind, str(getattr(item, "message", item)), "rules")
+
+
+def _shape(doc: Any) -> tuple[list[Any], dict[str, Any]]:
+    if not isinstance(doc, dict):
+        raise NotationError(f"an export is a JSON object, got {type(doc).__name__}")
+    for key, kind in (("bout", dict), ("fairness", dict), ("events", list)):
+        if not isinstance(doc.get(key), kind):
+            raise NotationError(
+                f"not a referee export: {key!r} is missing or not a {kind.__name__} "
+                "(expected bout, fairness and events)"
+            )
+    return doc["events"], doc["fairness"]
+
+
+def _fairness_problem(message: str, check: str) -> Problem:
+    return Problem(None, None, message, check)
+
+
+def _seeds(
+    fairness: dict[str, Any], events: list[Any]
+) -> tuple[list[_Seed], dict[int, str], list[Problem]]:
+    """Every seed the export names, checked against the events that reveal seeds.
+
+    Returns the seeds, the revealed seed of each index that has one, and the problems.
+    """
+    listed = [_Seed(fairness.get("commitment"), fairness.get("server_seed"), None)]
+    rotations = fairness.get("rotations", [])
+    if not isinstance(rotations, list) or not all(isinstance(r, dict) for r in rotations):
+        return listed, {}, [_fairness_problem("rotations is not a list of objects", "format")]
+    listed += [_Seed(r.get("commitment"), r.get("server_seed"), r.get("seq")) for r in rotations]
+    problems: list[Problem] = []
+    reveals = _reveals(events, listed, problems)
+    for index, seed in enumerate(listed):
+        if index not in reveals:
+            problems += _check_listed_seed(index, seed)
+    known = {i: s.server_seed for i, s in enumerate(listed) if is_hex64(s.server_seed)}
+    return listed, known | reveals, problems
+
+
+def _reveals(events: list[Any], listed: list[_Seed], problems: list[Problem]) -> dict[int, str]:
+    """Walk the `seed_rotated` events: each reveals seed k-1 and publishes seed k."""
+    reveals: dict[int, str] = {}
+    index = 0
+    for event in events:
+        if not isinstance(event, dict) or event.get("type") not in (SEED_ROTATED, CLOSED):
+            continue
+        payload = event.get("payload")
+        payload = payload if isinstance(payload, dict) else {}
+        seq = event.get("seq")
+        if event["type"] == CLOSED:
+            _closing_reveal(payload, index, listed, reveals, problems, seq)
+            continue
+        message = _rotation_message(payload, index, listed, seq)
+        if message is not None:
+            problems.append(Problem(seq, SEED_ROTATED, message, "commitment"))
+        if is_hex64(payload.get("server_seed")):
+            reveals[index] = payload["server_seed"]
+        index += 1
+    if index + 1 != len(listed):
+        problems.append(
+            _fairness_problem(
+                f"the events rotate the seed {index} times but fairness lists {len(listed)} seeds",
+                "commitment",
+            )
+        )
+    return reveals
+
+
+def _closing_reveal(
+    payload: dict[str, Any],
+    index: int,
+    listed: list[_Seed],
+    reveals: dict[int, str],
+    problems: list[Problem],
+    seq: Any,
+) -> None:
+    """A `closed` event may reveal the current seed in its payload's `server_seed`."""
+    revealed = payload.get("server_seed")
+    if revealed is None:
+        return
+    if not is_hex64(revealed):
+        message = f"revealed server seed {revealed!r} is not 64 lowercase hex characters"
+    elif index < len(listed) and commitment(revealed) != listed[index].commitment:
+        message = (
+            f"revealed seed {index} does not match its commitment {listed[index].commitment!r}"
+        )
+    elif index < len(listed) and listed[index].server_seed not in (None, revealed):
+        message = f"the export's server seed {index} differs from the one revealed here"
+    else:
+        reveals[index] = revealed
+        return
+    problems.append(Problem(seq, CLOSED, message, "commitment"))
+
+
+def _rotation_message(
+    payload: dict[str, Any], index: int, listed: list[_Seed], seq: Any
+) -> str | None:
+    revealed, following = payload.get("server_seed"), payload.get("next_commitment")
+    if payload.get("index") != index + 1:
+        return f"index {payload.get('index')!r} (expected {index + 1})"
+    if not is_hex64(revealed):
+        return f"revealed server seed {revealed!r} is not 64 lowercase hex characters"
+    if index < len(listed) and commitment(revealed) != listed[index].commitment:
+        return f"revealed seed {index} does not match its commitment {listed[index].commitment!r}"
+    if index < len(listed) and listed[index].server_seed not in (None, revealed):
+        return f"the export's server seed {index} differs from the one revealed here"
+    if index + 1 >= len(listed):
+        return f"fairness.rotations lists no seed {index + 1}"
+    if following != listed[index + 1].commitment:
+        return f"next commitment {following!r} differs from fairness.rotations"
+    if listed[index + 1].seq != seq:
+        return f"fairness.rotations gives seq {listed[index + 1].seq!r} for this rotation"
+    return None
+
+
+def _check_listed_seed(index: int, seed: _Seed) -> list[Problem]:
+    """A seed not revealed by a rotation event: revealed in the export, or not yet."""
+    name = "server seed" if index == 0 else f"server seed {index}"
+    if not is_hex64(seed.commitment):
+        return [
+            _fairness_problem(
+                f"commitment {seed.commitment!r} is not 64 hex characters", "commitment"
+            )
+        ]
+    if seed.server_seed is None:
+        return [
+            _fairness_problem(
+                f"{name} is not revealed yet, so the faces cannot be checked yet", "faces"
+            )
+        ]
+    if not is_hex64(seed.server_seed):
+        return [
+            _fairness_problem(
+                f"{name} {seed.server_seed!r} is not 64 lowercase hex characters", "commitment"
+            )
+        ]
+    if commitment(seed.server_seed) != seed.commitment:
+        return [
+            _fairness_problem(
+                f"commitment {seed.commitment} does not match the revealed {name} "
+                f"(its commitment is {commitment(seed.server_seed)})",
+                "commitment",
+            )
+        ]
+    return []
+
+
+def _check_rolls(
+    events: list[Any], client_seed: Any, known: dict[int, str]
+) -> tuple[list[Problem], int]:
+    """Every roll: nonces from 0 per seed, faces recomputed from the revealed seed."""
+    if not isinstance(client_seed, str):
+        return [_fairness_problem(f"client seed {client_seed!r} is not a string", "format")], 0
+    problems: list[Problem] = []
+    index = nonce = rolls = 0
+    for event in events:
+        if not isinstance(event, dict):
+            continue
+        if event.get("type") == SEED_ROTATED:
+            index, nonce = index + 1, 0
+        elif event.get("type") == ROLL:
+            rolls += 1
+            found = check_roll(event.get("payload"), nonce, known.get(index), client_seed)
+            if found is not None:
+                problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
+            nonce += 1
+    return problems, rolls
+
+
+def check_roll(
+    payload: Any, nonce: int, seed: str | None, client_seed: str
+) -> tuple[str, str] | None:
+    """(check, message) for the first thing wrong with one roll, or None.
+
+    `seed` None skips the faces (the seed is not revealed yet).
+
+    >>> check_roll({"nonce": 1, "dice": ["d6"], "faces": [7]}, 0, None, "table")
+    ('nonce', 'nonce 1 (expected 0: nonces run from 0 per seed)')
+    >>> check_roll({"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [6, 14, 5]}, 0, "00" * 32,
+    ...            "table")
+    ('faces', 'face 5 does not match the seed (expected 6) at die 3 of 3 (d6)')
+    """
+    shape = _roll_shape(payload)
+    if shape is not None:
+        return "format", shape
+    if payload["nonce"] != nonce:
+        return "nonce", f"nonce {payload['nonce']!r} (expected {nonce}: nonces run from 0 per seed)"
+    if seed is None:
+        return None
+    sides = [int(name[1:]) for name in payload["dice"]]
+    expected = verifiable_faces(seed, client_seed, nonce, sides)
+    for i, (got, want) in enumerate(zip(payload["faces"], expected, strict=True)):
+        if got != want:
+            where = "" if len(sides) == 1 else f" at die {i + 1} of {len(sides)} (d{sides[i]})"
+            return "faces", f"face {got!r} does not match the seed (expected {want}){where}"
+    return None
+
+
+def _roll_shape(payload: Any) -> str | None:
+    if not isinstance(payload, dict):
+        return "roll payload is not an object"
+    nonce, dice, faces = payload.get("nonce"), payload.get("dice"), payload.get("faces")
+    if isinstance(nonce, bool) or not isinstance(nonce, int):
+        return f"nonce {nonce!r} is not a whole number"
+    if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE_PER_ROLL:
+        return f"dice {dice!r} is not a list of 1..{MAX_DICE_PER_ROLL} dice"
+    for name in dice:
+        if not _die_name(name):
+            return f"die {name!r} is not a die name like 'd20'"
+    if not isinstance(faces, list) or len(faces) != len(dice):
+        return f"faces {faces!r} are not one face per die of {dice!r}"
+    return None
+
+
+def _die_name(name: Any) -> bool:
+    if not isinstance(name, str) or not name.startswith("d") or not name[1:].isdigit():
+        return False
+    return name[1:].isascii() and 1 <= int(name[1:]) <= MAX_SIDES
+
+
+def _run_checkers(doc: Any, checkers: Sequence[Checker]) -> list[Problem]:
+    problems: list[Problem] = []
+    for checker in checkers:
+        try:
+            problems += list(checker(doc))
+        except RefereeError as err:
+            problems.append(Problem(None, None, f"rule check failed: {err}", "rules"))
+    return problems

@@ -1,0 +1,393 @@
+"""The HTTP service: routes over `RefereeService`, one error handler, a body-size limit.
+
+Routes are plain (sync) functions: FastAPI runs them in its thread pool, so the store's
+blocking database calls never stall the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from referee import __version__
+from referee.bout import commands as c
+from referee.errors import AuthError, RefereeError
+from referee.service import models as m
+from referee.service.bouts import Caller, RefereeService, redact_hidden
+from referee.service.chat import MAX_CHAT_BYTES, answer_chat
+from referee.store import Role, Store
+
+log = logging.getLogger("referee.service")
+
+#: Largest request body accepted, in bytes (a sheet, a chat line or a rule pack fits well).
+MAX_BODY = 16 * 1024
+STATIC = Path(__file__).resolve().parent / "static"
+ASGIApp = Callable[
+    [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+    Awaitable[None],
+]
+
+
+def error_body(code: str, message: str) -> dict[str, str]:
+    """The JSON every error answer carries."""
+    return {"error": code, "message": message}
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes with 413, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[Any]],
+        send: Callable[[Any], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Callable[[Any], Awaitable[None]]) -> None:
+        body = json.dumps(error_body("too_large", f"request body over {self.limit} bytes")).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
+
+
+def create_app(store: Store) -> FastAPI:
+    """The referee service over `store`."""
+    service = RefereeService(store)
+    app = FastAPI(
+        title="referee",
+        version=__version__,
+        description="Role-play combat refereed by the MSV and SRP rules, with verifiable dice. "
+        "See docs/api.md.",
+    )
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(RefereeError)
+    async def referee_error(request: Request, err: RefereeError) -> Response:
+        if request.url.path.endswith("/chat"):
+            return PlainTextResponse(f"error: {err}"[:MAX_CHAT_BYTES], status_code=err.http_status)
+        return JSONResponse(error_body(err.code, str(err)), status_code=err.http_status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(request: Request, err: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in err.errors()
+        )
+        return JSONResponse(error_body("bad_request", problems[:500]), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> Response:
+        code = "not_found" if err.status_code == 404 else "http_error"
+        return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)
+
+    def who(bout_id: str, authorization: str | None) -> Caller:
+        return service.caller(bout_id, bearer(authorization))
+
+    @app.get("/healthz", tags=["service"])
+    def healthz() -> dict[str, str]:
+        """200 while the service is up."""
+        return {"status": "ok", "version": __version__}
+
+    @app.post("/api/bouts", status_code=201, tags=["bouts"])
+    def create_bout(body: m.CreateBout) -> dict[str, Any]:
+        """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
+        return service.create_bout(body.system, body.name, body.client_seed, body.rules)
+
+    @app.get("/api/bouts", tags=["bouts"])
+    def list_bouts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+        """Recent bouts (public fields only)."""
+        return [b.as_json() for b in store.list_bouts(limit=limit)]
+
+    @app.get("/api/bouts/{bout_id}", tags=["bouts"])
+    def get_bout(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The bout's state; hidden stats only with the referee's token."""
+        return service.view(bout_id, who(bout_id, authorization))
+
+    @app.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
+    def scoreboard(bout_id: str) -> list[dict[str, Any]]:
+        """Wounds against thresholds, standing fighters first."""
+        return service.scoreboard(bout_id)
+
+    @app.post("/api/bouts/{bout_id}/fighters", status_code=201, tags=["fighters"])
+    def add_fighter(
+        bout_id: str, body: m.AddFighter, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """The referee adds a fighter (MSV: `cs`; SRP: `sheet`); its token comes back once."""
+        caller = who(bout_id, authorization)
+        service.require_referee(caller)
+        return service.add_fighter(
+            bout_id, caller, body.name, body.stats(), body.side, body.hidden, body.client_seed
+        )
+
+    @app.post("/api/bouts/{bout_id}/join", status_code=201, tags=["fighters"])
+    def join(bout_id: str, body: m.AddFighter, authorization: AuthHeader = None) -> dict[str, Any]:
+        """A fighter joins an open bout by itself, optionally adding its part to the client seed."""
+        caller = who(bout_id, authorization)
+        return service.add_fighter(
+            bout_id, caller, body.name, body.stats(), body.side, (), body.client_seed, joining=True
+        )
+
+    @app.patch("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
+    def update_fighter(
+        bout_id: str, name: str, body: m.UpdateFighter, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """The referee changes a fighter's stats or wounds."""
+        command = c.UpdateFighter(name, body.stats(), body.wounds)
+        return _events(service.command(bout_id, who(bout_id, authorization), command))
+
+    @app.delete("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
+    def remove_fighter(bout_id: str, name: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The referee removes a fighter, or a fighter quits (its own token)."""
+        return _events(service.remove(bout_id, who(bout_id, authorization), name))
+
+    @app.post("/api/bouts/{bout_id}/fighters/{name}/reveal", tags=["fighters"])
+    def reveal(
+        bout_id: str, name: str, body: m.Reveal | None = None, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """The referee reveals a fighter's hidden stats (all, or the named `keys`)."""
+        keys = tuple(body.keys) if body else ()
+        return _events(service.command(bout_id, who(bout_id, authorization), c.Reveal(name, keys)))
+
+    @app.post("/api/bouts/{bout_id}/initiative", tags=["actions"])
+    def initiative(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The referee rolls initiative; the bout starts."""
+        events = service.command(bout_id, who(bout_id, authorization), c.RollInitiative())
+        settled = next(e for e in events if e["type"] == "initiative")
+        return {"order": settled["payload"]["order"], **_events(events)}
+
+    @app.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
+    def attack(bout_id: str, body: m.Attack, authorization: AuthHeader = None) -> dict[str, Any]:
+        """An attack by `attacker` (its own token, or the referee's) on `target`."""
+        return service.act(
+            bout_id, who(bout_id, authorization), body.attacker, "attack", body.options()
+        )
+
+    @app.post("/api/bouts/{bout_id}/actions", tags=["actions"])
+    def action(bout_id: str, body: m.Action, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
+        return service.act(
+            bout_id, who(bout_id, authorization), body.actor, body.kind, body.options
+        )
+
+    @app.post("/api/bouts/{bout_id}/rolls", tags=["actions"])
+    def free_roll(
+        bout_id: str, body: m.FreeRoll, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """A recorded roll outside the rules (the chat's `//roll`), by a fighter or the referee."""
+        caller = who(bout_id, authorization)
+        service.require_token(caller)
+        actor = body.actor or caller.who
+        events = service.command(bout_id, caller, c.FreeRoll(actor, body.sides()))
+        roll = next(e for e in events if e["type"] == "roll")
+        return {"actor": actor, **roll["payload"], "seq": roll["seq"]}
+
+    def referee_power(path: str, command: Callable[[], c.Command], doc: str) -> None:
+        def route(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+            return _events(service.command(bout_id, who(bout_id, authorization), command()))
+
+        route.__doc__ = doc
+        route.__name__ = path.replace("-", "_")
+        app.post(f"/api/bouts/{{bout_id}}/{path}", tags=["referee"])(route)
+
+    referee_power("pause", c.Pause, "Pause the bout.")
+    referee_power("resume", c.Resume, "Resume a paused bout.")
+    referee_power("skip", c.Skip, "Pass the current fighter's turn.")
+    referee_power("void", c.Void, "Take back the last action (an undo event; nothing is erased).")
+    referee_power("cancel", c.Cancel, "Call the bout off.")
+
+    @app.post("/api/bouts/{bout_id}/end", tags=["referee"])
+    def end(
+        bout_id: str, body: m.End | None = None, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """End the bout, naming the winning side (or none)."""
+        command = c.End(
+            body.winner if body else None, (body.reason if body else None) or "ended by the referee"
+        )
+        return _events(service.command(bout_id, who(bout_id, authorization), command))
+
+    @app.post("/api/bouts/{bout_id}/override", tags=["referee"])
+    def override(
+        bout_id: str, body: m.Override, authorization: AuthHeader = None
+    ) -> dict[str, Any]:
+        """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
+        command = c.Override(body.of, body.wounds, body.note)
+        return _events(service.command(bout_id, who(bout_id, authorization), command))
+
+    @app.post("/api/bouts/{bout_id}/handover", tags=["referee"])
+    def handover(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Hand the bout to another referee: a new referee token; the old one stops working."""
+        return service.hand_over(bout_id, who(bout_id, authorization))
+
+    @app.post("/api/bouts/{bout_id}/rotate-seed", tags=["fairness"])
+    def rotate(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """Reveal the current server seed and commit to a new one."""
+        return service.rotate_seed(bout_id, who(bout_id, authorization))
+
+    @app.post("/api/bouts/{bout_id}/close", tags=["fairness"])
+    def close(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """End the bout if needed and reveal its server seed: now anyone can verify it."""
+        return service.close(bout_id, who(bout_id, authorization))
+
+    @app.get("/api/bouts/{bout_id}/export", tags=["fairness"])
+    def export(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The export document: bout, fairness (commitment, client seed, seeds once revealed)
+        and every event."""
+        return service.export(bout_id, who(bout_id, authorization))
+
+    @app.get("/api/bouts/{bout_id}/log", tags=["events"])
+    def event_log(
+        bout_id: str,
+        after: Annotated[int, Query(ge=-1)] = -1,
+        authorization: AuthHeader = None,
+    ) -> list[dict[str, Any]]:
+        """The ledger's events after seq `after` (JSON; for polling clients)."""
+        caller = who(bout_id, authorization)
+        records = service.records(bout_id, after)
+        return records if caller.role is Role.REFEREE else redact_hidden(records)
+
+    @app.get(
+        "/api/bouts/{bout_id}/events",
+        tags=["events"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def live(
+        bout_id: str,
+        request: Request,
+        after: Annotated[int, Query(ge=-1)] = -1,
+        token: Annotated[
+            str | None, Query(description="for EventSource, which cannot set headers")
+        ] = None,
+        authorization: AuthHeader = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
+        caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
+        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        return StreamingResponse(
+            _stream(service, bout_id, start, caller, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post(
+        "/api/bouts/{bout_id}/chat",
+        tags=["chat"],
+        response_class=PlainTextResponse,
+    )
+    def chat(
+        bout_id: str,
+        line: Annotated[str, Body(media_type="text/plain", max_length=1024)],
+        authorization: AuthHeader = None,
+    ) -> PlainTextResponse:
+        """One chat line in (text/plain), one plain-text answer out (at most 1,024 bytes)."""
+        caller = who(bout_id, authorization)
+        return PlainTextResponse(answer_chat(service, bout_id, caller, line))
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+        @app.get("/", include_in_schema=False)
+        def home() -> FileResponse:
+            return FileResponse(STATIC / "index.html")
+
+    return app
+
+
+def _events(records: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "events": [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in records]
+    }
+
+
+#: Seconds between polls of the store for new events (works across service processes).
+POLL_SECONDS = 0.25
+#: A comment line this often keeps proxies and browsers from closing an idle stream.
+HEARTBEAT_SECONDS = 15.0
+
+
+async def _stream(
+    service: RefereeService, bout_id: str, after: int, caller: Caller, request: Request
+) -> AsyncIterator[str]:
+    last = after
+    idle = 0.0
+    yield "retry: 1000\n\n"
+    while not await request.is_disconnected():
+        records = await run_in_threadpool(service.records, bout_id, last)
+        if caller.role is not Role.REFEREE:
+            records = redact_hidden(records)
+        for record in records:
+            last = record["seq"]
+            data = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+            yield f"id: {record['seq']}\nevent: {record['type']}\ndata: {data}\n\n"
+            idle = 0.0
+        await asyncio.sleep(POLL_SECONDS)
+        idle += POLL_SECONDS
+        if idle >= HEARTBEAT_SECONDS:
+            idle = 0.0
+            yield ": still here\n\n"

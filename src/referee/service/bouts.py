@@ -1,0 +1,419 @@
+"""The referee's operations on stored bouts: what the HTTP routes and the chat endpoint call.
+
+Every operation that changes a bout decides its events with the bout engine inside the store's
+per-bout write lock (`Store.append_with_rng`), with the verifiable dice source at the bout's
+next nonce, and chains them onto the ledger in the same transaction. Nothing is answered before
+it is stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.bout import commands as c
+from referee.bout.engine import REFEREE, decide, system_of
+from referee.bout.events import Event, EventType
+from referee.bout.fold import apply, project
+from referee.bout.state import BoutState, Status
+from referee.bout.view import state_view
+from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
+from referee.ledger import chain, utc_time
+from referee.rng import VerifiableRng
+from referee.store import Role, Store, TokenRecord
+from referee.systems.base import JSON, RuleSystem, find_system
+
+#: Ledger events are plain dicts with seq, type, actor, at, payload, prev, hash.
+Record = dict[str, Any]
+
+MAX_SEED_PART = 64
+#: Rolls after which a bout's server seed is rotated (revealed and replaced), so that a long
+#: bout can be checked part by part.
+ROTATE_EVERY = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is asking: the referee, one fighter, or nobody (no token)."""
+
+    role: Role | None
+    fighter: str | None = None
+
+    @property
+    def who(self) -> str:
+        """ "referee" or the fighter's name, as the engine's `by`."""
+        if self.role is Role.REFEREE:
+            return REFEREE
+        if self.fighter is None:
+            raise AuthError("this needs a token (Authorization: Bearer TOKEN)")
+        return self.fighter
+
+
+ANONYMOUS = Caller(None)
+
+
+def new_token() -> str:
+    """A fresh bearer token: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def _to_bout_events(records: Sequence[Record]) -> list[Event]:
+    return [Event.from_dict(r) for r in records]
+
+
+class StateCache:
+    """Folded states of recent bouts, keyed by the hash of the last event they include.
+
+    A state is only ever reused for exactly the events it was folded from (the hash chains
+    them all), so a stale entry is never wrong, only unused. Thread-safe; bounded.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._states: OrderedDict[str, tuple[int, str, BoutState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def state(self, bout_id: str, records: Sequence[Record]) -> BoutState:
+        """The state after `records` (all of the bout's events, in order)."""
+        if not records:
+            return BoutState()
+        with self._lock:
+            cached = self._states.get(bout_id)
+        state: BoutState | None = None
+        if cached is not None:
+            seq, digest, known = cached
+            if seq < len(records) and records[seq]["hash"] == digest:
+                newer = _to_bout_events(records[seq + 1 :])
+                if not any(e.type == EventType.VOIDED for e in newer):
+                    state = known
+                    for offset, event in enumerate(newer, start=seq + 1):
+                        state = apply(state, event, offset)
+        if state is None:
+            state = project(_to_bout_events(records))
+        self.remember(bout_id, records[-1], state)
+        return state
+
+    def remember(self, bout_id: str, last: Record, state: BoutState) -> None:
+        """Keep `state` as the state after the event `last`."""
+        with self._lock:
+            self._states[bout_id] = (int(last["seq"]), str(last["hash"]), state)
+            self._states.move_to_end(bout_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+
+class RefereeService:
+    """Bouts held in a `Store`, run by the bout engine, with verifiable dice."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.cache = StateCache()
+
+    # -- who is asking -------------------------------------------------------------------
+
+    def caller(self, bout_id: str, token: str | None) -> Caller:
+        """The caller a bearer token stands for in this bout (401 unknown, 403 another bout's)."""
+        if not token:
+            return ANONYMOUS
+        record: TokenRecord | None = self.store.lookup_token(token)
+        if record is None:
+            raise AuthError("unknown token")
+        if record.bout_id != bout_id:
+            raise ForbiddenError("this token belongs to another bout")
+        return Caller(record.role, record.fighter)
+
+    @staticmethod
+    def require_referee(caller: Caller) -> None:
+        """401 without a token, 403 for a fighter's token."""
+        if caller.role is None:
+            raise AuthError("this needs the referee's token (Authorization: Bearer TOKEN)")
+        if caller.role is not Role.REFEREE:
+            raise ForbiddenError("only the referee may do this")
+
+    @staticmethod
+    def require_token(caller: Caller) -> None:
+        """401 without a token."""
+        if caller.role is None:
+            raise AuthError("this needs a token (Authorization: Bearer TOKEN)")
+
+    # -- reading -------------------------------------------------------------------------
+
+    def records(self, bout_id: str, after_seq: int = -1) -> list[Record]:
+        """The bout's ledger events after `after_seq`."""
+        return self.store.events(bout_id, after_seq)
+
+    def state(self, bout_id: str) -> BoutState:
+        """The bout's state, folded from its events."""
+        return self.cache.state(bout_id, self.records(bout_id))
+
+    def view(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, JSON]:
+        """The bout as JSON; hidden stats only for the referee."""
+        record = self.store.get_bout(bout_id)
+        state = self.state(bout_id)
+        system = system_of(state)
+        thresholds = {f.name: system.defeat_threshold(f) for f in state.fighters}
+        view = state_view(state, thresholds, reveal_all=caller.role is Role.REFEREE)
+        view.update(
+            {
+                "id": record.id,
+                "system": record.system,
+                "closed": record.status == "closed",
+                "commitment": record.commitment,
+                "client_seed": record.client_seed,
+                "events": state.next_seq,
+            }
+        )
+        if caller.role is Role.FIGHTER:
+            view["you"] = caller.fighter
+        return view
+
+    def scoreboard(self, bout_id: str) -> list[dict[str, JSON]]:
+        """Every fighter's wounds against its threshold, standing first."""
+        state = self.state(bout_id)
+        system = system_of(state)
+        rows: list[dict[str, JSON]] = [
+            {
+                "name": f.name,
+                "side": f.side,
+                "wounds": f.wounds,
+                "threshold": system.defeat_threshold(f),
+                "defeated": f.defeated,
+            }
+            for f in state.fighters
+        ]
+        return sorted(rows, key=lambda r: (bool(r["defeated"]), str(r["name"])))
+
+    def export(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, Any]:
+        """The export document; before the close only the referee sees hidden stats."""
+        doc = self.store.export(bout_id)
+        if caller.role is not Role.REFEREE and self.store.get_bout(bout_id).status != "closed":
+            doc["events"] = redact_hidden(doc["events"])
+        return doc
+
+    # -- creating ------------------------------------------------------------------------
+
+    def create_bout(
+        self,
+        system: str,
+        name: str,
+        client_seed: str | None = None,
+        rules: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A new bout: the commitment is published now, before any roll."""
+        rule_system = find_system(system)(rules or {})
+        part = _seed_part(client_seed) if client_seed is not None else secrets.token_hex(8)
+        token = new_token()
+        opened = decide(BoutState(), c.Open(system, name, rule_system.rules), _NO_DICE)
+        record = self.store.create_bout(
+            system=system,
+            name=name,
+            rules=rule_system.rules,
+            client_seed=part,
+            referee_token=token,
+        )
+        # The chain opens with the commitment, so the log itself shows it came before any roll.
+        opened = [
+            Event(e.type, e.actor, {**e.payload, "commitment": record.commitment}) for e in opened
+        ]
+        self.store.append(record.id, lambda last, current: self._chain(last, opened))
+        return {
+            "id": record.id,
+            "referee_token": token,
+            "commitment": record.commitment,
+            "client_seed": record.client_seed,
+            "system": system,
+            "name": name,
+        }
+
+    def add_fighter(
+        self,
+        bout_id: str,
+        caller: Caller,
+        name: str,
+        stats: Mapping[str, Any],
+        side: str | None = None,
+        hidden: Sequence[str] = (),
+        client_seed: str | None = None,
+        joining: bool = False,
+    ) -> dict[str, Any]:
+        """Add a fighter (the referee's) or let one join (anyone, while the bout is open).
+
+        A fighter may add its own part to the client seed, until the first roll.
+        """
+        if not joining:
+            self.require_referee(caller)
+        elif caller.role is Role.FIGHTER:
+            raise ConflictError("this token already speaks for a fighter")
+        if joining and hidden:
+            raise ForbiddenError("only the referee may hide a fighter's stats")
+        state = self.state(bout_id)
+        if joining and state.status is not Status.OPEN:
+            raise ConflictError("fighters may join only before initiative")
+        by = REFEREE if caller.role is Role.REFEREE else name
+        command = c.AddFighter(name, dict(stats), side, tuple(hidden))
+        if client_seed is not None:
+            part = _seed_part(client_seed)
+            bout = self.store.get_bout(bout_id)
+            # Checked before anything is written; the store refuses it too once a roll exists.
+            decide(state, command, _NO_DICE, by=by)
+            self.store.set_client_seed(bout_id, f"{bout.client_seed}:{part}")
+        self._append(bout_id, command, by)
+        token = new_token()
+        self.store.add_token(bout_id, token, Role.FIGHTER, name)
+        return {
+            "name": name,
+            "token": token,
+            "client_seed": self.store.get_bout(bout_id).client_seed,
+        }
+
+    # -- acting --------------------------------------------------------------------------
+
+    def command(self, bout_id: str, caller: Caller, command: c.Command) -> list[Record]:
+        """Run one command for the caller; the stored events come back."""
+        if isinstance(command, c.Act | c.FreeRoll):
+            self.require_token(caller)
+        else:
+            self.require_referee(caller)
+        return self._append(bout_id, command, caller.who)
+
+    def remove(self, bout_id: str, caller: Caller, name: str) -> list[Record]:
+        """The referee removes a fighter, or a fighter quits (with its own token)."""
+        self.require_token(caller)
+        return self._append(bout_id, c.RemoveFighter(name), caller.who)
+
+    def act(
+        self, bout_id: str, caller: Caller, actor: str, kind: str, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """One action; the answer carries the roll and the rules' reading of it."""
+        events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
+        return action_answer(events)
+
+    def close(self, bout_id: str, caller: Caller) -> dict[str, Any]:
+        """End the bout if it is still going, reveal the server seed, and mark it closed."""
+        self.require_referee(caller)
+        state = self.state(bout_id)
+        if state.status in (Status.OPEN, Status.RUNNING, Status.PAUSED):
+            self._append(bout_id, c.End(None, "closed by the referee"), REFEREE)
+        bout = self.store.get_bout(bout_id)
+        if bout.status == "closed":
+            return {"server_seed": self.store.current_seed(bout_id).server_seed}
+        seed = self.store.reveal_seed(bout_id)
+        payload: dict[str, JSON] = {
+            "server_seed": seed.server_seed,
+            "commitment": seed.commitment,
+        }
+        closed = [Event(EventType.CLOSED, REFEREE, payload)]
+        self.store.append(bout_id, lambda last, current: self._chain(last, closed))
+        self.store.set_status(bout_id, "closed")
+        return {"server_seed": seed.server_seed, "commitment": seed.commitment}
+
+    def rotate_seed(self, bout_id: str, caller: Caller) -> dict[str, Any]:
+        """Reveal the current server seed and commit to a new one (long bouts)."""
+        self.require_referee(caller)
+        event = self.store.rotate_seed(bout_id, actor=REFEREE, at=utc_time())
+        return {"event": event}
+
+    def hand_over(self, bout_id: str, caller: Caller) -> dict[str, Any]:
+        """Give the bout to another referee: a new referee token; the old one stops working."""
+        self.require_referee(caller)
+        token = new_token()
+        self.store.replace_referee_token(bout_id, token)
+        changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
+        self.store.append(bout_id, lambda last, current: self._chain(last, changed))
+        return {"referee_token": token}
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _append(self, bout_id: str, command: c.Command, by: str) -> list[Record]:
+        if self.store.get_bout(bout_id).status == "closed":
+            raise ConflictError("the bout is closed")
+
+        def build(last: Record | None, current: list[Record], rng: VerifiableRng) -> list[Record]:
+            state = self.cache.state(bout_id, current)
+            new = self._chain(last, decide(state, command, rng, by=by))
+            if new and not any(r["type"] == EventType.VOIDED for r in new):
+                for record in new:
+                    state = apply(state, Event.from_dict(record), int(record["seq"]))
+                self.cache.remember(bout_id, new[-1], state)
+            return new
+
+        return self.store.append_with_rng(bout_id, build)
+
+    @staticmethod
+    def _chain(last: Record | None, events: Sequence[Event]) -> list[Record]:
+        out: list[Record] = []
+        at = utc_time()
+        for e in events:
+            record = chain(last, e.type, e.actor, e.payload, at)
+            out.append(record)
+            last = record
+        return out
+
+
+class _NoDice:
+    """A dice source for commands that must not roll."""
+
+    def throw(self, sides: Sequence[int]) -> Any:
+        raise RuleError("this command does not roll dice")
+
+
+_NO_DICE = _NoDice()
+
+
+def _seed_part(text: str) -> str:
+    if not isinstance(text, str) or not 1 <= len(text) <= MAX_SEED_PART or ":" in text:
+        raise RuleError(
+            f"client seed part {text!r} must be 1 to {MAX_SEED_PART} characters without ':'"
+        )
+    if any(ord(ch) < 32 for ch in text):
+        raise RuleError(f"client seed part {text!r} has control characters")
+    return text
+
+
+def action_answer(events: Sequence[Record]) -> dict[str, Any]:
+    """The answer to one action: its outcome's reading, the rolls and what followed."""
+    outcome = next((e for e in events if e["type"] == EventType.OUTCOME), None)
+    rolls = [e["payload"] for e in events if e["type"] == EventType.ROLL]
+    answer: dict[str, Any] = dict(outcome["payload"]) if outcome else {}
+    answer["rolls"] = rolls
+    answer["events"] = [{"seq": e["seq"], "type": e["type"]} for e in events]
+    if outcome:
+        answer["seq"] = outcome["seq"]
+    for e in events:
+        if e["type"] == EventType.TURN:
+            answer["next"] = e["payload"]["fighter"]
+        if e["type"] == EventType.ENDED:
+            answer["winner"] = e["payload"]["winner"]
+    if rolls and "roll" not in answer and len(rolls[0]["faces"]) == 1:
+        answer["roll"] = rolls[0]["faces"][0]
+    return answer
+
+
+def redact_hidden(events: list[Record]) -> list[Record]:
+    """Events with hidden stat values replaced by "hidden" until revealed (the hash then no
+    longer matches those events: a public export before the close is a preview, not a proof)."""
+    hidden: dict[str, set[str]] = {}
+    out = []
+    for e in events:
+        p = e.get("payload") or {}
+        name = str(p.get("name"))
+        if e["type"] == EventType.FIGHTER_ADDED and p.get("hidden"):
+            hidden[name] = set(p["hidden"])
+        if e["type"] == EventType.REVEALED:
+            hidden.get(name, set()).difference_update(p.get("keys") or ())
+        if e["type"] in (EventType.FIGHTER_ADDED, EventType.FIGHTER_UPDATED) and hidden.get(name):
+            stats = {
+                k: ("hidden" if k in hidden[name] else v) for k, v in (p.get("stats") or {}).items()
+            }
+            e = {**e, "payload": {**p, "stats": stats}, "redacted": True}
+        out.append(e)
+    return out
+
+
+def rule_system(bout: BoutState) -> RuleSystem:
+    """The bout's rule system with its pack."""
+    return system_of(bout)

@@ -1,0 +1,187 @@
+"""Database URLs, engines with the right settings, error wrapping and migrations.
+
+SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
+timeout, foreign keys; write transactions start with BEGIN IMMEDIATE so that writers
+queue instead of failing half-way. PostgreSQL: the psycopg 3 driver.
+
+>>> engine_url("bouts.db").startswith("sqlite:///")
+True
+>>> engine_url("postgresql://me@db/referee")
+'postgresql+psycopg://me@db/referee'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+from referee.errors import NotationError, NotFoundError, StorageError
+from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+#: Seconds a SQLite writer waits for another writer before giving up.
+BUSY_TIMEOUT_S = 30
+
+#: Environment variable naming the default database (a path or a URL).
+DB_ENV = "REFEREE_DB"
+
+#: Execution option that makes a SQLite transaction BEGIN IMMEDIATE (take the write lock).
+WRITE = "referee_write"
+
+#: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
+_MIGRATION_LOCK = 0x5EFE_EE01
+
+
+def default_url() -> str:
+    """The database used when none is given: $REFEREE_DB, else `referee.db` in the user data dir.
+
+    >>> isinstance(default_url(), str)
+    True
+    """
+    if os.environ.get(DB_ENV):
+        return os.environ[DB_ENV]
+    try:
+        from platformdirs import user_data_dir
+    except ImportError:  # pragma: no cover - platformdirs comes with the service extra
+        return "referee.db"
+    return str(Path(user_data_dir("referee")) / "referee.db")
+
+
+def engine_url(url: str) -> str:
+    """The SQLAlchemy URL for a path, `sqlite:///path`, `sqlite://` (memory) or `postgresql://`.
+
+    >>> engine_url("sqlite:///x.db"), engine_url("postgres://h/db")
+    ('sqlite:///x.db', 'postgresql+psycopg://h/db')
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise NotationError(f"database URL {url!r} is empty (expected a path or a URL)")
+    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    if url.startswith("sqlite://"):
+        return url
+    if "://" in url:
+        raise NotationError(
+            f"database URL {url.split('://')[0] + '://...'!r} is not supported "
+            "(expected a SQLite file path, sqlite:///path or postgresql://...)"
+        )
+    return f"sqlite:///{Path(url).expanduser().resolve()}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for memory or PostgreSQL).
+
+    >>> sqlite_path("sqlite:///tmp/x.db"), sqlite_path("sqlite://")
+    (PosixPath('tmp/x.db'), None)
+    """
+    if not url.startswith("sqlite:///") or url in ("sqlite:///", "sqlite:///:memory:"):
+        return None
+    return Path(url[len("sqlite:///") :])
+
+
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """An engine for `url` (see `engine_url`) with the settings above; nothing connects yet."""
+    full = engine_url(url)
+    path = sqlite_path(full)
+    if path is not None and not create and not path.exists():
+        raise NotFoundError(f"no database file at {str(path)!r}")
+    if full.startswith("postgresql"):
+        return create_engine(full, hide_parameters=True, pool_pre_ping=True)
+    options: dict[str, Any] = {"hide_parameters": True}
+    options["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
+    if path is None:
+        options["poolclass"] = StaticPool
+    elif create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(full, **options)
+    event.listen(engine, "connect", _sqlite_settings)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN itself
+    cursor = dbapi_connection.cursor()
+    for pragma in (
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=FULL",
+        f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}",
+        "PRAGMA foreign_keys=ON",
+    ):
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    write = connection.get_execution_options().get(WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def is_postgres(engine: Engine) -> bool:
+    """Whether the engine talks to PostgreSQL."""
+    return engine.dialect.name == "postgresql"
+
+
+def safe_url(engine: Engine) -> str:
+    """The engine's URL with any password hidden, for messages."""
+    return engine.url.render_as_string(hide_password=True)
+
+
+def is_transient(err: DBAPIError) -> bool:
+    """Whether another writer got in the way: retry (SQLite busy, PG serialization/deadlock)."""
+    sqlstate = getattr(err.orig, "sqlstate", None)
+    return sqlstate in ("40001", "40P01") or "database is locked" in str(err.orig)
+
+
+@contextmanager
+def unavailable_as_storage_error(engine: Engine) -> Iterator[None]:
+    """Turn a driver's "cannot connect / cannot open" error into StorageError (no parameters)."""
+    try:
+        yield
+    except OperationalError as err:
+        if is_transient(err):
+            raise
+        reason = str(err.orig).strip().splitlines()[0] if str(err.orig).strip() else "unknown"
+        raise StorageError(
+            f"database {safe_url(engine)!r} is unavailable: {type(err.orig).__name__}: {reason}"
+        ) from None
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """One write transaction: BEGIN IMMEDIATE on SQLite; commit on success, else roll back."""
+    with engine.connect() as connection:
+        connection.execution_options(**{WRITE: True})
+        with connection.begin():
+            yield connection
+
+
+def migrate(engine: Engine) -> int:
+    """Bring the schema up to `SCHEMA_VERSION`; safe when several processes start at once."""
+    with unavailable_as_storage_error(engine), write_transaction(engine) as connection:
+        if is_postgres(engine):
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        connection.exec_driver_sql(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+        )
+        current = connection.execute(text("SELECT max(version) FROM schema_version")).scalar()
+        current = int(current or 0)
+        if current > SCHEMA_VERSION:
+            raise StorageError(
+                f"database {safe_url(engine)!r} has schema version {current}, newer than "
+                f"this referee knows ({SCHEMA_VERSION}); upgrade referee"
+            )
+        for version, steps in MIGRATIONS:
+            if version > current:
+                for statement in steps:
+                    connection.exec_driver_sql(statement)
+                connection.execute(
+                    text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": version}
+                )
+        return SCHEMA_VERSION

@@ -1,0 +1,106 @@
+"""Reading and writing rows: bouts, seeds and events as records and ledger events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Connection, Row, insert, select
+
+from referee.errors import NotFoundError
+from referee.ledger import EVENT_KEYS, Event, canonical_json
+from referee.rng import commitment
+from referee.store.records import BoutRecord, ServerSeed
+from referee.store.schema import BOUTS, EVENTS, SEEDS
+
+
+def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row[Any]:
+    """The bout's row (locked FOR UPDATE when `lock`), or NotFoundError."""
+    query = select(BOUTS).where(BOUTS.c.id == bout_id)
+    row = conn.execute(query.with_for_update() if lock else query).first()
+    if row is None:
+        raise NotFoundError(f"no bout {bout_id!r}")
+    return row
+
+
+def bout_record(row: Row[Any]) -> BoutRecord:
+    """A bouts row as a BoutRecord."""
+    return BoutRecord(
+        row.id,
+        row.system,
+        row.name,
+        json.loads(row.rules),
+        row.status,
+        row.created_at,
+        row.commitment,
+        row.client_seed,
+        row.seed_index,
+    )
+
+
+def seed_row(bout_id: str, index: int, seed: str, seq: int | None) -> dict[str, Any]:
+    """The row of a new, unrevealed seed."""
+    return {
+        "bout_id": bout_id,
+        "idx": index,
+        "commitment": commitment(seed),
+        "server_seed": seed,
+        "revealed": 0,
+        "published_seq": seq,
+    }
+
+
+def seed_records(conn: Connection, bout_id: str) -> list[ServerSeed]:
+    """Every seed of the bout, first to current."""
+    query = select(SEEDS).where(SEEDS.c.bout_id == bout_id).order_by(SEEDS.c.idx)
+    return [
+        ServerSeed(r.idx, r.commitment, r.server_seed, bool(r.revealed), r.published_seq)
+        for r in conn.execute(query)
+    ]
+
+
+def read_events(conn: Connection, bout_id: str, after_seq: int) -> list[Event]:
+    """The bout's events with seq > after_seq, in order."""
+    query = (
+        select(EVENTS)
+        .where(EVENTS.c.bout_id == bout_id, EVENTS.c.seq > after_seq)
+        .order_by(EVENTS.c.seq)
+    )
+    return [event_of(row) for row in conn.execute(query)]
+
+
+def event_of(row: Row[Any]) -> Event:
+    """An events row as a ledger event (payload and extra keys parsed)."""
+    event: Event = {
+        "seq": row.seq,
+        "type": row.type,
+        "actor": row.actor,
+        "at": row.at,
+        "payload": json.loads(row.payload),
+        "prev": row.prev,
+        "hash": row.hash,
+    }
+    if row.extra is not None:
+        event.update(json.loads(row.extra))
+    return event
+
+
+def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
+    """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`)."""
+    rows = []
+    for event in events:
+        extra = {key: value for key, value in event.items() if key not in EVENT_KEYS}
+        rows.append(
+            {
+                "bout_id": bout_id,
+                "seq": event["seq"],
+                "type": event["type"],
+                "actor": event["actor"],
+                "at": event["at"],
+                "payload": canonical_json(event["payload"]).decode("utf-8"),
+                "extra": canonical_json(extra).decode("utf-8") if extra else None,
+                "prev": event["prev"],
+                "hash": event["hash"],
+            }
+        )
+    conn.execute(insert(EVENTS), rows)

@@ -1,0 +1,123 @@
+"""The tables (SQLAlchemy Core, for queries) and the migrations that create them (plain DDL).
+
+One schema serves SQLite and PostgreSQL: only TEXT and INTEGER columns, composite primary
+keys, no vendor types. JSON is stored as text. Migrations are a versioned list of DDL
+steps; the `schema_version` table holds one row per applied version. Never edit a step
+that has shipped: add a new version.
+
+>>> [version for version, _ in MIGRATIONS]
+[1]
+>>> sorted(METADATA.tables)
+['bouts', 'events', 'seeds', 'tokens']
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Integer, MetaData, Table, Text
+
+METADATA = MetaData()
+
+#: One row per bout. `commitment` is seed 0's (published before the first roll);
+#: `seed_index` is the seed rolls use now (see `seeds`).
+BOUTS = Table(
+    "bouts",
+    METADATA,
+    Column("id", Text, primary_key=True),
+    Column("system", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+    Column("commitment", Text, nullable=False),
+    Column("client_seed", Text, nullable=False),
+    Column("referee_token_hash", Text),
+    Column("seed_index", Integer, nullable=False),
+)
+
+#: Every server seed of a bout: secret until `revealed` is 1. `published_seq` is the
+#: `seed_rotated` event that published a later seed's commitment (NULL for seed 0).
+SEEDS = Table(
+    "seeds",
+    METADATA,
+    Column("bout_id", Text, primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("commitment", Text, nullable=False),
+    Column("server_seed", Text, nullable=False),
+    Column("revealed", Integer, nullable=False),
+    Column("published_seq", Integer),
+)
+
+#: Access tokens, stored only as SHA-256 hex of the token text.
+TOKENS = Table(
+    "tokens",
+    METADATA,
+    Column("token_hash", Text, primary_key=True),
+    Column("bout_id", Text, nullable=False),
+    Column("role", Text, nullable=False),
+    Column("fighter", Text),
+)
+
+#: The hash chain. `payload` is canonical JSON; `extra` holds any further top-level keys.
+EVENTS = Table(
+    "events",
+    METADATA,
+    Column("bout_id", Text, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("type", Text, nullable=False),
+    Column("actor", Text),
+    Column("at", Text, nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("extra", Text),
+    Column("prev", Text, nullable=False),
+    Column("hash", Text, nullable=False),
+)
+
+_V1 = (
+    """CREATE TABLE bouts (
+        id TEXT PRIMARY KEY,
+        system TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        commitment TEXT NOT NULL,
+        client_seed TEXT NOT NULL,
+        referee_token_hash TEXT,
+        seed_index INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX bouts_by_status ON bouts (status, created_at)",
+    """CREATE TABLE seeds (
+        bout_id TEXT NOT NULL REFERENCES bouts (id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        commitment TEXT NOT NULL,
+        server_seed TEXT NOT NULL,
+        revealed INTEGER NOT NULL DEFAULT 0,
+        published_seq INTEGER,
+        PRIMARY KEY (bout_id, idx)
+    )""",
+    """CREATE TABLE tokens (
+        token_hash TEXT PRIMARY KEY,
+        bout_id TEXT NOT NULL REFERENCES bouts (id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('referee', 'fighter')),
+        fighter TEXT
+    )""",
+    "CREATE INDEX tokens_by_bout ON tokens (bout_id)",
+    """CREATE TABLE events (
+        bout_id TEXT NOT NULL REFERENCES bouts (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL CHECK (seq >= 0),
+        type TEXT NOT NULL,
+        actor TEXT,
+        at TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        extra TEXT,
+        prev TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (bout_id, seq)
+    )""",
+)
+
+#: (version, DDL statements), applied in order, each version in one transaction.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1),)
+
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = MIGRATIONS[-1][0]

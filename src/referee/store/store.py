@@ -1,0 +1,449 @@
+"""`Store`: bouts, seeds, tokens and the hash chain in SQLite or PostgreSQL.
+
+Every write is one transaction. Appending is serialized per bout (SQLite: BEGIN
+IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE on the bout row) and the (bout, seq) primary
+key forbids a fork even if that failed; a writer that loses a race retries. Before
+anything is written the store checks that the new events extend the chain and that every
+new roll verifies against the bout's secret seed, so a broken chain is never stored.
+
+>>> from referee.ledger import chain, verify_export
+>>> store = Store.open("sqlite://")
+>>> bout = store.create_bout(system="msv", name="Spar", server_seed="00" * 32,
+...                          client_seed="table", bout_id="b1", created_at="2026-11-29T22:40:12Z")
+>>> def note(last, events):
+...     return [chain(last, "note", "ref", {"text": "begin"}, "2026-11-29T22:40:13.000000Z")]
+>>> [e["seq"] for e in store.append("b1", note)]
+[0]
+>>> def attack(last, events, rng):
+...     t = rng.throw((100,))
+...     return [chain(last, "roll", "Tarl", {"nonce": t.nonce, "dice": list(t.dice),
+...                   "faces": list(t.faces)}, "2026-11-29T22:40:14.000000Z")]
+>>> store.append_with_rng("b1", attack)[0]["payload"]["nonce"]
+0
+>>> _ = store.reveal_seed("b1")
+>>> verify_export(store.export("b1")).ok
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from referee.errors import ConflictError, LimitError, RuleError
+from referee.ledger import (
+    ROLL,
+    SEED_ROTATED,
+    Event,
+    build_export,
+    chain,
+    check_roll,
+    is_utc_time,
+    rotation_payload,
+    seed_position,
+    utc_time,
+    verify_chain,
+)
+from referee.rng import VerifiableRng, check_server_seed, commitment, new_server_seed
+from referee.store.engine import (
+    default_url,
+    is_postgres,
+    is_transient,
+    make_engine,
+    migrate,
+    safe_url,
+    unavailable_as_storage_error,
+    write_transaction,
+)
+from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
+from referee.store.rows import (
+    bout_record,
+    bout_row,
+    insert_events,
+    read_events,
+    seed_records,
+    seed_row,
+)
+from referee.store.schema import BOUTS, EVENTS, SEEDS, TOKENS
+
+#: build(last event or None, all events so far) -> the new events. May run more than once.
+Build = Callable[[Event | None, list[Event]], Sequence[Event]]
+#: Like Build, plus a verifiable rng at the bout's current seed and next nonce.
+RngBuild = Callable[[Event | None, list[Event], VerifiableRng], Sequence[Event]]
+
+#: Stated bounds.
+MAX_EVENTS_PER_BOUT = 100_000
+MAX_NEW_EVENTS = 1_000
+MAX_ATTEMPTS = 8
+MAX_LIST = 1_000
+MIN_TOKEN_LENGTH = 16
+
+_BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Store:
+    """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
+
+    __slots__ = ("_engine",)
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None, *, create: bool = True) -> Store:
+        """Open (and migrate) the database at `url`: a path, sqlite:///..., postgresql://...
+
+        `create=False` refuses to create a missing SQLite file (NotFoundError).
+        """
+        engine = make_engine(default_url() if url is None else url, create=create)
+        migrate(engine)
+        return cls(engine)
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden."""
+        return safe_url(self._engine)
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    # -- bouts ---------------------------------------------------------------------------
+
+    def create_bout(
+        self,
+        *,
+        system: str,
+        name: str,
+        rules: Mapping[str, Any] | None = None,
+        server_seed: str | None = None,
+        client_seed: str = "",
+        referee_token: str | None = None,
+        bout_id: str | None = None,
+        status: str = "open",
+        created_at: str | None = None,
+    ) -> BoutRecord:
+        """Store a new bout with its first server seed (drawn when not given)."""
+        bout_id = secrets.token_urlsafe(9) if bout_id is None else _check_id(bout_id)
+        seed = check_server_seed(new_server_seed() if server_seed is None else server_seed)
+        row = {
+            "id": bout_id,
+            "system": _check_text("system", system, 32),
+            "name": _check_text("name", name, 200, empty=True),
+            "rules": _rules_text(rules or {}),
+            "status": _check_text("status", status, 32),
+            "created_at": _check_time(created_at),
+            "commitment": commitment(seed),
+            "client_seed": _check_text("client seed", client_seed, 2000, empty=True),
+            "referee_token_hash": None if referee_token is None else token_hash(referee_token),
+            "seed_index": 0,
+        }
+        with self._guard(), write_transaction(self._engine) as conn:
+            if conn.execute(select(BOUTS.c.id).where(BOUTS.c.id == bout_id)).first():
+                raise ConflictError(f"a bout with id {bout_id!r} already exists")
+            conn.execute(insert(BOUTS).values(row))
+            conn.execute(insert(SEEDS).values(seed_row(bout_id, 0, seed, None)))
+            if referee_token is not None:
+                self._insert_token(conn, bout_id, referee_token, Role.REFEREE, None)
+        return self.get_bout(bout_id)
+
+    def get_bout(self, bout_id: str) -> BoutRecord:
+        """The bout with this id, or NotFoundError."""
+        with self._guard(), self._engine.connect() as conn:
+            return bout_record(bout_row(conn, bout_id))
+
+    def list_bouts(self, status: str | None = None, limit: int = 100) -> list[BoutRecord]:
+        """Bouts, newest first, optionally only those with `status`."""
+        if not 1 <= limit <= MAX_LIST:
+            raise LimitError(f"limit {limit!r} is out of range (expected 1..{MAX_LIST})")
+        query = select(BOUTS).order_by(BOUTS.c.created_at.desc(), BOUTS.c.id).limit(limit)
+        if status is not None:
+            query = query.where(BOUTS.c.status == status)
+        with self._guard(), self._engine.connect() as conn:
+            return [bout_record(row) for row in conn.execute(query)]
+
+    def set_status(self, bout_id: str, status: str) -> BoutRecord:
+        """Change the bout's status (open, running, paused, ended, ...)."""
+        value = _check_text("status", status, 32)
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(status=value))
+        return self.get_bout(bout_id)
+
+    def set_client_seed(self, bout_id: str, client_seed: str) -> BoutRecord:
+        """Set the whole client seed; ConflictError once the bout has rolled (it is fixed then)."""
+        value = _check_text("client seed", client_seed, 2000, empty=True)
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            rolled = select(EVENTS.c.seq).where(EVENTS.c.bout_id == bout_id, EVENTS.c.type == ROLL)
+            if conn.execute(rolled.limit(1)).first():
+                raise ConflictError(f"bout {bout_id!r} has rolled: its client seed is fixed")
+            conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(client_seed=value))
+        return self.get_bout(bout_id)
+
+    # -- seeds ---------------------------------------------------------------------------
+
+    def seeds(self, bout_id: str) -> list[ServerSeed]:
+        """Every server seed of the bout, first to current (secrets inside: do not log)."""
+        with self._guard(), self._engine.connect() as conn:
+            bout_row(conn, bout_id)
+            return seed_records(conn, bout_id)
+
+    def current_seed(self, bout_id: str) -> ServerSeed:
+        """The seed rolls use now."""
+        return self.seeds(bout_id)[-1]
+
+    def reveal_seed(self, bout_id: str) -> ServerSeed:
+        """Reveal the current seed (at the bout's end): no more rolls until it is rotated."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout = bout_row(conn, bout_id, lock=True)
+            conn.execute(
+                update(SEEDS)
+                .where(SEEDS.c.bout_id == bout_id, SEEDS.c.idx == bout.seed_index)
+                .values(revealed=1)
+            )
+            return seed_records(conn, bout_id)[-1]
+
+    def rotate_seed(
+        self,
+        bout_id: str,
+        *,
+        actor: str | None,
+        at: str | None = None,
+        new_seed: str | None = None,
+    ) -> Event:
+        """Append a `seed_rotated` event revealing the current seed; later rolls use a new one."""
+        fresh = check_server_seed(new_server_seed() if new_seed is None else new_seed)
+
+        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
+            old = seed_records(conn, bout_id)[-1]
+            index = old.index + 1
+            payload = rotation_payload(index, old.server_seed, commitment(fresh))
+            last = current[-1] if current else None
+            event = chain(last, SEED_ROTATED, actor, payload, at or utc_time())
+            insert_events(conn, bout_id, [event])
+            conn.execute(
+                update(SEEDS)
+                .where(SEEDS.c.bout_id == bout_id, SEEDS.c.idx == old.index)
+                .values(revealed=1)
+            )
+            conn.execute(insert(SEEDS).values(seed_row(bout_id, index, fresh, event["seq"])))
+            conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(seed_index=index))
+            return [event]
+
+        return self._locked_append(bout_id, work)[0]
+
+    # -- events --------------------------------------------------------------------------
+
+    def events(self, bout_id: str, after_seq: int = -1) -> list[Event]:
+        """The bout's events with seq > after_seq, in order."""
+        with self._guard(), self._engine.connect() as conn:
+            bout_row(conn, bout_id)
+            return read_events(conn, bout_id, after_seq)
+
+    def append(self, bout_id: str, build: Build) -> list[Event]:
+        """Append the events `build(last, events)` returns, atomically; retried on a race.
+
+        `build` runs inside the bout's write lock and may run more than once (after a
+        lost race), so it must only compute from its arguments.
+        """
+
+        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
+            last = current[-1] if current else None
+            return self._add(conn, bout, current, list(build(last, current)))
+
+        return self._locked_append(bout_id, work)
+
+    def append_with_rng(self, bout_id: str, build: RngBuild) -> list[Event]:
+        """Like `append`, and `build` gets a VerifiableRng at the current seed and next nonce."""
+
+        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
+            seed = seed_records(conn, bout_id)[-1]
+            _check_unrevealed(bout_id, seed)
+            rng = VerifiableRng(seed.server_seed, bout.client_seed, seed_position(current).nonce)
+            last = current[-1] if current else None
+            return self._add(conn, bout, current, list(build(last, current, rng)))
+
+        return self._locked_append(bout_id, work)
+
+    def export(self, bout_id: str) -> dict[str, Any]:
+        """The bout's export document (see `referee.ledger.build_export`), one snapshot."""
+        with self._guard(), self._engine.connect() as conn:
+            if is_postgres(self._engine):
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            bout = bout_record(bout_row(conn, bout_id))
+            seeds = [seed.published() for seed in seed_records(conn, bout_id)]
+            events = read_events(conn, bout_id, -1)
+        return build_export(bout.as_json(), seeds, bout.client_seed, events)
+
+    # -- tokens --------------------------------------------------------------------------
+
+    def add_token(
+        self, bout_id: str, token: str, role: Role | str, fighter: str | None = None
+    ) -> TokenRecord:
+        """Grant `token` a role in the bout (stored only as its SHA-256)."""
+        granted = _role(role)
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id)
+            self._insert_token(conn, bout_id, token, granted, fighter)
+        return TokenRecord(bout_id, granted, fighter)
+
+    def replace_referee_token(self, bout_id: str, token: str) -> TokenRecord:
+        """Hand the bout to another referee: `token` becomes its only referee token."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            conn.execute(
+                delete(TOKENS).where(
+                    TOKENS.c.bout_id == bout_id, TOKENS.c.role == Role.REFEREE.value
+                )
+            )
+            self._insert_token(conn, bout_id, token, Role.REFEREE, None)
+        return TokenRecord(bout_id, Role.REFEREE, None)
+
+    def lookup_token(self, token: str) -> TokenRecord | None:
+        """What the token grants, or None for an unknown token."""
+        if not isinstance(token, str):
+            return None
+        query = select(TOKENS).where(TOKENS.c.token_hash == token_hash(token))
+        with self._guard(), self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else TokenRecord(row.bout_id, Role(row.role), row.fighter)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _guard(self) -> AbstractContextManager[None]:
+        return unavailable_as_storage_error(self._engine)
+
+    def _insert_token(
+        self, conn: Connection, bout_id: str, token: str, role: Role, fighter: str | None
+    ) -> None:
+        if not isinstance(token, str) or len(token) < MIN_TOKEN_LENGTH:
+            raise RuleError(f"a token needs at least {MIN_TOKEN_LENGTH} characters")
+        if (role is Role.FIGHTER) != (fighter is not None):
+            raise RuleError(
+                f"a {role.value} token {'needs' if role is Role.FIGHTER else 'has no'}"
+                f" fighter name, got {fighter!r}"
+            )
+        digest = token_hash(token)
+        if conn.execute(select(TOKENS.c.token_hash).where(TOKENS.c.token_hash == digest)).first():
+            raise ConflictError("this token is already in use")
+        row = {"token_hash": digest, "bout_id": bout_id, "role": role.value, "fighter": fighter}
+        conn.execute(insert(TOKENS).values(row))
+
+    def _locked_append(
+        self, bout_id: str, work: Callable[[Connection, Row[Any], list[Event]], list[Event]]
+    ) -> list[Event]:
+        for attempt in range(MAX_ATTEMPTS):
+            try:
+                with self._guard(), write_transaction(self._engine) as conn:
+                    bout = bout_row(conn, bout_id, lock=True)
+                    return work(conn, bout, read_events(conn, bout_id, -1))
+            except (IntegrityError, OperationalError) as err:
+                if isinstance(err, OperationalError) and not is_transient(err):
+                    raise
+                _backoff(attempt)
+        raise ConflictError(
+            f"bout {bout_id!r}: could not append after {MAX_ATTEMPTS} attempts "
+            "(other writers kept winning); try again"
+        )
+
+    def _add(
+        self, conn: Connection, bout: Row[Any], current: list[Event], new: list[Event]
+    ) -> list[Event]:
+        if len(new) > MAX_NEW_EVENTS or len(current) + len(new) > MAX_EVENTS_PER_BOUT:
+            raise LimitError(f"bout {bout.id!r}: too many events (at most {MAX_EVENTS_PER_BOUT})")
+        last = current[-1] if current else None
+        problems = verify_chain(new, start=last)
+        if problems:
+            raise RuleError(f"bout {bout.id!r}: new events do not extend the chain: {problems[0]}")
+        if new:
+            self._check_rolls(conn, bout, current, new)
+            insert_events(conn, bout.id, new)
+        return new
+
+    def _check_rolls(
+        self, conn: Connection, bout: Row[Any], current: list[Event], new: list[Event]
+    ) -> None:
+        seed = seed_records(conn, bout.id)[-1]
+        position = seed_position(current)
+        if position.index != seed.index:
+            raise ConflictError(
+                f"bout {bout.id!r}: the ledger is at seed {position.index}, the store at "
+                f"seed {seed.index}; refusing to roll"
+            )
+        nonce = position.nonce
+        for event in new:
+            if event["type"] == SEED_ROTATED:
+                raise RuleError(f"event {event['seq']}: rotate seeds with Store.rotate_seed")
+            if event["type"] != ROLL:
+                continue
+            _check_unrevealed(bout.id, seed)
+            found = check_roll(event["payload"], nonce, seed.server_seed, bout.client_seed)
+            if found is not None:
+                raise RuleError(f"event {event['seq']} (roll) would not verify: {found[1]}")
+            nonce += 1
+
+
+def _backoff(attempt: int) -> None:
+    """Wait a little longer after each lost race, with jitter so writers do not collide again."""
+    time.sleep(0.01 * (attempt + 1) + secrets.randbelow(10) / 1000)
+
+
+def _check_id(bout_id: Any) -> str:
+    if not isinstance(bout_id, str) or not _BOUT_ID.fullmatch(bout_id):
+        raise RuleError(f"bout id {bout_id!r} must be 1..64 letters, digits, '-' or '_'")
+    return bout_id
+
+
+def _check_text(what: str, value: Any, limit: int, *, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise RuleError(f"{what} must be a {'' if empty else 'non-empty '}string, got {value!r}")
+    if len(value) > limit:
+        raise LimitError(f"{what} {value[:40]!r}... is longer than {limit} characters")
+    return value
+
+
+def _check_time(at: str | None) -> str:
+    if at is None:
+        return utc_time()
+    if not is_utc_time(at):
+        raise RuleError(f"time {at!r} is not RFC 3339 UTC like '2026-11-29T22:40:12.123456Z'")
+    return at
+
+
+def _rules_text(rules: Mapping[str, Any]) -> str:
+    try:
+        return json.dumps(dict(rules), sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        raise RuleError(f"rules {rules!r} are not JSON: {err}") from None
+
+
+def _role(role: Role | str) -> Role:
+    try:
+        return role if isinstance(role, Role) else Role(role)
+    except ValueError:
+        raise RuleError(f"role {role!r} is not one of referee, fighter") from None
+
+
+def _check_unrevealed(bout_id: str, seed: ServerSeed) -> None:
+    if seed.revealed:
+        raise ConflictError(
+            f"bout {bout_id!r}: server seed {seed.index} is revealed; rotate it before rolling"
+        )

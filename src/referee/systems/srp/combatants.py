@@ -1,0 +1,137 @@
+"""From sheets to the records the resolvers take: `Attack`, `Defense`, and short sheet specs."""
+
+from __future__ import annotations
+
+from referee.errors import NotationError, RuleError
+from referee.systems.srp.gear import Code, GearPack, Weapon, parse_codes, parse_shield
+from referee.systems.srp.levels import check_skill
+from referee.systems.srp.melee import Attack, Defense
+from referee.systems.srp.missile import missile_defense
+from referee.systems.srp.sheet import DEFAULT_DEFENSE, DefenseKind, Sheet, parse_defense
+
+
+def attack_from(
+    sheet: Sheet,
+    *,
+    weapon: Weapon | None = None,
+    rear: bool = False,
+    modifier: int = 0,
+    automatic: bool = False,
+) -> Attack:
+    """The `Attack` a sheet makes with a weapon (default: the one in hand).
+
+    >>> s = Sheet("Bran", hits=10, weapons=(Weapon("club", damage=2),), skills={"club": 13}, dam=1)
+    >>> attack_from(s, rear=True).effective_skill
+    17
+    """
+    arm = weapon or sheet.weapon
+    return Attack(
+        skill=sheet.skill(arm.name),
+        weapon_damage=arm.damage,
+        dam=sheet.dam,
+        rear=rear,
+        modifier=modifier,
+        stun=arm.has(Code.STUN),
+        missile=arm.missile,
+        thrown=arm.thrown,
+        automatic=automatic,
+    )
+
+
+def defense_from(
+    sheet: Sheet, kind: DefenseKind | None = None, *, missile: bool = False
+) -> Defense:
+    """The `Defense` a sheet puts up: melee by its chosen kind, or the shield against missiles.
+
+    >>> defense_from(Sheet("Bran", hits=10, armor=3)).armor
+    3
+    """
+    if missile:
+        return missile_defense(sheet.shield, sheet.armor)
+    chosen = kind or sheet.defend
+    return Defense(
+        kind=chosen, skill=sheet.defense_skill(chosen), armor=sheet.armor, shield=sheet.shield
+    )
+
+
+_SPEC_KEYS = (
+    "skill",
+    "damage",
+    "dam",
+    "defense",
+    "avoid",
+    "defend",
+    "shield",
+    "armor",
+    "hits",
+    "codes",
+)
+
+
+def sheet_from_spec(
+    name: str, text: str, pack: GearPack | None = None, *, pavise_ap: int = 0
+) -> Sheet:
+    """A sheet from a short spec: `skill=15 damage=3 dam=1 defense=12 defend=shield
+    shield=medium armor=4 hits=12` (spaces or commas between; `weapon=NAME` from a pack).
+
+    >>> s = sheet_from_spec("A", "skill=15,damage=3,defend=shield,shield=(6),hits=12")
+    >>> s.skill(), s.weapon.damage, s.shield, s.defense
+    (15, 3, Shield('(6)'), 10)
+    """
+    pairs = _pairs(text)
+    weapon = _spec_weapon(pairs, pack)
+    try:
+        sheet = Sheet(
+            name=name,
+            hits=_spec_int(pairs, "hits", 1, low=1, high=1000),
+            weapons=(weapon,),
+            skills={weapon.name: check_skill(_spec_int(pairs, "skill", 0, high=100))},
+            defense=check_skill(_spec_int(pairs, "defense", DEFAULT_DEFENSE, high=100), "defense"),
+            avoid=_spec_int(pairs, "avoid", 0, high=100) if "avoid" in pairs else None,
+            defend=parse_defense(pairs.get("defend", "weapon")),
+            dam=_spec_int(pairs, "dam", 0, low=-10, high=50),
+            armor=_spec_int(pairs, "armor", 0, high=100),
+            shield=parse_shield(pairs["shield"], pavise_ap=pavise_ap)
+            if "shield" in pairs
+            else None,
+        )
+    except RuleError as err:
+        raise RuleError(f"in {text!r}: {err}") from None
+    return sheet
+
+
+def _pairs(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in text.replace(",", " ").split():
+        key, sep, value = item.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not sep or not value:
+            raise NotationError(f"bad item {item!r} in {text!r} (expected key=value)")
+        if key not in (*_SPEC_KEYS, "weapon"):
+            raise NotationError(
+                f"unknown key {key!r} in {text!r} (expected: {', '.join((*_SPEC_KEYS, 'weapon'))})"
+            )
+        out[key] = value
+    return out
+
+
+def _spec_int(pairs: dict[str, str], key: str, default: int, *, low: int = 0, high: int) -> int:
+    raw = pairs.get(key)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise NotationError(f"{key}={raw!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise RuleError(f"{key}={raw!r} is out of range (expected {low}..{high})")
+    return value
+
+
+def _spec_weapon(pairs: dict[str, str], pack: GearPack | None) -> Weapon:
+    if "weapon" in pairs:
+        if pack is None:
+            raise RuleError(f"weapon={pairs['weapon']!r} needs a gear pack")
+        return pack.weapon(pairs["weapon"])
+    codes = parse_codes(pairs.get("codes", "").replace("+", ","), "codes")
+    return Weapon("weapon", damage=_spec_int(pairs, "damage", 0, low=-10, high=50), codes=codes)

@@ -1,0 +1,195 @@
+"""Exact odds of one attacker against one defender, in Fractions (SRP-5..9).
+
+`hit_distribution` groups the 20 x 20 x 6 faces by level: for each attack level and
+defense level (with how many d20 faces give each) the chart is applied once per d6
+face, so it does 4 x 4 x 6 cells of work instead of 2,400.
+
+The duel: two fighters attack in turn, the first-named first (one attack each per
+exchange), until one has taken enough hits to be down (SRP-9, by the pack's `down`
+rule). Zero-hit attacks make the chain loop, which is solved exactly per state:
+W = (R_a + p_a0 * R_b) / (1 - p_a0 * p_b0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from referee.errors import LimitError
+from referee.systems.base import JSON
+from referee.systems.srp.levels import Level, level_counts
+from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for
+from referee.systems.srp.rules import DEFAULT_RULES, Down, SrpRules
+from referee.systems.srp.sheet import DefenseKind
+
+#: Faces of the three dice together (SRP-4).
+OUTCOMES = 20 * 20 * 6
+#: Largest hit total the duel accepts (a stated bound).
+MAX_HIT_TOTAL = 100
+
+
+def hits_of(attack: Attack, defense: Defense, hit: Level, die: int, shield_on: bool) -> int:
+    """Hits of a hit at level `hit` with damage die `die` (the arithmetic of `melee.resolve`)."""
+    damage = max(0, sum(v for _, v in damage_terms(attack, die, hit)))
+    armor = defense.armor + (defense.shield.ap if shield_on and defense.shield else 0)
+    if hit is Level.CRITICAL:
+        return max(1, hits_for(damage, armor // 2))
+    return hits_for(damage, armor)
+
+
+def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES) -> dict[int, int]:
+    """How many of the 2,400 face triples give each number of hits.
+
+    >>> sum(hit_counts(Attack(skill=12), Defense()).values())
+    2400
+    """
+    att_counts = level_counts(attack.effective_skill)
+    if attack.automatic:
+        att_counts = (0, att_counts[0] + att_counts[1], att_counts[2], att_counts[3])
+    kind = DefenseKind.NONE if attack.automatic else defense.kind
+    if kind is DefenseKind.NONE:
+        def_counts: list[tuple[Level | None, int]] = [(None, 20)]
+    else:
+        counts = level_counts(defense.skill, twenty_fails=rules.defense_twenty_fails)
+        def_counts = [(Level(i), n) for i, n in enumerate(counts) if n]
+    out: dict[int, int] = {}
+    for a_index, a_count in enumerate(att_counts):
+        if not a_count:
+            continue
+        for d_level, d_count in def_counts:
+            hit, shield_on, _ = chart(Level(a_index), d_level, kind, rules)
+            weight = a_count * d_count
+            if hit is None:
+                out[0] = out.get(0, 0) + 6 * weight
+                continue
+            for die in range(1, 7):
+                hits = hits_of(attack, defense, hit, die, shield_on)
+                out[hits] = out.get(hits, 0) + weight
+    return dict(sorted(out.items()))
+
+
+def hit_distribution(
+    attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
+) -> dict[int, Fraction]:
+    """Exact P(hits = k) for one attack, as Fractions over the 2,400 face triples.
+
+    >>> dist = hit_distribution(Attack(skill=10), Defense(kind=DefenseKind.NONE, armor=20))
+    >>> dist
+    {0: Fraction(19, 20), 1: Fraction(1, 20)}
+    """
+    return {k: Fraction(n, OUTCOMES) for k, n in hit_counts(attack, defense, rules).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """The exact hit distribution of one attack and its summaries."""
+
+    distribution: Mapping[int, Fraction]
+
+    @property
+    def p_hit(self) -> Fraction:
+        """P(at least one hit)."""
+        return 1 - self.distribution.get(0, Fraction(0))
+
+    @property
+    def mean(self) -> Fraction:
+        """Expected hits per attack."""
+        return sum((k * p for k, p in self.distribution.items()), Fraction(0))
+
+    def as_dict(self) -> dict[str, JSON]:
+        """As JSON values: probabilities as exact "n/d" strings (events carry no floats)."""
+        return {
+            "distribution": {str(k): str(p) for k, p in self.distribution.items()},
+            "p_hit": str(self.p_hit),
+            "mean_hits": str(self.mean),
+        }
+
+
+def attack_odds(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES) -> AttackOdds:
+    """Exact hit distribution, P(at least one hit) and mean hits of one attack.
+
+    >>> odds = attack_odds(Attack(skill=10), Defense(kind=DefenseKind.NONE, armor=20))
+    >>> odds.p_hit, odds.mean
+    (Fraction(1, 20), Fraction(1, 20))
+    """
+    return AttackOdds(hit_distribution(attack, defense, rules))
+
+
+@dataclass(frozen=True, slots=True)
+class DuelOdds:
+    """Who wins a duel of alternating attacks, the first fighter attacking first."""
+
+    first: Fraction
+    second: Fraction
+    never: Fraction
+
+    def as_dict(self) -> dict[str, JSON]:
+        """As JSON values (exact "n/d" strings)."""
+        return {
+            "first_wins": str(self.first),
+            "second_wins": str(self.second),
+            "never_ends": str(self.never),
+        }
+
+
+def hits_to_down(hit_total: int, rules: SrpRules = DEFAULT_RULES) -> int:
+    """Hits a fighter can take before it is down, by the pack's `down` rule (SRP-9).
+
+    >>> hits_to_down(10), hits_to_down(10, SrpRules(down=Down.EXCEED))
+    (10, 11)
+    """
+    if (
+        isinstance(hit_total, bool)
+        or not isinstance(hit_total, int)
+        or not 1 <= hit_total <= MAX_HIT_TOTAL
+    ):
+        raise LimitError(f"hit total {hit_total!r} is out of range (expected 1..{MAX_HIT_TOTAL})")
+    return hit_total if rules.down is Down.REACH else hit_total + 1
+
+
+def duel_odds(
+    first: Mapping[int, Fraction],
+    second: Mapping[int, Fraction],
+    first_total: int,
+    second_total: int,
+    rules: SrpRules = DEFAULT_RULES,
+) -> DuelOdds:
+    """Exact P(first wins) when `first` (hits dealt per attack) attacks first, then `second`,
+    and so on, until one is down. `*_total` are the fighters' own hit totals.
+
+    >>> one_hit = {1: Fraction(1)}
+    >>> duel_odds(one_hit, one_hit, 2, 2)
+    DuelOdds(first=Fraction(1, 1), second=Fraction(0, 1), never=Fraction(0, 1))
+    """
+    need_second = hits_to_down(second_total, rules)
+    need_first = hits_to_down(first_total, rules)
+    p_a0 = first.get(0, Fraction(0))
+    p_b0 = second.get(0, Fraction(0))
+    if p_a0 == 1 and p_b0 == 1:
+        return DuelOdds(Fraction(0), Fraction(0), Fraction(1))
+    win: dict[tuple[int, int], Fraction] = {}
+    wait: dict[tuple[int, int], Fraction] = {}
+    for taken_a in range(need_first - 1, -1, -1):
+        for taken_b in range(need_second - 1, -1, -1):
+            r_a = sum(
+                (
+                    p if taken_b + k >= need_second else p * wait[taken_a, taken_b + k]
+                    for k, p in first.items()
+                    if k > 0
+                ),
+                Fraction(0),
+            )
+            r_b = sum(
+                (
+                    p * win[taken_a + k, taken_b]
+                    for k, p in second.items()
+                    if k > 0 and taken_a + k < need_first
+                ),
+                Fraction(0),
+            )
+            w = (r_a + p_a0 * r_b) / (1 - p_a0 * p_b0)
+            win[taken_a, taken_b] = w
+            wait[taken_a, taken_b] = p_b0 * w + r_b
+    p_first = win[0, 0]
+    return DuelOdds(p_first, 1 - p_first, Fraction(0))

@@ -1,0 +1,82 @@
+"""A real referee service on 127.0.0.1, in a thread of the test process, over a real database."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from referee.service.app import create_app
+from referee.store import Store
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    """The running service: its base URL, its store, and a client bound to it."""
+
+    url: str
+    store: Store
+    client: httpx.Client
+
+    def post(self, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
+        return self.request("POST", path, token, **kwargs)
+
+    def get(self, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
+        return self.request("GET", path, token, **kwargs)
+
+    def request(
+        self, method: str, path: str, token: str | None = None, **kwargs: Any
+    ) -> httpx.Response:
+        headers = {**_auth(token), **kwargs.pop("headers", {})}
+        return self.client.request(method, path, headers=headers, **kwargs)
+
+    def chat(self, bout_id: str, token: str | None, line: str) -> httpx.Response:
+        headers = {"content-type": "text/plain"}
+        return self.post(f"/api/bouts/{bout_id}/chat", token, content=line, headers=headers)
+
+
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def start_server(db_url: str) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
+    """Start the service on a free port; return once it accepts connections."""
+    store = Store.open(db_url)
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(store), host="127.0.0.1", port=port, log_level="error", access_log=False
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    return server, thread, store, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def live(db_url: str) -> Iterator[LiveServer]:
+    """The service over a fresh SQLite file, then a fresh PostgreSQL schema."""
+    server, thread, store, url = start_server(db_url)
+    with httpx.Client(base_url=url, timeout=10) as client:
+        yield LiveServer(url, store, client)
+    server.should_exit = True
+    thread.join(10)
+    store.close()

@@ -1,0 +1,188 @@
+"""Rolling: scripted dice with exact totals and rendered lines, throws, explosions, oracles."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from referee.dice import (
+    Dice,
+    Die,
+    Limits,
+    bounds,
+    parse,
+    render,
+    roll,
+    roll_text,
+)
+from referee.errors import LimitError, ScriptError
+from referee.rng import RecordingRng, ScriptedRng, SeededRng, VerifiableRng, verifiable_faces
+
+SCRIPTED = [
+    ("2d20+1d6", [14, 3, 5], "2d20+1d6 = [14, 3] + [5] = 22", 22),
+    ("1d100", [47], "1d100 = [47] = 47", 47),
+    ("d%", [100], "1d100 = [100] = 100", 100),
+    ("4d6kh3", [6, 5, 4, 1], "4d6kh3 = [6, 5, 4, ~~1~~] = 15", 15),
+    ("4d6k3", [1, 5, 4, 6], "4d6kh3 = [~~1~~, 5, 4, 6] = 15", 15),
+    ("4d6dl1", [3, 1, 1, 6], "4d6dl1 = [3, ~~1~~, 1, 6] = 10", 10),  # earlier 1 dropped
+    ("4d6kh2", [5, 6, 5, 5], "4d6kh2 = [5, 6, ~~5~~, ~~5~~] = 11", 11),  # earlier 5 kept
+    ("2d20kl1", [17, 4], "2d20kl1 = [~~17~~, 4] = 4", 4),
+    ("5d6dh2", [2, 6, 3, 6, 1], "5d6dh2 = [2, ~~6~~, 3, ~~6~~, 1] = 6", 6),
+    ("3d6kh5", [2, 3, 4], "3d6kh5 = [2, 3, 4] = 9", 9),
+    ("3d6dl0", [2, 3, 4], "3d6dl0 = [2, 3, 4] = 9", 9),
+    ("2d6!", [6, 2, 3], "2d6! = [6!, 2, 3] = 11", 11),
+    ("2d6!", [6, 6, 6, 1, 2], "2d6! = [6!, 6!, 6!, 1, 2] = 21", 21),
+    ("3d6!kh2", [6, 1, 2, 4], "3d6!kh2 = [6!, ~~1~~, ~~2~~, 4] = 10", 10),
+    ("8d10>=7", [7, 1, 10, 6, 3, 9, 2, 7], "8d10>=7 = [7*, 1, 10*, 6, 3, 9*, 2, 7*] = 4", 4),
+    ("3d6<3", [1, 3, 2], "3d6<3 = [1*, 3, 2*] = 2", 2),
+    ("3d6>4", [4, 5, 6], "3d6>4 = [4, 5*, 6*] = 2", 2),
+    ("3d6<=4", [4, 5, 6], "3d6<=4 = [4*, 5, 6] = 1", 1),
+    ("3d6!>=5", [6, 2, 5, 3], "3d6!>=5 = [6!*, 2, 5*, 3] = 2", 2),
+    ("4d10kh2>=8", [9, 8, 10, 1], "4d10kh2>=8 = [9*, ~~8~~, 10*, ~~1~~] = 2", 2),
+    ("1+2*3", [], "1+2*3 = 1 + 2 * 3 = 7", 7),
+    ("(1+2)*3", [], "(1+2)*3 = (1 + 2) * 3 = 9", 9),
+    ("1-2-3", [], "1-2-3 = 1 - 2 - 3 = -4", -4),
+    ("1-(2-3)", [], "1-(2-3) = 1 - (2 - 3) = 2", 2),
+    ("-1d6+10", [4], "-1d6+10 = -[4] + 10 = 6", 6),
+    ("2*-1d4", [3], "2*-1d4 = 2 * -[3] = -6", -6),
+    ("-(1d6+2)*3", [2], "-(1d6+2)*3 = -([2] + 2) * 3 = -12", -12),
+    ("(2d6+3)*2-1d4", [5, 6, 2], "(2d6+3)*2-1d4 = ([5, 6] + 3) * 2 - [2] = 26", 26),
+    ("1d1", [1], "1d1 = [1] = 1", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "faces", "rendered", "total"), SCRIPTED)
+def test_scripted_rolls(text: str, faces: list[int], rendered: str, total: int) -> None:
+    rng = ScriptedRng(faces)
+    result = roll_text(text, rng=rng)
+    assert result.total == total
+    assert render(result) == rendered
+    assert str(result) == rendered
+    assert rng.remaining == 0
+
+
+def test_each_group_is_one_throw_and_each_explosion_round_one_more() -> None:
+    rec = RecordingRng(ScriptedRng([6, 6, 1, 6, 2, 3, 4]))
+    result = roll(parse("3d6!+1d4"), rng=rec)
+    assert [(t.sides, t.faces) for t in rec.throws] == [
+        ((6, 6, 6), (6, 6, 1)),  # the group
+        ((6, 6), (6, 2)),  # two sixes explode
+        ((6,), (3,)),  # the new six explodes
+        ((4,), (4,)),  # the next group
+    ]
+    assert result.throws == tuple(rec.throws)
+    assert result.total == 6 + 6 + 1 + 6 + 2 + 3 + 4
+    assert result.dice[:4] == (
+        Die(6, 6, True, True),
+        Die(6, 6, True, True),
+        Die(6, 1),
+        Die(6, 6, exploded=True),
+    )
+
+
+def test_verifiable_rolls_take_one_nonce_per_throw() -> None:
+    result = roll(parse("2d20+1d6"), rng=VerifiableRng("00" * 32, "table"))
+    assert [t.nonce for t in result.throws] == [0, 1]
+    assert result.groups[0].faces == verifiable_faces("00" * 32, "table", 0, (20, 20))
+    assert result.groups[1].faces == verifiable_faces("00" * 32, "table", 1, (6,))
+
+
+def test_explosions_stop_at_the_depth_limit() -> None:
+    limits = Limits(max_explode_depth=2)
+    rng = ScriptedRng([6, 6, 6])
+    result = roll(parse("1d6!", limits), rng=rng, limits=limits)
+    assert render(result) == "1d6! = [6!, 6!, 6] = 18"
+    assert rng.remaining == 0
+
+
+def test_rolling_under_wider_limits_than_parsed_is_still_bounded() -> None:
+    expr = parse("40d6!")  # 40 * 21 = 840 dice at most under the default depth
+    deep = Limits(max_explode_depth=30)  # 40 * 31 = 1240 > 1000
+    with pytest.raises(LimitError, match=r"dice limit"):
+        roll(expr, rng=ScriptedRng([6] * 1000), limits=deep)  # 25 rounds of 40 sixes
+
+
+def test_scripted_dice_errors_pass_through_unchanged() -> None:
+    with pytest.raises(ScriptError):
+        roll_text("2d6", rng=ScriptedRng([3]))
+    with pytest.raises(ScriptError):
+        roll_text("1d6", rng=ScriptedRng([7]))
+
+
+def test_seeded_rolls_repeat() -> None:
+    first = roll_text("4d6kh3+2d20!", rng=SeededRng(11))
+    again = roll_text("4d6kh3+2d20!", rng=SeededRng(11))
+    assert first == again
+
+
+def all_outcomes(text: str, limits: Limits) -> set[int]:
+    """Brute force: every face sequence of every length, replayed through ScriptedRng."""
+    group = parse(text, limits)
+    assert isinstance(group, Dice)
+    totals: set[int] = set()
+    for length in range(group.count, group.most_dice(limits.max_explode_depth) + 1):
+        for faces in itertools.product(range(1, group.sides + 1), repeat=length):
+            rng = ScriptedRng(faces)
+            try:
+                result = roll(group, rng=rng, limits=limits)
+            except ScriptError:
+                continue  # too few faces for this roll
+            if rng.remaining == 0:
+                totals.add(result.total)
+    return totals
+
+
+ORACLE = [
+    "2d3",
+    "3d3kh1",
+    "3d3kl2",
+    "3d3dh1",
+    "3d3dl2",
+    "2d3!",
+    "2d3!kh1",
+    "2d3!kl1",
+    "2d3!dh1",
+    "2d3!dl1",
+    "2d3>=2",
+    "2d3<=2",
+    "2d3!>=3",
+    "2d3!<=2",
+    "2d3!dh1<=2",
+    "2d3!dl1<=2",
+    "2d3!kh1<=2",
+    "2d3!kl1>2",
+    "3d3kh2<3",
+    "2d3!>3",
+    "2d3!<4",
+]
+
+
+@pytest.mark.parametrize("text", ORACLE)
+def test_bounds_are_exactly_the_extremes_of_every_possible_roll(text: str) -> None:
+    limits = Limits(max_explode_depth=1)
+    totals = all_outcomes(text, limits)
+    assert bounds(parse(text, limits), limits) == (min(totals), max(totals))
+
+
+def exact_mean_4d6kh3() -> Fraction:
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    return Fraction(sum(sum(sorted(r)[1:]) for r in rolls), len(rolls))
+
+
+def test_4d6kh3_mean_matches_brute_force_and_icepool() -> None:
+    exact = exact_mean_4d6kh3()
+    assert exact == Fraction(15869, 1296)
+    assert Fraction(icepool.d6.highest(4, 3).mean()) == exact
+
+
+def test_seeded_4d6kh3_mean_is_within_tolerance() -> None:
+    # 20,000 rolls; the standard deviation of one roll is about 2.85, so the mean's
+    # is about 0.02: a tolerance of 0.1 is five of those.
+    rng = SeededRng(2024)
+    expr = parse("4d6kh3")
+    n = 20_000
+    mean = sum(roll(expr, rng=rng).total for _ in range(n)) / n
+    assert abs(mean - float(exact_mean_4d6kh3())) < 0.1

@@ -1,0 +1,213 @@
+"""The hash chain: canonical JSON, event hashes, chaining, tamper detection (DESIGN.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.errors import RuleError
+from referee.ledger import GENESIS, canonical_json, chain, event_hash, utc_time, verify_chain
+
+AT = "2026-11-29T22:40:12.123456Z"
+
+
+def reference_hash(event: dict[str, Any]) -> str:
+    """The contract, written out: SHA-256 of the sorted, compact, UTF-8 JSON without `hash`."""
+    body = {k: v for k, v in event.items() if k != "hash"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def make_chain(n: int) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    last = None
+    for i in range(n):
+        last = chain(last, "note", "Tarl", {"i": i, "text": f"line {i}"}, AT)
+        events.append(last)
+    return events
+
+
+def test_canonical_json_is_sorted_compact_utf8() -> None:
+    assert canonical_json({"b": [1, {"d": None, "c": True}], "a": "Pa-Kur é"}) == (
+        '{"a":"Pa-Kur é","b":[1,{"c":true,"d":null}]}'.encode()
+    )
+
+
+def test_first_event_golden() -> None:
+    event = chain(None, "roll", "Tarl", {"nonce": 0, "dice": ["d100"], "faces": [47]}, AT)
+    assert event == {
+        "seq": 0,
+        "type": "roll",
+        "actor": "Tarl",
+        "at": AT,
+        "payload": {"nonce": 0, "dice": ["d100"], "faces": [47]},
+        "prev": "0" * 64,
+        "hash": reference_hash(event),
+    }
+    text = (
+        '{"actor":"Tarl","at":"2026-11-29T22:40:12.123456Z","payload":{"dice":["d100"],'
+        '"faces":[47],"nonce":0},"prev":"' + "0" * 64 + '","seq":0,"type":"roll"}'
+    )
+    assert event["hash"] == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_worked_example_of_docs_ledger_md() -> None:
+    event = chain(
+        None,
+        "roll",
+        "Tarl",
+        {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [6, 14, 6]},
+        AT,
+    )
+    assert event["hash"] == "d864e07982c082fc3198dd824edf98dbc68d4a18edf32836add5b7c342051ceb"
+
+
+def test_next_event_links_to_previous() -> None:
+    first, second = make_chain(2)
+    assert (second["seq"], second["prev"]) == (1, first["hash"])
+    assert second["hash"] == reference_hash(second) == event_hash(second)
+
+
+def test_non_ascii_is_hashed_as_utf8_not_escaped() -> None:
+    event = chain(None, "say", "Élise", {"text": "ça va ✓"}, AT)
+    body = {k: v for k, v in event.items() if k != "hash"}
+    escaped = json.dumps(body, sort_keys=True, separators=(",", ":"))  # ensure_ascii=True
+    assert event["hash"] != hashlib.sha256(escaped.encode()).hexdigest()
+    assert event["hash"] == reference_hash(event)
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"damage": 1.5}, "float 1.5 at note.payload.damage"),
+        ({"rolls": [1, 2.0]}, "float 2.0 at note.payload.rolls[1]"),
+        ({"x": {"y": float("nan")}}, "float nan at note.payload.x.y"),
+        ({"t": (1, 2)}, "tuple (1, 2) at note.payload.t is not JSON"),
+        ({"k": {1: "a"}}, "key 1 at note.payload.k is not a string"),
+    ],
+)
+def test_chain_rejects_non_json_and_floats(payload: dict[str, Any], message: str) -> None:
+    with pytest.raises(RuleError) as err:
+        chain(None, "note", None, payload, AT)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("at", ["2026-11-29 22:40:12", "2026-11-29T22:40:12+00:00", "", 5])
+def test_chain_rejects_times_that_are_not_rfc3339_utc(at: Any) -> None:
+    with pytest.raises(RuleError, match="is not RFC 3339 UTC"):
+        chain(None, "note", None, {}, at)
+
+
+def test_chain_rejects_a_previous_event_without_seq_and_hash() -> None:
+    with pytest.raises(RuleError, match="previous event has no valid seq and hash"):
+        chain({"seq": 0}, "note", None, {}, AT)
+
+
+def test_utc_time_round_trips_through_the_format_check() -> None:
+    assert verify_chain([chain(None, "note", None, {}, utc_time())]) == []
+
+
+def test_intact_chain_has_no_problem() -> None:
+    assert verify_chain(make_chain(6)) == []
+
+
+def test_changed_payload_names_that_event() -> None:
+    events = make_chain(6)
+    events[3]["payload"]["text"] = "edited"
+    assert [str(p) for p in verify_chain(events)] == [
+        "event 3 (note): hash does not match the event (someone changed it)"
+    ]
+
+
+def test_changed_and_rehashed_event_breaks_the_next_link() -> None:
+    events = make_chain(6)
+    events[3]["payload"]["text"] = "edited"
+    events[3]["hash"] = event_hash(events[3])
+    problems = verify_chain(events)
+    assert [(p.seq, p.check) for p in problems] == [(4, "chain")]
+    assert str(problems[0]).startswith("event 4 (note): prev ")
+
+
+def test_reordered_events_are_named() -> None:
+    events = make_chain(6)
+    events[2], events[3] = events[3], events[2]
+    problems = verify_chain(events)
+    assert str(problems[0]) == (
+        "event 3 (note): seq 3 follows event 1 (expected 2: an event is missing or out of order)"
+    )
+    assert [p.seq for p in problems] == [3, 2, 4]
+
+
+def test_dropped_event_is_named() -> None:
+    events = make_chain(6)
+    del events[2]
+    assert [str(p) for p in verify_chain(events)] == [
+        "event 3 (note): seq 3 follows event 1 (expected 2: an event is missing or out of order)"
+    ]
+
+
+def test_missing_key_and_bad_types_are_format_problems() -> None:
+    events = make_chain(3)
+    del events[1]["actor"]
+    events[2]["payload"] = [1]
+    problems = verify_chain(events)
+    assert [(p.seq, p.check) for p in problems] == [(1, "format"), (2, "format")]
+    assert problems[0].message.startswith("missing key 'actor'")
+    assert problems[1].message == "payload is not an object"
+
+
+def test_float_in_a_stored_event_is_a_problem_not_a_crash() -> None:
+    events = make_chain(2)
+    events[1]["payload"]["x"] = 0.5
+    assert [p.message for p in verify_chain(events)] == [
+        "float 0.5 at event.payload.x: events hold no floats (use integers)"
+    ]
+
+
+def test_extra_top_level_keys_are_covered_by_the_hash() -> None:
+    event = chain(None, "note", None, {}, AT)
+    event["visible_to"] = ["referee"]
+    assert verify_chain([event])[0].message.startswith("hash does not match")
+    event["hash"] = event_hash(event)
+    assert verify_chain([event]) == []
+
+
+def test_first_event_must_link_to_genesis() -> None:
+    event = chain(None, "note", None, {}, AT)
+    event["prev"] = "1" * 64
+    event["hash"] = event_hash(event)
+    assert verify_chain([event])[0].check == "chain"
+    assert GENESIS == "0" * 64
+
+
+json_leaf = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+payloads = st.dictionaries(st.text(max_size=6), json_value, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(payloads, min_size=1, max_size=6), st.data())
+def test_any_single_edit_is_caught_at_or_after_the_edited_event(
+    items: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    events: list[dict[str, Any]] = []
+    last = None
+    for payload in items:
+        last = chain(last, "note", "x", payload, AT)
+        events.append(last)
+    assert verify_chain(events) == []
+    target = data.draw(st.integers(0, len(events) - 1))
+    events[target]["payload"]["__edit__"] = data.draw(json_leaf)
+    problems = verify_chain(events)
+    assert problems and problems[0].seq == target

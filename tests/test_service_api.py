@@ -1,0 +1,250 @@
+"""The HTTP contract, over a real server on 127.0.0.1 and a real database (SQLite, PostgreSQL).
+
+These use the tiny "coin" rule system so that every answer is about the service itself; the
+MSV and SRP bouts over HTTP are in test_service_bouts.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.rng import commitment, verifiable_faces
+from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
+from tests.service_fixtures import LiveServer
+
+
+def open_bout(live: LiveServer, **extra: Any) -> dict[str, Any]:
+    r = live.post("/api/bouts", json={"system": "coin-test", "name": "Test bout", **extra})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def add(live: LiveServer, bout: dict[str, Any], name: str, **extra: Any) -> str:
+    r = live.post(
+        f"/api/bouts/{bout['id']}/fighters",
+        bout["referee_token"],
+        json={"name": name, "sheet": {"power": 1}, **extra},
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["name"] == name
+    return str(r.json()["token"])
+
+
+def started(live: LiveServer) -> tuple[dict[str, Any], dict[str, str]]:
+    bout = open_bout(live, client_seed="table")
+    tokens = {name: add(live, bout, name) for name in ("A", "B")}
+    r = live.post(f"/api/bouts/{bout['id']}/initiative", bout["referee_token"])
+    assert r.status_code == 200, r.text
+    return bout, tokens
+
+
+def test_healthz(live: LiveServer) -> None:
+    r = live.get("/healthz")
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+
+
+def test_create_publishes_the_commitment_before_any_roll(live: LiveServer) -> None:
+    bout = open_bout(live, client_seed="table")
+    assert set(bout) >= {"id", "referee_token", "commitment", "client_seed"}
+    assert bout["client_seed"] == "table"
+    assert len(bout["commitment"]) == 64
+    view = live.get(f"/api/bouts/{bout['id']}").json()
+    assert view["commitment"] == bout["commitment"]
+    assert {"id", "system", "fighters", "turn", "winner"} <= set(view)
+
+
+def test_a_drawn_client_seed_is_shown(live: LiveServer) -> None:
+    bout = open_bout(live)
+    assert len(bout["client_seed"]) == 16
+
+
+def test_fighters_need_the_referee_token(live: LiveServer) -> None:
+    bout = open_bout(live)
+    token_a = add(live, bout, "A")
+    body = {"name": "X", "sheet": {}}
+    assert live.post(f"/api/bouts/{bout['id']}/fighters", json=body).status_code == 401
+    assert (
+        live.post(f"/api/bouts/{bout['id']}/fighters", "nonsense-token", json=body).status_code
+        == 401
+    )
+    assert live.post(f"/api/bouts/{bout['id']}/fighters", token_a, json=body).status_code == 403
+    other = open_bout(live)
+    assert (
+        live.post(
+            f"/api/bouts/{bout['id']}/fighters", other["referee_token"], json=body
+        ).status_code
+        == 403
+    )
+
+
+def test_an_attack_rolls_verifiable_dice_in_turn(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    view = live.get(f"/api/bouts/{bout['id']}").json()
+    first = view["turn"]
+    second = "B" if first == "A" else "A"
+    body = {"attacker": second, "target": first}
+    assert (
+        live.post(f"/api/bouts/{bout['id']}/attacks", tokens[second], json=body).status_code == 409
+    )
+    assert (
+        live.post(
+            f"/api/bouts/{bout['id']}/attacks",
+            tokens[second],
+            json={"attacker": first, "target": second},
+        ).status_code
+        == 403
+    )
+    r = live.post(
+        f"/api/bouts/{bout['id']}/attacks",
+        tokens[first],
+        json={"attacker": first, "target": second},
+    )
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["rolls"][0]["dice"] == ["d6"]
+    assert answer["rolls"][0]["nonce"] == 2  # two initiative rolls came first
+    assert answer["face"] == answer["rolls"][0]["faces"][0]
+
+
+def test_close_reveals_the_seed_and_every_face_checks(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    for _ in range(4):
+        view = live.get(f"/api/bouts/{bout['id']}").json()
+        if view["winner"]:
+            break
+        me = view["turn"]
+        foe = "B" if me == "A" else "A"
+        r = live.post(
+            f"/api/bouts/{bout['id']}/attacks", tokens[me], json={"attacker": me, "target": foe}
+        )
+        assert r.status_code == 200, r.text
+    assert live.post(f"/api/bouts/{bout['id']}/close", tokens["A"]).status_code == 403
+    r = live.post(f"/api/bouts/{bout['id']}/close", bout["referee_token"])
+    assert r.status_code == 200
+    seed = r.json()["server_seed"]
+    assert commitment(seed) == bout["commitment"]
+    export = live.get(f"/api/bouts/{bout['id']}/export").json()
+    assert export["fairness"]["server_seed"] == seed
+    rolls = [e for e in export["events"] if e["type"] == "roll"]
+    assert [e["payload"]["nonce"] for e in rolls] == list(range(len(rolls)))
+    for e in rolls:
+        sides = [int(d[1:]) for d in e["payload"]["dice"]]
+        expected = verifiable_faces(
+            seed, export["fairness"]["client_seed"], e["payload"]["nonce"], sides
+        )
+        assert e["payload"]["faces"] == list(expected)
+    # After the close nothing more happens.
+    r = live.post(
+        f"/api/bouts/{bout['id']}/attacks", tokens["A"], json={"attacker": "A", "target": "B"}
+    )
+    assert r.status_code == 409
+
+
+def test_referee_powers_pause_resume_skip_void(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    bid, ref = bout["id"], bout["referee_token"]
+    assert live.post(f"/api/bouts/{bid}/pause", tokens["A"]).status_code == 403
+    assert live.post(f"/api/bouts/{bid}/pause", ref).status_code == 200
+    view = live.get(f"/api/bouts/{bid}").json()
+    me = view["turn"]
+    foe = "B" if me == "A" else "A"
+    r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
+    assert r.status_code == 409 and "paused" in r.json()["message"]
+    assert live.post(f"/api/bouts/{bid}/resume", ref).status_code == 200
+    assert live.post(f"/api/bouts/{bid}/skip", ref).status_code == 200
+    assert live.get(f"/api/bouts/{bid}").json()["turn"] == foe
+    r = live.post(f"/api/bouts/{bid}/attacks", ref, json={"attacker": foe, "target": me})
+    assert r.status_code == 200
+    assert live.post(f"/api/bouts/{bid}/void", ref).status_code == 200
+    view = live.get(f"/api/bouts/{bid}").json()
+    assert view["turn"] == foe
+    assert all(f["wounds"] == 0 for f in view["fighters"])
+
+
+def test_bad_requests_get_json_errors_and_change_nothing(live: LiveServer) -> None:
+    bout, _tokens = started(live)
+    bid, ref = bout["id"], bout["referee_token"]
+    before = live.get(f"/api/bouts/{bid}/log").json()
+    cases = [
+        live.post("/api/bouts", json={"system": "chess", "name": "x"}),
+        live.post("/api/bouts", json={"system": "coin-test"}),
+        live.post("/api/bouts", content=b"{not json", headers={"content-type": "application/json"}),
+        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "", "sheet": {}}),
+        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "Z", "sheet": {"speed": 3}}),
+        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "A", "sheet": {}}),
+        live.post(f"/api/bouts/{bid}/attacks", ref, json={"attacker": "Nobody", "target": "A"}),
+        live.post(f"/api/bouts/{bid}/override", ref, json={"of": 0, "wounds": {"A": 1}}),
+        live.post("/api/bouts/no-such-bout/initiative", ref),
+        live.get("/api/bouts/no-such-bout"),
+        live.post(f"/api/bouts/{bid}/pause", ref, headers={"Authorization": "Basic abc"}),
+    ]
+    for r in cases:
+        assert 400 <= r.status_code < 500, (r.status_code, r.text)
+        body = r.json()
+        assert body["error"] and body["message"], body
+    assert live.get(f"/api/bouts/{bid}/log").json() == before
+
+
+def test_oversized_requests_are_refused(live: LiveServer) -> None:
+    r = live.post(
+        "/api/bouts", json={"system": "coin-test", "name": "x", "rules": {"pad": "x" * 20_000}}
+    )
+    assert r.status_code == 413
+    assert r.json()["error"] == "too_large"
+
+
+def test_chat_endpoint_answers_in_plain_text(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    bid = bout["id"]
+    r = live.chat(bid, tokens["A"], "//roll -sides100 -dice1")
+    assert r.status_code == 200, r.text
+    assert r.text.startswith("OnlineHost: A rolled 1 100-sided die: ")
+    assert len(r.content) <= 1024
+    r = live.chat(bid, tokens["A"], "score")
+    assert r.status_code == 200 and "A 0/3" in r.text
+    r = live.chat(bid, tokens["A"], "dance wildly")
+    assert r.status_code == 400 and r.text.startswith("error: unknown chat command 'dance'")
+
+
+def test_openapi_lists_the_contract(live: LiveServer) -> None:
+    paths = live.get("/openapi.json").json()["paths"]
+    for path in (
+        "/healthz",
+        "/api/bouts",
+        "/api/bouts/{bout_id}",
+        "/api/bouts/{bout_id}/fighters",
+        "/api/bouts/{bout_id}/initiative",
+        "/api/bouts/{bout_id}/attacks",
+        "/api/bouts/{bout_id}/close",
+        "/api/bouts/{bout_id}/export",
+        "/api/bouts/{bout_id}/events",
+        "/api/bouts/{bout_id}/chat",
+    ):
+        assert path in paths, path
+
+
+def test_tokens_are_stored_only_as_hashes(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    from sqlalchemy import text
+
+    engine = live.store._engine
+    with engine.connect() as conn:
+        dump = " ".join(str(row) for row in conn.execute(text("SELECT * FROM tokens")))
+        dump += " ".join(str(row) for row in conn.execute(text("SELECT * FROM bouts")))
+    for token in (bout["referee_token"], *tokens.values()):
+        assert token not in dump
+
+
+def test_hand_over_gives_a_new_referee_token_and_retires_the_old(live: LiveServer) -> None:
+    bout, tokens = started(live)
+    bid, old = bout["id"], bout["referee_token"]
+    r = live.post(f"/api/bouts/{bid}/handover", tokens["A"])
+    assert r.status_code == 403
+    r = live.post(f"/api/bouts/{bid}/handover", old)
+    assert r.status_code == 200
+    new = r.json()["referee_token"]
+    assert live.post(f"/api/bouts/{bid}/pause", old).status_code == 401
+    assert live.post(f"/api/bouts/{bid}/pause", new).status_code == 200
+    log = live.get(f"/api/bouts/{bid}/log").json()
+    assert log[0]["payload"]["commitment"] == bout["commitment"]
+    assert [e["type"] for e in log][-2:] == ["referee_changed", "paused"]

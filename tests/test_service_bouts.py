@@ -1,0 +1,152 @@
+"""Whole bouts over HTTP, from creation to a verified export, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+from referee.ledger import event_hash, rule_checkers, verify_export
+from tests.service_fixtures import LiveServer
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def msv_spar(live: LiveServer) -> tuple[dict[str, Any], dict[str, str]]:
+    bout = live.post(
+        "/api/bouts", json={"system": "msv", "name": "Spar", "client_seed": "judge"}
+    ).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    tokens = {}
+    for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+        r = live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "cs": cs})
+        assert r.status_code == 201, r.text
+        tokens[name] = r.json()["token"]
+    r = live.post(f"/api/bouts/{bid}/initiative", ref)
+    assert r.status_code == 200 and sorted(r.json()["order"]) == ["Pa-Kur", "Tarl"]
+    for _ in range(300):
+        view = live.get(f"/api/bouts/{bid}").json()
+        if view["winner"]:
+            break
+        me = view["turn"]
+        foe = "Tarl" if me == "Pa-Kur" else "Pa-Kur"
+        r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        assert {"roll", "success", "damage", "critical", "summary", "rolls"} <= set(answer)
+        assert answer["roll"] == answer["rolls"][0]["faces"][0]
+        assert answer["rolls"][0]["dice"] == ["d100"]
+        assert answer["success"] == (answer["roll"] <= (65 if me == "Tarl" else 70))
+    view = live.get(f"/api/bouts/{bid}").json()
+    assert view["winner"] in ("Tarl", "Pa-Kur")
+    loser = next(f for f in view["fighters"] if f["name"] != view["winner"])
+    assert loser["defeated"] and loser["wounds"] >= 15
+    return bout, tokens
+
+
+def test_a_whole_msv_spar_verifies(live: LiveServer, tmp_path: Path) -> None:
+    bout, _ = msv_spar(live)
+    bid = bout["id"]
+    seed = live.post(f"/api/bouts/{bid}/close", bout["referee_token"]).json()["server_seed"]
+    export = live.get(f"/api/bouts/{bid}/export").json()
+    assert export["fairness"]["server_seed"] == seed
+    assert export["fairness"]["commitment"] == bout["commitment"]
+    report = verify_export(export, rule_checkers())
+    assert report.ok, report
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def _rehash_from(events: list[dict[str, Any]], start: int) -> None:
+    """Re-chain events from `start` on, as a forger who knows the format would."""
+    for i in range(start, len(events)):
+        if i:
+            events[i]["prev"] = events[i - 1]["hash"]
+        body = {k: v for k, v in events[i].items() if k != "hash"}
+        events[i]["hash"] = event_hash(body)
+
+
+def test_verify_rejects_one_altered_face_or_event(live: LiveServer, tmp_path: Path) -> None:
+    bout, _ = msv_spar(live)
+    bid = bout["id"]
+    live.post(f"/api/bouts/{bid}/close", bout["referee_token"])
+    export = live.get(f"/api/bouts/{bid}/export").json()
+    roll_at = next(i for i, e in enumerate(export["events"]) if e["type"] == "roll" and i > 8)
+
+    face = copy.deepcopy(export)
+    old = face["events"][roll_at]["payload"]["faces"][0]
+    face["events"][roll_at]["payload"]["faces"][0] = old % 100 + 1
+    _rehash_from(face["events"], roll_at)
+
+    outcome_at = next(i for i, e in enumerate(export["events"]) if e["type"] == "outcome")
+    forged = copy.deepcopy(export)
+    forged["events"][outcome_at]["payload"]["damage"] = (
+        4 if forged["events"][outcome_at]["payload"]["damage"] != 4 else 3
+    )
+    _rehash_from(forged["events"], outcome_at)
+
+    unchained = copy.deepcopy(export)
+    unchained["events"][outcome_at]["payload"]["summary"] = "a lie"
+
+    for doc, seq, word in (
+        (face, roll_at, "face"),
+        (forged, outcome_at, "rules"),
+        (unchained, outcome_at, "hash"),
+    ):
+        path = tmp_path / "tampered.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        result = CliRunner().invoke(cli, ["verify", str(path)])
+        assert result.exit_code == 1, result.output
+        assert f"event {seq}" in result.output + result.stderr, (word, result.output, result.stderr)
+
+
+def test_a_fighter_may_join_and_add_to_the_client_seed(live: LiveServer) -> None:
+    bout = live.post(
+        "/api/bouts", json={"system": "msv", "name": "Open spar", "client_seed": "judge"}
+    ).json()
+    bid = bout["id"]
+    r = live.post(
+        f"/api/bouts/{bid}/join", json={"name": "Tarl", "cs": 65, "client_seed": "tarl-luck"}
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["client_seed"] == "judge:tarl-luck"
+    r = live.post(f"/api/bouts/{bid}/join", json={"name": "Pa-Kur", "cs": 70})
+    assert r.status_code == 201
+    assert live.get(f"/api/bouts/{bid}").json()["client_seed"] == "judge:tarl-luck"
+    assert live.post(f"/api/bouts/{bid}/initiative", bout["referee_token"]).status_code == 200
+    late = live.post(f"/api/bouts/{bid}/join", json={"name": "Late", "cs": 50, "client_seed": "x"})
+    assert late.status_code == 409
+
+
+@pytest.mark.skipif(
+    shutil.which("curl") is None or shutil.which("jq") is None, reason="needs curl and jq"
+)
+def test_the_curl_walkthrough_runs(live: LiveServer) -> None:
+    if "postgres" in live.store.url:
+        pytest.skip("one database is enough for the walkthrough")
+    env = {
+        **os.environ,
+        "BASE": live.url,
+        "REFEREE_CMD": str(Path(sys.executable).parent / "referee"),
+    }
+    result = subprocess.run(
+        ["bash", str(EXAMPLES / "walkthrough.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "winner: " in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("ok")

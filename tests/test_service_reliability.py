@@ -1,0 +1,268 @@
+"""Reliability and security of the service, tested rather than promised.
+
+- an acknowledged action survives `kill -9` of the server process;
+- concurrent writers on one bout never fork or interleave its chain (SQLite and PostgreSQL),
+  also from two service instances sharing one PostgreSQL database;
+- every route x {referee, the fighter, another fighter, anonymous} answers as designed.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from referee.ledger import verify_chain, verify_export
+from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
+from tests.service_fixtures import LiveServer, free_port, start_server
+
+
+def _open(client: httpx.Client, system: str = "coin-test") -> tuple[str, str]:
+    r = client.post(
+        "/api/bouts", json={"system": system, "name": "Reliability", "client_seed": "r"}
+    )
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["referee_token"]
+
+
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-m",
+        "referee.cli.main",
+        "serve",
+        "--db",
+        str(db),
+        "--port",
+        str(port),
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the service process did not start")
+
+
+def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
+    db = tmp_path / "referee.db"
+    port = free_port()
+    proc = _serve(db, port)
+    acknowledged: list[int] = []
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            bout, ref = _open(client, "msv")
+            for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+                r = client.post(
+                    f"/api/bouts/{bout}/fighters", json={"name": name, "cs": cs}, headers=_auth(ref)
+                )
+                assert r.status_code == 201
+            for _ in range(20):
+                r = client.post(
+                    f"/api/bouts/{bout}/rolls", json={"dice": "1d100"}, headers=_auth(ref)
+                )
+                assert r.status_code == 200
+                acknowledged.append(r.json()["seq"])
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    proc = _serve(db, port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            log = client.get(f"/api/bouts/{bout}/log").json()
+            assert {e["seq"] for e in log} >= set(acknowledged)
+            assert verify_chain(log) == []
+            assert client.post(f"/api/bouts/{bout}/close", headers=_auth(ref)).status_code == 200
+            assert verify_export(client.get(f"/api/bouts/{bout}/export").json()).ok
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+
+
+def _hammer(urls: list[str], bout: str, ref: str, per_client: int, clients: int) -> list[int]:
+    """`clients` threads each make `per_client` free rolls, spread over the given servers."""
+
+    def work(i: int) -> list[int]:
+        seqs = []
+        with httpx.Client(base_url=urls[i % len(urls)], timeout=30) as client:
+            for _ in range(per_client):
+                r = client.post(
+                    f"/api/bouts/{bout}/rolls", json={"dice": "2d20"}, headers=_auth(ref)
+                )
+                assert r.status_code == 200, r.text
+                seqs.append(r.json()["seq"])
+        return seqs
+
+    with ThreadPoolExecutor(clients) as pool:
+        return [s for seqs in pool.map(work, range(clients)) for s in seqs]
+
+
+def test_concurrent_writers_never_fork_the_chain(live: LiveServer) -> None:
+    bout, ref = _open(live.client)
+    seqs = _hammer([live.url], bout, ref, per_client=10, clients=8)
+    assert len(set(seqs)) == 80
+    log = live.get(f"/api/bouts/{bout}/log").json()
+    assert verify_chain(log) == []
+    rolls = [e for e in log if e["type"] == "roll"]
+    assert [e["payload"]["nonce"] for e in rolls] == list(range(80))
+    assert live.post(f"/api/bouts/{bout}/close", ref).status_code == 200
+    assert verify_export(live.get(f"/api/bouts/{bout}/export").json()).ok
+
+
+@pytest.mark.postgres
+def test_two_services_share_one_postgres_database(pg_url: str) -> None:
+    first = start_server(pg_url)
+    second = start_server(pg_url)
+    try:
+        with httpx.Client(base_url=first[3], timeout=10) as client:
+            bout, ref = _open(client)
+        seqs = _hammer([first[3], second[3]], bout, ref, per_client=8, clients=6)
+        assert len(set(seqs)) == 48
+        with httpx.Client(base_url=second[3], timeout=10) as client:
+            log = client.get(f"/api/bouts/{bout}/log").json()
+            assert verify_chain(log) == []
+            assert client.get(f"/api/bouts/{bout}").json()["events"] == len(log)
+        with httpx.Client(base_url=first[3], timeout=10) as client:
+            assert client.get(f"/api/bouts/{bout}/log").json() == log
+    finally:
+        for server, thread, store, _ in (first, second):
+            server.should_exit = True
+            thread.join(10)
+            store.close()
+
+
+# -- the permission matrix ---------------------------------------------------------------------
+
+REF, OWN, OTHER, ANON = "referee", "the fighter", "another fighter", "anonymous"
+
+
+def _matrix() -> list[tuple[str, str, Any, dict[str, int]]]:
+    """(method, path, body, {caller: expected status}) for every route that takes a token."""
+    ok201 = {REF: 201, OWN: 403, OTHER: 403, ANON: 401}
+    referee_only = {REF: 200, OWN: 403, OTHER: 403, ANON: 401}
+    public = {REF: 200, OWN: 200, OTHER: 200, ANON: 200}
+    return [
+        ("GET", "", None, public),
+        ("GET", "/scoreboard", None, public),
+        ("GET", "/log", None, public),
+        ("POST", "/fighters", {"name": "New", "sheet": {}}, ok201),
+        ("PATCH", "/fighters/B", {"sheet": {"power": 2}}, referee_only),
+        ("POST", "/fighters/B/reveal", {"keys": []}, {REF: 400, OWN: 403, OTHER: 403, ANON: 401}),
+        (
+            "POST",
+            "/attacks",
+            {"attacker": "A", "target": "B"},
+            {REF: 200, OWN: 200, OTHER: 403, ANON: 401},
+        ),
+        (
+            "POST",
+            "/rolls",
+            {"dice": "1d6", "actor": "A"},
+            {REF: 200, OWN: 200, OTHER: 403, ANON: 401},
+        ),
+        ("POST", "/pause", None, referee_only),
+        ("POST", "/resume", None, {REF: 409, OWN: 403, OTHER: 403, ANON: 401}),
+        ("POST", "/skip", None, referee_only),
+        ("POST", "/void", None, referee_only),
+        ("POST", "/rotate-seed", None, referee_only),
+        ("POST", "/end", {"winner": None}, referee_only),
+        ("POST", "/close", None, referee_only),
+        ("GET", "/export", None, public),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"),
+    _matrix(),
+    ids=[f"{m} {p or '/'}" for m, p, *_ in _matrix()],
+)
+@pytest.mark.parametrize("caller", [REF, OWN, OTHER, ANON])
+def test_permission_matrix(
+    live: LiveServer, method: str, path: str, body: Any, expected: dict[str, int], caller: str
+) -> None:
+    bout, ref = _open(live.client)
+    tokens: dict[str, str | None] = {REF: ref, ANON: None}
+    for name in ("A", "B", "C"):
+        r = live.post(f"/api/bouts/{bout}/fighters", ref, json={"name": name, "sheet": {}})
+        tokens[name] = r.json()["token"]
+    # A and B on one side each; make sure A has the turn.
+    live.post(f"/api/bouts/{bout}/initiative", ref)
+    while live.get(f"/api/bouts/{bout}").json()["turn"] != "A":
+        assert live.post(f"/api/bouts/{bout}/skip", ref).status_code == 200
+    tokens[OWN], tokens[OTHER] = tokens["A"], tokens["C"]
+    before = live.get(f"/api/bouts/{bout}/log").json()
+    r = live.request(method, f"/api/bouts/{bout}{path}", tokens[caller], json=body)
+    assert r.status_code == expected[caller], (caller, method, path, r.text)
+    if r.status_code >= 400:
+        assert r.json()["error"]
+        assert live.get(f"/api/bouts/{bout}/log").json() == before
+
+
+def test_wrong_tokens_never_reach_another_bout(live: LiveServer) -> None:
+    bout_a, ref_a = _open(live.client)
+    bout_b, _ = _open(live.client)
+    r = live.post(f"/api/bouts/{bout_b}/pause", ref_a)
+    assert r.status_code == 403
+    r = live.post(f"/api/bouts/{bout_a}/pause", "x" * 43)
+    assert r.status_code == 401
+
+
+def test_server_log_holds_no_token_or_seed(tmp_path: Path) -> None:
+    db = tmp_path / "referee.db"
+    port = free_port()
+    proc = _serve(db, port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            bout, ref = _open(client, "msv")
+            r = client.post(
+                f"/api/bouts/{bout}/fighters", json={"name": "Tarl", "cs": 65}, headers=_auth(ref)
+            )
+            fighter = r.json()["token"]
+            client.post(f"/api/bouts/{bout}/rolls", json={"dice": "1d100"}, headers=_auth(ref))
+            seed = client.post(f"/api/bouts/{bout}/close", headers=_auth(ref)).json()["server_seed"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    log = err.decode()
+    for secret in (ref, fighter, seed):
+        assert secret not in log
+
+
+def test_live_events_reach_another_client_within_a_second(live: LiveServer) -> None:
+    bout, ref = _open(live.client)
+    seen: list[dict[str, Any]] = []
+    ready = threading.Event()
+
+    def listen() -> None:
+        with httpx.stream("GET", f"{live.url}/api/bouts/{bout}/events", timeout=5) as response:
+            ready.set()
+            for line in response.iter_lines():
+                if line.startswith("event: roll"):
+                    seen.append({"at": time.monotonic()})
+                    return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    ready.wait(5)
+    time.sleep(0.3)
+    sent = time.monotonic()
+    assert live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d100"}).status_code == 200
+    thread.join(5)
+    assert seen, "no roll event arrived"
+    assert seen[0]["at"] - sent < 1.0

@@ -1,0 +1,117 @@
+"""Concurrent writers never fork or interleave a bout's chain (DESIGN.md, Storage)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from referee.errors import ConflictError
+from referee.ledger import chain, roll_payload, verify_chain, verify_export
+from referee.rng import VerifiableRng
+from referee.store import Store
+from referee.store import store as store_module
+
+AT = "2026-11-29T22:40:12.000000Z"
+WRITERS = 4
+ACTIONS = 8
+
+
+def action(actor: str) -> Any:
+    """One action: a roll and the note that reads it, appended together."""
+
+    def build(last: Any, events: Any, rng: VerifiableRng) -> list[Any]:
+        t = rng.throw((20, 20, 6))
+        rolled = chain(last, "roll", actor, roll_payload(t.nonce or 0, t.dice, t.faces), AT)
+        return [rolled, chain(rolled, "note", actor, {"sum": sum(t.faces)}, AT)]
+
+    return build
+
+
+def hammer(stores: list[Store]) -> None:
+    errors: list[BaseException] = []
+    start = threading.Barrier(WRITERS)
+
+    def writer(number: int) -> None:
+        store = stores[number % len(stores)]
+        try:
+            start.wait()
+            for _ in range(ACTIONS):
+                store.append_with_rng("b1", action(f"w{number}"))
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+
+
+def check_unforked(store: Store) -> None:
+    events = store.events("b1")
+    assert [e["seq"] for e in events] == list(range(2 * WRITERS * ACTIONS))
+    assert verify_chain(events) == []
+    rolls = [e for e in events if e["type"] == "roll"]
+    assert [e["payload"]["nonce"] for e in rolls] == list(range(WRITERS * ACTIONS))
+    # every roll is followed at once by its own note: no interleaving inside an append
+    for rolled, noted in zip(events[::2], events[1::2], strict=True):
+        assert (rolled["type"], noted["type"], rolled["actor"]) == ("roll", "note", noted["actor"])
+    assert Counter(e["actor"] for e in rolls) == {f"w{n}": ACTIONS for n in range(WRITERS)}
+    store.reveal_seed("b1")
+    assert verify_export(store.export("b1")).ok
+
+
+def test_threads_on_one_store(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        store.create_bout(system="msv", name="Spar", bout_id="b1", client_seed="t")
+        hammer([store])
+        check_unforked(store)
+
+
+def test_two_stores_on_one_database(db_url: str) -> None:
+    first, second = Store.open(db_url), Store.open(db_url)
+    try:
+        first.create_bout(system="msv", name="Spar", bout_id="b1", client_seed="t")
+        hammer([first, second])
+        check_unforked(second)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_writer_that_loses_a_race_retries(db_url: str, monkeypatch: Any) -> None:
+    monkeypatch.setattr(store_module, "_backoff", lambda _attempt: None)
+    calls: list[int] = []
+
+    def racing(last: Any, events: list[Any]) -> list[Any]:
+        calls.append(len(events))
+        if len(calls) < 3:
+            raise IntegrityError("INSERT INTO events", {}, Exception("duplicate key (b1, 0)"))
+        return [chain(last, "note", "ref", {}, AT)]
+
+    def always_losing(last: Any, events: list[Any]) -> list[Any]:
+        raise IntegrityError("INSERT INTO events", {}, Exception("duplicate key"))
+
+    with Store.open(db_url) as store:
+        store.create_bout(system="msv", name="Spar", bout_id="b1")
+        assert [e["seq"] for e in store.append("b1", racing)] == [0]
+        assert calls == [0, 0, 0]
+        with pytest.raises(ConflictError, match="could not append after 8 attempts"):
+            store.append("b1", always_losing)
+        assert len(store.events("b1")) == 1
+
+
+def test_the_primary_key_forbids_a_fork(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        store.create_bout(system="msv", name="Spar", bout_id="b1")
+        event = store.append("b1", lambda last, events: [chain(last, "note", "a", {}, AT)])[0]
+        with pytest.raises(IntegrityError), store._engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO events (bout_id, seq, type, actor, at, payload, prev, hash) "
+                f"VALUES ('b1', 0, 'note', 'b', '{AT}', '{{}}', '{event['prev']}', 'x')"
+            )
