@@ -150,3 +150,103 @@ def test_the_curl_walkthrough_runs(live: LiveServer) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "winner: " in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("ok")
+
+
+ANN = {
+    "hits": 8,
+    "skills": {"sword": 14},
+    "defense": 12,
+    "shield": "(6)",
+    "defend": "shield",
+    "armor": 2,
+    "weapons": [{"name": "sword", "damage": 3}],
+}
+BRAN = {
+    "hits": 8,
+    "skills": {"mace": 13},
+    "defense": 11,
+    "armor": 1,
+    "weapons": [{"name": "mace", "damage": 2, "codes": ["D"]}],
+}
+
+
+def test_a_whole_srp_fight_with_shield_override_and_hidden_stats_verifies(live: LiveServer) -> None:
+    bout = live.post(
+        "/api/bouts", json={"system": "srp", "name": "Ford", "client_seed": "gm"}
+    ).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    tokens = {}
+    for name, sheet, hidden in (("Ann", ANN, []), ("Bran", BRAN, ["defense"])):
+        r = live.post(
+            f"/api/bouts/{bid}/fighters", ref, json={"name": name, "sheet": sheet, "hidden": hidden}
+        )
+        assert r.status_code == 201, r.text
+        tokens[name] = r.json()["token"]
+    public = live.get(f"/api/bouts/{bid}").json()
+    bran = next(f for f in public["fighters"] if f["name"] == "Bran")
+    assert "defense" not in bran["stats"]
+    referee_view = live.get(f"/api/bouts/{bid}", ref).json()
+    assert (
+        next(f for f in referee_view["fighters"] if f["name"] == "Bran")["stats"]["defense"] == 11
+    )
+    log = live.get(f"/api/bouts/{bid}/log").json()
+    added = next(e for e in log if e["type"] == "fighter_added" and e["payload"]["name"] == "Bran")
+    assert added["payload"]["stats"]["defense"] == "hidden" and added["redacted"] is True
+    assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+
+    overridden = False
+    for _ in range(200):
+        view = live.get(f"/api/bouts/{bid}").json()
+        if view["winner"]:
+            break
+        me = view["turn"]
+        foe = "Bran" if me == "Ann" else "Ann"
+        r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        assert {"attack_level", "defense_level", "hit_level", "damage", "armor", "hits"} <= set(
+            answer
+        )
+        assert answer["rolls"][0]["dice"] == ["d20", "d20", "d6"]
+        if me == "Bran" and answer["defense_level"] != "failure" and not overridden:
+            # Ann's shield held; the referee rules the blow landed anyway (SRP-20).
+            r = live.post(
+                f"/api/bouts/{bid}/override",
+                ref,
+                json={"of": answer["seq"], "wounds": {"Ann": 2}, "note": "the shield strap broke"},
+            )
+            assert r.status_code == 200, r.text
+            overridden = True
+    assert overridden
+    assert live.get(f"/api/bouts/{bid}").json()["winner"] in ("Ann", "Bran")
+    live.post(f"/api/bouts/{bid}/close", ref)
+    export = live.get(f"/api/bouts/{bid}/export").json()
+    over = next(e for e in export["events"] if e["type"] == "overridden")
+    original = export["events"][over["payload"]["of"]]
+    assert original["type"] == "outcome" and over["payload"]["note"] == "the shield strap broke"
+    report = verify_export(export, rule_checkers())
+    assert report.ok, report
+
+
+def test_srp_special_actions_over_http(live: LiveServer) -> None:
+    bout = live.post(
+        "/api/bouts", json={"system": "srp", "name": "Disarm", "client_seed": "gm"}
+    ).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    for name, sheet in (("Ann", {**ANN, "defend": "weapon"}), ("Bran", BRAN)):
+        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "sheet": sheet})
+    live.post(f"/api/bouts/{bid}/initiative", ref)
+    while live.get(f"/api/bouts/{bid}").json()["turn"] != "Bran":
+        live.post(f"/api/bouts/{bid}/skip", ref)
+    r = live.post(
+        f"/api/bouts/{bid}/actions",
+        ref,
+        json={"actor": "Bran", "kind": "disarm", "options": {"target": "Ann"}},
+    )
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["kind"] == "disarm" and answer["rolls"][0]["dice"] == ["d20", "d20", "d6"]
+    r = live.post(
+        f"/api/bouts/{bid}/actions", ref, json={"actor": "Ann", "kind": "juggle", "options": {}}
+    )
+    assert r.status_code in (400, 409)

@@ -49,7 +49,7 @@ def check_sides(sides: Sequence[int]) -> tuple[int, ...]:
     """Every die needs a whole number of sides, at least 1."""
     out = tuple(sides)
     for s in out:
-        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+        if type(s) is not int or s < 1:  # bool is not a whole number of sides either
             raise RuleError(f"a die needs a whole number of sides >= 1, got {s!r}")
     return out
 

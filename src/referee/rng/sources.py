@@ -44,7 +44,7 @@ class SeededRng:
     def throw(self, sides: Sequence[int]) -> Throw:
         sizes = check_sides(sides)
         below = self._random._randbelow  # type: ignore[attr-defined]
-        return Throw(sizes, tuple(below(s) + 1 for s in sizes))
+        return Throw(sizes, tuple([below(s) + 1 for s in sizes]))
 
     def __repr__(self) -> str:
         return f"SeededRng({self.seed})"

@@ -18,10 +18,10 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 
 from referee.errors import VerificationError
 from referee.rng.base import Throw, check_sides
@@ -47,24 +47,50 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(check_server_seed(server_seed).encode("ascii")).hexdigest()
 
 
-def _words(key: bytes, client_seed: str, nonce: int) -> Iterator[int]:
-    cursor = 0
-    while True:
-        block = hmac.digest(key, f"{client_seed}:{nonce}:{cursor}".encode(), "sha256")
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
-        cursor += 1
+class _Hmac:
+    """HMAC-SHA256 under one key, with the key's inner and outer states computed once.
+
+    Equal to `hmac.digest(key, msg, "sha256")`; copying the two prepared SHA-256 states
+    per message halves the cost of a roll.
+    """
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) > 64:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+
+    def digest(self, message: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
 
 
-def _faces(key: bytes, client_seed: str, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
-    words = _words(key, client_seed, nonce)
+_BLOCK = struct.Struct(">8I")
+
+
+def _faces(mac: _Hmac, client_seed: str, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
+    prefix = f"{client_seed}:{nonce}:".encode()
+    words = _BLOCK.unpack(mac.digest(prefix + b"0"))
+    cursor, index = 0, 0
     faces = []
     for n in sides:
         limit = _WORD - (_WORD % n)
-        w = next(words)
-        while w >= limit:
-            w = next(words)
-        faces.append(w % n + 1)
+        while True:
+            if index == 8:
+                cursor += 1
+                words = _BLOCK.unpack(mac.digest(prefix + str(cursor).encode()))
+                index = 0
+            w = words[index]
+            index += 1
+            if w < limit:
+                faces.append(w % n + 1)
+                break
     return tuple(faces)
 
 
@@ -75,7 +101,7 @@ def verifiable_faces(
     check_server_seed(server_seed)
     if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
         raise VerificationError(f"nonce must be a whole number >= 0, got {nonce!r}")
-    return _faces(server_seed.encode("ascii"), client_seed, nonce, check_sides(sides))
+    return _faces(_Hmac(server_seed.encode("ascii")), client_seed, nonce, check_sides(sides))
 
 
 class VerifiableRng:
@@ -88,13 +114,13 @@ class VerifiableRng:
     1
     """
 
-    __slots__ = ("_key", "client_seed", "nonce", "server_seed")
+    __slots__ = ("_mac", "client_seed", "nonce", "server_seed")
 
     def __init__(self, server_seed: str, client_seed: str, nonce: int = 0) -> None:
         self.server_seed = check_server_seed(server_seed)
         self.client_seed = client_seed
         self.nonce = nonce
-        self._key = server_seed.encode("ascii")
+        self._mac = _Hmac(server_seed.encode("ascii"))
 
     @property
     def commitment(self) -> str:
@@ -104,7 +130,7 @@ class VerifiableRng:
     def throw(self, sides: Sequence[int]) -> Throw:
         sizes = check_sides(sides)
         nonce = self.nonce
-        faces = _faces(self._key, self.client_seed, nonce, sizes)
+        faces = _faces(self._mac, self.client_seed, nonce, sizes)
         self.nonce = nonce + 1
         return Throw(sizes, faces, nonce)
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -83,6 +84,8 @@ RngBuild = Callable[[Event | None, list[Event], VerifiableRng], Sequence[Event]]
 MAX_EVENTS_PER_BOUT = 100_000
 MAX_NEW_EVENTS = 1_000
 MAX_ATTEMPTS = 8
+#: Bouts whose events a store keeps in memory (the oldest is forgotten first).
+KNOWN_BOUTS = 256
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
@@ -92,10 +95,33 @@ _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class Store:
     """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
 
-    __slots__ = ("_engine",)
+    __slots__ = ("_engine", "_known", "_known_lock")
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        # Events already read, per bout. Events are never changed once stored, so a cached
+        # list is still a prefix of the ledger whenever its last event is still there with
+        # the same hash; only the rows after it are read again.
+        self._known: dict[str, list[Event]] = {}
+        self._known_lock = threading.Lock()
+
+    def _all_events(self, conn: Connection, bout_id: str) -> list[Event]:
+        """Every event of the bout, reading only those this store has not seen yet."""
+        with self._known_lock:
+            known = self._known.get(bout_id, [])
+        if known:
+            last = known[-1]
+            query = select(EVENTS.c.hash).where(
+                EVENTS.c.bout_id == bout_id, EVENTS.c.seq == last["seq"]
+            )
+            if conn.execute(query).scalar() != last["hash"]:
+                known = []
+        events = known + read_events(conn, bout_id, known[-1]["seq"] if known else -1)
+        with self._known_lock:
+            if len(self._known) >= KNOWN_BOUTS and bout_id not in self._known:
+                self._known.pop(next(iter(self._known)))
+            self._known[bout_id] = events
+        return list(events)
 
     @classmethod
     def open(cls, url: str | None = None, *, create: bool = True) -> Store:
@@ -256,6 +282,8 @@ class Store:
         """The bout's events with seq > after_seq, in order."""
         with self._guard(), self._engine.connect() as conn:
             bout_row(conn, bout_id)
+            if after_seq < 0:
+                return self._all_events(conn, bout_id)
             return read_events(conn, bout_id, after_seq)
 
     def append(self, bout_id: str, build: Build) -> list[Event]:
@@ -354,7 +382,7 @@ class Store:
             try:
                 with self._guard(), write_transaction(self._engine) as conn:
                     bout = bout_row(conn, bout_id, lock=True)
-                    return work(conn, bout, read_events(conn, bout_id, -1))
+                    return work(conn, bout, self._all_events(conn, bout_id))
             except (IntegrityError, OperationalError) as err:
                 if isinstance(err, OperationalError) and not is_transient(err):
                     raise
