@@ -14,6 +14,7 @@ import pytest
 import uvicorn
 
 from referee.service.app import create_app
+from referee.service.bouts import ROTATE_EVERY
 from referee.store import Store
 
 
@@ -53,13 +54,14 @@ def _auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def start_server(db_url: str) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
+def start_server(
+    db_url: str, rotate_every: int = ROTATE_EVERY
+) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
     """Start the service on a free port; return once it accepts connections."""
     store = Store.open(db_url)
     port = free_port()
-    config = uvicorn.Config(
-        create_app(store), host="127.0.0.1", port=port, log_level="error", access_log=False
-    )
+    app = create_app(store, rotate_every=rotate_every)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -6,11 +6,15 @@ MSV and SRP bouts over HTTP are in test_service_bouts.py.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import httpx
+
+from referee.ledger import verify_export
 from referee.rng import commitment, verifiable_faces
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
-from tests.service_fixtures import LiveServer
+from tests.service_fixtures import LiveServer, start_server
 
 
 def open_bout(live: LiveServer, **extra: Any) -> dict[str, Any]:
@@ -248,3 +252,28 @@ def test_hand_over_gives_a_new_referee_token_and_retires_the_old(live: LiveServe
     log = live.get(f"/api/bouts/{bid}/log").json()
     assert log[0]["payload"]["commitment"] == bout["commitment"]
     assert [e["type"] for e in log][-2:] == ["referee_changed", "paused"]
+
+
+def test_long_bouts_rotate_their_server_seed(tmp_path: Path) -> None:
+    """After `rotate_every` rolls the seed is revealed and a new one committed; all verifies."""
+    server, thread, store, url = start_server(str(tmp_path / "rotate.db"), rotate_every=3)
+    try:
+        with httpx.Client(base_url=url, timeout=10) as client:
+            bout = client.post("/api/bouts", json={"system": "coin-test", "name": "Long"}).json()
+            auth = {"Authorization": f"Bearer {bout['referee_token']}"}
+            nonces = []
+            for _ in range(7):
+                r = client.post(
+                    f"/api/bouts/{bout['id']}/rolls", json={"dice": "1d6"}, headers=auth
+                )
+                nonces.append(r.json()["nonce"])
+            assert nonces == [0, 1, 2, 0, 1, 2, 0]
+            client.post(f"/api/bouts/{bout['id']}/close", headers=auth)
+            export = client.get(f"/api/bouts/{bout['id']}/export").json()
+            assert len(export["fairness"]["rotations"]) == 2
+            assert [e["type"] for e in export["events"]].count("seed_rotated") == 2
+            assert verify_export(export).ok
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()

@@ -22,7 +22,7 @@ import pytest
 
 from referee.ledger import verify_chain, verify_export
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
-from tests.service_fixtures import LiveServer, free_port, start_server
+from tests.service_fixtures import LiveServer, free_port
 
 
 def _open(client: httpx.Client, system: str = "coin-test") -> tuple[str, str]:
@@ -37,7 +37,7 @@ def _auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(db: Path | str, port: int) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -126,25 +126,28 @@ def test_concurrent_writers_never_fork_the_chain(live: LiveServer) -> None:
 
 
 @pytest.mark.postgres
-def test_two_services_share_one_postgres_database(pg_url: str) -> None:
-    first = start_server(pg_url)
-    second = start_server(pg_url)
+def test_two_service_processes_share_one_postgres_database(pg_url: str) -> None:
+    ports = [free_port(), free_port()]
+    procs = [_serve(pg_url, port) for port in ports]
+    urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
-        with httpx.Client(base_url=first[3], timeout=10) as client:
-            bout, ref = _open(client)
-        seqs = _hammer([first[3], second[3]], bout, ref, per_client=8, clients=6)
+        with httpx.Client(base_url=urls[0], timeout=10) as client:
+            bout, ref = _open(client, "msv")
+        seqs = _hammer(urls, bout, ref, per_client=8, clients=6)
         assert len(set(seqs)) == 48
-        with httpx.Client(base_url=second[3], timeout=10) as client:
-            log = client.get(f"/api/bouts/{bout}/log").json()
-            assert verify_chain(log) == []
-            assert client.get(f"/api/bouts/{bout}").json()["events"] == len(log)
-        with httpx.Client(base_url=first[3], timeout=10) as client:
-            assert client.get(f"/api/bouts/{bout}/log").json() == log
+        logs = []
+        for url in urls:
+            with httpx.Client(base_url=url, timeout=10) as client:
+                logs.append(client.get(f"/api/bouts/{bout}/log").json())
+                assert client.get(f"/api/bouts/{bout}").json()["events"] == len(logs[-1])
+        assert logs[0] == logs[1]
+        assert verify_chain(logs[0]) == []
+        rolls = [e for e in logs[0] if e["type"] == "roll"]
+        assert [e["payload"]["nonce"] for e in rolls] == list(range(48))
     finally:
-        for server, thread, store, _ in (first, second):
-            server.should_exit = True
-            thread.join(10)
-            store.close()
+        for proc in procs:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
 
 
 # -- the permission matrix ---------------------------------------------------------------------

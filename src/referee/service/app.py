@@ -30,7 +30,7 @@ from referee import __version__
 from referee.bout import commands as c
 from referee.errors import AuthError, RefereeError
 from referee.service import models as m
-from referee.service.bouts import Caller, RefereeService, redact_hidden
+from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
 from referee.service.chat import MAX_CHAT_BYTES, answer_chat
 from referee.store import Role, Store
 
@@ -115,9 +115,9 @@ def bearer(authorization: str | None) -> str | None:
 AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
 
 
-def create_app(store: Store) -> FastAPI:
-    """The referee service over `store`."""
-    service = RefereeService(store)
+def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
+    """The referee service over `store`; server seeds rotate after `rotate_every` rolls."""
+    service = RefereeService(store, rotate_every)
     app = FastAPI(
         title="referee",
         version=__version__,

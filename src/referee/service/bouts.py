@@ -31,9 +31,9 @@ from referee.systems.base import JSON, RuleSystem, find_system
 Record = dict[str, Any]
 
 MAX_SEED_PART = 64
-#: Rolls after which a bout's server seed is rotated (revealed and replaced), so that a long
-#: bout can be checked part by part.
-ROTATE_EVERY = 10_000
+#: Rolls after which a bout's server seed is rotated (revealed and replaced by a new committed
+#: one), so that a long bout can be checked part by part while it goes on.
+ROTATE_EVERY = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +109,10 @@ class StateCache:
 class RefereeService:
     """Bouts held in a `Store`, run by the bout engine, with verifiable dice."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, rotate_every: int = ROTATE_EVERY) -> None:
         self.store = store
         self.cache = StateCache()
+        self.rotate_every = rotate_every
 
     # -- who is asking -------------------------------------------------------------------
 
@@ -332,16 +333,22 @@ class RefereeService:
         if self.store.get_bout(bout_id).status == "closed":
             raise ConflictError("the bout is closed")
 
+        rolled = [0]
+
         def build(last: Record | None, current: list[Record], rng: VerifiableRng) -> list[Record]:
             state = self.cache.state(bout_id, current)
             new = self._chain(last, decide(state, command, rng, by=by))
+            rolled[0] = rng.nonce
             if new and not any(r["type"] == EventType.VOIDED for r in new):
                 for record in new:
                     state = apply(state, Event.from_dict(record), int(record["seq"]))
                 self.cache.remember(bout_id, new[-1], state)
             return new
 
-        return self.store.append_with_rng(bout_id, build)
+        records = self.store.append_with_rng(bout_id, build)
+        if rolled[0] >= self.rotate_every and any(r["type"] == EventType.ROLL for r in records):
+            self.store.rotate_seed(bout_id, actor="system", at=utc_time())
+        return records
 
     @staticmethod
     def _chain(last: Record | None, events: Sequence[Event]) -> list[Record]:
