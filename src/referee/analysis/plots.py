@@ -6,7 +6,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -77,3 +78,18 @@ def plot_comparison(cells: Sequence[Cell], path: str | Path) -> None:
     axes.legend()
     _save(figure, path)
     plt.close(figure)
+
+
+def plot_hit_distribution(distribution: Mapping[int, Fraction], path: str | Path) -> None:
+    """Bar chart of SRP's exact P(hits = k) for one attack, saved as PNG at `path`."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    keys = list(distribution)
+    axes.bar(keys, [float(distribution[k]) for k in keys])
+    axes.set_xlabel("hits per attack")
+    axes.set_ylabel("probability")
+    axes.set_title("SRP: exact hits per attack")
+    try:
+        _save(figure, path)
+    finally:
+        plt.close(figure)

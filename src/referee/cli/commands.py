@@ -13,5 +13,8 @@ def all_commands() -> list[click.Command]:
     from referee.cli.roll import roll_command
     from referee.cli.serve import serve
     from referee.cli.srp import srp
+    from referee.cli.srp_fight import fight_command
+
+    srp.add_command(fight_command)
 
     return [serve, roll_command, verify_roll, msv, srp, verify, export]
