@@ -277,3 +277,19 @@ def test_long_bouts_rotate_their_server_seed(tmp_path: Path) -> None:
         server.should_exit = True
         thread.join(10)
         store.close()
+
+
+def test_systems_are_listed(live: LiveServer) -> None:
+    systems = {s["name"]: s for s in live.get("/api/systems").json()}
+    assert systems["msv"]["actions"] == ["attack"]
+    assert "attack" in systems["srp"]["actions"] and "disarm" in systems["srp"]["actions"]
+
+
+def test_the_console_is_served_with_a_strict_policy(live: LiveServer) -> None:
+    page = live.get("/")
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
+    api = live.get("/healthz")
+    assert "content-security-policy" not in api.headers
+    assert api.headers["referrer-policy"] == "no-referrer"

@@ -33,6 +33,7 @@ from referee.service import models as m
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
 from referee.service.chat import MAX_CHAT_BYTES, answer_chat
 from referee.store import Role, Store
+from referee.systems import find_system, system_names
 
 log = logging.getLogger("referee.service")
 
@@ -102,6 +103,45 @@ class _TooLarge(Exception):
     pass
 
 
+#: The web console's pages load nothing from anywhere else (tested in a real browser).
+CONSOLE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+class SecurityHeaders:
+    """nosniff and no referrer everywhere; a strict Content-Security-Policy on the console."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[Any]],
+        send: Callable[[Any], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        console = path == "/" or path.startswith("/static/")
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                headers.append((b"x-content-type-options", b"nosniff"))
+                headers.append((b"referrer-policy", b"no-referrer"))
+                if console:
+                    headers.append((b"content-security-policy", CONSOLE_CSP.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def bearer(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer TOKEN` header."""
     if authorization is None:
@@ -126,6 +166,7 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
     )
     app.state.service = service
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, err: RefereeError) -> Response:
@@ -152,6 +193,22 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
     def healthz() -> dict[str, str]:
         """200 while the service is up."""
         return {"status": "ok", "version": __version__}
+
+    @app.get("/api/systems", tags=["service"])
+    def systems() -> list[dict[str, Any]]:
+        """The rule systems a bout may use: name, title, actions, stats a referee may hide."""
+        out = []
+        for name in system_names():
+            system = find_system(name)()
+            out.append(
+                {
+                    "name": name,
+                    "title": system.title,
+                    "actions": list(system.actions),
+                    "hidden_stats": list(system.hidden_stats()),
+                }
+            )
+        return out
 
     @app.post("/api/bouts", status_code=201, tags=["bouts"])
     def create_bout(body: m.CreateBout) -> dict[str, Any]:

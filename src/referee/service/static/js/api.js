@@ -1,0 +1,147 @@
+// Talking to the referee service: JSON requests with the bearer token, the service's error
+// messages shown as they are, the page's fragment (#bout=ID&token=T) and the live stream.
+
+/** The page's fragment as an object: #bout=ID&token=T -> {bout: "ID", token: "T"}. */
+export function fragment() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  return Object.fromEntries(params.entries());
+}
+
+/** An error the service answered with: its `error` code, `message` and HTTP status. */
+export class ServiceError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** One request; resolves to the JSON answer or rejects with a ServiceError. */
+export async function call(method, path, { token = null, body = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new ServiceError(0, "network", `the service cannot be reached (${err.message})`);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { error: "bad_answer", message: text.slice(0, 200) };
+  }
+  if (!response.ok) {
+    const message = (data && data.message) || `HTTP ${response.status}`;
+    throw new ServiceError(response.status, (data && data.error) || "http_error", message);
+  }
+  return data;
+}
+
+/** A small client bound to one bout and one token. */
+export class Bout {
+  constructor(id, token = null) {
+    this.id = id;
+    this.token = token;
+    this.base = `/api/bouts/${encodeURIComponent(id)}`;
+  }
+
+  get(path = "") {
+    return call("GET", this.base + path, { token: this.token });
+  }
+
+  post(path, body) {
+    return call("POST", this.base + path, { token: this.token, body });
+  }
+
+  patch(path, body) {
+    return call("PATCH", this.base + path, { token: this.token, body });
+  }
+
+  delete(path) {
+    return call("DELETE", this.base + path, { token: this.token });
+  }
+
+  /**
+   * Follow the bout's events live (server-sent events). The public stream is used, so no
+   * token ever goes into a URL; pages that may see more re-read the state with their token.
+   * `onEvent(event)` gets every ledger event once, in order; `onStatus(text)` the link state.
+   */
+  follow(onEvent, onStatus = () => {}) {
+    let last = -1;
+    const source = new EventSource(`${this.base}/events`);
+    const handle = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.seq <= last) return;
+      last = event.seq;
+      onEvent(event);
+    };
+    source.onmessage = handle;
+    source.onopen = () => onStatus("live");
+    source.onerror = () => onStatus(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
+    for (const type of EVENT_TYPES) source.addEventListener(type, handle);
+    return source;
+  }
+}
+
+/** Every event type the bout engine writes (SSE messages are named by type). */
+export const EVENT_TYPES = [
+  "bout_opened", "fighter_added", "fighter_updated", "fighter_removed", "revealed", "action",
+  "roll", "initiative", "outcome", "wound", "condition", "stat", "defeated", "turn", "skipped",
+  "paused", "resumed", "overridden", "voided", "ended", "cancelled", "referee_changed",
+  "seed_rotated", "closed",
+];
+
+/** Show a message in the page's status line (role=status / role=alert). */
+export function say(text, kind = "info") {
+  const box = document.getElementById("message");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `message ${kind}`;
+  box.setAttribute("role", kind === "error" ? "alert" : "status");
+  box.hidden = !text;
+}
+
+/** Run an async action from a button or form, showing the service's message on failure. */
+export async function attempt(action, done = null) {
+  try {
+    const result = await action();
+    if (done) say(typeof done === "function" ? done(result) : done, "ok");
+    return result;
+  } catch (err) {
+    say(err instanceof ServiceError ? `${err.message}` : String(err.message || err), "error");
+    return undefined;
+  }
+}
+
+/** document.createElement with attributes and children, for building small bits of page. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace a node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  for (const child of children.flat()) if (child) node.append(child);
+}

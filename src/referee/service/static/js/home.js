@@ -1,0 +1,117 @@
+// The home page: start a bout, add its fighters, hand out the links. Tokens travel only in
+// a link's fragment (#...), which browsers never send to the server.
+
+import { ServiceError, attempt, call, el, fill, say } from "./api.js";
+import { systemSpec } from "./systems.js";
+import { fieldSet } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const rows = [];
+let made = 0;
+const DEFAULTS = [
+  { name: "Tarl", side: "Ko-ro-ba", cs: 65, x: 0, y: 0, facing: 0 },
+  { name: "Pa-Kur", side: "Assassins", cs: 70, x: 1.5, y: 0, facing: 180 },
+];
+
+function addRow(preset = {}) {
+  made += 1;
+  const index = made;
+  const spec = systemSpec($("system").value);
+  const fields = spec.fighter.map((f) => (preset[f.key] !== undefined ? { ...f, value: preset[f.key] } : f));
+  const set = fieldSet(fields, `f${index}`);
+  const name = el("input", { id: `f${index}-name`, required: true, maxlength: 40, value: preset.name || "", autocomplete: "off" });
+  const side = el("input", { id: `f${index}-side`, maxlength: 40, value: preset.side || "", autocomplete: "off" });
+  const row = el(
+    "fieldset",
+    { class: "fighter-row" },
+    el("legend", {}, `Fighter ${index}`),
+    el("div", { class: "field" }, el("label", { for: name.id }, "Name"), name),
+    el("div", { class: "field" }, el("label", { for: side.id }, "Side (empty: its own)"), side),
+    set.nodes,
+  );
+  const entry = { row, name, side, set, spec };
+  row.append(
+    el("button", { type: "button", class: "small", onclick: () => removeRow(entry) }, `Remove fighter ${index}`),
+  );
+  rows.push(entry);
+  $("fighter-rows").append(row);
+}
+
+function removeRow(entry) {
+  rows.splice(rows.indexOf(entry), 1);
+  entry.row.remove();
+}
+
+function resetRows() {
+  rows.splice(0).forEach((r) => r.row.remove());
+  made = 0;
+  DEFAULTS.forEach((d) => addRow(d));
+}
+
+function readRules() {
+  const text = $("rules").value.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ServiceError(0, "bad_request", `the rule pack is not valid JSON (${err.message})`);
+  }
+}
+
+async function create() {
+  const body = { system: $("system").value, name: $("bout-name").value.trim() };
+  const seed = $("client-seed").value.trim();
+  if (seed) body.client_seed = seed;
+  const rules = readRules();
+  if (rules !== undefined) body.rules = rules;
+  const fighters = rows.map((r) => {
+    const f = { name: r.name.value.trim(), ...r.spec.body(r.set.read()) };
+    if (r.side.value.trim()) f.side = r.side.value.trim();
+    return f;
+  });
+  const bout = await call("POST", "/api/bouts", { body });
+  const invites = {};
+  for (const f of fighters) {
+    try {
+      const added = await call("POST", `/api/bouts/${bout.id}/fighters`, { token: bout.referee_token, body: f });
+      invites[added.name] = added.token;
+    } catch (err) {
+      keep(bout, invites);
+      throw new ServiceError(err.status, err.code, `The bout was started, but fighter ${JSON.stringify(f.name)} was refused: ${err.message} (add it from the referee page)`);
+    }
+  }
+  keep(bout, invites);
+  return bout;
+}
+
+function keep(bout, invites) {
+  sessionStorage.setItem(`referee-invites-${bout.id}`, JSON.stringify(invites));
+  show(bout, invites);
+}
+
+function show(bout, invites) {
+  const id = encodeURIComponent(bout.id);
+  $("referee-link").href = `${location.origin}/static/referee.html#bout=${id}&token=${encodeURIComponent(bout.referee_token)}`;
+  $("board-link").href = `${location.origin}/static/board.html#bout=${id}`;
+  $("verify-link").href = `${location.origin}/static/verify.html#bout=${id}`;
+  $("commitment").textContent = bout.commitment;
+  $("created-seed").textContent = bout.client_seed;
+  fill(
+    $("invite-links"),
+    Object.entries(invites).map(([name, token]) => {
+      const url = `${location.origin}/static/fighter.html#bout=${id}&token=${encodeURIComponent(token)}`;
+      return el("li", {}, el("a", { href: url, class: "invite", dataset: { name } }, `Fighter page for ${name}`), " ", el("code", {}, url));
+    }),
+  );
+  $("created").hidden = false;
+  $("created").scrollIntoView();
+}
+
+$("system").addEventListener("change", resetRows);
+$("add-row").addEventListener("click", () => addRow());
+$("create-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
+});
+say("");
+resetRows();

@@ -1,0 +1,150 @@
+// What each rule system asks for, as data: the fields of a fighter and the options of each
+// action. The forms are built from these lists, so a new option is one line here.
+// A field: {key, label, type: number|text|select|checkbox|json|path, options?, min?, max?,
+// value?, help?}. An action: {target: whether it names one, fields}.
+
+const SRP_DEFENSES = ["weapon", "shield", "avoid", "none"];
+
+/** MSV (MSV-1..7): a fighter is a Combat Skill; the one action is an attack on a target. */
+const MSV = {
+  name: "msv",
+  title: "MSV (1d100 Combat Skill)",
+  fighter: [
+    { key: "cs", label: "Combat Skill (CS)", type: "number", min: 0, max: 1000, value: 65, required: true },
+  ],
+  body(values) {
+    return { cs: values.cs };
+  },
+  actions: { attack: { target: true, fields: [] } },
+  targetInfo: () => "",
+};
+
+const SRP_STRIKE = [
+  { key: "defend", label: "Defense", type: "select", options: ["", ...SRP_DEFENSES], help: "empty: the defender's usual defense" },
+  { key: "rear", label: "Rear attack (+4, SRP-14; from positions when both are placed)", type: "checkbox" },
+  { key: "modifier", label: "Modifier (SRP-6)", type: "number", min: -50, max: 50 },
+];
+const SRP_PATH = [
+  { key: "path", label: "Path: x,y in metres per square, e.g. 1.5,0; 3,0", type: "path", required: true },
+];
+
+/** SRP (SRP-4..16): a sheet; melee attacks with the defender's defense, shield, armor, rear. */
+const SRP = {
+  name: "srp",
+  title: "SRP (Simple Role Playing)",
+  fighter: [
+    { key: "hits", label: "Hit total", type: "number", min: 1, max: 1000, value: 12, required: true },
+    { key: "weapon", label: "Weapon", type: "text", value: "broadsword" },
+    { key: "damage", label: "Weapon damage", type: "number", min: -10, max: 50, value: 3 },
+    { key: "reach", label: "Reach (m, SRP-15)", type: "select", options: ["1.5", "3", "4.5"], value: "1.5" },
+    { key: "codes", label: "Weapon codes (D, E, G, S*, U)", type: "text" },
+    { key: "skill", label: "Weapon skill", type: "number", min: 0, max: 60, value: 15 },
+    { key: "defense", label: "Defense skill", type: "number", min: 0, max: 60, value: 10 },
+    { key: "avoid", label: "Avoid skill", type: "number", min: 0, max: 60 },
+    { key: "defend", label: "Usual defense", type: "select", options: SRP_DEFENSES, value: "weapon" },
+    { key: "dam", label: "DAM", type: "number", min: -10, max: 50, value: 0 },
+    { key: "armor", label: "Armor AP", type: "number", min: 0, max: 100, value: 0 },
+    { key: "shield", label: "Shield (or notation .4. (6) [8])", type: "text", suggest: ["buckler", "medium", "large", "pavise"] },
+    { key: "x", label: "Position x (m)", type: "number", step: "0.5", min: -1000, max: 1000 },
+    { key: "y", label: "Position y (m)", type: "number", step: "0.5", min: -1000, max: 1000 },
+    { key: "facing", label: "Facing (degrees, 0 = east, 90 = north)", type: "number", min: 0, max: 359 },
+  ],
+  /** The form's values as the bout's SRP stats (lengths in whole centimetres). */
+  body(v) {
+    const name = v.weapon || "unarmed";
+    const weapon = { name, damage: v.damage || 0, reach_cm: Math.round(Number(v.reach || 1.5) * 100) };
+    if (v.codes) weapon.codes = v.codes.split(/[\s,]+/).filter(Boolean);
+    const sheet = { hits: v.hits, weapons: [weapon], skills: { [name]: v.skill || 0 } };
+    for (const key of ["defense", "avoid", "defend", "dam", "armor", "shield", "facing"]) {
+      if (v[key] !== undefined) sheet[key] = v[key];
+    }
+    if (v.x !== undefined || v.y !== undefined) {
+      sheet.x_cm = Math.round((v.x || 0) * 100);
+      sheet.y_cm = Math.round((v.y || 0) * 100);
+    }
+    return { sheet };
+  },
+  hideable: ["skills", "defense", "avoid", "armor"],
+  actions: {
+    attack: { target: true, fields: SRP_STRIKE },
+    shoot: {
+      target: true,
+      fields: [
+        { key: "fire", label: "Fire (SRP-13)", type: "select", options: ["aimed", "rapid"] },
+        { key: "range", label: "Range (when not placed)", type: "select", options: ["", "effective", "long"] },
+        { key: "modifier", label: "Modifier", type: "number", min: -50, max: 50 },
+      ],
+    },
+    disarm: { target: true, fields: SRP_STRIKE },
+    entangle: { target: true, fields: SRP_STRIKE },
+    grapple: { target: true, fields: SRP_STRIKE },
+    unhorse: { target: true, fields: SRP_STRIKE },
+    break_free: { target: false, fields: [] },
+    pick_up: { target: false, fields: [] },
+    release: { target: false, fields: [] },
+    move: { target: false, fields: SRP_PATH },
+    step: { target: false, fields: SRP_PATH },
+    charge: { target: false, fields: SRP_PATH },
+    face: { target: false, fields: [{ key: "facing", label: "Facing (degrees)", type: "number", min: -360, max: 360, required: true }] },
+    pass: { target: false, fields: [] },
+  },
+  /** What the attacker sees of the target's defense (hidden stats stay hidden). */
+  targetInfo(f) {
+    const s = f.stats || {};
+    const parts = [`defends with ${s.defend || "weapon"}`];
+    if (s.shield) parts.push(`shield ${s.shield}`);
+    if (s.armor !== undefined) parts.push(`armor ${s.armor} AP`);
+    return `${f.name} ${parts.join(", ")}.`;
+  },
+};
+
+/** Any other system: stats as a JSON object, actions with free JSON options. */
+const GENERIC = {
+  name: "",
+  title: "",
+  fighter: [{ key: "sheet", label: "Stats (JSON object)", type: "json", value: "{}" }],
+  body(values) {
+    return { sheet: values.sheet || {} };
+  },
+  actions: { attack: { target: true, fields: [] } },
+  targetInfo: () => "",
+};
+
+export const SYSTEMS = { msv: MSV, srp: SRP };
+
+/** The spec of a system by name (a generic one for systems this page does not know). */
+export function systemSpec(name) {
+  return SYSTEMS[name] || { ...GENERIC, name, title: name };
+}
+
+/** Read a field's control into a value; undefined when left empty. */
+export function readField(field, control) {
+  if (field.type === "checkbox") return control.checked ? true : undefined;
+  const raw = control.value.trim();
+  if (raw === "") return undefined;
+  if (field.type === "number") {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new Error(`${field.label}: ${JSON.stringify(raw)} is not a number`);
+    return n;
+  }
+  if (field.type === "path") return readPath(field, raw);
+  if (field.type === "json") {
+    try {
+      return JSON.parse(raw);
+    } catch (err) {
+      throw new Error(`${field.label}: not valid JSON (${err.message})`);
+    }
+  }
+  return raw;
+}
+
+/** "1.5,0; 3,0" (metres) -> [[150, 0], [300, 0]] (whole centimetres, as SRP paths are). */
+function readPath(field, raw) {
+  return raw.split(";").map((point) => {
+    const xy = point.split(",").map((t) => Number(t.trim()));
+    if (xy.length !== 2 || !xy.every(Number.isFinite)) {
+      throw new Error(`${field.label}: ${JSON.stringify(point.trim())} is not x,y in metres`);
+    }
+    return xy.map((m) => Math.round(m * 100));
+  });
+}

@@ -1,0 +1,261 @@
+// Page pieces shared by every page: labelled form fields, the fighters, the turn order,
+// damage bars, conditions and the SRP map.
+
+import { el, fill } from "./api.js";
+import { readField } from "./systems.js";
+
+/**
+ * Labelled controls for a list of field specs (ids PREFIX-KEY, so keep prefixes unique on a
+ * page); `read()` returns the filled-in values.
+ */
+export function fieldSet(fields, prefix) {
+  const controls = new Map();
+  const nodes = fields.map((field) => {
+    const id = `${prefix}-${field.key}`;
+    const control = makeControl(field, id);
+    controls.set(field.key, control);
+    const label = el("label", { for: id }, field.label);
+    const help = field.help ? el("small", { class: "help" }, field.help) : null;
+    const cls = field.type === "checkbox" ? "field check" : "field";
+    const suggestions = field.suggest
+      ? el("datalist", { id: `${id}-list` }, field.suggest.map((v) => el("option", { value: v })))
+      : null;
+    if (suggestions) control.setAttribute("list", `${id}-list`);
+    return field.type === "checkbox"
+      ? el("div", { class: cls }, control, label, help)
+      : el("div", { class: cls }, label, control, help, suggestions);
+  });
+  const read = () => {
+    const values = {};
+    for (const field of fields) {
+      const value = readField(field, controls.get(field.key));
+      if (value !== undefined) values[field.key] = value;
+    }
+    return values;
+  };
+  return { nodes, read, controls };
+}
+
+function makeControl(field, id) {
+  const name = field.key;
+  if (field.type === "select") {
+    const select = el("select", { id, name });
+    for (const option of field.options) {
+      select.append(el("option", { value: option, selected: option === (field.value ?? "") }, option || "(default)"));
+    }
+    return select;
+  }
+  if (field.type === "checkbox") return el("input", { id, name, type: "checkbox", checked: !!field.value });
+  if (field.type === "json") return el("textarea", { id, name, rows: 2, spellcheck: "false" }, field.value || "");
+  return el("input", {
+    id,
+    name,
+    type: field.type === "number" ? "number" : "text",
+    inputmode: field.type === "number" ? "numeric" : null,
+    min: field.min,
+    max: field.max,
+    step: field.step,
+    value: field.value,
+    required: field.required,
+    autocomplete: "off",
+  });
+}
+
+/** A select of names, with an optional first empty choice. */
+export function nameOptions(select, names, { empty = null, keep = true } = {}) {
+  const before = select.value;
+  select.replaceChildren();
+  if (empty !== null) select.append(el("option", { value: "" }, empty));
+  for (const name of names) select.append(el("option", { value: name }, name));
+  if (keep && names.includes(before)) select.value = before;
+}
+
+/** The bout's status line: status, round, whose turn, winner. */
+export function statusText(view) {
+  const parts = [`${view.system.toUpperCase()} · ${view.status}`];
+  if (view.round) parts.push(`round ${view.round}`);
+  if (view.turn) parts.push(`${view.turn} to act`);
+  if (view.free_attack) parts.push(`free attack (MSV-4 critical)`);
+  if (view.status === "ended") parts.push(view.winner ? `winner: ${view.winner}` : "no winner");
+  if (view.closed) parts.push("closed: seed revealed");
+  return parts.join(" · ");
+}
+
+/** The turn order, the current fighter marked. */
+export function renderOrder(node, view) {
+  if (!view.order.length) {
+    fill(node, el("p", { class: "muted" }, "No initiative yet."));
+    return;
+  }
+  fill(
+    node,
+    el(
+      "ol",
+      { class: "order" },
+      view.order.map((name) => {
+        const f = view.fighters.find((x) => x.name === name);
+        const current = view.turn === name;
+        return el(
+          "li",
+          { class: [current ? "current" : "", f && f.defeated ? "defeated" : ""].join(" ").trim(), "aria-current": current ? "step" : null },
+          name,
+          current ? el("span", { class: "badge" }, view.free_attack === name ? "free attack" : "to act") : null,
+        );
+      }),
+    ),
+  );
+}
+
+/** A damage bar: wounds against the defeat threshold. */
+export function damageBar(f) {
+  const max = f.threshold || 1;
+  const ratio = Math.min(1, f.wounds / max);
+  const label = `${f.name}: ${f.wounds} of ${max} damage`;
+  return el(
+    "div",
+    { class: "bar", role: "meter", "aria-label": label, "aria-valuemin": 0, "aria-valuemax": max, "aria-valuenow": f.wounds },
+    fillTo(el("span", { class: "fill" }), ratio),
+    el("span", { class: "bar-text" }, `${f.wounds} / ${max}`),
+  );
+}
+
+// Set through the CSSOM, not a style attribute, so a strict Content-Security-Policy holds.
+function fillTo(node, ratio) {
+  node.style.width = `${(ratio * 100).toFixed(1)}%`;
+  return node;
+}
+
+/** Condition chips: "stunned", "grappled (2)". */
+export function conditionChips(f) {
+  const entries = Object.entries(f.conditions || {});
+  if (!entries.length) return null;
+  return el(
+    "ul",
+    { class: "chips", "aria-label": `${f.name}'s conditions` },
+    entries.map(([name, rounds]) => el("li", { class: "chip" }, rounds === null ? name : `${name} (${rounds})`)),
+  );
+}
+
+const SKIP_STATS = new Set(["weapons", "holds", "extra_attack_round", "x_cm", "y_cm"]);
+const KEEP_ZERO = new Set(["cs", "hits", "defense", "armor", "facing"]);
+
+function statText(key, value) {
+  if (key === "skills" && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ") || "-";
+  }
+  if (key === "facing") return `${value}°`;
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** The stats of a fighter as a small definition list; hidden ones marked for the referee. */
+export function statList(f) {
+  const hidden = new Set(f.hidden || []);
+  const stats = f.stats || {};
+  const items = [];
+  const add = (key, text, isHidden = false) =>
+    items.push(el("dt", {}, key), el("dd", { class: isHidden ? "hidden-stat" : null }, text, isHidden ? " (hidden)" : ""));
+  for (const [key, value] of Object.entries(stats)) {
+    if (SKIP_STATS.has(key) || value === null || value === false) continue;
+    if (value === 0 && !KEEP_ZERO.has(key)) continue;
+    add(key, statText(key, value), hidden.has(key));
+  }
+  const weapons = stats.weapons || [];
+  if (weapons.length) {
+    add("weapon", weapons.map((w) => `${w.name} (+${w.damage}, reach ${(w.reach_cm || 150) / 100} m${w.codes && w.codes.length ? `, ${w.codes.join(" ")}` : ""})`).join("; "));
+  }
+  if (Number.isInteger(stats.x_cm) && Number.isInteger(stats.y_cm)) {
+    add("position", `(${stats.x_cm / 100}, ${stats.y_cm / 100}) m`);
+  }
+  return el("dl", { class: "stats" }, items);
+}
+
+/** One card per fighter: side, damage bar, conditions, stats; `extra(f)` adds controls. */
+export function renderFighters(node, view, extra = () => null) {
+  if (!view.fighters.length) {
+    fill(node, el("p", { class: "muted" }, "No fighters yet."));
+    return;
+  }
+  fill(
+    node,
+    view.fighters.map((f) =>
+      el(
+        "article",
+        { class: `fighter${f.defeated ? " defeated" : ""}${view.turn === f.name ? " current" : ""}`, dataset: { name: f.name } },
+        el("h3", {}, f.name, " ", el("small", {}, `side ${f.side}`), f.defeated ? el("span", { class: "badge down" }, "defeated") : null),
+        damageBar(f),
+        conditionChips(f),
+        statList(f),
+        extra(f),
+      ),
+    ),
+  );
+}
+
+/** Whether any fighter has a position (the SRP map). */
+export function hasPositions(view) {
+  return view.fighters.some((f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+/** The SRP map (SRP-14, SRP-15): positions, facing, zone of control without the rear arc. */
+export function renderMap(node, view) {
+  const placed = view.fighters.filter((f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm));
+  if (!placed.length) {
+    fill(node, el("p", { class: "muted" }, "No positions on the sheets."));
+    return;
+  }
+  const reach = (f) => ((f.stats.weapons && f.stats.weapons[0] && f.stats.weapons[0].reach_cm) || 150) / 100;
+  const xs = placed.map((f) => f.stats.x_cm / 100);
+  const ys = placed.map((f) => f.stats.y_cm / 100);
+  const pad = Math.max(...placed.map(reach)) + 1;
+  const minX = Math.min(...xs) - pad;
+  const maxX = Math.max(...xs) + pad;
+  const minY = Math.min(...ys) - pad;
+  const maxY = Math.max(...ys) + pad;
+  const sides = [...new Set(view.fighters.map((f) => f.side))];
+  const root = svg("svg", {
+    viewBox: `${minX} ${-maxY} ${maxX - minX} ${maxY - minY}`,
+    class: "map",
+    role: "img",
+    "aria-label": "Map: " + placed.map((f) => `${f.name} at (${f.stats.x_cm / 100}, ${f.stats.y_cm / 100}) m facing ${f.stats.facing || 0}°`).join("; "),
+  });
+  root.append(svg("title", {}, "Positions, facing and zones of control (1 unit = 1 m)"));
+  for (let gx = Math.ceil(minX / 1.5) * 1.5; gx <= maxX; gx += 1.5) {
+    root.append(svg("line", { x1: gx, x2: gx, y1: -maxY, y2: -minY, class: "grid" }));
+  }
+  for (let gy = Math.ceil(minY / 1.5) * 1.5; gy <= maxY; gy += 1.5) {
+    root.append(svg("line", { x1: minX, x2: maxX, y1: -gy, y2: -gy, class: "grid" }));
+  }
+  for (const f of placed) {
+    const x = f.stats.x_cm / 100;
+    const y = -f.stats.y_cm / 100; // SVG's y grows downwards; the sheet's grows upwards
+    const facing = ((f.stats.facing || 0) * Math.PI) / 180;
+    const r = reach(f);
+    const side = sides.indexOf(f.side) % 4;
+    // Zone of control: the reach circle except the 90-degree rear arc (SRP-15).
+    const a0 = facing + Math.PI * 0.75;
+    const a1 = facing - Math.PI * 0.75;
+    const p0 = [x + r * Math.cos(a0), y - r * Math.sin(a0)];
+    const p1 = [x + r * Math.cos(a1), y - r * Math.sin(a1)];
+    const zone = `M ${x} ${y} L ${p0[0]} ${p0[1]} A ${r} ${r} 0 1 1 ${p1[0]} ${p1[1]} Z`;
+    const group = svg("g", { class: `token side${side}${f.defeated ? " defeated" : ""}` });
+    group.append(svg("path", { d: zone, class: "zone" }));
+    const tip = [x + 0.7 * Math.cos(facing), y - 0.7 * Math.sin(facing)];
+    group.append(svg("line", { x1: x, y1: y, x2: tip[0], y2: tip[1], class: "facing" }));
+    group.append(svg("circle", { cx: x, cy: y, r: 0.3, class: "body" }));
+    const label = svg("text", { x: x, y: y + 0.75, class: "name" });
+    label.textContent = f.name;
+    group.append(label);
+    root.append(group);
+  }
+  fill(node, root);
+}
