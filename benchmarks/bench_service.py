@@ -150,8 +150,8 @@ def main() -> None:
     bare_port = free_port()
     bare = start([sys.executable, __file__, "--bare-server", str(bare_port)], bare_port)
     databases = [("sqlite", None)] + ([("postgres", args.pg)] if args.pg else [])
-    header = ("database", "clients", "attacks/s", "p50 ms", "p99 ms", "bare/s", "ratio")
-    print("{:9} {:>7} {:>10} {:>8} {:>8} {:>8} {:>6}".format(*header))
+    header = ("database", "clients", "attacks/s", "p50 ms", "p99 ms", "bare/s", "bare p99", "ratio")
+    print("{:9} {:>7} {:>10} {:>8} {:>8} {:>8} {:>8} {:>6}".format(*header))
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for name, url in databases:
@@ -170,7 +170,7 @@ def main() -> None:
                 service = start(command, port)
                 try:
                     for clients in (1, 8, 32):
-                        base_rate, _, _ = measure(
+                        base_rate, _, base_p99 = measure(
                             f"http://127.0.0.1:{bare_port}", clients, args.requests, True
                         )
                         rate, p50, p99 = measure(
@@ -178,7 +178,7 @@ def main() -> None:
                         )
                         print(
                             f"{name:9} {clients:7d} {rate:10.0f} {p50:8.1f} {p99:8.1f} "
-                            f"{base_rate:8.0f} {rate / base_rate:6.2f}"
+                            f"{base_rate:8.0f} {base_p99:8.1f} {rate / base_rate:6.2f}"
                         )
                 finally:
                     service.terminate()

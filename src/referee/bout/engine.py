@@ -62,6 +62,8 @@ def decide(
     """The events `command`, given by `by` ("referee" or a fighter), causes in `state`."""
     if isinstance(command, c.Open):
         return _open(state, command, by)
+    if state.closed:
+        raise ConflictError("the bout is closed")
     rules = system or system_of(state)
     log = _Log(state)
     handler = _HANDLERS.get(type(command))

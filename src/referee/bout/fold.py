@@ -62,20 +62,22 @@ def project(events: Sequence[Event]) -> BoutState:
 def apply(state: BoutState, event: Event, seq: int) -> BoutState:
     """The state after one more event (which has sequence number `seq`)."""
     handler = _HANDLERS.get(event.type)
-    state = _track_group(state, event, seq)
     if handler is not None:
         state = handler(state, event.payload, event.actor, seq)
-    return replace(state, next_seq=seq + 1)
+    return replace(state, next_seq=seq + 1, actions=_track_group(state.actions, event, seq))
 
 
-def _track_group(state: BoutState, event: Event, seq: int) -> BoutState:
+def _track_group(
+    actions: tuple[tuple[int, int], ...], event: Event, seq: int
+) -> tuple[tuple[int, int], ...]:
+    """Action groups after `event`: an `action` opens one; its consequences extend it."""
     if event.type == EventType.ACTION:
-        return replace(state, actions=(*state.actions, (seq, seq)))
-    if event.actor == "system" and event.type in _GROUP_TYPES and state.actions:
-        first, last = state.actions[-1]
+        return (*actions, (seq, seq))
+    if event.actor == "system" and event.type in _GROUP_TYPES and actions:
+        first, last = actions[-1]
         if last == seq - 1:
-            return replace(state, actions=(*state.actions[:-1], (first, seq)))
-    return state
+            return (*actions[:-1], (first, seq))
+    return actions
 
 
 Payload = dict[str, Any]
@@ -239,6 +241,7 @@ _HANDLERS: dict[str, Handler] = {
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,
     EventType.VOIDED: _voided,
+    EventType.CLOSED: lambda state, p, actor, seq: replace(state, closed=True),
 }
 
 

@@ -61,6 +61,8 @@ class BoutState:
     status: Status = Status.OPEN
     winner: str | None = None
     free_attack: str | None = None
+    #: The server seed was revealed: nothing more may happen in this bout.
+    closed: bool = False
     next_seq: int = 0
     #: (first seq, last seq) of every action group still in force, oldest first (for undo).
     actions: tuple[tuple[int, int], ...] = ()

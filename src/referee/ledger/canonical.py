@@ -40,6 +40,26 @@ def check_json(value: Any, where: str = "event", depth: int = 0) -> None:
     ...
     referee.errors.RuleError: float 1.5 at event.damage: events hold no floats (use integers)
     """
+    if _plain(value, depth):
+        return
+    _explain(value, where, depth)
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """The fast check: no paths built, since almost every value passes."""
+    if value is None or type(value) in (str, int, bool):
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if type(value) is list:
+        return all(_plain(item, depth + 1) for item in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _explain(value: Any, where: str, depth: int) -> None:
+    """The slow check, which says where the offending value is."""
     if depth > MAX_DEPTH:
         raise RuleError(f"JSON nested deeper than {MAX_DEPTH} levels at {where}")
     if value is None or isinstance(value, bool | int | str):
@@ -48,13 +68,13 @@ def check_json(value: Any, where: str = "event", depth: int = 0) -> None:
         raise RuleError(f"float {value!r} at {where}: events hold no floats (use integers)")
     if isinstance(value, list):
         for i, item in enumerate(value):
-            check_json(item, f"{where}[{i}]", depth + 1)
+            _explain(item, f"{where}[{i}]", depth + 1)
         return
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise RuleError(f"key {key!r} at {where} is not a string")
-            check_json(item, f"{where}.{key}", depth + 1)
+            _explain(item, f"{where}.{key}", depth + 1)
         return
     raise RuleError(f"{type(value).__name__} {value!r} at {where} is not JSON")
 

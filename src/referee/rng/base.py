@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from referee.errors import RuleError
 
 
-@dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(NamedTuple):
     """One roll: dice thrown at once, their faces in stated order, and the nonce if verifiable.
+
+    A named tuple rather than a dataclass: it is made for every roll, and a tuple is built
+    several times faster (it is just as frozen).
 
     >>> Throw((20, 20, 6), (14, 3, 5), nonce=0).dice
     ('d20', 'd20', 'd6')

@@ -330,9 +330,6 @@ class RefereeService:
     # -- internals -----------------------------------------------------------------------
 
     def _append(self, bout_id: str, command: c.Command, by: str) -> list[Record]:
-        if self.store.get_bout(bout_id).status == "closed":
-            raise ConflictError("the bout is closed")
-
         rolled = [0]
 
         def build(last: Record | None, current: list[Record], rng: VerifiableRng) -> list[Record]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select
+from sqlalchemy import Connection, Row, bindparam, insert, select
 
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event, canonical_json
@@ -13,11 +13,21 @@ from referee.rng import commitment
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS
 
+# The hot statements are built once: building a SQLAlchemy statement costs more than running it.
+_BOUT = select(BOUTS).where(BOUTS.c.id == bindparam("bout_id"))
+_BOUT_LOCKED = _BOUT.with_for_update()
+_SEEDS = select(SEEDS).where(SEEDS.c.bout_id == bindparam("bout_id")).order_by(SEEDS.c.idx)
+_EVENTS_AFTER = (
+    select(EVENTS)
+    .where(EVENTS.c.bout_id == bindparam("bout_id"), EVENTS.c.seq > bindparam("after"))
+    .order_by(EVENTS.c.seq)
+)
+_INSERT_EVENTS = insert(EVENTS)
+
 
 def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row[Any]:
     """The bout's row (locked FOR UPDATE when `lock`), or NotFoundError."""
-    query = select(BOUTS).where(BOUTS.c.id == bout_id)
-    row = conn.execute(query.with_for_update() if lock else query).first()
+    row = conn.execute(_BOUT_LOCKED if lock else _BOUT, {"bout_id": bout_id}).first()
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     return row
@@ -52,21 +62,16 @@ def seed_row(bout_id: str, index: int, seed: str, seq: int | None) -> dict[str, 
 
 def seed_records(conn: Connection, bout_id: str) -> list[ServerSeed]:
     """Every seed of the bout, first to current."""
-    query = select(SEEDS).where(SEEDS.c.bout_id == bout_id).order_by(SEEDS.c.idx)
     return [
         ServerSeed(r.idx, r.commitment, r.server_seed, bool(r.revealed), r.published_seq)
-        for r in conn.execute(query)
+        for r in conn.execute(_SEEDS, {"bout_id": bout_id})
     ]
 
 
 def read_events(conn: Connection, bout_id: str, after_seq: int) -> list[Event]:
     """The bout's events with seq > after_seq, in order."""
-    query = (
-        select(EVENTS)
-        .where(EVENTS.c.bout_id == bout_id, EVENTS.c.seq > after_seq)
-        .order_by(EVENTS.c.seq)
-    )
-    return [event_of(row) for row in conn.execute(query)]
+    rows = conn.execute(_EVENTS_AFTER, {"bout_id": bout_id, "after": after_seq})
+    return [event_of(row) for row in rows]
 
 
 def event_of(row: Row[Any]) -> Event:
@@ -103,4 +108,4 @@ def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
                 "hash": event["hash"],
             }
         )
-    conn.execute(insert(EVENTS), rows)
+    conn.execute(_INSERT_EVENTS, rows)

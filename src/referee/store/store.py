@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Row, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from referee.errors import ConflictError, LimitError, RuleError
@@ -89,6 +89,11 @@ KNOWN_BOUTS = 256
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
+_EVENT_HASH = select(EVENTS.c.hash).where(
+    EVENTS.c.bout_id == bindparam("bout_id"), EVENTS.c.seq == bindparam("seq")
+)
+_TOKEN = select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest"))
+
 _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -111,10 +116,8 @@ class Store:
             known = self._known.get(bout_id, [])
         if known:
             last = known[-1]
-            query = select(EVENTS.c.hash).where(
-                EVENTS.c.bout_id == bout_id, EVENTS.c.seq == last["seq"]
-            )
-            if conn.execute(query).scalar() != last["hash"]:
+            params = {"bout_id": bout_id, "seq": last["seq"]}
+            if conn.execute(_EVENT_HASH, params).scalar() != last["hash"]:
                 known = []
         events = known + read_events(conn, bout_id, known[-1]["seq"] if known else -1)
         with self._known_lock:
@@ -307,7 +310,7 @@ class Store:
             _check_unrevealed(bout_id, seed)
             rng = VerifiableRng(seed.server_seed, bout.client_seed, seed_position(current).nonce)
             last = current[-1] if current else None
-            return self._add(conn, bout, current, list(build(last, current, rng)))
+            return self._add(conn, bout, current, list(build(last, current, rng)), seed)
 
         return self._locked_append(bout_id, work)
 
@@ -349,9 +352,8 @@ class Store:
         """What the token grants, or None for an unknown token."""
         if not isinstance(token, str):
             return None
-        query = select(TOKENS).where(TOKENS.c.token_hash == token_hash(token))
         with self._guard(), self._engine.connect() as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(_TOKEN, {"digest": token_hash(token)}).first()
         return None if row is None else TokenRecord(row.bout_id, Role(row.role), row.fighter)
 
     # -- internals -----------------------------------------------------------------------
@@ -393,7 +395,12 @@ class Store:
         )
 
     def _add(
-        self, conn: Connection, bout: Row[Any], current: list[Event], new: list[Event]
+        self,
+        conn: Connection,
+        bout: Row[Any],
+        current: list[Event],
+        new: list[Event],
+        seed: ServerSeed | None = None,
     ) -> list[Event]:
         if len(new) > MAX_NEW_EVENTS or len(current) + len(new) > MAX_EVENTS_PER_BOUT:
             raise LimitError(f"bout {bout.id!r}: too many events (at most {MAX_EVENTS_PER_BOUT})")
@@ -402,14 +409,22 @@ class Store:
         if problems:
             raise RuleError(f"bout {bout.id!r}: new events do not extend the chain: {problems[0]}")
         if new:
-            self._check_rolls(conn, bout, current, new)
+            self._check_rolls(conn, bout, current, new, seed)
             insert_events(conn, bout.id, new)
         return new
 
     def _check_rolls(
-        self, conn: Connection, bout: Row[Any], current: list[Event], new: list[Event]
+        self,
+        conn: Connection,
+        bout: Row[Any],
+        current: list[Event],
+        new: list[Event],
+        seed: ServerSeed | None = None,
     ) -> None:
-        seed = seed_records(conn, bout.id)[-1]
+        if not any(event["type"] in (ROLL, SEED_ROTATED) for event in new):
+            return
+        if seed is None:
+            seed = seed_records(conn, bout.id)[-1]
         position = seed_position(current)
         if position.index != seed.index:
             raise ConflictError(
