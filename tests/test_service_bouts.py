@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.ledger import event_hash, rule_checkers, verify_export
-from tests.service_fixtures import LiveServer
+from tests.conftest import need
+from tests.service_fixtures import LiveServer, start_server
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -129,24 +129,23 @@ def test_a_fighter_may_join_and_add_to_the_client_seed(live: LiveServer) -> None
     assert late.status_code == 409
 
 
-@pytest.mark.skipif(
-    shutil.which("curl") is None or shutil.which("jq") is None, reason="needs curl and jq"
-)
-def test_the_curl_walkthrough_runs(live: LiveServer) -> None:
-    if "postgres" in live.store.url:
-        pytest.skip("one database is enough for the walkthrough")
-    env = {
-        **os.environ,
-        "BASE": live.url,
-        "REFEREE_CMD": str(Path(sys.executable).parent / "referee"),
-    }
-    result = subprocess.run(
-        ["bash", str(EXAMPLES / "walkthrough.sh")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def test_the_curl_walkthrough_runs(tmp_path: Path) -> None:
+    """examples/walkthrough.sh against a live server (SQLite: one database is enough here)."""
+    need(shutil.which("curl") is not None and shutil.which("jq") is not None, "curl and jq")
+    server, thread, store, url = start_server(str(tmp_path / "walkthrough.db"))
+    env = {**os.environ, "BASE": url, "REFEREE_CMD": str(Path(sys.executable).parent / "referee")}
+    try:
+        result = subprocess.run(
+            ["bash", str(EXAMPLES / "walkthrough.sh")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "winner: " in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("ok")

@@ -163,6 +163,10 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         version=__version__,
         description="Role-play combat refereed by the MSV and SRP rules, with verifiable dice. "
         "See docs/api.md.",
+        # FastAPI's browsable docs pages load their scripts from a CDN; the service loads
+        # nothing from outside, so it offers the schema itself at /openapi.json only.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = service
     app.add_middleware(BodyLimit, limit=MAX_BODY)
