@@ -12,7 +12,7 @@ explosions is one more throw.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from referee.dice.expr import BinOp, Const, Dice, Expr, KeepMode, Neg, Op, Success, show
 from referee.dice.limits import DEFAULT_LIMITS, Limits
@@ -36,9 +36,11 @@ class Die:
     """It showed its maximum and added another die to its group."""
 
 
-@dataclass(frozen=True, slots=True)
-class GroupRoll:
+class GroupRoll(NamedTuple):
     """One dice group as rolled: its throws (dice in throw order), which dice count, its value.
+
+    A named tuple (as frozen as a dataclass, and several times faster to make: one is made
+    for every group of every roll).
 
     `kept[i]` and `exploded[i]` describe the i-th face of `faces`.
 
@@ -70,8 +72,7 @@ class GroupRoll:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RollResult:
+class RollResult(NamedTuple):
     """A rolled expression: the tree, each group as rolled (left to right) and the total.
 
     >>> from referee.rng import ScriptedRng

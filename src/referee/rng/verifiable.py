@@ -74,9 +74,14 @@ class _Hmac:
 _BLOCK = struct.Struct(">8I")
 
 
-def _faces(mac: _Hmac, client_seed: str, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
-    prefix = f"{client_seed}:{nonce}:".encode()
-    words = _BLOCK.unpack(mac.digest(prefix + b"0"))
+def _faces(mac: _Hmac, client_seed: bytes, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces of one roll; `client_seed` as UTF-8 bytes."""
+    words = _BLOCK.unpack(mac.digest(b"%s:%d:0" % (client_seed, nonce)))
+    if len(sides) == 1:  # the commonest roll (MSV's d100): no loop bookkeeping
+        n = sides[0]
+        w = words[0]
+        if w < _WORD - (_WORD % n):
+            return (w % n + 1,)
     cursor, index = 0, 0
     faces = []
     for n in sides:
@@ -84,7 +89,7 @@ def _faces(mac: _Hmac, client_seed: str, nonce: int, sides: tuple[int, ...]) -> 
         while True:
             if index == 8:
                 cursor += 1
-                words = _BLOCK.unpack(mac.digest(prefix + str(cursor).encode()))
+                words = _BLOCK.unpack(mac.digest(b"%s:%d:%d" % (client_seed, nonce, cursor)))
                 index = 0
             w = words[index]
             index += 1
@@ -101,7 +106,8 @@ def verifiable_faces(
     check_server_seed(server_seed)
     if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
         raise VerificationError(f"nonce must be a whole number >= 0, got {nonce!r}")
-    return _faces(_Hmac(server_seed.encode("ascii")), client_seed, nonce, check_sides(sides))
+    key = _Hmac(server_seed.encode("ascii"))
+    return _faces(key, client_seed.encode("utf-8"), nonce, check_sides(sides))
 
 
 class VerifiableRng:
@@ -114,13 +120,14 @@ class VerifiableRng:
     1
     """
 
-    __slots__ = ("_mac", "client_seed", "nonce", "server_seed")
+    __slots__ = ("_client", "_mac", "client_seed", "nonce", "server_seed")
 
     def __init__(self, server_seed: str, client_seed: str, nonce: int = 0) -> None:
         self.server_seed = check_server_seed(server_seed)
         self.client_seed = client_seed
         self.nonce = nonce
         self._mac = _Hmac(server_seed.encode("ascii"))
+        self._client = client_seed.encode("utf-8")
 
     @property
     def commitment(self) -> str:
@@ -130,7 +137,7 @@ class VerifiableRng:
     def throw(self, sides: Sequence[int]) -> Throw:
         sizes = check_sides(sides)
         nonce = self.nonce
-        faces = _faces(self._mac, self.client_seed, nonce, sizes)
+        faces = _faces(self._mac, self._client, nonce, sizes)
         self.nonce = nonce + 1
         return Throw(sizes, faces, nonce)
 
