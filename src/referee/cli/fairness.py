@@ -43,7 +43,7 @@ def verify_roll(
     and the faces with the roll in the log.
 
     \b
-    Example:
+    Examples:
       referee verify-roll --server-seed 0000...0000 --client-seed table:tarl \\
           --nonce 0 --dice d20,d20,d6
     """
