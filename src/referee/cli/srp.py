@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
@@ -519,7 +520,11 @@ def odds_command(
     second = sheet_from_spec("defender", defender, pavise_ap=rules.pavise_ap)
     forward = odds.attack_odds(attack_from(first, rear=rear), defense_from(second), rules)
     back = odds.attack_odds(attack_from(second), defense_from(first), rules)
-    duel = odds.duel_odds(forward.distribution, back.distribution, first.hits, second.hits, rules)
+    # A duel to many hits takes seconds: say so on a terminal while it works.
+    with Console(stderr=True).status(f"computing the duel to {first.hits}/{second.hits} hits"):
+        duel = odds.duel_odds(
+            forward.distribution, back.distribution, first.hits, second.hits, rules
+        )
     data = {**forward.as_dict(), "duel": {**duel.as_dict(), "reply": back.as_dict()}}
     lines = [
         f"one attack: P(at least one hit) = {forward.p_hit} ({_percent(forward.p_hit)}), "
