@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 from typing import Any
 
 import pytest
@@ -24,6 +22,7 @@ from referee.ledger import (
     verify_export,
 )
 from referee.rng import VerifiableRng, commitment, verifiable_faces
+from tests.oracles import reference_faces
 
 AT = "2026-11-29T22:40:12.000000Z"
 SEED0 = "00" * 32
@@ -84,32 +83,13 @@ def test_golden_faces_from_the_scheme() -> None:
     assert verifiable_faces(SEED0, "table", 0, (20, 20, 6)) == (6, 14, 6)
 
 
-def oracle_faces(server_seed: str, client_seed: str, nonce: int, sides: list[int]) -> list[int]:
-    """CONTEXT.md steps 3-4 written out independently: HMAC words, rejection, face = w % n + 1."""
-    words: list[int] = []
-    cursor = 0
-    faces = []
-    for n in sides:
-        while True:
-            if not words:
-                msg = f"{client_seed}:{nonce}:{cursor}".encode()
-                block = hmac.new(server_seed.encode(), msg, hashlib.sha256).digest()
-                words = [int.from_bytes(block[i : i + 4], "big") for i in range(0, 32, 4)]
-                cursor += 1
-            w = words.pop(0)
-            if w < 2**32 - (2**32 % n):
-                faces.append(w % n + 1)
-                break
-    return faces
-
-
 def test_every_roll_of_an_export_matches_the_independent_oracle() -> None:
     doc = export_doc("rrrRrr")
     seeds = [SEED0] * 3 + [SEED1] * 2
     rolls = [e for e in doc["events"] if e["type"] == "roll"]
     for seed, event in zip(seeds, rolls, strict=True):
         p = event["payload"]
-        assert p["faces"] == oracle_faces(seed, CLIENT, p["nonce"], [20, 20, 6])
+        assert p["faces"] == reference_faces(seed, CLIENT, p["nonce"], [20, 20, 6])
 
 
 def test_intact_export_verifies() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections import Counter
 
 import pytest
@@ -20,27 +19,9 @@ from referee.rng import (
     die,
     verifiable_faces,
 )
+from tests.oracles import reference_faces
 
 SEED = "9f" * 32
-
-
-def reference_faces(server_seed: str, client_seed: str, nonce: int, sides: list[int]) -> list[int]:
-    """CONTEXT.md's scheme, written out a second time from the standard library alone."""
-    words: list[int] = []
-    cursor = 0
-    faces = []
-    for n in sides:
-        while True:
-            if not words:
-                msg = f"{client_seed}:{nonce}:{cursor}".encode()
-                block = hmac.new(server_seed.encode("ascii"), msg, hashlib.sha256).digest()
-                words = [int.from_bytes(block[i : i + 4], "big") for i in range(0, 32, 4)]
-                cursor += 1
-            w = words.pop(0)
-            if w < 2**32 - (2**32 % n):
-                faces.append(w % n + 1)
-                break
-    return faces
 
 
 def test_commitment_is_sha256_of_the_seed_text() -> None:
