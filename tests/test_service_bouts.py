@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -255,3 +256,39 @@ def test_srp_special_actions_over_http(live: LiveServer) -> None:
         f"/api/bouts/{bid}/actions", ref, json={"actor": "Ann", "kind": "juggle", "options": {}}
     )
     assert r.status_code in (400, 409)
+
+
+def test_a_whole_msv_spar_over_the_chat_endpoint(live: LiveServer) -> None:
+    """What a Second Life HUD does: one chat line in, one line to say out, every answer short."""
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Chat spar"}).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    tokens = {}
+    for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+        r = live.chat(bid, ref, f"add {name} {cs}")
+        assert r.status_code == 200, r.text
+        assert r.text.startswith(f"{name} joins the bout. Fighter token: ")
+        tokens[name] = r.text.rsplit(" ", 1)[1]
+    r = live.chat(bid, ref, "init")
+    assert r.status_code == 200 and r.text.startswith("Initiative: ")
+    r = live.chat(bid, tokens["Tarl"], "//roll -sides100 -dice1")
+    assert r.text.startswith("OnlineHost: Tarl rolled 1 100-sided die: ")
+    for _ in range(300):
+        view = live.get(f"/api/bouts/{bid}").json()
+        if view["winner"]:
+            break
+        me = view["turn"]
+        foe = "Tarl" if me == "Pa-Kur" else "Pa-Kur"
+        r = live.chat(bid, tokens[me], f"attack {foe}")
+        assert r.status_code == 200, r.text
+        assert len(r.content) <= 1024
+        said = re.fullmatch(
+            rf"{me} attacks {foe}: (\d+) vs CS \d+: .* \[nonce (\d+)\]"
+            rf"( {me} wins the bout\.| {me} acts again at once\.| Next: {foe}\.)",
+            r.text,
+        )
+        assert said, r.text
+    assert live.get(f"/api/bouts/{bid}").json()["winner"] in ("Tarl", "Pa-Kur")
+    r = live.chat(bid, tokens["Tarl"], "close")
+    assert r.status_code == 403 and r.text.startswith("error: ")
+    r = live.chat(bid, ref, "close")
+    assert r.status_code == 200 and "Server seed: " in r.text

@@ -176,6 +176,8 @@ def _said(answer: dict[str, Any]) -> str:
         text += f" [nonce {nonces}]"
     if answer.get("winner"):
         text += f" {answer['winner']} wins the bout."
+    elif answer.get("extra_action"):
+        text += f" {answer.get('actor')} acts again at once."
     elif answer.get("next"):
         text += f" Next: {answer['next']}."
     return text
