@@ -257,6 +257,7 @@ function wireReferee() {
     }, "Fighter updated.");
   });
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
+  $("join-url").textContent = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
 }
 
 function fighterControls(f) {
@@ -310,6 +311,7 @@ function updatePowers(view) {
   for (const [id, on] of Object.entries(enable)) $(`do-${id}`).disabled = !on;
   $("end-form").querySelector("button").disabled = !live;
   $("do-initiative").hidden = view.status !== "open";
+  $("join-box").hidden = view.status !== "open"; // fighters may join only before initiative
 }
 
 function updateRefereeSelects(view) {
