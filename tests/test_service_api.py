@@ -293,3 +293,8 @@ def test_the_console_is_served_with_a_strict_policy(live: LiveServer) -> None:
     api = live.get("/healthz")
     assert "content-security-policy" not in api.headers
     assert api.headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_live_stream_of_an_unknown_bout_is_a_404(live: LiveServer) -> None:
+    r = live.get("/api/bouts/no-such-bout/events")
+    assert r.status_code == 404 and r.json()["error"] == "not_found"

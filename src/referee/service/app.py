@@ -389,6 +389,7 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
     ) -> StreamingResponse:
         """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
         caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
+        await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
         return StreamingResponse(
             _stream(service, bout_id, start, caller, request),
