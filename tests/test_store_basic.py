@@ -12,7 +12,7 @@ from sqlalchemy import inspect
 from referee.errors import ConflictError, LimitError, NotationError, NotFoundError, RuleError
 from referee.ledger import chain, roll_payload, verify_export
 from referee.rng import VerifiableRng, commitment
-from referee.store import Role, StorageError, Store, token_hash
+from referee.store import Role, StorageError, Store, TokenRecord, token_hash
 from referee.store.schema import METADATA, SCHEMA_VERSION
 
 SEED = "00" * 32
@@ -296,3 +296,24 @@ def test_unreachable_postgres_is_a_storage_error_without_the_password() -> None:
     assert str(err.value).startswith(
         "database 'postgresql+psycopg://u:***@127.0.0.1:1/db?connect_timeout=2' is unavailable"
     )
+
+
+def test_a_joining_fighter_is_stored_whole_or_not_at_all(store: Store) -> None:
+    new_bout(store, referee_token=TOKEN)
+    fighter_token = "fighter-token-0123456789"
+    grant = (fighter_token, Role.FIGHTER, "Tarl")
+    store.append("b1", note("Tarl joins"), client_seed_part="tarl", grant=grant)
+    assert store.get_bout("b1").client_seed == "table:tarl"
+    assert store.lookup_token(fighter_token) == TokenRecord("b1", Role.FIGHTER, "Tarl")
+    assert [e["payload"]["text"] for e in store.events("b1")] == ["Tarl joins"]
+    # A token already in use: neither the event nor the seed part is stored.
+    with pytest.raises(ConflictError, match="already in use"):
+        store.append("b1", note("again"), client_seed_part="again", grant=grant)
+    assert store.get_bout("b1").client_seed == "table:tarl"
+    assert len(store.events("b1")) == 1
+    # After the first roll the client seed is fixed, and the joining event is not stored.
+    store.append_with_rng("b1", roll)
+    with pytest.raises(ConflictError, match="its client seed is fixed"):
+        store.append("b1", note("late"), client_seed_part="late")
+    assert len(store.events("b1")) == 2
+    assert store.get_bout("b1").client_seed == "table:tarl"

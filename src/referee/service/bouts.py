@@ -251,20 +251,19 @@ class RefereeService:
             raise ConflictError("this token already speaks for a fighter")
         if joining and hidden:
             raise ForbiddenError("only the referee may hide a fighter's stats")
-        state = self.state(bout_id)
-        if joining and state.status is not Status.OPEN:
-            raise ConflictError("fighters may join only before initiative")
         by = REFEREE if caller.role is Role.REFEREE else name
         command = c.AddFighter(name, dict(stats), side, tuple(hidden))
-        if client_seed is not None:
-            part = _seed_part(client_seed)
-            bout = self.store.get_bout(bout_id)
-            # Checked before anything is written; the store refuses it too once a roll exists.
-            decide(state, command, _NO_DICE, by=by)
-            self.store.set_client_seed(bout_id, f"{bout.client_seed}:{part}")
-        self._append(bout_id, command, by)
+        part = None if client_seed is None else _seed_part(client_seed)
         token = new_token()
-        self.store.add_token(bout_id, token, Role.FIGHTER, name)
+
+        def build(last: Record | None, current: list[Record]) -> list[Record]:
+            state = self.cache.state(bout_id, current)
+            if joining and state.status is not Status.OPEN:
+                raise ConflictError("fighters may join only before initiative")
+            return self._chain(last, decide(state, command, _NO_DICE, by=by))
+
+        # The fighter, its part of the client seed and its token: one transaction.
+        self.store.append(bout_id, build, client_seed_part=part, grant=(token, Role.FIGHTER, name))
         return {
             "name": name,
             "token": token,

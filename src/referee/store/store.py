@@ -289,16 +289,35 @@ class Store:
                 return self._all_events(conn, bout_id)
             return read_events(conn, bout_id, after_seq)
 
-    def append(self, bout_id: str, build: Build) -> list[Event]:
+    def append(
+        self,
+        bout_id: str,
+        build: Build,
+        *,
+        client_seed_part: str | None = None,
+        grant: tuple[str, Role, str | None] | None = None,
+    ) -> list[Event]:
         """Append the events `build(last, events)` returns, atomically; retried on a race.
 
         `build` runs inside the bout's write lock and may run more than once (after a
-        lost race), so it must only compute from its arguments.
+        lost race), so it must only compute from its arguments. In the same transaction,
+        `client_seed_part` is added to the client seed (`:` and the part; refused once the
+        bout has rolled) and `grant` = (token, role, fighter) gives a token its role, so a
+        fighter joining is stored whole or not at all.
         """
 
         def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
             last = current[-1] if current else None
-            return self._add(conn, bout, current, list(build(last, current)))
+            new = self._add(conn, bout, current, list(build(last, current)))
+            if client_seed_part is not None:
+                if any(event["type"] == ROLL for event in current):
+                    raise ConflictError(f"bout {bout_id!r} has rolled: its client seed is fixed")
+                joined = _check_text("client seed", f"{bout.client_seed}:{client_seed_part}", 2000)
+                conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(client_seed=joined))
+            if grant is not None:
+                token, role, fighter = grant
+                self._insert_token(conn, bout_id, token, _role(role), fighter)
+            return new
 
         return self._locked_append(bout_id, work)
 
