@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,19 @@ from tests.conftest import need
 from tests.service_fixtures import LiveServer, start_server
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def turns(
+    live: LiveServer, bout_id: str, pair: tuple[str, str], most: int = 300
+) -> Iterator[tuple[str, str]]:
+    """(whose turn, the other fighter) until the bout has a winner (at most `most` turns)."""
+    for _ in range(most):
+        view = live.get(f"/api/bouts/{bout_id}").json()
+        if view["winner"]:
+            return
+        me = view["turn"]
+        yield me, pair[1] if me == pair[0] else pair[0]
+    raise AssertionError(f"no winner after {most} turns")
 
 
 def msv_spar(live: LiveServer) -> tuple[dict[str, Any], dict[str, str]]:
@@ -34,12 +48,7 @@ def msv_spar(live: LiveServer) -> tuple[dict[str, Any], dict[str, str]]:
         tokens[name] = r.json()["token"]
     r = live.post(f"/api/bouts/{bid}/initiative", ref)
     assert r.status_code == 200 and sorted(r.json()["order"]) == ["Pa-Kur", "Tarl"]
-    for _ in range(300):
-        view = live.get(f"/api/bouts/{bid}").json()
-        if view["winner"]:
-            break
-        me = view["turn"]
-        foe = "Tarl" if me == "Pa-Kur" else "Pa-Kur"
+    for me, foe in turns(live, bid, ("Pa-Kur", "Tarl"), 300):
         r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
         assert r.status_code == 200, r.text
         answer = r.json()
@@ -195,12 +204,7 @@ def test_a_whole_srp_fight_with_shield_override_and_hidden_stats_verifies(live: 
     assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
 
     overridden = False
-    for _ in range(200):
-        view = live.get(f"/api/bouts/{bid}").json()
-        if view["winner"]:
-            break
-        me = view["turn"]
-        foe = "Bran" if me == "Ann" else "Ann"
+    for me, foe in turns(live, bid, ("Ann", "Bran"), 200):
         r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
         assert r.status_code == 200, r.text
         answer = r.json()
@@ -272,12 +276,7 @@ def test_a_whole_msv_spar_over_the_chat_endpoint(live: LiveServer) -> None:
     assert r.status_code == 200 and r.text.startswith("Initiative: ")
     r = live.chat(bid, tokens["Tarl"], "//roll -sides100 -dice1")
     assert r.text.startswith("OnlineHost: Tarl rolled 1 100-sided die: ")
-    for _ in range(300):
-        view = live.get(f"/api/bouts/{bid}").json()
-        if view["winner"]:
-            break
-        me = view["turn"]
-        foe = "Tarl" if me == "Pa-Kur" else "Pa-Kur"
+    for me, foe in turns(live, bid, ("Pa-Kur", "Tarl"), 300):
         r = live.chat(bid, tokens[me], f"attack {foe}")
         assert r.status_code == 200, r.text
         assert len(r.content) <= 1024
