@@ -2,6 +2,11 @@
 
 The fold is dumb on purpose: it never decides anything, it only records what events say. Every
 consequence (a defeat, whose turn it is, a condition's rounds) is an event the engine wrote.
+
+`apply` is a true fold step, `voided` included: the state after a `voided` event equals the
+state of the chain without the events it took back, so a caller folds one event at a time and
+never refolds by hand. For that the state keeps the events still in force (a shared linked
+list, outside equality), and a void refolds them without the voided ones.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.bout.events import Event, EventType
-from referee.bout.state import BoutState, Fighter, Status
+from referee.bout.state import BoutState, Fighter, InForce, Status
 
 #: Events a command's group may contain after its opening ACTION (always with actor "system").
 _GROUP_TYPES = frozenset(
@@ -30,14 +35,31 @@ _GROUP_TYPES = frozenset(
 )
 
 
+def voided_range(event: Event, seq: int) -> range:
+    """The seqs the event at `seq` takes back: a `voided` event's `from`..`to`, before itself.
+
+    Empty for any other event or a malformed one.
+
+    >>> from referee.bout.events import Event
+    >>> voided_range(Event("voided", "referee", {"from": 3, "to": 9}), 6)
+    range(3, 6)
+    """
+    first, last = event.payload.get("from"), event.payload.get("to")
+    if event.type != EventType.VOIDED or not _whole(first) or not _whole(last):
+        return range(0)
+    assert isinstance(first, int) and isinstance(last, int)
+    return range(max(first, 0), min(last + 1, seq))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
     """Every seq that a `voided` event took back."""
     out: set[int] = set()
-    for e in events:
-        if e.type == EventType.VOIDED:
-            first, last = e.payload.get("from"), e.payload.get("to")
-            if isinstance(first, int) and isinstance(last, int):
-                out.update(range(first, last + 1))
+    for seq, e in enumerate(events):
+        out.update(voided_range(e, seq))
     return frozenset(out)
 
 
@@ -55,16 +77,55 @@ def project(events: Sequence[Event]) -> BoutState:
     gone = voided_seqs(events)
     state = BoutState()
     for seq, event in enumerate(events):
-        state = replace(state, next_seq=seq + 1) if seq in gone else apply(state, event, seq)
-    return state
+        if seq not in gone:
+            state = _step(state, event, seq)
+    return replace(state, next_seq=len(events)) if events else state
 
 
 def apply(state: BoutState, event: Event, seq: int) -> BoutState:
-    """The state after one more event (which has sequence number `seq`)."""
+    """The state after one more event (which has sequence number `seq`).
+
+    A `voided` event gives the state of the chain without the events it takes back:
+
+    >>> from referee.bout.events import Event
+    >>> opened = apply(BoutState(), Event("bout_opened", "referee",
+    ...                                   {"system": "msv", "name": "spar", "rules": {}}), 0)
+    >>> added = apply(opened, Event("fighter_added", "referee", {"name": "Tarl"}), 1)
+    >>> apply(added, Event("voided", "referee", {"from": 1, "to": 1}), 2) == replace(
+    ...     opened, next_seq=3)
+    True
+    """
+    taken_back = voided_range(event, seq)
+    if taken_back and state.in_force is not None:
+        state = _refold_without(state.in_force, taken_back)
+    return replace(_step(state, event, seq), next_seq=seq + 1)
+
+
+def _step(state: BoutState, event: Event, seq: int) -> BoutState:
+    """One event's own effect (a void's refold is `apply`'s), remembered as in force."""
     handler = _HANDLERS.get(event.type)
     if handler is not None:
         state = handler(state, event.payload, event.actor, seq)
-    return replace(state, next_seq=seq + 1, actions=_track_group(state.actions, event, seq))
+    return replace(
+        state,
+        next_seq=seq + 1,
+        actions=_track_group(state.actions, event, seq),
+        in_force=InForce(seq, event, state.in_force),
+    )
+
+
+def _refold_without(in_force: InForce, gone: range) -> BoutState:
+    """The state of the events still in force, without those in `gone`, folded afresh."""
+    kept: list[InForce] = []
+    node: InForce | None = in_force
+    while node is not None:
+        if node.seq not in gone:
+            kept.append(node)
+        node = node.before
+    state = BoutState()
+    for entry in reversed(kept):
+        state = _step(state, entry.event, entry.seq)
+    return state
 
 
 def _track_group(
@@ -216,11 +277,6 @@ def _overridden(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState
     return state
 
 
-def _voided(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
-    first = p.get("from")
-    return replace(state, actions=tuple(a for a in state.actions if a[0] != first))
-
-
 _HANDLERS: dict[str, Handler] = {
     EventType.BOUT_OPENED: _opened,
     EventType.FIGHTER_ADDED: _added,
@@ -240,7 +296,6 @@ _HANDLERS: dict[str, Handler] = {
     EventType.ENDED: _ended,
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,
-    EventType.VOIDED: _voided,
     EventType.CLOSED: lambda state, p, actor, seq: replace(state, closed=True),
 }
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from referee.bout import commands as c
 from referee.bout.engine import decide, system_of
 from referee.bout.events import Event, EventType
-from referee.bout.fold import apply, project
+from referee.bout.fold import apply
 from referee.bout.state import BoutState
 from referee.errors import RefereeError
 from referee.rng import ScriptedRng
@@ -76,10 +76,7 @@ def check_outcomes(events: Sequence[Event]) -> list[Problem]:
                 state = apply(state, events[i], i)
             seq = end
             continue
-        if event.type == EventType.VOIDED:
-            state = project(events[: seq + 1])
-        else:
-            state = apply(state, event, seq)
+        state = apply(state, event, seq)
         seq += 1
     return problems
 

@@ -17,7 +17,7 @@ from typing import Any
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE, decide, system_of
 from referee.bout.events import Event
-from referee.bout.fold import apply, project
+from referee.bout.fold import apply
 from referee.bout.state import BoutState, Status
 from referee.errors import LimitError
 from referee.rng import Rng
@@ -59,8 +59,6 @@ class BoutRunner:
         for event in new:
             self.state = apply(self.state, event, len(self.events))
             self.events.append(event)
-        if any(e.type == "voided" for e in new):
-            self.state = project(self.events)
         if self.system is None and self.state.system:
             self.system = system_of(self.state)
         return new

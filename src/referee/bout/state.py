@@ -48,6 +48,19 @@ class Fighter:
 
 
 @dataclass(frozen=True, slots=True)
+class InForce:
+    """One event folded into a state and still in force, linked to the ones before it.
+
+    States share these links, so keeping them costs one small record per event; a `voided`
+    event folds them again without the events it takes back.
+    """
+
+    seq: int
+    event: Any
+    before: InForce | None
+
+
+@dataclass(frozen=True, slots=True)
 class BoutState:
     """Everything known about a bout after some prefix of its events."""
 
@@ -69,6 +82,8 @@ class BoutState:
     #: seq of every outcome event in force -> its wounds as (target, amount).
     outcome_wounds: Mapping[int, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     last_outcome: int | None = None
+    #: The events folded into this state and not voided, newest first (see `referee.bout.fold`).
+    in_force: InForce | None = field(default=None, compare=False, repr=False)
 
     def fighter(self, name: str) -> Fighter:
         """The fighter called `name`, or NotFoundError."""

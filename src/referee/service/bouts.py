@@ -87,11 +87,9 @@ class StateCache:
         if cached is not None:
             seq, digest, known = cached
             if seq < len(records) and records[seq]["hash"] == digest:
-                newer = _to_bout_events(records[seq + 1 :])
-                if not any(e.type == EventType.VOIDED for e in newer):
-                    state = known
-                    for offset, event in enumerate(newer, start=seq + 1):
-                        state = apply(state, event, offset)
+                state = known
+                for offset, event in enumerate(_to_bout_events(records[seq + 1 :]), seq + 1):
+                    state = apply(state, event, offset)
         if state is None:
             state = project(_to_bout_events(records))
         self.remember(bout_id, records[-1], state)
@@ -335,7 +333,7 @@ class RefereeService:
             state = self.cache.state(bout_id, current)
             new = self._chain(last, decide(state, command, rng, by=by))
             rolled[0] = rng.nonce
-            if new and not any(r["type"] == EventType.VOIDED for r in new):
+            if new:
                 for record in new:
                     state = apply(state, Event.from_dict(record), int(record["seq"]))
                 self.cache.remember(bout_id, new[-1], state)

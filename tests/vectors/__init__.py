@@ -1,0 +1,1 @@
+"""Shared test vectors: exports (valid and tampered) that every verifier must judge alike."""
