@@ -1,0 +1,93 @@
+"""`referee judge LOG`: decide an MSV spar from its chat log and flag every roll that cheats."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from referee.cli.output import emit_json
+from referee.errors import NotFoundError
+from referee.systems.msv.rules import load_rules
+from referee.transcripts import MAX_LOG_BYTES, judge_log
+from referee.transcripts.html_report import html_page
+from referee.transcripts.render import text_report, verdict_line
+
+
+def read_log(path: str) -> bytes:
+    """The bytes of a log file (`-`: stdin), at most MAX_LOG_BYTES + 1 of them.
+
+    >>> read_log("/nonexistent/spar.log")
+    Traceback (most recent call last):
+    ...
+    referee.errors.NotFoundError: cannot read '/nonexistent/spar.log': No such file or directory
+    """
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+        with open(path, "rb") as handle:
+            return handle.read(MAX_LOG_BYTES + 1)
+    except OSError as err:
+        raise NotFoundError(f"cannot read {path!r}: {err.strerror or err}") from None
+
+
+@click.command("judge")
+@click.argument("log", metavar="LOG")
+@click.option(
+    "--fighter",
+    "fighters",
+    multiple=True,
+    metavar="NAME=CS",
+    help="A fighter and their CS (twice; NAME=2dN converts old dice). Default: the log's "
+    "announcement 'Spar between A (CS 65) and B (CS 70)'.",
+)
+@click.option("--rules", "rules_path", metavar="PACK.toml", help="A rule pack (default MSV-1..10).")
+@click.option(
+    "--export",
+    "export_path",
+    metavar="BOUT.json",
+    help="The bout's export: check every receipt against its ledger and report missing rolls.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@click.option("--html", "html_path", metavar="OUT.html", help="Also write a self-contained page.")
+def judge_command(
+    log: str,
+    fighters: tuple[str, ...],
+    rules_path: str | None,
+    export_path: str | None,
+    as_json: bool,
+    html_path: str | None,
+) -> None:
+    """Decide an MSV spar from its chat log (LOG, or - for stdin), flagging every roll line
+    that does not count: forged, wrong-dice, not-a-fighter, out-of-turn (and with --export,
+    receipts the ledger does not hold and ledger rolls the log is missing).
+
+    \b
+    Examples:
+      referee judge spar.log
+      referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
+      referee judge spar.log --export bout-b1.json --html verdict.html
+    """
+    from referee.cli.ledger import read_export
+
+    rules = load_rules(rules_path) if rules_path else None
+    export = read_export(export_path) if export_path else None
+    case = judge_log(read_log(log), fighters, rules, export)
+    if html_path:
+        _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
+    if as_json:
+        emit_json(case.verdict.to_json())
+    elif html_path:
+        click.echo(verdict_line(case.verdict))
+        click.echo(f"wrote {html_path}")
+    else:
+        for line in text_report(case):
+            click.echo(line)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None

@@ -1,0 +1,196 @@
+"""The service's receipts in a log checked against the bout's export (its ledger).
+
+Every roll the service makes is a `roll` event with a nonce; its chat receipt is the host line
+with ` (nonce N)` after it. Given the export, each receipt must name a roll the ledger holds
+(same nonce, roller and faces) whose faces pass the fairness check of `referee verify`; every
+ledger roll that no receipt names is *missing* from the log.
+
+>>> from referee.transcripts.reader import HostRoll
+>>> ledger = Ledger.from_rolls([LedgerRoll(3, 0, "Tarl", (100,), (47,), "attack")])
+>>> held, forged = ledger.claim(HostRoll("Tarl", 1, 100, (47,), 0))
+>>> str(held), forged
+('nonce 0 (Tarl, 1d100: 47)', None)
+>>> ledger.claim(HostRoll("Tarl", 1, 100, (99,), 1))[1]
+'the ledger holds no roll with nonce 1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import NotationError, RuleError, VerificationError
+from referee.ledger import rule_checkers, verify_export
+from referee.systems.msv.attack import check_cs
+from referee.systems.msv.rules import MsvRules, rules_from_mapping
+from referee.transcripts.fighters import Fighter, name_key
+from referee.transcripts.reader import HostRoll
+
+#: How the chat shows a roll made by the referee (as the chat endpoint answers it).
+REFEREE_NAME = "Referee"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRoll:
+    """One `roll` event: seq, nonce, who rolled (as chat shows it), dice, faces, what for."""
+
+    seq: int
+    nonce: int
+    name: str
+    sides: tuple[int, ...]
+    faces: tuple[int, ...]
+    use: str
+    voided: bool = False
+
+    def __str__(self) -> str:
+        dice = f"{len(self.sides)}d{self.sides[0]}" if self.sides else "no dice"
+        return f"nonce {self.nonce} ({self.name}, {dice}: {' '.join(map(str, self.faces))})"
+
+
+@dataclass
+class Ledger:
+    """The rolls of an export, which receipts claim one by one (`claim`), then `missing()`."""
+
+    rolls: list[LedgerRoll]
+    unfair: dict[int, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    fighters: tuple[Fighter, ...] = ()
+    rules: MsvRules | None = None
+    _claimed: set[int] = field(default_factory=set)
+
+    @classmethod
+    def from_rolls(cls, rolls: Sequence[LedgerRoll]) -> Ledger:
+        """A ledger of the given rolls only (no export, nothing verified)."""
+        return cls(list(rolls))
+
+    @classmethod
+    def from_export(cls, doc: Any) -> Ledger:
+        """Read and verify an export document (`referee export`); errors name what is wrong."""
+        report = verify_export(doc, rule_checkers())
+        events = [e for e in doc["events"] if isinstance(e, dict)]
+        bout = doc["bout"]
+        if bout.get("system") != "msv":
+            raise RuleError(
+                f"the judge decides MSV spars; this export is a {bout.get('system')!r} bout"
+            )
+        ledger = cls(ledger_rolls(events))
+        roll_seqs = {r.seq for r in ledger.rolls}
+        for problem in report.problems:
+            if problem.seq in roll_seqs:
+                ledger.unfair.setdefault(problem.seq, problem.message)
+            elif problem.seq is None and "not revealed yet" in problem.message:
+                ledger.notes.append(f"not checked: {problem.message}")
+            elif problem.check == "rules":
+                ledger.notes.append(f"the ledger's own outcomes: {problem}")
+            else:
+                raise VerificationError(
+                    f"the export does not verify: {problem} (see referee verify)"
+                )
+        ledger.fighters = _fighters(events)
+        ledger.rules = _rules(bout.get("rules"))
+        return ledger
+
+    def claim(self, roll: HostRoll) -> tuple[LedgerRoll | None, str | None]:
+        """The ledger roll a receipt names, and why the receipt is forged (None: it holds)."""
+        if roll.nonce is None:
+            return None, "not a receipt of the service (no nonce) though the export is given"
+        same = [r for r in self.rolls if r.nonce == roll.nonce]
+        free = [r for r in same if r.seq not in self._claimed]
+        if not free:
+            if same:
+                return None, f"a second receipt of nonce {roll.nonce} (the ledger has one)"
+            return None, f"the ledger holds no roll with nonce {roll.nonce}"
+        held = free[0]
+        self._claimed.add(held.seq)
+        if (
+            name_key(held.name) != name_key(roll.name)
+            or held.faces != roll.faces
+            or held.sides != (roll.sides,) * roll.count
+        ):
+            return held, f"the ledger holds {held}, not what this line says"
+        if held.seq in self.unfair:
+            return held, f"the ledger's {held} fails the fairness check: {self.unfair[held.seq]}"
+        return held, None
+
+    def missing(self) -> list[LedgerRoll]:
+        """The ledger rolls that no receipt claimed, in ledger order."""
+        return [r for r in self.rolls if r.seq not in self._claimed]
+
+
+def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
+    """Every roll event of an export with who rolled it and what for.
+
+    An initiative's rolls are named by its `detail` (in rolling order); a voided action's
+    rolls are marked `voided`.
+    """
+    voided = _voided(events)
+    rolls: list[LedgerRoll] = []
+    pending: list[LedgerRoll] = []
+    actor, kind = "", ""
+    for event in events:
+        kind_of = event.get("type")
+        payload = event.get("payload") or {}
+        if kind_of == "action":
+            actor, kind, pending = str(event.get("actor")), str(payload.get("kind")), []
+        elif kind_of == "roll" and payload.get("nonce") is not None:
+            roll = _roll(event, payload, actor, kind, voided)
+            rolls.append(roll)
+            pending.append(roll)
+        elif kind_of == "initiative":
+            names = [r.get("name") for rnd in _rounds(payload) for r in rnd.get("rolls", [])]
+            for roll, name in zip(pending, names, strict=False):
+                rolls[rolls.index(roll)] = _renamed(roll, str(name))
+            pending = []
+    return rolls
+
+
+def _roll(
+    event: Mapping[str, Any], payload: Mapping[str, Any], actor: str, kind: str, voided: set[int]
+) -> LedgerRoll:
+    try:
+        sides = tuple(int(str(d).lstrip("d")) for d in payload.get("dice") or [])
+        faces = tuple(int(f) for f in payload.get("faces") or [])
+        nonce, seq = int(payload["nonce"]), int(event["seq"])
+    except (KeyError, TypeError, ValueError):
+        raise NotationError(f"export event {event.get('seq')!r} is not a readable roll") from None
+    use = {"initiative": "initiative", "attack": "attack"}.get(kind, "free-roll")
+    name = REFEREE_NAME if actor == "referee" else actor
+    return LedgerRoll(seq, nonce, name, sides, faces, use, seq in voided)
+
+
+def _renamed(roll: LedgerRoll, name: str) -> LedgerRoll:
+    return LedgerRoll(roll.seq, roll.nonce, name, roll.sides, roll.faces, roll.use, roll.voided)
+
+
+def _rounds(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    detail = payload.get("detail")
+    rounds = detail.get("rounds") if isinstance(detail, Mapping) else None
+    return [r for r in rounds if isinstance(r, Mapping)] if isinstance(rounds, list) else []
+
+
+def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
+    out: set[int] = set()
+    for event in events:
+        if event.get("type") == "voided":
+            payload = event.get("payload") or {}
+            low, high = int(payload.get("from", 0)), int(payload.get("to", -1))
+            out.update(range(low, min(high, low + 100_000) + 1))
+    return out
+
+
+def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
+    """The fighters the export adds, when each CS is known (none while a CS is hidden)."""
+    out = []
+    for event in events:
+        if event.get("type") == "fighter_added":
+            payload = event.get("payload") or {}
+            cs = (payload.get("stats") or {}).get("cs")
+            if not isinstance(cs, int) or isinstance(cs, bool):
+                return ()
+            out.append(Fighter(str(payload.get("name")), check_cs(cs)))
+    return tuple(out)
+
+
+def _rules(data: Any) -> MsvRules | None:
+    return rules_from_mapping(data, "the export's rules") if isinstance(data, Mapping) else None
