@@ -31,7 +31,11 @@ CHROMIUM_ARGS = [
 #: The strict policy the service sends with every console page: the pages must work under it.
 CSP = CONSOLE_CSP
 PAGE_URL = re.compile(r"^http://127\.0\.0\.1:\d+/(static/[\w-]+\.html)?$")
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+#: Screenshots are written only when this names a directory (`make screenshots` sets it to
+#: docs/screenshots); an ordinary test run writes nothing into the repository.
+SCREENSHOTS_ENV = "REFEREE_SCREENSHOTS"
+#: How long a page waits for anything (ms): generous, since tests wait for events, not time.
+WAIT_MS = 20_000
 #: Phone width and a desktop width for screenshots and layout checks.
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -92,7 +96,7 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
     context = browser.new_context(viewport=viewport or DESKTOP)
     context.route(PAGE_URL, _with_csp)
     page = context.new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(WAIT_MS)
     outside: list[str] = []
     page.on(
         "request",
@@ -120,9 +124,13 @@ def _with_csp(route: Any) -> None:
 
 
 def shoot(page: Any, name: str) -> None:
-    """Save a full-page screenshot into docs/screenshots/NAME.png."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    """Save a full-page screenshot as NAME.png in $REFEREE_SCREENSHOTS (`make screenshots`);
+    without it, do nothing."""
+    folder = os.environ.get(SCREENSHOTS_ENV)
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def clean(page: Any) -> None:

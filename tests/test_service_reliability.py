@@ -247,25 +247,28 @@ def test_server_log_holds_no_token_or_seed(tmp_path: Path) -> None:
         assert secret not in log
 
 
-def test_live_events_reach_another_client_within_a_second(live: LiveServer) -> None:
+def test_live_events_reach_another_client(live: LiveServer) -> None:
+    """A roll made after the stream opened reaches it (an event wait with a generous timeout;
+    the delivery latency is measured in benchmarks/bench_streams.py)."""
     bout, ref = _open(live.client)
-    seen: list[dict[str, Any]] = []
+    seen: list[str] = []
     ready = threading.Event()
+    arrived = threading.Event()
 
     def listen() -> None:
-        with httpx.stream("GET", f"{live.url}/api/bouts/{bout}/events", timeout=5) as response:
+        with httpx.stream("GET", f"{live.url}/api/bouts/{bout}/events", timeout=60) as response:
             ready.set()
             for line in response.iter_lines():
-                if line.startswith("event: roll"):
-                    seen.append({"at": time.monotonic()})
+                if line.startswith("event: "):
+                    seen.append(line.removeprefix("event: "))
+                if line == "event: roll":
+                    arrived.set()
                     return
 
     thread = threading.Thread(target=listen, daemon=True)
     thread.start()
-    ready.wait(5)
-    time.sleep(0.3)
-    sent = time.monotonic()
+    assert ready.wait(60)
     assert live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d100"}).status_code == 200
-    thread.join(5)
-    assert seen, "no roll event arrived"
-    assert seen[0]["at"] - sent < 1.0
+    assert arrived.wait(60), f"no roll event arrived; saw {seen}"
+    thread.join(60)
+    assert seen[-1] == "roll"

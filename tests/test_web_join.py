@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import PHONE, browser, clean, pages, shoot, web  # noqa: F401
+from tests.browser_fixtures import PHONE, WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
 
-LIVE_MS = 1000
 #: The referee's part of the client seed, and the joining fighter's own part.
 REFEREE_PART = "table-7"
 FIGHTER_PART = "my-own-42"
@@ -125,7 +124,7 @@ def test_a_fighter_joins_from_the_join_link_with_its_own_seed_part(
     assert view["you"] == "Pa-Kur"
     pakur = next(f for f in view["fighters"] if f["name"] == "Pa-Kur")
     assert (pakur["side"], pakur["stats"]) == ("Assassins", {"cs": 70})
-    referee.wait_for_selector(".fighter[data-name='Pa-Kur']", timeout=LIVE_MS)
+    referee.wait_for_selector(".fighter[data-name='Pa-Kur']", timeout=WAIT_MS)
 
     # After initiative: the page opened earlier gets the service's 409, with advice...
     referee.click("#do-initiative")

@@ -4,7 +4,6 @@ verified in the browser. Rulings: MSV-4 (critical chains shown as free attacks),
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,13 +14,11 @@ from referee.bout import commands as c
 from referee.bout.runner import BoutRunner
 from referee.ledger.verify import verify_export
 from referee.rng import VerifiableRng
-from tests.browser_fixtures import PHONE, browser, clean, pages, shoot, web  # noqa: F401
+from tests.browser_fixtures import PHONE, WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
 
-#: A roll made on one page must show on the others within this many milliseconds.
-LIVE_MS = 1000
 #: Bound on the actions of the spar (MSV-7: 15 damage ends it long before this).
 MAX_ACTIONS = 80
 
@@ -88,7 +85,8 @@ def bout_id(link: str) -> str:
 
 
 def act(page: Any, watcher: Any, keyboard: bool = False) -> dict[str, Any]:
-    """Press Attack on `page`; the roll must appear on `watcher` within LIVE_MS."""
+    """Press Attack on `page`; the roll must then appear on `watcher` (an event wait: how fast
+    it arrives is measured in benchmarks/, not asserted here)."""
     with page.expect_response(lambda r: r.url.endswith("/attacks")) as answer:
         if keyboard:
             page.focus("#act-submit")
@@ -98,9 +96,7 @@ def act(page: Any, watcher: Any, keyboard: bool = False) -> dict[str, Any]:
     body = answer.value.json()
     assert answer.value.status == 200, body
     roll = next(e["seq"] for e in body["events"] if e["type"] == "roll")
-    started = time.monotonic()
-    watcher.wait_for_selector(f"#log li.roll[data-seq='{roll}']", timeout=LIVE_MS)
-    assert time.monotonic() - started < LIVE_MS / 1000
+    watcher.wait_for_selector(f"#log li.roll[data-seq='{roll}']", timeout=WAIT_MS)
     return dict(body)
 
 
@@ -131,7 +127,7 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
 
     referee.click("#do-initiative")
     for page in (referee, *fighters.values()):
-        page.wait_for_selector("#order li", timeout=LIVE_MS)
+        page.wait_for_selector("#order li", timeout=WAIT_MS)
 
     answers: list[dict[str, Any]] = []
     for _ in range(MAX_ACTIONS):
@@ -153,9 +149,9 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
 
     # Every page caught up: the ending is in each log, the bars show the damage.
     for page in (referee, *fighters.values()):
-        page.wait_for_selector("#log li.ended", timeout=LIVE_MS)
+        page.wait_for_selector("#log li.ended", timeout=WAIT_MS)
         bar = page.locator(f".fighter[data-name='{loser['name']}'] .bar-text")
-        expect(bar).to_have_text(f"{loser['wounds']} / 15", timeout=LIVE_MS)
+        expect(bar).to_have_text(f"{loser['wounds']} / 15", timeout=WAIT_MS)
     # MSV-4: each critical that did not end the bout is followed by a marked free attack.
     crits = [a for a in answers if a.get("extra_action")]
     assert len(crits) >= 2
@@ -178,7 +174,7 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
     shoot(board, "board")
 
     referee.click("#do-close")
-    referee.wait_for_selector("#log li.closed", timeout=LIVE_MS)
+    referee.wait_for_selector("#log li.closed", timeout=WAIT_MS)
     shoot(referee, "referee")
 
     verify = pages()

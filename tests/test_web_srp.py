@@ -11,12 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import browser, clean, pages, shoot, web  # noqa: F401
+from tests.browser_fixtures import WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
-
-LIVE_MS = 1000
 
 
 def fill_srp_sheets(page: Any) -> None:
@@ -60,7 +58,7 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
         expect(page.locator("#map svg g.token")).to_have_count(2)
 
     referee.click("#do-initiative")
-    tarl.wait_for_selector("#act-form.your-turn", timeout=LIVE_MS)
+    tarl.wait_for_selector("#act-form.your-turn", timeout=WAIT_MS)
     expect(tarl.locator("#act-kind option")).to_have_count(14)  # every SRP action
     expect(tarl.locator("#target-info")).to_have_text(
         "Pa-Kur defends with shield, shield (6), armor 2 AP."
@@ -76,7 +74,7 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
 
     # The other fighter sees the outcome with every line of its explanation.
     line = other.locator(f"#log li.outcome[data-seq='{seq}']")
-    expect(line).to_be_visible(timeout=LIVE_MS)
+    expect(line).to_be_visible(timeout=WAIT_MS)
     expect(line.locator(".summary")).to_have_text(result["summary"])
     line.locator("summary").click()
     expect(line.locator(".explain li")).to_have_text(result["explanation"])
