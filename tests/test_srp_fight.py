@@ -166,7 +166,7 @@ def test_grapple_automatic_hits_and_breaking_free() -> None:  # SRP-16
     assert act(bout, "Cara", "attack", target="Ann") == [
         ("action", "attack"),
         ("roll", (2, 9, 6)),  # no defense roll counts: a 2 is a special, hits automatically
-        ("outcome", "Cara attacks Ann with the unarmed: special hit, 3 hits"),
+        ("outcome", "Cara attacks Ann bare-handed: special hit, 3 hits"),
         ("wound", "Ann", 3, 3),
         ("turn", "Ann", 2),
     ]
@@ -289,7 +289,7 @@ def test_example_fight_cli() -> None:
         "    grapple: attack d20 rolled 6 vs 16 -> success",  # +4 from the rear
         "    grappled target: the attack hits automatically at special level",
         "  Ann breaks free",
-        "ended: guards wins (one side is left)",
+        "ended: guards won (one side is left)",
         "(seed 1)",
     ]:
         assert expected in lines

@@ -56,7 +56,7 @@ def test_combat_ends_when_a_side_is_spent() -> None:
     rng = ScriptedRng([6, 6, 1, 1] * 4)
     fight = spirit_combat(((SpiritFighter("Andrea", 5),), (SpiritFighter("Imp", 2),)), rng)
     assert len(fight.rounds) == 2 and fight.bindable == ("Imp",)
-    assert fight.ended == "side 2 is at 0 PM or below: side 1 ends the combat"
+    assert fight.ended == "Imp is at 0 PM or below: Andrea ends the combat"
 
 
 def test_fighting_on_until_passing_out() -> None:
@@ -67,7 +67,7 @@ def test_fighting_on_until_passing_out() -> None:
         end=lambda sides, spent: False,
     )
     assert len(fight.rounds) == 3 and fight.sides[1][0].spirit == 1
-    assert fight.ended == "side 2 has passed out: side 1 wins"
+    assert fight.ended == "Imp has passed out: Andrea wins"
 
 
 def test_parse_spirits_numbers_duplicates() -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from referee.cli.output import emit_json
 from referee.errors import NotationError
 from referee.rng import commitment, verifiable_faces
+
+SEED_PATTERN = re.compile(r"[0-9a-f]{64}")
 
 
 def parse_dice_list(text: str) -> tuple[int, ...]:
@@ -48,6 +52,9 @@ def verify_roll(
           --nonce 0 --dice d20,d20,d6
     """
     sides = parse_dice_list(dice_text)
+    if not SEED_PATTERN.fullmatch(server_seed):
+        # Bad input (exit 2), not a roll that fails to verify (exit 1).
+        raise NotationError(f"--server-seed {server_seed!r} is not 64 lowercase hex characters")
     digest = commitment(server_seed)
     faces = verifiable_faces(server_seed, client_seed, nonce, sides)
     if as_json:

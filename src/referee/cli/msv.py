@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -13,7 +12,7 @@ from referee.analysis.msv_duel import DuelAnalysis, analyse_duel, length_distrib
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
-from referee.cli.output import emit_json
+from referee.cli.output import emit_json, read_text_file
 from referee.errors import NotationError, RuleError
 from referee.rng import SeededRng
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
@@ -21,7 +20,7 @@ from referee.systems.msv.chatlog import spar_log
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice
 from referee.systems.msv.initiative import InitiativeResult, InitiativeRound, roll_initiative
 from referee.systems.msv.old import MAX_OLD_SIDES, MIN_OLD_SIDES, old_interpret, old_roll
-from referee.systems.msv.rules import MsvRules, load_rules
+from referee.systems.msv.rules import MsvRules, load_rules, rules_from_text
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState
@@ -57,7 +56,10 @@ def parse_faces(text: str) -> tuple[int, int]:
 
 
 def _rules(path: str | None) -> MsvRules:
-    return load_rules(Path(path) if path else None)
+    # The file is read here, so an unreadable or non-UTF-8 pack is one clear line.
+    if not path:
+        return load_rules(None)
+    return rules_from_text(read_text_file(path, "rule pack"), path)
 
 
 def _ratio(value: Fraction) -> str:
@@ -242,7 +244,9 @@ def _duel_lines(duels: Sequence[DuelAnalysis]) -> list[str]:
         ("expected rounds", [f"{float(d.expected_rounds):.3f}" for d in duels]),
         ("rounds 50/90/99%", quantiles),
     ]
-    return [f"{title:<18}{cells[0]:<18}{cells[1]}" for title, cells in rows]
+    # The first figure column is as wide as its widest cell plus two spaces, at least 18.
+    width = max(18, *(len(cells[0]) + 2 for _, cells in rows))
+    return [f"{title:<18}{cells[0]:<{width}}{cells[1]}" for title, cells in rows]
 
 
 @msv.command("duel")

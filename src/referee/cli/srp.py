@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
-from referee.cli.output import emit_json
+from referee.cli.output import emit_json, read_text_file
 from referee.errors import NotationError, RuleError
 from referee.rng import Rng, ScriptedRng, SeededRng
 from referee.systems.srp import actions, contest, levels, magic, melee, missile, odds, spirit
-from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec
+from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec, spec_keys
 from referee.systems.srp.gear import Weapon, parse_shield, parse_toml
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules, load_rules
 from referee.systems.srp.sheet import parse_defense
@@ -68,11 +67,7 @@ def read_rules(path: str | None) -> SrpRules:
     """A rule pack file (TOML; its `[srp]` table, or the whole file), or the defaults."""
     if path is None:
         return DEFAULT_RULES
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise RuleError(f"cannot read rule pack {path!r}: {err.strerror}") from None
-    data = parse_toml(text, path)
+    data = parse_toml(read_text_file(path, "rule pack"), path)
     return load_rules(data.get("srp", data))
 
 
@@ -444,7 +439,11 @@ def spirit_command(
     fight = spirit.spirit_combat(sides, rng, end=end, max_rounds=max_rounds)
     lines = []
     for rnd in fight.rounds:
-        lines += [f"round {rnd.number}:", *(f"  {line}" for line in rnd.explanation)]
+        lines += [
+            f"round {rnd.number}:",
+            *(f"  {line}" for line in rnd.explanation),
+            f"  {rnd.pm_line()}",
+        ]
     lines.append(f"ended: {fight.ended}")
     if fight.bindable:
         lines.append(f"at 0 PM, open to command/bind/ally spells: {', '.join(fight.bindable)}")
@@ -489,6 +488,14 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
+def _duel_line(first_hits: int, second_hits: int, duel: odds.DuelOdds) -> str:
+    head = f"duel to {first_hits} / {second_hits} hits, attacker first: "
+    if duel.never == 1:
+        return head + "it never ends (neither side can ever deal a hit)"
+    line = f"{head}attacker wins {_percent(duel.first)}, defender wins {_percent(duel.second)}"
+    return line + (f", never ends {_percent(duel.never)}" if duel.never else "")
+
+
 @srp.command("odds")
 @click.option("--attacker", required=True, help="Attacker spec: 'skill=15 damage=3 dam=1 hits=12'.")
 @click.option("--defender", required=True, help="Defender spec: 'defense=12 defend=shield ...'.")
@@ -516,26 +523,30 @@ def odds_command(
           --defender "skill=13 damage=4 defense=12 armor=5 hits=10" --json
     """
     rules = read_rules(rules_path)
+    for option, spec in (("--attacker", attacker), ("--defender", defender)):
+        if not spec.replace(",", " ").strip():
+            raise NotationError(f"{option} is empty (expected a spec like 'skill=15 damage=3')")
     first = sheet_from_spec("attacker", attacker, pavise_ap=rules.pavise_ap)
     second = sheet_from_spec("defender", defender, pavise_ap=rules.pavise_ap)
     forward = odds.attack_odds(attack_from(first, rear=rear), defense_from(second), rules)
-    back = odds.attack_odds(attack_from(second), defense_from(first), rules)
-    # A duel to many hits takes seconds: say so on a terminal while it works.
-    with Console(stderr=True).status(f"computing the duel to {first.hits}/{second.hits} hits"):
-        duel = odds.duel_odds(
-            forward.distribution, back.distribution, first.hits, second.hits, rules
-        )
-    data = {**forward.as_dict(), "duel": {**duel.as_dict(), "reply": back.as_dict()}}
+    data: dict[str, Any] = {**forward.as_dict(), "duel": None}
     lines = [
         f"one attack: P(at least one hit) = {forward.p_hit} ({_percent(forward.p_hit)}), "
         f"mean hits {forward.mean} ({float(forward.mean):.4f})",
         "hits  probability",
     ]
     lines += [f"{k:>4}  {p} ({_percent(p)})" for k, p in forward.distribution.items()]
-    lines.append(
-        f"duel to {first.hits} / {second.hits} hits, attacker first: attacker wins "
-        f"{_percent(duel.first)}, defender wins {_percent(duel.second)}"
-    )
+    if "hits" in spec_keys(attacker) and "hits" in spec_keys(defender):
+        back = odds.attack_odds(attack_from(second), defense_from(first), rules)
+        # A duel to many hits takes seconds: say so on a terminal while it works.
+        with Console(stderr=True).status(f"computing the duel to {first.hits}/{second.hits} hits"):
+            duel = odds.duel_odds(
+                forward.distribution, back.distribution, first.hits, second.hits, rules
+            )
+        data["duel"] = {**duel.as_dict(), "reply": back.as_dict()}
+        lines.append(_duel_line(first.hits, second.hits, duel))
+    else:
+        lines.append("(no duel: give both specs hits=N for the odds of a duel to the end)")
     if plot_path:
         from referee.analysis.plots import plot_hit_distribution
 

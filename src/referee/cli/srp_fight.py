@@ -89,9 +89,12 @@ def _other_event(kind: str, p: Mapping[str, Any]) -> list[str]:
         how = (
             "until cleared" if rounds is None else "cleared" if rounds == 0 else f"{rounds} turn(s)"
         )
-        return [f"  {p['target']}: {p['condition']} ({how})"]
-    if kind == "stat" and p["key"] in ("mounted", "holds"):
-        return [f"  {p['target']}: {p['key']} = {p['value']}"]
+        return [f"  {p['target']}: {_condition_words(p['condition'])} ({how})"]
+    if kind == "stat" and p["key"] == "holds":
+        held = p["value"]
+        return [f"  {p['target']} holds {held}" if held else f"  {p['target']} lets go"]
+    if kind == "stat" and p["key"] == "mounted":
+        return [f"  {p['target']} is {'mounted' if p['value'] else 'on foot'}"]
     if kind == "skipped":
         return [f"  {p['name']} loses the turn: {p['reason']}"]
     if kind == "defeated":
@@ -101,5 +104,19 @@ def _other_event(kind: str, p: Mapping[str, Any]) -> list[str]:
     if kind == "initiative":
         return [f"order: {', '.join(p['order'])}"]
     if kind == "ended":
-        return [f"ended: {p['winner'] or 'nobody'} wins ({p['reason']})"]
+        return [f"ended: {p['winner'] or 'nobody'} won ({p['reason']})"]
     return []
+
+
+def _condition_words(name: str) -> str:
+    """A condition's name as people read it (`lost_action` -> "loses an action").
+
+    >>> _condition_words("breaking_free"), _condition_words("dazzled")
+    ('breaking free', 'dazzled')
+    """
+    from referee.systems.srp.actions import Condition
+
+    try:
+        return Condition(name).words
+    except ValueError:
+        return name.replace("_", " ")

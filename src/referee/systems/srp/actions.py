@@ -74,6 +74,15 @@ class Condition(enum.Enum):
         """How many of the fighter's turns it lasts; None until cleared."""
         return 1 if self in (Condition.STUNNED, Condition.LOST_ACTION) else None
 
+    @property
+    def words(self) -> str:
+        """The condition as people read it.
+
+        >>> Condition.LOST_ACTION.words, Condition.BREAKING_FREE.words, Condition.STUNNED.words
+        ('loses an action', 'breaking free', 'stunned')
+        """
+        return self.value.replace("lost_action", "loses an action").replace("_", " ")
+
 
 #: Actions that use the weapon in hand.
 WEAPON_ACTIONS = frozenset({"attack", "shoot", "disarm", "entangle", "grapple", "unhorse"})
@@ -255,7 +264,7 @@ def _effects(action: Special) -> tuple[Effect, ...]:
 def _outcome_line(action: Special, worked: bool, effects: tuple[Effect, ...]) -> str:
     if not worked:
         return f"{action.value} fails: no effect"
-    listed = ", ".join(f"{e.on} {e.condition.value}" for e in effects)
+    listed = ", ".join(f"{e.on} {e.condition.words}" for e in effects)
     return f"{action.value} works: {listed}"
 
 

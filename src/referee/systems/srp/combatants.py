@@ -100,6 +100,15 @@ def sheet_from_spec(
     return sheet
 
 
+def spec_keys(text: str) -> frozenset[str]:
+    """The keys a short spec gives (checked like `sheet_from_spec` checks them).
+
+    >>> sorted(spec_keys("skill=15, Hits=12"))
+    ['hits', 'skill']
+    """
+    return frozenset(_pairs(text))
+
+
 def _pairs(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in text.replace(",", " ").split():

@@ -22,7 +22,7 @@ from referee.systems.base import JSON
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml, read_pack
 from referee.systems.srp.packdata import Table
 from referee.systems.srp.rules import load_rules
-from referee.systems.srp.sheet import sheet_from_table
+from referee.systems.srp.sheet import MAX_METRES, is_coordinate, sheet_from_table
 from referee.systems.srp.stats import sheet_to_stats
 
 #: Most fighters and scripted actions a fight file may hold (stated bounds).
@@ -67,6 +67,8 @@ def read_fight(path: str | Path) -> FightPlan:
         text = where.read_text(encoding="utf-8")
     except OSError as err:
         raise RulePackError(f"cannot read fight file {str(path)!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulePackError(f"fight file {str(path)!r} is not UTF-8 text") from None
     return parse_fight(parse_toml(text, str(path)), where.parent)
 
 
@@ -136,12 +138,11 @@ def _centimetres(value: Any, where: str) -> JSON:
         raise RulePackError(f"{where} = {value!r} is not a list of [x, y] points in metres")
     points: list[JSON] = []
     for point in value:
-        if not (
-            isinstance(point, list)
-            and len(point) == 2
-            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
-        ):
-            raise RulePackError(f"{where}: {point!r} is not [x, y] in metres")
+        if not (isinstance(point, list) and len(point) == 2 and all(map(is_coordinate, point))):
+            raise RulePackError(
+                f"{where}: {point!r} is not [x, y] in metres "
+                f"(each within -{MAX_METRES}..{MAX_METRES})"
+            )
         points.append([round(point[0] * 100), round(point[1] * 100)])
     return points
 

@@ -261,6 +261,8 @@ def read_pack(path: str | Path) -> GearPack:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise RulePackError(f"cannot read gear pack {str(path)!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulePackError(f"gear pack {str(path)!r} is not UTF-8 text") from None
     return load_pack(parse_toml(text, str(path)), where=Path(path).name)
 
 

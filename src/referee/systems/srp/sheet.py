@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,9 @@ from referee.errors import RuleError, RulePackError
 from referee.systems.srp.gear import UNARMED, GearPack, Shield, Weapon, parse_shield
 from referee.systems.srp.levels import MAX_SKILL
 from referee.systems.srp.packdata import Table
+
+#: How far from the origin a position may lie, in metres (a stated bound: 10 km).
+MAX_METRES = 10_000
 
 #: Defense skill of a defender whose defense is not stated (SRP-10).
 DEFAULT_DEFENSE = 10
@@ -198,10 +202,22 @@ def _shield(table: Table, pavise_ap: int) -> Shield | None:
         raise RulePackError(f"{table.where}.shield: {err}") from None
 
 
+def is_coordinate(value: object) -> bool:
+    """Whether `value` is a number of metres within the stated bound of the ground.
+
+    >>> is_coordinate(7.5), is_coordinate(1e308), is_coordinate(float("nan")), is_coordinate(True)
+    (True, False, False, False)
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return math.isfinite(value) and abs(value) <= MAX_METRES
+
+
 def _position(table: Table) -> tuple[float, float]:
     raw = table.get("position", list, [0, 0])
-    if len(raw) != 2 or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in raw
-    ):
-        raise RulePackError(f"{table.where}.position = {raw!r} is not [x, y] in metres")
+    if len(raw) != 2 or not all(is_coordinate(v) for v in raw):
+        raise RulePackError(
+            f"{table.where}.position = {raw!r} is not [x, y] in metres "
+            f"(each within -{MAX_METRES}..{MAX_METRES})"
+        )
     return float(raw[0]), float(raw[1])

@@ -75,6 +75,8 @@ class SpiritRound:
     losers: tuple[str, ...]
     passed_out: tuple[str, ...]
     explanation: tuple[str, ...]
+    pm_after: tuple[tuple[tuple[str, int], ...], ...] = ()
+    """Each side's members and their PM once the round is over."""
 
     def as_dict(self) -> dict[str, JSON]:
         """As JSON values."""
@@ -86,7 +88,18 @@ class SpiritRound:
             "lost_pm": list(self.losers),
             "passed_out": list(self.passed_out),
             "explanation": list(self.explanation),
+            "pm_after": [[{"name": n, "pm": pm} for n, pm in side] for side in self.pm_after],
         }
+
+    def pm_line(self) -> str:
+        """Both sides' PM after the round, one line.
+
+        >>> SpiritRound(1, (None, None), (None, None), (None, None), (), (), (),
+        ...             ((("Andrea", 5),), (("G1", 3), ("G2", 3)))).pm_line()
+        'PM now: Andrea 5 | G1 3, G2 3'
+        """
+        sides = (", ".join(f"{n} {pm}" for n, pm in side) for side in self.pm_after)
+        return "PM now: " + " | ".join(sides)
 
 
 def _conscious(side: Sequence[SpiritFighter]) -> list[SpiritFighter]:
@@ -145,6 +158,7 @@ def resolve_round(
         tuple(losers),
         fainted,
         tuple(lines),
+        tuple(tuple((m.name, m.current_pm) for m in side) for side in new_sides),
     )
     return new_sides, report
 
@@ -238,7 +252,7 @@ def spirit_combat(
     >>> fight = spirit_combat(((SpiritFighter("A", 5, pm=1),), (SpiritFighter("G", 2),)),
     ...                       ScriptedRng([1, 1, 6, 6]))
     >>> fight.ended, fight.bindable
-    ('side 1 is at 0 PM or below: side 2 ends the combat', ('A',))
+    ('A is at 0 PM or below: G ends the combat', ('A',))
     """
     if not 1 <= max_rounds <= MAX_ROUNDS:
         raise LimitError(f"max rounds {max_rounds!r} is out of range (expected 1..{MAX_ROUNDS})")
@@ -266,16 +280,33 @@ def _throws(
     return rng.throw(TWO_D6).faces, rng.throw(TWO_D6).faces
 
 
+def side_name(side: Sequence[SpiritFighter]) -> str:
+    """A side as its members' names: "Andrea", "Ghost#1 and Ghost#2", "A, B and C".
+
+    >>> side_name([SpiritFighter("A", 1), SpiritFighter("B", 1), SpiritFighter("C", 1)])
+    'A, B and C'
+    """
+    names = [m.name for m in side]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _verb(side: Sequence[SpiritFighter], one: str, many: str) -> str:
+    return f"{side_name(side)} {one if len(side) == 1 else many}"
+
+
 def _ending(sides: Sides, end: EndChoice, number: int) -> tuple[str, tuple[str, ...]] | None:
     for i in (0, 1):
-        other = 2 - i
+        other = sides[1 - i]
         if not _conscious(sides[i]):
-            return f"side {i + 1} has passed out: side {other} wins", ()
+            out = _verb(sides[i], "has", "have")
+            return f"{out} passed out: {_verb(other, 'wins', 'win')}", ()
     for i in (0, 1):
         if spent(sides[i]):
             bindable = tuple(m.name for m in sides[i] if m.current_pm == 0)
             if end(sides, i):
-                return (f"side {i + 1} is at 0 PM or below: side {2 - i} ends the combat", bindable)
+                low = _verb(sides[i], "is", "are")
+                ends = _verb(sides[1 - i], "ends", "end")
+                return (f"{low} at 0 PM or below: {ends} the combat", bindable)
     return None
 
 

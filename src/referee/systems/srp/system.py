@@ -224,6 +224,15 @@ def _attack(
     return _strike_outcome("attack", actor, foe.name, weapon, rear, result)
 
 
+def with_weapon(weapon: Weapon) -> str:
+    """How a summary names the weapon used.
+
+    >>> with_weapon(Weapon("mace")), with_weapon(Weapon("unarmed"))
+    ('with the mace', 'bare-handed')
+    """
+    return "bare-handed" if weapon.name == "unarmed" else f"with the {weapon.name}"
+
+
 def _strike_outcome(
     kind: str, actor: str, target: str, weapon: Weapon, rear: bool, result: melee.Strike
 ) -> Outcome:
@@ -236,7 +245,7 @@ def _strike_outcome(
     return Outcome(
         kind,
         payload,
-        f"{actor} {kind}s {target} with the {weapon.name}: {said}" + (", stunned" if stun else ""),
+        f"{actor} {kind}s {target} {with_weapon(weapon)}: {said}" + (", stunned" if stun else ""),
         wounds=(Wound(target, result.hits),) if result.hits else (),
         conditions=stun,
     )
@@ -262,7 +271,7 @@ def _shoot(
         "fire": shot.fire.value, "skill": result.volley.skill, "reason": result.volley.reason,
         "shots": [_strip(s.as_dict()) for s in result.shots], "hits": result.hits,
     }  # fmt: skip
-    summary = f"{actor} shoots {foe.name} with the {weapon.name}: {result.hits} hits"
+    summary = f"{actor} shoots {foe.name} {with_weapon(weapon)}: {result.hits} hits"
     wounds = (Wound(foe.name, result.hits),) if result.hits else ()
     return Outcome("shoot", payload, summary, wounds=wounds)
 
