@@ -12,6 +12,7 @@ PACKAGES = [
     "referee.rng",
     "referee.dice",
     "referee.bout",
+    "referee.chat",
     "referee.systems",
     "referee.ledger",
     "referee.store",
