@@ -69,10 +69,15 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class FreeRoll:
-    """A fighter (or the referee) rolls dice outside the rules: recorded, no effect on the bout."""
+    """A fighter (or the referee) rolls dice outside the rules: recorded, no effect on the bout.
+
+    Either `sides` (one die per entry, an AOL roll) or `expression`, any dice notation
+    (`2d20+1d6`, `4d6kh3`) under the dice package's default limits, as the CLI rolls it.
+    """
 
     actor: str
-    sides: tuple[int, ...]
+    sides: tuple[int, ...] = ()
+    expression: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,8 @@ from referee.bout import commands as c
 from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply
 from referee.bout.state import BoutState, Status
+from referee.dice import parse as parse_dice
+from referee.dice import roll as roll_dice
 from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
 from referee.rng import RecordingRng, Rng, Throw
 from referee.systems.base import JSON, Outcome, RuleSystem, find_system
@@ -218,12 +220,30 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
     actor = cmd.actor if cmd.actor == REFEREE else log.state.fighter(cmd.actor).name
     if by not in (REFEREE, actor):
         raise ForbiddenError(f"{by!r} may not roll for {actor!r}")
+    if cmd.expression:
+        _notation_roll(log, cmd, rng, actor, by)
+        return
     if not 1 <= len(cmd.sides) <= 100:
         raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
     recorder = RecordingRng(rng)
     recorder.throw(cmd.sides)
     dice: list[JSON] = [f"d{s}" for s in cmd.sides]
     log.add(EventType.ACTION, actor, {"kind": "roll", "dice": dice, "by": by})
+    log.rolls(recorder.take())
+
+
+def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) -> None:
+    expr = parse_dice(cmd.expression)
+    recorder = RecordingRng(rng)
+    result = roll_dice(expr, rng=recorder)
+    payload: dict[str, JSON] = {
+        "kind": "roll",
+        "expression": str(expr),
+        "dice": [f"d{d.sides}" for d in result.dice],
+        "total": result.total,
+        "by": by,
+    }
+    log.add(EventType.ACTION, actor, payload)
     log.rolls(recorder.take())
 
 

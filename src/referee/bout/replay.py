@@ -42,6 +42,8 @@ def _command(action: Event) -> c.Command:
     kind = action.payload.get("kind")
     if kind == "initiative":
         return c.RollInitiative()
+    if kind == "roll" and action.payload.get("expression"):
+        return c.FreeRoll(action.actor, expression=str(action.payload["expression"]))
     if kind == "roll":
         dice = action.payload.get("dice") or []
         sides = tuple(int(str(d)[1:]) for d in dice) if isinstance(dice, list) else ()

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.errors import NotationError, RuleError
+from referee.errors import RuleError
 
 Name = Field(min_length=1, max_length=40)
 
@@ -91,20 +91,10 @@ class Action(Strict):
 
 
 class FreeRoll(Strict):
-    """`{"dice": "1d100"}` (NdS, up to 15 dice of 2..999 sides, as AOL chat allowed)."""
+    """`{"dice": "2d20+1d6"}`: any dice notation the CLI rolls, under the same limits."""
 
-    dice: str = Field(min_length=2, max_length=16, examples=["1d100"])
+    dice: str = Field(min_length=1, max_length=256, examples=["1d100", "2d20+1d6"])
     actor: str | None = Field(default=None, min_length=1, max_length=40)
-
-    def sides(self) -> tuple[int, ...]:
-        """The dice as sides, one entry per die."""
-        count, _, sides = self.dice.lower().partition("d")
-        if not sides.isdigit() or (count and not count.isdigit()):
-            raise NotationError(f"bad dice {self.dice!r} (expected NdS like '1d100')")
-        n, s = int(count or 1), int(sides)
-        if not 1 <= n <= 15 or not 2 <= s <= 999:
-            raise RuleError(f"dice {self.dice!r} out of range (1..15 dice of 2..999 sides)")
-        return (s,) * n
 
 
 class End(Strict):
