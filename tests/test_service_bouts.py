@@ -270,8 +270,13 @@ def test_a_whole_msv_spar_over_the_chat_endpoint(live: LiveServer) -> None:
     for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
         r = live.chat(bid, ref, f"add {name} {cs}")
         assert r.status_code == 200, r.text
-        assert r.text.startswith(f"{name} joins the bout. Fighter token: ")
-        tokens[name] = r.text.rsplit(" ", 1)[1]
+        assert r.text == (
+            f"{name} joins the bout. Its invite link is on the referee's console "
+            "(tokens are never said in chat)."
+        )
+        r = live.post(f"/api/bouts/{bid}/fighters/{name}/token", ref)  # what the console does
+        assert r.status_code == 200, r.text
+        tokens[name] = r.json()["token"]
     r = live.chat(bid, ref, "init")
     assert r.status_code == 200 and r.text.startswith("Initiative: ")
     r = live.chat(bid, tokens["Tarl"], "//roll -sides100 -dice1")
@@ -287,7 +292,7 @@ def test_a_whole_msv_spar_over_the_chat_endpoint(live: LiveServer) -> None:
         )
         assert said, r.text
     assert live.get(f"/api/bouts/{bid}").json()["winner"] in ("Tarl", "Pa-Kur")
-    r = live.chat(bid, tokens["Tarl"], "close")
+    r = live.chat(bid, tokens["Tarl"], "close bout")
     assert r.status_code == 403 and r.text.startswith("error: ")
-    r = live.chat(bid, ref, "close")
+    r = live.chat(bid, ref, "close bout")
     assert r.status_code == 200 and "Server seed: " in r.text

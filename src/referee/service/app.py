@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
@@ -28,10 +28,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from referee import __version__
 from referee.bout import commands as c
-from referee.errors import AuthError, RefereeError
+from referee.errors import AuthError, NotationError, RefereeError
 from referee.service import models as m
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
-from referee.service.chat import MAX_CHAT_BYTES, answer_chat
+from referee.service.chat import answer_chat, error_answer, read_line
 from referee.store import Role, Store
 from referee.systems import find_system, system_names
 
@@ -70,7 +70,7 @@ class BodyLimit:
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(send, scope)
             return
         seen = 0
 
@@ -85,15 +85,21 @@ class BodyLimit:
         try:
             await self.app(scope, counted, send)
         except _TooLarge:
-            await self._refuse(send)
+            await self._refuse(send, scope)
 
-    async def _refuse(self, send: Callable[[Any], Awaitable[None]]) -> None:
-        body = json.dumps(error_body("too_large", f"request body over {self.limit} bytes")).encode()
+    async def _refuse(
+        self, send: Callable[[Any], Awaitable[None]], scope: MutableMapping[str, Any]
+    ) -> None:
+        message = f"request body over {self.limit} bytes"
+        if _is_chat(scope):
+            body, kind = f"error: {message}".encode(), b"text/plain; charset=utf-8"
+        else:
+            body, kind = json.dumps(error_body("too_large", message)).encode(), b"application/json"
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json")],
+                "headers": [(b"content-type", kind)],
             }
         )
         await send({"type": "http.response.body", "body": body})
@@ -101,6 +107,16 @@ class BodyLimit:
 
 class _TooLarge(Exception):
     pass
+
+
+def _is_chat(scope: MutableMapping[str, Any]) -> bool:
+    """Whether a request goes to the chat endpoint (whose answers are all plain text)."""
+    return str(scope.get("path", "")).rstrip("/").endswith("/chat")
+
+
+def chat_error(status: int, message: str) -> PlainTextResponse:
+    """An error as the chat endpoint answers it: one `error: ...` line."""
+    return PlainTextResponse(message, status_code=status)
 
 
 #: The web console's pages load nothing from anywhere else (tested in a real browser).
@@ -174,8 +190,8 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, err: RefereeError) -> Response:
-        if request.url.path.endswith("/chat"):
-            return PlainTextResponse(f"error: {err}"[:MAX_CHAT_BYTES], status_code=err.http_status)
+        if _is_chat(request.scope):
+            return chat_error(err.http_status, error_answer(err))
         return JSONResponse(error_body(err.code, str(err)), status_code=err.http_status)
 
     @app.exception_handler(RequestValidationError)
@@ -183,11 +199,15 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in err.errors()
         )
+        if _is_chat(request.scope):
+            return chat_error(400, error_answer(NotationError(problems)))
         return JSONResponse(error_body("bad_request", problems[:500]), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> Response:
         code = "not_found" if err.status_code == 404 else "http_error"
+        if _is_chat(request.scope):
+            return chat_error(err.status_code, error_answer(RefereeError(str(err.detail))))
         return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)
 
     def who(bout_id: str, authorization: str | None) -> Caller:
@@ -266,6 +286,12 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         """The referee removes a fighter, or a fighter quits (its own token)."""
         return _events(service.remove(bout_id, who(bout_id, authorization), name))
 
+    @app.post("/api/bouts/{bout_id}/fighters/{name}/token", tags=["fighters"])
+    def reissue_token(bout_id: str, name: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The referee reissues a fighter's link: `{"name", "token"}`; the old token stops
+        working."""
+        return service.reissue_token(bout_id, who(bout_id, authorization), name)
+
     @app.post("/api/bouts/{bout_id}/fighters/{name}/reveal", tags=["fighters"])
     def reveal(
         bout_id: str, name: str, body: m.Reveal | None = None, authorization: AuthHeader = None
@@ -299,13 +325,10 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
     def free_roll(
         bout_id: str, body: m.FreeRoll, authorization: AuthHeader = None
     ) -> dict[str, Any]:
-        """A recorded roll outside the rules (the chat's `//roll`), by a fighter or the referee."""
+        """A recorded roll outside the rules (the chat's `roll`), by a fighter or the referee:
+        any dice notation; every throw is a roll event with its nonce and faces."""
         caller = who(bout_id, authorization)
-        service.require_token(caller)
-        actor = body.actor or caller.who
-        events = service.command(bout_id, caller, c.FreeRoll(actor, body.sides()))
-        roll = next(e for e in events if e["type"] == "roll")
-        return {"actor": actor, **roll["payload"], "seq": roll["seq"]}
+        return service.free_roll(bout_id, caller, body.dice, body.actor)
 
     def referee_power(path: str, command: Callable[[], c.Command], doc: str) -> None:
         def route(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
@@ -401,15 +424,22 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         "/api/bouts/{bout_id}/chat",
         tags=["chat"],
         response_class=PlainTextResponse,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"text/plain": {"schema": {"type": "string", "maxLength": 1024}}},
+            }
+        },
     )
-    def chat(
-        bout_id: str,
-        line: Annotated[str, Body(media_type="text/plain", max_length=1024)],
-        authorization: AuthHeader = None,
+    async def chat(
+        bout_id: str, request: Request, authorization: AuthHeader = None
     ) -> PlainTextResponse:
-        """One chat line in (text/plain), one plain-text answer out (at most 1,024 bytes)."""
-        caller = who(bout_id, authorization)
-        return PlainTextResponse(answer_chat(service, bout_id, caller, line))
+        """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
+        out (at most 1,024 bytes); every error is one `error: ...` line."""
+        line = read_line(await request.body())
+        caller = await run_in_threadpool(who, bout_id, authorization)
+        answer = await run_in_threadpool(answer_chat, service, bout_id, caller, line)
+        return PlainTextResponse(answer)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -290,6 +290,26 @@ class RefereeService:
         events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
         return action_answer(events)
 
+    def free_roll(
+        self, bout_id: str, caller: Caller, dice: str, actor: str | None = None
+    ) -> dict[str, Any]:
+        """A recorded roll of any dice notation: expression, total, each throw, every face."""
+        self.require_token(caller)
+        who = actor or caller.who
+        events = self.command(bout_id, caller, c.FreeRoll(who, expression=dice))
+        action = next(e for e in events if e["type"] == EventType.ACTION)
+        rolls = [e for e in events if e["type"] == EventType.ROLL]
+        return {
+            "actor": who,
+            "expression": action["payload"]["expression"],
+            "total": action["payload"]["total"],
+            "nonce": rolls[0]["payload"]["nonce"] if rolls else None,
+            "dice": [d for r in rolls for d in r["payload"]["dice"]],
+            "faces": [f for r in rolls for f in r["payload"]["faces"]],
+            "rolls": [{**r["payload"], "seq": r["seq"]} for r in rolls],
+            "seq": action["seq"],
+        }
+
     def close(self, bout_id: str, caller: Caller) -> dict[str, Any]:
         """End the bout if it is still going, reveal the server seed, and mark it closed."""
         self.require_referee(caller)
@@ -323,6 +343,14 @@ class RefereeService:
         changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
         self.store.append(bout_id, lambda last, current: self._chain(last, changed))
         return {"referee_token": token}
+
+    def reissue_token(self, bout_id: str, caller: Caller, name: str) -> dict[str, Any]:
+        """The referee gives a fighter a new link: a new token; its old ones stop working."""
+        self.require_referee(caller)
+        fighter = self.state(bout_id).fighter(name)
+        token = new_token()
+        self.store.replace_fighter_token(bout_id, fighter.name, token)
+        return {"name": fighter.name, "token": token}
 
     # -- internals -----------------------------------------------------------------------
 

@@ -1,201 +1,200 @@
-"""The chat endpoint: one line of chat in, one plain-text answer (at most 1,024 bytes) out.
+"""The chat endpoint's adapter: raw body -> `referee.chat` command -> service -> one line.
 
-A Second Life HUD or a bot posts what its wearer typed and says the answer in chat as it is.
-The commands (also listed by `help`):
-
-    //roll -sides100 -dice1     a recorded roll: "OnlineHost: NAME rolled 1 100-sided die: 47"
-    attack TARGET               your attack (fighter token); referee: attack ATTACKER TARGET
-    act KIND [key=value ...]    any action of the rule system (SRP: shoot, disarm, grapple, ...)
-    init                        referee: roll initiative and start
-    status | score              whose turn it is | wounds against thresholds
-    add NAME CS [SIDE]          referee (MSV): add a fighter
-    update NAME key=value ...   referee: change stats or wounds (wounds=3, cs=70)
-    remove NAME | quit          referee removes a fighter | a fighter leaves
-    pause | resume | skip | void | cancel | end [SIDE] | close      referee powers
-    help                        this list, short
+The grammar (what a line means) lives in `referee.chat`; this module only checks the body,
+runs the command on the service and renders its answer. Every answer and every error is one
+plain-text line of at most 1,024 UTF-8 bytes; tokens are never said in chat.
 """
 
 from __future__ import annotations
 
-import shlex
+from collections.abc import Callable
 from typing import Any
 
+from referee import chat as k
 from referee.bout import commands as c
-from referee.dice.chat import format_host_line, parse_chat
-from referee.errors import NotationError, RuleError
+from referee.dice.chat import format_host_line
+from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
 from referee.service.bouts import Caller, RefereeService
 from referee.store import Role
 
-MAX_CHAT_BYTES = 1024
-
-HELP = (
-    "referee chat: //roll -sides100 -dice1 | attack TARGET | act KIND key=value.. | status | "
-    "score | quit. Referee: init, add NAME CS [SIDE], update NAME key=value.., remove NAME, "
-    "attack ATTACKER TARGET, pause, resume, skip, void, cancel, end [SIDE], close"
-)
-
-_POWERS: dict[str, type[c.Pause | c.Resume | c.Skip | c.Void | c.Cancel]] = {
-    "pause": c.Pause,
-    "resume": c.Resume,
-    "skip": c.Skip,
-    "void": c.Void,
-    "cancel": c.Cancel,
-}
+MAX_CHAT_BYTES = k.MAX_CHAT_BYTES
+clip = k.clip
 
 
-def clip(text: str, limit: int = MAX_CHAT_BYTES) -> str:
-    """`text` cut to at most `limit` UTF-8 bytes, never inside a character.
+def read_line(body: bytes) -> str:
+    """The chat line in a request body: UTF-8, not empty, at most 1,024 bytes.
 
-    >>> len(clip("é" * 600).encode("utf-8")), clip("é" * 600)[-4:]
-    (1023, 'é...')
+    >>> read_line(b"  status  ")
+    'status'
+    >>> read_line(b"\\xff")
+    Traceback (most recent call last):
+    ...
+    referee.errors.NotationError: the chat line is not UTF-8 text
     """
-    data = text.encode("utf-8")
-    if len(data) <= limit:
-        return text
-    return data[: limit - 3].decode("utf-8", "ignore") + "..."
+    if len(body) > MAX_CHAT_BYTES:
+        raise LimitError(f"the chat line is {len(body)} bytes (at most {MAX_CHAT_BYTES})")
+    try:
+        line = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotationError("the chat line is not UTF-8 text") from None
+    if not line.strip():
+        raise NotationError("the chat line is empty (say `help` for the list)")
+    if any(ch in line for ch in "\r\n\x00"):
+        raise NotationError("a chat line is one line (no line breaks)")
+    return line.strip()
 
 
 def answer_chat(service: RefereeService, bout_id: str, caller: Caller, line: str) -> str:
-    """The plain-text answer to one chat line."""
-    return clip(_answer(service, bout_id, caller, line.strip()))
+    """The plain-text answer to one chat line (errors raise, as `RefereeError`)."""
+    service.store.get_bout(bout_id)  # an unknown bout is 404 whatever the line
+    state = service.state(bout_id)
+    sides = tuple(dict.fromkeys(f.side for f in state.fighters))
+    command = k.parse_line(line, k.Roster(tuple(f.name for f in state.fighters), sides))
+    if not isinstance(command, k.Help) and caller.role is None:
+        raise AuthError(f"`{command}` needs a token of this bout (Authorization: Bearer TOKEN)")
+    run = _RUN[type(command)]
+    return clip(run(service, bout_id, caller, command))
 
 
-def _answer(service: RefereeService, bout_id: str, caller: Caller, line: str) -> str:
-    if line.lower().startswith("//roll"):
-        return _roll(service, bout_id, caller, line)
-    try:
-        words = shlex.split(line)
-    except ValueError as err:
-        raise NotationError(f"cannot read {line!r}: {err}") from None
-    if not words:
-        return HELP
-    verb, args = words[0].lower().lstrip("!/"), words[1:]
-    if verb == "help":
-        return HELP
-    if verb in ("status", "score", "scoreboard"):
-        return _status(service, bout_id) if verb == "status" else _score(service, bout_id)
-    if verb == "attack":
-        return _attack(service, bout_id, caller, args)
-    if verb == "act":
-        return _act(service, bout_id, caller, args)
-    if verb == "init":
-        service.command(bout_id, caller, c.RollInitiative())
-        return "Initiative: " + " > ".join(service.state(bout_id).order)
-    if verb in _POWERS:
-        service.command(bout_id, caller, _POWERS[verb]())
-        return f"{verb}: done. " + _status(service, bout_id)
-    if verb == "end":
-        service.command(bout_id, caller, c.End(args[0] if args else None))
-        return _status(service, bout_id)
-    if verb == "close":
-        seed = service.close(bout_id, caller)["server_seed"]
-        return f"Bout closed. Server seed: {seed} (check it against the commitment)"
-    if verb == "add":
-        return _add(service, bout_id, caller, args)
-    if verb == "update":
-        return _update(service, bout_id, caller, args)
-    if verb in ("remove", "quit"):
-        name = args[0] if args else caller.fighter or ""
-        service.remove(bout_id, caller, name)
-        return f"{name} has left the bout. " + _status(service, bout_id)
-    raise NotationError(f"unknown chat command {words[0]!r} (say 'help' for the list)")
+def error_answer(err: RefereeError) -> str:
+    """An error as the chat says it."""
+    return k.error_line(str(err))
 
 
-def _roll(service: RefereeService, bout_id: str, caller: Caller, line: str) -> str:
-    dice = parse_chat(line)
-    service.require_token(caller)
+Runner = Callable[[RefereeService, str, Caller, Any], str]
+
+
+def _help(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Help) -> str:
+    return k.HELP
+
+
+def _status(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = None) -> str:
+    state = service.state(bout_id)
+    head = k.status_line(state.name, state.status.value, state.round, state.current, state.winner)
+    return head + ". " + _score(service, bout_id, caller)
+
+
+def _score(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = None) -> str:
+    return k.score_line(service.scoreboard(bout_id))
+
+
+def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolRoll) -> str:
     actor = caller.who
-    events = service.command(bout_id, caller, c.FreeRoll(actor, (dice.sides,) * dice.count))
+    events = service.command(bout_id, caller, c.FreeRoll(actor, (cmd.sides,) * cmd.count))
     roll = next(e for e in events if e["type"] == "roll")
     faces = roll["payload"]["faces"]
-    name = "Referee" if actor == "referee" else actor
-    return f"{format_host_line(name, dice.sides, faces)} (nonce {roll['payload']['nonce']})"
+    line = format_host_line(_shown(actor), cmd.sides, faces)
+    return f"{line} (nonce {roll['payload']['nonce']})"
 
 
-def _attack(service: RefereeService, bout_id: str, caller: Caller, args: list[str]) -> str:
-    if caller.role is Role.FIGHTER and len(args) == 1:
-        attacker, target = caller.fighter or "", args[0]
-    elif len(args) == 2:
-        attacker, target = args
-    else:
-        raise NotationError("say 'attack TARGET' (referee: 'attack ATTACKER TARGET')")
-    return _said(service.act(bout_id, caller, attacker, "attack", {"target": target}))
+def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:
+    actor = caller.who
+    events = service.command(bout_id, caller, c.FreeRoll(actor, expression=cmd.expression))
+    rolls = [e["payload"] for e in events if e["type"] == "roll"]
+    faces = [f for r in rolls for f in r["faces"]]
+    return k.roll_line(_shown(actor), cmd.expression, faces, [r["nonce"] for r in rolls])
 
 
-def _act(service: RefereeService, bout_id: str, caller: Caller, args: list[str]) -> str:
-    if not args:
-        raise NotationError("say 'act KIND key=value ...' (e.g. 'act shoot target=Orc')")
-    kind, rest = args[0], args[1:]
-    actor = caller.fighter or ""
-    options = _pairs(rest)
-    if caller.role is Role.REFEREE:
-        actor = str(options.pop("actor", ""))
-        if not actor:
-            raise NotationError("the referee names who acts: act KIND actor=NAME ...")
-    return _said(service.act(bout_id, caller, actor, kind, options))
+def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack) -> str:
+    attacker = cmd.attacker
+    if attacker is None:
+        if caller.role is Role.REFEREE:
+            raise RuleError(f"the referee names both: `attack ATTACKER {cmd.target}`")
+        attacker = caller.fighter or ""
+    return k.said(service.act(bout_id, caller, attacker, "attack", {"target": cmd.target}))
 
 
-def _add(service: RefereeService, bout_id: str, caller: Caller, args: list[str]) -> str:
-    if len(args) not in (2, 3) or not args[1].isdigit():
-        raise NotationError("say 'add NAME CS [SIDE]' (e.g. 'add Tarl 65')")
-    side = args[2] if len(args) == 3 else None
-    added = service.add_fighter(bout_id, caller, args[0], {"cs": int(args[1])}, side)
-    return f"{added['name']} joins the bout. Fighter token: {added['token']}"
+def _act(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Act) -> str:
+    options = dict(cmd.options)
+    actor = str(options.pop("actor", caller.fighter or ""))
+    if caller.role is Role.REFEREE and "actor" not in dict(cmd.options):
+        raise RuleError(f"the referee names who acts: `act {cmd.kind} actor=NAME ...`")
+    return k.said(service.act(bout_id, caller, actor, cmd.kind, options))
 
 
-def _update(service: RefereeService, bout_id: str, caller: Caller, args: list[str]) -> str:
-    if len(args) < 2:
-        raise NotationError("say 'update NAME key=value ...' (e.g. 'update Tarl wounds=3')")
-    options = _pairs(args[1:])
-    wounds = options.pop("wounds", None)
-    if wounds is not None and not isinstance(wounds, int):
-        raise RuleError(f"wounds must be a whole number, got {wounds!r}")
-    service.command(bout_id, caller, c.UpdateFighter(args[0], options, wounds))
-    return f"{args[0]} updated. " + _score(service, bout_id)
+def _init(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Init) -> str:
+    service.command(bout_id, caller, c.RollInitiative())
+    return "Initiative: " + " > ".join(service.state(bout_id).order)
 
 
-def _pairs(words: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for word in words:
-        key, eq, value = word.partition("=")
-        if not eq or not key:
-            raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = int(value) if value.lstrip("-").isdigit() else _word(value)
-    return out
+_POWERS: dict[k.Power, Callable[[], c.Command]] = {
+    k.Power.PAUSE: c.Pause,
+    k.Power.RESUME: c.Resume,
+    k.Power.SKIP: c.Skip,
+    k.Power.VOID: c.Void,
+}
 
 
-def _word(value: str) -> Any:
-    return {"true": True, "false": False}.get(value.lower(), value)
+def _power(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Referee) -> str:
+    service.command(bout_id, caller, _POWERS[cmd.power]())
+    return f"{cmd.power.value}: done. " + _status(service, bout_id, caller)
 
 
-def _said(answer: dict[str, Any]) -> str:
-    text = str(answer.get("summary") or "done")
-    rolls = answer.get("rolls") or []
-    if rolls:
-        nonces = ", ".join(str(r.get("nonce")) for r in rolls)
-        text += f" [nonce {nonces}]"
-    if answer.get("winner"):
-        text += f" {answer['winner']} wins the bout."
-    elif answer.get("extra_action"):
-        text += f" {answer.get('actor')} acts again at once."
-    elif answer.get("next"):
-        text += f" Next: {answer['next']}."
-    return text
+def _end(service: RefereeService, bout_id: str, caller: Caller, cmd: k.End) -> str:
+    service.command(bout_id, caller, c.End(cmd.side))
+    return _status(service, bout_id, caller)
 
 
-def _status(service: RefereeService, bout_id: str) -> str:
-    state = service.state(bout_id)
-    parts = [f"{state.name}: {state.status.value}"]
-    if state.current:
-        parts.append(f"round {state.round}, {state.current} to act")
-    if state.winner:
-        parts.append(f"winner {state.winner}")
-    return ", ".join(parts) + ". " + _score(service, bout_id)
+def _cancel(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Cancel) -> str:
+    service.command(bout_id, caller, c.Cancel())
+    return _status(service, bout_id, caller)
 
 
-def _score(service: RefereeService, bout_id: str) -> str:
-    rows = service.scoreboard(bout_id)
-    return " | ".join(
-        f"{r['name']} {r['wounds']}/{r['threshold']}{' down' if r['defeated'] else ''}"
-        for r in rows
+def _close(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Close) -> str:
+    seed = service.close(bout_id, caller)["server_seed"]
+    return f"Bout closed. Server seed: {seed} (check it against the commitment)"
+
+
+def _add(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Add) -> str:
+    added = service.add_fighter(bout_id, caller, cmd.name, {"cs": cmd.cs}, cmd.side)
+    # The token stays off the chat: the referee gives the fighter its link from the console.
+    return (
+        f"{added['name']} joins the bout. Its invite link is on the referee's console "
+        "(tokens are never said in chat)."
     )
+
+
+def _update(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Update) -> str:
+    options = dict(cmd.options)
+    wounds = options.pop("wounds", None)
+    if wounds is not None and (isinstance(wounds, bool) or not isinstance(wounds, int)):
+        raise RuleError(f"wounds must be a whole number, got {wounds!r}")
+    service.command(bout_id, caller, c.UpdateFighter(cmd.name, options, wounds))
+    return f"{cmd.name} updated. " + _score(service, bout_id, caller)
+
+
+def _remove(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Remove) -> str:
+    service.remove(bout_id, caller, cmd.name)
+    return f"{cmd.name} has left the bout. " + _status(service, bout_id, caller)
+
+
+def _quit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Quit) -> str:
+    if caller.role is not Role.FIGHTER or caller.fighter is None:
+        raise RuleError("`quit` is a fighter's; the referee says `remove NAME`")
+    return _remove(service, bout_id, caller, k.Remove(caller.fighter))
+
+
+def _shown(actor: str) -> str:
+    return "Referee" if actor == "referee" else actor
+
+
+_RUN: dict[type, Runner] = {
+    k.Help: _help,
+    k.Status: _status,
+    k.Score: _score,
+    k.AolRoll: _aol_roll,
+    k.Roll: _roll,
+    k.Attack: _attack,
+    k.Act: _act,
+    k.Init: _init,
+    k.Referee: _power,
+    k.End: _end,
+    k.Cancel: _cancel,
+    k.Close: _close,
+    k.Add: _add,
+    k.Update: _update,
+    k.Remove: _remove,
+    k.Quit: _quit,
+}
+
+__all__ = ["MAX_CHAT_BYTES", "answer_chat", "clip", "error_answer", "read_line"]

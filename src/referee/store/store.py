@@ -367,6 +367,20 @@ class Store:
             self._insert_token(conn, bout_id, token, Role.REFEREE, None)
         return TokenRecord(bout_id, Role.REFEREE, None)
 
+    def replace_fighter_token(self, bout_id: str, fighter: str, token: str) -> TokenRecord:
+        """Reissue a fighter's link: `token` becomes its only token; the old ones stop working."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            conn.execute(
+                delete(TOKENS).where(
+                    TOKENS.c.bout_id == bout_id,
+                    TOKENS.c.role == Role.FIGHTER.value,
+                    TOKENS.c.fighter == fighter,
+                )
+            )
+            self._insert_token(conn, bout_id, token, Role.FIGHTER, fighter)
+        return TokenRecord(bout_id, Role.FIGHTER, fighter)
+
     def lookup_token(self, token: str) -> TokenRecord | None:
         """What the token grants, or None for an unknown token."""
         if not isinstance(token, str):

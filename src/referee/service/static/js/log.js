@@ -100,6 +100,7 @@ export class DiceLog {
     const by = p.by && p.by !== event.actor ? ` (sent by ${p.by})` : "";
     let text;
     if (p.kind === "initiative") text = "Initiative";
+    else if (p.kind === "roll" && p.expression) text = `${event.actor} rolls ${p.expression} = ${p.total} (free roll)`;
     else if (p.kind === "roll") text = `${event.actor} rolls ${p.dice.length} × ${p.dice[0]} (free roll)`;
     else {
       const target = p.options && p.options.target ? ` → ${p.options.target}` : "";
