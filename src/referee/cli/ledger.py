@@ -140,7 +140,8 @@ def verify(file: str, hashes: tuple[str, ...], as_json: bool) -> None:
     "(default: $REFEREE_DB, else referee.db in the user data directory).",
 )
 @click.option("--out", "out", metavar="FILE", help="Write to FILE instead of stdout.")
-def export(bout_id: str, db_url: str | None, out: str | None) -> None:
+@click.option("--chat", "as_chat", is_flag=True, help="An AOL-style chat transcript with receipts.")
+def export(bout_id: str, db_url: str | None, out: str | None, as_chat: bool) -> None:
     """Export a bout as one JSON document: bout, fairness and every event.
 
     Anyone can check the document with `referee verify`.
@@ -150,12 +151,17 @@ def export(bout_id: str, db_url: str | None, out: str | None) -> None:
       referee export b1 > bout-b1.json
       referee export b1 --db sqlite:///bouts.db --out bout-b1.json
       referee export b1 --db postgresql://referee@db.example/referee
+      referee export b1 --chat > b1.log      # referee judge b1.log --export bout-b1.json
     """
     from referee.store import Store
 
     with Store.open(db_url, create=False) as store:
         doc = store.export(bout_id)
     text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    if as_chat:
+        from referee.transcripts import bout_as_chat
+
+        text = "".join(f"{line}\n" for line in bout_as_chat(doc))
     if out is None:
         click.echo(text, nl=False)
         return

@@ -152,6 +152,7 @@ class _Spar:
     dealt: dict[str, int] = field(default_factory=dict)
     anomalies: list[Anomaly] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)
+    claims: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.dealt = {f.name: 0 for f in self.fighters}
@@ -208,6 +209,8 @@ class _Spar:
         """A receipt the ledger holds for the fight; free rolls and voided ones are set aside."""
         assert self.ledger is not None
         held, forged = self.ledger.claim(roll)
+        if held is not None:
+            self.claims[held.seq] = line.number
         if forged is not None:
             self.anomaly(line, Kind.FORGED, forged, roll)
             return False
@@ -308,10 +311,8 @@ def decide(
 
 
 def _missing(spar: _Spar, ledger: Ledger, last: int) -> None:
-    """Each ledger roll no receipt claimed, placed before the receipt of the next ledger roll."""
-    line_of = {r.nonce: r.line for r in reversed(spar.readings) if r.nonce is not None}
+    """Each ledger roll no receipt claimed, placed on the line of the next claimed receipt."""
     for held in ledger.missing():
-        later = [r for r in ledger.rolls if r.seq > held.seq and r.nonce in line_of]
-        where = line_of[later[0].nonce] if later else last
+        later = [line for seq, line in sorted(spar.claims.items()) if seq > held.seq]
         reason = f"the ledger's roll {held} is not in the log"
-        spar.anomalies.append(Anomaly(where, Kind.MISSING, reason))
+        spar.anomalies.append(Anomaly(later[0] if later else last, Kind.MISSING, reason))

@@ -101,13 +101,10 @@ class Ledger:
             if same:
                 return None, f"a second receipt of nonce {roll.nonce} (the ledger has one)"
             return None, f"the ledger holds no roll with nonce {roll.nonce}"
-        held = free[0]
+        exact = [r for r in free if _same(r, roll)]  # nonces start again after a rotation
+        held = exact[0] if exact else free[0]
         self._claimed.add(held.seq)
-        if (
-            name_key(held.name) != name_key(roll.name)
-            or held.faces != roll.faces
-            or held.sides != (roll.sides,) * roll.count
-        ):
+        if not exact:
             return held, f"the ledger holds {held}, not what this line says"
         if held.seq in self.unfair:
             return held, f"the ledger's {held} fails the fairness check: {self.unfair[held.seq]}"
@@ -116,6 +113,14 @@ class Ledger:
     def missing(self) -> list[LedgerRoll]:
         """The ledger rolls that no receipt claimed, in ledger order."""
         return [r for r in self.rolls if r.seq not in self._claimed]
+
+
+def _same(held: LedgerRoll, roll: HostRoll) -> bool:
+    return (
+        name_key(held.name) == name_key(roll.name)
+        and held.faces == roll.faces
+        and held.sides == (roll.sides,) * roll.count
+    )
 
 
 def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:

@@ -1,0 +1,140 @@
+"""`referee judge`: the text report, --json, --html, stdin, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "pakur-stun.log"
+
+
+def run(*args: str, stdin: bytes | None = None) -> Any:
+    return CliRunner().invoke(cli, ["judge", *args], input=stdin)
+
+
+def test_the_text_report_of_the_stun_chain() -> None:
+    result = run(str(EXAMPLE))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:6] == [
+        "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
+        "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1)",
+        "Initiative: Tarl acts first (MSV-5)",
+        "  line 8: forged: a host line typed after the speaker's name 'Pa-Kur'",
+        "  line 9: out-of-turn: it is Tarl's free attack (MSV-4)",
+        "",
+    ]
+    assert (
+        lines[6]
+        == " 1  [2026/11/29 21:03]  Proctor Marcus: Spar between Tarl (CS 65) and Pa-Kur (CS 70)"
+    )
+    assert "      = initiative round 1: 80 vs CS 70, effect 0 - Tarl acts first" in lines
+    assert "      ! out-of-turn: it is Tarl's free attack (MSV-4)" in lines
+    assert sum(1 for line in lines if re.match(r"^\s*\d+  ", line)) == 15
+
+
+def test_json_from_stdin_with_fighters_given() -> None:
+    result = run(
+        "-",
+        "--fighter",
+        "Tarl=2d23",
+        "--fighter",
+        "Pa-Kur=70",
+        "--json",
+        stdin=EXAMPLE.read_bytes(),
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert list(doc) == ["winner", "damage_dealt", "attacks", "anomalies", "rolls"]
+    assert (doc["winner"], doc["damage_dealt"], doc["attacks"]) == (
+        "Tarl",
+        {"Tarl": 16, "Pa-Kur": 0},
+        6,
+    )
+    assert [a["kind"] for a in doc["anomalies"]] == ["forged", "out-of-turn"]
+
+
+def test_a_rule_pack_changes_the_verdict(tmp_path: Path) -> None:
+    pack = tmp_path / "pack.toml"
+    pack.write_text('critical_effect = "none"\ndefeat_threshold = 10\n', encoding="utf-8")
+    doc = json.loads(run(str(EXAMPLE), "--rules", str(pack), "--json").output)
+    # No free attacks: 60 hits 4, then Pa-Kur's 55 is his turn (4); Tarl's 50 -> 8, then
+    # Tarl's further rolls are out of turn.
+    assert (doc["winner"], doc["damage_dealt"], doc["attacks"]) == (
+        None,
+        {"Tarl": 8, "Pa-Kur": 4},
+        3,
+    )
+
+
+def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
+    out = tmp_path / "verdict.html"
+    result = run(str(EXAMPLE), "--html", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
+        f"wrote {out}",
+    ]
+    page = out.read_text(encoding="utf-8")
+    assert page.index("Verdict: Tarl wins") < page.index("<svg") < page.index("The log")
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)
+    assert "<script" not in page and "<link" not in page
+    assert page.count('<tr class="anomaly" id="l') == 2
+    assert '<polyline fill="none" stroke="#1f5fbf"' in page
+    assert "Pa-Kur: 0 dealt" in page and "Tarl: 16 dealt" in page
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        (b"", (), "error: the log is empty"),
+        (b"Tarl: hi\r\nPa-Kur: hey\r\n", (), "error: the log has no roll lines"),
+        (b"\x7fELF\x02\x01\x01\x00\x00\x00", (), "error: the log is not text (it has NUL bytes)"),
+        (EXAMPLE.read_bytes(), ("--fighter", "Tarl"), "error: bad fighter 'Tarl'"),
+        (
+            EXAMPLE.read_bytes(),
+            ("--fighter", "Tarl=65", "--fighter", "Rask=70"),
+            "error: fighter 'Rask' never rolls",
+        ),
+        (EXAMPLE.read_bytes(), ("--rules", "/nonexistent.toml"), "error: cannot read rule pack"),
+        (
+            EXAMPLE.read_bytes(),
+            ("--export", "/nonexistent.json"),
+            "error: cannot read '/nonexistent.json'",
+        ),
+    ],
+    ids=lambda v: repr(v)[:24],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, content: bytes, extra: tuple[str, ...], message: str
+) -> None:
+    log = tmp_path / "spar.log"
+    log.write_bytes(content)
+    result = run(str(log), *extra)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith(message), result.output
+
+
+def test_a_50_mb_file_and_a_missing_one(tmp_path: Path) -> None:
+    big = tmp_path / "big.log"
+    with big.open("wb") as handle:
+        line = b"OnlineHost: Tarl rolled 1 100-sided die: 47\r\n"
+        handle.write(line * (50 * 1024 * 1024 // len(line)))
+    result = run(str(big))
+    assert (result.exit_code, result.output) == (
+        2,
+        "error: the log is larger than 16777216 bytes (at most 16 MiB)\n",
+    )
+    result = run(str(tmp_path / "nope.log"))
+    assert result.exit_code == 2
+    assert (
+        result.output
+        == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
+    )
