@@ -1,0 +1,74 @@
+"""`referee discord`: the referee as a Discord bot, on the same database as `referee serve`."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import click
+
+from referee.errors import RefereeError
+
+#: A bot token: three dot-separated base64url parts (the shape, not a check with Discord).
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+
+
+class TokenError(RefereeError):
+    """DISCORD_TOKEN is missing or not shaped like a bot token."""
+
+    code = "bad_token"
+
+
+def read_token(environ: dict[str, str] | os._Environ[str]) -> str:
+    """The bot token from the environment; one clear error that never repeats it.
+
+    >>> try:
+    ...     read_token({"DISCORD_TOKEN": "x"})
+    ... except TokenError as err:
+    ...     str(err).startswith("DISCORD_TOKEN is not shaped like a Discord bot token")
+    True
+    """
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise TokenError(
+            "DISCORD_TOKEN is not set: put the bot's token in the environment (see docs/discord.md)"
+        )
+    if not TOKEN_SHAPE.fullmatch(token):
+        raise TokenError(
+            "DISCORD_TOKEN is not shaped like a Discord bot token (three dot-separated parts); "
+            "copy it again from the Developer Portal"
+        )
+    return token
+
+
+@click.command("discord")
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    help="Database: a SQLite file path, sqlite:///PATH or postgresql://... "
+    "[default: the same as referee serve]",
+)
+@click.option("--prefix", default="~", show_default=True, help="Command prefix of the bot.")
+@click.option("--public-url", help="The address of `referee serve`, to link scoreboards.")
+def discord_command(db_url: str | None, prefix: str, public_url: str | None) -> None:
+    """Run the referee as a Discord bot (token in DISCORD_TOKEN).
+
+    \b
+    Examples:
+      DISCORD_TOKEN=... referee discord
+      DISCORD_TOKEN=... referee discord --db postgresql:///referee --public-url https://ref.example
+    """
+    token = read_token(os.environ)
+    try:
+        from referee.discord import build_bot
+        from referee.store import Store
+    except ImportError as err:  # pragma: no cover - the discord extra is missing
+        raise RefereeError(
+            f"the bot needs its extra: pip install 'referee[discord]' ({err.name} is missing)"
+        ) from None
+    store = Store.open(db_url)
+    bot = build_bot(store, prefix=prefix, public_url=public_url)
+    click.echo(f"referee database: {store.url}")
+    click.echo(f"referee bot starting with prefix {prefix!r} (Ctrl+C stops it)")
+    bot.run(token, log_handler=None)

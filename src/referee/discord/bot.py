@@ -1,0 +1,378 @@
+"""The Discord bot: message commands and buttons, a thin layer over the `Desk`.
+
+Each command turns the message into who/where/words, asks the desk, and sends its reply.
+A `RefereeError` (bad input, a refusal) is answered with its reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from referee.discord.desk import Desk, Person, Place, Reply
+from referee.discord.help import HELP, command_help
+from referee.errors import NotationError, RefereeError
+from referee.store import Store
+
+log = logging.getLogger("referee.discord")
+
+MENTION = re.compile(r"<@!?([0-9]+)>")
+#: Discord's limit on one message.
+MAX_MESSAGE = 2000
+BUTTON_PREFIX = "referee:"
+
+
+def intents() -> discord.Intents:
+    """Guild messages and their content (prefix commands need it); no privileged member list."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.dm_messages = True
+    wanted.message_content = True
+    return wanted
+
+
+def person(user: discord.abc.User) -> Person:
+    """Who asks; Manage Server counts as the proctor's powers."""
+    admin = isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+    return Person(user.id, user.display_name, bool(admin))
+
+
+def place(channel: Any, guild: discord.Guild | None) -> Place:
+    """Where a command was given."""
+    return Place(channel.id, guild.id if guild else None, str(getattr(channel, "name", "dm")))
+
+
+def mentioned(text: str) -> list[int]:
+    """User ids mentioned in `text`, in the order written.
+
+    >>> mentioned("<@12> hits <@!34>")
+    [12, 34]
+    """
+    return [int(m) for m in MENTION.findall(text)]
+
+
+def without_mentions(text: str) -> str:
+    """`text` with every mention taken out.
+
+    >>> without_mentions("<@12> 65 red")
+    '65 red'
+    """
+    return " ".join(MENTION.sub(" ", text).split())
+
+
+def pairs(words: list[str]) -> dict[str, Any]:
+    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}.
+
+    >>> pairs(["cs=70", "defend=shield"])
+    {'cs': 70, 'defend': 'shield'}
+    """
+    out: dict[str, Any] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or not key:
+            raise NotationError(f"expected key=value, got {word!r}")
+        out[key] = int(value) if value.lstrip("-").isdigit() else value
+    return out
+
+
+def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
+    """A long answer cut at line ends into messages Discord accepts.
+
+    >>> [len(c) for c in chunks("a" * 10 + "\\n" + "b" * 10, 12)]
+    [10, 10]
+    """
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > size:
+            out.append(line[:size])
+            line = line[size:]
+        if current and len(current) + 1 + len(line) > size:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+def view_for(reply: Reply) -> discord.ui.View | None:
+    """Buttons under the answer: one Attack button per foe of the fighter to act."""
+    if not reply.buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in reply.buttons[:25]:
+        custom = f"{BUTTON_PREFIX}{button.action}:{button.target}"[:100]
+        view.add_item(discord.ui.Button(label=button.label[:80], custom_id=custom))
+    return view
+
+
+async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Client) -> None:
+    """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages."""
+    parts = chunks(reply.text) or ["done"]
+    for number, part in enumerate(parts):
+        view = view_for(reply) if number == len(parts) - 1 else None
+        if view is not None:
+            await target.send(part, view=view)
+        else:
+            await target.send(part)
+    if reply.file is not None:
+        await target.send(file=discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
+    for user_id, text in reply.direct:
+        user = client.get_user(user_id)
+        if user is not None:
+            await user.send(text)
+
+
+class RefereeBot(commands.Bot):
+    """The bot: the desk, message commands, buttons."""
+
+    def __init__(
+        self, store: Store, prefix: str, public_url: str | None,
+        wanted: discord.Intents | None = None,
+    ) -> None:  # fmt: skip
+        self.desk = Desk(store, public_url)
+        self.default_prefix = prefix
+        super().__init__(
+            command_prefix=self._prefix, intents=wanted or intents(), help_command=None,
+            case_insensitive=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )  # fmt: skip
+        _register(self)
+
+    async def _prefix(self, bot: commands.Bot, message: discord.Message) -> str:
+        if message.guild is not None:
+            own = self.desk.links.prefix(message.guild.id)
+            if own:
+                return own
+        return self.default_prefix
+
+    async def process_commands(self, message: discord.Message) -> None:
+        """Run a message that names one of the bot's commands; anything else is left alone
+        (role-play lines may start with the prefix: `~sighs`)."""
+        if message.author.bot:
+            return
+        ctx = await self.get_context(message)
+        if ctx.command is not None:
+            await self.invoke(ctx)
+
+    async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
+        """Unknown commands stay silent (role-play lines may start with the prefix)."""
+        if isinstance(error, commands.CommandNotFound):
+            return
+        if isinstance(error, commands.UserInputError):
+            await ctx.send(f"error: {error} (~help {ctx.command or ''})".strip())
+            return
+        log.error("command %s failed: %s", ctx.command, type(error).__name__)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The buttons: `referee:attack:NAME` attacks NAME as the one who pressed it."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom = str(data.get("custom_id", ""))
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if not custom.startswith(BUTTON_PREFIX):
+            return
+        action, _, target = custom[len(BUTTON_PREFIX) :].partition(":")
+        where = place(interaction.channel, interaction.guild)
+        who = person(interaction.user)
+        try:
+            if action == "attack":
+                reply = self.desk.attack(where, who, target)
+            else:
+                reply = self.desk.act(where, who, action, None, {})
+        except RefereeError as err:
+            await interaction.response.send_message(f"error: {err}", ephemeral=True)
+            return
+        await interaction.response.send_message(
+            reply.text[:MAX_MESSAGE], view=view_for(reply) or discord.utils.MISSING
+        )
+
+
+async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
+    """Run one desk call; a refusal or bad input is its reason, in one line."""
+    try:
+        reply = work()
+    except RefereeError as err:
+        await ctx.send(f"error: {err}")
+        return
+    await send(ctx, reply, ctx.bot)
+
+
+def _register(bot: RefereeBot) -> None:
+    desk = bot.desk
+
+    def where(ctx: commands.Context[Any]) -> Place:
+        return place(ctx.channel, ctx.guild)
+
+    def who(ctx: commands.Context[Any]) -> Person:
+        return person(ctx.author)
+
+    def add(
+        name: str, aliases: tuple[str, ...] = ()
+    ) -> Callable[[Callable[[commands.Context[Any], str], Reply]], None]:
+        def wrap(fn: Callable[[commands.Context[Any], str], Reply]) -> None:
+            async def command(ctx: commands.Context[Any], *, rest: str = "") -> None:
+                await answer(ctx, lambda: fn(ctx, rest))
+
+            bot.add_command(commands.Command(command, name=name, aliases=list(aliases)))
+
+        return wrap
+
+    def target_of(ctx: commands.Context[Any], rest: str) -> str | None:
+        ids = mentioned(rest)
+        if ids:
+            return desk.fighter_of(where(ctx), ids[0])
+        text = without_mentions(rest)
+        return desk.fighter_named(where(ctx), text) if text else None
+
+    @add("roll", ("r",))
+    def _roll(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.roll(where(ctx), who(ctx), rest)
+
+    @add("fair")
+    def _fair(ctx: commands.Context[Any], rest: str) -> Reply:
+        word = rest.strip().lower()
+        if word not in ("", "reveal"):
+            raise NotationError("say ~fair or ~fair reveal")
+        return desk.fair(where(ctx), reveal=word == "reveal")
+
+    @add("help")
+    def _help(ctx: commands.Context[Any], rest: str) -> Reply:
+        return Reply([command_help(rest) if rest.strip() else HELP])
+
+    @add("spar:open")
+    def _open(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.open(where(ctx), who(ctx), rest)
+
+    @add("spar:join")
+    def _join(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.join(where(ctx), who(ctx), rest)
+
+    @add("spar:begin")
+    def _begin(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.begin(where(ctx), who(ctx))
+
+    @add("spar:attack", ("spar:roll",))
+    def _attack(ctx: commands.Context[Any], rest: str) -> Reply:
+        ids = mentioned(rest)
+        if len(ids) == 2:  # the proctor: attacker then target
+            attacker = desk.fighter_of(where(ctx), ids[0])
+            return desk.attack(where(ctx), who(ctx), desk.fighter_of(where(ctx), ids[1]), attacker)
+        return desk.attack(where(ctx), who(ctx), target_of(ctx, rest))
+
+    @add("spar:act")
+    def _act(ctx: commands.Context[Any], rest: str) -> Reply:
+        words = without_mentions(rest).split()
+        if not words:
+            raise NotationError("say ~spar:act KIND @user key=value (e.g. ~spar:act shoot @Orc)")
+        kind, options = words[0].lower(), pairs(words[1:])
+        ids = mentioned(rest)
+        target = desk.fighter_of(where(ctx), ids[0]) if ids else None
+        return desk.act(where(ctx), who(ctx), kind, target, options)
+
+    @add("spar:target")
+    def _target(ctx: commands.Context[Any], rest: str) -> Reply:
+        target = target_of(ctx, rest)
+        if target is None:
+            raise NotationError("say ~spar:target @user")
+        return desk.set_target(where(ctx), who(ctx), target)
+
+    @add("spar:scoreboard", ("spar:score",))
+    def _score(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.scoreboard(where(ctx))
+
+    @add("spar:quit")
+    def _quit(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.quit(where(ctx), who(ctx))
+
+    for verb in ("pause", "resume", "skip", "void", "cancel", "end"):
+
+        def power(ctx: commands.Context[Any], rest: str, verb: str = verb) -> Reply:
+            return desk.power(where(ctx), who(ctx), verb, rest)
+
+        add(f"spar:{verb}")(power)
+
+    @add("spar:add")
+    def _add(ctx: commands.Context[Any], rest: str) -> Reply:
+        ids = mentioned(rest)
+        words = without_mentions(rest).split()
+        numbers = [i for i, w in enumerate(words) if w.isdigit()]
+        if not numbers or (not ids and numbers[0] == 0):
+            raise NotationError("say ~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE]")
+        at = numbers[0]
+        if ids:
+            member = ctx.guild.get_member(ids[0]) if ctx.guild else None
+            name = member.display_name if member else " ".join(words[:at]) or str(ids[0])
+        else:
+            name = " ".join(words[:at])
+        side = " ".join(words[at + 1 :]) or None
+        return desk.add(where(ctx), who(ctx), name, ids[0] if ids else None, int(words[at]), side)
+
+    @add("spar:remove")
+    def _remove(ctx: commands.Context[Any], rest: str) -> Reply:
+        name = target_of(ctx, rest)
+        if name is None:
+            raise NotationError("say ~spar:remove @user")
+        return desk.remove(where(ctx), who(ctx), name)
+
+    @add("spar:update")
+    def _update(ctx: commands.Context[Any], rest: str) -> Reply:
+        words = without_mentions(rest).split()
+        ids = mentioned(rest)
+        keyed = [w for w in words if "=" in w]
+        named = " ".join(w for w in words if "=" not in w)
+        if ids:
+            name = desk.fighter_of(where(ctx), ids[0])
+        elif named:
+            name = desk.fighter_named(where(ctx), named)
+        else:
+            raise NotationError("say ~spar:update @user key=value (e.g. wounds=3 cs=70)")
+        return desk.update(where(ctx), who(ctx), name, pairs(keyed))
+
+    @add("spar:override")
+    def _override(ctx: commands.Context[Any], rest: str) -> Reply:
+        words = rest.split()
+        of = int(words.pop(0)) if words and words[0].isdigit() else None
+        wounds = {}
+        for key, value in pairs(words).items():
+            wounds[desk.fighter_named(where(ctx), key)] = value
+        return desk.override(where(ctx), who(ctx), of, wounds)
+
+    @add("spar:assign")
+    def _assign(ctx: commands.Context[Any], rest: str) -> Reply:
+        ids = mentioned(rest)
+        if not ids:
+            raise NotationError("say ~spar:assign @user")
+        member = ctx.guild.get_member(ids[0]) if ctx.guild else None
+        name = member.display_name if member else str(ids[0])
+        return desk.assign(where(ctx), who(ctx), ids[0], name)
+
+    @add("spar:close")
+    def _close(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.close(where(ctx), who(ctx))
+
+    from referee.discord.characters import register_characters
+
+    register_characters(bot, add)
+
+
+def build_bot(
+    store: Store, *, prefix: str = "~", public_url: str | None = None,
+    wanted: discord.Intents | None = None,
+) -> RefereeBot:  # fmt: skip
+    """The `discord.ext.commands.Bot` over `store`, ready to start with `bot.start(token)`.
+
+    `wanted` replaces the intents (tests give the member cache the offline harness needs).
+    """
+    if not prefix or len(prefix) > 5 or any(ch.isspace() for ch in prefix):
+        raise NotationError(f"prefix {prefix!r} must be 1 to 5 characters without spaces")
+    return RefereeBot(store, prefix, public_url, wanted)

@@ -1,0 +1,478 @@
+"""The referee's desk for one chat platform: rolls, the table ledger and spars, by channel.
+
+Nothing here knows Discord: a command comes in as who asked (`Person`), where (`Place`) and
+its words; a `Reply` goes out (lines, an optional file, buttons, direct messages). Every
+change goes through `RefereeService`, so a spar fought here is an ordinary bout: listed,
+watched live in the web console, exported and verified like any other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.bout import commands as c
+from referee.bout.engine import REFEREE
+from referee.bout.state import BoutState, Status
+from referee.dice import parse, parse_chat, roll
+from referee.dice.chat import format_host_line
+from referee.dice.expr import Dice
+from referee.discord.links import Links, Member
+from referee.discord.render import lines_for
+from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
+from referee.rng import Throw
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService
+from referee.store import Role, Store
+
+#: Dice one ledger event may hold (the engine's bound for a free roll).
+DICE_PER_EVENT = 100
+SYSTEMS = ("msv", "srp")
+REF = Caller(Role.REFEREE)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who asks: their Discord id, the name they show, and whether they may manage the server."""
+
+    id: int
+    name: str
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where: the channel (its id and name) and the server."""
+
+    channel: int
+    guild: int | None = None
+    channel_name: str = "channel"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button to show under the answer: its label and what pressing it does."""
+
+    label: str
+    action: str
+    target: str
+
+
+@dataclass(slots=True)
+class Reply:
+    """What the bot says: lines in the channel, maybe a file, buttons and direct messages."""
+
+    lines: list[str]
+    file: tuple[str, bytes] | None = None
+    buttons: list[Button] = field(default_factory=list)
+    direct: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The lines as one message."""
+        return "\n".join(self.lines)
+
+
+class LedgerRng:
+    """Dice for a roll outside a spar: every throw is a verifiable free roll in a ledger bout."""
+
+    def __init__(self, service: RefereeService, bout_id: str) -> None:
+        self.service, self.bout_id = service, bout_id
+        self.nonces: list[int] = []
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        """Throw through the ledger, at most `DICE_PER_EVENT` dice per stored event."""
+        faces: list[int] = []
+        first: int | None = None
+        for start in range(0, len(sides), DICE_PER_EVENT):
+            chunk = tuple(sides[start : start + DICE_PER_EVENT])
+            records = self.service.command(self.bout_id, REF, c.FreeRoll(REFEREE, chunk))
+            rolled = next(r for r in records if r["type"] == "roll")["payload"]
+            faces += [int(f) for f in rolled["faces"]]
+            self.nonces.append(int(rolled["nonce"]))
+            first = int(rolled["nonce"]) if first is None else first
+        return Throw(tuple(sides), tuple(faces), first)
+
+
+def match_name(text: str, names: Sequence[str]) -> str:
+    """The fighter a typed name means: case-insensitive, no quotes, longest name first.
+
+    >>> match_name("tarl cabot", ["Tarl", "Tarl Cabot"])
+    'Tarl Cabot'
+    """
+    wanted = " ".join(text.split()).casefold()
+    for name in sorted(names, key=len, reverse=True):
+        if " ".join(name.split()).casefold() == wanted:
+            return name
+    listed = ", ".join(names) or "nobody yet"
+    raise NotFoundError(f"no fighter called {text!r} here (fighters: {listed})")
+
+
+class Desk:
+    """Rolls and spars per channel, over one `Store`."""
+
+    def __init__(self, store: Store, public_url: str | None = None) -> None:
+        self.service = RefereeService(store)
+        self.links = Links(store)
+        self.public_url = public_url.rstrip("/") if public_url else None
+
+    # -- rolls and the table ledger ------------------------------------------------------
+
+    def roll(self, place: Place, who: Person, text: str) -> Reply:
+        """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack."""
+        text = text.strip()
+        if not text:
+            raise NotationError("say what to roll: ~roll 2d20+1d6 or ~roll //roll -sides100 -dice1")
+        chat = text.lower().startswith("//roll")
+        expr = parse_chat(text) if chat else parse(text)
+        attack = self._roll_as_attack(place, who, expr)
+        if attack is not None:
+            return attack
+        table = self._table(place)
+        rng = LedgerRng(self.service, table)
+        result = roll(expr, rng=rng)
+        nonces = ", ".join(str(n) for n in rng.nonces)
+        if chat:
+            assert isinstance(expr, Dice)
+            faces = [d.face for d in result.dice]
+            return Reply([f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"])
+        return Reply([f"{who.name} rolls {result} (nonce {nonces})"])
+
+    def _roll_as_attack(self, place: Place, who: Person, expr: object) -> Reply | None:
+        bout = self._spar(place, required=False)
+        if bout is None or not isinstance(expr, Dice) or expr != Dice(1, 100):
+            return None
+        state = self.service.state(bout)
+        me = self.links.member(bout, who.id)
+        if state.system != "msv" or me is None or me.fighter is None:
+            return None
+        if state.status is not Status.RUNNING:
+            return None
+        if state.current != me.fighter:
+            raise ConflictError(f"not your turn: {state.current} acts now (nothing was rolled)")
+        return self.attack(place, who, None)
+
+    def _table(self, place: Place) -> str:
+        _, table = self.links.channel(place.channel)
+        if table is None:
+            table = self.service.create_bout("msv", f"table ledger #{place.channel_name}")["id"]
+            self.links.set_channel(place.channel, place.guild, table=table)
+        return table
+
+    def fair(self, place: Place, reveal: bool = False) -> Reply:
+        """`~fair`: the table ledger's commitment; `~fair reveal`: its seed, and a new ledger."""
+        table = self._table(place)
+        record = self.service.store.get_bout(table)
+        if not reveal:
+            rolls = sum(1 for r in self.service.records(table) if r["type"] == "roll")
+            return Reply(
+                [
+                    f"Table ledger of #{place.channel_name}: commitment {record.commitment}",
+                    f"client seed {record.client_seed}, {rolls} roll(s) so far.",
+                    "~fair reveal reveals the server seed (and starts a new ledger), so anyone "
+                    "can check every roll: referee verify on the attached export.",
+                ]
+            )
+        seed = self.service.close(table, REF)["server_seed"]
+        export = self.service.export(table, REF)
+        fresh = self.service.create_bout("msv", f"table ledger #{place.channel_name}")
+        self.links.set_channel(place.channel, place.guild, table=fresh["id"])
+        return Reply(
+            [
+                f"Server seed revealed: {seed} (commitment {record.commitment}).",
+                "The export is attached: check it with referee verify.",
+                f"New table ledger: commitment {fresh['commitment']}",
+            ],
+            file=(f"table-{table}.json", _json_bytes(export)),
+        )
+
+    # -- spars: opening and joining ------------------------------------------------------
+
+    def _spar(self, place: Place, *, required: bool = True) -> str | None:
+        spar, _ = self.links.channel(place.channel)
+        if spar is not None and self.service.store.get_bout(spar).status == "closed":
+            spar = None
+        if spar is None and required:
+            raise NotFoundError("no spar is open in this channel (open one: ~spar:open msv NAME)")
+        return spar
+
+    def _bout(self, place: Place) -> str:
+        bout = self._spar(place)
+        assert bout is not None
+        return bout
+
+    def open(self, place: Place, who: Person, args: str) -> Reply:
+        """`~spar:open [msv|srp] [NAME]`: the caller becomes the proctor."""
+        if self._spar(place, required=False) is not None:
+            raise ConflictError("a spar is already open in this channel (~spar:close ends it)")
+        words = args.split()
+        system = words.pop(0).lower() if words and words[0].lower() in SYSTEMS else "msv"
+        name = " ".join(words) or f"Spar in #{place.channel_name}"
+        opened = self.service.create_bout(system, name)
+        self.links.set_channel(place.channel, place.guild, spar=opened["id"])
+        self.links.set_member(opened["id"], who.id, proctor=True, name=who.name)
+        lines = [
+            f"Spar {name!r} ({system.upper()}) is open; the proctor is {who.name}.",
+            f"Commitment: {opened['commitment']} (published before any roll).",
+            "Join with ~spar:join CS" if system == "msv" else "Join with ~spar:join CHARACTER",
+        ]
+        lines += self._links(opened["id"])
+        return Reply(lines)
+
+    def _links(self, bout: str) -> list[str]:
+        if not self.public_url:
+            return []
+        return [
+            f"Scoreboard: {self.public_url}/bouts/{bout}",
+            f"Verify: {self.public_url}/verify?bout={bout}",
+        ]
+
+    def join(self, place: Place, who: Person, args: str) -> Reply:
+        """`~spar:join [CS | CHARACTER]`: join the open spar as yourself or a saved character."""
+        bout = self._bout(place)
+        me = self.links.member(bout, who.id)
+        if me is not None and me.fighter:
+            raise ConflictError(f"you already fight in this spar as {me.fighter}")
+        system = self.service.state(bout).system
+        name, stats = self._entrant(who, system, args.strip())
+        self.service.add_fighter(bout, ANONYMOUS, name, stats, joining=True)
+        self.links.set_member(bout, who.id, fighter=name, name=who.name)
+        shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
+        return Reply([f"{name} joins the spar ({shown})."])
+
+    def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
+        if system == "msv" and args.isdigit():
+            return who.name, {"cs": int(args)}
+        saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
+        if args:
+            chosen = [ch for ch in saved if ch.name.casefold() == args.casefold()]
+            if not chosen:
+                raise NotFoundError(
+                    f"you have no {system.upper()} character called {args!r} (~char list)"
+                )
+            return chosen[0].name, dict(chosen[0].stats)
+        if len(saved) == 1:
+            return saved[0].name, dict(saved[0].stats)
+        hint = "~spar:join 65 (your CS)" if system == "msv" else "~spar:join CHARACTER"
+        raise NotationError(f"say how you join: {hint}")
+
+    # -- spars: fighting -----------------------------------------------------------------
+
+    def begin(self, place: Place, who: Person) -> Reply:
+        """`~spar:begin`: roll initiative (every reroll shown) and start."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "begin the spar")
+        records = self.service.command(bout, REF, c.RollInitiative())
+        return self._answer(bout, records)
+
+    def attack(
+        self, place: Place, who: Person, target: str | None, attacker: str | None = None
+    ) -> Reply:
+        """`~spar:attack @user` (alias `~spar:roll`): your attack; the proctor may name both."""
+        bout = self._bout(place)
+        state = self.service.state(bout)
+        me = self.links.member(bout, who.id)
+        if attacker is not None:
+            self._proctor(bout, who, "attack for another fighter")
+            caller, actor = REF, attacker
+        else:
+            if me is None or not me.fighter:
+                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
+        if state.status is not Status.RUNNING:
+            raise ConflictError(f"the spar is {state.status.value}: no attacks now")
+        if state.current != actor:
+            raise ConflictError(f"not your turn: {state.current} acts now")
+        foe = target or (me.target if me and attacker is None else None) or _only_foe(state, actor)
+        records = self.service.command(bout, caller, c.Act(actor, "attack", {"target": foe}))
+        return self._answer(bout, records)
+
+    def act(
+        self, place: Place, who: Person, kind: str, target: str | None, options: dict[str, Any]
+    ) -> Reply:
+        """`~spar:act KIND @user key=value...`: any action of the rule system (SRP)."""
+        bout = self._bout(place)
+        me = self.links.member(bout, who.id)
+        if me is None or not me.fighter:
+            raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+        state = self.service.state(bout)
+        if state.current != me.fighter:
+            raise ConflictError(f"not your turn: {state.current} acts now")
+        if target is not None:
+            options = {**options, "target": target}
+        caller = Caller(Role.FIGHTER, me.fighter)
+        records = self.service.command(bout, caller, c.Act(me.fighter, kind, options))
+        return self._answer(bout, records)
+
+    def set_target(self, place: Place, who: Person, target: str) -> Reply:
+        """`~spar:target @user`: whom your roll attacks when you have several foes."""
+        bout = self._bout(place)
+        me = self.links.member(bout, who.id)
+        if me is None or not me.fighter:
+            raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+        self.service.state(bout).fighter(target)
+        self.links.set_member(bout, who.id, target=target)
+        return Reply([f"{me.fighter}'s rolls now attack {target}."])
+
+    def scoreboard(self, place: Place) -> Reply:
+        """`~spar:scoreboard`: wounds against thresholds, whose turn it is."""
+        bout = self._bout(place)
+        return Reply(self._score_lines(bout))
+
+    def _score_lines(self, bout: str) -> list[str]:
+        state = self.service.state(bout)
+        lines = [f"Scoreboard of {state.name} ({state.status.value}, round {state.round}):"]
+        for row in self.service.scoreboard(bout):
+            down = " - defeated" if row["defeated"] else ""
+            lines.append(f"  {row['name']}: {row['wounds']} of {row['threshold']}{down}")
+        if state.current:
+            lines.append(f"Next: {state.current}'s turn")
+        return lines
+
+    def quit(self, place: Place, who: Person) -> Reply:
+        """`~spar:quit`: leave the spar."""
+        bout = self._bout(place)
+        me = self.links.member(bout, who.id)
+        if me is None or not me.fighter:
+            raise ForbiddenError("you are not fighting in this spar")
+        records = self.service.remove(bout, Caller(Role.FIGHTER, me.fighter), me.fighter)
+        self.links.set_member(bout, who.id, fighter=None)
+        return self._answer(bout, records)
+
+    def _answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
+        state = self.service.state(bout)
+        lines = [ln for ln in lines_for(records, state.system) if not ln.startswith("Next:")]
+        if any(r["type"] in ("wound", "overridden", "voided", "fighter_updated") for r in records):
+            lines += [ln for ln in self._score_lines(bout) if not ln.startswith("Next:")]
+        if state.status is Status.RUNNING and state.current:
+            free = " - a free attack" if state.free_attack else ""
+            lines.append(f"Next: {state.current}'s turn (round {state.round}){free}")
+        return Reply(lines, buttons=self._buttons(state))
+
+    def _buttons(self, state: BoutState) -> list[Button]:
+        actor = state.current
+        if state.status is not Status.RUNNING or actor is None:
+            return []
+        foes = [f.name for f in state.enemies_of(actor)]
+        if state.system == "msv":
+            return [Button(f"Attack {foe}", "attack", foe) for foe in foes]
+        return [Button(f"Attack {foe}", "attack", foe) for foe in foes] + [
+            Button("Pass", "pass", "")
+        ]
+
+    # -- proctor powers ------------------------------------------------------------------
+
+    def _proctor(self, bout: str, who: Person, what: str) -> None:
+        proctor = self.links.proctor(bout)
+        if who.admin or proctor == str(who.id):
+            return
+        name = next((m.name for m in self.links.members(bout) if m.proctor), None)
+        raise ForbiddenError(f"only the proctor ({name or 'nobody'}) can {what}")
+
+    def power(self, place: Place, who: Person, verb: str, args: str = "") -> Reply:
+        """pause, resume, skip, void, cancel, end [SIDE]: the proctor's."""
+        bout = self._bout(place)
+        self._proctor(bout, who, verb)
+        commands: dict[str, Callable[[], c.Command]] = {
+            "pause": c.Pause,
+            "resume": c.Resume,
+            "skip": c.Skip,
+            "void": c.Void,
+            "cancel": c.Cancel,
+            "end": lambda: c.End(args.strip() or None),
+        }
+        records = self.service.command(bout, REF, commands[verb]())
+        return self._answer(bout, records)
+
+    def add(
+        self, place: Place, who: Person, name: str, user: int | None, cs: int, side: str | None
+    ) -> Reply:
+        """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the proctor adds a fighter."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "add fighters")
+        self.service.add_fighter(bout, REF, name, {"cs": cs}, side)
+        if user is not None:
+            self.links.set_member(bout, user, fighter=name, name=name)
+        return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
+
+    def remove(self, place: Place, who: Person, name: str) -> Reply:
+        """`~spar:remove @user`: the proctor removes a fighter."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "remove fighters")
+        records = self.service.remove(bout, REF, name)
+        return self._answer(bout, records)
+
+    def update(self, place: Place, who: Person, name: str, options: dict[str, Any]) -> Reply:
+        """`~spar:update @user key=value...` (wounds=3, cs=70): the proctor's."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "update fighters")
+        wounds = options.pop("wounds", None)
+        if wounds is not None and not isinstance(wounds, int):
+            raise RuleError(f"wounds must be a whole number, got {wounds!r}")
+        records = self.service.command(bout, REF, c.UpdateFighter(name, options, wounds))
+        return self._answer(bout, records)
+
+    def override(self, place: Place, who: Person, of: int | None, wounds: dict[str, Any]) -> Reply:
+        """`~spar:override [SEQ] NAME=WOUNDS...`: replace an outcome's wounds (default: last)."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "override")
+        state = self.service.state(bout)
+        seq = of if of is not None else state.last_outcome
+        if seq is None:
+            raise ConflictError("there is no outcome to override yet")
+        if not wounds or not all(isinstance(v, int) for v in wounds.values()):
+            raise NotationError("say ~spar:override NAME=WOUNDS (e.g. Tarl=0)")
+        records = self.service.command(bout, REF, c.Override(seq, wounds))
+        return self._answer(bout, records)
+
+    def assign(self, place: Place, who: Person, user: int, name: str) -> Reply:
+        """`~spar:assign @user`: hand the proctor's powers over."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "hand the spar over")
+        self.service.hand_over(bout, REF)
+        self.links.hand_over(bout, user)
+        self.links.set_member(bout, user, name=name)
+        return Reply([f"{name} is the proctor now."])
+
+    def close(self, place: Place, who: Person) -> Reply:
+        """`~spar:close`: end it, reveal the seed, attach the export."""
+        bout = self._bout(place)
+        self._proctor(bout, who, "close the spar")
+        before = self.service.state(bout).next_seq
+        seed = self.service.close(bout, REF)["server_seed"]
+        records = self.service.records(bout, before - 1)
+        export = self.service.export(bout, REF)
+        self.links.set_channel(place.channel, place.guild, spar=None)
+        lines = lines_for(records, export["bout"]["system"])
+        lines += [
+            f"The spar is closed. Server seed: {seed}",
+            "The export is attached: anyone can check it with referee verify.",
+        ]
+        return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
+
+    # -- people --------------------------------------------------------------------------
+
+    def fighter_of(self, place: Place, user: int) -> str:
+        """The fighter a mentioned user plays in the channel's spar."""
+        bout = self._bout(place)
+        member: Member | None = self.links.member(bout, user)
+        if member is None or not member.fighter:
+            raise NotFoundError("that member is not fighting in this spar")
+        return member.fighter
+
+    def fighter_named(self, place: Place, text: str) -> str:
+        """A fighter by its typed name (case-insensitive, longest match first)."""
+        bout = self._bout(place)
+        return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def _only_foe(state: BoutState, actor: str) -> str:
+    foes = [f.name for f in state.enemies_of(actor)]
+    if len(foes) == 1:
+        return foes[0]
+    raise NotationError(f"name your target: {', '.join(foes)} (~spar:attack @user)")
+
+
+def _json_bytes(doc: Any) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, indent=2).encode("utf-8")

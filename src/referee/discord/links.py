@@ -1,0 +1,214 @@
+"""What the bot remembers beside the bouts: which bout a channel plays, who is who, characters.
+
+Four small tables in the referee's own database (SQLite or PostgreSQL), created when the bot
+starts, so a restart picks every spar up where it was. The bouts themselves, their events and
+their seeds stay in the store's tables; nothing here is needed to verify a bout.
+
+- `discord_channels`: per channel, the open spar's bout and the table ledger's bout.
+- `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor.
+- `discord_characters`: saved characters per Discord user (`~char set`).
+- `discord_guilds`: a server's own command prefix.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
+from sqlalchemy.engine import Engine
+
+from referee.store import Store
+from referee.store.engine import write_transaction
+
+METADATA = MetaData()
+
+CHANNELS = Table(
+    "discord_channels",
+    METADATA,
+    Column("channel_id", Text, primary_key=True),
+    Column("guild_id", Text),
+    Column("spar_bout", Text),
+    Column("table_bout", Text),
+)
+
+MEMBERS = Table(
+    "discord_members",
+    METADATA,
+    Column("bout_id", Text, primary_key=True),
+    Column("user_id", Text, primary_key=True),
+    Column("fighter", Text),
+    Column("name", Text),
+    Column("proctor", Integer, nullable=False),
+    Column("target", Text),
+)
+
+CHARACTERS = Table(
+    "discord_characters",
+    METADATA,
+    Column("user_id", Text, primary_key=True),
+    Column("name", Text, primary_key=True),
+    Column("system", Text, nullable=False),
+    Column("stats", Text, nullable=False),
+)
+
+GUILDS = Table(
+    "discord_guilds",
+    METADATA,
+    Column("guild_id", Text, primary_key=True),
+    Column("prefix", Text, nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One Discord user in one bout: the fighter they play (if any), proctor or not."""
+
+    user_id: str
+    fighter: str | None
+    proctor: bool
+    target: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    """A saved character: its name, rule system and stats."""
+
+    name: str
+    system: str
+    stats: dict[str, Any]
+
+
+def store_engine(store: Store) -> Engine:
+    """The engine of the store's database (the bot's tables live beside the bouts)."""
+    return store._engine
+
+
+class Links:
+    """Reads and writes the bot's tables; every write is one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store_engine(store)
+        METADATA.create_all(self.engine, checkfirst=True)
+
+    # -- channels ------------------------------------------------------------------------
+
+    def channel(self, channel_id: int) -> tuple[str | None, str | None]:
+        """The channel's open spar bout and its table-ledger bout (None when there is none)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(CHANNELS.c.spar_bout, CHANNELS.c.table_bout).where(
+                    CHANNELS.c.channel_id == str(channel_id)
+                )
+            ).first()
+        return (row[0], row[1]) if row else (None, None)
+
+    def set_channel(
+        self, channel_id: int, guild_id: int | None, *, spar: str | bool | None = False,
+        table: str | bool | None = False,
+    ) -> None:  # fmt: skip
+        """Set the channel's spar and/or table bout (False: leave as it is)."""
+        values: dict[str, Any] = {}
+        if spar is not False:
+            values["spar_bout"] = spar
+        if table is not False:
+            values["table_bout"] = table
+        key = str(channel_id)
+        with write_transaction(self.engine) as conn:
+            found = conn.execute(
+                select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
+            ).first()
+            if found:
+                conn.execute(update(CHANNELS).where(CHANNELS.c.channel_id == key).values(**values))
+            else:
+                guild = None if guild_id is None else str(guild_id)
+                conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+
+    # -- members -------------------------------------------------------------------------
+
+    def members(self, bout_id: str) -> list[Member]:
+        """Everyone the bot knows in a bout."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    MEMBERS.c.user_id, MEMBERS.c.fighter, MEMBERS.c.proctor, MEMBERS.c.target,
+                    MEMBERS.c.name,
+                )
+                .where(MEMBERS.c.bout_id == bout_id)
+                .order_by(MEMBERS.c.user_id)
+            ).all()  # fmt: skip
+        return [Member(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]
+
+    def member(self, bout_id: str, user_id: int) -> Member | None:
+        """One user in a bout, or None."""
+        return next((m for m in self.members(bout_id) if m.user_id == str(user_id)), None)
+
+    def set_member(self, bout_id: str, user_id: int, **values: Any) -> None:
+        """Insert or change a user's row in a bout (fighter=, proctor=, target=)."""
+        key = {"bout_id": bout_id, "user_id": str(user_id)}
+        where = (MEMBERS.c.bout_id == bout_id) & (MEMBERS.c.user_id == str(user_id))
+        if "proctor" in values:
+            values["proctor"] = int(bool(values["proctor"]))
+        with write_transaction(self.engine) as conn:
+            if conn.execute(select(MEMBERS.c.user_id).where(where)).first():
+                conn.execute(update(MEMBERS).where(where).values(**values))
+            else:
+                conn.execute(insert(MEMBERS).values(**{"proctor": 0, **key, **values}))
+
+    def proctor(self, bout_id: str) -> str | None:
+        """The proctor's user id."""
+        return next((m.user_id for m in self.members(bout_id) if m.proctor), None)
+
+    def hand_over(self, bout_id: str, user_id: int) -> None:
+        """Make `user_id` the one proctor of the bout."""
+        with write_transaction(self.engine) as conn:
+            conn.execute(update(MEMBERS).where(MEMBERS.c.bout_id == bout_id).values(proctor=0))
+        self.set_member(bout_id, user_id, proctor=True)
+
+    # -- characters ----------------------------------------------------------------------
+
+    def characters(self, user_id: int) -> list[Character]:
+        """A user's saved characters, by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(CHARACTERS.c.name, CHARACTERS.c.system, CHARACTERS.c.stats)
+                .where(CHARACTERS.c.user_id == str(user_id))
+                .order_by(CHARACTERS.c.name)
+            ).all()
+        return [Character(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    def save_character(self, user_id: int, character: Character) -> None:
+        """Save (or replace) one of the user's characters."""
+        where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == character.name)
+        stats = json.dumps(character.stats, sort_keys=True)
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(CHARACTERS).where(where))
+            conn.execute(
+                insert(CHARACTERS).values(
+                    user_id=str(user_id), name=character.name, system=character.system, stats=stats
+                )
+            )
+
+    def delete_character(self, user_id: int, name: str) -> bool:
+        """Delete a saved character; whether there was one."""
+        where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == name)
+        with write_transaction(self.engine) as conn:
+            return bool(conn.execute(delete(CHARACTERS).where(where)).rowcount)
+
+    # -- server settings -----------------------------------------------------------------
+
+    def prefix(self, guild_id: int) -> str | None:
+        """The server's own prefix, if its admins set one."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(GUILDS.c.prefix).where(GUILDS.c.guild_id == str(guild_id))
+            ).first()
+        return row[0] if row else None
+
+    def set_prefix(self, guild_id: int, prefix: str) -> None:
+        """Set the server's prefix."""
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(GUILDS).where(GUILDS.c.guild_id == str(guild_id)))
+            conn.execute(insert(GUILDS).values(guild_id=str(guild_id), prefix=prefix))

@@ -1,0 +1,57 @@
+"""`referee discord`: the token is read from the environment, checked, and never shown."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+
+
+@pytest.mark.parametrize(
+    ("token", "err"),
+    [
+        (None, "error: DISCORD_TOKEN is not set: put the bot's token in the environment "
+         "(see docs/discord.md)\n"),
+        ("", "error: DISCORD_TOKEN is not set: put the bot's token in the environment "
+         "(see docs/discord.md)\n"),
+        ("not-a-token-secret-words", "error: DISCORD_TOKEN is not shaped like a Discord bot "
+         "token (three dot-separated parts); copy it again from the Developer Portal\n"),
+        ("abc.def.ghi-secret", "error: DISCORD_TOKEN is not shaped like a Discord bot "
+         "token (three dot-separated parts); copy it again from the Developer Portal\n"),
+    ],
+)  # fmt: skip
+def test_missing_or_malformed_token_is_one_line_exit_2(
+    token: str | None, err: str, tmp_path: object
+) -> None:
+    env = {"DISCORD_TOKEN": token} if token is not None else {}
+    runner = CliRunner(env=env)
+    if token is None:
+        runner = CliRunner(env={"DISCORD_TOKEN": None})  # type: ignore[dict-item]
+    result = runner.invoke(cli, ["discord", "--db", f"sqlite:///{tmp_path}/x.db"])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", err)
+    if token:
+        assert token not in result.stderr
+
+
+def test_bad_prefix_is_one_line() -> None:
+    from referee.discord import build_bot
+    from referee.errors import NotationError
+    from referee.store import Store
+
+    with pytest.raises(NotationError, match="prefix 'a b' must be 1 to 5 characters"):
+        build_bot(Store.open("sqlite://"), prefix="a b")
+
+
+def test_build_bot_is_a_commands_bot_with_the_spar_commands() -> None:
+    from discord.ext import commands
+
+    from referee.discord import build_bot
+    from referee.store import Store
+
+    bot = build_bot(Store.open("sqlite://"))
+    assert isinstance(bot, commands.Bot)
+    names = {c.name for c in bot.commands}
+    assert {"roll", "fair", "help", "char", "spar:open", "spar:join", "spar:begin",
+            "spar:attack", "spar:scoreboard", "spar:close", "spar:quit"} <= names  # fmt: skip
+    assert bot.intents.message_content and not bot.intents.members and not bot.intents.presences

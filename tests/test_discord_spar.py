@@ -1,0 +1,272 @@
+"""The Discord bot offline (dpytest): rolls, the table ledger, a whole MSV spar, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+from referee.store import Store
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
+
+HOST = re.compile(r"^OnlineHost: (\S+) rolled 1 100-sided die: ([0-9]+) \(nonce ([0-9]+)\)$", re.M)
+
+
+def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]],
+         channels: int = 1) -> None:  # fmt: skip
+    async def run() -> None:
+        harness = Harness(store)
+        await harness.start(members, channels)
+        try:
+            await script(harness)
+        finally:
+            await harness.stop()
+
+    asyncio.run(run())
+
+
+def verify_file(path: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_rolls_go_to_the_table_ledger_and_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = Store.open(f"sqlite:///{tmp_path / 'bot.db'}")
+
+    async def script(h: Harness) -> None:
+        answer = await h.text("Tarl", "~roll 2d20+1d6")
+        assert re.fullmatch(
+            r"Tarl_0_nick rolls 2d20\+1d6 = \[\d+, \d+\] \+ \[\d+\] = \d+ \(nonce 0, 1\)", answer
+        )
+        chat = await h.text("Tarl", "~r //roll -sides100 -dice1")
+        assert HOST.fullmatch(chat) and HOST.fullmatch(chat).group(3) == "2"  # type: ignore[union-attr]
+        fair = await h.text("Tarl", "~fair")
+        table = next(b for b in store.list_bouts() if b.name.startswith("table ledger"))
+        assert f"commitment {table.commitment}" in fair and "3 roll(s) so far" in fair
+        messages = await h.say("Tarl", "~fair reveal")
+        assert f"(commitment {table.commitment})" in messages[0].content
+        (tmp_path / "table.json").write_bytes(attachment_bytes(messages[-1]))
+        again = await h.text("Tarl", "~fair")
+        assert table.commitment not in again and "0 roll(s) so far" in again
+
+    play(store, ["Tarl"], script)
+    code, out = verify_file(tmp_path / "table.json")
+    assert code == 0, out
+    doc = json.loads((tmp_path / "table.json").read_text("utf-8"))
+    rolls = [e["payload"]["faces"] for e in doc["events"] if e["type"] == "roll"]
+    assert [len(f) for f in rolls] == [2, 1, 1]
+
+
+def test_bad_rolls_are_one_line_and_record_nothing(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert (await h.text("Tarl", "~roll 2d")).startswith("error: ")
+        assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
+        assert (await h.text("Tarl", "~roll")).startswith("error: say what to roll")
+        assert await h.say("Tarl", "~sighs and looks away") == []  # not a command: silence
+
+    play(store, ["Tarl"], script)
+    assert all(store.events(b.id) == store.events(b.id)[:1] for b in store.list_bouts())
+
+
+def run_spar(h: Harness, tmp_path: Path) -> Callable[[], Awaitable[None]]:
+    async def spar() -> None:
+        opened = await h.text("Judge", "~spar:open msv Friday duel")
+        assert opened.startswith("Spar 'Friday duel' (MSV) is open; the proctor is Judge_0_nick.")
+        assert await h.text("Tarl", "~spar:join 65") == "Tarl_1_nick joins the spar (CS 65)."
+        assert await h.text("Pa-Kur", "~spar:join 70") == "Pa-Kur_2_nick joins the spar (CS 70)."
+        begun = await h.text("Judge", "~spar:begin")
+        assert begun.startswith("Initiative:\nOnlineHost: ")
+        assert len(HOST.findall(begun + "\n")) == 0  # initiative lines carry no nonce text
+        actor = fighter_to_act(begun)
+        members = {"Tarl_1_nick": "Tarl", "Pa-Kur_2_nick": "Pa-Kur"}
+        turns = 0
+        while actor is not None:
+            me = members[actor]
+            foe = "Pa-Kur" if me == "Tarl" else "Tarl"
+            command = "~roll 1d100" if turns % 2 else f"~spar:attack {h.mention(foe)}"
+            answer = await h.text(me, command)
+            host = HOST.search(answer)
+            assert host is not None and host.group(1) == actor, answer
+            assert f"\n{actor} attacks " in answer
+            if "Critical!" in answer:
+                assert f"Critical! {actor} makes a free attack at once." in answer
+            turns += 1
+            if "Result: " in answer:
+                break
+            actor = fighter_to_act(answer)
+        board = await h.text("Tarl", "~spar:scoreboard")
+        assert "defeated" in board
+        closing = await h.say("Judge", "~spar:close")
+        assert "The spar is closed. Server seed: " in closing[0].content
+        (tmp_path / "spar.json").write_bytes(attachment_bytes(closing[-1]))
+        assert (await h.text("Tarl", "~spar:scoreboard")).startswith("error: no spar is open")
+
+    return spar
+
+
+def test_a_whole_msv_spar_verifies(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = Store.open(db_url)
+
+    async def script(h: Harness) -> None:
+        await run_spar(h, tmp_path)()
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+    code, out = verify_file(tmp_path / "spar.json")
+    assert code == 0, out
+    spar = next(b for b in store.list_bouts() if b.name == "Friday duel")
+    assert spar.status == "closed" and spar.system == "msv"
+    doc = json.loads((tmp_path / "spar.json").read_text("utf-8"))
+    assert doc["bout"]["id"] == spar.id
+    assert doc["events"][-1]["type"] == "closed"
+
+
+def test_refusals_name_the_reason_and_change_nothing(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~spar:join 65") == (
+            "error: no spar is open in this channel (open one: ~spar:open msv NAME)"
+        )
+        await h.text("Judge", "~spar:open msv Duel")
+        bout = next(b.id for b in store.list_bouts() if b.name == "Duel")
+        assert await h.text("Tarl", "~spar:open msv Other") == (
+            "error: a spar is already open in this channel (~spar:close ends it)"
+        )
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        assert await h.text("Tarl", "~spar:join 60") == (
+            "error: you already fight in this spar as Tarl_1_nick"
+        )
+        count = len(store.events(bout))
+        for verb in ("begin", "pause", "close", "skip", "void", "cancel", "end"):
+            what = {"begin": "begin the spar", "close": "close the spar"}.get(verb, verb)
+            assert await h.text("Tarl", f"~spar:{verb}") == (
+                f"error: only the proctor (Judge_0_nick) can {what}"
+            )
+        assert await h.text("Tarl", f"~spar:add {h.mention('Rask')} 60") == (
+            "error: only the proctor (Judge_0_nick) can add fighters"
+        )
+        assert len(store.events(bout)) == count
+        begun = await h.text("Judge", "~spar:begin")
+        actor = fighter_to_act(begun)
+        idle = "Pa-Kur" if actor == "Tarl_1_nick" else "Tarl"
+        count = len(store.events(bout))
+        tables = [b.id for b in store.list_bouts() if b.name.startswith("table")]
+        refused = f"error: not your turn: {actor} acts now"
+        assert await h.text(idle, "~spar:attack") == refused
+        assert await h.text(idle, "~roll 1d100") == refused + " (nothing was rolled)"
+        assert await h.text(idle, "~r //roll -sides100 -dice1") == refused + " (nothing was rolled)"
+        assert await h.text("Rask", "~spar:attack") == (
+            "error: you are not fighting in this spar (~spar:join first)"
+        )
+        assert await h.text("Rask", "~spar:quit") == "error: you are not fighting in this spar"
+        assert len(store.events(bout)) == count
+        assert [b.id for b in store.list_bouts() if b.name.startswith("table")] == tables
+
+    play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
+
+
+def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Powers")
+        await h.text("Tarl", "~spar:join 65")
+        added = await h.text("Judge", f"~spar:add {h.mention('Rask')} 60 raiders")
+        assert added == "Rask_2_nick joins the spar (CS 60), added by the proctor."
+        assert await h.text("Judge", "~spar:add Bandit 40") == (
+            "Bandit joins the spar (CS 40), added by the proctor."
+        )
+        removed = await h.text("Judge", "~spar:remove bandit")
+        assert removed.startswith("Bandit has left the spar.")
+        await h.text("Judge", "~spar:begin")
+        paused = await h.text("Judge", "~spar:pause")
+        assert paused.startswith("The spar is paused.")
+        assert (await h.text("Judge", "~spar:resume")).startswith("The spar is resumed.")
+        skipped = await h.text("Judge", "~spar:skip")
+        assert "loses the turn: skipped by the referee" in skipped
+        updated = await h.text("Judge", f"~spar:update {h.mention('Tarl')} wounds=3")
+        assert "Tarl_1_nick: 3 of 15" in updated
+        overridden = await h.text("Judge", "~spar:override Tarl_1_nick=0")
+        assert "error" in overridden or "overrides" in overridden
+        handed = await h.text("Judge", f"~spar:assign {h.mention('Tarl')}")
+        assert handed == "Tarl_1_nick is the proctor now."
+        assert await h.text("Judge", "~spar:pause") == (
+            "error: only the proctor (Tarl_1_nick) can pause"
+        )
+        ended = await h.text("Tarl", "~spar:end raiders")
+        assert "Result: raiders wins (ended by the referee)" in ended
+        closing = await h.say("Tarl", "~spar:close")
+        assert closing[-1].attachments
+
+    play(store, ["Judge", "Tarl", "Rask"], script)
+
+
+def test_two_channels_never_mix(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv North", channel=0)
+        await h.text("Judge", "~spar:open msv South", channel=1)
+        await h.text("Tarl", "~spar:join 65", channel=0)
+        await h.text("Pa-Kur", "~spar:join 70", channel=0)
+        await h.text("Rask", "~spar:join 50", channel=1)
+        assert await h.text("Tarl", "~spar:attack", channel=1) == (
+            "error: you are not fighting in this spar (~spar:join first)"
+        )
+        north = await h.text("Tarl", "~spar:scoreboard", channel=0)
+        south = await h.text("Tarl", "~spar:scoreboard", channel=1)
+        assert "Tarl_1_nick" in north and "Rask" not in north
+        assert "Rask_3_nick" in south and "Tarl" not in south
+        await h.text("Tarl", "~roll 1d6", channel=0)
+        first = await h.text("Tarl", "~fair", channel=0)
+        second = await h.text("Tarl", "~fair", channel=1)
+        assert "1 roll(s) so far" in first and "0 roll(s) so far" in second
+        assert first.split("commitment ")[1][:64] != second.split("commitment ")[1][:64]
+
+    play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script, channels=2)
+    names = sorted(b.name for b in store.list_bouts() if not b.name.startswith("table"))
+    assert names == ["North", "South"]
+
+
+def test_help_and_characters(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert (await h.text("Tarl", "~help")).startswith("referee: verifiable dice")
+        assert (await h.text("Tarl", "~help r")).startswith("~roll EXPR (alias ~r)")
+        assert (
+            await h.text("Tarl", "~char set Tarl Cabot cs=65") == "Saved: Tarl Cabot (MSV): CS 65"
+        )
+        saved = await h.text("Tarl", "~char set Bran skill=13 defense=11 hits=10 weapon=mace")
+        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
+        assert (await h.text("Tarl", "~char list")).splitlines()[0].startswith("Bran (SRP)")
+        assert await h.text("Pa-Kur", "~char list") == (
+            "You have no characters yet: ~char set NAME cs=65"
+        )
+        assert await h.text("Tarl", "~char show tarl cabot") == "Tarl Cabot (MSV): CS 65"
+        assert (await h.text("Tarl", "~char set X cs=abc")).startswith("error: ")
+        await h.text("Judge", "~spar:open msv Named")
+        joined = await h.text("Tarl", "~spar:join Tarl Cabot")
+        assert joined == "Tarl Cabot joins the spar (CS 65)."
+        assert await h.text("Tarl", "~char delete Bran") == "Deleted Bran."
+        assert await h.text("Tarl", "~char show Bran") == (
+            "error: you have no character called 'Bran' (~char list)"
+        )
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
