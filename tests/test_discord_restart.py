@@ -61,3 +61,13 @@ def test_restart_mid_spar_resumes_from_the_database(db_url: str, tmp_path: Path)
     doc = json.loads(closed.file[1])
     assert [e["hash"] for e in doc["events"][: len(before)]] == [e["hash"] for e in before]
     assert len(doc["events"]) > len(before)
+
+
+def test_public_url_links_the_board_and_the_verifier() -> None:
+    desk = Desk(Store.open("sqlite://"), "https://referee.example.org/")
+    lines = desk.open(HALL, JUDGE, "msv Linked").lines
+    bout = desk.links.channel(HALL.channel)[0]
+    assert lines[-2:] == [
+        f"Scoreboard: https://referee.example.org/static/board.html#bout={bout}",
+        f"Verify (after the close): https://referee.example.org/static/verify.html#bout={bout}",
+    ]

@@ -270,3 +270,67 @@ def test_help_and_characters(tmp_path: Path) -> None:
         )
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Ann", "~char set Ann weapon=spear skill=15 defense=12 hits=12 armor=leather")
+        saved = await h.text(
+            "Bran", "~char set Bran weapon=mace skill=13 defense=11 hits=10 defend=shield "
+            "shield=medium"
+        )  # fmt: skip
+        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
+        opened = await h.text("Judge", "~spar:open srp Yard fight")
+        assert opened.startswith("Spar 'Yard fight' (SRP) is open")
+        assert await h.text("Ann", "~spar:join") == "Ann joins the spar (sheet saved with ~char)."
+        assert await h.text("Bran", "~spar:join bran") == (
+            "Bran joins the spar (sheet saved with ~char)."
+        )
+        begun = await h.text("Judge", "~spar:begin")
+        assert begun.endswith("Order: Ann, Bran\nNext: Ann's turn (round 1)")  # listed order
+        assert await h.text("Bran", f"~spar:attack {h.mention('Ann')}") == (
+            "error: not your turn: Ann acts now"
+        )
+        struck = await h.text("Ann", f"~spar:attack {h.mention('Bran')}")
+        assert re.search(r"^Ann rolls d20 d20 d6: \d+ \d+ \d+ \(nonce 0\)$", struck, re.M)
+        assert "\n  defense (shield): d20 rolled " in struck
+        assert struck.endswith("Next: Bran's turn (round 1)")
+        overridden = await h.text("Judge", "~spar:override Bran=0")
+        seq = next(e["seq"] for e in store.events(bout_id(store, "Yard fight"))[::-1]
+                   if e["type"] == "outcome")  # fmt: skip
+        assert overridden.startswith(f"The proctor overrides event {seq}: wounds now Bran 0")
+        assert "  Bran: 0 of 10" in overridden
+        passed = await h.text("Bran", "~spar:act pass")
+        assert passed.endswith("Next: Ann's turn (round 2)")
+
+    play(store, ["Judge", "Ann", "Bran"], script)
+
+
+def bout_id(store: Store, name: str) -> str:
+    return next(b.id for b in store.list_bouts() if b.name == name)
+
+
+def test_a_spar_opened_in_discord_is_watched_in_the_web_console(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from referee.service.app import create_app
+
+    store = Store.open(f"sqlite:///{tmp_path / 'shared.db'}")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Watched")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        await h.text("Judge", "~spar:begin")
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+    web = Store.open(f"sqlite:///{tmp_path / 'shared.db'}")  # the console's own process
+    with TestClient(create_app(web)) as client:
+        listed = client.get("/api/bouts").json()
+        bout = bout_id(web, "Watched")
+        assert bout in json.dumps(listed)
+        view = client.get(f"/api/bouts/{bout}").json()
+        assert [f["name"] for f in view["fighters"]] == ["Tarl_1_nick", "Pa-Kur_2_nick"]
+        assert view["status"] == "running"

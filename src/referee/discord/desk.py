@@ -16,6 +16,8 @@ from typing import Any
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
+from referee.chat import Remove as ChatRemove
+from referee.chat import Roster, parse_line
 from referee.dice import parse, parse_chat, roll
 from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
@@ -96,17 +98,15 @@ class LedgerRng:
 
 
 def match_name(text: str, names: Sequence[str]) -> str:
-    """The fighter a typed name means: case-insensitive, no quotes, longest name first.
+    """The fighter a typed name means, by the shared chat grammar (`referee.chat`):
+    case-insensitive, no quotes, longest name first; none or two is an error listing them.
 
     >>> match_name("tarl cabot", ["Tarl", "Tarl Cabot"])
     'Tarl Cabot'
     """
-    wanted = " ".join(text.split()).casefold()
-    for name in sorted(names, key=len, reverse=True):
-        if " ".join(name.split()).casefold() == wanted:
-            return name
-    listed = ", ".join(names) or "nobody yet"
-    raise NotFoundError(f"no fighter called {text!r} here (fighters: {listed})")
+    command = parse_line(f"remove {text}", Roster(tuple(names)))
+    assert isinstance(command, ChatRemove)
+    return command.name
 
 
 class Desk:
@@ -224,8 +224,8 @@ class Desk:
         if not self.public_url:
             return []
         return [
-            f"Scoreboard: {self.public_url}/bouts/{bout}",
-            f"Verify: {self.public_url}/verify?bout={bout}",
+            f"Scoreboard: {self.public_url}/static/board.html#bout={bout}",
+            f"Verify (after the close): {self.public_url}/static/verify.html#bout={bout}",
         ]
 
     def join(self, place: Place, who: Person, args: str) -> Reply:

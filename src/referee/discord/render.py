@@ -94,7 +94,10 @@ def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:
         elif kind_of == "voided":
             lines.append("The last action is void: it no longer counts.")
         elif kind_of == "overridden":
-            lines.append(f"The proctor overrides event {p.get('of')}: wounds {p.get('wounds')}")
+            changed = ", ".join(
+                f"{w.get('target')} {w.get('amount')}" for w in p.get("wounds") or []
+            )
+            lines.append(f"The proctor overrides event {p.get('of')}: wounds now {changed}")
         elif kind_of == "fighter_removed":
             lines.append(f"{p.get('name')} has left the spar.")
         elif kind_of == "fighter_updated":
