@@ -30,6 +30,7 @@ from referee import __version__
 from referee.bout import commands as c
 from referee.errors import AuthError, NotationError, RefereeError
 from referee.service import models as m
+from referee.service import routes_judge
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
 from referee.service.chat import answer_chat, error_answer, read_line
 from referee.store import Role, Store
@@ -52,11 +53,18 @@ def error_body(code: str, message: str) -> dict[str, str]:
 
 
 class BodyLimit:
-    """Refuse request bodies over `limit` bytes with 413, declared or streamed."""
+    """Refuse request bodies over `limit` bytes (`wider[path]` on the paths it names) with
+    413, declared or streamed."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, wider: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.wider = dict(wider or {})
+
+    def _limit(self, scope: MutableMapping[str, Any]) -> int:
+        return self.wider.get(str(scope.get("path", "")), self.limit)
 
     async def __call__(
         self,
@@ -69,7 +77,7 @@ class BodyLimit:
             return
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and (not declared.isdigit() or int(declared) > self._limit(scope)):
             await self._refuse(send, scope)
             return
         seen = 0
@@ -78,7 +86,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > self._limit(scope):
                 raise _TooLarge
             return message
 
@@ -90,7 +98,7 @@ class BodyLimit:
     async def _refuse(
         self, send: Callable[[Any], Awaitable[None]], scope: MutableMapping[str, Any]
     ) -> None:
-        message = f"request body over {self.limit} bytes"
+        message = f"request body over {self._limit(scope)} bytes"
         if _is_chat(scope):
             body, kind = f"error: {message}".encode(), b"text/plain; charset=utf-8"
         else:
@@ -185,7 +193,8 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = service
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
+    app.include_router(routes_judge.router)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RefereeError)
