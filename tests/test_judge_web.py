@@ -1,0 +1,105 @@
+"""The "Judge a log" page in a real Chromium under the console's strict CSP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser_fixtures import PHONE, browser, clean, pages, shoot, web  # noqa: F401
+from tests.service_fixtures import LiveServer
+
+pytestmark = pytest.mark.browser
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "pakur-stun.log"
+
+
+def open_judge(pages: Callable[..., Any], web: LiveServer, viewport: Any = None) -> Any:  # noqa: F811
+    page = pages(viewport)
+    page.goto(f"{web.url}/static/judge.html")
+    return page
+
+
+def test_paste_a_log_and_see_the_verdict(pages: Callable[..., Any], web: LiveServer) -> None:  # noqa: F811
+    page = open_judge(pages, web)
+    page.fill("#log-text", EXAMPLE.read_text(encoding="utf-8"))
+    page.click("#judge")
+    expect(page.locator("#verdict")).to_have_text(
+        "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies"
+    )
+    expect(page.locator("#verdict")).to_have_class("verdict flagged")
+    expect(page.locator("#fighters-line")).to_have_text(
+        "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1) · Tarl acts first (MSV-5)"
+    )
+    expect(page.locator("#anomalies li")).to_have_text(
+        [
+            "line 8: forged: a host line typed after the speaker's name 'Pa-Kur'",
+            "line 9: out-of-turn: it is Tarl's free attack (MSV-4)",
+        ]
+    )
+    expect(page.locator("#judged-lines tr")).to_have_count(15)
+    expect(page.locator("#judged-lines tr.anomaly")).to_have_count(2)
+    expect(page.locator("#line-9 .note.bad")).to_have_text(
+        "! out-of-turn: it is Tarl's free attack (MSV-4)"
+    )
+    expect(page.locator("#line-14 .note")).to_contain_text("Pa-Kur is defeated: Tarl wins")
+    expect(page.locator("#chart polyline")).to_have_count(2)
+    expect(page.locator("#chart text.a")).to_have_text("Tarl: 16 dealt")
+    expect(page.locator("#chart text.b")).to_have_text("Pa-Kur: 0 dealt")
+    shoot(page, "judge")
+    clean(page)
+
+
+def test_open_a_cp1252_file_and_name_the_fighters(
+    pages: Callable[..., Any],  # noqa: F811
+    web: LiveServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    text = (
+        EXAMPLE.read_text(encoding="utf-8")
+        .replace("Tarl", "Séverine")
+        .replace("Spar between", "Bout:")
+    )
+    path = tmp_path / "old.log"
+    path.write_bytes(text.encode("cp1252"))
+    page = open_judge(pages, web, PHONE)
+    page.set_input_files("#log-file", str(path))
+    expect(page.locator("#log-text")).to_have_value(text.replace("\r\n", "\n"))
+    page.click("#judge")
+    expect(page.locator("#message")).to_contain_text("the log announces no spar")
+    page.fill("#name-a", "Séverine")
+    page.fill("#cs-a", "65")
+    page.fill("#name-b", "Pa-Kur")
+    page.fill("#cs-b", "70")
+    page.click("#judge")
+    expect(page.locator("#verdict")).to_contain_text("Verdict: Séverine wins: Séverine dealt 16")
+    expect(page.locator("#fighters-line")).to_contain_text("(given)")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    clean(page)
+
+
+def test_bad_input_shows_the_service_s_message(pages: Callable[..., Any], web: LiveServer) -> None:  # noqa: F811
+    page = open_judge(pages, web)
+    page.click("#judge")
+    expect(page.locator("#message")).to_have_text("the log is empty")
+    page.fill("#log-text", "Tarl: hello\nPa-Kur: hi")
+    page.click("#judge")
+    expect(page.locator("#message")).to_contain_text("the log has no roll lines")
+    page.fill("#log-text", EXAMPLE.read_text(encoding="utf-8"))
+    page.fill("#name-a", "Tarl")
+    page.click("#judge")
+    expect(page.locator("#message")).to_contain_text("bad fighter 'Tarl='")
+    expect(page.locator("#verdict")).to_have_text("Nothing judged yet.")
+    clean(page)
+
+
+def test_the_home_page_links_to_the_judge(pages: Callable[..., Any], web: LiveServer) -> None:  # noqa: F811
+    page = pages()
+    page.goto(web.url + "/")
+    page.click("text=Judge a log")
+    expect(page.locator("h1")).to_have_text("Judge a log")
+    clean(page)
