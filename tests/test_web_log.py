@@ -59,7 +59,13 @@ def test_the_log_shows_chains_voids_and_overrides(
           document.body.append(list);
           const log = new DiceLog(list);
           events.forEach((e) => log.add(e));
-          return [...list.children].map((li) => [li.dataset.seq, li.className, li.textContent]);
+          const text = (li) => {
+            const clone = li.cloneNode(true);
+            clone.querySelectorAll("button.copy").forEach((b) => b.remove());
+            return clone.textContent;
+          };
+          if (![...list.children].every((li) => li.querySelector("button.copy"))) return [];
+          return [...list.children].map((li) => [li.dataset.seq, li.className, text(li)]);
         }""",
         EVENTS,
     )
@@ -83,4 +89,43 @@ def test_the_log_shows_chains_voids_and_overrides(
     )
     assert by_seq[15][1] == "#15Referee overrides #8: Pa-Kur 4 → Pa-Kur 1 (“glancing”)"
     assert by_seq[16] == ("action", "#16Pa-Kur: attack → Tarl")
+    clean(page)
+
+
+def test_every_line_has_its_time_and_copies_as_one_chat_line(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    page = pages()
+    page.goto(web.url + "/static/verify.html")
+    at = "2026-12-01T18:02:11.250000Z"
+    events = [{**e, "at": at} for e in EVENTS[:3]]
+    shown = page.evaluate(
+        """async (events) => {
+          const {DiceLog, chatText} = await import("/static/js/log.js");
+          const list = document.createElement("ol");
+          document.body.append(list);
+          const log = new DiceLog(list);
+          events.forEach((e) => log.add(e));
+          const local = new Date(events[0].at).toLocaleTimeString([], {
+            hour: "2-digit", minute: "2-digit", second: "2-digit"});
+          return {
+            local,
+            times: [...list.querySelectorAll("li > time")].map((t) =>
+              [t.getAttribute("datetime"), t.textContent, t.title]),
+            chat: [...list.children].map((li) => chatText(li)),
+          };
+        }""",
+        events,
+    )
+    assert len(shown["times"]) == 3
+    for datetime, text, title in shown["times"]:
+        assert datetime == at and text == shown["local"]
+        assert title.endswith(f"({at})") and "2026" in title
+    stamp = f"[{shown['local']}]"
+    assert shown["chat"] == [
+        f"{stamp} #0 Tarl: attack → Pa-Kur",
+        f"{stamp} #1 roll nonce 0 d100 40",
+        f"{stamp} #2 Tarl attacks Pa-Kur: 40 vs CS 65",
+    ]
     clean(page)

@@ -80,7 +80,7 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
     expect(line.locator(".explain li")).to_have_text(result["explanation"])
 
     # The referee overrides it: the original stays, the override shows beside it.
-    referee.locator(f"#log li[data-seq='{seq}'] button").click()
+    referee.locator(f"#log li[data-seq='{seq}'] button:has-text('Override')").click()
     expect(referee.locator("#override-of")).to_have_value(str(seq))
     new_hits = result["hits"] + 2
     referee.fill("#override-w-Pa-Kur", str(new_hits))

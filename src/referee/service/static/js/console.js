@@ -5,12 +5,12 @@
 import { Bout, attempt, el, fill, fragment, say } from "./api.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
-import { fieldSet, hasPositions, nameOptions, renderFighters, renderMap, renderOrder, statusText } from "./ui.js";
+import { copyButton, fieldSet, gate, hasPositions, nameOptions, renderFighters, renderMap, renderOrder, statusText } from "./ui.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
 const params = fragment();
-const state = { view: null, events: [], spec: null, actForm: null, addForm: null };
+const state = { view: null, events: [], spec: null, actForm: null, addForm: null, yourTurn: false };
 let generation = 0; // which state request is the latest
 
 if (!params.bout) {
@@ -42,6 +42,7 @@ function start() {
     },
   );
   if (role === "referee") wireReferee();
+  if (role === "fighter") wireSound();
   wireActions();
   refresh();
 }
@@ -56,8 +57,12 @@ async function refresh() {
     state.spec = systemSpec(view.system);
     buildForms();
   }
-  document.title = `${view.name} · ${role}`;
-  $("title").textContent = view.name;
+  const yourTurn = role === "fighter" && view.status === "running" && !!view.you && view.turn === view.you;
+  document.title = yourTurn ? `Your turn · ${view.name} · ${role}` : `${view.name} · ${role}`;
+  $("title").textContent = yourTurn ? `Your turn · ${view.name}` : view.name;
+  if (yourTurn && !state.yourTurn) announceTurn();
+  state.yourTurn = yourTurn;
+  document.body.classList.toggle("bout-closed", !!view.closed);
   $("status").textContent = statusText(view);
   renderOrder($("order"), view);
   renderFighters($("fighters"), view, role === "referee" ? fighterControls : () => null);
@@ -65,7 +70,15 @@ async function refresh() {
     $("map-panel").hidden = !hasPositions(view);
     if (hasPositions(view)) renderMap($("map"), view);
   }
-  $("fairness").textContent = `commitment ${view.commitment} · client seed ${view.client_seed}`;
+  fill(
+    $("fairness"),
+    "commitment ",
+    el("code", { id: "commitment-code" }, view.commitment),
+    " ",
+    copyButton(() => view.commitment, "Copy the commitment"),
+    " · client seed ",
+    el("code", {}, view.client_seed),
+  );
   if (role === "referee") updateRefereeSelects(view);
   if (role === "board") await refreshBoard();
   else updateActForm(view);
@@ -140,7 +153,10 @@ function updateActForm(view) {
   const target = view.fighters.find((f) => f.name === $("act-target").value);
   $("target-info").textContent = target ? state.spec.targetInfo(target) : "";
   const yourTurn = view.status === "running" && view.turn === me();
-  $("act-submit").disabled = view.status !== "running";
+  gate($("act-submit"), actReason(view, actor, enemies));
+  const rollButton = $("roll-form") && $("roll-form").querySelector("button");
+  gate(rollButton, ["ended", "cancelled"].includes(view.status) ? `The bout has ${view.status}: no more rolls.` : null);
+  const who = role === "fighter" ? "Your" : `${me()}'s`;
   $("turn-hint").textContent =
     view.status === "open"
       ? "Waiting for initiative."
@@ -148,16 +164,70 @@ function updateActForm(view) {
         ? `The bout is ${view.status}.`
         : yourTurn
           ? view.free_attack
-            ? `${me()}: a free attack (MSV-4 critical) - strike again!`
-            : `${me()}'s turn.`
+            ? `${who} turn: a free attack (MSV-4 critical) - strike again!`
+            : `${who} turn.`
           : `${view.turn}'s turn.`;
   $("act-form").classList.toggle("your-turn", yourTurn);
+}
+
+/** Why the action button cannot act now (null when it can). */
+function actReason(view, actor, enemies) {
+  if (view.closed) return "The bout is closed.";
+  if (view.status === "open") return "Waiting for initiative: the referee rolls it first.";
+  if (view.status === "paused") return "The bout is paused.";
+  if (view.status !== "running") return `The bout has ${view.status}.`;
+  if (role === "fighter" && !view.you) return "This link does not speak for a fighter.";
+  if (actor && actor.defeated) return role === "fighter" ? "You are defeated." : `${actor.name} is defeated.`;
+  if (view.turn !== me()) return role === "fighter" ? `It is ${view.turn}'s turn, not yours.` : `It is ${view.turn}'s turn, not ${me()}'s.`;
+  if (action().target && !enemies.length) return "No one to act against.";
+  return null;
+}
+
+// ---- your turn: the heading, the title and (if the fighter turned it on) a short sound -----
+
+function wireSound() {
+  const box = $("sound-on");
+  if (!box) return;
+  box.checked = localStorage.getItem("referee-turn-sound") === "on";
+  box.addEventListener("change", () => {
+    localStorage.setItem("referee-turn-sound", box.checked ? "on" : "off");
+    if (box.checked) beep(); // a click lets the browser start audio; it also previews the sound
+  });
+}
+
+function announceTurn() {
+  const box = $("sound-on");
+  if (box && box.checked) beep();
+}
+
+/** Two short notes made with WebAudio (no sound file is loaded). */
+function beep() {
+  document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+  try {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    const ctx = state.audio || (state.audio = new Audio());
+    const now = ctx.currentTime;
+    for (const [i, freq] of [660, 880].entries()) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.14);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.14 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.14 + 0.13);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(now + i * 0.14);
+      osc.stop(now + i * 0.14 + 0.14);
+    }
+  } catch {
+    // no audio here: the heading and the title still say it
+  }
 }
 
 function wireActions() {
   const form = $("act-form");
   if (form) {
     $("act-target").addEventListener("change", () => state.view && updateActForm(state.view));
+    if ($("act-actor")) $("act-actor").addEventListener("change", () => state.view && updateActForm(state.view));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       attempt(async () => {
@@ -178,7 +248,7 @@ function wireActions() {
       ev.preventDefault();
       attempt(
         () => state.bout.post("/rolls", { dice: $("roll-dice").value.trim() }),
-        (r) => `${r.actor} rolled ${r.dice.join(" ")}: ${r.faces.join(" ")} (nonce ${r.nonce})`,
+        (r) => `${r.actor} rolled ${r.expression} = ${r.total}: ${r.faces.join(" ")} (nonce ${r.rolls.map((x) => x.nonce).join(", ")})`,
       );
     });
   }
@@ -210,7 +280,7 @@ function wireReferee() {
     const r = await power("handover", "A new referee token: give the link below to the new referee.");
     if (r) {
       const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
-      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", el("code", {}, url));
+      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url));
     }
   });
   $("end-form").addEventListener("submit", (ev) => {
@@ -257,17 +327,28 @@ function wireReferee() {
     }, "Fighter updated.");
   });
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
-  $("join-url").textContent = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
+  const joinUrl = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
+  $("join-url").textContent = joinUrl;
+  $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"));
 }
 
 function fighterControls(f) {
   const buttons = [
+    el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: () => reissue(f.name) }, `New link for ${f.name}`),
     el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`) }, `Remove ${f.name}`),
   ];
   if (f.hidden && f.hidden.length) {
     buttons.push(el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`) }, `Reveal ${f.name}`));
   }
-  return el("div", { class: "buttons" }, buttons);
+  return el("div", { class: "buttons changes" }, buttons);
+}
+
+async function reissue(name) {
+  const r = await attempt(
+    () => state.bout.post(`/fighters/${encodeURIComponent(name)}/token`),
+    (answer) => `A new link for ${answer.name} is below; the old one no longer works.`,
+  );
+  if (r) addInvite(r.name, r.token);
 }
 
 function prefillOverride(outcome) {
@@ -294,24 +375,27 @@ function prefillOverride(outcome) {
   $("override-of").focus();
 }
 
-/** Offer only the powers that apply now (the service would refuse the others anyway). */
+/** Offer only the powers that apply now, each disabled one saying why in its tooltip. */
 function updatePowers(view) {
-  const live = ["open", "running", "paused"].includes(view.status);
-  const enable = {
-    initiative: view.status === "open",
-    pause: view.status === "running",
-    resume: view.status === "paused",
-    skip: view.status === "running",
-    void: !view.closed && view.status !== "cancelled",
-    cancel: live,
-    close: !view.closed,
-    "rotate-seed": !view.closed,
-    handover: !view.closed,
+  const status = view.status;
+  const live = ["open", "running", "paused"].includes(status);
+  const closed = view.closed ? "The bout is closed." : null;
+  const reasons = {
+    initiative: status === "open" ? null : "Initiative is already settled.",
+    pause: status === "running" ? null : `Only a running bout can be paused (it is ${status}).`,
+    resume: status === "paused" ? null : `Only a paused bout can be resumed (it is ${status}).`,
+    skip: status === "running" ? null : `No turn to skip (the bout is ${status}).`,
+    void: closed || (status === "cancelled" ? "The bout is cancelled." : view.events > 0 ? null : "Nothing to void."),
+    cancel: closed || (live ? null : `The bout has already ${status}.`),
+    close: closed,
+    "rotate-seed": closed,
+    handover: closed,
   };
-  for (const [id, on] of Object.entries(enable)) $(`do-${id}`).disabled = !on;
-  $("end-form").querySelector("button").disabled = !live;
-  $("do-initiative").hidden = view.status !== "open";
-  $("join-box").hidden = view.status !== "open"; // fighters may join only before initiative
+  for (const [id, reason] of Object.entries(reasons)) gate($(`do-${id}`), reason);
+  gate($("end-form").querySelector("button"), live ? null : `The bout has already ${status}.`);
+  gate($("override-form").querySelector("button"), closed);
+  $("do-initiative").hidden = status !== "open";
+  $("join-box").hidden = status !== "open"; // fighters may join only before initiative
 }
 
 function updateRefereeSelects(view) {
@@ -342,5 +426,16 @@ function addInvite(name, token, store = true) {
     sessionStorage.setItem(inviteKey(), JSON.stringify(all));
   }
   const url = `${location.origin}/static/fighter.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(token)}`;
-  $("invites").append(el("li", {}, el("a", { href: url, target: "_blank", rel: "noopener" }, `Invite link for ${name}`), " ", el("code", {}, url)));
+  for (const old of $("invites").querySelectorAll("li")) if (old.dataset.name === name) old.remove();
+  $("invites").append(
+    el(
+      "li",
+      { dataset: { name } },
+      el("a", { class: "invite", href: url, target: "_blank", rel: "noopener", dataset: { name } }, `Invite link for ${name}`),
+      " ",
+      copyButton(() => url, `Copy ${name}'s invite link`),
+      " ",
+      el("code", {}, url),
+    ),
+  );
 }

@@ -4,6 +4,58 @@
 // marked as free attacks.
 
 import { el } from "./api.js";
+import { copyButton } from "./ui.js";
+
+/** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
+export function timeStamp(at) {
+  const when = new Date(at);
+  if (!at || Number.isNaN(when.getTime())) return null;
+  const short = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const full = `${when.toLocaleString([], { dateStyle: "full", timeStyle: "long" })} (${at})`;
+  return el("time", { datetime: at, title: full, class: "at" }, short);
+}
+
+/** A log line as one plain chat line: "[19:02:11] #5 Tarl rolls ..." (buttons left out). */
+export function chatText(item) {
+  const clone = item.cloneNode(true);
+  for (const node of clone.querySelectorAll("button, details, .badge")) node.remove();
+  const at = clone.querySelector("time");
+  const stamp = at ? `[${at.textContent}] ` : "";
+  if (at) at.remove();
+  const parts = [...clone.childNodes].map((n) => n.textContent.trim()).filter(Boolean);
+  return stamp + parts.join(" ").replace(/\s+/g, " ");
+}
+
+/** Who rolled what in an initiative, round by round: roll, effect number, ties that reroll. */
+function initiativeDetail(detail) {
+  const rounds = (detail && detail.rounds) || [];
+  if (rounds.length) {
+    return el(
+      "ol",
+      { class: "initiative-rounds" },
+      rounds.map((r) =>
+        el(
+          "li",
+          {},
+          `Round ${r.round}${r.round > 1 ? " (reroll)" : ""}: `,
+          r.rolls.map((x, i) => [i ? ", " : "", el("span", { class: "init-roll", dataset: { name: x.name } }, `${x.name} rolled ${x.roll} (CS ${x.cs}) → effect ${x.effect}`)]).flat(),
+          (r.ties || []).map((t) => el("span", { class: "tie" }, ` · tie: ${t.join(" and ")} reroll`)),
+          r.unrollable ? el("span", { class: "tie" }, " · no one can roll: order as listed") : null,
+        ),
+      ),
+    );
+  }
+  const rolls = detail && detail.rolls && typeof detail.rolls === "object" ? Object.entries(detail.rolls) : [];
+  if (!rolls.length) return null;
+  return el("ol", { class: "initiative-rounds" }, el("li", {}, rolls.map(([name, v], i) => [i ? ", " : "", el("span", { class: "init-roll", dataset: { name } }, `${name} rolled ${typeof v === "object" ? JSON.stringify(v) : v}`)]).flat()));
+}
+
+/** The names the initiative's rolls belong to, in the order they were thrown. */
+function initiativeRollers(detail) {
+  const rounds = (detail && detail.rounds) || [];
+  if (rounds.length) return rounds.flatMap((r) => r.rolls.map((x) => x.name));
+  return detail && detail.rolls && typeof detail.rolls === "object" ? Object.keys(detail.rolls) : [];
+}
 
 function rollText(p) {
   const dice = p.dice || [];
@@ -25,7 +77,7 @@ const LINES = {
     (e.payload.stats ? ": stats changed" : ""),
   fighter_removed: (e) => `${e.payload.name} leaves the bout`,
   revealed: (e) => `Referee reveals ${e.payload.name}'s ${e.payload.keys.join(", ")}`,
-  initiative: (e) => `Initiative: ${e.payload.order.join(", ")}`,
+  initiative: (e) => `Initiative: ${e.payload.order.join(" > ")}`,
   wound: (e) => `${e.payload.target} takes ${e.payload.amount} (total ${e.payload.total})`,
   condition: (e) =>
     e.payload.rounds === 0
@@ -53,6 +105,7 @@ export class DiceLog {
     this.items = new Map();
     this.freeChain = new Map(); // actor -> number of free attacks in the current chain
     this.pendingFree = null;
+    this.initiativeRolls = null; // roll lines since an initiative action, to name their rollers
   }
 
   add(event) {
@@ -61,6 +114,9 @@ export class DiceLog {
     item.dataset.seq = event.seq;
     item.dataset.type = event.type;
     if (event.actor === "system") item.classList.add("consequence");
+    const stamp = timeStamp(event.at);
+    if (stamp) item.firstChild.after(" ", stamp);
+    item.append(copyButton(() => chatText(item), `Copy line #${event.seq} as chat`, "as chat"));
     this.items.set(event.seq, item);
     const stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
     this.list.append(item);
@@ -73,14 +129,14 @@ export class DiceLog {
       case "action":
         return this.actionLine(event, seq);
       case "roll":
-        return el(
-          "li",
-          { class: "roll" },
-          seq,
-          el("span", { class: "die" }, "roll"),
-          el("span", { class: "nonce" }, event.payload.nonce === null ? "unverifiable" : `nonce ${event.payload.nonce}`),
-          el("strong", { class: "faces" }, rollText(event.payload)),
-        );
+        if (this.initiativeRolls) {
+          const item = this.rollLine(event, seq);
+          this.initiativeRolls.push(item);
+          return item;
+        }
+        return this.rollLine(event, seq);
+      case "initiative":
+        return this.initiativeLine(event, seq);
       case "outcome":
         return this.outcomeLine(event, seq);
       case "overridden":
@@ -95,11 +151,35 @@ export class DiceLog {
     }
   }
 
+  rollLine(event, seq) {
+        return el(
+          "li",
+          { class: "roll" },
+          seq,
+          el("span", { class: "die" }, "roll"),
+          el("span", { class: "nonce" }, event.payload.nonce === null ? "unverifiable" : `nonce ${event.payload.nonce}`),
+          el("strong", { class: "faces" }, rollText(event.payload)),
+        );
+  }
+
+  initiativeLine(event, seq) {
+    const detail = event.payload.detail;
+    const names = initiativeRollers(detail);
+    for (const [i, item] of (this.initiativeRolls || []).entries()) {
+      if (names[i]) item.querySelector(".die").textContent = `${names[i]}'s initiative roll`;
+    }
+    this.initiativeRolls = null;
+    return el("li", { class: "initiative" }, seq, LINES.initiative(event), initiativeDetail(detail));
+  }
+
   actionLine(event, seq) {
     const p = event.payload;
     const by = p.by && p.by !== event.actor ? ` (sent by ${p.by})` : "";
     let text;
-    if (p.kind === "initiative") text = "Initiative";
+    if (p.kind === "initiative") {
+      text = "Initiative";
+      this.initiativeRolls = [];
+    }
     else if (p.kind === "roll" && p.expression) text = `${event.actor} rolls ${p.expression} = ${p.total} (free roll)`;
     else if (p.kind === "roll") text = `${event.actor} rolls ${p.dice.length} × ${p.dice[0]} (free roll)`;
     else {
@@ -131,7 +211,7 @@ export class DiceLog {
       item.append(el("details", { class: "explain" }, el("summary", {}, "why"), el("ol", {}, p.explanation.map((line) => el("li", {}, line)))));
     }
     if (this.onOverride) {
-      item.append(el("button", { type: "button", class: "small", onclick: () => this.onOverride(event), "aria-label": `Override outcome #${event.seq}` }, "Override"));
+      item.append(el("button", { type: "button", class: "small changes", onclick: () => this.onOverride(event), "aria-label": `Override outcome #${event.seq}` }, "Override"));
     }
     return item;
   }

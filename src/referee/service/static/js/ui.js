@@ -259,3 +259,45 @@ export function renderMap(node, view) {
   }
   fill(node, root);
 }
+
+/** Copy `text` to the clipboard (the Clipboard API, or a hidden field where it is missing). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el("textarea", { class: "offscreen", readonly: true }, text);
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+/** A small "copy" button; `getText()` gives what it copies. The last copy is kept on the page
+ * (`body[data-copied]`) so that what was copied can be seen and tested. */
+export function copyButton(getText, label, shown = "copy") {
+  const button = el("button", { type: "button", class: "small copy", title: label, "aria-label": label }, shown);
+  button.addEventListener("click", async () => {
+    const text = getText();
+    const ok = await copyText(text);
+    document.body.dataset.copied = text;
+    button.textContent = ok ? "copied" : "select and copy";
+    setTimeout(() => (button.textContent = shown), 1500);
+  });
+  return button;
+}
+
+/** Enable a control, or disable it with the reason in its tooltip (and for screen readers). */
+export function gate(control, reason) {
+  if (!control) return;
+  control.disabled = !!reason;
+  if (reason) {
+    control.title = reason;
+    control.setAttribute("aria-description", reason);
+  } else {
+    control.removeAttribute("title");
+    control.removeAttribute("aria-description");
+  }
+}
