@@ -67,7 +67,16 @@ class DuelAnalysis:
         return 1 - self.p_a_wins
 
 
-def _check_pair(cs_a: int, cs_b: int) -> None:
+def _check_pair(cs_a: int, cs_b: int, rules: MsvRules | None = None) -> None:
+    if rules is not None and rules.uses_formulas:
+        check_cs(cs_a), check_cs(cs_b)
+        misses = [attack_outcomes(cs, rules).get(Outcome(0, False), 0) for cs in (cs_a, cs_b)]
+        if misses == [1, 1]:
+            raise RuleError(
+                f"CS {cs_a} vs CS {cs_b} never ends under this pack: neither fighter can "
+                "ever deal damage"
+            )
+        return
     if check_cs(cs_a) == 0 and check_cs(cs_b) == 0:
         raise RuleError("CS 0 vs CS 0 never ends: neither fighter can ever succeed (MSV-2)")
 
@@ -113,7 +122,7 @@ def solve_order(cs_first: int, cs_second: int, rules: MsvRules) -> Order:
     >>> solve_order(100, 0, default_rules()).first_wins
     Fraction(1, 1)
     """
-    _check_pair(cs_first, cs_second)
+    _check_pair(cs_first, cs_second, rules)
     first, second = attack_outcomes(cs_first, rules), attack_outcomes(cs_second, rules)
     threshold = rules.defeat_threshold
     wins_f = _solve(first, second, threshold, Fraction(0), Fraction(1))
@@ -128,7 +137,7 @@ def analyse_duel(cs_a: int, cs_b: int, rules: MsvRules) -> DuelAnalysis:
     >>> round(float(analyse_duel(60, 65, default_rules()).p_a_wins), 4)
     0.3923
     """
-    _check_pair(cs_a, cs_b)
+    _check_pair(cs_a, cs_b, rules)
     p_first = first_mover_chance(cs_a, cs_b, rules)
     a_first, b_first = solve_order(cs_a, cs_b, rules), solve_order(cs_b, cs_a, rules)
     p_a = p_first * a_first.first_wins + (1 - p_first) * (1 - b_first.first_wins)
@@ -192,7 +201,7 @@ def length_distribution(
     >>> [round(p, 3) for p in length_distribution(100, 100, default_rules())[:4]]
     [0.001, 0.015, 0.14, 0.456]
     """
-    _check_pair(cs_a, cs_b)
+    _check_pair(cs_a, cs_b, rules)
     p_first = float(first_mover_chance(cs_a, cs_b, rules))
     a_first = _order_lengths(cs_a, cs_b, rules, tail, max_rounds)
     b_first = _order_lengths(cs_b, cs_a, rules, tail, max_rounds)

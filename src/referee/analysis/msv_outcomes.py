@@ -17,7 +17,7 @@ from fractions import Fraction
 from referee.errors import RuleError
 from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.initiative import sort_key
-from referee.systems.msv.rules import MsvRules
+from referee.systems.msv.rules import MsvRules, TieBreak, face_row
 
 FACES = range(1, D100 + 1)
 
@@ -37,11 +37,34 @@ def attack_outcomes(cs: int, rules: MsvRules) -> dict[Outcome, Fraction]:
     >>> sorted(attack_outcomes(10, default_rules()).items())[-1]
     (Outcome(damage=1, again=True), Fraction(1, 100))
     """
+    if rules.uses_formulas:
+        return _formula_outcomes(check_cs(cs), rules)
     weights: defaultdict[Outcome, int] = defaultdict(int)
     for face in FACES:
         hit = interpret(cs, face, rules)
         weights[Outcome(hit.damage, hit.free_attack)] += 1
     return {o: Fraction(n, D100) for o, n in sorted(weights.items())}
+
+
+def _formula_outcomes(cs: int, rules: MsvRules) -> dict[Outcome, Fraction]:
+    """`attack_outcomes` for a formula pack, from the pack's face table.
+
+    A pack may make a critical that deals no damage and gives a free attack: the attacker
+    then simply rolls again in the same state, so that outcome is folded away (the others
+    scaled by 1 / (1 - its chance)); free attacks are not rounds, so nothing else changes.
+    """
+    _, damage, critical, _, _ = face_row(rules, cs)
+    again = critical & rules.free_attacks
+    weights: defaultdict[Outcome, int] = defaultdict(int)
+    for d, a in zip(damage.tolist(), again.tolist(), strict=True):
+        weights[Outcome(d, a)] += 1
+    loop = weights.pop(Outcome(0, True), 0)
+    if loop == D100:
+        raise RuleError(
+            f"CS {cs}: every roll is a critical with no damage and a free attack, so the "
+            "attack never ends (check the pack's success, damage and critical formulas)"
+        )
+    return {o: Fraction(n, D100 - loop) for o, n in sorted(weights.items())}
 
 
 def key_distribution(cs: int, rules: MsvRules) -> dict[int, Fraction]:
@@ -52,6 +75,10 @@ def key_distribution(cs: int, rules: MsvRules) -> dict[int, Fraction]:
     Fraction(1, 20)
     """
     weights: defaultdict[int, int] = defaultdict(int)
+    if rules.uses_formulas and rules.tie_break is TieBreak.REROLL:
+        for key in face_row(rules, check_cs(cs))[4].tolist():
+            weights[key] += 1
+        return {k: Fraction(n, D100) for k, n in sorted(weights.items())}
     for face in FACES:
         weights[sort_key(check_cs(cs), face, rules)] += 1
     return {k: Fraction(n, D100) for k, n in sorted(weights.items())}

@@ -102,7 +102,7 @@ def simulate_duel(
     >>> simulate_duel(100, 0, default_rules(), 10, np.random.default_rng(0)).a_wins
     10
     """
-    if check_cs(cs_a) == 0 and check_cs(cs_b) == 0:
+    if check_cs(cs_a) == 0 and check_cs(cs_b) == 0 and not rules.uses_formulas:
         raise RuleError("CS 0 vs CS 0 never ends: neither fighter can ever succeed (MSV-2)")
     if not 1 <= duels <= MAX_DUELS:
         raise LimitError(f"duels must be in 1..{MAX_DUELS}, got {duels!r}")

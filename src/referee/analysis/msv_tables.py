@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes
 from referee.analysis.msv_text import NEW_SKILLS, OLD_SIDES, PRINTED, TEXT_THRESHOLD
+from referee.errors import RuleError
 from referee.systems.msv.old import old_damage_distribution, old_hit_chance, old_mean_damage
 from referee.systems.msv.rules import MsvRules
 
@@ -93,6 +94,8 @@ def rounds_to_reach(outcomes: dict[Outcome, Fraction], threshold: int) -> Fracti
     Fraction(4, 1)
     """
     miss = outcomes.get(Outcome(0, False), Fraction(0))
+    if miss == 1:
+        raise RuleError(f"an attacker who never deals damage never reaches {threshold} damage")
     fresh: dict[int, Fraction] = {}  # rounds left, a new round about to start (counted)
     free: dict[int, Fraction] = {}  # rounds left after this one, inside a free-attack chain
     for x in range(threshold - 1, -1, -1):

@@ -13,7 +13,7 @@ from typing import Any, NewType
 
 from referee.errors import RuleError
 from referee.rng import Rng, die
-from referee.systems.msv.rules import CriticalEffect, MsvRules, default_rules
+from referee.systems.msv.rules import CriticalEffect, MsvRules, default_rules, interpret_face
 
 #: A Combat Skill: a whole number >= 0 (MSV-2). Not a roll.
 CombatSkill = NewType("CombatSkill", int)
@@ -71,6 +71,8 @@ def effect_number(cs: int, roll: int, rules: MsvRules) -> int:
     >>> effect_number(65, 47, default_rules()), effect_number(65, 80, default_rules())
     (4, 0)
     """
+    if rules.uses_formulas:
+        return interpret_face(rules, cs, roll)[4]
     return band_damage(roll, rules) if succeeds(cs, roll) else 0
 
 
@@ -145,6 +147,8 @@ def interpret(cs: int, roll: int, rules: MsvRules | None = None) -> MsvAttack:
     """
     rules = rules or default_rules()
     skill, face = check_cs(cs), check_roll(roll)
+    if rules.uses_formulas:
+        return _interpret_formulas(skill, face, rules)
     success = succeeds(skill, face)
     critical = is_critical(skill, face)
     effect = rules.critical_effect if critical else CriticalEffect.NONE
@@ -153,6 +157,21 @@ def interpret(cs: int, roll: int, rules: MsvRules | None = None) -> MsvAttack:
     return MsvAttack(
         cs=skill,
         roll=face,
+        success=success,
+        damage=damage,
+        critical=critical,
+        free_attack=effect is CriticalEffect.STUN_FREE_ATTACK,
+        extra_damage=extra,
+    )
+
+
+def _interpret_formulas(cs: CombatSkill, roll: int, rules: MsvRules) -> MsvAttack:
+    """`interpret` for a formula pack: the pack's own success, damage and critical."""
+    success, damage, critical, extra, _ = interpret_face(rules, cs, roll)
+    effect = rules.critical_effect if critical else CriticalEffect.NONE
+    return MsvAttack(
+        cs=cs,
+        roll=roll,
         success=success,
         damage=damage,
         critical=critical,

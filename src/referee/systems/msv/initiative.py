@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, die
 from referee.systems.msv.attack import D100, CombatSkill, check_cs, effect_number, succeeds
-from referee.systems.msv.rules import MsvRules, TieBreak, default_rules
+from referee.systems.msv.rules import MsvRules, TieBreak, default_rules, interpret_face
 
 #: The default bound on rounds of initiative rolls.
 MAX_ROUNDS = 1000
@@ -119,6 +119,9 @@ def sort_key(cs: int, roll: int, rules: MsvRules) -> int:
     (4, 0)
     """
     if rules.tie_break is TieBreak.HIGHER_RAW_ROLL:
+        if rules.uses_formulas:  # the effect first, then the raw roll of a success
+            success, _, _, _, effect = interpret_face(rules, cs, roll)
+            return effect * 101 + (roll if success else 0)
         return roll if succeeds(cs, roll) else 0
     return effect_number(cs, roll, rules)
 

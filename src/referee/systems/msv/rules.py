@@ -8,6 +8,16 @@ reading. Loading checks every key, type and value and names the key that is wron
 (15, 4, 'stun-free-attack')
 >>> rules_from_mapping({"damage_cap": 3}).damage_cap
 3
+
+A pack may also give formulas (`referee.lab.formula`) over `roll` and `cs` instead of the fixed
+options: `success`, `damage` (applies only on a success), `critical` (counts only on a success),
+`critical_extra_damage` (a number or a formula) and `initiative` (the effect number; by default
+the damage of the initiative roll, MSV-5). A formula must give a value for every roll 1..100 and
+every CS 0..100; that is checked when the pack loads.
+
+>>> pack = rules_from_mapping({"damage": "min(5, ceil(roll / 12))"})
+>>> interpret_face(pack, 65, 47)
+(True, 4, False, 0, 4)
 """
 
 from __future__ import annotations
@@ -16,12 +26,15 @@ import enum
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from referee.errors import RulePackError
+from referee.lab.formula import Formula, FormulaError, parse_formula
 
 #: Upper bounds that keep every loop over damage or states small (DESIGN: budgets).
 MAX_BAND_WIDTH = 100
@@ -63,6 +76,34 @@ class MsvRules:
     critical_extra_damage: int = 1  # MSV-4 (used by extra-damage only)
     tie_break: TieBreak = TieBreak.REROLL  # MSV-5
     defeat_threshold: int = 15  # MSV-7
+    success: Formula | None = None  # MSV-2 as a formula
+    damage: Formula | None = None  # MSV-3 as a formula (replaces band_width, damage_cap)
+    critical: Formula | None = None  # MSV-4 as a formula
+    initiative: Formula | None = None  # MSV-5's effect number as a formula
+    critical_extra_damage_formula: Formula | None = None  # MSV-4 extra-damage as a formula
+
+    @property
+    def uses_formulas(self) -> bool:
+        """Whether any rule is given as a formula.
+
+        >>> MsvRules().uses_formulas
+        False
+        """
+        return any(f is not None for f in self.formulas().values())
+
+    def formulas(self) -> dict[str, Formula | None]:
+        """The formula columns of the pack (None: the fixed option decides).
+
+        >>> sorted(MsvRules().formulas())
+        ['critical', 'critical_extra_damage', 'damage', 'initiative', 'success']
+        """
+        return {
+            "success": self.success,
+            "damage": self.damage,
+            "critical": self.critical,
+            "critical_extra_damage": self.critical_extra_damage_formula,
+            "initiative": self.initiative,
+        }
 
     def to_json(self) -> dict[str, int | str]:
         """The pack as a JSON object with no floats (events are hashed as canonical JSON).
@@ -70,7 +111,7 @@ class MsvRules:
         >>> sorted(MsvRules().to_json())[:2]
         ['band_width', 'critical_effect']
         """
-        return {
+        out: dict[str, int | str] = {
             "band_width": self.band_width,
             "damage_cap": self.damage_cap,
             "critical_effect": self.critical_effect.value,
@@ -78,6 +119,12 @@ class MsvRules:
             "tie_break": self.tie_break.value,
             "defeat_threshold": self.defeat_threshold,
         }
+        if self.damage is not None:
+            del out["band_width"], out["damage_cap"]
+        for key, formula in self.formulas().items():
+            if formula is not None:
+                out[key] = str(formula)
+        return out
 
     def without_criticals(self) -> MsvRules:
         """The same pack with critical effect "none" (for with/without comparisons).
@@ -108,6 +155,7 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "tie_break": TieBreak,
 }
 KNOWN_KEYS: tuple[str, ...] = tuple(MsvRules().to_json())
+FORMULA_KEYS: tuple[str, ...] = ("success", "damage", "critical", "initiative")
 
 
 def _check_int(key: str, value: Any, source: str) -> int:
@@ -148,15 +196,40 @@ def rules_from_mapping(data: Mapping[str, Any], source: str = "<rules>") -> MsvR
         raise RulePackError(f"rule pack {source!r} must be a table of keys, got {data!r}")
     values: dict[str, Any] = {}
     for key, value in data.items():
-        if key in _INT_BOUNDS:
+        if key == "critical_extra_damage" and isinstance(value, str):
+            values["critical_extra_damage_formula"] = _formula(key, value, source)
+        elif key in _INT_BOUNDS:
             values[key] = _check_int(key, value, source)
         elif key in _ENUMS:
             values[key] = _check_enum(key, value, source)
+        elif key in FORMULA_KEYS:
+            values[key] = _formula(key, value, source)
         else:
-            raise RulePackError(
-                f"unknown key {key!r} in rule pack {source!r} (known: {', '.join(KNOWN_KEYS)})"
-            )
-    return MsvRules(**values)
+            known = ", ".join(KNOWN_KEYS + FORMULA_KEYS)
+            raise RulePackError(f"unknown key {key!r} in rule pack {source!r} (known: {known})")
+    if "damage" in values and {"band_width", "damage_cap"} & set(values):
+        raise RulePackError(
+            f"rule pack {source!r} gives both 'damage' and 'band_width'/'damage_cap': "
+            "the damage formula replaces them, give one or the other"
+        )
+    rules = MsvRules(**values)
+    if rules.uses_formulas:
+        try:
+            face_grid(rules)  # MSV-1, MSV-2: checked for every roll and every CS 0..100
+        except FormulaError as err:
+            raise FormulaError(f"rule pack {source!r}: {err}") from None
+    return rules
+
+
+def _formula(key: str, value: Any, source: str) -> Formula:
+    if not isinstance(value, str):
+        raise RulePackError(
+            f"key {key!r} in rule pack {source!r} must be a formula in quotes, got {value!r}"
+        )
+    try:
+        return parse_formula(value, key)
+    except FormulaError as err:
+        raise FormulaError(f"rule pack {source!r}: {err}") from None
 
 
 def load_rules(path: str | Path | None = None) -> MsvRules:
@@ -197,3 +270,151 @@ def default_rules() -> MsvRules:
     """
     text = resources.files("referee.systems.msv").joinpath("default.toml").read_text("utf-8")
     return rules_from_text(text, "default.toml")
+
+
+#: The CS values checked (and tabulated) when a formula pack loads.
+GRID_SKILLS = 101
+FACES = 100  # MSV-1
+
+
+@dataclass(frozen=True, slots=True)
+class FaceGrid:
+    """What every face does for a range of CS under one pack: arrays of shape (skills, 100).
+
+    Row i is CS `first + i`, column j is roll j + 1. `damage` includes a critical's extra
+    damage; `extra` is that extra alone; `effect` is the initiative effect number (MSV-5).
+    """
+
+    first: int
+    success: np.ndarray
+    damage: np.ndarray
+    critical: np.ndarray
+    extra: np.ndarray
+    effect: np.ndarray
+
+    def row(self, cs: int) -> tuple[np.ndarray, ...]:
+        i = cs - self.first
+        return self.success[i], self.damage[i], self.critical[i], self.extra[i], self.effect[i]
+
+
+def _whole(
+    formula: Formula,
+    values: tuple[np.ndarray, np.ndarray | None],
+    where: np.ndarray,
+    points: dict[str, np.ndarray],
+    low: int,
+    high: int,
+    what: str,
+) -> np.ndarray:
+    num, den = values
+    bad = (
+        where & ((num < low) | (num > high))
+        if den is None
+        else where & ((den != 1) | (num < low) | (num > high))
+    )
+    if np.any(bad):
+        index = np.flatnonzero(bad.ravel())[0]
+        roll, cs = int(points["roll"].ravel()[index]), int(points["cs"].ravel()[index])
+        n = int(num.ravel()[index])
+        d = 1 if den is None else int(den.ravel()[index])
+        got = str(n) if d == 1 else f"{n}/{d}"
+        hint = " (round it with ceil or floor)" if d != 1 else ""
+        raise FormulaError(
+            f"formula {formula.column!r} gave {got} at roll = {roll}, cs = {cs}: "
+            f"{what} must be a whole number in {low}..{high}{hint}"
+        )
+    return np.where(where, num, 0) if den is None else np.where(where, num // np.maximum(den, 1), 0)
+
+
+def _truth(formula: Formula, points: dict[str, np.ndarray]) -> np.ndarray:
+    num, _ = formula.evaluate(points)
+    result: np.ndarray = num != 0
+    return result
+
+
+def evaluate_faces(rules: MsvRules, skills: np.ndarray) -> FaceGrid:
+    """Evaluate every rule of the pack at every (CS, roll); formulas checked for range.
+
+    >>> grid = evaluate_faces(MsvRules(), np.arange(65, 66))
+    >>> int(grid.damage[0, 46]), bool(grid.critical[0, 39])
+    (4, True)
+    """
+    rolls = np.broadcast_to(np.arange(1, FACES + 1, dtype=np.int64), (len(skills), FACES))
+    cs = np.broadcast_to(np.asarray(skills, dtype=np.int64)[:, None], rolls.shape)
+    flat = {"roll": rolls.ravel(), "cs": cs.ravel()}
+    shape = rolls.shape
+    success = (  # MSV-2
+        rolls <= cs if rules.success is None else _truth(rules.success, flat).reshape(shape)
+    )
+    if rules.damage is None:
+        base = np.where(success, np.minimum(rules.damage_cap, -(-rolls // rules.band_width)), 0)
+    else:
+        value = rules.damage.evaluate(flat)
+        base = _whole(rules.damage, value, success.ravel(), flat, 0, MAX_DAMAGE, "damage")
+        base = base.reshape(shape)
+    if rules.critical is None:
+        critical = success & (rolls % 10 == 0)  # MSV-4
+    else:
+        critical = success & _truth(rules.critical, flat).reshape(shape)
+    extra = np.zeros(shape, dtype=np.int64)
+    if rules.critical_effect is CriticalEffect.EXTRA_DAMAGE:
+        formula = rules.critical_extra_damage_formula
+        if formula is None:
+            extra = np.where(critical, rules.critical_extra_damage, 0)
+        else:
+            value = formula.evaluate(flat)
+            extra = _whole(formula, value, critical.ravel(), flat, 0, MAX_DAMAGE, "extra damage")
+            extra = extra.reshape(shape)
+    if rules.initiative is None:
+        effect = base  # MSV-5: the damage of the roll, 0 on a failure
+    else:
+        value = rules.initiative.evaluate(flat)
+        everywhere = np.ones(flat["roll"].shape, dtype=bool)
+        effect = _whole(
+            rules.initiative,
+            value,
+            everywhere,
+            flat,
+            -MAX_DAMAGE,
+            MAX_DAMAGE,
+            "an initiative effect",
+        ).reshape(shape)
+    first = int(skills[0]) if len(skills) else 0
+    return FaceGrid(first, success, base + extra, critical, extra, effect)
+
+
+@lru_cache(maxsize=128)
+def face_grid(rules: MsvRules) -> FaceGrid:
+    """The pack's faces for CS 0..100 (computed once per pack).
+
+    >>> face_grid(MsvRules()).damage.shape
+    (101, 100)
+    """
+    return evaluate_faces(rules, np.arange(GRID_SKILLS))
+
+
+@lru_cache(maxsize=1024)
+def _high_row(rules: MsvRules, cs: int) -> tuple[np.ndarray, ...]:
+    return evaluate_faces(rules, np.array([cs])).row(cs)
+
+
+def face_row(rules: MsvRules, cs: int) -> tuple[np.ndarray, ...]:
+    """(success, damage, critical, extra, effect) per face for one CS, from the cached grid.
+
+    >>> [int(x) for x in face_row(MsvRules(), 65)[1][[0, 46, 99]]]
+    [1, 4, 0]
+    """
+    if 0 <= cs < GRID_SKILLS:
+        return face_grid(rules).row(cs)
+    return _high_row(rules, cs)
+
+
+def interpret_face(rules: MsvRules, cs: int, roll: int) -> tuple[bool, int, bool, int, int]:
+    """(success, damage, critical, extra damage, initiative effect) of one roll under a pack.
+
+    >>> interpret_face(MsvRules(), 65, 40)
+    (True, 3, True, 0, 3)
+    """
+    success, damage, critical, extra, effect = face_row(rules, cs)
+    i = roll - 1
+    return bool(success[i]), int(damage[i]), bool(critical[i]), int(extra[i]), int(effect[i])
