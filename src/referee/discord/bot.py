@@ -147,6 +147,13 @@ class RefereeBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )  # fmt: skip
         _register(self)
+        from referee.discord.slash import register_slash
+
+        register_slash(self)
+
+    async def setup_hook(self) -> None:
+        """On login: publish the slash commands to Discord (global commands)."""
+        await self.tree.sync()
 
     async def _prefix(self, bot: commands.Bot, message: discord.Message) -> str:
         if message.guild is not None:

@@ -1,0 +1,133 @@
+"""Slash commands: the same desk calls as the message commands, as Discord application commands.
+
+`/roll`, `/fair`, `/help`, `/char` and the `/spar` group (`open`, `join`, `begin`, `attack`,
+`scoreboard`, `quit`, `power`, `close`). A refusal is answered to the one who asked only
+(ephemeral) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+
+from referee.discord.characters import character_reply
+from referee.discord.desk import Reply
+from referee.discord.help import HELP, command_help
+from referee.errors import RefereeError
+
+if TYPE_CHECKING:
+    from referee.discord.bot import RefereeBot
+
+MAX_MESSAGE = 2000
+
+
+async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
+    """Run one desk call and answer the interaction with its reply (or the refusal)."""
+    from referee.discord.bot import view_for
+
+    try:
+        reply = work()
+    except RefereeError as err:
+        await interaction.response.send_message(f"error: {err}", ephemeral=True)
+        return
+    text = (reply.text or "done")[:MAX_MESSAGE]
+    file = (
+        discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0])
+        if reply.file is not None
+        else discord.utils.MISSING
+    )
+    await interaction.response.send_message(
+        text, file=file, view=view_for(reply) or discord.utils.MISSING
+    )
+
+
+def register_slash(bot: RefereeBot) -> None:
+    """Add the application commands to the bot's tree."""
+    from referee.discord.bot import person, place
+
+    desk = bot.desk
+    tree = bot.tree
+
+    @tree.command(name="roll", description="Roll dice notation or an AOL //roll, verifiably")
+    @app_commands.describe(expression="2d20+1d6, 4d6kh3 or //roll -sides100 -dice1")
+    async def roll(interaction: discord.Interaction, expression: str) -> None:
+        await respond(
+            interaction,
+            lambda: desk.roll(place(interaction.channel, interaction.guild),
+                              person(interaction.user), expression),
+        )  # fmt: skip
+
+    @tree.command(name="fair", description="The table ledger's commitment, or reveal its seed")
+    async def fair(interaction: discord.Interaction, reveal: bool = False) -> None:
+        await respond(
+            interaction, lambda: desk.fair(place(interaction.channel, interaction.guild), reveal)
+        )
+
+    @tree.command(name="help", description="What the referee bot can do")
+    async def help_(interaction: discord.Interaction, command: str = "") -> None:
+        await respond(interaction, lambda: Reply([command_help(command) if command else HELP]))
+
+    @tree.command(name="char", description="Your characters: set NAME cs=65 | list | show | delete")
+    async def char(interaction: discord.Interaction, words: str = "list") -> None:
+        await respond(interaction, lambda: character_reply(desk.links, interaction.user.id, words))
+
+    spar = app_commands.Group(name="spar", description="MSV and SRP spars in this channel")
+
+    @spar.command(name="open", description="Open a spar here; you become its proctor")
+    async def open_(
+        interaction: discord.Interaction, system: Literal["msv", "srp"] = "msv", name: str = ""
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.open(here, who, f"{system} {name}"))
+
+    @spar.command(name="join", description="Join with your CS (MSV) or a saved character")
+    async def join(interaction: discord.Interaction, entry: str = "") -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.join(here, who, entry))
+
+    @spar.command(name="begin", description="Proctor: roll initiative and start")
+    async def begin(interaction: discord.Interaction) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.begin(here, who))
+
+    @spar.command(name="attack", description="Attack on your turn")
+    async def attack(
+        interaction: discord.Interaction, target: discord.Member | None = None
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+
+        def work() -> Reply:
+            foe = desk.fighter_of(here, target.id) if target is not None else None
+            return desk.attack(here, who, foe)
+
+        await respond(interaction, work)
+
+    @spar.command(name="scoreboard", description="Wounds against thresholds, whose turn it is")
+    async def scoreboard(interaction: discord.Interaction) -> None:
+        here = place(interaction.channel, interaction.guild)
+        await respond(interaction, lambda: desk.scoreboard(here))
+
+    @spar.command(name="quit", description="Leave the spar")
+    async def quit_(interaction: discord.Interaction) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.quit(here, who))
+
+    @spar.command(name="power", description="Proctor: pause, resume, skip, void, cancel, end")
+    async def power(
+        interaction: discord.Interaction,
+        verb: Literal["pause", "resume", "skip", "void", "cancel", "end"],
+        side: str = "",
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.power(here, who, verb, side))
+
+    @spar.command(name="close", description="Proctor: end, reveal the seed, attach the export")
+    async def close(interaction: discord.Interaction) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.close(here, who))
+
+    tree.add_command(spar)
