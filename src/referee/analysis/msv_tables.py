@@ -26,8 +26,9 @@ from fractions import Fraction
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes
 from referee.analysis.msv_text import NEW_SKILLS, OLD_SIDES, PRINTED, TEXT_THRESHOLD
 from referee.errors import RuleError
+from referee.systems.msv.attack import check_cs
 from referee.systems.msv.old import old_damage_distribution, old_hit_chance, old_mean_damage
-from referee.systems.msv.rules import MsvRules
+from referee.systems.msv.rules import MsvRules, face_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +135,20 @@ def _mean_plain_damage(cs: int, rules: MsvRules) -> Fraction:
     return sum((o.damage * p for o, p in outcomes.items()), Fraction(0))
 
 
+def success_chance(cs: int, rules: MsvRules) -> Fraction:
+    """P(one roll succeeds) under the pack (MSV-2: CS / 100, capped at 1).
+
+    >>> success_chance(65, MsvRules()), success_chance(130, MsvRules())
+    (Fraction(13, 20), Fraction(1, 1))
+    """
+    if not rules.uses_formulas:
+        return Fraction(min(check_cs(cs), 100), 100)
+    return Fraction(int(face_row(rules, check_cs(cs))[0].sum()), 100)
+
+
 def _new_cells(cs: int, rules: MsvRules) -> list[Cell]:
     column, printed, index = f"s{cs}", PRINTED["new"], NEW_SKILLS.index(cs)
-    hit, damage = Fraction(min(cs, 100)), _mean_plain_damage(cs, rules)  # MSV-2, MSV-3
+    hit, damage = 100 * success_chance(cs, rules), _mean_plain_damage(cs, rules)  # MSV-2, -3
     with_free = attack_outcomes(cs, rules)
     crit = sum((p for o, p in with_free.items() if o.again), Fraction(0))
     plain_rounds = rounds_to_reach(attack_outcomes(cs, rules.without_criticals()), TEXT_THRESHOLD)

@@ -93,3 +93,27 @@ def plot_hit_distribution(distribution: Mapping[int, Fraction], path: str | Path
         _save(figure, path)
     finally:
         plt.close(figure)
+
+
+def plot_difference_matrix(
+    skills: Sequence[int], matrix: np.ndarray, scale: float, path: str | Path, title: str
+) -> None:
+    """Heat map of a difference of two win matrices (-scale red .. +scale blue), as PNG."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 6))
+    low, high = skills[0], skills[-1]
+    image = axes.imshow(
+        matrix,
+        origin="lower",
+        cmap="RdBu",
+        vmin=-scale,
+        vmax=scale,
+        extent=(low - 0.5, high + 0.5, low - 0.5, high + 0.5),
+        aspect="auto",
+    )
+    figure.colorbar(image, ax=axes, label="change in P(row wins)")
+    axes.set_xlabel("CS of the column fighter")
+    axes.set_ylabel("CS of the row fighter")
+    axes.set_title(title)
+    _save(figure, path)
+    plt.close(figure)

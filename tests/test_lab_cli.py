@@ -1,0 +1,161 @@
+"""`referee lab duel|matrix|compare|ladder`: exact figures, the text pack against itself."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.analysis.msv_duel import analyse_duel
+from referee.analysis.msv_matrix import win_matrix
+from referee.cli.main import cli
+from referee.systems.msv.rules import MsvRules, rules_from_mapping
+
+DAMAGE_12 = 'damage = "min(5, ceil(roll / 12))"\n'
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["lab", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> str:
+    path = tmp_path / "d12.toml"
+    path.write_text(DAMAGE_12, encoding="utf-8")
+    return str(path)
+
+
+def test_duel_against_the_text(pack: str) -> None:
+    code, out, err = run("duel", pack, "60", "65")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "                  pack      against   change",
+        "P(A acts first)   0.4527    0.4525    +0.0002",
+        "P(A wins)         0.3988    0.3923    +0.0065",
+        "P(B wins)         0.6012    0.6077    -0.0065",
+        "expected rounds   6.502     7.800     -1.298",
+    ]
+    data = json.loads(run("duel", pack, "60", "65", "--json")[1])
+    rules = rules_from_mapping({"damage": "min(5, ceil(roll / 12))"})
+    exact = analyse_duel(60, 65, rules).p_a_wins
+    assert data["pack"]["p_a_wins_exact"] == f"{exact.numerator}/{exact.denominator}"
+    text = analyse_duel(60, 65, MsvRules()).expected_rounds
+    assert data["against"]["expected_rounds_exact"] == f"{text.numerator}/{text.denominator}"
+
+
+def test_matrix_of_the_text_is_msv_matrix() -> None:
+    args = ["--from", "40", "--to", "60", "--step", "10", "--csv"]
+    lab = run("matrix", "text", *args)
+    msv = CliRunner().invoke(cli, ["msv", "matrix", *args])
+    assert lab == (0, msv.stdout, "")
+
+
+def test_difference_matrix_and_its_heat_maps(pack: str, tmp_path: Path) -> None:
+    svg, png = tmp_path / "d.svg", tmp_path / "d.png"
+    code, out, _ = run("matrix", pack, "--against", "text", "--from", "50", "--to", "60",
+                       "--plot", str(svg))  # fmt: skip
+    assert code == 0
+    assert out.splitlines() == [
+        "    A\\B      50      55      60",
+        "     50 +0.0000 +0.0061 +0.0113",
+        "     55 -0.0061 +0.0000 +0.0075",
+        "     60 -0.0113 -0.0075 +0.0000",
+    ]
+    rules = rules_from_mapping({"damage": "min(5, ceil(roll / 12))"})
+    expected = win_matrix([50, 60], rules) - win_matrix([50, 60], MsvRules())
+    assert round(float(expected[1, 0]), 4) == -0.0113
+    text = svg.read_text("utf-8")
+    root = ET.fromstring(text)
+    assert (
+        root.tag.endswith("svg") and len([e for e in root.iter() if e.tag.endswith("rect")]) == 10
+    )
+    assert "<script" not in text and "href" not in text
+    assert "CS 60 vs CS 50: -0.0113" in text
+    assert run("matrix", pack, "--against", "text", "--plot", str(png))[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    gif = str(tmp_path / "x.gif")
+    message = f"error: --plot {gif!r}: the file must end in .svg or .png\n"
+    assert run("matrix", pack, "--plot", gif) == (2, "", message)
+
+
+def test_compare_for_a_pack(pack: str) -> None:
+    code, out, _ = run("compare", pack)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[:5] == [
+        "% to Hit",
+        "                               s50       s55       s60       s65       s70       s75",
+        "  printed in the text          50%       55%       60%       65%       70%       75%",
+        "  text                        50.0      55.0      60.0      65.0      70.0      75.0",
+        f"  {pack[:22]:<22}      50.0      55.0      60.0      65.0      70.0      75.0",
+    ]
+    assert (
+        "  text                       1.571     1.517     1.500     1.504     1.520     1.458"
+        in lines
+    )
+    data = json.loads(run("compare", pack, "--json")[1])
+    damage = next(r for r in data if (r["table"], r["stat"]) == ("new", "damage"))
+    # mean damage of one plain hit-or-miss at CS 50 with bands of 12, capped at 5: by hand
+    by_hand = sum(min(5, -(-r // 12)) for r in range(1, 51)) / 100
+    assert damage["pack"][0] == by_hand == 1.3
+    assert damage["against"][0] == 1.1
+
+
+def test_compare_of_the_text_against_itself_is_msv_compare() -> None:
+    data = json.loads(run("compare", "text", "--json")[1])
+    msv = json.loads(CliRunner().invoke(cli, ["msv", "compare", "--json"]).stdout)
+    rounds = next(r for r in data if r["stat"] == "rounds")
+    exact = [c["exact"] for c in msv if (c["table"], c["stat"]) == ("new", "rounds")]
+    assert [round(x, 3) for x in rounds["pack"]] == [round(x, 3) for x in exact]
+    assert rounds["pack"] == rounds["against"]
+
+
+def test_ladder(pack: str) -> None:
+    code, out, _ = run("ladder", "text", "--cs", "50,60,70")
+    msv = CliRunner().invoke(cli, ["msv", "matrix", "--from", "50", "--to", "70", "--step", "10"])
+    assert code == 0
+    assert [line.split()[1:] for line in out.splitlines()[2:5]] == [
+        line.split()[1:] for line in msv.stdout.splitlines()[1:]
+    ]
+    assert out.splitlines() == [
+        "P(row beats column)",
+        " A\\B      50     60     70",
+        "   50  0.500  0.249  0.111",
+        "   60  0.751  0.500  0.294",
+        "   70  0.889  0.706  0.500",
+        "Each step up the ladder",
+        "  CS 60 vs CS 50: wins 0.751, +2.51 points of win chance per CS point",
+        "  CS 70 vs CS 60: wins 0.706, +2.06 points of win chance per CS point",
+    ]
+    data = json.loads(run("ladder", pack, "--json")[1])
+    assert data["skills"] == [50, 55, 60, 65, 70, 75]
+    assert round(data["steps"][0]["p_higher_wins"], 3) == 0.632
+
+
+@pytest.mark.parametrize(
+    ("args", "err"),
+    [
+        (["ladder", "text", "--cs", "50"], "error: a ladder needs at least two different CS, "
+         "got [50]\n"),
+        (["ladder", "text", "--cs", "5x"], "error: bad CS list '5x' (expected numbers like "
+         "50,55,60)\n"),
+        (["matrix", "text", "--from", "60", "--to", "50"], "error: the highest CS 50 is below "
+         "the lowest 60\n"),
+        (["duel", "nope.toml", "50", "60"], "error: cannot read rule pack 'nope.toml': No such "
+         "file or directory\n"),
+        (["duel", "text", "--", "-5", "60"], "error: CS must be a whole number >= 0 (MSV-2), "
+         "got -5\n"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_exit_2(args: list[str], err: str) -> None:
+    assert run(*args) == (2, "", err)
+
+
+def test_help_has_examples() -> None:
+    for command in ("duel", "matrix", "compare", "ladder"):
+        code, out, _ = run(command, "--help")
+        assert code == 0 and "Examples:" in out, command
