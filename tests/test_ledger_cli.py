@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.ledger import chain, roll_payload
+from referee.ledger import chain, event_hash, roll_payload
 from referee.rng import VerifiableRng
 from referee.store import Store
 
@@ -32,14 +32,29 @@ def db(tmp_path: Path) -> str:
             created_at=AT,
         )
 
-        def roll(last: Any, events: Any, rng: VerifiableRng) -> list[dict[str, Any]]:
-            t = rng.throw((20, 20, 6))
-            return [chain(last, "roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces), AT)]
-
+        store.append("b1", opened)
         store.append_with_rng("b1", roll)
         store.append_with_rng("b1", roll)
         store.reveal_seed("b1")
+        store.append("b1", closed)
+        store.set_status("b1", "closed")
     return path
+
+
+HEADER = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": AT}
+
+
+def opened(last: Any, events: Any) -> list[dict[str, Any]]:
+    return [chain(last, "bout_opened", "referee", HEADER, AT)]
+
+
+def roll(last: Any, events: Any, rng: VerifiableRng) -> list[dict[str, Any]]:
+    t = rng.throw((20, 20, 6))
+    return [chain(last, "roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces), AT)]
+
+
+def closed(last: Any, events: Any) -> list[dict[str, Any]]:
+    return [chain(last, "closed", "referee", {"server_seed": SEED}, AT)]
 
 
 def run(*args: str, stdin: str | None = None) -> Any:
@@ -49,7 +64,7 @@ def run(*args: str, stdin: str | None = None) -> Any:
 def export_file(db: str, tmp_path: Path) -> Path:
     out = tmp_path / "b1.json"
     result = run("export", "b1", "--db", db, "--out", str(out))
-    assert (result.exit_code, result.output) == (0, f"exported bout 'b1': 2 events to {out}\n")
+    assert (result.exit_code, result.output) == (0, f"exported bout 'b1': 4 events to {out}\n")
     return out
 
 
@@ -57,13 +72,15 @@ def test_export_then_verify_ok(db: str, tmp_path: Path) -> None:
     out = export_file(db, tmp_path)
     doc = json.loads(out.read_text())
     assert doc["fairness"]["server_seed"] == SEED
-    assert [e["payload"]["faces"] for e in doc["events"]] == [[6, 14, 6], [6, 2, 5]]
+    assert [e["payload"]["faces"] for e in doc["events"][1:3]] == [[6, 14, 6], [6, 2, 5]]
     result = run("verify", str(out))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "ok: 2 events, 2 rolls, 1 seed; chain, commitment, faces, nonce" + (
-        ", rules hold" if "rules" in lines[0] else " hold"
-    )
+    assert lines == [
+        "rulings by the referee: none",
+        "ok: 4 events, 2 rolls, 1 seed; chain, commitment, faces, nonce, time, header, complete"
+        + (", rules hold" if "rules" in lines[1] else " hold"),
+    ]
     assert result.stderr == ""
 
 
@@ -77,17 +94,19 @@ def test_export_to_stdout_pipes_into_verify(db: str) -> None:
 def test_verify_tampered_face_exits_1_naming_the_event(db: str, tmp_path: Path) -> None:
     out = export_file(db, tmp_path)
     doc = json.loads(out.read_text())
-    doc["events"][1]["payload"]["faces"][1] = 3
+    doc["events"][2]["payload"]["faces"][1] = 3
     out.write_text(json.dumps(doc))
     result = run("verify", str(out))
     assert result.exit_code == 1
     assert result.stderr == (
-        "error: event 1 (roll): hash does not match the event (someone changed it) (+1 more)\n"
+        "error: event 2 (roll): hash does not match the event (someone changed it) (+1 more)\n"
     )
-    assert result.stdout.splitlines()[:3] == [
-        "FAILED: 2 problem(s) in 2 events, 2 rolls, 1 seed",
-        "  event 1 (roll): hash does not match the event (someone changed it)",
-        "  event 1 (roll): face 3 does not match the seed (expected 2) at die 2 of 3 (d20)",
+    assert result.stdout.splitlines() == [
+        "rulings by the referee: none",
+        "FAILED: 2 problem(s) in 4 events, 2 rolls, 1 seed",
+        "  event 2 (roll): hash does not match the event (someone changed it)",
+        "  event 2 (roll): face 3 does not match the seed (expected 2) at die 2 of 3 (d20)",
+        "not checked: rules: not checked while the chain or the dice are bad",
     ]
 
 
@@ -96,17 +115,20 @@ def test_verify_json_report(db: str, tmp_path: Path) -> None:
     result = run("verify", "--json", str(out))
     assert result.exit_code == 0
     report = json.loads(result.stdout)
-    assert (report["ok"], report["events"], report["rolls"], report["problems"]) == (True, 2, 2, [])
+    assert (report["ok"], report["events"], report["rolls"], report["problems"]) == (True, 4, 2, [])
+    assert (report["verdict"], report["complete"], report["rulings"]) == ("verified", True, [])
+    assert report["last_event"] == {"seq": 3, "type": "closed"}
 
 
 def test_verify_expect_hash(db: str, tmp_path: Path) -> None:
     out = export_file(db, tmp_path)
     doc = json.loads(out.read_text())
-    seen = doc["events"][1]["hash"]
+    seen = doc["events"][3]["hash"]
     assert run("verify", str(out), "--expect-hash", seen).exit_code == 0
     doc["events"].pop()
+    doc["bout"]["status"] = "open"
     out.write_text(json.dumps(doc))
-    result = run("verify", str(out), "--expect-hash", seen)
+    result = run("verify", str(out), "--expect-hash", seen, "--partial")
     assert result.exit_code == 1
     assert result.stderr == (
         f"error: export: no event has hash {seen!r} (the export was cut or rewritten)\n"
@@ -116,13 +138,75 @@ def test_verify_expect_hash(db: str, tmp_path: Path) -> None:
 def test_verify_unrevealed_seed_exits_1(tmp_path: Path) -> None:
     path = str(tmp_path / "x.db")
     with Store.open(path) as store:
-        store.create_bout(system="msv", name="S", server_seed=SEED, bout_id="b2")
+        store.create_bout(system="msv", name="S", server_seed=SEED, bout_id="b2", created_at=AT)
+        store.append(
+            "b2",
+            lambda last, events: [
+                chain(last, "bout_opened", "referee", {**HEADER, "id": "b2", "name": "S"}, AT)
+            ],
+        )
+        store.append_with_rng("b2", roll)
     exported = run("export", "b2", "--db", path)
     result = run("verify", "-", stdin=exported.stdout)
     assert result.exit_code == 1
     assert result.stderr == (
-        "error: fairness: server seed is not revealed yet, so the faces cannot be checked yet\n"
+        "error: fairness: server seed is not revealed yet, so the faces cannot be checked yet "
+        "(+1 more)\n"
     )
+    assert result.stdout.splitlines()[3] == (
+        "  event 1 (roll): the export ends here without the close, so it is partial (the bout "
+        "is not closed yet, or the export was cut short); --partial checks it up to here"
+    )
+    partial = run("verify", "--partial", "-", stdin=exported.stdout)
+    assert (partial.exit_code, partial.stderr) == (0, "")
+    assert partial.stdout.splitlines()[1:3] == [
+        "ok (partial): 2 events, 1 rolls, 1 seed, up to event 1 (roll), not closed; chain, "
+        "commitment, faces, nonce, time, header, complete"
+        + (", rules hold" if "rules" in partial.stdout else " hold"),
+        "not checked: faces: 1 roll(s) under a server seed not revealed yet are not checked",
+    ]
+
+
+def test_verify_names_a_cut_export_an_edited_header_and_a_time_going_back(
+    db: str, tmp_path: Path
+) -> None:
+    out = export_file(db, tmp_path)
+    doc = json.loads(out.read_text())
+    cut = {**doc, "events": doc["events"][:2]}
+    out.write_text(json.dumps(cut))
+    for flags in ((), ("--partial",)):
+        result = run("verify", str(out), *flags)
+        assert result.exit_code == 1
+        assert result.stderr == (
+            "error: event 1 (roll): bout.status says closed but the chain ends here without "
+            "the close: the export was cut short\n"
+        )
+    edited = json.loads(json.dumps(doc))
+    edited["bout"]["name"] = "Another"
+    edited["bout"]["winner"] = "Tarl"
+    out.write_text(json.dumps(edited))
+    result = run("verify", str(out))
+    assert result.stdout.splitlines()[2:4] == [
+        "  export: bout.winner is not covered by the chain (a bout has id, system, name, rules, "
+        "created_at, status)",
+        "  event 0 (bout_opened): bout.name 'Another' differs from the name 'Spar' the chain "
+        "opens with",
+    ]
+    back = json.loads(json.dumps(doc))
+    back["events"][2]["at"] = "2026-11-29T22:40:11.999999Z"
+    rehash_all(back["events"])
+    out.write_text(json.dumps(back))
+    result = run("verify", str(out))
+    assert result.stderr == (
+        "error: event 2 (roll): at '2026-11-29T22:40:11.999999Z' is before the previous "
+        "event's '2026-11-29T22:40:12.000000Z' (times must not go backwards)\n"
+    )
+
+
+def rehash_all(events: list[dict[str, Any]]) -> None:
+    for i, event in enumerate(events):
+        event["prev"] = events[i - 1]["hash"] if i else "0" * 64
+        event["hash"] = event_hash(event)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from referee.ledger import (
     roll_payload,
     rotation_payload,
     seed_position,
-    verify_export,
+    verify_ledger,
 )
 from referee.rng import VerifiableRng, commitment, verifiable_faces
 from tests.oracles import reference_faces
@@ -75,7 +75,7 @@ def rehash(doc: dict[str, Any]) -> None:
 
 
 def messages(doc: dict[str, Any], checkers: Any = ()) -> list[str]:
-    return [str(p) for p in verify_export(doc, checkers).problems]
+    return [str(p) for p in verify_ledger(doc, checkers).problems]
 
 
 def test_golden_faces_from_the_scheme() -> None:
@@ -93,10 +93,10 @@ def test_every_roll_of_an_export_matches_the_independent_oracle() -> None:
 
 
 def test_intact_export_verifies() -> None:
-    report = verify_export(export_doc("rnrrn"))
+    report = verify_ledger(export_doc("rnrrn"))
     assert report.ok and report.first is None
     assert (report.events, report.rolls, report.seeds) == (5, 3, 1)
-    assert report.checks == ("chain", "commitment", "faces", "nonce")
+    assert report.checks == ("chain", "commitment", "faces", "nonce", "time")
     assert report.skipped == ("rules: no rule checker available",)
 
 
@@ -164,12 +164,12 @@ def test_wrong_commitment_is_named_first() -> None:
 def test_other_server_seed_fails_the_commitment_and_the_faces() -> None:
     doc = export_doc("rr")
     doc["fairness"]["server_seed"] = SEED1
-    found = verify_export(doc).problems
+    found = verify_ledger(doc).problems
     assert [(p.seq, p.check) for p in found] == [(None, "commitment"), (0, "faces"), (1, "faces")]
 
 
 def test_unrevealed_seed_cannot_be_checked_yet() -> None:
-    report = verify_export(export_doc("rr", reveal=False))
+    report = verify_ledger(export_doc("rr", reveal=False))
     assert not report.ok
     assert [str(p) for p in report.problems] == [
         "fairness: server seed is not revealed yet, so the faces cannot be checked yet"
@@ -194,7 +194,7 @@ def test_rotation_verifies_and_restarts_nonces() -> None:
         "server_seed": SEED0,
         "next_commitment": commitment(SEED1),
     }
-    report = verify_export(doc)
+    report = verify_ledger(doc)
     assert report.ok and (report.rolls, report.seeds) == (4, 2)
     assert seed_position(doc["events"]) == seed_position(doc["events"][:3] + doc["events"][3:])
 
@@ -218,7 +218,7 @@ def test_rotation_revealing_a_wrong_seed_is_named() -> None:
     doc["events"][2]["payload"]["server_seed"] = SEED1
     doc["fairness"]["server_seed"] = None
     rehash(doc)
-    found = verify_export(doc).problems
+    found = verify_ledger(doc).problems
     assert [(p.seq, p.check) for p in found] == [
         (0, "faces"),
         (1, "faces"),
@@ -241,7 +241,7 @@ def test_closed_event_may_reveal_the_current_seed() -> None:
     doc = export_doc("rr", reveal=False)
     last = doc["events"][-1]
     doc["events"].append(chain(last, "closed", "ref", {"server_seed": SEED0}, AT))
-    assert verify_export(doc).ok
+    assert verify_ledger(doc).ok
     doc["events"][-1] = chain(last, "closed", "ref", {"server_seed": SEED1}, AT)
     assert messages(doc) == [
         "fairness: server seed is not revealed yet, so the faces cannot be checked yet",
@@ -258,9 +258,9 @@ def test_roll_shape_problems() -> None:
 
 def test_not_an_export_is_a_notation_error() -> None:
     with pytest.raises(NotationError, match="'events' is missing"):
-        verify_export({"bout": {}, "fairness": {}})
+        verify_ledger({"bout": {}, "fairness": {}})
     with pytest.raises(NotationError, match="an export is a JSON object, got list"):
-        verify_export([])
+        verify_ledger([])
 
 
 def test_checkers_plug_in_and_run_only_on_a_sound_chain() -> None:
@@ -273,13 +273,13 @@ def test_checkers_plug_in_and_run_only_on_a_sound_chain() -> None:
 
     doc = export_doc("r" * 6)
     odd = [e["seq"] for e in doc["events"] if e["payload"]["faces"][0] % 2]
-    report = verify_export(doc, [odd_attack])
+    report = verify_ledger(doc, [odd_attack])
     assert "rules" in report.checks
     assert [p.seq for p in report.problems] == odd
     assert 0 < len(odd) < 6
     broken = copy.deepcopy(doc)
     broken["events"][0]["payload"]["nonce"] = 1
-    report = verify_export(broken, [odd_attack])
+    report = verify_ledger(broken, [odd_attack])
     assert report.skipped == ("rules: not checked while the chain or the dice are bad",)
     assert all(p.check != "rules" for p in report.problems)
 
@@ -297,7 +297,7 @@ def test_report_json() -> None:
     doc = export_doc("rr")
     doc["events"][1]["payload"]["nonce"] = 3
     rehash(doc)
-    data = verify_export(doc).as_json()
+    data = verify_ledger(doc).as_json()
     assert data["ok"] is False
     assert (
         data["first_problem"] == "event 1 (roll): nonce 3 (expected 1: nonces run from 0 per seed)"
@@ -340,13 +340,13 @@ def test_a_whole_bout_from_the_engine_verifies_with_the_rule_checker(
     doc = build_export({}, [SeedRecord(0, commitment(SEED0), SEED0, None)], CLIENT, events)
     checkers = rule_checkers()
     assert len(checkers) == 1, "referee.bout.replay is there"
-    report = verify_export(doc, checkers)
+    report = verify_ledger(doc, checkers)
     assert report.ok, report.problems
     assert report.checks[-1] == "rules" and report.rolls > 3
     wound = next(e for e in doc["events"] if e["type"] == "wound")
     wound["payload"]["amount"] += 1
     rehash(doc)
-    report = verify_export(doc, checkers)
+    report = verify_ledger(doc, checkers)
     assert report.first is not None and report.first.check == "rules"
     assert report.first.seq == wound["seq"]
     assert str(report.first).startswith(f"event {wound['seq']} (wound): ")
@@ -379,7 +379,7 @@ def test_verify_never_crashes_on_junk(data: st.DataObject) -> None:
     else:
         rotation = doc["fairness"]["rotations"][0]
         rotation[data.draw(st.sampled_from(list(rotation)))] = data.draw(junk)
-    report = verify_export(doc)
+    report = verify_ledger(doc)
     assert isinstance(report.ok, bool)
     for problem in report.problems:
         assert str(problem)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import inspect
 
 from referee.errors import ConflictError, LimitError, NotationError, NotFoundError, RuleError
-from referee.ledger import chain, roll_payload, verify_export
+from referee.ledger import chain, roll_payload, verify_ledger
 from referee.rng import VerifiableRng, commitment
 from referee.store import Role, StorageError, Store, TokenRecord, token_hash
 from referee.store.schema import METADATA, SCHEMA_VERSION
@@ -221,7 +221,7 @@ def test_reveal_stops_rolls_and_rotation_restarts_them(store: Store) -> None:
             {"index": 1, "seq": 2, "commitment": commitment(NEXT_SEED), "server_seed": NEXT_SEED}
         ],
     }
-    report = verify_export(doc)
+    report = verify_ledger(doc)
     assert report.ok, report.problems
     assert (report.rolls, report.seeds) == (3, 2)
 

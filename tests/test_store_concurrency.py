@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from referee.errors import ConflictError
-from referee.ledger import chain, roll_payload, verify_chain, verify_export
+from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
 from referee.rng import VerifiableRng
 from referee.store import Store
 from referee.store import store as store_module
@@ -63,7 +63,7 @@ def check_unforked(store: Store) -> None:
         assert (rolled["type"], noted["type"], rolled["actor"]) == ("roll", "note", noted["actor"])
     assert Counter(e["actor"] for e in rolls) == {f"w{n}": ACTIONS for n in range(WRITERS)}
     store.reveal_seed("b1")
-    assert verify_export(store.export("b1")).ok
+    assert verify_ledger(store.export("b1")).ok
 
 
 def test_threads_on_one_store(db_url: str) -> None:

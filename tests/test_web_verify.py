@@ -128,8 +128,18 @@ def bad_rotation(doc: Doc) -> None:
 
 
 def no_seed_yet(doc: Doc) -> None:
+    """The export as it was before the close: the bout still open, its last seed not revealed."""
     doc["events"] = [e for e in doc["events"] if e["type"] != "closed"]
     doc["fairness"]["rotations"][0]["server_seed"] = None
+    doc["bout"]["status"] = "open"
+
+
+def cut_short(doc: Doc) -> None:
+    doc["events"] = doc["events"][: len(doc["events"]) // 2]
+
+
+def header_edit(doc: Doc) -> None:
+    doc["bout"]["name"] = "Not the bout you watched"
 
 
 TAMPERS: dict[str, Callable[[Doc], None]] = {
@@ -145,6 +155,8 @@ TAMPERS: dict[str, Callable[[Doc], None]] = {
     "time": bad_time,
     "rotation": bad_rotation,
     "unrevealed": no_seed_yet,
+    "cut short": cut_short,
+    "header": header_edit,
 }
 
 
@@ -224,9 +236,28 @@ def test_a_tampered_export_is_rejected_naming_the_first_bad_event(
     no_seed_yet(early)
     page.fill("#export-text", json.dumps(early))
     page.click("#paste-form button[type=submit]")
+    report = verify_export(early, partial=True)
+    assert report.verdict == "partial"
+    seq, kind = report.last
+    unchecked = sum(
+        1 for e in early["events"][first_of(early, "seed_rotated") :] if e["type"] == "roll"
+    )
     expect(page.locator("#verdict.pending")).to_have_text(
-        "Not verifiable yet (the referee has not closed the bout): "
-        "fairness: server seed 1 is not revealed yet, so the faces cannot be checked yet"
+        f"Partial: {report.events} events, {report.rolls} rolls, 2 seed(s), verified up to event "
+        f"{seq} ({kind}); the export does not end with the close (the bout is still going, or "
+        f"the export was cut short). Not checked yet: {unchecked} roll(s) under a server seed "
+        "not revealed yet are not checked (until the seed is revealed)."
+    )
+    page.set_input_files("#export-file", files=[])
+    huge = copy.deepcopy(export)
+    huge["events"][3]["payload"]["big"] = 2**64
+    rechain(huge, 3)
+    assert verify_export(huge).ok
+    page.fill("#export-text", json.dumps(huge))
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#verdict.pending")).to_have_text(
+        "Cannot verify here: this export holds 1 integer(s) beyond 2^53, which a browser cannot "
+        "read exactly, so it cannot be verified here: check it with `referee verify FILE`"
     )
     page.set_input_files("#export-file", files=[])
     page.fill("#export-text", "{not json")

@@ -73,23 +73,44 @@ def expect_hashes(hashes: tuple[str, ...]) -> Checker:
 
 
 def summary(report: Report) -> list[str]:
-    """The text report: one line when all holds, else the problems.
+    """The text report: the referee's rulings, then one line when all holds, else the problems.
 
     >>> summary(Report((), 3, 1, 1, ("chain", "faces")))
-    ['ok: 3 events, 1 rolls, 1 seed; chain, faces hold']
+    ['rulings by the referee: none', 'ok: 3 events, 1 rolls, 1 seed; chain, faces hold']
+    >>> summary(Report((), 3, 1, 1, ("chain",), complete=False, last=(2, "roll")))[1]
+    'ok (partial): 3 events, 1 rolls, 1 seed, up to event 2 (roll), not closed; chain hold'
     """
     counts = (
         f"{report.events} events, {report.rolls} rolls, "
         f"{report.seeds} seed{'s' if report.seeds != 1 else ''}"
     )
-    if report.ok:
+    seq, kind = report.last
+    if report.ok and report.complete:
         lines = [f"ok: {counts}; {', '.join(report.checks)} hold"]
+    elif report.ok:
+        lines = [
+            f"ok (partial): {counts}, up to event {seq} ({kind}), not closed; "
+            f"{', '.join(report.checks)} hold"
+        ]
     else:
         lines = [f"FAILED: {len(report.problems)} problem(s) in {counts}"]
         lines += [f"  {problem}" for problem in report.problems[:SHOWN_PROBLEMS]]
         if len(report.problems) > SHOWN_PROBLEMS:
             lines.append(f"  ... and {len(report.problems) - SHOWN_PROBLEMS} more (see --json)")
-    return lines + [f"not checked: {note}" for note in report.skipped]
+    return ruling_lines(report) + lines + [f"not checked: {note}" for note in report.skipped]
+
+
+def ruling_lines(report: Report) -> list[str]:
+    """The referee's rulings (decided by a person, not by the dice), one line each."""
+    if not report.rulings:
+        return ["rulings by the referee: none"]
+    lines = [
+        f"rulings by the referee (decided by a person, not by the dice): {len(report.rulings)}"
+    ]
+    lines += [f"  {ruling}" for ruling in report.rulings[:SHOWN_PROBLEMS]]
+    if len(report.rulings) > SHOWN_PROBLEMS:
+        lines.append(f"  ... and {len(report.rulings) - SHOWN_PROBLEMS} more (see --json)")
+    return lines
 
 
 @click.command("verify")
@@ -101,13 +122,23 @@ def summary(report: Report) -> list[str]:
     metavar="HASH",
     help="An event hash you saw earlier (e.g. in chat) that must still be in the export.",
 )
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Accept an export that does not end with the close (a bout still going): check it "
+    "up to its last event, and say so.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
-def verify(file: str, hashes: tuple[str, ...], as_json: bool) -> None:
-    """Verify a bout's export: the hash chain, the commitment(s), every roll and the rules.
+def verify(file: str, hashes: tuple[str, ...], partial: bool, as_json: bool) -> None:
+    """Verify a bout's export: the hash chain, the commitment(s), every roll, the bout's
+    header, the times, the close and the rules; list the referee's rulings.
 
     Exit status: 0 when everything holds, 1 when something does not (the first bad
     event is named), 2 when FILE cannot be read as an export. FILE `-` reads stdin.
-    Until the server seed is revealed the faces cannot be checked, and verify fails.
+    An export verifies as complete only when it ends with the close event; one that
+    stops short (the bout is still going, or it was cut) verifies only with --partial,
+    which says up to which event it holds; the rolls under a seed not revealed yet are
+    then left unchecked, and said so.
 
     \b
     Examples:
@@ -115,10 +146,11 @@ def verify(file: str, hashes: tuple[str, ...], as_json: bool) -> None:
       referee verify --json bout-b1.json
       referee export b1 | referee verify -
       referee verify bout-b1.json --expect-hash 3f9a...c2
+      referee verify --partial running-bout.json
     """
     doc = read_export(file)
     checkers = (*rule_checkers(), *((expect_hashes(hashes),) if hashes else ()))
-    report = verify_export(doc, checkers)
+    report = verify_export(doc, checkers, partial=partial)
     if as_json:
         emit_json(report.as_json())
     else:

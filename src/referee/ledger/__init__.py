@@ -5,6 +5,9 @@ Pure functions and frozen records only; no I/O.
 >>> e0 = chain(None, "note", "ref", {"text": "hi"}, "2026-11-29T22:40:12.000000Z")
 >>> verify_chain([e0])
 []
+
+A bout's export is checked with `verify_export` (its header, its close, the rules too); a bare
+chain of any events with `verify_ledger`.
 """
 
 from referee.ledger.canonical import (
@@ -28,18 +31,30 @@ from referee.ledger.export import (
     rotation_payload,
     seed_position,
 )
-from referee.ledger.verify import Checker, Report, check_roll, rule_checkers, verify_export
+from referee.ledger.header import HEADER_FIELDS, OPENED
+from referee.ledger.rulings import Ruling, rulings
+from referee.ledger.verify import (
+    Checker,
+    Report,
+    check_roll,
+    rule_checkers,
+    verify_export,
+    verify_ledger,
+)
 
 __all__ = [
     "CLOSED",
     "EVENT_KEYS",
     "GENESIS",
+    "HEADER_FIELDS",
+    "OPENED",
     "ROLL",
     "SEED_ROTATED",
     "Checker",
     "Event",
     "Problem",
     "Report",
+    "Ruling",
     "SeedPosition",
     "SeedRecord",
     "build_export",
@@ -54,8 +69,10 @@ __all__ = [
     "roll_payload",
     "rotation_payload",
     "rule_checkers",
+    "rulings",
     "seed_position",
     "utc_time",
     "verify_chain",
     "verify_export",
+    "verify_ledger",
 ]

@@ -28,7 +28,7 @@ GENESIS = "0" * 64
 MAX_DEPTH = 32
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
+_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z", re.ASCII)
 
 
 def check_json(value: Any, where: str = "event", depth: int = 0) -> None:
@@ -47,7 +47,9 @@ def check_json(value: Any, where: str = "event", depth: int = 0) -> None:
 
 def _plain(value: Any, depth: int) -> bool:
     """The fast check: no paths built, since almost every value passes."""
-    if value is None or isinstance(value, str | int):  # bool is an int; EventType a str
+    if isinstance(value, str):  # EventType is a str too
+        return value.isascii() or _encodable(value)
+    if value is None or isinstance(value, int):  # bool is an int
         return True
     if depth >= MAX_DEPTH:
         return False
@@ -62,6 +64,8 @@ def _explain(value: Any, where: str, depth: int) -> None:
     """The slow check, which says where the offending value is."""
     if depth > MAX_DEPTH:
         raise RuleError(f"JSON nested deeper than {MAX_DEPTH} levels at {where}")
+    if isinstance(value, str) and not _encodable(value):
+        raise RuleError(f"text at {where} has a lone surrogate (it is not valid Unicode)")
     if value is None or isinstance(value, bool | int | str):
         return
     if isinstance(value, float):
@@ -77,6 +81,41 @@ def _explain(value: Any, where: str, depth: int) -> None:
             _explain(item, f"{where}.{key}", depth + 1)
         return
     raise RuleError(f"{type(value).__name__} {value!r} at {where} is not JSON")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same value (strictly: `1`, `1.0` and `true` differ).
+
+    >>> same_json({"a": [1, "x"]}, {"a": [1, "x"]}), same_json(1, True), same_json(1, 1.0)
+    (True, False, False)
+    """
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def time_key(at: str) -> str:
+    """A key that orders event times (`is_utc_time` ones) chronologically.
+
+    The fraction has 1 to 6 digits, so plain text order is wrong ("12Z" sorts after "12.1Z").
+
+    >>> time_key("2026-11-29T22:40:12Z") < time_key("2026-11-29T22:40:12.1Z")
+    True
+    """
+    fraction = at[20:-1] if at[19] == "." else ""
+    return at[:19] + fraction.ljust(6, "0")
 
 
 def canonical_json(obj: Any) -> bytes:

@@ -1,4 +1,5 @@
-"""Verify an export: the chain, the commitment(s), every roll's faces and nonces, the rules.
+"""Verify an export: the chain, the commitment(s), every roll's faces and nonces, the times,
+the bout's header and its close, the rules; and list the referee's rulings.
 
 `verify_export(doc, checkers)` never raises for a bad ledger: it returns a `Report` whose
 problems are sorted so that the first one names the first bad event. Only a document
@@ -9,16 +10,23 @@ chain holds. `rule_checkers()` finds the bout engine's replay checker when it ex
 
 >>> from referee.rng import commitment, VerifiableRng
 >>> from referee.ledger import build_export, chain, roll_payload, SeedRecord
->>> seed = "00" * 32
+>>> seed, at = "00" * 32, "2026-11-29T22:40:12.000000Z"
+>>> header = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": at}
+>>> e0 = chain(None, "bout_opened", "referee", header, at)
 >>> throw = VerifiableRng(seed, "table").throw((20, 20, 6))
->>> e0 = chain(None, "roll", "Tarl", roll_payload(0, throw.dice, throw.faces),
-...            "2026-11-29T22:40:12.000000Z")
->>> doc = build_export({"id": "b1"}, [SeedRecord(0, commitment(seed), seed, None)], "table", [e0])
->>> verify_export(doc).ok
-True
->>> doc["events"][0]["payload"]["faces"][1] = 3
+>>> e1 = chain(e0, "roll", "Tarl", roll_payload(0, throw.dice, throw.faces), at)
+>>> e2 = chain(e1, "closed", "referee", {"server_seed": seed}, at)
+>>> bout = {**header, "status": "closed"}
+>>> doc = build_export(bout, [SeedRecord(0, commitment(seed), seed, None)], "table", [e0, e1, e2])
+>>> verify_export(doc).verdict
+'verified'
+>>> running = build_export({**header, "status": "open"}, [SeedRecord(0, commitment(seed), None,
+...                        None)], "table", [e0, e1])
+>>> verify_export(running, partial=True).verdict, verify_export(running).verdict
+('partial', 'rejected')
+>>> doc["events"][1]["payload"]["faces"][1] = 3
 >>> str(verify_export(doc).first)
-'event 0 (roll): hash does not match the event (someone changed it)'
+'event 1 (roll): hash does not match the event (someone changed it)'
 """
 
 from __future__ import annotations
@@ -30,9 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import NotationError, RefereeError
-from referee.ledger.canonical import is_hex64
+from referee.ledger.canonical import is_hex64, same_json
 from referee.ledger.chain import Problem, verify_chain
 from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED
+from referee.ledger.header import check_end, check_header, check_times
+from referee.ledger.rulings import Ruling, rulings
 from referee.rng import commitment, verifiable_faces
 
 #: A rule checker: reads the whole export, returns what does not follow the rules.
@@ -57,11 +67,24 @@ class Report:
     seeds: int
     checks: tuple[str, ...]
     skipped: tuple[str, ...] = field(default=())
+    #: Whether the chain ends with the close (else it was checked as a partial export).
+    complete: bool = True
+    #: The seq and type of the last event (where a partial export stops).
+    last: tuple[Any, Any] = (None, None)
+    #: What the referee decided by hand (declared winners, overrides, voids, modifiers...).
+    rulings: tuple[Ruling, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
         """Whether everything holds."""
         return not self.problems
+
+    @property
+    def verdict(self) -> str:
+        """ "verified", "partial" (holds, but does not end with the close) or "rejected"."""
+        if self.problems:
+            return "rejected"
+        return "verified" if self.complete else "partial"
 
     @property
     def first(self) -> Problem | None:
@@ -72,6 +95,9 @@ class Report:
         """The report as a JSON object (the `--json` output of `referee verify`)."""
         return {
             "ok": self.ok,
+            "verdict": self.verdict,
+            "complete": self.complete,
+            "last_event": {"seq": self.last[0], "type": self.last[1]},
             "events": self.events,
             "rolls": self.rolls,
             "seeds": self.seeds,
@@ -79,6 +105,7 @@ class Report:
             "skipped": list(self.skipped),
             "first_problem": None if self.first is None else str(self.first),
             "problems": [p.as_json() for p in self.problems],
+            "rulings": [r.as_json() for r in self.rulings],
         }
 
 
@@ -91,15 +118,54 @@ class _Seed:
     seq: int | None
 
 
-def verify_export(doc: Any, checkers: Sequence[Checker] = ()) -> Report:
-    """Check an export document completely; see the module text."""
+def verify_export(doc: Any, checkers: Sequence[Checker] = (), *, partial: bool = False) -> Report:
+    """Check a bout's export completely; see the module text.
+
+    Beyond `verify_ledger`: the export's `bout` fields against the header the chain opens
+    with, and the end: complete only when it ends with the close event. `partial` accepts an
+    export that stops short (a bout still running): it is checked up to its last event, and
+    the rolls under a seed not revealed yet are said to be unchecked instead of failing.
+    """
     events, fairness = _shape(doc)
+    bout = doc["bout"]
+    header, unchained = check_header(bout, events, fairness)
+    extra = header + check_end(bout, events, partial)
+    return _verify(doc, events, fairness, checkers, partial, extra, unchained, bout_checks=True)
+
+
+def verify_ledger(doc: Any, checkers: Sequence[Checker] = ()) -> Report:
+    """Check a bare ledger in export form: chain, commitments, faces, nonces, times, rules.
+
+    For chains that are not a bout's (no header event, no close), as the store's own tests
+    write them; a bout's export is checked with `verify_export`.
+    """
+    events, fairness = _shape(doc)
+    return _verify(doc, events, fairness, checkers, False, [], [], bout_checks=False)
+
+
+def _verify(
+    doc: Any,
+    events: list[Any],
+    fairness: dict[str, Any],
+    checkers: Sequence[Checker],
+    partial: bool,
+    extra: list[Problem],
+    unchained: list[str],
+    *,
+    bout_checks: bool,
+) -> Report:
     problems = verify_chain(events)
-    seeds, known, seed_problems = _seeds(fairness, events)
-    roll_problems, rolls = _check_rolls(events, fairness.get("client_seed"), known)
-    problems += seed_problems + roll_problems
-    checks = ["chain", "commitment", "faces", "nonce"]
-    skipped: list[str] = []
+    seeds, known, seed_problems = _seeds(fairness, events, partial)
+    roll_problems, rolls, unchecked = _check_rolls(events, fairness.get("client_seed"), known)
+    problems += seed_problems + roll_problems + check_times(events) + extra
+    checks = ["chain", "commitment", "faces", "nonce", "time"]
+    if bout_checks:
+        checks += ["header", "complete"]
+    skipped: list[str] = list(unchained)
+    if partial and unchecked:
+        skipped.append(
+            f"faces: {unchecked} roll(s) under a server seed not revealed yet are not checked"
+        )
     if checkers and not problems:
         checks.append("rules")
         problems += _run_checkers(doc, checkers)
@@ -108,14 +174,25 @@ def verify_export(doc: Any, checkers: Sequence[Checker] = ()) -> Report:
     else:
         skipped.append("rules: no rule checker available")
     ordered = sorted(problems, key=_in_file_order(events))
-    return Report(tuple(ordered), len(events), rolls, len(seeds), tuple(checks), tuple(skipped))
+    last = events[-1] if events and isinstance(events[-1], dict) else {}
+    return Report(
+        tuple(ordered),
+        len(events),
+        rolls,
+        len(seeds),
+        tuple(checks),
+        tuple(skipped),
+        complete=bool(events) and last.get("type") == CLOSED,
+        last=(last.get("seq"), last.get("type")),
+        rulings=rulings(events),
+    )
 
 
 def _in_file_order(events: list[Any]) -> Callable[[Problem], tuple[int, int]]:
     """Sort key: problems of the export as a whole first, then by where the event stands."""
     positions: dict[Any, int] = {}
     for position, event in enumerate(events):
-        if isinstance(event, dict) and isinstance(event.get("seq"), int):
+        if isinstance(event, dict) and _whole(event.get("seq")):
             positions.setdefault(event["seq"], position)
 
     def key(problem: Problem) -> tuple[int, int]:
@@ -187,8 +264,12 @@ def _fairness_problem(message: str, check: str) -> Problem:
     return Problem(None, None, message, check)
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _seeds(
-    fairness: dict[str, Any], events: list[Any]
+    fairness: dict[str, Any], events: list[Any], partial: bool = False
 ) -> tuple[list[_Seed], dict[int, str], list[Problem]]:
     """Every seed the export names, checked against the events that reveal seeds.
 
@@ -202,7 +283,11 @@ def _seeds(
     problems: list[Problem] = []
     reveals = _reveals(events, listed, problems)
     for index, seed in enumerate(listed):
-        if index not in reveals:
+        if index in reveals:
+            continue
+        if partial and seed.server_seed is None:  # not revealed yet: its rolls go unchecked
+            problems += _commitment_shape(seed)
+        else:
             problems += _check_listed_seed(index, seed)
     known = {i: s.server_seed for i, s in enumerate(listed) if is_hex64(s.server_seed)}
     return listed, known | reveals, problems
@@ -267,7 +352,7 @@ def _rotation_message(
     payload: dict[str, Any], index: int, listed: list[_Seed], seq: Any
 ) -> str | None:
     revealed, following = payload.get("server_seed"), payload.get("next_commitment")
-    if payload.get("index") != index + 1:
+    if not same_json(payload.get("index"), index + 1):
         return f"index {payload.get('index')!r} (expected {index + 1})"
     if not is_hex64(revealed):
         return f"revealed server seed {revealed!r} is not 64 lowercase hex characters"
@@ -279,20 +364,24 @@ def _rotation_message(
         return f"fairness.rotations lists no seed {index + 1}"
     if following != listed[index + 1].commitment:
         return f"next commitment {following!r} differs from fairness.rotations"
-    if listed[index + 1].seq != seq:
+    if not same_json(listed[index + 1].seq, seq):
         return f"fairness.rotations gives seq {listed[index + 1].seq!r} for this rotation"
     return None
+
+
+def _commitment_shape(seed: _Seed) -> list[Problem]:
+    if is_hex64(seed.commitment):
+        return []
+    return [
+        _fairness_problem(f"commitment {seed.commitment!r} is not 64 hex characters", "commitment")
+    ]
 
 
 def _check_listed_seed(index: int, seed: _Seed) -> list[Problem]:
     """A seed not revealed by a rotation event: revealed in the export, or not yet."""
     name = "server seed" if index == 0 else f"server seed {index}"
     if not is_hex64(seed.commitment):
-        return [
-            _fairness_problem(
-                f"commitment {seed.commitment!r} is not 64 hex characters", "commitment"
-            )
-        ]
+        return _commitment_shape(seed)
     if seed.server_seed is None:
         return [
             _fairness_problem(
@@ -318,12 +407,16 @@ def _check_listed_seed(index: int, seed: _Seed) -> list[Problem]:
 
 def _check_rolls(
     events: list[Any], client_seed: Any, known: dict[int, str]
-) -> tuple[list[Problem], int]:
-    """Every roll: nonces from 0 per seed, faces recomputed from the revealed seed."""
+) -> tuple[list[Problem], int, int]:
+    """Every roll: nonces from 0 per seed, faces recomputed from the revealed seed.
+
+    Returns the problems, the number of rolls and how many of them had no seed to check by.
+    """
     if not isinstance(client_seed, str):
-        return [_fairness_problem(f"client seed {client_seed!r} is not a string", "format")], 0
+        problem = _fairness_problem(f"client seed {client_seed!r} is not a string", "format")
+        return [problem], 0, 0
     problems: list[Problem] = []
-    index = nonce = rolls = 0
+    index = nonce = rolls = unchecked = 0
     for event in events:
         if not isinstance(event, dict):
             continue
@@ -331,11 +424,12 @@ def _check_rolls(
             index, nonce = index + 1, 0
         elif event.get("type") == ROLL:
             rolls += 1
+            unchecked += index not in known
             found = check_roll(event.get("payload"), nonce, known.get(index), client_seed)
             if found is not None:
                 problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
             nonce += 1
-    return problems, rolls
+    return problems, rolls, unchecked
 
 
 def check_roll(
@@ -380,6 +474,9 @@ def _roll_shape(payload: Any) -> str | None:
             return f"die {name!r} is not a die name like 'd20'"
     if not isinstance(faces, list) or len(faces) != len(dice):
         return f"faces {faces!r} are not one face per die of {dice!r}"
+    for face in faces:
+        if not _whole(face):
+            return f"face {face!r} is not a whole number"
     return None
 
 

@@ -214,10 +214,14 @@ class RefereeService:
             client_seed=part,
             referee_token=token,
         )
-        # The chain opens with the commitment, so the log itself shows it came before any roll.
-        opened = [
-            Event(e.type, e.actor, {**e.payload, "commitment": record.commitment}) for e in opened
-        ]
+        # The chain opens with the bout's header and the commitment, so nothing in an export
+        # stands outside the chain and the log itself shows the commitment came before any roll.
+        header: dict[str, JSON] = {
+            "id": record.id,
+            "created_at": record.created_at,
+            "commitment": record.commitment,
+        }
+        opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
         self.store.append(record.id, lambda last, current: self._chain(last, opened))
         return {
             "id": record.id,

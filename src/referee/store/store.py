@@ -6,7 +6,7 @@ key forbids a fork even if that failed; a writer that loses a race retries. Befo
 anything is written the store checks that the new events extend the chain and that every
 new roll verifies against the bout's secret seed, so a broken chain is never stored.
 
->>> from referee.ledger import chain, verify_export
+>>> from referee.ledger import chain, verify_ledger
 >>> store = Store.open("sqlite://")
 >>> bout = store.create_bout(system="msv", name="Spar", server_seed="00" * 32,
 ...                          client_seed="table", bout_id="b1", created_at="2026-11-29T22:40:12Z")
@@ -21,7 +21,7 @@ new roll verifies against the bout's secret seed, so a broken chain is never sto
 >>> store.append_with_rng("b1", attack)[0]["payload"]["nonce"]
 0
 >>> _ = store.reveal_seed("b1")
->>> verify_export(store.export("b1")).ok
+>>> verify_ledger(store.export("b1")).ok
 True
 """
 

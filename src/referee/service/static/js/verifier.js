@@ -1,49 +1,30 @@
 // Verify an export in the browser: the hash chain, the commitment(s), every roll's nonce and
-// faces. A line-by-line port of src/referee/ledger/verify.py and chain.py (without the rules
-// replay, which `referee verify` adds): the problems and their wording are the same, so the
-// first problem names the same event ("event 7 (roll): ...") as the Python verifier.
+// faces, the times, the bout's header and its close; and list the referee's rulings. A
+// line-by-line port of src/referee/ledger/verify.py, chain.py, header.py and rulings.py
+// (without the rules replay, which `referee verify` adds): the problems and their wording
+// are the same, so the first problem names the same event ("event 7 (roll): ...") as the
+// Python verifier. tests/vectors/ holds the exports both must judge alike; Node runs this
+// very file on them (tests/test_ledger_vectors.py).
 
 import { commitmentOf, eventHash, facesOf, hmacFor } from "./canon.js";
+import { JsonSyntaxError, PyFloat, keysOf, parsePythonJson, pyRepr, sameJson } from "./pyjson.js";
+
+export { pyRepr };
 
 const GENESIS = "0".repeat(64);
 const EVENT_KEYS = ["seq", "type", "actor", "at", "payload", "prev", "hash"];
 const SEED_ROTATED = "seed_rotated";
 const CLOSED = "closed";
 const ROLL = "roll";
+const OPENED = "bout_opened";
+const BOUT_FIELDS = ["id", "system", "name", "rules", "created_at", "status"];
+const HEADER_FIELDS = ["id", "system", "name", "rules", "created_at"];
+const LATER_FIELDS = ["id", "created_at"];
 const MAX_DEPTH = 32;
 const MAX_DICE_PER_ROLL = 1000;
 const MAX_SIDES = 2 ** 32;
 const HEX64 = /^[0-9a-f]{64}$/;
 const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-
-/** Python's repr() of a JSON value, so that messages read exactly as the CLI's. */
-export function pyRepr(value) {
-  if (value === null || value === undefined) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") return pyStr(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  return `{${Object.keys(value)
-    .map((k) => `${pyStr(k)}: ${pyRepr(value[k])}`)
-    .join(", ")}}`;
-}
-
-function pyStr(text) {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = "";
-  for (const ch of text) {
-    const code = ch.codePointAt(0);
-    if (ch === "\\") out += "\\\\";
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return quote + out + quote;
-}
 
 /** One thing that does not check out, named by the event where it shows. */
 export class Problem {
@@ -68,10 +49,13 @@ function pyValue(value) {
   return typeof value === "string" ? value : pyRepr(value);
 }
 
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 const isHex64 = (v) => typeof v === "string" && HEX64.test(v);
-const isSeq = (v) => Number.isInteger(v) && v >= 0;
-const get = (obj, key) => (obj[key] === undefined ? null : obj[key]);
+const isWhole = (v) => Number.isInteger(v);
+const isSeq = (v) => isWhole(v) && v >= 0;
+const has = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+const get = (obj, key) => (has(obj, key) ? obj[key] : null);
+const typeName = (event) => (typeof event.type === "string" ? event.type : null);
 
 export function isUtcTime(value) {
   if (typeof value !== "string" || !AT.test(value)) return false;
@@ -85,13 +69,22 @@ export function isUtcTime(value) {
     date.getUTCMonth() === mo - 1 &&
     h <= 23 &&
     mi <= 59 &&
-    s <= 61
+    s <= 59
   );
+}
+
+/** A key that orders event times chronologically (the fraction has 1 to 6 digits). */
+export function timeKey(at) {
+  const fraction = at[19] === "." ? at.slice(20, -1) : "";
+  return at.slice(0, 19) + fraction.padEnd(6, "0");
 }
 
 function jsonProblem(value, where, depth = 0) {
   if (depth > MAX_DEPTH) return `JSON nested deeper than ${MAX_DEPTH} levels at ${where}`;
-  if (typeof value === "number" && !Number.isInteger(value)) {
+  if (typeof value === "string" && !value.isWellFormed()) {
+    return `text at ${where} has a lone surrogate (it is not valid Unicode)`;
+  }
+  if (value instanceof PyFloat || (typeof value === "number" && !Number.isInteger(value))) {
     return `float ${pyRepr(value)} at ${where}: events hold no floats (use integers)`;
   }
   if (Array.isArray(value)) {
@@ -100,7 +93,7 @@ function jsonProblem(value, where, depth = 0) {
       if (found) return found;
     }
   } else if (isObject(value)) {
-    for (const key of Object.keys(value)) {
+    for (const key of keysOf(value)) {
       const found = jsonProblem(value[key], `${where}.${key}`, depth + 1);
       if (found) return found;
     }
@@ -110,7 +103,7 @@ function jsonProblem(value, where, depth = 0) {
 
 function formatMessage(event) {
   for (const key of EVENT_KEYS) {
-    if (!(key in event)) {
+    if (!has(event, key)) {
       return `missing key '${key}' (an event has ${EVENT_KEYS.join(", ")})`;
     }
   }
@@ -183,11 +176,11 @@ function fairnessProblem(message, check) {
   return new Problem(null, null, message, check);
 }
 
-async function seedsOf(fairness, events) {
+async function seedsOf(fairness, events, partial) {
   const listed = [
     { commitment: get(fairness, "commitment"), serverSeed: get(fairness, "server_seed"), seq: null },
   ];
-  const rotations = fairness.rotations === undefined ? [] : fairness.rotations;
+  const rotations = has(fairness, "rotations") ? fairness.rotations : [];
   if (!Array.isArray(rotations) || !rotations.every(isObject)) {
     return { listed, known: new Map(), problems: [fairnessProblem("rotations is not a list of objects", "format")] };
   }
@@ -197,7 +190,9 @@ async function seedsOf(fairness, events) {
   const problems = [];
   const reveals = await revealsOf(events, listed, problems);
   for (let index = 0; index < listed.length; index += 1) {
-    if (!reveals.has(index)) problems.push(...(await checkListedSeed(index, listed[index])));
+    if (reveals.has(index)) continue;
+    if (partial && listed[index].serverSeed === null) problems.push(...commitmentShape(listed[index]));
+    else problems.push(...(await checkListedSeed(index, listed[index])));
   }
   const known = new Map();
   listed.forEach((s, i) => {
@@ -254,7 +249,7 @@ async function closingReveal(payload, index, listed, reveals, problems, seq) {
 async function rotationMessage(payload, index, listed, seq) {
   const revealed = get(payload, "server_seed");
   const following = get(payload, "next_commitment");
-  if (get(payload, "index") !== index + 1) {
+  if (!sameJson(get(payload, "index"), index + 1)) {
     return `index ${pyRepr(get(payload, "index"))} (expected ${index + 1})`;
   }
   if (!isHex64(revealed)) {
@@ -270,17 +265,20 @@ async function rotationMessage(payload, index, listed, seq) {
   if (following !== listed[index + 1].commitment) {
     return `next commitment ${pyRepr(following)} differs from fairness.rotations`;
   }
-  if (listed[index + 1].seq !== seq) {
+  if (!sameJson(listed[index + 1].seq, seq)) {
     return `fairness.rotations gives seq ${pyRepr(listed[index + 1].seq)} for this rotation`;
   }
   return null;
 }
 
+function commitmentShape(seed) {
+  if (isHex64(seed.commitment)) return [];
+  return [fairnessProblem(`commitment ${pyRepr(seed.commitment)} is not 64 hex characters`, "commitment")];
+}
+
 async function checkListedSeed(index, seed) {
   const name = index === 0 ? "server seed" : `server seed ${index}`;
-  if (!isHex64(seed.commitment)) {
-    return [fairnessProblem(`commitment ${pyRepr(seed.commitment)} is not 64 hex characters`, "commitment")];
-  }
+  if (!isHex64(seed.commitment)) return commitmentShape(seed);
   if (seed.serverSeed === null) {
     return [fairnessProblem(`${name} is not revealed yet, so the faces cannot be checked yet`, "faces")];
   }
@@ -312,7 +310,7 @@ function rollShape(payload) {
   const nonce = get(payload, "nonce");
   const dice = get(payload, "dice");
   const faces = get(payload, "faces");
-  if (!Number.isInteger(nonce)) return `nonce ${pyRepr(nonce)} is not a whole number`;
+  if (!isWhole(nonce)) return `nonce ${pyRepr(nonce)} is not a whole number`;
   if (!Array.isArray(dice) || dice.length < 1 || dice.length > MAX_DICE_PER_ROLL) {
     return `dice ${pyRepr(dice)} is not a list of 1..${MAX_DICE_PER_ROLL} dice`;
   }
@@ -320,6 +318,7 @@ function rollShape(payload) {
   if (!Array.isArray(faces) || faces.length !== dice.length) {
     return `faces ${pyRepr(faces)} are not one face per die of ${pyRepr(dice)}`;
   }
+  for (const face of faces) if (!isWhole(face)) return `face ${pyRepr(face)} is not a whole number`;
   return null;
 }
 
@@ -348,7 +347,11 @@ async function checkRoll(payload, nonce, mac, clientSeed, row) {
 
 async function checkRolls(events, clientSeed, known) {
   if (typeof clientSeed !== "string") {
-    return { problems: [fairnessProblem(`client seed ${pyRepr(clientSeed)} is not a string`, "format")], rows: [] };
+    return {
+      problems: [fairnessProblem(`client seed ${pyRepr(clientSeed)} is not a string`, "format")],
+      rows: [],
+      unchecked: 0,
+    };
   }
   const macs = new Map();
   for (const [i, seed] of known) macs.set(i, await hmacFor(seed));
@@ -356,6 +359,7 @@ async function checkRolls(events, clientSeed, known) {
   const rows = [];
   let index = 0;
   let nonce = 0;
+  let unchecked = 0;
   for (const event of events) {
     if (!isObject(event)) continue;
     if (event.type === SEED_ROTATED) {
@@ -364,6 +368,7 @@ async function checkRolls(events, clientSeed, known) {
     } else if (event.type === ROLL) {
       const payload = event.payload;
       const row = { seq: get(event, "seq"), seed: index, nonce, payload, expected: null, ok: true };
+      if (!macs.has(index)) unchecked += 1;
       const found = await checkRoll(payload, nonce, macs.get(index) || null, clientSeed, row);
       if (found !== null) {
         row.ok = false;
@@ -374,17 +379,199 @@ async function checkRolls(events, clientSeed, known) {
       nonce += 1;
     }
   }
-  return { problems, rows };
+  return { problems, rows, unchecked };
 }
 
+/** Sort key: problems of the export as a whole first, then by where the event stands. */
 function fileOrder(events) {
   const positions = new Map();
   events.forEach((event, position) => {
-    if (isObject(event) && Number.isInteger(event.seq) && !positions.has(event.seq)) {
+    if (isObject(event) && isWhole(event.seq) && !positions.has(event.seq)) {
       positions.set(event.seq, position);
     }
   });
-  return (p) => (p.seq === null ? [0, 0] : [1, positions.has(p.seq) ? positions.get(p.seq) : p.seq]);
+  return (p) => {
+    if (p.seq === null) return [0, 0];
+    if (!isWhole(p.seq)) return [2, 0];
+    return [1, positions.has(p.seq) ? positions.get(p.seq) : p.seq];
+  };
+}
+
+// ---- header.py: the bout's header, the close, the order of times -----------------------
+
+function seqOr(event, fallback) {
+  return isSeq(event.seq) ? event.seq : fallback;
+}
+
+function checkHeader(bout, events, fairness) {
+  const problems = keysOf(bout)
+    .filter((key) => !BOUT_FIELDS.includes(key))
+    .map(
+      (key) =>
+        new Problem(null, null, `bout.${key} is not covered by the chain (a bout has ${BOUT_FIELDS.join(", ")})`, "header"),
+    );
+  if (!events.length || !isObject(events[0])) return { problems, skipped: [] };
+  const first = events[0];
+  const seq = seqOr(first, 0);
+  const kind = typeName(first);
+  if (kind !== OPENED) {
+    const message = `the chain does not open with ${OPENED}, so the bout's fields are outside it`;
+    return { problems: [...problems, new Problem(seq, kind, message, "header")], skipped: [] };
+  }
+  const payload = first.payload;
+  if (!isObject(payload)) return { problems, skipped: [] };
+  const unchained = [];
+  for (const key of HEADER_FIELDS) {
+    let message;
+    if (!has(payload, key)) {
+      if (LATER_FIELDS.includes(key)) {
+        unchained.push(key);
+        continue;
+      }
+      message = `the first event carries no ${key} (the bout's header)`;
+    } else if (!has(bout, key)) {
+      message = `bout.${key} is missing (the chain opens with ${pyRepr(payload[key])})`;
+    } else if (!sameJson(bout[key], payload[key])) {
+      message = `bout.${key} ${pyRepr(bout[key])} differs from the ${key} ${pyRepr(payload[key])} the chain opens with`;
+    } else {
+      continue;
+    }
+    problems.push(new Problem(seq, kind, message, "header"));
+  }
+  if (has(payload, "commitment") && !sameJson(payload.commitment, get(fairness, "commitment"))) {
+    const message =
+      `fairness.commitment ${pyRepr(get(fairness, "commitment"))} differs from the commitment ` +
+      `${pyRepr(payload.commitment)} the chain opens with`;
+    problems.push(new Problem(seq, kind, message, "commitment"));
+  }
+  const skipped = [];
+  if (unchained.length) {
+    skipped.push(
+      `header: the first event carries no ${unchained.join(" and ")} (an export made before the header ` +
+        `was chained), so bout.${unchained.join(" and bout.")} are not covered by the chain`,
+    );
+  }
+  return { problems, skipped };
+}
+
+function checkEnd(bout, events, partial) {
+  if (!events.length) return [new Problem(null, null, "the export has no events", "complete")];
+  const problems = [];
+  const close = events.findIndex((e) => isObject(e) && e.type === CLOSED);
+  if (close >= 0 && close + 1 < events.length) {
+    const after = events[close + 1];
+    const where = isObject(after) ? seqOr(after, null) : null;
+    const kind = isObject(after) ? typeName(after) : null;
+    problems.push(new Problem(where, kind, "an event after the close (nothing may follow it)", "complete"));
+  }
+  const last = events[events.length - 1];
+  const closed = isObject(last) && last.type === CLOSED;
+  const status = get(bout, "status");
+  if (closed && has(bout, "status") && status !== "closed") {
+    problems.push(new Problem(null, null, `bout.status ${pyRepr(status)} but the chain ends with the close`, "complete"));
+  }
+  if (closed) return problems;
+  const seq = isObject(last) ? seqOr(last, null) : null;
+  const kind = isObject(last) ? typeName(last) : null;
+  if (status === "closed") {
+    problems.push(
+      new Problem(seq, kind, "bout.status says closed but the chain ends here without the close: the export was cut short", "complete"),
+    );
+  } else if (!partial) {
+    problems.push(
+      new Problem(
+        seq,
+        kind,
+        "the export ends here without the close, so it is partial (the bout is not closed yet, " +
+          "or the export was cut short); --partial checks it up to here",
+        "complete",
+      ),
+    );
+  }
+  return problems;
+}
+
+function checkTimes(events) {
+  const problems = [];
+  let before = null;
+  for (const event of events) {
+    if (!isObject(event) || !isUtcTime(event.at)) continue;
+    if (before !== null && timeKey(event.at) < timeKey(before)) {
+      const message = `at ${pyRepr(event.at)} is before the previous event's ${pyRepr(before)} (times must not go backwards)`;
+      problems.push(new Problem(get(event, "seq"), typeName(event), message, "time"));
+    }
+    before = event.at;
+  }
+  return problems;
+}
+
+// ---- rulings.py: what the referee decided by hand ----------------------------------------
+
+const CHOSEN_OPTIONS = ["modifier", "rear", "defend", "defense", "range", "aim", "mounted"];
+const isText = (v) => typeof v === "string" && v !== "";
+
+const RULING_TYPES = {
+  ended(p) {
+    const reason = isText(get(p, "reason")) ? ` (${p.reason})` : "";
+    if (get(p, "winner") === null) return `the referee ended the bout without a winner${reason}`;
+    return `the referee declared side ${pyRepr(p.winner)} the winner${reason}`;
+  },
+  overridden(p) {
+    const wounds = Array.isArray(get(p, "wounds")) ? p.wounds : [];
+    const given = wounds
+      .filter(isObject)
+      .map((w) => `${pyStrOf(get(w, "target"))} ${pyStrOf(get(w, "amount"))}`)
+      .join(", ");
+    const note = isText(get(p, "note")) ? `: ${p.note}` : "";
+    return `the referee replaced the wounds of event ${pyRepr(get(p, "of"))} with ${given || "none"}${note}`;
+  },
+  voided: (p) => `the referee voided events ${pyRepr(get(p, "from"))} to ${pyRepr(get(p, "to"))}`,
+  action(p) {
+    const options = isObject(get(p, "options")) ? p.options : {};
+    const chosen = CHOSEN_OPTIONS.filter((k) => has(options, k)).map((k) => `${k} ${pyRepr(options[k])}`);
+    if (get(p, "by") !== "referee" || !chosen.length) return null;
+    return `the referee set ${chosen.join(", ")} for this ${pyRepr(get(p, "kind"))}`;
+  },
+  fighter_updated(p) {
+    const stats = isObject(get(p, "stats")) ? p.stats : {};
+    const names = Object.keys(stats).sort(codePointOrder);
+    const parts = names.length ? [`stats ${names.join(", ")}`] : [];
+    if (has(p, "wounds")) parts.push(`wounds to ${pyRepr(p.wounds)}`);
+    return `the referee changed ${pyRepr(get(p, "name"))}: ${parts.join("; ") || "nothing"}`;
+  },
+  stat: (p) => `the referee set ${pyRepr(get(p, "key"))} of ${pyRepr(get(p, "target"))} to ${pyRepr(get(p, "value"))}`,
+  skipped: (p) => `the referee skipped the turn of ${pyRepr(get(p, "name"))}`,
+  cancelled: () => "the referee called the bout off",
+};
+
+/** Python's str() of a JSON value (a string as itself, anything else as its repr). */
+function pyStrOf(value) {
+  return typeof value === "string" ? value : pyRepr(value);
+}
+
+function codePointOrder(a, b) {
+  const x = Array.from(a, (c) => c.codePointAt(0));
+  const y = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Every ruling of the referee in the chain: {seq, type, text}; String() reads as Python's. */
+export function rulingsOf(events) {
+  const found = [];
+  for (const event of events) {
+    if (!isObject(event)) continue;
+    const kind = event.type;
+    if (get(event, "actor") !== "referee" && kind !== "action") continue;
+    const describe = typeof kind === "string" && has(RULING_TYPES, kind) ? RULING_TYPES[kind] : null;
+    if (describe === null || !isObject(event.payload)) continue;
+    const said = describe(event.payload);
+    if (said !== null) {
+      const seq = get(event, "seq");
+      found.push({ seq, type: kind, text: said, toString: () => `event ${pyStrOf(seq)} (${kind}): ${said}` });
+    }
+  }
+  return found;
 }
 
 /** Raised for a document that is not an export at all. */
@@ -410,29 +597,68 @@ function shapeOf(doc) {
 }
 
 /**
- * Check an export completely. Returns {ok, problems, first, events, rolls, seeds, checks,
- * skipped, rows}; `rows` has one entry per roll with the recomputed faces.
+ * Check a bout's export completely. Returns {ok, verdict, complete, last, problems, first,
+ * events, rolls, seeds, checks, skipped, rulings, rows}; `rows` has one entry per roll with
+ * the recomputed faces. `partial` accepts an export that does not end with the close.
  */
-export async function verifyExport(doc) {
+export async function verifyExport(doc, { partial = false } = {}) {
   const [events, fairness] = shapeOf(doc);
+  const header = checkHeader(doc.bout, events, fairness);
   const problems = await verifyChain(events);
-  const seeds = await seedsOf(fairness, events);
-  const rolls = await checkRolls(events, fairness.client_seed === undefined ? null : fairness.client_seed, seeds.known);
-  problems.push(...seeds.problems, ...rolls.problems);
+  const seeds = await seedsOf(fairness, events, partial);
+  const rolls = await checkRolls(events, get(fairness, "client_seed"), seeds.known);
+  problems.push(...seeds.problems, ...rolls.problems, ...checkTimes(events), ...header.problems);
+  problems.push(...checkEnd(doc.bout, events, partial));
+  const skipped = [...header.skipped];
+  if (partial && rolls.unchecked) {
+    skipped.push(`faces: ${rolls.unchecked} roll(s) under a server seed not revealed yet are not checked`);
+  }
+  skipped.push("rules: replayed by `referee verify`, not in the browser");
   const key = fileOrder(events);
   const ordered = problems
     .map((p, i) => [key(p), i, p])
     .sort((a, b) => a[0][0] - b[0][0] || a[0][1] - b[0][1] || a[1] - b[1])
     .map((entry) => entry[2]);
+  const last = events.length && isObject(events[events.length - 1]) ? events[events.length - 1] : {};
+  const complete = events.length > 0 && last.type === CLOSED;
   return {
     ok: ordered.length === 0,
+    verdict: ordered.length ? "rejected" : complete ? "verified" : "partial",
+    complete,
+    last: { seq: get(last, "seq"), type: get(last, "type") },
     problems: ordered,
     first: ordered.length ? ordered[0] : null,
     events: events.length,
     rolls: rolls.rows.length,
     seeds: seeds.listed.length,
-    checks: ["chain", "commitment", "faces", "nonce"],
-    skipped: ["rules: replayed by `referee verify`, not in the browser"],
+    checks: ["chain", "commitment", "faces", "nonce", "time", "header", "complete"],
+    skipped,
+    rulings: rulingsOf(events),
     rows: rolls.rows,
   };
+}
+
+/** Raised for an export this verifier cannot judge exactly as Python does. */
+export class CannotVerifyHere extends Error {}
+
+/**
+ * Read an export's JSON text as Python does and verify it. Throws NotAnExport for text that
+ * is not an export, CannotVerifyHere when it holds integers beyond 2^53 (JavaScript cannot
+ * hold them exactly, so it says so instead of giving another verdict than `referee verify`).
+ */
+export async function verifyExportText(text, options = {}) {
+  let parsed;
+  try {
+    parsed = parsePythonJson(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) throw new NotAnExport(`the export is not JSON: ${err.message}`);
+    throw err;
+  }
+  if (parsed.unsafeIntegers) {
+    throw new CannotVerifyHere(
+      `this export holds ${parsed.unsafeIntegers} integer(s) beyond 2^53, which a browser cannot ` +
+        "read exactly, so it cannot be verified here: check it with `referee verify FILE`",
+    );
+  }
+  return verifyExport(parsed.value, options);
 }

@@ -1,34 +1,66 @@
-// The verifier page: fetch a closed bout's export (or take a pasted / opened one) and check
-// it in the browser with verifier.js. window.refereeVerify is there for scripts and tests.
+// The verifier page: fetch a bout's export (or take a pasted / opened one) and check it in the
+// browser with verifier.js, reading the JSON text as Python does (pyjson.js). An export that
+// does not end with the close is shown as partial, up to its last event; one this browser
+// cannot read exactly (integers beyond 2^53) is said to be so, never given another verdict.
+// window.refereeVerify is there for scripts and tests.
 
-import { attempt, call, el, fill, fragment, say } from "./api.js";
-import { NotAnExport, verifyExport } from "./verifier.js";
+import { attempt, el, fill, fragment, say, ServiceError } from "./api.js";
+import { CannotVerifyHere, NotAnExport, verifyExport, verifyExportText } from "./verifier.js";
 
 const $ = (id) => document.getElementById(id);
 
-async function run(doc) {
+async function run(text) {
   let report;
   try {
-    report = await verifyExport(doc);
+    report = await verifyExportText(text, { partial: true });
   } catch (err) {
+    if (err instanceof CannotVerifyHere) return cannot(err);
     if (err instanceof NotAnExport) throw err;
     throw new Error(`could not verify: ${err.message}`);
   }
-  render(report, doc);
-  say(report.ok ? "Verified." : "The export does not verify: see the report.", report.ok ? "ok" : "error");
+  render(report, JSON.parse(text));
+  const said = { verified: "Verified.", partial: "Partial: verified up to its last event." };
+  say(said[report.verdict] || "The export does not verify: see the report.", report.ok ? "ok" : "error");
   return report;
+}
+
+function cannot(err) {
+  const verdict = $("verdict");
+  verdict.className = "verdict pending";
+  verdict.textContent = `Cannot verify here: ${err.message}`;
+  for (const id of ["problems", "facts", "rolls", "rulings"]) fill($(id), []);
+  say("This export cannot be verified in a browser.", "error");
+  return { verdict: "cannot", message: err.message };
+}
+
+function verdictText(report) {
+  const counts = `${report.events} events, ${report.rolls} rolls, ${report.seeds} seed(s)`;
+  if (report.verdict === "verified") {
+    return `Verified: ${counts}. It ends with the close; chain, commitment, nonces, times, header and every face check out.`;
+  }
+  if (report.verdict === "partial") {
+    const { seq, type } = report.last;
+    const unchecked = report.skipped.find((s) => s.startsWith("faces:"));
+    return (
+      `Partial: ${counts}, verified up to event ${seq} (${type}); the export does not end with the close ` +
+      `(the bout is still going, or the export was cut short).` +
+      (unchecked ? ` Not checked yet: ${unchecked.replace(/^faces: /, "")} (until the seed is revealed).` : "")
+    );
+  }
+  return `Rejected: ${report.first.toString()}`;
 }
 
 function render(report, doc) {
   const verdict = $("verdict");
-  const pending = !report.ok && report.first.seq === null && report.first.message.includes("not revealed yet");
-  verdict.className = `verdict ${report.ok ? "ok" : pending ? "pending" : "bad"}`;
-  verdict.textContent = report.ok
-    ? `Verified: ${report.events} events, ${report.rolls} rolls, ${report.seeds} seed(s). Chain, commitment, nonces and every face check out.`
-    : pending
-      ? `Not verifiable yet (the referee has not closed the bout): ${report.first.toString()}`
-      : `Rejected: ${report.first.toString()}`;
+  verdict.className = `verdict ${{ verified: "ok", partial: "pending" }[report.verdict] || "bad"}`;
+  verdict.textContent = verdictText(report);
   fill($("problems"), report.problems.map((p) => el("li", {}, p.toString())));
+  fill(
+    $("rulings"),
+    report.rulings.length
+      ? report.rulings.map((r) => el("li", {}, r.toString()))
+      : [el("li", { class: "none" }, "none: every result here was decided by the dice")],
+  );
   const bout = doc.bout || {};
   const facts = [
     ["bout", `${bout.name || ""} (${bout.id || "?"}, ${bout.system || "?"})`],
@@ -58,16 +90,32 @@ function render(report, doc) {
 }
 
 async function fetchAndVerify(id) {
-  const doc = await call("GET", `/api/bouts/${encodeURIComponent(id)}/export`);
-  return run(doc);
+  let response;
+  try {
+    response = await fetch(`/api/bouts/${encodeURIComponent(id)}/export`, { cache: "no-store" });
+  } catch (err) {
+    throw new ServiceError(0, "network", `the service cannot be reached (${err.message})`);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `HTTP ${response.status}`;
+    try {
+      message = JSON.parse(text).message || message;
+    } catch {
+      // not JSON: keep the status
+    }
+    throw new ServiceError(response.status, "http_error", message);
+  }
+  return run(text);
 }
 
-function parse(text) {
+function checkJson(text) {
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
   } catch (err) {
     throw new Error(`the export is not valid JSON (${err.message})`);
   }
+  return text;
 }
 
 $("fetch-form").addEventListener("submit", (ev) => {
@@ -83,11 +131,11 @@ $("paste-form").addEventListener("submit", (ev) => {
     const file = $("export-file").files[0];
     const text = file ? await file.text() : $("export-text").value;
     if (!text.trim()) throw new Error("paste an export or choose a file first");
-    return run(parse(text));
+    return run(checkJson(text));
   });
 });
 
-window.refereeVerify = { verifyExport, run };
+window.refereeVerify = { verifyExport, verifyExportText, run };
 
 const params = fragment();
 if (params.bout) {

@@ -1,0 +1,34 @@
+// Runs the browser's verifier (src/referee/service/static/js/verifier.js, the very file the
+// page loads) under Node on test vectors: one JSON line in per vector, one JSON line out.
+//   in:  {"text": "<the export's JSON text>", "partial": false}
+//   out: {"verdict", "problems": [...], "rulings": [...], "skipped": [...], "rolls"}
+//        or {"error": "not an export: ..."} or {"cannot": "..."}
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const [root] = process.argv.slice(2);
+const verifier = await import(pathToFileURL(`${root}/src/referee/service/static/js/verifier.js`).href);
+
+async function judge(vector) {
+  try {
+    const r = await verifier.verifyExportText(vector.text, { partial: Boolean(vector.partial) });
+    return {
+      verdict: r.verdict,
+      problems: r.problems.map(String),
+      rulings: r.rulings.map(String),
+      skipped: r.skipped.filter((s) => !s.startsWith("rules:")),
+      rolls: r.rows.length,
+      last: [r.last.seq, r.last.type],
+    };
+  } catch (err) {
+    if (err instanceof verifier.CannotVerifyHere) return { cannot: err.message };
+    if (err instanceof verifier.NotAnExport) return { error: err.message };
+    return { crash: `${err.name}: ${err.message}` };
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  process.stdout.write(`${JSON.stringify(await judge(JSON.parse(line)))}\n`);
+}
