@@ -334,3 +334,62 @@ def test_a_spar_opened_in_discord_is_watched_in_the_web_console(tmp_path: Path) 
         view = client.get(f"/api/bouts/{bout}").json()
         assert [f["name"] for f in view["fighters"]] == ["Tarl_1_nick", "Pa-Kur_2_nick"]
         assert view["status"] == "running"
+
+
+def test_a_fresh_link_by_direct_message_and_the_old_one_stops(tmp_path: Path) -> None:
+    import discord
+
+    from referee.errors import AuthError
+    from referee.service.bouts import RefereeService
+
+    store = Store.open("sqlite://")
+    service = RefereeService(store)
+    tokens: list[str] = []
+
+    async def script(h: Harness) -> None:
+        h.bot.desk.public_url = "https://referee.example.org"
+        await h.text("Judge", "~spar:open msv Linked")
+        await h.text("Tarl", "~spar:join 65")
+        bout = bout_id(store, "Linked")
+        for _ in range(2):
+            sent = await h.say("Tarl", "~spar:link")
+            public = [m for m in sent if not isinstance(m.channel, discord.DMChannel)]
+            direct = [m for m in sent if isinstance(m.channel, discord.DMChannel)]
+            assert [m.content for m in public] == [
+                "Sent you a fresh link by direct message; the old one stops working."
+            ]
+            prefix = f"Your fighter page for Linked: https://referee.example.org/static/fighter.html#bout={bout}&token="
+            assert len(direct) == 1 and direct[0].content.startswith(prefix)
+            tokens.append(direct[0].content[len(prefix) :])
+        assert service.caller(bout, tokens[1]).fighter == "Tarl_1_nick"
+        with pytest.raises(AuthError):
+            service.caller(bout, tokens[0])
+        judge = await h.say("Judge", "~spar:link")
+        page = next(m.content for m in judge if isinstance(m.channel, discord.DMChannel))
+        assert "Your referee page for Linked: " in page
+        assert await h.text("Rask", "~spar:link") == (
+            "error: only the proctor and the fighters of this spar have links"
+        )
+
+    play(store, ["Judge", "Tarl", "Rask"], script)
+
+
+def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path) -> None:
+    import discord.ext.test as dpytest
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~prefix !") == (
+            "error: only members with Manage Server can set the prefix"
+        )
+        role = dpytest.backend.make_role("admins", h.guild, permissions=0x20)  # Manage Server
+        await dpytest.add_role(h.members["Admin"], role)
+        await h.text("Judge", "~spar:open msv Guarded")
+        assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
+        assert (await h.text("Admin", "~spar:cancel")).startswith("The spar is cancelled.")
+        assert await h.text("Admin", "~prefix !") == "The prefix here is now ! (e.g. !help)."
+        assert (await h.text("Tarl", "!help")).startswith("referee: verifiable dice")
+        assert await h.say("Tarl", "~help") == []
+
+    play(store, ["Judge", "Tarl", "Admin"], script)

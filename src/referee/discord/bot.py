@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from referee.discord.desk import Desk, Person, Place, Reply
 from referee.discord.help import HELP, command_help
-from referee.errors import NotationError, RefereeError
+from referee.errors import ForbiddenError, NotationError, RefereeError
 from referee.store import Store
 
 log = logging.getLogger("referee.discord")
@@ -362,6 +362,22 @@ def _register(bot: RefereeBot) -> None:
         member = ctx.guild.get_member(ids[0]) if ctx.guild else None
         name = member.display_name if member else str(ids[0])
         return desk.assign(where(ctx), who(ctx), ids[0], name)
+
+    @add("spar:link")
+    def _link(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.link(where(ctx), who(ctx))
+
+    @add("prefix")
+    def _prefix(ctx: commands.Context[Any], rest: str) -> Reply:
+        if ctx.guild is None:
+            raise NotationError("the prefix is set per server")
+        if not who(ctx).admin:
+            raise ForbiddenError("only members with Manage Server can set the prefix")
+        new = rest.strip()
+        if not new or len(new) > 5 or any(ch.isspace() for ch in new):
+            raise NotationError(f"prefix {new!r} must be 1 to 5 characters without spaces")
+        desk.links.set_prefix(ctx.guild.id, new)
+        return Reply([f"The prefix here is now {new} (e.g. {new}help)."])
 
     @add("spar:close")
     def _close(ctx: commands.Context[Any], rest: str) -> Reply:

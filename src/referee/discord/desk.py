@@ -451,6 +451,29 @@ class Desk:
         ]
         return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
 
+    def link(self, place: Place, who: Person) -> Reply:
+        """`~spar:link`: a fresh web link by direct message; the old one stops working.
+
+        A fighter gets the fighter page; the proctor the referee page (a new referee token).
+        The token never appears in the channel.
+        """
+        bout = self._bout(place)
+        me = self.links.member(bout, who.id)
+        if me is not None and me.proctor:
+            token = self.service.hand_over(bout, REF)["referee_token"]
+            page = "referee"
+        elif me is not None and me.fighter:
+            token = self.service.reissue_token(bout, REF, me.fighter)["token"]
+            page = "fighter"
+        else:
+            raise ForbiddenError("only the proctor and the fighters of this spar have links")
+        base = self.public_url or "(your referee serve address)"
+        url = f"{base}/static/{page}.html#bout={bout}&token={token}"
+        return Reply(
+            ["Sent you a fresh link by direct message; the old one stops working."],
+            direct=[(who.id, f"Your {page} page for {self.service.state(bout).name}: {url}")],
+        )
+
     # -- people --------------------------------------------------------------------------
 
     def fighter_of(self, place: Place, user: int) -> str:
