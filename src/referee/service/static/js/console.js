@@ -5,7 +5,8 @@
 import { Bout, attempt, el, fill, fragment, say } from "./api.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
-import { copyButton, fieldSet, gate, hasPositions, nameOptions, renderFighters, renderMap, renderOrder, statusText } from "./ui.js";
+import { hasPositions, renderMap } from "./map.js";
+import { copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, statusText } from "./ui.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -68,7 +69,10 @@ async function refresh() {
   renderFighters($("fighters"), view, role === "referee" ? fighterControls : () => null);
   if ($("map-panel")) {
     $("map-panel").hidden = !hasPositions(view);
-    if (hasPositions(view)) renderMap($("map"), view);
+    if (hasPositions(view) && document.body.dataset.mapBusy !== "dragging") {
+      document.body.dataset.mapBusy = "";
+      renderMap($("map"), view, mapOptions(view, yourTurn));
+    }
   }
   fill(
     $("fairness"),
@@ -82,6 +86,19 @@ async function refresh() {
   if (role === "referee") updateRefereeSelects(view);
   if (role === "board") await refreshBoard();
   else updateActForm(view);
+}
+
+/** Who may be moved on the map now, and how a drag is sent (as the action form sends it). */
+function mapOptions(view, yourTurn) {
+  if (view.closed || view.status !== "running" || role === "board") return {};
+  const mover = role === "fighter" ? (yourTurn ? view.you : null) : view.turn;
+  if (!mover) return {};
+  const send = (kind, options) =>
+    attempt(
+      () => state.bout.post("/actions", { actor: mover, kind, options }),
+      (answer) => answer.summary || "Done.",
+    );
+  return { mover, send, mode: () => ($("map-mode") ? $("map-mode").value : "move") };
 }
 
 // ---- the scoreboard ----------------------------------------------------------------------

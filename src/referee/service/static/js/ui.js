@@ -1,5 +1,5 @@
 // Page pieces shared by every page: labelled form fields, the fighters, the turn order,
-// damage bars, conditions and the SRP map.
+// damage bars, conditions (the SRP map: map.js).
 
 import { el, fill } from "./api.js";
 import { readField } from "./systems.js";
@@ -192,73 +192,8 @@ export function renderFighters(node, view, extra = () => null) {
   );
 }
 
-/** Whether any fighter has a position (the SRP map). */
-export function hasPositions(view) {
-  return view.fighters.some((f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm));
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
-  return node;
-}
-
-/** The SRP map (SRP-14, SRP-15): positions, facing, zone of control without the rear arc. */
-export function renderMap(node, view) {
-  const placed = view.fighters.filter((f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm));
-  if (!placed.length) {
-    fill(node, el("p", { class: "muted" }, "No positions on the sheets."));
-    return;
-  }
-  const reach = (f) => ((f.stats.weapons && f.stats.weapons[0] && f.stats.weapons[0].reach_cm) || 150) / 100;
-  const xs = placed.map((f) => f.stats.x_cm / 100);
-  const ys = placed.map((f) => f.stats.y_cm / 100);
-  const pad = Math.max(...placed.map(reach)) + 1;
-  const minX = Math.min(...xs) - pad;
-  const maxX = Math.max(...xs) + pad;
-  const minY = Math.min(...ys) - pad;
-  const maxY = Math.max(...ys) + pad;
-  const sides = [...new Set(view.fighters.map((f) => f.side))];
-  const root = svg("svg", {
-    viewBox: `${minX} ${-maxY} ${maxX - minX} ${maxY - minY}`,
-    class: "map",
-    role: "img",
-    "aria-label": "Map: " + placed.map((f) => `${f.name} at (${f.stats.x_cm / 100}, ${f.stats.y_cm / 100}) m facing ${f.stats.facing || 0}°`).join("; "),
-  });
-  root.append(svg("title", {}, "Positions, facing and zones of control (1 unit = 1 m)"));
-  for (let gx = Math.ceil(minX / 1.5) * 1.5; gx <= maxX; gx += 1.5) {
-    root.append(svg("line", { x1: gx, x2: gx, y1: -maxY, y2: -minY, class: "grid" }));
-  }
-  for (let gy = Math.ceil(minY / 1.5) * 1.5; gy <= maxY; gy += 1.5) {
-    root.append(svg("line", { x1: minX, x2: maxX, y1: -gy, y2: -gy, class: "grid" }));
-  }
-  for (const f of placed) {
-    const x = f.stats.x_cm / 100;
-    const y = -f.stats.y_cm / 100; // SVG's y grows downwards; the sheet's grows upwards
-    const facing = ((f.stats.facing || 0) * Math.PI) / 180;
-    const r = reach(f);
-    const side = sides.indexOf(f.side) % 4;
-    // Zone of control: the reach circle except the 90-degree rear arc (SRP-15).
-    const a0 = facing + Math.PI * 0.75;
-    const a1 = facing - Math.PI * 0.75;
-    const p0 = [x + r * Math.cos(a0), y - r * Math.sin(a0)];
-    const p1 = [x + r * Math.cos(a1), y - r * Math.sin(a1)];
-    const zone = `M ${x} ${y} L ${p0[0]} ${p0[1]} A ${r} ${r} 0 1 1 ${p1[0]} ${p1[1]} Z`;
-    const group = svg("g", { class: `token side${side}${f.defeated ? " defeated" : ""}` });
-    group.append(svg("path", { d: zone, class: "zone" }));
-    const tip = [x + 0.7 * Math.cos(facing), y - 0.7 * Math.sin(facing)];
-    group.append(svg("line", { x1: x, y1: y, x2: tip[0], y2: tip[1], class: "facing" }));
-    group.append(svg("circle", { cx: x, cy: y, r: 0.3, class: "body" }));
-    const label = svg("text", { x: x, y: y + 0.75, class: "name" });
-    label.textContent = f.name;
-    group.append(label);
-    root.append(group);
-  }
-  fill(node, root);
-}
+// The SRP map lives in map.js (interactive: drag to move, facing handle, distances).
+export { hasPositions, renderMap } from "./map.js";
 
 /** Copy `text` to the clipboard (the Clipboard API, or a hidden field where it is missing). */
 export async function copyText(text) {
