@@ -6,15 +6,18 @@ A `RefereeError` (bad input, a refusal) is answered with its reason and changes 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from referee.discord.clock import TurnClock
 from referee.discord.desk import Desk, Person, Place, Reply
 from referee.discord.help import HELP, command_help
 from referee.errors import ForbiddenError, NotationError, RefereeError
@@ -26,6 +29,8 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 #: Discord's limit on one message.
 MAX_MESSAGE = 2000
 BUTTON_PREFIX = "referee:"
+#: Seconds between two looks at the turn clocks.
+CLOCK_EVERY = 5
 
 
 def intents() -> discord.Intents:
@@ -140,6 +145,7 @@ class RefereeBot(commands.Bot):
         wanted: discord.Intents | None = None,
     ) -> None:  # fmt: skip
         self.desk = Desk(store, public_url)
+        self.clock = TurnClock(self.desk)
         self.default_prefix = prefix
         super().__init__(
             command_prefix=self._prefix, intents=wanted or intents(), help_command=None,
@@ -152,8 +158,24 @@ class RefereeBot(commands.Bot):
         register_slash(self)
 
     async def setup_hook(self) -> None:
-        """On login: publish the slash commands to Discord (global commands)."""
+        """On login: publish the slash commands to Discord (global commands), start the clock."""
         await self.tree.sync()
+        self._clock_task = asyncio.create_task(self._run_clock())
+
+    async def _run_clock(self) -> None:
+        while not self.is_closed():
+            try:
+                await self.clock_tick(datetime.now(UTC))
+            except Exception as err:  # the clock must never stop the bot
+                log.error("turn clock failed: %s", type(err).__name__)
+            await asyncio.sleep(CLOCK_EVERY)
+
+    async def clock_tick(self, now: datetime) -> None:
+        """Say what the turn clock says at `now` in each channel concerned."""
+        for channel_id, reply in self.clock.tick(now):
+            channel = self.get_channel(channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await send(channel, reply, self)
 
     async def _prefix(self, bot: commands.Bot, message: discord.Message) -> str:
         if message.guild is not None:
@@ -362,6 +384,11 @@ def _register(bot: RefereeBot) -> None:
         member = ctx.guild.get_member(ids[0]) if ctx.guild else None
         name = member.display_name if member else str(ids[0])
         return desk.assign(where(ctx), who(ctx), ids[0], name)
+
+    @add("spar:clock")
+    def _clock(ctx: commands.Context[Any], rest: str) -> Reply:
+        reply: Reply = bot.clock.set(where(ctx), who(ctx), rest)
+        return reply
 
     @add("spar:link")
     def _link(ctx: commands.Context[Any], rest: str) -> Reply:

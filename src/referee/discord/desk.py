@@ -197,7 +197,7 @@ class Desk:
             raise NotFoundError("no spar is open in this channel (open one: ~spar:open msv NAME)")
         return spar
 
-    def _bout(self, place: Place) -> str:
+    def bout_of(self, place: Place) -> str:
         bout = self._spar(place)
         assert bout is not None
         return bout
@@ -230,7 +230,7 @@ class Desk:
 
     def join(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:join [CS | CHARACTER]`: join the open spar as yourself or a saved character."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
         if me is not None and me.fighter:
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
@@ -261,20 +261,20 @@ class Desk:
 
     def begin(self, place: Place, who: Person) -> Reply:
         """`~spar:begin`: roll initiative (every reroll shown) and start."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "begin the spar")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "begin the spar")
         records = self.service.command(bout, REF, c.RollInitiative())
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def attack(
         self, place: Place, who: Person, target: str | None, attacker: str | None = None
     ) -> Reply:
         """`~spar:attack @user` (alias `~spar:roll`): your attack; the proctor may name both."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         state = self.service.state(bout)
         me = self.links.member(bout, who.id)
         if attacker is not None:
-            self._proctor(bout, who, "attack for another fighter")
+            self.require_proctor(bout, who, "attack for another fighter")
             caller, actor = REF, attacker
         else:
             if me is None or not me.fighter:
@@ -286,13 +286,13 @@ class Desk:
             raise ConflictError(f"not your turn: {state.current} acts now")
         foe = target or (me.target if me and attacker is None else None) or _only_foe(state, actor)
         records = self.service.command(bout, caller, c.Act(actor, "attack", {"target": foe}))
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def act(
         self, place: Place, who: Person, kind: str, target: str | None, options: dict[str, Any]
     ) -> Reply:
         """`~spar:act KIND @user key=value...`: any action of the rule system (SRP)."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
         if me is None or not me.fighter:
             raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
@@ -303,11 +303,11 @@ class Desk:
             options = {**options, "target": target}
         caller = Caller(Role.FIGHTER, me.fighter)
         records = self.service.command(bout, caller, c.Act(me.fighter, kind, options))
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def set_target(self, place: Place, who: Person, target: str) -> Reply:
         """`~spar:target @user`: whom your roll attacks when you have several foes."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
         if me is None or not me.fighter:
             raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
@@ -317,7 +317,7 @@ class Desk:
 
     def scoreboard(self, place: Place) -> Reply:
         """`~spar:scoreboard`: wounds against thresholds, whose turn it is."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         return Reply(self._score_lines(bout))
 
     def _score_lines(self, bout: str) -> list[str]:
@@ -332,15 +332,15 @@ class Desk:
 
     def quit(self, place: Place, who: Person) -> Reply:
         """`~spar:quit`: leave the spar."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
         if me is None or not me.fighter:
             raise ForbiddenError("you are not fighting in this spar")
         records = self.service.remove(bout, Caller(Role.FIGHTER, me.fighter), me.fighter)
         self.links.set_member(bout, who.id, fighter=None)
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
-    def _answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
+    def answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
         state = self.service.state(bout)
         lines = [ln for ln in lines_for(records, state.system) if not ln.startswith("Next:")]
         if any(r["type"] in ("wound", "overridden", "voided", "fighter_updated") for r in records):
@@ -363,7 +363,7 @@ class Desk:
 
     # -- proctor powers ------------------------------------------------------------------
 
-    def _proctor(self, bout: str, who: Person, what: str) -> None:
+    def require_proctor(self, bout: str, who: Person, what: str) -> None:
         proctor = self.links.proctor(bout)
         if who.admin or proctor == str(who.id):
             return
@@ -372,8 +372,8 @@ class Desk:
 
     def power(self, place: Place, who: Person, verb: str, args: str = "") -> Reply:
         """pause, resume, skip, void, cancel, end [SIDE]: the proctor's."""
-        bout = self._bout(place)
-        self._proctor(bout, who, verb)
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, verb)
         commands: dict[str, Callable[[], c.Command]] = {
             "pause": c.Pause,
             "resume": c.Resume,
@@ -383,14 +383,14 @@ class Desk:
             "end": lambda: c.End(args.strip() or None),
         }
         records = self.service.command(bout, REF, commands[verb]())
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def add(
         self, place: Place, who: Person, name: str, user: int | None, cs: int, side: str | None
     ) -> Reply:
         """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the proctor adds a fighter."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "add fighters")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "add fighters")
         self.service.add_fighter(bout, REF, name, {"cs": cs}, side)
         if user is not None:
             self.links.set_member(bout, user, fighter=name, name=name)
@@ -398,25 +398,25 @@ class Desk:
 
     def remove(self, place: Place, who: Person, name: str) -> Reply:
         """`~spar:remove @user`: the proctor removes a fighter."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "remove fighters")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "remove fighters")
         records = self.service.remove(bout, REF, name)
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def update(self, place: Place, who: Person, name: str, options: dict[str, Any]) -> Reply:
         """`~spar:update @user key=value...` (wounds=3, cs=70): the proctor's."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "update fighters")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "update fighters")
         wounds = options.pop("wounds", None)
         if wounds is not None and not isinstance(wounds, int):
             raise RuleError(f"wounds must be a whole number, got {wounds!r}")
         records = self.service.command(bout, REF, c.UpdateFighter(name, options, wounds))
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def override(self, place: Place, who: Person, of: int | None, wounds: dict[str, Any]) -> Reply:
         """`~spar:override [SEQ] NAME=WOUNDS...`: replace an outcome's wounds (default: last)."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "override")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "override")
         state = self.service.state(bout)
         seq = of if of is not None else state.last_outcome
         if seq is None:
@@ -424,12 +424,12 @@ class Desk:
         if not wounds or not all(isinstance(v, int) for v in wounds.values()):
             raise NotationError("say ~spar:override NAME=WOUNDS (e.g. Tarl=0)")
         records = self.service.command(bout, REF, c.Override(seq, wounds))
-        return self._answer(bout, records)
+        return self.answer(bout, records)
 
     def assign(self, place: Place, who: Person, user: int, name: str) -> Reply:
         """`~spar:assign @user`: hand the proctor's powers over."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "hand the spar over")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "hand the spar over")
         self.service.hand_over(bout, REF)
         self.links.hand_over(bout, user)
         self.links.set_member(bout, user, name=name)
@@ -437,8 +437,8 @@ class Desk:
 
     def close(self, place: Place, who: Person) -> Reply:
         """`~spar:close`: end it, reveal the seed, attach the export."""
-        bout = self._bout(place)
-        self._proctor(bout, who, "close the spar")
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "close the spar")
         before = self.service.state(bout).next_seq
         seed = self.service.close(bout, REF)["server_seed"]
         records = self.service.records(bout, before - 1)
@@ -457,7 +457,7 @@ class Desk:
         A fighter gets the fighter page; the proctor the referee page (a new referee token).
         The token never appears in the channel.
         """
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
         if me is not None and me.proctor:
             token = self.service.hand_over(bout, REF)["referee_token"]
@@ -478,7 +478,7 @@ class Desk:
 
     def fighter_of(self, place: Place, user: int) -> str:
         """The fighter a mentioned user plays in the channel's spar."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         member: Member | None = self.links.member(bout, user)
         if member is None or not member.fighter:
             raise NotFoundError("that member is not fighting in this spar")
@@ -486,7 +486,7 @@ class Desk:
 
     def fighter_named(self, place: Place, text: str) -> str:
         """A fighter by its typed name (case-insensitive, longest match first)."""
-        bout = self._bout(place)
+        bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
 
 

@@ -1,0 +1,157 @@
+"""The turn clock: a post time per spar; the fighter to act is nudged, or skipped, when it runs out.
+
+`~spar:clock 2m` nudges; `~spar:clock 2m skip` skips the turn when the time is up (a `skipped`
+event in the ledger, by the referee); `~spar:clock off` stops it. The time runs from the
+ledger's own time stamp of the turn, so a restart keeps the clock where it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, Integer, Table, Text, delete, insert, select
+
+from referee.bout import commands as c
+from referee.bout.state import Status
+from referee.discord.desk import REF, Desk, Person, Place, Reply
+from referee.discord.links import METADATA, Links
+from referee.errors import NotationError
+from referee.store.engine import write_transaction
+
+CLOCKS = Table(
+    "discord_clocks",
+    METADATA,
+    Column("bout_id", Text, primary_key=True),
+    Column("channel_id", Text, nullable=False),
+    Column("seconds", Integer, nullable=False),
+    Column("skip", Integer, nullable=False),
+)
+
+#: Shortest and longest post time (a stated bound).
+MIN_SECONDS, MAX_SECONDS = 10, 24 * 3600
+_DURATION = re.compile(r"([0-9]{1,5})\s*(s|sec|m|min|h)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A spar's post time and what happens when it runs out."""
+
+    bout_id: str
+    channel_id: int
+    seconds: int
+    skip: bool
+
+
+def parse_duration(text: str) -> int:
+    """`90s`, `2m`, `1h`, `45` (seconds) -> seconds, within 10 s .. 24 h.
+
+    >>> parse_duration("2m"), parse_duration("90s"), parse_duration("1h")
+    (120, 90, 3600)
+    """
+    found = _DURATION.fullmatch(text.strip())
+    if found is None:
+        raise NotationError(f"bad post time {text!r} (expected e.g. 90s, 2m or 1h)")
+    unit = (found.group(2) or "s").lower()[0]
+    seconds = int(found.group(1)) * {"s": 1, "m": 60, "h": 3600}[unit]
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        raise NotationError(f"post time {text!r} is out of range (10s .. 24h)")
+    return seconds
+
+
+def shown(seconds: int) -> str:
+    """120 -> "2m", 90 -> "90s".
+
+    >>> shown(120), shown(90), shown(7200)
+    ('2m', '90s', '2h')
+    """
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600}h"
+    return f"{seconds // 60}m" if seconds % 60 == 0 else f"{seconds}s"
+
+
+def parse_at(stamp: str) -> datetime:
+    """A ledger time stamp as a moment."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(UTC)
+
+
+class Clocks:
+    """The stored clocks (one table beside the bot's others)."""
+
+    def __init__(self, links: Links) -> None:
+        self.engine = links.engine
+        METADATA.create_all(self.engine, checkfirst=True)
+
+    def set(self, clock: Clock) -> None:
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == clock.bout_id))
+            conn.execute(
+                insert(CLOCKS).values(
+                    bout_id=clock.bout_id, channel_id=str(clock.channel_id),
+                    seconds=clock.seconds, skip=int(clock.skip),
+                )
+            )  # fmt: skip
+
+    def stop(self, bout_id: str) -> None:
+        with write_transaction(self.engine) as conn:
+            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == bout_id))
+
+    def all(self) -> list[Clock]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(CLOCKS)).all()
+        return [Clock(r.bout_id, int(r.channel_id), int(r.seconds), bool(r.skip)) for r in rows]
+
+
+class TurnClock:
+    """Sets the clocks and, on each tick, nudges or skips the fighters whose time ran out."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self.clocks = Clocks(desk.links)
+        #: Turns (bout, seq of the turn event) the clock has already spoken about.
+        self.nudged: set[tuple[str, int]] = set()
+
+    def set(self, place: Place, who: Person, args: str) -> Reply:
+        """`~spar:clock 2m [skip]` / `~spar:clock off` (proctor): the post time."""
+        bout = self.desk.bout_of(place)
+        self.desk.require_proctor(bout, who, "set the clock")
+        words = args.lower().split()
+        if words == ["off"]:
+            self.clocks.stop(bout)
+            return Reply(["The turn clock is off."])
+        if not words or len(words) > 2 or (len(words) == 2 and words[1] != "skip"):
+            raise NotationError("say ~spar:clock 2m, ~spar:clock 2m skip or ~spar:clock off")
+        seconds = parse_duration(words[0])
+        skip = len(words) == 2
+        self.clocks.set(Clock(bout, place.channel, seconds, skip))
+        then = "the turn is skipped" if skip else "the fighter is nudged"
+        return Reply([f"Turn clock: {shown(seconds)} a post; when it runs out {then}."])
+
+    def tick(self, now: datetime) -> list[tuple[int, Reply]]:
+        """What the clock says at `now`: a nudge or a skip per spar whose time ran out."""
+        out: list[tuple[int, Reply]] = []
+        for clock in self.clocks.all():
+            state = self.desk.service.state(clock.bout_id)
+            if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
+                self.clocks.stop(clock.bout_id)
+                continue
+            turns = [r for r in self.desk.service.records(clock.bout_id) if r["type"] == "turn"]
+            if state.status is not Status.RUNNING or not state.current or not turns:
+                continue
+            turn = turns[-1]
+            late = (now - parse_at(str(turn["at"]))).total_seconds()
+            key = (clock.bout_id, int(turn["seq"]))
+            if late < clock.seconds or key in self.nudged:
+                continue
+            self.nudged.add(key)
+            if clock.skip:
+                records = self.desk.service.command(clock.bout_id, REF, c.Skip())
+                reply = self.desk.answer(clock.bout_id, records)
+                reply.lines.insert(0, f"Time is up ({shown(clock.seconds)}) for {state.current}.")
+            else:
+                reply = Reply(
+                    [f"{state.current}, it is your turn ({shown(clock.seconds)} a post)."]
+                )
+            out.append((clock.channel_id, reply))
+        return out
