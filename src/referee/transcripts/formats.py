@@ -79,13 +79,17 @@ ANNOUNCED_FIGHTER_RE = re.compile(
 )
 
 
+#: The first characters of every stamp style (a quick test before the pattern).
+_OPENERS = frozenset(s.example[0] for s in STAMPS)
+
+
 def split_stamp(line: str) -> tuple[str | None, str]:
     """The name of the stamp style a line starts with (or None) and the rest of the line.
 
     >>> split_stamp("(9:03:12 PM) OnlineHost: Tarl rolled 1 100-sided die: 47")
     ('am-pm', 'OnlineHost: Tarl rolled 1 100-sided die: 47')
     """
-    match = STAMP_RE.match(line)
+    match = STAMP_RE.match(line) if line[:1] in _OPENERS else None
     if match is None:
         return None, line
     index = int(str(match.lastgroup)[1:])

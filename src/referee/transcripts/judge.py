@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.systems.msv.attack import effect_number, interpret
 from referee.systems.msv.initiative import sort_key
@@ -65,9 +65,9 @@ class Use(enum.Enum):
     """A roll line that changes nothing (see its anomaly)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Anomaly:
-    """A roll line (or a ledger roll) that changes nothing, and why."""
+class Anomaly(NamedTuple):
+    """A roll line (or a ledger roll) that changes nothing, and why (a named tuple: a long
+    log may have many)."""
 
     line: int
     kind: Kind
@@ -78,9 +78,9 @@ class Anomaly:
         return {"line": self.line, "kind": self.kind.value, "reason": self.reason}
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """How the judge read one roll line: whose, the dice, what for, and what it did."""
+class Reading(NamedTuple):
+    """How the judge read one roll line: whose, the dice, what for, and what it did (a named
+    tuple, one per roll line)."""
 
     line: int
     name: str
@@ -169,7 +169,7 @@ class _Spar:
     def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         self.anomalies.append(Anomaly(line.number, kind, reason))
         if roll is not None:
-            self._read(line, roll, roll.name, Use.ANOMALY, f"{kind.value}: {reason}")
+            self._read(line, roll, roll.name, Use.ANOMALY, reason)
 
     def _read(
         self, line: LogLine, roll: HostRoll, name: str, use: Use, text: str, **more: Any

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.errors import LimitError, NotationError
 from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, split_stamp
@@ -53,9 +54,9 @@ class HostRoll:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
-class LogLine:
-    """One line of a log: its number, text, stamp style, speaker, roll, and why it is forged."""
+class LogLine(NamedTuple):
+    """One line of a log: its number, text, stamp style, speaker, roll, and why it is forged
+    (a named tuple, like `HostRoll`)."""
 
     number: int
     text: str
@@ -184,19 +185,21 @@ def _strict(body: str) -> HostRoll | str:
     match = HOST_RE.fullmatch(body.strip())
     if match is None:
         return "not in the host's shape 'OnlineHost: NAME rolled 1 100-sided die: 47'"
-    count, sides = int(match["count"]), int(match["sides"])
-    faces = tuple(int(f) for f in match["faces"].split())
-    if (match["noun"] == "die") != (count == 1):
-        return f"'{count} ... {match['noun']}' where the host writes 'die' for one"
+    name, count_text, sides_text, noun, shown, nonce = match.group(
+        "name", "count", "sides", "noun", "faces", "nonce"
+    )
+    count, sides = int(count_text), int(sides_text)
+    faces = tuple(map(int, shown.split()))
+    if (noun == "die") != (count == 1):
+        return f"'{count} ... {noun}' where the host writes 'die' for one"
     if count not in AOL_DICE or sides not in AOL_SIDES:
         return f"{count} dice of {sides} sides, which AOL never rolled (MSV-1)"
     if len(faces) != count:
         return f"{count} dice but {len(faces)} faces"
-    bad = [f for f in faces if not 1 <= f <= sides]
-    if bad:
-        return f"face {bad[0]} on a {sides}-sided die"
-    nonce = int(match["nonce"]) if match["nonce"] is not None else None
-    return HostRoll(match["name"], count, sides, faces, nonce)
+    if min(faces) < 1 or max(faces) > sides:
+        bad = next(f for f in faces if not 1 <= f <= sides)
+        return f"face {bad} on a {sides}-sided die"
+    return HostRoll(name, count, sides, faces, None if nonce is None else int(nonce))
 
 
 _LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", " ": "", "_": "", ".": ""})
