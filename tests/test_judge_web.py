@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from referee.transcripts import bout_as_chat, judge_log
 from tests.browser_fixtures import PHONE, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
@@ -102,4 +103,52 @@ def test_the_home_page_links_to_the_judge(pages: Callable[..., Any], web: LiveSe
     page.goto(web.url + "/")
     page.click("text=Judge a log")
     expect(page.locator("h1")).to_have_text("Judge a log")
+    clean(page)
+
+
+def _spar(web: LiveServer) -> tuple[str, str]:  # noqa: F811
+    """A closed MSV spar on the service, with a free roll and a rotated seed."""
+    bout = web.post("/api/bouts", json={"system": "msv", "name": "Copy me", "client_seed": "t"})
+    bout_id, token = bout.json()["id"], bout.json()["referee_token"]
+    for name, cs in (("Tarl Cabot", 65), ("Pa-Kur", 70)):
+        assert (
+            web.post(
+                f"/api/bouts/{bout_id}/fighters", token, json={"name": name, "cs": cs}
+            ).status_code
+            == 201
+        )
+    assert web.post(f"/api/bouts/{bout_id}/initiative", token).status_code == 200
+    for action in range(300):
+        view = web.get(f"/api/bouts/{bout_id}").json()
+        if view["status"] != "running":
+            break
+        if action == 2:
+            assert web.post(f"/api/bouts/{bout_id}/rotate-seed", token).status_code == 200
+            web.post(f"/api/bouts/{bout_id}/rolls", token, json={"dice": "3d6"})
+        actor = view["turn"]
+        target = next(f["name"] for f in view["fighters"] if f["name"] != actor)
+        body = {"attacker": actor, "target": target}
+        r = web.post(f"/api/bouts/{bout_id}/attacks", token, json=body)
+        assert r.status_code == 200, r.text
+    assert web.post(f"/api/bouts/{bout_id}/close", token).status_code == 200
+    return bout_id, token
+
+
+def test_copy_as_chat_is_judged_back_with_no_anomaly(
+    pages: Callable[..., Any],  # noqa: F811
+    web: LiveServer,  # noqa: F811
+) -> None:
+    bout_id, token = _spar(web)
+    doc = web.get(f"/api/bouts/{bout_id}/export").json()
+    page = pages()
+    page.goto(f"{web.url}/static/referee.html#bout={bout_id}&token={token}")
+    expect(page.locator("#log > li")).to_have_count(len(doc["events"]), timeout=15000)
+    page.click("#copy-chat")
+    expect(page.locator("#copy-chat")).to_have_text("copied")
+    copied = page.evaluate("document.body.dataset.copied")
+    assert copied == "".join(f"{line}\n" for line in bout_as_chat(doc))
+    case = judge_log(copied, export=doc)
+    state = web.get(f"/api/bouts/{bout_id}").json()
+    assert case.verdict.anomalies == ()
+    assert case.verdict.winner == state["winner"]
     clean(page)

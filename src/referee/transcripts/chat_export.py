@@ -3,7 +3,8 @@
 Each roll is the host's line with its nonce (`OnlineHost: Tarl rolled 1 100-sided die: 47
 (nonce 2)`), each consequence a line said by `Referee`, every line time-stamped `[hh:mm:ss]`
 (UTC) from its event. `referee judge --export` decides such a transcript back to the bout's
-verdict with no anomaly.
+verdict with no anomaly. The web console's "Copy as chat" (static/js/transcript.js) writes
+the same lines.
 
 >>> events = [
 ...     {"type": "fighter_added", "actor": "referee", "at": "2026-11-29T21:03:00.000000Z",
@@ -78,9 +79,10 @@ def bout_as_chat(doc: Mapping[str, Any]) -> list[str]:
     """The transcript of an export document: one announcement, then every event that chat
     would show, in order (see the module text)."""
     events: Sequence[Event] = [e for e in doc.get("events") or [] if isinstance(e, Mapping)]
-    bout = doc.get("bout") or {}
+    opened = next((e.get("payload") or {} for e in events if e.get("type") == "bout_opened"), {})
+    name = opened.get("name") or (doc.get("bout") or {}).get("name")
     first = _stamp(events[0]) if events else ""
-    about = f"bout {bout.get('id')}: {bout.get('name')} (check it with referee verify)"
+    about = f"{name}: every roll has its receipt (nonce); judge it with referee judge --export"
     lines = [f"{first}{_said(_announcement(events))}", f"{first}{_said(about)}"]
     actor, initiative = "", False
     pending: list[Event] = []

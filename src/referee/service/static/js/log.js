@@ -4,6 +4,7 @@
 // marked as free attacks.
 
 import { el } from "./api.js";
+import { boutAsChat } from "./transcript.js";
 import { copyButton } from "./ui.js";
 
 /** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
@@ -106,9 +107,19 @@ export class DiceLog {
     this.freeChain = new Map(); // actor -> number of free attacks in the current chain
     this.pendingFree = null;
     this.initiativeRolls = null; // roll lines since an initiative action, to name their rollers
+    this.events = []; // every event shown, for "Copy as chat" (an AOL-style transcript)
+    const whole = copyButton(() => this.transcript(), "Copy the whole bout as an AOL-style chat transcript with receipts", "Copy as chat");
+    whole.id = "copy-chat";
+    list.before(whole);
+  }
+
+  /** The bout so far as chat lines with receipts, as `referee export --chat` writes it. */
+  transcript() {
+    return boutAsChat(this.events).join("\n") + "\n";
   }
 
   add(event) {
+    this.events.push(event);
     const item = this.line(event);
     if (!item) return;
     item.dataset.seq = event.seq;
