@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -55,3 +57,20 @@ def test_build_bot_is_a_commands_bot_with_the_spar_commands() -> None:
     assert {"roll", "fair", "help", "char", "spar:open", "spar:join", "spar:begin",
             "spar:attack", "spar:scoreboard", "spar:close", "spar:quit"} <= names  # fmt: skip
     assert bot.intents.message_content and not bot.intents.members and not bot.intents.presences
+
+
+def test_bad_public_url_and_prefix_stop_before_connecting(tmp_path: object) -> None:
+    shaped = "A" * 24 + "." + "B" * 6 + "." + "C" * 27  # the shape of a token, not a real one
+    runner = CliRunner(env={"DISCORD_TOKEN": shaped})
+    db = f"sqlite:///{tmp_path}/x.db"
+    result = runner.invoke(cli, ["discord", "--db", db, "--public-url", "referee.example.org"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: --public-url 'referee.example.org' is not an http(s) address like "
+        "https://referee.example.org\n"
+    )
+    result = runner.invoke(cli, ["discord", "--db", db, "--prefix", "a b"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "error: prefix 'a b' must be 1 to 5 characters without spaces\n"
+    assert shaped not in result.stderr
+    assert not (Path(str(tmp_path)) / "x.db").exists()  # nothing was created

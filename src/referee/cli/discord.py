@@ -14,7 +14,7 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{
 
 
 class TokenError(RefereeError):
-    """DISCORD_TOKEN is missing or not shaped like a bot token."""
+    """DISCORD_TOKEN (or another start-up setting of the bot) that cannot work."""
 
     code = "bad_token"
 
@@ -60,15 +60,33 @@ def discord_command(db_url: str | None, prefix: str, public_url: str | None) -> 
       DISCORD_TOKEN=... referee discord --db postgresql:///referee --public-url https://ref.example
     """
     token = read_token(os.environ)
+    if public_url is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", public_url):
+        raise TokenError(
+            f"--public-url {public_url!r} is not an http(s) address like https://referee.example.org"
+        )
     try:
         from referee.discord import build_bot
+        from referee.discord.bot import check_prefix
         from referee.store import Store
     except ImportError as err:  # pragma: no cover - the discord extra is missing
         raise RefereeError(
             f"the bot needs its extra: pip install 'referee[discord]' ({err.name} is missing)"
         ) from None
+    check_prefix(prefix)
     store = Store.open(db_url)
     bot = build_bot(store, prefix=prefix, public_url=public_url)
     click.echo(f"referee database: {store.url}")
     click.echo(f"referee bot starting with prefix {prefix!r} (Ctrl+C stops it)")
-    bot.run(token, log_handler=None)
+    import discord
+
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        raise TokenError(
+            "Discord refused DISCORD_TOKEN: reset the bot's token in the Developer Portal"
+        ) from None
+    except discord.PrivilegedIntentsRequired:
+        raise TokenError(
+            "Discord refused the Message Content intent: turn it on for the bot in the "
+            "Developer Portal (see docs/discord.md)"
+        ) from None

@@ -400,9 +400,7 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("the prefix is set per server")
         if not who(ctx).admin:
             raise ForbiddenError("only members with Manage Server can set the prefix")
-        new = rest.strip()
-        if not new or len(new) > 5 or any(ch.isspace() for ch in new):
-            raise NotationError(f"prefix {new!r} must be 1 to 5 characters without spaces")
+        new = check_prefix(rest.strip())
         desk.links.set_prefix(ctx.guild.id, new)
         return Reply([f"The prefix here is now {new} (e.g. {new}help)."])
 
@@ -423,6 +421,15 @@ def build_bot(
 
     `wanted` replaces the intents (tests give the member cache the offline harness needs).
     """
+    return RefereeBot(store, check_prefix(prefix), public_url, wanted)
+
+
+def check_prefix(prefix: str) -> str:
+    """A command prefix: 1 to 5 characters without spaces.
+
+    >>> check_prefix("!")
+    '!'
+    """
     if not prefix or len(prefix) > 5 or any(ch.isspace() for ch in prefix):
         raise NotationError(f"prefix {prefix!r} must be 1 to 5 characters without spaces")
-    return RefereeBot(store, prefix, public_url, wanted)
+    return prefix
