@@ -319,3 +319,14 @@ def test_bad_input_gets_one_clear_error(
         judge_log(log, fighters)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_the_public_surface_of_referee_transcripts() -> None:
+    import referee.transcripts as t
+
+    public = {
+        n
+        for n, v in vars(t).items()
+        if not n.startswith("_") and str(getattr(v, "__module__", "")).startswith("referee")
+    }
+    assert public == set(t.__all__) - {"MAX_LOG_BYTES", "STAMPS"}
