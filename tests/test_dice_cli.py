@@ -53,7 +53,14 @@ def test_json_output() -> None:
         "expression": "2d6!+1",
         "total": expected.total,
         "dice": [
-            {"sides": d.sides, "face": d.face, "kept": d.kept, "exploded": d.exploded}
+            {
+                "sides": d.sides,
+                "face": d.face,
+                "kept": d.kept,
+                "exploded": d.exploded,
+                "rerolled": d.rerolled,
+                "value": d.worth,
+            }
             for d in expected.dice
         ],
         "rendered": str(expected),
@@ -71,7 +78,8 @@ def test_bad_notation_exits_2_with_one_line_quoting_it() -> None:
     assert code == 2
     assert out == ""
     assert err == (
-        "error: unexpected 'x' at column 4 in '3d6x2' (expected an operator or end of input)\n"
+        "error: unexpected 'x' at column 4 in '3d6x2' (expected a modifier (! !! !p < <= = > "
+        ">= cf cs d dh dl f k kh kl r ro s sa sd), an operator (+ - * / %) or end of input)\n"
     )
 
 

@@ -37,8 +37,8 @@ TREES = [
     ("4d6dl1", Dice(4, 6, keep=Keep(KeepMode.DROP_LOWEST, 1))),
     ("6d6!", Dice(6, 6, explode=True)),
     ("8d10>=7", Dice(8, 10, success=Success(Compare.GE, 7))),
-    ("8d10<3", Dice(8, 10, success=Success(Compare.LT, 3))),
-    ("5d10!kh3>8", Dice(5, 10, True, Keep(KeepMode.HIGHEST, 3), Success(Compare.GT, 8))),
+    ("8d10<3", Dice(8, 10, success=Success(Compare.LE, 3))),  # roll20: at most 3
+    ("5d10!kh3>8", Dice(5, 10, True, Keep(KeepMode.HIGHEST, 3), Success(Compare.GE, 8))),
     ("1d1", Dice(1, 1)),
     ("007", Const(7)),
     ("-1d6", Neg(Dice(1, 6))),
@@ -82,25 +82,66 @@ def test_str_is_the_canonical_notation(text: str, canonical: str) -> None:
     assert repr(expr) == f"parse({canonical!r})"
 
 
+MODIFIERS = "! !! !p < <= = > >= cf cs d dh dl f k kh kl r ro s sa sd"
+OPERATORS = "an operator (+ - * / %)"
+ATOM = "a number, a die, '(', '{' or a function (floor ceil round abs)"
+
 ERRORS = [
-    ("3d6x2", "unexpected 'x' at column 4 in '3d6x2' (expected an operator or end of input)"),
-    ("", "unexpected end of input at column 1 in '' (expected a number, a die or '(')"),
-    ("3d6+", "unexpected end of input at column 5 in '3d6+' (expected a number, a die or '(')"),
+    (
+        "3d6x2",
+        "unexpected 'x' at column 4 in '3d6x2' (expected a modifier "
+        f"({MODIFIERS}), {OPERATORS} or end of input)",
+    ),
+    ("", f"unexpected end of input at column 1 in '' (expected {ATOM})"),
+    ("3d6+", f"unexpected end of input at column 5 in '3d6+' (expected {ATOM})"),
     ("4d6kh", "unexpected end of input at column 6 in '4d6kh' (expected a number of dice)"),
-    ("4d6d", "unexpected end of input at column 5 in '4d6d' (expected 'h' or 'l' after 'd')"),
-    ("4d6dx1", "unexpected 'x' at column 5 in '4d6dx1' (expected 'h' or 'l' after 'd')"),
-    ("2d", "unexpected end of input at column 3 in '2d' (expected a number of sides or '%')"),
+    (
+        "4d6d",
+        "unexpected end of input at column 5 in '4d6d' (expected a number of dice); "
+        "this is onlinehost notation (dialect='onlinehost')",
+    ),
+    ("4d6dx1", "unexpected 'x' at column 5 in '4d6dx1' (expected a number of dice)"),
+    (
+        "2d",
+        "unexpected end of input at column 3 in '2d' (expected a number of sides, '%' or 'F')",
+    ),
     ("1d6>", "unexpected end of input at column 5 in '1d6>' (expected a target number)"),
-    ("(1", "unexpected end of input at column 3 in '(1' (expected an operator or ')')"),
-    ("1)", "unexpected ')' at column 2 in '1)' (expected an operator or end of input)"),
-    ("1 2", "unexpected '2' at column 3 in '1 2' (expected an operator or end of input)"),
-    ("4d6 kh3", "unexpected 'k' at column 5 in '4d6 kh3' (expected an operator or end of input)"),
-    ("4d6k3!", "unexpected '!' at column 6 in '4d6k3!' (expected an operator or end of input)"),
-    ("6/2", "unexpected '/' at column 2 in '6/2' (expected an operator or end of input)"),
+    ("(1", f"unexpected end of input at column 3 in '(1' (expected {OPERATORS} or ')')"),
+    ("1)", f"unexpected ')' at column 2 in '1)' (expected {OPERATORS} or end of input)"),
+    ("1 2", f"unexpected '2' at column 3 in '1 2' (expected {OPERATORS} or end of input)"),
+    (
+        "4d6 kh3",
+        f"unexpected 'k' at column 5 in '4d6 kh3' (expected {OPERATORS} or end of input)",
+    ),
     ("1d0", "a die needs at least 1 side, got '1d0' at column 1 in '1d0'"),
     ("2+0d6", "a dice group needs at least 1 die, got '0d6' at column 3 in '2+0d6'"),
-    ("1d1!", "a d1 cannot explode (it always shows its maximum): '1d1!' at column 1 in '1d1!'"),
-    ("é", "unexpected 'é' at column 1 in 'é' (expected a number, a die or '(')"),
+    ("1d1!", "'1d1!' at column 1 in '1d1!' explodes on every face, so it would never stop"),
+    ("1d6r<6", "'1d6r<6' at column 1 in '1d6r<6' rerolls every face, so it would never stop"),
+    (
+        "é",
+        "unexpected 'é' (U+00E9 LATIN SMALL LETTER E WITH ACUTE) at column 1 in 'é' "
+        f"(expected {ATOM})",
+    ),
+    (
+        "1d²",
+        "unexpected '²' (U+00B2 SUPERSCRIPT TWO, not an ASCII digit 0-9) at column 3 in "
+        "'1d²' (expected a number of sides, '%' or 'F')",
+    ),
+    (
+        "١d٦",
+        "unexpected '١' (U+0661 ARABIC-INDIC DIGIT ONE, not an ASCII digit 0-9) at column 1 "
+        f"in '١d٦' (expected {ATOM})",
+    ),
+    (
+        "3d6!>=5",
+        "unexpected '=' at column 6 in '3d6!>=5' (expected a number); "
+        "this is onlinehost notation (dialect='onlinehost')",
+    ),
+    (
+        "8d6mi2",
+        f"unexpected 'm' at column 4 in '8d6mi2' (expected a modifier ({MODIFIERS}), "
+        f"{OPERATORS} or end of input); this is d20 notation (dialect='d20')",
+    ),
 ]
 
 
@@ -123,9 +164,13 @@ LIMIT_ERRORS = [
     ("1001d6kh3", "too many dice: '1001d6' at column 1 in '1001d6kh3' (at most 1000)"),
     (
         "600d6+400d6+1d6",
-        "'600d6+400d6+1d6' could throw 1001 dice in one roll, explosions included (at most 1000)",
+        "'600d6+400d6+1d6' could throw 1001 dice in one roll, rerolls and explosions "
+        "included (at most 1000)",
     ),
-    ("48d6!", "'48d6!' could throw 1008 dice in one roll, explosions included (at most 1000)"),
+    (
+        "48d6!",
+        "'48d6!' could throw 1008 dice in one roll, rerolls and explosions included (at most 1000)",
+    ),
 ]
 
 
@@ -199,9 +244,10 @@ BOUNDS = [
     ("3d6!kh1", 1, 6),
     ("8d10>=7", 0, 8),
     ("8d10>=1", 8, 8),
-    ("8d10>10", 0, 0),
-    ("2d6!>=6", 0, 42),
-    ("2d6!<=3", 0, 2),
+    ("8d10>10", 0, 8),  # roll20: 10 or more
+    ("8d10>=11", 0, 0),
+    ("2d6!6>=6", 0, 42),
+    ("2d6!6<=3", 0, 2),
     ("2d6!dh1<=3", 0, 2),
     ("2d6!dl1<=3", 0, 1),
     ("10-2d6", -2, 8),
@@ -232,5 +278,7 @@ def test_the_longest_allowed_chain_parses_prints_and_rolls() -> None:
 
 
 def test_upper_case_letters_beside_other_text_keep_their_columns() -> None:
-    with pytest.raises(NotationError, match=r"^unexpected 'é' at column 4 in '4D6é'"):
+    with pytest.raises(
+        NotationError, match=r"^unexpected 'é' \(U\+00E9 .*\) at column 4 in '4D6é'"
+    ):
         parse("4D6é")

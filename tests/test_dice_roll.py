@@ -36,12 +36,13 @@ SCRIPTED = [
     ("2d6!", [6, 2, 3], "2d6! = [6!, 2, 3] = 11", 11),
     ("2d6!", [6, 6, 6, 1, 2], "2d6! = [6!, 6!, 6!, 1, 2] = 21", 21),
     ("3d6!kh2", [6, 1, 2, 4], "3d6!kh2 = [6!, ~~1~~, ~~2~~, 4] = 10", 10),
-    ("8d10>=7", [7, 1, 10, 6, 3, 9, 2, 7], "8d10>=7 = [7*, 1, 10*, 6, 3, 9*, 2, 7*] = 4", 4),
-    ("3d6<3", [1, 3, 2], "3d6<3 = [1*, 3, 2*] = 2", 2),
-    ("3d6>4", [4, 5, 6], "3d6>4 = [4, 5*, 6*] = 2", 2),
-    ("3d6<=4", [4, 5, 6], "3d6<=4 = [4*, 5, 6] = 1", 1),
-    ("3d6!>=5", [6, 2, 5, 3], "3d6!>=5 = [6!*, 2, 5*, 3] = 2", 2),
-    ("4d10kh2>=8", [9, 8, 10, 1], "4d10kh2>=8 = [9*, ~~8~~, 10*, ~~1~~] = 2", 2),
+    ("8d10>=7", [7, 1, 10, 6, 3, 9, 2, 7], "8d10>7 = [7*, 1, 10*, 6, 3, 9*, 2, 7*] = 4", 4),
+    ("3d6<3", [1, 3, 2], "3d6<3 = [1*, 3*, 2*] = 3", 3),  # roll20: at most 3
+    ("3d6>4", [4, 5, 6], "3d6>4 = [4*, 5*, 6*] = 3", 3),  # roll20: at least 4
+    ("3d6<=4", [4, 5, 6], "3d6<4 = [4*, 5, 6] = 1", 1),
+    ("3d6!6>=5", [6, 2, 5, 3], "3d6!6>5 = [6!*, 2, 5*, 3] = 2", 2),
+    ("3d6!>5", [6, 2, 5, 3, 1], "3d6!>5 = [6!, 2, 5!, 3, 1] = 17", 17),
+    ("4d10kh2>=8", [9, 8, 10, 1], "4d10kh2>8 = [9*, ~~8~~, 10*, ~~1~~] = 2", 2),
     ("1+2*3", [], "1+2*3 = 1 + 2 * 3 = 7", 7),
     ("(1+2)*3", [], "(1+2)*3 = (1 + 2) * 3 = 9", 9),
     ("1-2-3", [], "1-2-3 = 1 - 2 - 3 = -4", -4),
@@ -64,17 +65,21 @@ def test_scripted_rolls(text: str, faces: list[int], rendered: str, total: int) 
     assert rng.remaining == 0
 
 
-def test_each_group_is_one_throw_and_each_explosion_round_one_more() -> None:
-    rec = RecordingRng(ScriptedRng([6, 6, 1, 6, 2, 3, 4]))
-    result = roll(parse("3d6!+1d4"), rng=rec)
+def test_a_plain_group_is_one_throw_and_an_exploding_die_is_followed_by_its_chain() -> None:
+    rec = RecordingRng(ScriptedRng([6, 6, 1, 6, 2, 3, 4, 1, 2]))
+    result = roll(parse("3d6!+1d4+2d6"), rng=rec)
     assert [(t.sides, t.faces) for t in rec.throws] == [
-        ((6, 6, 6), (6, 6, 1)),  # the group
-        ((6, 6), (6, 2)),  # two sixes explode
-        ((6,), (3,)),  # the new six explodes
-        ((4,), (4,)),  # the next group
+        ((6,), (6,)),  # the first die explodes
+        ((6,), (6,)),  # into a six, which explodes
+        ((6,), (1,)),  # into a one: its chain ends
+        ((6,), (6,)),  # the second die explodes
+        ((6,), (2,)),
+        ((6,), (3,)),  # the third die
+        ((4,), (4,)),  # the next group: one throw
+        ((6, 6), (1, 2)),  # a plain group: one throw
     ]
     assert result.throws == tuple(rec.throws)
-    assert result.total == 6 + 6 + 1 + 6 + 2 + 3 + 4
+    assert result.total == 6 + 6 + 1 + 6 + 2 + 3 + 4 + 1 + 2
     assert result.dice[:4] == (
         Die(6, 6, True, True),
         Die(6, 6, True, True),
@@ -148,15 +153,16 @@ ORACLE = [
     "2d3!dl1",
     "2d3>=2",
     "2d3<=2",
-    "2d3!>=3",
-    "2d3!<=2",
+    "2d3!3>=3",
+    "2d3!3<=2",
     "2d3!dh1<=2",
     "2d3!dl1<=2",
     "2d3!kh1<=2",
     "2d3!kl1>2",
     "3d3kh2<3",
     "2d3!>3",
-    "2d3!<4",
+    "2d3!3<3",
+    "2d3!>2",
 ]
 
 

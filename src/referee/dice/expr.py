@@ -1,7 +1,8 @@
-"""What was written: the frozen expression tree of dice notation, its text and its bounds.
+"""What was written: the frozen expression tree of dice notation.
 
-`str` of a tree is its canonical notation (no spaces, every group as `NdS`), and
-parsing that text gives an equal tree back.
+`str` of a tree is its canonical notation in the default dialect (roll20; a node roll20
+cannot write is written as d20 or onlinehost writes it), and parsing that text in that
+dialect gives an equal tree back. `notation.write(tree, dialect)` writes any dialect.
 
 >>> from referee.dice import parse
 >>> expr = parse("4d6kh3 + 2")
@@ -12,15 +13,16 @@ parsing that text gives an equal tree back.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import NamedTuple
 
-from referee.dice.limits import DEFAULT_LIMITS, Limits
+Number = int | Fraction
+"""A value of a roll: a whole number, or an exact fraction once `/` divides."""
 
 
 class Op(enum.Enum):
-    """A binary operator of the notation (division is not part of it)."""
+    """A binary operator: arithmetic, or a comparison of two whole expressions (1 or 0)."""
 
     ADD = "+"
     """Addition."""
@@ -28,80 +30,107 @@ class Op(enum.Enum):
     """Subtraction."""
     MUL = "*"
     """Multiplication."""
+    DIV = "/"
+    """Exact division (a fraction where it does not come out whole)."""
+    FLOORDIV = "//"
+    """Division rounded down."""
+    MOD = "%"
+    """Remainder (the sign of the divisor, as Python's)."""
+    EQ = "=="
+    """1 if both sides are equal, else 0."""
+    NE = "!="
+    """1 if the sides differ, else 0."""
+    GT = ">"
+    """1 if the left side is greater, else 0."""
+    GE = ">="
+    """1 if the left side is greater or equal, else 0."""
+    LT = "<"
+    """1 if the left side is smaller, else 0."""
+    LE = "<="
+    """1 if the left side is smaller or equal, else 0."""
+
+
+COMPARISONS = frozenset({Op.EQ, Op.NE, Op.GT, Op.GE, Op.LT, Op.LE})
+"""The operators that compare two whole expressions."""
 
 
 class KeepMode(enum.Enum):
-    """Which dice of a group count toward its value."""
+    """Which dice (or pool items) count toward a group's value."""
 
     HIGHEST = "kh"
-    """Keep the N highest (`k` alone means this)."""
+    """Keep the N highest."""
     LOWEST = "kl"
     """Keep the N lowest."""
     DROP_HIGHEST = "dh"
     """Drop the N highest."""
     DROP_LOWEST = "dl"
     """Drop the N lowest."""
+    MATCHING = "k="
+    """Keep the dice whose value passes `Keep.test` (d20's `k3`, `k>3`)."""
+    NOT_MATCHING = "p="
+    """Drop the dice whose value passes `Keep.test` (d20's `p3`, `p<3`)."""
 
 
 class Compare(enum.Enum):
-    """A success test on each kept die: the group's value is how many pass."""
+    """A test of one face against a target. Strict tests are stored as their inclusive twin."""
 
     GE = ">="
     """Face at least the target."""
     LE = "<="
     """Face at most the target."""
+    EQ = "="
+    """Face equal to the target."""
     GT = ">"
-    """Face above the target."""
+    """Face above the target (stored as `>=` target+1)."""
     LT = "<"
-    """Face below the target."""
+    """Face below the target (stored as `<=` target-1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Keep:
-    """Keep or drop the N highest or lowest dice of a group (`kh3`).
+class Explode(enum.Enum):
+    """How a die that explodes adds to its group."""
 
-    >>> str(Keep(KeepMode.DROP_LOWEST, 1))
-    'dl1'
-    """
-
-    mode: KeepMode
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.mode.value}{self.count}"
-
-    def kept(self, dice: int) -> int:
-        """How many of `dice` dice this keeps.
-
-        >>> Keep(KeepMode.HIGHEST, 3).kept(4), Keep(KeepMode.DROP_HIGHEST, 5).kept(4)
-        (3, 0)
-        """
-        if self.mode in (KeepMode.HIGHEST, KeepMode.LOWEST):
-            return min(self.count, dice)
-        return max(dice - self.count, 0)
+    EACH = "!"
+    """Another die joins the group (it may explode in turn)."""
+    COMPOUND = "!!"
+    """Another die adds into the same die (one value, however long the chain)."""
+    PENETRATE = "!p"
+    """Another die joins the group, worth one less than it shows."""
 
 
 @dataclass(frozen=True, slots=True)
 class Success:
-    """Count the kept dice whose face passes a test (`>=5`).
+    """A test of one face (or one pool item) against a target.
 
-    >>> Success(Compare.GE, 5).passes(6), str(Success(Compare.LT, 3))
-    (True, '<3')
+    `>` and `<` are kept as their inclusive twins, so equal meanings are equal values:
+
+    >>> Success(Compare.GT, 4) == Success(Compare.GE, 5), Success(Compare.GE, 5).passes(6)
+    (True, True)
     """
 
     compare: Compare
     target: int
 
+    def __post_init__(self) -> None:
+        if self.compare is Compare.GT:
+            object.__setattr__(self, "compare", Compare.GE)
+            object.__setattr__(self, "target", self.target + 1)
+        elif self.compare is Compare.LT:
+            object.__setattr__(self, "compare", Compare.LE)
+            object.__setattr__(self, "target", self.target - 1)
+
     def __str__(self) -> str:
         return f"{self.compare.value}{self.target}"
 
-    def passes(self, face: int) -> bool:
-        """Whether one face passes the test."""
-        low, high = self.passing_range()
-        return low <= face <= high
+    def passes(self, face: Number) -> bool:
+        """Whether one value passes the test."""
+        if self.compare is Compare.GE:
+            return face >= self.target
+        if self.compare is Compare.LE:
+            return face <= self.target
+        return face == self.target
 
     def passing_range(self) -> tuple[int, int]:
-        """The faces that pass, as an inclusive range (may be empty).
+        """The whole values that pass, as an inclusive range (may be empty).
 
         >>> Success(Compare.GT, 4).passing_range()
         (5, 1000000000000)
@@ -109,11 +138,44 @@ class Success:
         top = 10**12
         if self.compare is Compare.GE:
             return self.target, top
-        if self.compare is Compare.GT:
-            return self.target + 1, top
         if self.compare is Compare.LE:
-            return 1, self.target
-        return 1, self.target - 1
+            return -top, self.target
+        return self.target, self.target
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep or drop the N highest or lowest dice of a group (`kh3`), or those passing a test.
+
+    >>> str(Keep(KeepMode.DROP_LOWEST, 1)), str(Keep(KeepMode.MATCHING, 0, Success(Compare.EQ, 3)))
+    ('dl1', 'k=3')
+    """
+
+    mode: KeepMode
+    count: int
+    test: Success | None = None
+
+    def __str__(self) -> str:
+        if self.test is not None:
+            return f"{self.mode.value[0]}{self.test}"
+        return f"{self.mode.value}{self.count}"
+
+    def kept(self, dice: int) -> int:
+        """How many of `dice` dice this keeps (by a test: at most all of them).
+
+        >>> Keep(KeepMode.HIGHEST, 3).kept(4), Keep(KeepMode.DROP_HIGHEST, 5).kept(4)
+        (3, 0)
+        """
+        if self.mode in (KeepMode.HIGHEST, KeepMode.LOWEST):
+            return min(self.count, dice)
+        if self.mode in (KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST):
+            return max(dice - self.count, 0)
+        return dice
+
+    @property
+    def by_test(self) -> bool:
+        """Whether this keeps or drops by a test of each value rather than by rank."""
+        return self.test is not None
 
 
 class Const(NamedTuple):
@@ -126,31 +188,33 @@ class Const(NamedTuple):
     value: int
 
     def __str__(self) -> str:
-        return show(self)
+        return _write(self)
 
     def __repr__(self) -> str:
-        return f"parse({show(self)!r})"
+        return _repr(self)
 
     @property
-    def minimum(self) -> int:
+    def minimum(self) -> Number:
         """The smallest value a roll can give (under the default limits)."""
-        return bounds(self)[0]
+        return _bounds(self)[0]
 
     @property
-    def maximum(self) -> int:
+    def maximum(self) -> Number:
         """The largest value a roll can give (under the default limits)."""
-        return bounds(self)[1]
+        return _bounds(self)[1]
 
 
 class Dice(NamedTuple):
-    """A group of dice thrown at once: `count`d`sides`, exploding, kept/dropped, counted.
+    """A group of dice thrown at once, with every modifier a dialect can write.
 
     >>> Dice(4, 6, keep=Keep(KeepMode.HIGHEST, 3))
     parse('4d6kh3')
 
     The tree's nodes are named tuples: as frozen as dataclasses and several times faster to
     make, which is most of the cost of parsing. (`count` here is the number of dice; the tuple
-    method of that name is not used on a node.)
+    method of that name is not used on a node.) Modifiers apply in one fixed order, whatever
+    order they were written in: reroll, clamp (`floor`/`ceiling`), explode, add once, keep
+    or drop, then count successes and failures.
     """
 
     count: int  # type: ignore[assignment]
@@ -158,22 +222,55 @@ class Dice(NamedTuple):
     explode: bool = False
     keep: Keep | None = None
     success: Success | None = None
+    explode_on: Success | None = None
+    """The faces that explode (None: the top face)."""
+    explode_kind: Explode = Explode.EACH
+    reroll: tuple[Success, ...] = ()
+    """A face passing any of these is thrown again."""
+    reroll_once: bool = False
+    """Reroll at most once (`ro`); otherwise until no test passes (to the explosion cap)."""
+    add_on: Success | None = None
+    """d20's `ra`: the first die passing this adds one more die, once."""
+    floor: int | None = None
+    """d20's `mi`: a die below this counts as this."""
+    ceiling: int | None = None
+    """d20's `ma`: a die above this counts as this."""
+    failure: Success | None = None
+    """roll20's `f`: each kept die passing this takes one success away."""
+    fudge: bool = False
+    """Fudge dice: a d3 read as -1, 0, +1 (`sides` is 3)."""
+    crit: Success | None = None
+    """roll20's `cs`: faces marked as critical successes (display only)."""
+    fumble: Success | None = None
+    """roll20's `cf`: faces marked as critical failures (display only)."""
+    order: str = ""
+    """roll20's `sa` / `sd`: shown sorted up ('a') or down ('d'); display only."""
 
     def __str__(self) -> str:
-        return show(self)
+        return _write(self)
 
     def __repr__(self) -> str:
-        return f"parse({show(self)!r})"
+        return _repr(self)
 
     @property
-    def minimum(self) -> int:
+    def minimum(self) -> Number:
         """The smallest value a roll can give (under the default limits)."""
-        return bounds(self)[0]
+        return _bounds(self)[0]
 
     @property
-    def maximum(self) -> int:
+    def maximum(self) -> Number:
         """The largest value a roll can give (under the default limits)."""
-        return bounds(self)[1]
+        return _bounds(self)[1]
+
+    @property
+    def plain(self) -> bool:
+        """No modifier at all: the sum of `count` faces."""
+        return self[2:] == _PLAIN_TAIL
+
+    @property
+    def chains(self) -> bool:
+        """Whether a die may be followed by more throws (reroll, explosion, add once)."""
+        return self.explode or bool(self.reroll) or self.add_on is not None
 
     def kept(self, dice: int) -> int:
         """How many of `dice` thrown dice count (all of them without keep or drop).
@@ -184,12 +281,37 @@ class Dice(NamedTuple):
         return dice if self.keep is None else self.keep.kept(dice)
 
     def most_dice(self, explode_depth: int) -> int:
-        """The most dice this group can throw, every explosion included.
+        """The most dice this group can throw, every reroll and explosion included.
 
         >>> Dice(2, 6, explode=True).most_dice(20)
         42
         """
-        return self.count * (explode_depth + 1) if self.explode else self.count
+        rerolls = (1 if self.reroll_once else explode_depth) if self.reroll else 0
+        explosions = explode_depth if self.explode else 0
+        return self.count * (explosions + 1) * (rerolls + 1) + (self.add_on is not None)
+
+    def faces(self) -> range:
+        """The values one die can show (Fudge: -1..1).
+
+        >>> Dice(4, 3, fudge=True).faces()
+        range(-1, 2)
+        """
+        return range(-1, 2) if self.fudge else range(1, self.sides + 1)
+
+    def explodes(self, face: int) -> bool:
+        """Whether a die showing `face` explodes."""
+        if not self.explode:
+            return False
+        if self.explode_on is None:
+            return face == (1 if self.fudge else self.sides)
+        return self.explode_on.passes(face)
+
+    def rerolls(self, face: int) -> bool:
+        """Whether a die showing `face` is thrown again."""
+        return any(test.passes(face) for test in self.reroll)
+
+
+_PLAIN_TAIL = Dice(1, 1)[2:]
 
 
 class Neg(NamedTuple):
@@ -202,24 +324,24 @@ class Neg(NamedTuple):
     operand: Expr
 
     def __str__(self) -> str:
-        return show(self)
+        return _write(self)
 
     def __repr__(self) -> str:
-        return f"parse({show(self)!r})"
+        return _repr(self)
 
     @property
-    def minimum(self) -> int:
+    def minimum(self) -> Number:
         """The smallest value a roll can give (under the default limits)."""
-        return bounds(self)[0]
+        return _bounds(self)[0]
 
     @property
-    def maximum(self) -> int:
+    def maximum(self) -> Number:
         """The largest value a roll can give (under the default limits)."""
-        return bounds(self)[1]
+        return _bounds(self)[1]
 
 
 class BinOp(NamedTuple):
-    """Two expressions joined by `+`, `-` or `*`.
+    """Two expressions joined by an operator.
 
     >>> BinOp(Op.ADD, Dice(2, 20), Dice(1, 6))
     parse('2d20+1d6')
@@ -230,139 +352,169 @@ class BinOp(NamedTuple):
     right: Expr
 
     def __str__(self) -> str:
-        return show(self)
+        return _write(self)
 
     def __repr__(self) -> str:
-        return f"parse({show(self)!r})"
+        return _repr(self)
 
     @property
-    def minimum(self) -> int:
+    def minimum(self) -> Number:
         """The smallest value a roll can give (under the default limits)."""
-        return bounds(self)[0]
+        return _bounds(self)[0]
 
     @property
-    def maximum(self) -> int:
+    def maximum(self) -> Number:
         """The largest value a roll can give (under the default limits)."""
-        return bounds(self)[1]
+        return _bounds(self)[1]
 
 
-Expr = Const | Dice | Neg | BinOp
+class Pool(NamedTuple):
+    """Several expressions rolled together, kept, dropped or counted as items.
+
+    roll20 writes `{4d6+2d8, 3d20}kh1`, d20 `(1d20, 1d20)kh1`. With `dice_level` (roll20's
+    single-item `{4d6+3d8}k4`) keep/drop picks among all the dice of the item instead.
+
+    >>> Pool((Dice(1, 20), Dice(1, 20)), Keep(KeepMode.HIGHEST, 1))
+    parse('{1d20,1d20}kh1')
+    """
+
+    items: tuple[Expr, ...]
+    keep: Keep | None = None
+    success: Success | None = None
+    failure: Success | None = None
+    dice_level: bool = False
+
+    def __str__(self) -> str:
+        return _write(self)
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+    @property
+    def minimum(self) -> Number:
+        """The smallest value a roll can give (under the default limits)."""
+        return _bounds(self)[0]
+
+    @property
+    def maximum(self) -> Number:
+        """The largest value a roll can give (under the default limits)."""
+        return _bounds(self)[1]
+
+
+FUNCTIONS = ("floor", "ceil", "round", "abs")
+"""roll20's functions of one expression (`round` rounds halves up, as roll20 does)."""
+
+
+class Call(NamedTuple):
+    """A function of one expression: `floor(1d20/3)`.
+
+    >>> Call("floor", BinOp(Op.DIV, Dice(1, 20), Const(3)))
+    parse('floor(1d20/3)')
+    """
+
+    function: str
+    operand: Expr
+
+    def __str__(self) -> str:
+        return _write(self)
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+    @property
+    def minimum(self) -> Number:
+        """The smallest value a roll can give (under the default limits)."""
+        return _bounds(self)[0]
+
+    @property
+    def maximum(self) -> Number:
+        """The largest value a roll can give (under the default limits)."""
+        return _bounds(self)[1]
+
+
+class Label(NamedTuple):
+    """A label on a part of the expression (`1d6[fire]`); it changes no value.
+
+    >>> Label(Dice(1, 6), "fire")
+    parse('1d6[fire]')
+    """
+
+    operand: Expr
+    text: str
+
+    def __str__(self) -> str:
+        return _write(self)
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+    @property
+    def minimum(self) -> Number:
+        """The smallest value a roll can give (under the default limits)."""
+        return _bounds(self)[0]
+
+    @property
+    def maximum(self) -> Number:
+        """The largest value a roll can give (under the default limits)."""
+        return _bounds(self)[1]
+
+
+class Degrees(NamedTuple):
+    """onlinehost's `dh50`: 1d100 against a target, worth its degrees of success.
+
+    A roll at or under the target is 1 + (target - roll) // 10 degrees of success; a roll
+    over it, -(1 + (roll - target) // 10), that is degrees of failure as a negative number.
+
+    >>> Degrees(50).minimum, Degrees(50).maximum
+    (-6, 5)
+    """
+
+    target: int
+
+    def __str__(self) -> str:
+        return _write(self)
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
+    @property
+    def minimum(self) -> Number:
+        """The smallest value a roll can give."""
+        return _bounds(self)[0]
+
+    @property
+    def maximum(self) -> Number:
+        """The largest value a roll can give."""
+        return _bounds(self)[1]
+
+    def degrees(self, face: int) -> int:
+        """The value of a d100 showing `face`.
+
+        >>> Degrees(50).degrees(50), Degrees(50).degrees(29), Degrees(50).degrees(51)
+        (1, 3, -1)
+        """
+        if face <= self.target:
+            return 1 + (self.target - face) // 10
+        return -(1 + (face - self.target) // 10)
+
+
+Expr = Const | Dice | Neg | BinOp | Pool | Call | Label | Degrees
 """Any node of an expression tree."""
 
-_ATOM = 4
-_SIGN = 3
-_PRECEDENCE = {Op.ADD: 1, Op.SUB: 1, Op.MUL: 2}
+
+def _write(node: Expr) -> str:
+    from referee.dice.notation import canonical
+
+    return canonical(node)
 
 
-def precedence(node: Expr) -> int:
-    """How tightly a node binds: sums 1, products 2, signs 3, numbers and dice 4.
+def _repr(node: Expr) -> str:
+    from referee.dice.notation import canonical_repr
 
-    >>> precedence(BinOp(Op.MUL, Const(2), Const(3)))
-    2
-    """
-    if isinstance(node, BinOp):
-        return _PRECEDENCE[node.op]
-    return _SIGN if isinstance(node, Neg) else _ATOM
+    return canonical_repr(node)
 
 
-def show(
-    node: Expr, leaf: Callable[[Const | Dice], str] | None = None, spaced: bool = False
-) -> str:
-    """Write a tree as text, with parentheses only where the tree needs them.
+def _bounds(node: Expr) -> tuple[Number, Number]:
+    from referee.dice.bounds import bounds
 
-    `leaf` writes numbers and dice groups (default: their notation); `spaced` puts
-    spaces around binary operators.
-
-    >>> show(BinOp(Op.MUL, BinOp(Op.ADD, Const(1), Const(2)), Const(3)), spaced=True)
-    '(1 + 2) * 3'
-    """
-    if isinstance(node, BinOp):
-        mine = _PRECEDENCE[node.op]
-        left = show(node.left, leaf, spaced)
-        right = show(node.right, leaf, spaced)
-        if precedence(node.left) < mine:
-            left = f"({left})"
-        if precedence(node.right) <= mine:
-            right = f"({right})"
-        sep = f" {node.op.value} " if spaced else node.op.value
-        return f"{left}{sep}{right}"
-    if isinstance(node, Neg):
-        inner = show(node.operand, leaf, spaced)
-        return f"-({inner})" if precedence(node.operand) < _SIGN else f"-{inner}"
-    if leaf is not None:
-        return leaf(node)
-    return notation(node)
-
-
-def notation(node: Const | Dice) -> str:
-    """The canonical notation of a number or a dice group.
-
-    >>> notation(Dice(1, 100, explode=True, success=Success(Compare.GE, 90)))
-    '1d100!>=90'
-    """
-    if isinstance(node, Const):
-        return str(node.value)
-    text = f"{node.count}d{node.sides}"
-    if node.explode:
-        text += "!"
-    if node.keep is not None:
-        text += str(node.keep)
-    if node.success is not None:
-        text += str(node.success)
-    return text
-
-
-def bounds(node: Expr, limits: Limits = DEFAULT_LIMITS) -> tuple[int, int]:
-    """The smallest and largest value a roll can give; both are reached by some roll.
-
-    >>> bounds(BinOp(Op.SUB, Const(10), Dice(2, 6)))
-    (-2, 8)
-    """
-    if isinstance(node, Const):
-        return node.value, node.value
-    if isinstance(node, Dice):
-        return dice_bounds(node, limits.max_explode_depth)
-    if isinstance(node, Neg):
-        low, high = bounds(node.operand, limits)
-        return -high, -low
-    left_low, left_high = bounds(node.left, limits)
-    right_low, right_high = bounds(node.right, limits)
-    if node.op is Op.ADD:
-        return left_low + right_low, left_high + right_high
-    if node.op is Op.SUB:
-        return left_low - right_high, left_high - right_low
-    products = [a * b for a in (left_low, left_high) for b in (right_low, right_high)]
-    return min(products), max(products)
-
-
-def dice_bounds(group: Dice, explode_depth: int) -> tuple[int, int]:
-    """Bounds of one group. Fewest dice: no explosion; most: every die explodes to the cap.
-
-    >>> dice_bounds(Dice(3, 6, explode=True, keep=Keep(KeepMode.DROP_HIGHEST, 1)), 1)
-    (2, 30)
-    """
-    fewest = group.kept(group.count)
-    most = group.kept(group.most_dice(explode_depth))
-    if group.success is None:
-        return fewest, most * group.sides
-    low, high = group.success.passing_range()
-    passing = max(0, min(high, group.sides) - max(low, 1) + 1)
-    minimum = fewest if passing == group.sides else 0
-    if passing == 0:
-        return minimum, 0
-    if group.success.passes(group.sides):
-        return minimum, most
-    return minimum, _most_passing_below_top(group, most)
-
-
-def _most_passing_below_top(group: Dice, most: int) -> int:
-    """Most passing dice when only faces below the top pass.
-
-    Each explosion chain ends in at most one die below the top face, so at most
-    `count` dice can pass; exploded top faces can only help by being dropped first.
-    """
-    if not group.explode or group.keep is None:
-        return group.kept(group.count)
-    if group.keep.mode is KeepMode.DROP_LOWEST:
-        return group.kept(group.count)
-    return min(group.count, most)
+    return bounds(node)

@@ -1,65 +1,69 @@
-"""Dice notation -> frozen expression tree: a small hand-written recursive-descent parser.
+"""Dice notation -> frozen expression tree: one hand-written recursive-descent grammar.
 
-Grammar (docs/dice.md has it in EBNF): sums of products of signed atoms; an atom
-is a number, a dice group or a parenthesized expression. Spaces are allowed
-between tokens, not inside a dice group. Letters may be upper or lower case.
+The grammar (docs/dice.md has it in EBNF) is shared by every dialect; what a dialect
+spells and means differently is data in dialects.py. Spaces are allowed between tokens,
+not inside a dice group. Letters may be upper or lower case; numbers are ASCII digits.
 
 >>> parse("2d20 + 1d6")
 parse('2d20+1d6')
 >>> try:
-...     parse("3d6x2")
+...     parse("6/x")
 ... except NotationError as err:
-...     print(err)
-unexpected 'x' at column 4 in '3d6x2' (expected an operator or end of input)
+...     print(str(err)[:62])
+unexpected 'x' at column 3 in '6/x' (expected a number, a die,
+>>> parse("4d6k3", dialect="d20") == parse("4d6k3")
+False
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import NoReturn
+import unicodedata
+from typing import Any, NoReturn
 
+from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Arg, Dialect, Kind, Modifier, dialect
 from referee.dice.expr import (
+    FUNCTIONS,
     BinOp,
+    Call,
     Compare,
     Const,
+    Degrees,
     Dice,
+    Explode,
     Expr,
     Keep,
     KeepMode,
+    Label,
     Neg,
     Op,
+    Pool,
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
-_KEEP = {
-    "k": KeepMode.HIGHEST,
-    "kh": KeepMode.HIGHEST,
-    "kl": KeepMode.LOWEST,
-    "dh": KeepMode.DROP_HIGHEST,
-    "dl": KeepMode.DROP_LOWEST,
-}
 # Lower-cases ASCII letters only, so that every column still points at the same character.
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_COMPARE = {c.value: c for c in Compare}
-# One number, or one whole dice group with its modifiers in their fixed order.
-_ATOM_RE = re.compile(
-    r"([0-9]+)?(?:d(?:([0-9]+)|(%))(!)?(?:(k[hl]?|d[hl])([0-9]+))?(?:([<>]=?)([0-9]+))?)?"
-)
-# After a fast match, these mean a malformed group: the careful path says exactly what is wrong.
-_SUSPECT = "d%!k<>"
-_AFTER_EXPR = "an operator or end of input"
-_ATOM = "a number, a die or '('"
+# One plain number or one plain dice group: the commonest texts, read at once.
+_PLAIN_RE = re.compile(r"([0-9]+)?(?:d(?:([0-9]+)|%))?")
+_OPS = {op.value: op for op in Op}
+_COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
+_END = "end of input"
+_SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
 
-def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> Expr:
+def parse(
+    text: str, limits: Limits = DEFAULT_LIMITS, *, dialect: str | Dialect = DEFAULT_DIALECT
+) -> Expr:
     """Read dice notation into a frozen tree; `NotationError` or `LimitError` if it cannot be.
 
     >>> parse("4d6kh3").maximum
     18
+    >>> parse("4d6k3", dialect="d20")
+    parse('4d6k3', dialect='d20')
     """
     if not isinstance(text, str):
         raise NotationError(f"dice notation must be text, got {text!r}")
@@ -69,71 +73,52 @@ def parse(text: str, limits: Limits = DEFAULT_LIMITS) -> Expr:
             f"(at most {limits.max_length})"
         )
     low = _lower(text)
-    lone = _ATOM_RE.match(low)
-    if lone is not None and 0 < lone.end() == len(low):  # the commonest text: one atom
-        node, dice = _atom(lone, text, limits)
-        _check_budget(text, dice, limits)
+    lone = _PLAIN_RE.match(low)
+    if lone is not None and 0 < lone.end() == len(low):  # the commonest text: one plain atom
+        node = _plain(text, lone, limits)
+        if isinstance(node, Dice):
+            _check_budget(text, node.count, limits)
         return node
-    return _parse(text, limits, fast=True)
+    return _Parser(text, low, limits, _dialect(dialect)).whole()
 
 
-def _parse(text: str, limits: Limits, fast: bool) -> Expr:
-    """`parse` itself; `fast=False` reads every atom the careful way (tests compare the two)."""
-    parser = _Parser(text, limits, fast)
-    node = parser.expr()
-    if parser.peek():
-        parser.fail(_AFTER_EXPR)
-    _check_budget(text, parser.dice, limits)
-    return node
+def _dialect(name: str | Dialect) -> Dialect:
+    return name if isinstance(name, Dialect) else dialect(name)
+
+
+def _plain(text: str, match: re.Match[str], limits: Limits) -> Const | Dice:
+    count, sides = match.groups()
+    if match.end() == match.start() + len(count or ""):
+        return Const(int(count))
+    number = int(count) if count else 1
+    size = 100 if sides is None else int(sides)
+    check_group(text, match.start(), match.end(), number, size, False, limits)
+    return Dice(number, size)
 
 
 def _check_budget(text: str, dice: int, limits: Limits) -> None:
     if dice > limits.max_dice:
         raise LimitError(
-            f"{_clip(text)!r} could throw {dice} dice in one roll, explosions included "
-            f"(at most {limits.max_dice})"
+            f"{_clip(text)!r} could throw {dice} dice in one roll, rerolls and explosions "
+            f"included (at most {limits.max_dice})"
         )
-
-
-def _atom(match: re.Match[str], text: str, limits: Limits) -> tuple[Expr, int]:
-    """A number or a whole, well-formed dice group read by `_ATOM_RE`, and its most dice."""
-    count, sides, percent, bang, keep, kept, compare, target = match.groups()
-    if sides is None and percent is None:
-        return Const(int(count)), 0
-    number = int(count) if count else 1
-    size = 100 if percent else int(sides)
-    if not (1 <= number <= limits.max_dice and 2 <= size <= limits.max_sides):
-        stop = match.end(4) if bang else max(match.end(2), match.end(3))
-        check_group(text, match.start(), stop, number, size, bang is not None, limits)
-    group = Dice(
-        number,
-        size,
-        bang is not None,
-        None if keep is None else Keep(_KEEP[keep], int(kept)),
-        None if compare is None else Success(_COMPARE[compare], int(target)),
-    )
-    return group, number if bang is None else number * (limits.max_explode_depth + 1)
 
 
 def check_group(
     text: str, start: int, stop: int, count: int, sides: int, explode: bool, limits: Limits
 ) -> None:
-    """Raise unless a group's count and sides are within bounds (a d1 may not explode).
+    """Raise unless a group's count and sides are within bounds.
 
-    `text[start:stop]` is the group up to its '!', quoted in the message.
+    `text[start:stop]` is the group, quoted in the message.
 
     >>> check_group("1d0", 0, 3, 1, 0, False, DEFAULT_LIMITS)
     Traceback (most recent call last):
     ...
     referee.errors.NotationError: a die needs at least 1 side, got '1d0' at column 1 in '1d0'
     """
-    if 1 <= count <= limits.max_dice and 1 < sides <= limits.max_sides:
-        return
-    if sides == 1 and count >= 1 and not explode:
+    if 1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides:
         return
     where = f"{text[start:stop]!r} at column {start + 1} in {text!r}"
-    if sides == 1 and count >= 1:
-        raise NotationError(f"a d1 cannot explode (it always shows its maximum): {where}")
     if count < 1:
         raise NotationError(f"a dice group needs at least 1 die, got {where}")
     if sides < 1:
@@ -143,7 +128,9 @@ def check_group(
     raise LimitError(f"too many sides: {where} (at most {limits.max_sides})")
 
 
-def parse_cached(text: str, limits: Limits = DEFAULT_LIMITS) -> Expr:
+def parse_cached(
+    text: str, limits: Limits = DEFAULT_LIMITS, *, dialect: str | Dialect = DEFAULT_DIALECT
+) -> Expr:
     """`parse`, remembering the last 512 texts (trees are frozen, so sharing them is safe).
 
     >>> parse_cached("1d100") is parse_cached("1d100")
@@ -151,9 +138,9 @@ def parse_cached(text: str, limits: Limits = DEFAULT_LIMITS) -> Expr:
     """
     if not isinstance(text, str):
         raise NotationError(f"dice notation must be text, got {text!r}")
-    if limits is DEFAULT_LIMITS:
+    if limits is DEFAULT_LIMITS and dialect is DEFAULT_DIALECT:
         return _parse_default(text)
-    return _parse_limited(text, limits)
+    return _parse_limited(text, limits, _dialect(dialect))
 
 
 @functools.lru_cache(maxsize=512)
@@ -161,9 +148,9 @@ def _parse_default(text: str) -> Expr:
     return parse(text)
 
 
-@functools.lru_cache(maxsize=128)
-def _parse_limited(text: str, limits: Limits) -> Expr:
-    return parse(text, limits)
+@functools.lru_cache(maxsize=256)
+def _parse_limited(text: str, limits: Limits, dialect: Dialect) -> Expr:
+    return parse(text, limits, dialect=dialect)
 
 
 def _lower(text: str) -> str:
@@ -174,27 +161,123 @@ def _clip(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def shown_character(char: str) -> str:
+    """A character as an error message names it; a digit that is not ASCII says so.
+
+    >>> shown_character("x"), shown_character("²")
+    ("'x'", "'²' (U+00B2 SUPERSCRIPT TWO, not an ASCII digit 0-9)")
+    """
+    if char.isascii():
+        return repr(char)
+    name = unicodedata.name(char, "unnamed character")
+    note = ", not an ASCII digit 0-9" if char.isdigit() or char.isnumeric() else ""
+    return f"{char!r} (U+{ord(char):04X} {name}{note})"
+
+
+_FIRSTS: dict[tuple[str, bool], str] = {}
+
+
+def _firsts(dialect: Dialect, pool: bool) -> str:
+    key = (dialect.name, pool)
+    found = _FIRSTS.get(key)
+    if found is None:
+        found = _FIRSTS[key] = "".join({m.letters[0] for m in _modifiers(dialect, pool)})
+    return found
+
+
+def _modifiers(dialect: Dialect, pool: bool) -> tuple[Modifier, ...]:
+    key = (dialect.name, pool)
+    found = _SORTED.get(key)
+    if found is None:
+        mods = dialect.pool if pool else dialect.dice
+        found = _SORTED[key] = tuple(sorted(mods, key=lambda m: -len(m.letters)))
+    return found
+
+
+class _Group:
+    """The modifiers of one group or pool as they are read (each kind at most once)."""
+
+    __slots__ = ("fields", "seen")
+
+    def __init__(self) -> None:
+        self.fields: dict[str, Any] = {}
+        self.seen: set[Kind] = set()
+
+
 class _Parser:
     """One pass over one text; `pos` is the index of the next unread character."""
 
-    __slots__ = ("dice", "end", "fast", "limits", "low", "nesting", "pos", "text")
+    __slots__ = ("d", "dice", "end", "hint", "limits", "low", "nesting", "pos", "text")
 
-    def __init__(self, text: str, limits: Limits, fast: bool = True) -> None:
-        self.fast = fast
+    def __init__(
+        self, text: str, low: str, limits: Limits, dialect: Dialect, hint: bool = True
+    ) -> None:
         self.text = text
-        self.low = _lower(text)
+        self.low = low
         self.end = len(text)
         self.pos = 0
         self.limits = limits
+        self.d = dialect
         self.nesting = 0
         self.dice = 0
+        self.hint = hint
+
+    # -- errors -----------------------------------------------------------------------
 
     def fail(self, expected: str, pos: int | None = None) -> NoReturn:
         at = self.pos if pos is None else pos
-        got = repr(self.text[at]) if at < self.end else "end of input"
-        raise NotationError(
-            f"unexpected {got} at column {at + 1} in {self.text!r} (expected {expected})"
-        )
+        got = shown_character(self.text[at]) if at < self.end else _END
+        message = f"unexpected {got} at column {at + 1} in {self.text!r} (expected {expected})"
+        raise NotationError(message + self.elsewhere())
+
+    def elsewhere(self) -> str:
+        """Which other dialects read this text, for the end of an error message."""
+        if not self.hint:
+            return ""
+        readers = []
+        for other in DIALECTS.values():
+            if other is self.d:
+                continue
+            try:
+                _Parser(self.text, self.low, self.limits, other, hint=False).whole()
+            except (NotationError, LimitError):
+                continue
+            readers.append(other.name)
+        if not readers:
+            return ""
+        return f"; this is {' and '.join(readers)} notation (dialect={readers[0]!r})"
+
+    def after_value(self) -> str:
+        ops = " ".join(self.d.operators)
+        if self.d.comparisons:
+            ops += " " + " ".join(_COMPARE_OPS)
+        return f"an operator ({ops}) or {_END}"
+
+    # -- the grammar ------------------------------------------------------------------
+
+    def whole(self) -> Expr:
+        self.skip_prefix()
+        if self.d.aol and self.low.lstrip().startswith("//roll"):
+            from referee.dice.chat import parse_chat
+
+            chat = parse_chat(self.text)
+            self.dice = chat.count
+            node: Expr = chat
+        else:
+            node = self.comparison()
+            if self.peek():
+                self.fail(self.after_value())
+        _check_budget(self.text, self.dice, self.limits)
+        return node
+
+    def skip_prefix(self) -> None:
+        start = len(self.low) - len(self.low.lstrip(_SPACE))
+        for prefix in self.d.prefixes:
+            if self.low.startswith(prefix, start) or self.low[start:] == prefix.strip():
+                self.pos = start + len(prefix)
+                return
+        if self.low.startswith("/r", start) and not self.d.prefixes:
+            self.fail("a number, a die or '('; '/roll' is written in roll20 only", start)
 
     def peek(self) -> str:
         """Skip spaces; the next character, or '' at the end."""
@@ -204,74 +287,67 @@ class _Parser:
         self.pos = pos
         return low[pos] if pos < end else ""
 
-    def expr(self) -> Expr:
-        """Sums of products: `product (('+' | '-') product)*`, a product being
-        `factor ('*' factor)*`; both loops in one, so each operator costs one look."""
-        total: Expr | None = None
-        adding = Op.ADD
-        product = self.factor()
+    def comparison(self) -> Expr:
+        node = self.sum()
+        if not self.d.comparisons:
+            return node
         while True:
-            char = self.low[self.pos : self.pos + 1]
-            if char == " " or char == "\t":
-                char = self.peek()
-            if char == "*":
-                self.pos += 1
-                product = BinOp(Op.MUL, product, self.factor())
-                continue
-            total = product if total is None else BinOp(adding, total, product)
-            if char == "+":
-                adding = Op.ADD
-            elif char == "-":
-                adding = Op.SUB
+            self.peek()
+            for text in _COMPARE_OPS:
+                if self.low.startswith(text, self.pos):
+                    self.pos += len(text)
+                    node = BinOp(_OPS[text], node, self.sum())
+                    break
             else:
-                return total
-            self.pos += 1
-            product = self.factor()
-
-    def factor(self) -> Expr:
-        """A signed atom: '-' factor | '(' expr ')' | number | dice group."""
-        pos, low = self.pos, self.low
-        char = low[pos : pos + 1]
-        if char == " " or char == "\t":
-            char = self.peek()
-            pos = self.pos
-        if char == "-" or char == "(":
-            return self.signed_or_grouped(char)
-        if self.fast:  # one regex reads a whole well-formed atom
-            match = _ATOM_RE.match(low, pos)
-            after = pos if match is None else match.end()
-            if after > pos and (after == self.end or low[after] not in _SUSPECT):
-                node, dice = _atom(match, self.text, self.limits)  # type: ignore[arg-type]
-                self.pos = after
-                self.dice += dice
                 return node
-        return self.atom()
 
-    def signed_or_grouped(self, char: str) -> Expr:
-        self.enter()
-        self.pos += 1
-        if char == "-":
-            node: Expr = Neg(self.factor())
-        else:
-            node = self.expr()
-            if self.peek() != ")":
-                self.fail("an operator or ')'")
+    def sum(self) -> Expr:
+        node = self.product()
+        while True:
+            char = self.peek()
+            if char == "+":
+                op = Op.ADD
+            elif char == "-":
+                op = Op.SUB
+            else:
+                return node
             self.pos += 1
-        self.nesting -= 1
-        return node
+            node = BinOp(op, node, self.product())
 
-    def atom(self) -> Expr:
-        """The careful path: a number or dice group read character by character."""
+    def product(self) -> Expr:
+        node = self.unary()
+        operators = self.d.operators
+        while True:
+            char = self.peek()
+            if char not in "*/%" or not char:
+                return node
+            text = "//" if self.low.startswith("//", self.pos) else char
+            if text == "//" and text not in operators:
+                text = "/"  # the second '/' is then unexpected, where a value should be
+            if text not in operators:
+                self.fail(self.after_value())
+            self.pos += len(text)
+            node = BinOp(_OPS[text], node, self.unary())
+
+    def unary(self) -> Expr:
         char = self.peek()
-        start = self.pos
-        if "0" <= char <= "9":
-            value = self.number("a number")
-            if self.pos < self.end and self.low[self.pos] == "d":
-                return self.group(start, value)
-            return Const(value)
-        if char == "d":
-            return self.group(start, 1)
-        self.fail(_ATOM)
+        if char == "-" or (char == "+" and self.d.unary_plus):
+            self.enter()
+            self.pos += 1
+            inner = self.unary()
+            self.nesting -= 1
+            return Neg(inner) if char == "-" else inner
+        return self.labelled()
+
+    def labelled(self) -> Expr:
+        node = self.atom()
+        while self.d.labels and self.peek() == "[":
+            close = self.text.find("]", self.pos)
+            if close < 0:
+                self.fail("']' closing the label", self.end)
+            node = Label(node, self.text[self.pos + 1 : close])
+            self.pos = close + 1
+        return node
 
     def enter(self) -> None:
         self.nesting += 1
@@ -280,6 +356,106 @@ class _Parser:
                 f"{_clip(self.text)!r} nests more than {self.limits.max_nesting} parentheses "
                 f"and signs deep (at column {self.pos + 1})"
             )
+
+    def expected_atom(self) -> str:
+        extra = ""
+        if self.d.braces:
+            extra += ", '{'"
+        if self.d.functions:
+            extra += " or a function (floor ceil round abs)"
+        return f"a number, a die, '('{extra}"
+
+    def atom(self) -> Expr:
+        char = self.peek()
+        start = self.pos
+        if "0" <= char <= "9":
+            count = self.number("a number")
+            follow = self.low[self.pos : self.pos + 1]
+            if follow == "d":
+                return self.group(start, count)
+            if follow == "f" and self.d.fudge_count:
+                self.pos += 1
+                return self.modifiers(start, count, 3, fudge=True)
+            return Const(count)
+        if char == "d":
+            if self.d.degrees and self.low.startswith("dh", start):
+                self.pos += 2
+                return Degrees(self.number("a target number after 'dh'"))
+            return self.group(start, 1)
+        if char == "(":
+            return self.parenthesis()
+        if char == "{" and self.d.braces:
+            return self.braces()
+        if self.d.functions and char.isalpha():
+            for name in FUNCTIONS:
+                if self.low.startswith(name + "(", start):
+                    self.pos += len(name)
+                    inner = self.parenthesis()
+                    return Call(name, inner)
+        self.fail(self.expected_atom())
+
+    def parenthesis(self) -> Expr:
+        self.enter()
+        self.pos += 1
+        if self.d.sets and self.peek() == ")":
+            self.pos += 1
+            self.nesting -= 1
+            return self.pool_modifiers(Pool(()))
+        node = self.comparison()
+        items = [node]
+        is_set = False
+        while self.d.sets and self.peek() == ",":
+            is_set = True
+            self.pos += 1
+            if self.peek() == ")":
+                break
+            items.append(self.comparison())
+        if self.peek() != ")":
+            self.fail(
+                self.after_value().replace(f" or {_END}", "")
+                + (", ',' or ')'" if self.d.sets else " or ')'")
+            )
+        self.pos += 1
+        self.nesting -= 1
+        if is_set:
+            return self.pool_modifiers(Pool(tuple(items)))
+        if self.d.sets and self.low[self.pos : self.pos + 1] in ("k", "p"):
+            return self.pool_modifiers(Pool((node,)), single=True)
+        return node
+
+    def braces(self) -> Expr:
+        self.enter()
+        start = self.pos
+        self.pos += 1
+        items = [self.comparison()]
+        while self.peek() == ",":
+            self.pos += 1
+            items.append(self.comparison())
+        if self.peek() != "}":
+            self.fail(self.after_value().replace(f" or {_END}", "") + ", ',' or '}'")
+        self.pos += 1
+        self.nesting -= 1
+        pool = self.pool_modifiers(Pool(tuple(items)))
+        if len(items) == 1 and pool.keep is not None:
+            if not _plain_sum(items[0]):
+                raise NotationError(
+                    f"keeping or dropping dice inside {self.text[start : self.pos]!r} at column "
+                    f"{start + 1} in {self.text!r} needs a sum of plain dice groups "
+                    "(or several items: '{4d6, 3d8}kh1')"
+                )
+            pool = pool._replace(dice_level=True)
+        return pool
+
+    def pool_modifiers(self, pool: Pool, single: bool = False) -> Pool:
+        group = _Group()
+        start = self.pos
+        self.read_modifiers(group, start, pool=True)
+        fields = group.fields
+        if not fields:
+            return pool
+        return pool._replace(
+            keep=fields.get("keep"), success=fields.get("success"), failure=fields.get("failure")
+        )
 
     def number(self, expected: str) -> int:
         start = pos = self.pos
@@ -292,45 +468,179 @@ class _Parser:
         return int(self.text[start:pos])
 
     def group(self, start: int, count: int) -> Dice:
-        """A dice group from its 'd' on: sides, then '!', keep/drop, success test, in that order."""
+        """A dice group from its 'd' on: sides, then the dialect's modifiers."""
         self.pos += 1
-        if self.pos < self.end and self.low[self.pos] == "%":
+        char = self.low[self.pos : self.pos + 1]
+        if char == "%":
             self.pos += 1
             sides = 100
+        elif char == "f" and self.d.fudge_dice:
+            self.pos += 1
+            return self.modifiers(start, count, 3, fudge=True)
         else:
-            sides = self.number("a number of sides or '%'")
-        explode = self.pos < self.end and self.low[self.pos] == "!"
-        self.pos += explode
-        check_group(self.text, start, self.pos, count, sides, explode, self.limits)
-        group = Dice(count, sides, explode, self.keep(), self.success())
-        self.dice += group.most_dice(self.limits.max_explode_depth)
-        return group
+            fudge = ", '%' or 'F'" if self.d.fudge_dice else " or '%'"
+            sides = self.number(f"a number of sides{fudge}")
+        return self.modifiers(start, count, sides)
 
-    def keep(self) -> Keep | None:
-        pos, low = self.pos, self.low
-        char = low[pos] if pos < self.end else ""
-        if char not in ("k", "d"):
-            return None
-        two = low[pos : pos + 2]
-        mode = _KEEP.get(two) if len(two) == 2 else None
-        if mode is not None:
-            self.pos = pos + 2
-        elif char == "k":
-            mode = KeepMode.HIGHEST
-            self.pos = pos + 1
+    def modifiers(self, start: int, count: int, sides: int, fudge: bool = False) -> Dice:
+        check_group(self.text, start, self.pos, count, sides, False, self.limits)
+        if self.pos < self.end and self.low[self.pos] in _firsts(self.d, False):
+            group = _Group()
+            self.read_modifiers(group, start, pool=False)
+            fields = group.fields
+            top = Success(Compare.EQ, 1 if fudge else sides)
+            if fields.get("success") == "top":
+                fields["success"] = top
+            if fields.get("explode_on") == top:
+                del fields["explode_on"]  # the top face is what `!` alone means
+            dice = Dice(count, sides, fudge=fudge, **fields)
+            self.check_meaning(dice, start)
         else:
-            self.fail("'h' or 'l' after 'd'", pos + 1)
-        return Keep(mode, self.number("a number of dice"))
+            self.refuse_stray(False)
+            dice = Dice(count, sides, fudge=True) if fudge else Dice(count, sides)
+        self.dice += dice.most_dice(self.limits.max_explode_depth)
+        return dice
 
-    def success(self) -> Success | None:
-        pos, low = self.pos, self.low
-        char = low[pos] if pos < self.end else ""
-        if char not in ("<", ">"):
+    def check_meaning(self, dice: Dice, start: int) -> None:
+        """Refuse what could never stop: a reroll or explosion on every face."""
+        faces = dice.faces()
+        where = f"{self.text[start : self.pos]!r} at column {start + 1} in {self.text!r}"
+        if dice.reroll and all(dice.rerolls(f) for f in faces):
+            raise NotationError(f"{where} rerolls every face, so it would never stop")
+        if dice.explode and all(dice.explodes(f) for f in faces):
+            raise NotationError(f"{where} explodes on every face, so it would never stop")
+
+    def read_modifiers(self, group: _Group, start: int, pool: bool) -> None:
+        mods = _modifiers(self.d, pool)
+        low = self.low
+        while self.pos < self.end:
+            pos = self.pos
+            for mod in mods:
+                if low.startswith(mod.letters, pos):
+                    break
+            else:
+                self.refuse_stray(pool)
+                return
+            if mod.kind in group.seen and mod.kind is not Kind.REROLL:
+                raise NotationError(
+                    f"a second {mod.kind.value} modifier {mod.letters!r} at column {pos + 1} "
+                    f"in {self.text!r} (each kind once per group)"
+                )
+            group.seen.add(mod.kind)
+            self.pos = pos + len(mod.letters)
+            self.apply(group.fields, mod)
+
+    def refuse_stray(self, pool: bool) -> None:
+        """After a group: a letter or mark that no modifier of this dialect starts with."""
+        if self.pos >= self.end:
+            return
+        char = self.low[self.pos]
+        if self.d.comparisons and char in "!<>=":
+            return  # a comparison of whole expressions follows
+        if char.isalpha() or char in "!<>=" or not char.isascii():
+            letters = self.d.modifier_letters(pool)
+            if letters:
+                what = "a pool modifier" if pool else "a modifier"
+                self.fail(f"{what} ({letters}), {self.after_value()}")
+            self.fail(self.after_value())
+
+    def point(self, optional: bool) -> Success | None:
+        """A compare point in this dialect: `>4`, `<2`, `=3`, `3` (roll20 `>` means >=)."""
+        for prefix, compare in self.d.points:
+            if self.low.startswith(prefix, self.pos):
+                digit = self.low[self.pos + len(prefix) : self.pos + len(prefix) + 1]
+                if not ("0" <= digit <= "9"):
+                    if prefix == "" and optional:
+                        return None
+                    if prefix:
+                        self.pos += len(prefix)
+                    self.fail("a number" if prefix else self.point_help())
+                self.pos += len(prefix)
+                return Success(compare, self.number("a number"))
+        if optional:
             return None
-        if low[pos + 1 : pos + 2] == "=":
-            compare = Compare.GE if char == ">" else Compare.LE
-            self.pos = pos + 2
+        self.fail(self.point_help())
+
+    def point_help(self) -> str:
+        marks = " ".join(p for p, _ in self.d.points if p)
+        return f"a number, or {marks} and a number"
+
+    def selector(self, mod: Modifier) -> tuple[KeepMode | None, int, Success | None]:
+        """d20's selector: `hN` / `lN` (by rank), `>N` / `<N` / `N` (by value)."""
+        char = self.low[self.pos : self.pos + 1]
+        if char in ("h", "l"):
+            if mod.kind is not Kind.KEEP:
+                self.fail(f"'>' '<' or a number after {mod.letters!r} (h and l select for k and p)")
+            self.pos += 1
+            count = self.number("a number of dice")
+            keep = mod.mode is KeepMode.MATCHING
+            if char == "h":
+                return (KeepMode.HIGHEST if keep else KeepMode.DROP_HIGHEST), count, None
+            return (KeepMode.LOWEST if keep else KeepMode.DROP_LOWEST), count, None
+        test = self.point(optional=False)
+        assert test is not None
+        return None, 0, test
+
+    def apply(self, fields: dict[str, Any], mod: Modifier) -> None:
+        kind, arg = mod.kind, mod.arg
+        if kind is Kind.KEEP:
+            if arg is Arg.SELECTOR:
+                mode, count, test = self.selector(mod)
+                if mode is None:
+                    assert isinstance(mod.mode, KeepMode)
+                    fields["keep"] = Keep(mod.mode, 0, test)
+                else:
+                    fields["keep"] = Keep(mode, count)
+                return
+            assert isinstance(mod.mode, KeepMode)
+            if arg is Arg.NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
+                fields["keep"] = Keep(mod.mode, 1)
+            else:
+                fields["keep"] = Keep(mod.mode, self.number("a number of dice"))
+        elif kind is Kind.EXPLODE:
+            fields["explode"] = True
+            assert isinstance(mod.mode, Explode)
+            if mod.mode is not Explode.EACH:
+                fields["explode_kind"] = mod.mode
+            on = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=True)
+            if on is not None:
+                fields["explode_on"] = on
+        elif kind in (Kind.REROLL, Kind.REROLL_ONCE):
+            test = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=False)
+            assert test is not None
+            if kind is Kind.REROLL_ONCE:
+                fields["reroll_once"] = True
+            elif fields.get("reroll_once"):
+                raise NotationError(
+                    f"{self.text!r} rerolls both once and repeatedly (column {self.pos}): "
+                    "choose one"
+                )
+            fields["reroll"] = (*fields.get("reroll", ()), test)
+        elif kind is Kind.ADD_ONCE:
+            fields["add_on"] = self.selector(mod)[2]
+        elif kind is Kind.FLOOR:
+            fields["floor"] = self.number("a number")
+        elif kind is Kind.CEILING:
+            fields["ceiling"] = self.number("a number")
+        elif kind is Kind.SUCCESS:
+            if isinstance(mod.mode, Compare):
+                fields["success"] = Success(mod.mode, self.number("a target number"))
+            else:  # onlinehost's c: a point, or nothing for the top face
+                fields["success"] = self.point(optional=True) or "top"
+        elif kind is Kind.FAILURE:
+            fields["failure"] = self.point(optional=False)
+        elif kind is Kind.CRIT:
+            fields["crit"] = self.point(optional=False)
+        elif kind is Kind.FUMBLE:
+            fields["fumble"] = self.point(optional=False)
         else:
-            compare = Compare.GT if char == ">" else Compare.LT
-            self.pos = pos + 1
-        return Success(compare, self.number("a target number"))
+            assert isinstance(mod.mode, str)
+            fields["order"] = mod.mode
+
+
+def _plain_sum(node: Expr) -> bool:
+    if isinstance(node, Dice):
+        return node.plain
+    if isinstance(node, BinOp) and node.op is Op.ADD:
+        return _plain_sum(node.left) and _plain_sum(node.right)
+    return False

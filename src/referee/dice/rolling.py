@@ -1,63 +1,101 @@
-"""What happened, and how it is shown: rolling a tree, the frozen result, its rendering.
+"""What happened: rolling a tree, and the frozen result.
 
-Each dice group is ONE `rng.throw(...)` (one verifiable nonce); each round of
-explosions is one more throw.
+A plain group (or one that only keeps, counts or clamps) is ONE `rng.throw(...)` (one
+verifiable nonce). In a group whose dice may be followed by more throws (rerolls,
+explosions, d20's `ra`) each die is thrown on its own, and its rerolls and explosions are
+thrown right after it: throw order is left to right, each die followed by its chain. So
+scripted faces (`ScriptedRng`, `referee roll --faces`) are given in exactly that order.
 
 >>> from referee.rng import ScriptedRng
 >>> result = roll_text("2d20+1d6", rng=ScriptedRng([14, 3, 5]))
->>> render(result)
+>>> str(result)
 '2d20+1d6 = [14, 3] + [5] = 22'
+>>> roll_text("2d6!", rng=ScriptedRng([6, 2, 3])).total  # 6 explodes into 2; then 3
+11
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import NamedTuple, NoReturn
 
-from referee.dice.expr import BinOp, Const, Dice, Expr, KeepMode, Neg, Op, Success, show
+from referee.dice.bounds import whole
+from referee.dice.dialects import DEFAULT_DIALECT, Dialect
+from referee.dice.expr import (
+    BinOp,
+    Call,
+    Const,
+    Degrees,
+    Dice,
+    Explode,
+    Expr,
+    Keep,
+    KeepMode,
+    Label,
+    Neg,
+    Number,
+    Op,
+    Pool,
+    Success,
+)
 from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.parser import parse_cached
-from referee.errors import LimitError
+from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
 
 
 @dataclass(frozen=True, slots=True)
 class Die:
-    """One die of a roll: its face, whether it counts, and whether it exploded.
+    """One die of a roll: its face, whether it counts, whether it exploded or was rerolled.
+
+    `value` is what it counts for when that differs from its face (Fudge -1..1, a
+    penetrating die one less, d20's `mi`/`ma`); None means the face.
 
     >>> Die(6, 6, kept=True, exploded=True)
-    Die(sides=6, face=6, kept=True, exploded=True)
+    Die(sides=6, face=6, kept=True, exploded=True, rerolled=False, value=None)
     """
 
     sides: int
     face: int
     kept: bool = True
     exploded: bool = False
-    """It showed its maximum and added another die to its group."""
+    """It passed the explosion test and added another die to its group."""
+    rerolled: bool = False
+    """It was thrown again (a reroll), so it does not count."""
+    value: int | None = None
+
+    @property
+    def worth(self) -> int:
+        """The value the die counts for."""
+        return self.face if self.value is None else self.value
 
 
 class GroupRoll(NamedTuple):
     """One dice group as rolled: its throws (dice in throw order), which dice count, its value.
 
-    A named tuple (as frozen as a dataclass, and several times faster to make: one is made
-    for every group of every roll).
-
-    `kept[i]` and `exploded[i]` describe the i-th face of `faces`.
+    `kept[i]`, `exploded[i]` describe the i-th face of `faces`; `rerolled`, `values` and
+    `joined` (a compounding die's later faces, added into the die before) are empty when
+    no die was rerolled, changed or compounded.
 
     >>> rolled = GroupRoll(Dice(2, 6), (Throw((6, 6), (4, 2)),), (True, False), (False, False), 4)
     >>> rolled.faces, rolled.dice[1]
-    ((4, 2), Die(sides=6, face=2, kept=False, exploded=False))
+    ((4, 2), Die(sides=6, face=2, kept=False, exploded=False, rerolled=False, value=None))
     """
 
     group: Dice
     throws: tuple[Throw, ...]
     kept: tuple[bool, ...]
     exploded: tuple[bool, ...]
-    value: int
+    value: Number
+    rerolled: tuple[bool, ...] = ()
+    values: tuple[int, ...] = ()
+    joined: tuple[bool, ...] = ()
 
     @property
     def faces(self) -> tuple[int, ...]:
-        """Every face, kept or not, in throw order."""
+        """Every face thrown, kept or not, in throw order (a Fudge die's d3 face: 1..3)."""
         if len(self.throws) == 1:
             return self.throws[0].faces
         return tuple(f for t in self.throws for f in t.faces)
@@ -66,10 +104,23 @@ class GroupRoll(NamedTuple):
     def dice(self) -> tuple[Die, ...]:
         """Every die as a record, in throw order."""
         sides = self.group.sides
+        faces = self.faces
+        n = len(faces)
+        rerolled = self.rerolled or (False,) * n
+        values: tuple[int | None, ...] = self.values or (None,) * n
         return tuple(
-            Die(sides, f, k, e)
-            for f, k, e in zip(self.faces, self.kept, self.exploded, strict=True)
+            Die(sides, f, k, e, r, None if v == f else v)
+            for f, k, e, r, v in zip(faces, self.kept, self.exploded, rerolled, values, strict=True)
         )
+
+
+class PoolRoll(NamedTuple):
+    """One pool as rolled: each item's value, whether it counts, and the pool's value."""
+
+    pool: Pool
+    values: tuple[Number, ...]
+    kept: tuple[bool, ...]
+    value: Number
 
 
 class RollResult(NamedTuple):
@@ -83,9 +134,12 @@ class RollResult(NamedTuple):
 
     expression: Expr
     groups: tuple[GroupRoll, ...]
-    total: int
+    total: Number
+    pools: tuple[PoolRoll, ...] = ()
 
     def __str__(self) -> str:
+        from referee.dice.render import render
+
         return render(self)
 
     @property
@@ -95,81 +149,197 @@ class RollResult(NamedTuple):
 
     @property
     def throws(self) -> tuple[Throw, ...]:
-        """Every throw made (one per group, plus one per round of explosions)."""
+        """Every throw made, in order."""
         return tuple(t for g in self.groups for t in g.throws)
 
 
 def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult:
     """Roll a parsed expression with dice from `rng`.
 
-    `limits` caps explosion chains (`max_explode_depth`) and, as a last guard when
-    the tree was parsed under other limits, the dice thrown (`max_dice`).
+    `limits` caps explosion chains and rerolls (`max_explode_depth`) and, as a last guard
+    when the tree was parsed under other limits, the dice thrown (`max_dice`).
 
     >>> from referee.dice import parse
     >>> from referee.rng import ScriptedRng
     >>> roll(parse("4d6kh3"), rng=ScriptedRng([6, 1, 5, 4])).total
     15
     """
-    if isinstance(expr, Dice):  # the commonest roll: one group
+    if type(expr) is Dice:  # the commonest roll: one group
         rolled = roll_group(expr, rng, limits, [limits.max_dice])
         return RollResult(expr, (rolled,), rolled.value)
-    groups: list[GroupRoll] = []
-    total = _evaluate(expr, rng, limits, groups, [limits.max_dice])
-    return RollResult(expr, tuple(groups), total)
+    state = _State(rng, limits)
+    total = state.evaluate(expr)
+    return RollResult(expr, tuple(state.groups), total, tuple(state.pools))
 
 
-def roll_text(text: str, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult:
+def roll_text(
+    text: str,
+    *,
+    rng: Rng,
+    limits: Limits = DEFAULT_LIMITS,
+    dialect: str | Dialect = DEFAULT_DIALECT,
+) -> RollResult:
     """Parse (through the cache) and roll in one call.
 
     >>> from referee.rng import ScriptedRng
     >>> roll_text("d%", rng=ScriptedRng([100])).total
     100
+    >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
+    6
     """
-    return roll(parse_cached(text, limits), rng=rng, limits=limits)
+    return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
 
 
-def _evaluate(node: Expr, rng: Rng, limits: Limits, out: list[GroupRoll], budget: list[int]) -> int:
-    if isinstance(node, Dice):
-        rolled = roll_group(node, rng, limits, budget)
-        out.append(rolled)
-        return rolled.value
-    if isinstance(node, BinOp):
-        left = _evaluate(node.left, rng, limits, out, budget)
-        right = _evaluate(node.right, rng, limits, out, budget)
-        if node.op is Op.ADD:
+class _State:
+    __slots__ = ("budget", "groups", "limits", "pools", "rng")
+
+    def __init__(self, rng: Rng, limits: Limits) -> None:
+        self.rng = rng
+        self.limits = limits
+        self.budget = [limits.max_dice]
+        self.groups: list[GroupRoll] = []
+        self.pools: list[PoolRoll] = []
+
+    def evaluate(self, node: Expr) -> Number:
+        kind = type(node)
+        if kind is Dice:
+            rolled = roll_group(node, self.rng, self.limits, self.budget)  # type: ignore[arg-type]
+            self.groups.append(rolled)
+            return rolled.value
+        if kind is BinOp:
+            return self.binop(node)  # type: ignore[arg-type]
+        if kind is Const:
+            return node.value  # type: ignore[union-attr]
+        if kind is Neg or kind is Label:
+            value = self.evaluate(node.operand)  # type: ignore[union-attr]
+            return -value if kind is Neg else value
+        if kind is Call:
+            return _call(node.function, self.evaluate(node.operand))  # type: ignore[union-attr]
+        if kind is Pool:
+            return self.pool(node)  # type: ignore[arg-type]
+        assert isinstance(node, Degrees)
+        rolled = roll_group(Dice(1, 100), self.rng, self.limits, self.budget)
+        value = node.degrees(rolled.faces[0])
+        self.groups.append(rolled._replace(value=value))
+        return value
+
+    def binop(self, node: BinOp) -> Number:
+        left = self.evaluate(node.left)
+        right = self.evaluate(node.right)
+        op = node.op
+        if op is Op.ADD:
             return left + right
-        return left - right if node.op is Op.SUB else left * right
-    if isinstance(node, Neg):
-        return -_evaluate(node.operand, rng, limits, out, budget)
-    return node.value
+        if op is Op.SUB:
+            return left - right
+        if op is Op.MUL:
+            return left * right
+        return apply(op, left, right, node)
+
+    def pool(self, node: Pool) -> Number:
+        if node.dice_level:
+            return self.dice_pool(node)
+        index = len(self.pools)
+        self.pools.append(PoolRoll(node, (), (), 0))  # its place, before any pool inside it
+        values = tuple(self.evaluate(item) for item in node.items)
+        kept = _select(node.keep, list(values))
+        if node.success is None and node.failure is None:
+            value: Number = whole(sum((v for v, k in zip(values, kept, strict=True) if k), 0))
+        else:
+            value = _count(node.success, node.failure, values, kept)
+        self.pools[index] = PoolRoll(node, values, tuple(kept), value)
+        return value
+
+    def dice_pool(self, node: Pool) -> Number:
+        """roll20's `{4d6+3d8}k4`: keep or drop among every die of the item."""
+        index = len(self.pools)
+        self.pools.append(PoolRoll(node, (), (), 0))
+        start = len(self.groups)
+        self.evaluate(node.items[0])
+        rolled = self.groups[start:]
+        faces = [f for g in rolled for f in g.faces]
+        kept = iter(_select(node.keep, list(faces)))
+        total = 0
+        for i, group in enumerate(rolled):
+            flags = tuple(next(kept) for _ in group.faces)
+            value = sum(f for f, k in zip(group.faces, flags, strict=True) if k)
+            self.groups[start + i] = group._replace(kept=flags, value=value)
+            total += value
+        self.pools[index] = PoolRoll(node, (total,), (True,), total)
+        return total
+
+
+def apply(op: Op, left: Number, right: Number, node: Expr | None = None) -> Number:
+    """One binary operator on two values (division exact, comparisons 1 or 0).
+
+    >>> apply(Op.DIV, 7, 2), apply(Op.FLOORDIV, 7, 2), apply(Op.GE, 3, 3)
+    (Fraction(7, 2), 3, 1)
+    """
+    if op is Op.ADD:
+        return left + right
+    if op is Op.SUB:
+        return left - right
+    if op is Op.MUL:
+        return left * right
+    if op in (Op.DIV, Op.FLOORDIV, Op.MOD):
+        if right == 0:
+            where = f" in {str(node)!r}" if node is not None else ""
+            raise RuleError(f"division by zero{where}: the divisor rolled 0")
+        if op is Op.DIV:
+            return whole(Fraction(left) / right)
+        return whole(left // right if op is Op.FLOORDIV else left % right)
+    if op is Op.EQ:
+        return int(left == right)
+    if op is Op.NE:
+        return int(left != right)
+    if op is Op.GT:
+        return int(left > right)
+    if op is Op.GE:
+        return int(left >= right)
+    if op is Op.LT:
+        return int(left < right)
+    return int(left <= right)
+
+
+def _call(function: str, value: Number) -> Number:
+    if function == "floor":
+        return math.floor(value)
+    if function == "ceil":
+        return math.ceil(value)
+    if function == "round":  # halves up, as roll20 rounds
+        return math.floor(value + Fraction(1, 2))
+    return -value if value < 0 else value
 
 
 def roll_group(
     group: Dice, rng: Rng, limits: Limits = DEFAULT_LIMITS, budget: list[int] | None = None
 ) -> GroupRoll:
-    """Roll one dice group: one throw, then one throw per round of explosions.
+    """Roll one dice group.
 
     >>> from referee.rng import ScriptedRng
     >>> roll_group(Dice(2, 6, explode=True), ScriptedRng([6, 2, 3])).faces
     (6, 2, 3)
     """
-    sides = group.sides
+    count, sides = group.count, group.sides
     if budget is not None:
-        budget[0] -= group.count
+        budget[0] -= count
         if budget[0] < 0:
-            _over_budget(group.count, sides)
-    first = rng.throw((sides,) * group.count)
-    if not group.explode and group.keep is None and group.success is None:
-        flags = (True,) * group.count
-        return GroupRoll(group, (first,), flags, (False,) * group.count, sum(first.faces))
-    throws = [first]
-    faces = list(first.faces)
-    exploded = [False] * len(faces)
-    if group.explode:
-        _explode(sides, rng, limits.max_explode_depth, budget, throws, faces, exploded)
-    kept = _kept(group, faces)
-    value = _value(group.success, faces, kept)
-    return GroupRoll(group, tuple(throws), tuple(kept), tuple(exploded), value)
+            _over_budget(count, sides)
+    if group.plain:
+        first = rng.throw((sides,) * count)
+        flags = (True,) * count
+        return GroupRoll(group, (first,), flags, (False,) * count, sum(first.faces))
+    if group.chains:
+        if budget is not None:
+            budget[0] += count  # counted again die by die
+        return _Chains(group, rng, limits, budget).roll()
+    first = rng.throw((sides,) * count)
+    values = [_clamp(group, f - 2 if group.fudge else f) for f in first.faces]
+    kept = _select(group.keep, values)
+    value = _group_value(group, values, kept)
+    same = values == list(first.faces)
+    return GroupRoll(
+        group, (first,), tuple(kept), (False,) * count, value, (), () if same else tuple(values)
+    )
 
 
 def _over_budget(count: int, sides: int) -> NoReturn:
@@ -179,88 +349,139 @@ def _over_budget(count: int, sides: int) -> NoReturn:
     )
 
 
-def _explode(
-    sides: int,
-    rng: Rng,
-    depth: int,
-    budget: list[int] | None,
-    throws: list[Throw],
-    faces: list[int],
-    exploded: list[bool],
-) -> None:
-    """Each round, every die of the last round showing its maximum adds one die."""
-    start = 0
-    for _ in range(depth):
-        tops = [i for i in range(start, len(faces)) if faces[i] == sides]
-        if not tops:
-            return
-        for i in tops:
-            exploded[i] = True
-        start = len(faces)
-        if budget is not None:
-            budget[0] -= len(tops)
-            if budget[0] < 0:
-                _over_budget(len(tops), sides)
-        more = rng.throw((sides,) * len(tops))
-        throws.append(more)
-        faces.extend(more.faces)
-        exploded.extend([False] * len(tops))
+def _clamp(group: Dice, value: int) -> int:
+    if group.floor is not None and value < group.floor:
+        value = group.floor
+    if group.ceiling is not None and value > group.ceiling:
+        value = group.ceiling
+    return value
 
 
-def _kept(group: Dice, faces: list[int]) -> list[bool]:
-    """Which dice count. Among equal faces the earlier die is picked first (kept or dropped)."""
-    keep = group.keep
+class _Chains:
+    """A group whose dice are thrown one by one, each followed by its rerolls and explosions."""
+
+    def __init__(self, group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> None:
+        self.group = group
+        self.rng = rng
+        self.depth = limits.max_explode_depth
+        self.budget = budget
+        self.throws: list[Throw] = []
+        self.faces: list[int] = []
+        self.values: list[int] = []
+        self.rerolled: list[bool] = []
+        self.exploded: list[bool] = []
+        self.joined: list[bool] = []
+        self.unit_of: list[int] = []
+        self.units: list[int] = []
+
+    def one(self) -> int:
+        if self.budget is not None:
+            self.budget[0] -= 1
+            if self.budget[0] < 0:
+                _over_budget(1, self.group.sides)
+        throw = self.rng.throw((self.group.sides,))
+        self.throws.append(throw)
+        face = throw.faces[0]
+        self.faces.append(face)
+        self.values.append(face - 2 if self.group.fudge else face)
+        self.rerolled.append(False)
+        self.exploded.append(False)
+        self.joined.append(False)
+        self.unit_of.append(-1)
+        return self.values[-1]
+
+    def settle(self) -> int:
+        """Throw one die and its rerolls; the value it stands at (clamped)."""
+        group = self.group
+        value = self.one()
+        tries = 0
+        most = 1 if group.reroll_once else self.depth
+        while group.reroll and tries < most and group.rerolls(value):
+            self.rerolled[-1] = True
+            tries += 1
+            value = self.one()
+        value = _clamp(group, value)
+        self.values[-1] = value
+        return value
+
+    def unit(self, value: int) -> None:
+        self.unit_of[-1] = len(self.units)
+        self.units.append(value)
+
+    def roll(self) -> GroupRoll:
+        group = self.group
+        adding = group.add_on
+        for _ in range(group.count):
+            value = self.settle()
+            self.unit(value)
+            first = value
+            chain = 0
+            while group.explode and chain < self.depth and group.explodes(value):
+                self.exploded[-1] = True
+                chain += 1
+                value = self.settle()
+                if group.explode_kind is Explode.COMPOUND:
+                    self.joined[-1] = True
+                    self.unit_of[-1] = len(self.units) - 1
+                    self.units[-1] += value
+                elif group.explode_kind is Explode.PENETRATE:
+                    self.values[-1] = value - 1
+                    self.unit(value - 1)
+                else:
+                    self.unit(value)
+            if adding is not None and adding.passes(first):
+                adding = None
+                extra = _clamp(group, self.one())
+                self.values[-1] = extra
+                self.unit(extra)
+        kept_units = _select(group.keep, self.units)
+        value = _group_value(group, self.units, kept_units)
+        kept = tuple(u >= 0 and kept_units[u] for u in self.unit_of)
+        changed = self.values != self.faces
+        return GroupRoll(
+            group,
+            tuple(self.throws),
+            kept,
+            tuple(self.exploded),
+            value,
+            tuple(self.rerolled) if any(self.rerolled) else (),
+            tuple(self.values) if changed else (),
+            tuple(self.joined) if any(self.joined) else (),
+        )
+
+
+def _select(keep: Keep | None, values: list[Number] | list[int]) -> list[bool]:
+    """Which values count. Among equal values the earlier one is picked first."""
     if keep is None:
-        return [True] * len(faces)
+        return [True] * len(values)
+    if keep.test is not None:
+        passing = keep.mode is KeepMode.MATCHING
+        return [keep.test.passes(v) == passing for v in values]
     high_first = keep.mode in (KeepMode.HIGHEST, KeepMode.DROP_HIGHEST)
     sign = -1 if high_first else 1
-    order = sorted(range(len(faces)), key=lambda i: (sign * faces[i], i))
+    order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
     keeping = keep.mode in (KeepMode.HIGHEST, KeepMode.LOWEST)
     picked = set(order[: keep.count])
-    return [(i in picked) == keeping for i in range(len(faces))]
+    return [(i in picked) == keeping for i in range(len(values))]
 
 
-def _value(success: Success | None, faces: list[int], kept: list[bool]) -> int:
-    if success is None:
-        return sum(f for f, k in zip(faces, kept, strict=True) if k)
-    return sum(1 for f, k in zip(faces, kept, strict=True) if k and success.passes(f))
+def _group_value(group: Dice, values: list[int], kept: list[bool]) -> int:
+    if group.success is None and group.failure is None:
+        return sum(v for v, k in zip(values, kept, strict=True) if k)
+    return int(_count(group.success, group.failure, values, kept))
 
 
-def render(result: RollResult) -> str:
-    """Show a roll as `EXPR = DICE = TOTAL`.
-
-    Dropped dice are struck through (`~~1~~`), a die that exploded is followed by
-    `!`, and in a success-counting group each die that counts as a success is
-    followed by `*`.
-
-    >>> from referee.rng import ScriptedRng
-    >>> render(roll_text("4d6kh3", rng=ScriptedRng([6, 5, 4, 1])))
-    '4d6kh3 = [6, 5, 4, ~~1~~] = 15'
-    >>> render(roll_text("3d6!>=5", rng=ScriptedRng([6, 2, 5, 3])))
-    '3d6!>=5 = [6!*, 2, 5*, 3] = 2'
-    """
-    groups = iter(result.groups)
-
-    def leaf(node: Const | Dice) -> str:
-        if isinstance(node, Const):
-            return str(node.value)
-        rolled = next(groups)
-        success = rolled.group.success
-        return "[" + ", ".join(show_die(d, success) for d in rolled.dice) + "]"
-
-    middle = show(result.expression, leaf, spaced=True)
-    return f"{result.expression} = {middle} = {result.total}"
-
-
-def show_die(die: Die, success: Success | None = None) -> str:
-    """One die as `render` shows it.
-
-    >>> show_die(Die(6, 1, kept=False))
-    '~~1~~'
-    """
-    text = f"{die.face}!" if die.exploded else str(die.face)
-    if not die.kept:
-        return f"~~{text}~~"
-    if success is not None and success.passes(die.face):
-        return text + "*"
-    return text
+def _count(
+    success: Success | None,
+    failure: Success | None,
+    values: tuple[Number, ...] | list[int],
+    kept: list[bool],
+) -> int:
+    total = 0
+    for value, counts in zip(values, kept, strict=True):
+        if counts:
+            if success is not None and success.passes(value):
+                total += 1
+            if failure is not None and failure.passes(value):
+                total -= 1
+    return total

@@ -1,0 +1,489 @@
+"""Exact odds of a roll: the probability of every total, as fractions.
+
+Chains of explosions and repeated rerolls are cut at `Limits.max_explode_depth` (20 by
+default), exactly as a roll cuts them; `Odds.capped` is the probability that some chain
+reached that cap, so an answer always says how much the cap matters. A tree that can
+divide by zero has no distribution: `RuleError` says so.
+
+>>> from referee.dice import parse
+>>> result = odds(parse("2d6"))
+>>> result.mean, result.probability(7), result.at_least(11)
+(Fraction(7, 1), Fraction(1, 6), Fraction(1, 12))
+>>> odds(parse("1d6!")).capped == Fraction(1, 6**21)  # the 21st die shows a 6 again
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
+
+from referee.dice.bounds import whole
+from referee.dice.expr import (
+    BinOp,
+    Call,
+    Const,
+    Degrees,
+    Dice,
+    Explode,
+    Expr,
+    Keep,
+    KeepMode,
+    Label,
+    Neg,
+    Number,
+    Op,
+    Pool,
+    Success,
+)
+from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.rolling import _call, apply
+from referee.errors import LimitError, RuleError
+
+Dist = dict[Number, Fraction]
+MAX_STATES = 250_000
+"""Most states one step of the computation may hold before it gives up (LimitError)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The exact distribution of a roll's total.
+
+    >>> from referee.dice import parse
+    >>> odds(parse("1d4")).table()[0]
+    (1, Fraction(1, 4), Fraction(1, 1))
+    """
+
+    expression: Expr
+    distribution: tuple[tuple[Number, Fraction], ...]
+    """Every total that can come up, lowest first, with its probability."""
+    capped: Fraction
+    """The probability that a chain of explosions or rerolls reached the depth cap."""
+    depth: int
+    """The depth cap used (Limits.max_explode_depth)."""
+    chained: bool = False
+    """Whether some die can explode or reroll again and again (so the cap applies)."""
+
+    @property
+    def mean(self) -> Fraction:
+        """The expected total."""
+        return sum((Fraction(v) * p for v, p in self.distribution), Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        """The variance of the total."""
+        mean = self.mean
+        return sum(((Fraction(v) - mean) ** 2 * p for v, p in self.distribution), Fraction(0))
+
+    @property
+    def sd(self) -> float:
+        """The standard deviation of the total."""
+        return math.sqrt(self.variance)
+
+    def probability(self, total: Number) -> Fraction:
+        """P(the total is exactly `total`)."""
+        return dict(self.distribution).get(total, Fraction(0))
+
+    def at_least(self, total: Number) -> Fraction:
+        """P(the total is `total` or more)."""
+        return sum((p for v, p in self.distribution if v >= total), Fraction(0))
+
+    def table(self) -> list[tuple[Number, Fraction, Fraction]]:
+        """(total, P(exactly), P(at least)) for every total, lowest first."""
+        rows = []
+        left = Fraction(1)
+        for value, p in self.distribution:
+            rows.append((value, p, left))
+            left -= p
+        return rows
+
+
+def odds(expr: Expr, limits: Limits = DEFAULT_LIMITS) -> Odds:
+    """The exact distribution of `expr`'s total under `limits`.
+
+    >>> from referee.dice import parse
+    >>> odds(parse("4d6kh3")).mean
+    Fraction(15869, 1296)
+    """
+    worker = _Worker(limits.max_explode_depth)
+    dist = worker.dist(expr)
+    return Odds(
+        expr, tuple(sorted(dist.items())), worker.capped(), limits.max_explode_depth, _chained(expr)
+    )
+
+
+def _chained(node: Expr) -> bool:
+    if isinstance(node, Dice):
+        return node.explode or (bool(node.reroll) and not node.reroll_once)
+    if isinstance(node, BinOp):
+        return _chained(node.left) or _chained(node.right)
+    if isinstance(node, Neg | Label | Call):
+        return _chained(node.operand)
+    if isinstance(node, Pool):
+        return any(_chained(item) for item in node.items)
+    return False
+
+
+class _Worker:
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.reach_cap: list[Fraction] = []
+
+    def capped(self) -> Fraction:
+        none = Fraction(1)
+        for p in self.reach_cap:
+            none *= 1 - p
+        return 1 - none
+
+    def dist(self, node: Expr) -> Dist:
+        if isinstance(node, Const):
+            return {node.value: Fraction(1)}
+        if isinstance(node, Dice):
+            return self.group(node)
+        if isinstance(node, Neg):
+            return _map(self.dist(node.operand), lambda v: -v)
+        if isinstance(node, Label):
+            return self.dist(node.operand)
+        if isinstance(node, Call):
+            function = node.function
+            return _map(self.dist(node.operand), lambda v: _call(function, v))
+        if isinstance(node, BinOp):
+            return self.binop(node)
+        if isinstance(node, Pool):
+            return self.pool(node)
+        assert isinstance(node, Degrees)
+        target = node
+        return _map(_uniform(range(1, 101)), lambda v: target.degrees(int(v)))
+
+    def binop(self, node: BinOp) -> Dist:
+        left, right = self.dist(node.left), self.dist(node.right)
+        if len(left) * len(right) > 4 * MAX_STATES:
+            _too_large(node)
+        if node.op in (Op.DIV, Op.FLOORDIV, Op.MOD) and 0 in right:
+            raise RuleError(
+                f"{str(node)!r} has no finite distribution: it divides by zero with "
+                f"probability {right[0]}"
+            )
+        out: Dist = defaultdict(Fraction)
+        op = node.op
+        for a, p in left.items():
+            for b, q in right.items():
+                out[apply(op, a, b)] += p * q
+        return dict(out)
+
+    def pool(self, node: Pool) -> Dist:
+        if node.dice_level:
+            units = [
+                _uniform(range(1, g.sides + 1))
+                for g in _dice_of(node.items[0])
+                for _ in range(g.count)
+            ]
+        else:
+            units = [self.dist(item) for item in node.items]
+        agg = _aggregator(node.keep, node.success, node.failure)
+        frontier: dict[Hashable, Fraction] = {agg.start: Fraction(1)}
+        for unit in units:
+            step: dict[Hashable, Fraction] = defaultdict(Fraction)
+            for state, p in frontier.items():
+                for value, q in unit.items():
+                    step[agg.add(state, value)] += p * q
+            frontier = _checked(step, node)
+        return _collect(frontier, agg.result)
+
+    def group(self, group: Dice) -> Dist:
+        faces = group.faces()
+        if group.plain:
+            return _sum_of(_uniform(faces), group.count, group)
+        settled = self.settled(group)
+        agg = _aggregator(group.keep, group.success, group.failure)
+        extra = _map(_uniform(faces), lambda v: _clamp(group, int(v)))
+        compound = group.explode and group.explode_kind is Explode.COMPOUND
+        # a state: (aggregate, `ra` used, a chain was capped)
+        frontier: dict[tuple[Hashable, bool, bool], Fraction] = {
+            (agg.start, group.add_on is None, False): Fraction(1)
+        }
+        chain = self.compound_chain(group, settled) if compound else None
+        for _ in range(group.count):
+            step: dict[tuple[Hashable, bool, bool], Fraction] = defaultdict(Fraction)
+            for (state, used, cut), p in frontier.items():
+                if chain is not None:
+                    for (first, total, capped), q in chain.items():
+                        self.finish(
+                            step,
+                            agg,
+                            group,
+                            extra,
+                            agg.add(state, total),
+                            used,
+                            cut or capped,
+                            first,
+                            p * q,
+                        )
+                else:
+                    for first, q in settled.items():
+                        self.explode(
+                            step, agg, group, settled, extra, state, used, cut, first, p * q
+                        )
+            frontier = _checked(step, group)
+        out: Dist = defaultdict(Fraction)
+        cap = Fraction(0)
+        for (state, _used, cut), p in frontier.items():
+            out[whole(agg.result(state))] += p
+            if cut:
+                cap += p
+        if cap:
+            self.reach_cap.append(cap)
+        return dict(out)
+
+    def explode(
+        self,
+        step: dict[tuple[Hashable, bool, bool], Fraction],
+        agg: _Aggregator,
+        group: Dice,
+        settled: Dist,
+        extra: Dist,
+        state: Hashable,
+        used: bool,
+        cut: bool,
+        first: Number,
+        p: Fraction,
+    ) -> None:
+        """One die of an exploding (or not) group: its chain, unit by unit."""
+        penetrate = group.explode_kind is Explode.PENETRATE
+        live: dict[tuple[Hashable, Number], Fraction] = {(agg.add(state, first), first): p}
+        for level in range(self.depth + 1):
+            more: dict[tuple[Hashable, Number], Fraction] = defaultdict(Fraction)
+            for (st, last), q in live.items():
+                if not group.explodes(int(last)):
+                    self.finish(step, agg, group, extra, st, used, cut, first, q)
+                elif level == self.depth:
+                    self.finish(step, agg, group, extra, st, used, True, first, q)
+                else:
+                    for value, r in settled.items():
+                        unit = value - 1 if penetrate else value
+                        more[(agg.add(st, unit), value)] += q * r
+            if not more:
+                return
+            live = _checked(more, group)
+
+    def finish(
+        self,
+        step: dict[tuple[Hashable, bool, bool], Fraction],
+        agg: _Aggregator,
+        group: Dice,
+        extra: Dist,
+        state: Hashable,
+        used: bool,
+        cut: bool,
+        first: Number,
+        p: Fraction,
+    ) -> None:
+        """A die's chain is over; d20's `ra` may add one more die."""
+        if not used and group.add_on is not None and group.add_on.passes(first):
+            for value, q in extra.items():
+                step[(agg.add(state, value), True, cut)] += p * q
+        else:
+            step[(state, used, cut)] += p
+
+    def compound_chain(
+        self, group: Dice, settled: Dist
+    ) -> dict[tuple[Number, Number, bool], Fraction]:
+        """One compounding die: (first value, chain total, capped) -> probability."""
+        out: dict[tuple[Number, Number, bool], Fraction] = defaultdict(Fraction)
+        for first, p in settled.items():
+            totals: dict[tuple[Number, Number], Fraction] = {(first, first): p}
+            for level in range(self.depth + 1):
+                more: dict[tuple[Number, Number], Fraction] = defaultdict(Fraction)
+                for (face, total), q in totals.items():
+                    if not group.explodes(int(face)):
+                        out[(first, total, False)] += q
+                    elif level == self.depth:
+                        out[(first, total, True)] += q
+                    else:
+                        for value, r in settled.items():
+                            more[(value, total + value)] += q * r
+                totals = more
+                if not totals:
+                    break
+        return dict(out)
+
+    def settled(self, group: Dice) -> Dist:
+        """Where one throw of a die stands after its rerolls and clamp."""
+        faces = list(group.faces())
+        share = Fraction(1, len(faces))
+        if not group.reroll:
+            return _map({f: share for f in faces}, lambda v: _clamp(group, int(v)))
+        most = 1 if group.reroll_once else self.depth
+        out: Dist = defaultdict(Fraction)
+        reach = Fraction(1)
+        matching = sum(1 for f in faces if group.rerolls(f))
+        for attempt in range(most + 1):
+            for face in faces:
+                if attempt < most and group.rerolls(face):
+                    continue
+                out[_clamp(group, face)] += reach * share
+            reach *= Fraction(matching, len(faces))
+        return dict(out)
+
+
+def _clamp(group: Dice, value: int) -> int:
+    if group.floor is not None and value < group.floor:
+        value = group.floor
+    if group.ceiling is not None and value > group.ceiling:
+        value = group.ceiling
+    return value
+
+
+def _dice_of(node: Expr) -> list[Dice]:
+    if isinstance(node, Dice):
+        return [node]
+    if isinstance(node, BinOp):
+        return _dice_of(node.left) + _dice_of(node.right)
+    return []
+
+
+class _Aggregator:
+    """How the units of a group or pool make its value: a start state, a step, a result."""
+
+    start: Hashable = 0
+
+    def add(self, state: Hashable, value: Number) -> Hashable:
+        raise NotImplementedError
+
+    def result(self, state: Hashable) -> Number:
+        raise NotImplementedError
+
+
+class _Sum(_Aggregator):
+    def __init__(self, worth: Callable[[Number], Number]) -> None:
+        self.worth = worth
+
+    def add(self, state: Hashable, value: Number) -> Hashable:
+        return state + self.worth(value)  # type: ignore[operator]
+
+    def result(self, state: Hashable) -> Number:
+        return state  # type: ignore[return-value]
+
+
+class _ByTest(_Aggregator):
+    def __init__(self, worth: Callable[[Number], Number], keep: Keep) -> None:
+        assert keep.test is not None
+        self.worth = worth
+        self.test = keep.test
+        self.keeping = keep.mode is KeepMode.MATCHING
+
+    def add(self, state: Hashable, value: Number) -> Hashable:
+        if self.test.passes(value) == self.keeping:
+            return state + self.worth(value)  # type: ignore[operator]
+        return state
+
+    def result(self, state: Hashable) -> Number:
+        return state  # type: ignore[return-value]
+
+
+class _ByRank(_Aggregator):
+    """Keeps the m most extreme values seen (sorted) and the worth of the rest."""
+
+    def __init__(self, worth: Callable[[Number], Number], keep: Keep) -> None:
+        self.worth = worth
+        self.m = keep.count
+        self.high = keep.mode in (KeepMode.HIGHEST, KeepMode.DROP_HIGHEST)
+        self.keep_extremes = keep.mode in (KeepMode.HIGHEST, KeepMode.LOWEST)
+        self.start = ((), 0)
+
+    def add(self, state: Hashable, value: Number) -> Hashable:
+        extremes, rest = cast(tuple[tuple[Number, ...], Number], state)
+        if self.m == 0:
+            return extremes, rest + self.worth(value)
+        merged = sorted((*extremes, value), reverse=self.high)
+        if len(merged) > self.m:
+            return tuple(merged[: self.m]), rest + self.worth(merged[-1])
+        return tuple(merged), rest
+
+    def result(self, state: Hashable) -> Number:
+        extremes, rest = cast(tuple[tuple[Number, ...], Number], state)
+        if self.keep_extremes:
+            total: Number = 0
+            for value in extremes:
+                total += self.worth(value)
+            return total
+        return rest
+
+
+def _aggregator(keep: Keep | None, success: Success | None, failure: Success | None) -> _Aggregator:
+    if success is None and failure is None:
+
+        def worth(value: Number) -> Number:
+            return value
+
+    else:
+
+        def worth(value: Number) -> Number:
+            hit = 1 if success is not None and success.passes(value) else 0
+            miss = 1 if failure is not None and failure.passes(value) else 0
+            return hit - miss
+
+    if keep is None:
+        return _Sum(worth)
+    if keep.test is not None:
+        return _ByTest(worth, keep)
+    return _ByRank(worth, keep)
+
+
+def _uniform(faces: range) -> Dist:
+    share = Fraction(1, len(faces))
+    return {f: share for f in faces}
+
+
+def _map(dist: Dist, fn: Callable[[Number], Number]) -> Dist:
+    out: Dist = defaultdict(Fraction)
+    for value, p in dist.items():
+        out[whole(fn(value))] += p
+    return dict(out)
+
+
+def _sum_of(one: Dist, count: int, node: Expr) -> Dist:
+    """The distribution of the sum of `count` independent copies of `one`."""
+    total: Dist = {0: Fraction(1)}
+    power = one
+    while count:
+        if count & 1:
+            total = _convolve(total, power, node)
+        count >>= 1
+        if count:
+            power = _convolve(power, power, node)
+    return total
+
+
+def _convolve(a: Dist, b: Dist, node: Expr) -> Dist:
+    if len(a) * len(b) > 4 * MAX_STATES:
+        _too_large(node)
+    out: Dist = defaultdict(Fraction)
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] += p * q
+    return dict(out)
+
+
+def _checked(states: dict, node: Expr) -> dict:  # type: ignore[type-arg]
+    if len(states) > MAX_STATES:
+        _too_large(node)
+    return states
+
+
+def _collect(frontier: dict[Hashable, Fraction], result: Callable[[Hashable], Number]) -> Dist:
+    out: Dist = defaultdict(Fraction)
+    for state, p in frontier.items():
+        out[whole(result(state))] += p
+    return dict(out)
+
+
+def _too_large(node: Expr) -> None:
+    raise LimitError(
+        f"{str(node)!r:.60} has too many outcomes to compute exactly here "
+        f"(more than {MAX_STATES} states in one step)"
+    )

@@ -1,0 +1,182 @@
+"""Dialects: every row of docs/dice.md's table, what each dialect refuses, and the limits."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.dice import (
+    DIALECTS,
+    Compare,
+    Dice,
+    Explode,
+    Keep,
+    KeepMode,
+    Limits,
+    Success,
+    dialect,
+    parse,
+    roll,
+    write,
+)
+from referee.dice.render import number
+from referee.errors import LimitError, NotationError, ScriptError
+from referee.rng import ScriptedRng
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "dice.md"
+
+
+def table_rows() -> list[tuple[str, str, list[int], str]]:
+    """(dialect, example, faces, total) for every row of the forms table."""
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("<!-- forms -->")[1].split("<!-- /forms -->")[0]
+    rows = []
+    for line in block.strip().splitlines()[2:]:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        assert len(cells) == 8, line
+        _form, _r20, _oh, _d20, name, example, faces, total = cells
+        rows.append((name, example.strip("`"), [int(f) for f in faces.split(",")], total))
+    return rows
+
+
+ROWS = table_rows()
+
+
+def test_the_table_covers_every_dialect_and_many_forms() -> None:
+    assert {name for name, *_ in ROWS} == set(DIALECTS)
+    assert len(ROWS) >= 50
+
+
+@pytest.mark.parametrize(("name", "example", "faces", "total"), ROWS)
+def test_every_row_of_the_docs_table(name: str, example: str, faces: list[int], total: str) -> None:
+    rng = ScriptedRng(faces)
+    expr = parse(example, dialect=name)
+    result = roll(expr, rng=rng)
+    assert number(result.total) == total
+    assert rng.remaining == 0  # every face given was thrown, in order
+    assert parse(write(expr, name), dialect=name) == expr
+
+
+DISAGREE = [
+    ("4d6k3", "roll20", Dice(4, 6, keep=Keep(KeepMode.HIGHEST, 3))),
+    ("4d6k3", "onlinehost", Dice(4, 6, keep=Keep(KeepMode.HIGHEST, 3))),
+    ("4d6k3", "d20", Dice(4, 6, keep=Keep(KeepMode.MATCHING, 0, Success(Compare.EQ, 3)))),
+    ("4d6d3", "roll20", Dice(4, 6, keep=Keep(KeepMode.DROP_LOWEST, 3))),
+    ("4d6d3", "onlinehost", Dice(4, 6, keep=Keep(KeepMode.DROP_HIGHEST, 3))),
+    ("4d6d", "onlinehost", Dice(4, 6, keep=Keep(KeepMode.DROP_HIGHEST, 1))),
+    ("4d6k", "onlinehost", Dice(4, 6, keep=Keep(KeepMode.HIGHEST, 1))),
+    ("3d6>3", "roll20", Dice(3, 6, success=Success(Compare.GE, 3))),
+    ("3d6<3", "roll20", Dice(3, 6, success=Success(Compare.LE, 3))),
+    ("3d6!>4", "roll20", Dice(3, 6, explode=True, explode_on=Success(Compare.GE, 4))),
+    ("3d6!>4", "onlinehost", Dice(3, 6, explode=True, explode_on=Success(Compare.GE, 5))),
+    ("3d6!>=4", "onlinehost", Dice(3, 6, explode=True, explode_on=Success(Compare.GE, 4))),
+    ("3d6!4", "onlinehost", Dice(3, 6, explode=True, explode_on=Success(Compare.EQ, 4))),
+    ("3d6e>4", "d20", Dice(3, 6, explode=True, explode_on=Success(Compare.GE, 5))),
+    ("3d6e6", "d20", Dice(3, 6, explode=True)),
+    ("4d10c>=4", "onlinehost", Dice(4, 10, success=Success(Compare.GE, 4))),
+    ("4d10c<=4", "onlinehost", Dice(4, 10, success=Success(Compare.LE, 4))),
+    ("4d10c", "onlinehost", Dice(4, 10, success=Success(Compare.EQ, 10))),
+    ("5d6!!", "roll20", Dice(5, 6, explode=True, explode_kind=Explode.COMPOUND)),
+    (
+        "5d6!p>5",
+        "roll20",
+        Dice(5, 6, True, explode_kind=Explode.PENETRATE, explode_on=Success(Compare.GE, 5)),
+    ),
+    ("2d8r1r3", "roll20", Dice(2, 8, reroll=(Success(Compare.EQ, 1), Success(Compare.EQ, 3)))),
+    ("2d8ro<2", "roll20", Dice(2, 8, reroll=(Success(Compare.LE, 2),), reroll_once=True)),
+    ("2d6rr<3", "d20", Dice(2, 6, reroll=(Success(Compare.LE, 2),))),
+    ("8d6mi2ma5", "d20", Dice(8, 6, floor=2, ceiling=5)),
+    ("4dF", "roll20", Dice(4, 3, fudge=True)),
+    ("4f", "onlinehost", Dice(4, 3, fudge=True)),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "tree"), DISAGREE)
+def test_each_dialect_reads_its_own_way(text: str, name: str, tree: Dice) -> None:
+    assert parse(text, dialect=name) == tree
+
+
+REFUSED = [
+    ("4d6d3", "d20", "'d' at column 4", "roll20 and onlinehost"),
+    ("3d6>3", "onlinehost", "'>' at column 4", "roll20 and d20"),
+    ("8d6mi2", "roll20", "'m' at column 4", "d20"),
+    ("4d6pl1", "onlinehost", "'p' at column 4", "d20"),
+    ("dh50", "roll20", "'h' at column 2", "onlinehost"),
+    ("4d10c>=4", "roll20", "'c' at column 5", "onlinehost"),
+    ("1d20+5[fire]", "onlinehost", "'[' at column 7", "roll20 and d20"),
+    ("{1d20,1d20}kh1", "d20", "'{' at column 1", "roll20"),
+    ("(1d20,1d20)kh1", "roll20", "',' at column 6", "d20"),
+    ("4dF", "d20", "'F' at column 3", "roll20"),
+    ("/roll 1d20", "d20", "'/' at column 1", "roll20"),
+    ("7//2", "roll20", "'/' at column 3", "d20"),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "where", "has_it"), REFUSED)
+def test_a_form_a_dialect_lacks_is_refused_naming_who_has_it(
+    text: str, name: str, where: str, has_it: str
+) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse(text, dialect=name)
+    message = str(caught.value)
+    assert repr(text) in message and where in message
+    assert f"this is {has_it} notation" in message
+
+
+def test_errors_name_the_operators_accepted_there() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse("1d6 x", dialect="d20")
+    assert "(expected an operator (// + - * / % == != >= <= > <) or end of input)" in str(
+        caught.value
+    )
+    with pytest.raises(NotationError, match=r"expected a modifier \(! c d k\)"):
+        parse("4d6x", dialect="onlinehost")
+
+
+def test_unknown_dialect_names_the_known_ones() -> None:
+    with pytest.raises(NotationError, match=r"expected one of d20, onlinehost, roll20"):
+        dialect("avrae")
+    assert dialect("D20") is DIALECTS["d20"]
+
+
+def test_non_ascii_digits_are_refused_naming_the_character() -> None:
+    for text, char in [("1d²", "U+00B2 SUPERSCRIPT TWO"), ("١d٦", "U+0661 ARABIC-INDIC DIGIT ONE")]:
+        for name in DIALECTS:
+            with pytest.raises(NotationError, match=re.escape(char) + ", not an ASCII digit"):
+                parse(text, dialect=name)
+
+
+LIMITED = [
+    ("3d6!r1", Limits(max_dice=18), "could throw 1323 dice"),
+    ("{1d6!, 1d6!}kh1", Limits(max_dice=41), "could throw 42 dice"),
+    ("(1d6e6, 1d6)kh1", Limits(max_dice=21), "could throw 22 dice"),
+    ("2d6ra6", Limits(max_dice=2), "could throw 3 dice"),
+    ("1d6[" + "x" * 300 + "]", Limits(), "characters long"),
+    ("{" * 33 + "1" + "}" * 33, Limits(), "nests more than 32"),
+    ("floor(" * 33 + "1" + ")" * 33, Limits(max_length=400), "nests more than 32"),
+]
+
+
+@pytest.mark.parametrize(("text", "limits", "message"), LIMITED)
+def test_every_new_form_keeps_the_limits_before_any_die_is_thrown(
+    text: str, limits: Limits, message: str
+) -> None:
+    name = "d20" if text.startswith("(") or "ra" in text else "roll20"
+    with pytest.raises(LimitError, match=re.escape(message)):
+        parse(text, limits, dialect=name)
+
+
+def test_scripted_faces_run_out_or_misfit_with_a_clear_error() -> None:
+    with pytest.raises(ScriptError, match="ran out"):
+        roll(parse("2d6!"), rng=ScriptedRng([6, 6]))
+    with pytest.raises(ScriptError, match="does not fit a d6"):
+        roll(parse("2d6r1"), rng=ScriptedRng([1, 7]))
+
+
+def test_a_roll_that_divides_by_zero_is_a_rule_error() -> None:
+    from referee.errors import RuleError
+
+    with pytest.raises(RuleError, match=r"division by zero in '6/\(1d2-1\)'"):
+        roll(parse("6/(1d2-1)"), rng=ScriptedRng([1]))

@@ -1,0 +1,44 @@
+"""Dice notation in a bout, over a real server on 127.0.0.1 (SQLite): bad characters, fractions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
+from tests.service_fixtures import start_server
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[httpx.Client]:
+    server, thread, store, url = start_server(str(tmp_path / "dice.db"))
+    try:
+        with httpx.Client(base_url=url, timeout=10) as http:
+            yield http
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
+
+
+def open_bout(client: httpx.Client) -> tuple[str, dict[str, str]]:
+    bout = client.post("/api/bouts", json={"system": "coin-test", "name": "Dice"}).json()
+    return bout["id"], {"Authorization": f"Bearer {bout['referee_token']}"}
+
+
+@pytest.mark.parametrize(
+    ("dice", "named"),
+    [("1d²", "U+00B2 SUPERSCRIPT TWO"), ("١d٦", "U+0661 ARABIC-INDIC DIGIT ONE")],
+)
+def test_a_roll_with_a_digit_that_is_not_ascii_is_a_400_naming_it(
+    client: httpx.Client, dice: str, named: str
+) -> None:
+    bout, auth = open_bout(client)
+    before = client.get(f"/api/bouts/{bout}/export").json()["events"]
+    answer = client.post(f"/api/bouts/{bout}/rolls", json={"dice": dice}, headers=auth)
+    assert answer.status_code == 400
+    assert named in answer.text and "not an ASCII digit" in answer.text
+    assert client.get(f"/api/bouts/{bout}/export").json()["events"] == before
