@@ -1,16 +1,18 @@
-"""Dice notation throughput against the `d20` package, and verifiable vs seeded dice.
+"""Dice notation against the `d20` package, exact odds against icepool, verifiable vs seeded.
 
 Run: python benchmarks/bench_dice.py
 
-- fresh: parse the text and roll it, every time (ours: `parse` + `roll`; d20: its
-  lark parser on the text, then `Roller.roll` on the tree, so its parse cache is
-  not used).
-- cached: parse once through the cache, roll many times (ours: `roll_text`, whose
-  parse is an lru_cache; d20: `d20.roll(text)`, whose Roller keeps an LFU parse cache).
+- fresh: parse the text and roll it, every time (ours: `parse(text, dialect="d20")` + `roll`;
+  d20: its lark parser on the text, then `Roller.roll` on the tree, so its parse cache is
+  not used), on every example of d20's own README.
+- cached: parse once through the cache, roll many times (ours: `roll_text`, whose parse is an
+  lru_cache; d20: `d20.roll(text)`, whose Roller keeps an LFU parse cache).
+- odds: the exact distribution of ten expressions both compute (ours: `odds(parse(text))`;
+  icepool: building the same die from scratch and reading its outcomes and quantities).
 - rng: one d100 throw from `VerifiableRng` (HMAC-SHA256) vs `SeededRng`.
 
 Both sides draw from a seeded generator; timing only, no asserts. Prints ratios
-(ours / d20 throughput: higher is better; verifiable / seeded cost: lower is better).
+(speed-up = their time / ours: higher is better; verifiable / seeded cost: lower is better).
 """
 
 from __future__ import annotations
@@ -20,13 +22,42 @@ import time
 from collections.abc import Callable
 
 import d20
+import icepool
 from d20 import diceast
 
-from referee.dice import parse, roll, roll_text
+from referee.dice import odds, parse, roll, roll_text
 from referee.rng import SeededRng, VerifiableRng
 
-TEXTS = ("1d100", "2d20+1d6")
+# Every example of d20's README (Quickstart, Examples, Annotations, Custom Stringifier).
+TEXTS = (
+    "1d20+5",
+    "4d6kh3",
+    "2d6ro<3",
+    "8d6mi2",
+    "(1d4 + 1, 3, 2d6kl1)kh1",
+    "4d6e6kh3",
+    "3d6 [fire] + 1d4 [piercing]",
+    "-(1d8 + 3) [healing]",
+    "(1 [one], 2 [two], 3 [three])",
+    "3d6 + 1d4 + 3",
+    "1 + 2 + 3 + 4",
+    "-1d8 + 4 - (3, 1d4)kh1",
+    "1d20",
+)
+ODDS: tuple[tuple[str, Callable[[], icepool.Die]], ...] = (
+    ("3d6", lambda: 3 @ icepool.d6),
+    ("2d20+1d6", lambda: 2 @ icepool.d20 + icepool.d6),
+    ("4d6kh3", lambda: icepool.d6.pool(4).highest(3).sum()),
+    ("2d20kl1", lambda: icepool.d20.pool(2).lowest(1).sum()),
+    ("5d10dh2", lambda: icepool.d10.pool(5).lowest(3).sum()),
+    ("8d10>7", lambda: 8 @ icepool.d10.map(lambda x: int(x >= 7))),
+    ("3d6!", lambda: 3 @ icepool.d6.explode(depth=20)),
+    ("2d8r<2", lambda: 2 @ icepool.d8.reroll([1, 2], depth=20)),
+    ("4dF", lambda: 4 @ icepool.Die([-1, 0, 1])),
+    ("(2d6+3)*2-1d4", lambda: (2 @ icepool.d6 + 3) * 2 - icepool.d4),
+)
 ROUNDS = 300  # alternate short batches of the two sides; keep each side's best batch
+ODDS_ROUNDS = 20
 BATCH = 0.001  # seconds per batch, roughly: short enough to often run undisturbed
 
 Call = Callable[[], object]
@@ -44,7 +75,7 @@ def batch_size(fn: Call) -> int:
         calls *= 2
 
 
-def best_per_call(fns: list[Call]) -> list[float]:
+def best_per_call(fns: list[Call], rounds: int = ROUNDS) -> list[float]:
     """Best microseconds per call of each function, measured in alternating batches.
 
     Alternating and keeping the best batch makes the ratio robust against other
@@ -52,7 +83,7 @@ def best_per_call(fns: list[Call]) -> list[float]:
     """
     sizes = [batch_size(fn) for fn in fns]
     best = [float("inf")] * len(fns)
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         for i, (fn, calls) in enumerate(zip(fns, sizes, strict=True)):
             start = time.perf_counter()
             for _ in range(calls):
@@ -64,34 +95,48 @@ def best_per_call(fns: list[Call]) -> list[float]:
 def contenders(text: str, rng: SeededRng, roller: d20.Roller) -> dict[str, list[Call]]:
     """For one text: [ours, d20's] on the fresh path and on the cached path."""
 
-    def ours_fresh() -> int:
-        return roll(parse(text), rng=rng).total
+    def ours_fresh() -> object:
+        return roll(parse(text, dialect="d20"), rng=rng).total
 
-    def d20_fresh() -> int:
-        return int(roller.roll(diceast.parser.parse(text, start="expr")).total)
+    def d20_fresh() -> object:
+        return roller.roll(diceast.parser.parse(text, start="expr")).total
 
-    def ours_cached() -> int:
-        return roll_text(text, rng=rng).total
+    def ours_cached() -> object:
+        return roll_text(text, rng=rng, dialect="d20").total
 
-    def d20_cached() -> int:
-        return int(d20.roll(text).total)
+    def d20_cached() -> object:
+        return d20.roll(text).total
 
     return {"fresh ": [ours_fresh, d20_fresh], "cached": [ours_cached, d20_cached]}
+
+
+def odds_pair(text: str, build: Callable[[], icepool.Die]) -> list[Call]:
+    def ours() -> object:
+        return odds(parse(text)).distribution
+
+    def theirs() -> object:
+        die = build()
+        return list(die.items())
+
+    return [ours, theirs]
 
 
 def main() -> None:
     random.seed(1)  # d20 draws from the global generator
     rng = SeededRng(1)
     roller = d20.Roller()
-    rows: list[tuple[str, float, float]] = []
+    print(f"{'case':<38} {'ours us':>9} {'d20 us':>9} {'speed-up':>9}  target")
     for text in TEXTS:
         for path, fns in contenders(text, rng, roller).items():
-            ours, theirs = best_per_call(fns)
-            rows.append((f"{path} {text}", ours, theirs))
-    print(f"{'case':<18} {'ours us':>9} {'d20 us':>9} {'speed-up':>9}  target")
-    for name, ours, theirs in rows:
-        target = ">= 5x" if name.startswith("fresh") else ">= 2x"
-        print(f"{name:<18} {ours:>9.2f} {theirs:>9.2f} {theirs / ours:>8.1f}x  {target}")
+            mine, theirs = best_per_call(fns)
+            target = ">= 5x" if path.startswith("fresh") else ">= 3x"
+            name = f"{path} {text}"
+            print(f"{name:<38} {mine:>9.2f} {theirs:>9.2f} {theirs / mine:>8.1f}x  {target}")
+    print()
+    print(f"{'odds':<38} {'ours us':>9} {'icepool':>9} {'speed-up':>9}  target")
+    for text, build in ODDS:
+        mine, theirs = best_per_call(odds_pair(text, build), ODDS_ROUNDS)
+        print(f"{text:<38} {mine:>9.1f} {theirs:>9.1f} {theirs / mine:>8.1f}x  >= 1x")
     seeded = SeededRng(1)
     verifiable = VerifiableRng("ab" * 32, "bench")
     seeded_us, verifiable_us = best_per_call(

@@ -42,3 +42,17 @@ def test_a_roll_with_a_digit_that_is_not_ascii_is_a_400_naming_it(
     assert answer.status_code == 400
     assert named in answer.text and "not an ASCII digit" in answer.text
     assert client.get(f"/api/bouts/{bout}/export").json()["events"] == before
+
+
+@pytest.mark.parametrize("dice", ["1d20/2", "4d6!>5", "{1d20,1d20}kh1", "4dF", "2d6r1"])
+def test_any_notation_rolls_in_a_bout_and_the_export_verifies(
+    client: httpx.Client, dice: str
+) -> None:
+    from referee.ledger import verify_export
+
+    bout, auth = open_bout(client)
+    answer = client.post(f"/api/bouts/{bout}/rolls", json={"dice": dice}, headers=auth)
+    assert answer.status_code == 200, answer.text
+    client.post(f"/api/bouts/{bout}/close", headers=auth)
+    export = client.get(f"/api/bouts/{bout}/export").json()
+    assert verify_export(export).ok

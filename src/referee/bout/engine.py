@@ -240,7 +240,7 @@ def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) ->
         "kind": "roll",
         "expression": str(expr),
         "dice": [f"d{d.sides}" for d in result.dice],
-        "total": result.total,
+        "total": result.total if isinstance(result.total, int) else str(result.total),
         "by": by,
     }
     log.add(EventType.ACTION, actor, payload)

@@ -77,9 +77,11 @@ class Modifier:
     mode: KeepMode | Explode | Compare | str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Dialect:
     """Everything that differs between dialects; the grammar around it is shared.
+
+    There is one value per dialect, compared by identity (cheap to hash in parse caches).
 
     >>> sorted(DIALECTS)
     ['d20', 'onlinehost', 'roll20']

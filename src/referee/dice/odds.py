@@ -207,28 +207,31 @@ class _Worker:
             (agg.start, group.add_on is None, False): Fraction(1)
         }
         chain = self.compound_chain(group, settled) if compound else None
-        for _ in range(group.count):
+
+        def one_die(
+            frontier: dict[tuple[Hashable, bool, bool], Fraction],
+        ) -> dict[tuple[Hashable, bool, bool], Fraction]:
+            if chain is None:
+                return self.chains(frontier, agg, group, settled, extra)
             step: dict[tuple[Hashable, bool, bool], Fraction] = defaultdict(Fraction)
             for (state, used, cut), p in frontier.items():
-                if chain is not None:
-                    for (first, total, capped), q in chain.items():
-                        self.finish(
-                            step,
-                            agg,
-                            group,
-                            extra,
-                            agg.add(state, total),
-                            used,
-                            cut or capped,
-                            first,
-                            p * q,
-                        )
-                else:
-                    for first, q in settled.items():
-                        self.explode(
-                            step, agg, group, settled, extra, state, used, cut, first, p * q
-                        )
-            frontier = _checked(step, group)
+                for (first, total, capped), q in chain.items():
+                    after = agg.add(state, total)
+                    self.finish(step, agg, group, extra, after, used, cut or capped, first, p * q)
+            return _checked(step, group)
+
+        if group.add_on is None and not isinstance(agg, _ByRank):  # dice add up independently
+            die: Dist = defaultdict(Fraction)
+            cut_one = Fraction(0)
+            for (state, _used, cut), p in one_die(frontier).items():
+                die[state] += p  # type: ignore[index]
+                if cut:
+                    cut_one += p
+            if cut_one:
+                self.reach_cap.append(1 - (1 - cut_one) ** group.count)
+            return _map(_sum_of(dict(die), group.count, group), lambda v: v)
+        for _ in range(group.count):
+            frontier = one_die(frontier)
         out: Dist = defaultdict(Fraction)
         cap = Fraction(0)
         for (state, _used, cut), p in frontier.items():
@@ -239,36 +242,57 @@ class _Worker:
             self.reach_cap.append(cap)
         return dict(out)
 
-    def explode(
+    def chains(
         self,
-        step: dict[tuple[Hashable, bool, bool], Fraction],
+        frontier: dict[tuple[Hashable, bool, bool], Fraction],
         agg: _Aggregator,
         group: Dice,
         settled: Dist,
         extra: Dist,
+    ) -> dict[tuple[Hashable, bool, bool], Fraction]:
+        """One more die of the group, with its whole explosion chain, from every state."""
+        penetrate = group.explode_kind is Explode.PENETRATE
+        adding = group.add_on
+        # (aggregate, ra used, capped, this die adds one with ra, the last face explodes)
+        live: dict[tuple[Hashable, bool, bool, bool, bool], Fraction] = defaultdict(Fraction)
+        for (state, used, cut), p in frontier.items():
+            for first, q in settled.items():
+                adds = not used and adding is not None and adding.passes(first)
+                key = (agg.add(state, first), used, cut, adds, group.explodes(int(first)))
+                live[key] += p * q
+        step: dict[tuple[Hashable, bool, bool], Fraction] = defaultdict(Fraction)
+        for level in range(self.depth + 1):
+            more: dict[tuple[Hashable, bool, bool, bool, bool], Fraction] = defaultdict(Fraction)
+            for (state, used, cut, adds, again), q in live.items():
+                if not again or level == self.depth:
+                    self.close(step, agg, extra, state, used, cut or again, adds, q)
+                    continue
+                for value, r in settled.items():
+                    unit = value - 1 if penetrate else value
+                    key = (agg.add(state, unit), used, cut, adds, group.explodes(int(value)))
+                    more[key] += q * r
+            if not more:
+                break
+            live = _checked(more, group)
+        return _checked(step, group)
+
+    def close(
+        self,
+        step: dict[tuple[Hashable, bool, bool], Fraction],
+        agg: _Aggregator,
+        extra: Dist,
         state: Hashable,
         used: bool,
         cut: bool,
-        first: Number,
+        adds: bool,
         p: Fraction,
     ) -> None:
-        """One die of an exploding (or not) group: its chain, unit by unit."""
-        penetrate = group.explode_kind is Explode.PENETRATE
-        live: dict[tuple[Hashable, Number], Fraction] = {(agg.add(state, first), first): p}
-        for level in range(self.depth + 1):
-            more: dict[tuple[Hashable, Number], Fraction] = defaultdict(Fraction)
-            for (st, last), q in live.items():
-                if not group.explodes(int(last)):
-                    self.finish(step, agg, group, extra, st, used, cut, first, q)
-                elif level == self.depth:
-                    self.finish(step, agg, group, extra, st, used, True, first, q)
-                else:
-                    for value, r in settled.items():
-                        unit = value - 1 if penetrate else value
-                        more[(agg.add(st, unit), value)] += q * r
-            if not more:
-                return
-            live = _checked(more, group)
+        """A die's chain is over; with d20's `ra` it adds one more die."""
+        if adds:
+            for value, q in extra.items():
+                step[(agg.add(state, value), True, cut)] += p * q
+        else:
+            step[(state, used, cut)] += p
 
     def finish(
         self,
@@ -401,6 +425,8 @@ class _ByRank(_Aggregator):
             return extremes, rest + self.worth(value)
         merged = sorted((*extremes, value), reverse=self.high)
         if len(merged) > self.m:
+            if self.keep_extremes:  # what falls out no longer matters: fewer states
+                return tuple(merged[: self.m]), rest
             return tuple(merged[: self.m]), rest + self.worth(merged[-1])
         return tuple(merged), rest
 

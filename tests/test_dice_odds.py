@@ -1,0 +1,203 @@
+"""Exact odds: checked against icepool where both compute a form, against 100,000 seeded rolls
+for the rest, and against brute force; the depth cap and the not-finite case are shown."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import icepool
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+from referee.dice import DEFAULT_LIMITS, Limits, Number, odds, parse, roll
+from referee.errors import LimitError, RuleError
+from referee.rng import ScriptedRng, SeededRng
+
+Dist = dict[Number, Fraction]
+
+
+def ours(text: str, dialect: str = "roll20", limits: Limits = DEFAULT_LIMITS) -> Dist:
+    return dict(odds(parse(text, limits, dialect=dialect), limits).distribution)
+
+
+def exact(die: icepool.Die) -> Dist:
+    total = die.denominator()
+    return {outcome: Fraction(q, total) for outcome, q in die.items() if q}
+
+
+def as_int(die: icepool.Die) -> icepool.Die:
+    return die.map(lambda x: int(x))
+
+
+d6, d8, d10, d20 = icepool.d6, icepool.d8, icepool.d10, icepool.d20
+fudge = icepool.Die([-1, 0, 1])
+
+
+def count(die: icepool.Die, test: Callable[[int], bool]) -> icepool.Die:
+    return die.map(lambda x: 1 if test(x) else 0)
+
+
+ICEPOOL: list[tuple[str, str, Callable[[], icepool.Die]]] = [
+    ("2d20+1d6", "roll20", lambda: 2 @ d20 + d6),
+    ("4d6kh3", "roll20", lambda: d6.pool(4).highest(3).sum()),
+    ("4d6k3", "onlinehost", lambda: d6.pool(4).highest(3).sum()),
+    ("2d20kl1", "roll20", lambda: d20.pool(2).lowest(1).sum()),
+    ("5d6dh2", "roll20", lambda: d6.pool(5).lowest(3).sum()),
+    ("4d6d3", "roll20", lambda: d6.pool(4).highest(1).sum()),
+    ("4d6d3", "onlinehost", lambda: d6.pool(4).lowest(1).sum()),
+    ("8d10>7", "roll20", lambda: 8 @ count(d10, lambda x: x >= 7)),
+    ("3d6<3", "roll20", lambda: 3 @ count(d6, lambda x: x <= 3)),
+    ("4d10c>=4", "onlinehost", lambda: 4 @ count(d10, lambda x: x >= 4)),
+    ("4d6c", "onlinehost", lambda: 4 @ count(d6, lambda x: x == 6)),
+    ("3d6>4f1", "roll20", lambda: 3 @ d6.map(lambda x: (x >= 4) - (x == 1))),
+    ("2d6!", "roll20", lambda: 2 @ d6.explode(depth=20)),
+    ("1d6!>5", "roll20", lambda: d6.explode([5, 6], depth=20)),
+    ("3d6!>4", "onlinehost", lambda: 3 @ d6.explode([5, 6], depth=20)),
+    ("2d8r<2", "roll20", lambda: 2 @ d8.reroll([1, 2], depth=20)),
+    ("2d6ro1", "roll20", lambda: 2 @ d6.reroll([1], depth=1)),
+    ("2d6ro<3", "d20", lambda: 2 @ d6.reroll([1, 2], depth=1)),
+    ("8d6mi2", "d20", lambda: 8 @ d6.map(lambda x: max(x, 2))),
+    ("4dF", "roll20", lambda: 4 @ fudge),
+    ("4f", "onlinehost", lambda: 4 @ fudge),
+    ("(1d20, 1d20)kh1", "d20", lambda: d20.pool(2).highest(1).sum()),
+    ("{4d6+3d8}k4", "roll20", lambda: icepool.Pool([d6] * 4 + [d8] * 3).highest(4).sum()),
+    ("2d6>7", "d20", lambda: as_int(2 @ d6 > 7)),
+    ("1d20>=1d20", "d20", lambda: as_int(d20 >= d20)),
+    ("(2d6+3)*2-1d4", "roll20", lambda: (2 @ d6 + 3) * 2 - icepool.d4),
+    ("1d20//3", "d20", lambda: d20 // 3),
+    ("1d20%6", "roll20", lambda: d20 % 6),
+]
+
+
+@pytest.mark.parametrize(("text", "dialect", "oracle"), ICEPOOL)
+def test_odds_match_icepool(text: str, dialect: str, oracle: Callable[[], icepool.Die]) -> None:
+    assert ours(text, dialect) == exact(oracle())
+
+
+def test_explosions_with_keep_match_brute_force() -> None:
+    limits = Limits(max_explode_depth=2)
+    got = ours("2d3!kh1", limits=limits)
+    seen: dict[tuple[int, ...], Number] = {}  # every distinct sequence of faces thrown
+    for faces in itertools.product(range(1, 4), repeat=6):  # at most 2 x 3 dice
+        rng = ScriptedRng(faces)
+        total = roll(parse("2d3!kh1", limits), rng=rng, limits=limits).total
+        seen[faces[: 6 - rng.remaining]] = total
+    brute: Dist = {}
+    for thrown, total in seen.items():
+        brute[total] = brute.get(total, Fraction(0)) + Fraction(1, 3 ** len(thrown))
+    assert got == brute
+
+
+MONTE_CARLO = [
+    ("2d6!!", "roll20"),
+    ("3d6!p", "roll20"),
+    ("4d6!kh3", "roll20"),
+    ("3d6ra6", "d20"),
+    ("{3d6, 2d8+2}>9", "roll20"),
+    ("dh50", "onlinehost"),
+    ("4d6e6p<3", "d20"),
+    ("floor(2d20/3)+1d4", "roll20"),
+]
+
+
+@pytest.mark.parametrize(("text", "dialect"), MONTE_CARLO)
+def test_odds_match_100000_seeded_rolls(text: str, dialect: str) -> None:
+    """Every total's frequency within 5 standard errors of its exact probability."""
+    n = 100_000
+    expr = parse(text, dialect=dialect)
+    rng = SeededRng(20261201)
+    seen = Counter(roll(expr, rng=rng).total for _ in range(n))
+    dist = dict(odds(expr).distribution)
+    assert set(seen) <= set(dist)
+    for total, p in dist.items():
+        spread = math.sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(seen[total] / n - float(p)) <= 5 * spread + 1e-9, (total, seen[total], p)
+
+
+def test_the_depth_cap_is_shown_and_exact() -> None:
+    answer = odds(parse("1d6!"))
+    assert answer.depth == 20 and answer.chained
+    assert answer.capped == Fraction(1, 6**21)
+    assert answer.probability(126) == Fraction(1, 6**20) * Fraction(1, 6)
+    shallow = odds(parse("1d6!", Limits(max_explode_depth=1)), Limits(max_explode_depth=1))
+    assert dict(shallow.distribution)[12] == Fraction(1, 36)
+    assert not odds(parse("2d6")).chained
+
+
+def test_mean_sd_and_at_least() -> None:
+    answer = odds(parse("2d6"))
+    assert answer.mean == 7
+    assert answer.variance == Fraction(35, 6)
+    assert answer.sd == pytest.approx(math.sqrt(35 / 6))
+    assert answer.at_least(7) == Fraction(7, 12)
+    assert sum(p for _, p in answer.distribution) == 1
+
+
+def test_odds_with_fractions() -> None:
+    assert ours("1d4/2") == {
+        Fraction(1, 2): Fraction(1, 4),
+        1: Fraction(1, 4),
+        Fraction(3, 2): Fraction(1, 4),
+        2: Fraction(1, 4),
+    }
+
+
+def test_a_tree_that_can_divide_by_zero_has_no_finite_distribution() -> None:
+    with pytest.raises(RuleError, match=r"has no finite distribution: it divides by zero"):
+        odds(parse("6/(1d2-1)"))
+
+
+def test_a_tree_too_large_to_compute_says_so() -> None:
+    with pytest.raises(LimitError, match="too many outcomes"):
+        odds(parse("1d10000*1d10000*1d10000"))
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["roll", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_odds_text_fractions_and_json(tmp_path: Path) -> None:
+    code, out, _ = run("1d4", "--odds", "--fractions")
+    assert code == 0
+    assert out == (
+        "1d4 (roll20, exact): mean 5/2, sd 1.1180\n"
+        "total  P(=)  P(>=)\n"
+        "1      1/4   1\n"
+        "2      1/4   3/4\n"
+        "3      1/4   1/2\n"
+        "4      1/4   1/4\n"
+    )
+    code, out, _ = run("1d6!", "--odds")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "explosions and rerolls stop at depth 20 (Limits.max_explode_depth); "
+        "P(an explosion chain reaches it) = 4.559e-17"
+    )
+    code, out, _ = run("4d6k3", "--dialect", "d20", "--odds", "--json")
+    data = json.loads(out)
+    assert data["dialect"] == "d20" and data["distribution"][0]["total"] == 0
+    assert Fraction(data["distribution"][0]["p"]) == Fraction(5, 6) ** 4
+
+
+def test_cli_odds_plot_writes_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "odds.png"
+    code, out, _ = run("3d6", "--odds", "--plot", str(path))
+    assert code == 0 and out.endswith(f"plot written to {path}\n")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_odds_not_finite_is_one_line_exit_2() -> None:
+    code, out, err = run("6/(1d2-1)", "--odds")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: '6/(1d2-1)' has no finite distribution: it divides by zero with probability 1/2\n"
+    )
