@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.discord.desk import Desk, Person, Place
+from referee.discord.desk import Desk
+from referee.discord.replies import Person, Place
 from referee.errors import ForbiddenError
 from referee.store import Store
 

@@ -393,3 +393,43 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
         assert await h.say("Tarl", "~help") == []
 
     play(store, ["Judge", "Tarl", "Admin"], script)
+
+
+def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Path) -> None:
+    import discord
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~char set Orc weapon=mace skill=13 defense=11 hits=10 armor=leather")
+        await h.text("Ann", "~char set Ann weapon=spear skill=15 defense=12 hits=12")
+        await h.text("Judge", "~spar:open srp Ambush")
+        await h.text("Ann", "~spar:join Ann")
+        assert await h.text("Ann", "~spar:npc Orc hidden") == (
+            "error: only the proctor (Judge_0_nick) can add fighters"
+        )
+        assert await h.text("Judge", "~spar:npc Orc on raiders hidden") == (
+            "Orc joins the spar (its skills, defense and armor hidden), added by the proctor."
+        )
+        await h.text("Judge", "~spar:begin")
+        sent = await h.say("Ann", "~spar:attack orc")
+        public = "\n".join(m.content for m in sent if not isinstance(m.channel, discord.DMChannel))
+        direct = [m for m in sent if isinstance(m.channel, discord.DMChannel)]
+        assert public.startswith("Ann rolls d20 d20 d6: ")
+        assert "Ann attacks Orc with the spear: " in public
+        assert "defense" not in public and " vs 11" not in public and "AP " not in public
+        assert len(direct) == 1
+        assert direct[0].content.startswith("Ambush, for the proctor:\n  attack: d20 rolled ")
+        assert "\n  defense (weapon): d20 rolled " in direct[0].content
+        # The desk addresses that message to the proctor, by Discord id.
+        from referee.discord.bot import person, place
+
+        judge = person(h.members["Judge"])
+        here = place(h.channels[0], h.guild)
+        reply = h.bot.desk.attack(here, judge, "Ann", "Orc")  # the proctor acts for the NPC
+        assert "Orc attacks Ann with the mace: " in reply.text and "defense" not in reply.text
+        assert [user for user, _ in reply.direct] == [h.members["Judge"].id]
+        typed = await h.text("Judge", "~spar:attack Orc Ann")
+        assert typed == "error: not your turn: Ann acts now"
+
+    play(store, ["Judge", "Ann"], script)

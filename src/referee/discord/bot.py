@@ -18,8 +18,9 @@ import discord
 from discord.ext import commands
 
 from referee.discord.clock import TurnClock
-from referee.discord.desk import Desk, Person, Place, Reply
+from referee.discord.desk import Desk
 from referee.discord.help import HELP, command_help
+from referee.discord.replies import Person, Place, Reply
 from referee.errors import ForbiddenError, NotationError, RefereeError
 from referee.store import Store
 
@@ -296,6 +297,10 @@ def _register(bot: RefereeBot) -> None:
         if len(ids) == 2:  # the proctor: attacker then target
             attacker = desk.fighter_of(where(ctx), ids[0])
             return desk.attack(where(ctx), who(ctx), desk.fighter_of(where(ctx), ids[1]), attacker)
+        text = without_mentions(rest)
+        if not ids and text:  # typed names: `TARGET`, or the proctor's `ATTACKER TARGET`
+            attack = desk.typed_attack(where(ctx), text)
+            return desk.attack(where(ctx), who(ctx), attack.target, attack.attacker)
         return desk.attack(where(ctx), who(ctx), target_of(ctx, rest))
 
     @add("spar:act")
@@ -345,6 +350,10 @@ def _register(bot: RefereeBot) -> None:
             name = " ".join(words[:at])
         side = " ".join(words[at + 1 :]) or None
         return desk.add(where(ctx), who(ctx), name, ids[0] if ids else None, int(words[at]), side)
+
+    @add("spar:npc")
+    def _npc(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.npc(where(ctx), who(ctx), rest)
 
     @add("spar:remove")
     def _remove(ctx: commands.Context[Any], rest: str) -> Reply:

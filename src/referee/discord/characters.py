@@ -12,8 +12,8 @@ from typing import Any
 
 from discord.ext import commands
 
-from referee.discord.desk import Reply
 from referee.discord.links import Character, Links
+from referee.discord.replies import Reply
 from referee.errors import NotationError, NotFoundError
 from referee.systems.msv.attack import check_cs
 

@@ -15,8 +15,9 @@ from sqlalchemy import Column, Integer, Table, Text, delete, insert, select
 
 from referee.bout import commands as c
 from referee.bout.state import Status
-from referee.discord.desk import REF, Desk, Person, Place, Reply
+from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
+from referee.discord.replies import Person, Place, Reply
 from referee.errors import NotationError
 from referee.store.engine import write_transaction
 

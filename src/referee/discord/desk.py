@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
+from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line
 from referee.dice import parse, parse_chat, roll
@@ -23,6 +23,7 @@ from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
 from referee.discord.links import Links, Member
 from referee.discord.render import lines_for
+from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.rng import Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
@@ -32,48 +33,6 @@ from referee.store import Role, Store
 DICE_PER_EVENT = 100
 SYSTEMS = ("msv", "srp")
 REF = Caller(Role.REFEREE)
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """Who asks: their Discord id, the name they show, and whether they may manage the server."""
-
-    id: int
-    name: str
-    admin: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where: the channel (its id and name) and the server."""
-
-    channel: int
-    guild: int | None = None
-    channel_name: str = "channel"
-
-
-@dataclass(frozen=True, slots=True)
-class Button:
-    """A button to show under the answer: its label and what pressing it does."""
-
-    label: str
-    action: str
-    target: str
-
-
-@dataclass(slots=True)
-class Reply:
-    """What the bot says: lines in the channel, maybe a file, buttons and direct messages."""
-
-    lines: list[str]
-    file: tuple[str, bytes] | None = None
-    buttons: list[Button] = field(default_factory=list)
-    direct: list[tuple[int, str]] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        """The lines as one message."""
-        return "\n".join(self.lines)
 
 
 class LedgerRng:
@@ -343,12 +302,21 @@ class Desk:
     def answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
         state = self.service.state(bout)
         lines = [ln for ln in lines_for(records, state.system) if not ln.startswith("Next:")]
+        direct: list[tuple[int, str]] = []
+        if any(f.hidden for f in state.fighters) and not state.closed:
+            # SRP-10: the explanation shows skills, defense and armor; only the proctor sees it.
+            explained = [ln for ln in lines if ln.startswith("  ")]
+            lines = [ln for ln in lines if not ln.startswith("  ")]
+            proctor = self.links.proctor(bout)
+            if explained and proctor is not None:
+                direct.append((int(proctor), "\n".join([f"{state.name}, for the proctor:",
+                                                        *explained])))  # fmt: skip
         if any(r["type"] in ("wound", "overridden", "voided", "fighter_updated") for r in records):
             lines += [ln for ln in self._score_lines(bout) if not ln.startswith("Next:")]
         if state.status is Status.RUNNING and state.current:
             free = " - a free attack" if state.free_attack else ""
             lines.append(f"Next: {state.current}'s turn (round {state.round}){free}")
-        return Reply(lines, buttons=self._buttons(state))
+        return Reply(lines, buttons=self._buttons(state), direct=direct)
 
     def _buttons(self, state: BoutState) -> list[Button]:
         actor = state.current
@@ -395,6 +363,36 @@ class Desk:
         if user is not None:
             self.links.set_member(bout, user, fighter=name, name=name)
         return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
+
+    def npc(self, place: Place, who: Person, args: str) -> Reply:
+        """`~spar:npc CHARACTER [on SIDE] [hidden]`: one of the proctor's saved characters as a
+        non-player fighter; `hidden` keeps its skills, defense and armor to the proctor (SRP-10)."""
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "add fighters")
+        words = args.split()
+        hide = bool(words) and words[-1].lower() == "hidden"
+        words = words[:-1] if hide else words
+        side = None
+        if "on" in [w.lower() for w in words]:
+            cut = [w.lower() for w in words].index("on")
+            words, side = words[:cut], " ".join(words[cut + 1 :]) or None
+        state = self.service.state(bout)
+        name = " ".join(words)
+        saved = [ch for ch in self.links.characters(who.id) if ch.system == state.system]
+        chosen = [ch for ch in saved if ch.name.casefold() == name.casefold()]
+        if not chosen:
+            raise NotFoundError(
+                f"you have no {state.system.upper()} character called {name!r} (~char list)"
+            )
+        hidden = self._hideable(state) if hide else ()
+        self.service.add_fighter(bout, REF, chosen[0].name, chosen[0].stats, side, hidden)
+        shown = " (its skills, defense and armor hidden)" if hidden else ""
+        return Reply([f"{chosen[0].name} joins the spar{shown}, added by the proctor."])
+
+    def _hideable(self, state: BoutState) -> tuple[str, ...]:
+        if state.system != "srp":
+            raise RuleError("hidden stats are for SRP: an MSV reading always shows the CS")
+        return ("skills", "defense", "avoid", "armor")
 
     def remove(self, place: Place, who: Person, name: str) -> Reply:
         """`~spar:remove @user`: the proctor removes a fighter."""
@@ -483,6 +481,13 @@ class Desk:
         if member is None or not member.fighter:
             raise NotFoundError("that member is not fighting in this spar")
         return member.fighter
+
+    def typed_attack(self, place: Place, text: str) -> ChatAttack:
+        """`TARGET` or `ATTACKER TARGET` typed by name, read by the shared chat grammar."""
+        names = tuple(f.name for f in self.service.state(self.bout_of(place)).fighters)
+        command = parse_line(f"attack {text}", Roster(names))
+        assert isinstance(command, ChatAttack)
+        return command
 
     def fighter_named(self, place: Place, text: str) -> str:
         """A fighter by its typed name (case-insensitive, longest match first)."""

@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 
 from referee.discord.characters import character_reply
-from referee.discord.desk import Reply
 from referee.discord.help import HELP, command_help
+from referee.discord.replies import Reply
 from referee.errors import RefereeError
 
 if TYPE_CHECKING:

@@ -1,0 +1,47 @@
+"""Who asks, where, and what the bot answers: the small values between Discord and the desk."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who asks: their Discord id, the name they show, and whether they may manage the server."""
+
+    id: int
+    name: str
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where: the channel (its id and name) and the server."""
+
+    channel: int
+    guild: int | None = None
+    channel_name: str = "channel"
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button to show under the answer: its label and what pressing it does."""
+
+    label: str
+    action: str
+    target: str
+
+
+@dataclass(slots=True)
+class Reply:
+    """What the bot says: lines in the channel, maybe a file, buttons and direct messages."""
+
+    lines: list[str]
+    file: tuple[str, bytes] | None = None
+    buttons: list[Button] = field(default_factory=list)
+    direct: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The lines as one message."""
+        return "\n".join(self.lines)
