@@ -56,3 +56,44 @@ def test_any_notation_rolls_in_a_bout_and_the_export_verifies(
     client.post(f"/api/bouts/{bout}/close", headers=auth)
     export = client.get(f"/api/bouts/{bout}/export").json()
     assert verify_export(export).ok
+
+
+def test_a_bout_reads_its_rolls_in_its_own_dialect_by_http_and_chat(client: httpx.Client) -> None:
+    from referee.ledger import verify_export
+
+    bout = client.post(
+        "/api/bouts", json={"system": "coin-test", "name": "Avrae", "dialect": "d20"}
+    ).json()
+    bid, token = bout["id"], bout["referee_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    first = client.post(f"/api/bouts/{bid}/rolls", json={"dice": "4d6k3"}, headers=auth).json()
+    assert first["expression"] == "4d6k3"  # keep the dice showing 3, as d20 reads it
+    faces = [f for r in first["rolls"] for f in r["faces"]]
+    assert first["total"] == 3 * faces.count(3)
+    said = client.post(
+        f"/api/bouts/{bid}/chat",
+        content="roll 2d6>7",
+        headers={**auth, "Content-Type": "text/plain"},
+    )
+    assert said.status_code == 200, said.text
+    events = client.get(f"/api/bouts/{bid}/export").json()["events"]
+    assert events[0]["payload"]["dialect"] == "d20"
+    rolled = [e["payload"] for e in events if e["payload"].get("kind") == "roll"]
+    assert [r["expression"] for r in rolled] == ["4d6k3", "2d6>7"]
+    assert rolled[1]["total"] in (0, 1)  # d20 compares the total
+    client.post(f"/api/bouts/{bid}/close", headers=auth)
+    assert verify_export(client.get(f"/api/bouts/{bid}/export").json()).ok
+
+
+def test_a_bout_in_an_unknown_dialect_is_refused(client: httpx.Client) -> None:
+    answer = client.post(
+        "/api/bouts", json={"system": "coin-test", "name": "X", "dialect": "avrae"}
+    )
+    assert answer.status_code == 400
+    assert "expected one of d20, onlinehost, roll20" in answer.text
+
+
+def test_a_default_bout_records_no_dialect(client: httpx.Client) -> None:
+    bid, _ = open_bout(client)
+    events = client.get(f"/api/bouts/{bid}/export").json()["events"]
+    assert "dialect" not in events[0]["payload"]

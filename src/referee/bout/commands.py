@@ -17,6 +17,8 @@ class Open:
     system: str
     name: str
     rules: Mapping[str, Any] = field(default_factory=dict)
+    dialect: str = "roll20"
+    """The dice notation dialect of the bout's rolls (referee.dice.dialects)."""
 
 
 @dataclass(frozen=True, slots=True)

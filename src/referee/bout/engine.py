@@ -14,8 +14,11 @@ from referee.bout import commands as c
 from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply
 from referee.bout.state import BoutState, Status
+from referee.dice import DEFAULT_DIALECT
+from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
+from referee.dice import write as write_dice
 from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
 from referee.rng import RecordingRng, Rng, Throw
 from referee.systems.base import JSON, Outcome, RuleSystem, find_system
@@ -81,6 +84,9 @@ def _open(state: BoutState, cmd: c.Open, by: str) -> list[Event]:
     rules = find_system(cmd.system)(cmd.rules)
     name = _check_name(cmd.name, "bout name")
     payload: dict[str, JSON] = {"system": cmd.system, "name": name, "rules": rules.rules}
+    notation = dice_dialect(cmd.dialect).name
+    if notation != DEFAULT_DIALECT.name:  # recorded only when it is not the default
+        payload["dialect"] = notation
     return [Event(EventType.BOUT_OPENED, by, payload)]
 
 
@@ -233,12 +239,13 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
 
 
 def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) -> None:
-    expr = parse_dice(cmd.expression)
+    notation = log.state.dialect
+    expr = parse_dice(cmd.expression, dialect=notation)
     recorder = RecordingRng(rng)
     result = roll_dice(expr, rng=recorder)
     payload: dict[str, JSON] = {
         "kind": "roll",
-        "expression": str(expr),
+        "expression": write_dice(expr, notation),  # replayed in the same dialect
         "dice": [f"d{d.sides}" for d in result.dice],
         "total": result.total if isinstance(result.total, int) else str(result.total),
         "by": by,

@@ -146,7 +146,13 @@ Handler = Callable[[BoutState, Payload, str, int], BoutState]
 
 
 def _opened(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
-    return replace(state, system=str(p["system"]), name=str(p["name"]), rules=p.get("rules") or {})
+    return replace(
+        state,
+        system=str(p["system"]),
+        name=str(p["name"]),
+        rules=p.get("rules") or {},
+        dialect=str(p.get("dialect") or "roll20"),
+    )
 
 
 def _added(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:

@@ -67,6 +67,8 @@ class BoutState:
     system: str = ""
     name: str = ""
     rules: Mapping[str, Any] = field(default_factory=dict)
+    #: The dice notation dialect of the bout's rolls (roll20, onlinehost or d20).
+    dialect: str = "roll20"
     fighters: tuple[Fighter, ...] = ()
     order: tuple[str, ...] = ()
     turn: int | None = None

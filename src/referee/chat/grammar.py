@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from referee.chat import commands as k
-from referee.dice import parse, parse_chat
+from referee.dice import parse, parse_chat, write
 from referee.errors import LimitError, NotationError, NotFoundError, RefereeError
 
 #: Digits in one number of a chat line (CS, wounds, options): more is a `LimitError`.
@@ -50,6 +50,8 @@ class Roster:
 
     names: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
+    dialect: str = "roll20"
+    """The dice notation dialect of the bout's rolls."""
 
 
 def parse_line(line: str, roster: Roster = Roster()) -> k.ChatCommand:
@@ -65,7 +67,7 @@ def parse_line(line: str, roster: Roster = Roster()) -> k.ChatCommand:
         raise NotACommand("not a command: the line is empty (say `help` for the list)")
     verb, rest = words[0].lower(), words[1:]
     if verb.startswith("//roll"):
-        return _slash_roll(line)
+        return _slash_roll(line, roster)
     verb = verb.lstrip("!/")
     reader = _VERBS.get(verb)
     if reader is None:
@@ -107,13 +109,13 @@ def _end(rest: list[str], roster: Roster) -> k.ChatCommand:
 def _roll(rest: list[str], roster: Roster) -> k.ChatCommand:
     if not rest:
         raise _say("roll EXPR", "roll 2d20+1d6")
-    return k.Roll(_notation(" ".join(rest)))
+    return k.Roll(_notation(" ".join(rest), roster.dialect))
 
 
-def _slash_roll(line: str) -> k.ChatCommand:
+def _slash_roll(line: str, roster: Roster) -> k.ChatCommand:
     tail = line.strip()[len("//roll") :].strip()
     if tail and not tail.startswith("-"):
-        return k.Roll(_notation(tail))
+        return k.Roll(_notation(tail, roster.dialect))
     try:
         dice = parse_chat(line.strip())
     except RefereeError as err:
@@ -121,9 +123,9 @@ def _slash_roll(line: str) -> k.ChatCommand:
     return k.AolRoll(dice.count, dice.sides)
 
 
-def _notation(text: str) -> str:
+def _notation(text: str, dialect: str) -> str:
     try:
-        return str(parse(text))
+        return write(parse(text, dialect=dialect), dialect)
     except NotationError as err:
         raise NotACommand(f"not a command: {err}") from None
 

@@ -246,7 +246,9 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
     @app.post("/api/bouts", status_code=201, tags=["bouts"])
     def create_bout(body: m.CreateBout) -> dict[str, Any]:
         """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
-        return service.create_bout(body.system, body.name, body.client_seed, body.rules)
+        return service.create_bout(
+            body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
+        )
 
     @app.get("/api/bouts", tags=["bouts"])
     def list_bouts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:

@@ -201,12 +201,16 @@ class RefereeService:
         name: str,
         client_seed: str | None = None,
         rules: Mapping[str, Any] | None = None,
+        dialect: str = "roll20",
     ) -> dict[str, Any]:
-        """A new bout: the commitment is published now, before any roll."""
+        """A new bout: the commitment is published now, before any roll.
+
+        `dialect` is the dice notation its in-bout rolls are read in (roll20, onlinehost, d20).
+        """
         rule_system = find_system(system)(rules or {})
         part = _seed_part(client_seed) if client_seed is not None else secrets.token_hex(8)
         token = new_token()
-        opened = decide(BoutState(), c.Open(system, name, rule_system.rules), _NO_DICE)
+        opened = decide(BoutState(), c.Open(system, name, rule_system.rules, dialect), _NO_DICE)
         record = self.store.create_bout(
             system=system,
             name=name,

@@ -49,7 +49,8 @@ def answer_chat(service: RefereeService, bout_id: str, caller: Caller, line: str
     service.store.get_bout(bout_id)  # an unknown bout is 404 whatever the line
     state = service.state(bout_id)
     sides = tuple(dict.fromkeys(f.side for f in state.fighters))
-    command = k.parse_line(line, k.Roster(tuple(f.name for f in state.fighters), sides))
+    roster = k.Roster(tuple(f.name for f in state.fighters), sides, state.dialect)
+    command = k.parse_line(line, roster)
     if not isinstance(command, k.Help) and caller.role is None:
         raise AuthError(f"`{command}` needs a token of this bout (Authorization: Bearer TOKEN)")
     run = _RUN[type(command)]

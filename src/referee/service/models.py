@@ -18,12 +18,16 @@ class Strict(BaseModel):
 
 
 class CreateBout(Strict):
-    """`{"system": "msv"|"srp", "name": str, "client_seed"?: str, "rules"?: {...}}`."""
+    """`{"system": "msv"|"srp", "name", "client_seed"?, "rules"?: {...}, "dialect"?}`."""
 
     system: str = Field(min_length=1, max_length=32, examples=["msv"])
     name: str = Field(min_length=1, max_length=40, examples=["Spar at the Tarn Cot"])
     client_seed: str | None = Field(default=None, min_length=1, max_length=64)
     rules: dict[str, Any] | None = None
+    dialect: str | None = Field(
+        default=None, max_length=16, examples=["roll20", "onlinehost", "d20"]
+    )
+    """The dice notation of the bout's rolls (default roll20; docs/dice.md)."""
 
 
 class AddFighter(Strict):
