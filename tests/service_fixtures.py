@@ -15,6 +15,7 @@ import uvicorn
 
 from referee.service.app import create_app
 from referee.service.bouts import ROTATE_EVERY
+from referee.service.limits import NO_RATE_LIMITS, Limits
 from referee.store import Store
 
 
@@ -55,12 +56,18 @@ def _auth(token: str | None) -> dict[str, str]:
 
 
 def start_server(
-    db_url: str, rotate_every: int = ROTATE_EVERY
+    db_url: str,
+    rotate_every: int = ROTATE_EVERY,
+    limits: Limits = NO_RATE_LIMITS,
+    poll_seconds: float | None = None,
 ) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
-    """Start the service on a free port; return once it accepts connections."""
+    """Start the service on a free port; return once it accepts connections.
+
+    Rate limits are off unless `limits` are given (tests send bursts); stream caps stay on.
+    """
     store = Store.open(db_url)
     port = free_port()
-    app = create_app(store, rotate_every=rotate_every)
+    app = create_app(store, rotate_every=rotate_every, limits=limits, poll_seconds=poll_seconds)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

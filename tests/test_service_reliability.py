@@ -47,12 +47,14 @@ def _serve(db: Path | str, port: int) -> subprocess.Popen[bytes]:
         str(db),
         "--port",
         str(port),
+        "--rate",
+        "off",
     ]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 90  # generous: a loaded CI machine starts slowly
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
                 return proc
         except httpx.TransportError:
             time.sleep(0.1)

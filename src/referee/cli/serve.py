@@ -7,11 +7,15 @@ The listening socket is bound before anything is said: a port in use is one clea
 from __future__ import annotations
 
 import errno
+import json
+import os
 import socket
+from typing import Any
 
 import click
 
 from referee.errors import RefereeError
+from referee.service.limits import Limits, parse_limits
 
 
 class AddressInUseError(RefereeError):
@@ -62,6 +66,10 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+#: Environment variable carrying a worker's settings (JSON) from `serve --workers N`.
+WORKER_ENV = "REFEREE_SERVE_WORKER"
+
+
 @click.command("serve")
 @click.option(
     "--db",
@@ -79,41 +87,140 @@ def bind(host: str, port: int) -> socket.socket:
     help="Port to listen on (0: any free port, printed).",
 )
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Service processes on the one port (more than 1 needs PostgreSQL).",
+)
+@click.option(
+    "--rate",
+    "rates",
+    multiple=True,
+    metavar="KIND=N/TIME",
+    help="A rate limit: token=25/20s (per token), address=600/1m (per client address), "
+    "create=30/1h (new bouts per address), KIND=off, or off for all. Repeatable.",
+)
+@click.option(
+    "--max-streams",
+    default=Limits.streams_total,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Live streams open at once, in all (per process).",
+)
+@click.option(
+    "--max-streams-per-address",
+    default=Limits.streams_per_address,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Live streams open at once from one client address.",
+)
+@click.option(
+    "--poll",
+    "poll_seconds",
+    default=None,
+    type=click.FloatRange(0.05, 3600),
+    help="Seconds between re-reads of a watched bout when no notification came "
+    "[default: 0.25 on SQLite, 5 on PostgreSQL, where LISTEN/NOTIFY wakes streams]",
+)
+@click.option(
     "--log-level",
     default="warning",
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
-def serve(db_url: str | None, host: str, port: int, log_level: str) -> None:
+def serve(
+    db_url: str | None,
+    host: str,
+    port: int,
+    workers: int,
+    rates: tuple[str, ...],
+    max_streams: int,
+    max_streams_per_address: int,
+    poll_seconds: float | None,
+    log_level: str,
+) -> None:
     """Run the referee service: the HTTP API, the chat endpoint and the web console.
 
     \b
     Examples:
       referee serve
       referee serve --port 8080 --db ./spars.db
-      referee serve --db postgresql://referee@localhost/referee
+      referee serve --db postgresql://referee@localhost/referee --workers 4
+      referee serve --rate token=50/20s --rate create=off
     """
     try:
         import uvicorn
 
-        from referee.service.app import create_app
         from referee.store import Store
+        from referee.store.engine import default_url, engine_url
     except ImportError as err:  # pragma: no cover - the service extra is missing
         raise RefereeError(
             f"the service needs its extra: pip install 'referee[service]' ({err.name} is missing)"
         ) from None
 
+    settings = {
+        "db": db_url or default_url(),
+        "rates": list(rates),
+        "max_streams": max_streams,
+        "max_streams_per_address": max_streams_per_address,
+        "poll_seconds": poll_seconds,
+    }
+    _limits(settings)  # a bad --rate is refused before anything starts
+    if workers > 1 and not engine_url(str(settings["db"])).startswith("postgresql"):
+        raise RefereeError(
+            "--workers needs a PostgreSQL database (--db postgresql://...): SQLite has one "
+            "writer at a time and cannot wake another process's live streams"
+        )
     sock = bind(host, port)
     try:
-        store = Store.open(db_url)
-        app = create_app(store)
+        store = Store.open(str(settings["db"]))
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"referee database: {store.url}")
-        click.echo(
-            f"referee is serving on http://{shown}:{sock.getsockname()[1]}/  (Ctrl+C stops it)"
-        )
         # No access log: request lines may carry tokens in query strings (EventSource).
-        config = uvicorn.Config(app, log_level=log_level, access_log=False)
-        uvicorn.Server(config).run(sockets=[sock])
+        options: dict[str, Any] = {"log_level": log_level, "access_log": False}
+        if workers == 1:
+            config = uvicorn.Config(_app(store, settings), **options)
+            server = uvicorn.Server(config)
+            click.echo(_serving(shown, sock, workers))
+            server.run(sockets=[sock])
+            return
+        store.close()  # each worker opens its own
+        from uvicorn.supervisors import Multiprocess
+
+        os.environ[WORKER_ENV] = json.dumps(settings)
+        config = uvicorn.Config(f"{__name__}:worker_app", factory=True, workers=workers, **options)
+        click.echo(_serving(shown, sock, workers))
+        Multiprocess(config, sockets=[sock]).run()
     finally:
         sock.close()
+
+
+def _serving(shown: str, sock: socket.socket, workers: int) -> str:
+    processes = "" if workers == 1 else f" by {workers} processes"
+    return (
+        f"referee is serving on http://{shown}:{sock.getsockname()[1]}/{processes}  "
+        "(Ctrl+C stops it)"
+    )
+
+
+def _limits(settings: dict[str, Any]) -> Limits:
+    base = Limits(
+        streams_total=int(settings["max_streams"]),
+        streams_per_address=int(settings["max_streams_per_address"]),
+    )
+    return parse_limits(settings["rates"], base)
+
+
+def _app(store: Any, settings: dict[str, Any]) -> Any:
+    from referee.service.app import create_app
+
+    return create_app(store, limits=_limits(settings), poll_seconds=settings["poll_seconds"])
+
+
+def worker_app() -> Any:
+    """The app of one `serve --workers N` process (settings from $REFEREE_SERVE_WORKER)."""
+    from referee.store import Store
+
+    settings = json.loads(os.environ[WORKER_ENV])
+    return _app(Store.open(str(settings["db"])), settings)

@@ -6,10 +6,10 @@ blocking database calls never stall the event loop.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,6 +33,14 @@ from referee.service import models as m
 from referee.service import routes_judge
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
 from referee.service.chat import answer_chat, error_answer, read_line
+from referee.service.limits import (
+    Limits,
+    RateLimitedError,
+    RateLimits,
+    client_address,
+    refusal_headers,
+)
+from referee.service.live import LiveHub
 from referee.store import Role, Store
 from referee.systems import find_system, system_names
 
@@ -179,10 +187,36 @@ def bearer(authorization: str | None) -> str | None:
 AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
 
 
-def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
-    """The referee service over `store`; server seeds rotate after `rotate_every` rolls."""
+def create_app(
+    store: Store,
+    rotate_every: int = ROTATE_EVERY,
+    limits: Limits | None = None,
+    poll_seconds: float | None = None,
+) -> FastAPI:
+    """The referee service over `store`; server seeds rotate after `rotate_every` rolls.
+
+    `limits`: rate limits and stream caps (default `Limits()`, see service/limits.py);
+    `poll_seconds`: how often watched bouts are re-read when no notification came.
+    """
     service = RefereeService(store, rotate_every)
+    limits = Limits() if limits is None else limits
+    hub = LiveHub(
+        service.records,
+        redact_hidden,
+        watch=store.watch,
+        notified=store.notifies_across_processes,
+        poll_seconds=poll_seconds,
+        per_address=limits.streams_per_address,
+        total=limits.streams_total,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        hub.close()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="referee",
         version=__version__,
         description="Role-play combat refereed by the MSV and SRP rules, with verifiable dice. "
@@ -193,15 +227,21 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = service
+    app.state.live = hub
     app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
+    app.add_middleware(RateLimits, limits=limits)
     app.include_router(routes_judge.router)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, err: RefereeError) -> Response:
         if _is_chat(request.scope):
-            return chat_error(err.http_status, error_answer(err))
-        return JSONResponse(error_body(err.code, str(err)), status_code=err.http_status)
+            answer: Response = chat_error(err.http_status, error_answer(err))
+        else:
+            answer = JSONResponse(error_body(err.code, str(err)), status_code=err.http_status)
+        if isinstance(err, RateLimitedError):
+            answer.headers.update(refusal_headers(err))
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, err: RequestValidationError) -> Response:
@@ -425,8 +465,10 @@ def create_app(store: Store, rotate_every: int = ROTATE_EVERY) -> FastAPI:
         caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
         await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        referee = caller.role is Role.REFEREE
+        stream = hub.open(bout_id, start, referee, client_address(request.scope))
         return StreamingResponse(
-            _stream(service, bout_id, start, caller, request),
+            stream,
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -466,31 +508,3 @@ def _events(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "events": [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in records]
     }
-
-
-#: Seconds between polls of the store for new events (works across service processes).
-POLL_SECONDS = 0.25
-#: A comment line this often keeps proxies and browsers from closing an idle stream.
-HEARTBEAT_SECONDS = 15.0
-
-
-async def _stream(
-    service: RefereeService, bout_id: str, after: int, caller: Caller, request: Request
-) -> AsyncIterator[str]:
-    last = after
-    idle = 0.0
-    yield "retry: 1000\n\n"
-    while not await request.is_disconnected():
-        records = await run_in_threadpool(service.records, bout_id, last)
-        if caller.role is not Role.REFEREE:
-            records = redact_hidden(records)
-        for record in records:
-            last = record["seq"]
-            data = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-            yield f"id: {record['seq']}\nevent: {record['type']}\ndata: {data}\n\n"
-            idle = 0.0
-        await asyncio.sleep(POLL_SECONDS)
-        idle += POLL_SECONDS
-        if idle >= HEARTBEAT_SECONDS:
-            idle = 0.0
-            yield ": still here\n\n"

@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
+from referee.store.notify import committed, take_touched
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 #: Seconds a SQLite writer waits for another writer before giving up.
@@ -171,8 +172,12 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
     lock = _WRITERS.get(engine)
     with lock if lock is not None else nullcontext(), engine.connect() as connection:
         connection.execution_options(**{WRITE: True})
-        with connection.begin():
-            yield connection
+        try:
+            with connection.begin():
+                yield connection
+        finally:
+            touched = take_touched(connection)
+    committed(engine, touched)  # reached only after a commit
 
 
 def migrate(engine: Engine) -> int:

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Row, bindparam, insert, select
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event, canonical_json
 from referee.rng import commitment
+from referee.store.notify import appended
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS
 
@@ -109,3 +110,5 @@ def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
             }
         )
     conn.execute(_INSERT_EVENTS, rows)
+    if rows:
+        appended(conn, bout_id)  # live streams hear of it after the commit

@@ -64,6 +64,7 @@ from referee.store.engine import (
     unavailable_as_storage_error,
     write_transaction,
 )
+from referee.store.notify import Watcher, crosses_processes, watch
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.rows import (
     bout_record,
@@ -140,6 +141,17 @@ class Store:
     def url(self) -> str:
         """The database URL, password hidden."""
         return safe_url(self._engine)
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call `watcher(bout_id)` after each commit that appends events to a bout, from any
+        thread (on PostgreSQL also other processes' commits, via LISTEN/NOTIFY; `None` means
+        "any bout may have changed"). Returns the function that stops watching."""
+        return watch(self._engine, watcher)
+
+    @property
+    def notifies_across_processes(self) -> bool:
+        """Whether other service processes' writes are notified (PostgreSQL), not polled for."""
+        return crosses_processes(self._engine)
 
     def close(self) -> None:
         """Close every pooled connection."""

@@ -1,0 +1,153 @@
+"""Rate limits under a flood: the other clients' p99 with and without one client flooding.
+
+Starts `referee serve` with its default limits (a separate process, SQLite in a temporary
+directory) on 127.0.0.1. Eight ordinary clients, each from its own loopback address
+(127.0.0.11..18) with its own bout, read their bout five times a second and roll once a second
+with their referee token (well inside the limits). The run has two windows of equal length:
+
+1. without a flood;
+2. with a flood from one more client (127.0.0.2, a separate process): `--flood` connections
+   sending rolls with one token as fast as the answers come, bounded by `--flood-requests`
+   and by the window. Nearly all of them get 429.
+
+Prints the ordinary clients' p50/p99 in each window, the ratio of the p99s (the target is at
+most 2x), and what the flood got (200s and 429s).
+
+    .venv/bin/python benchmarks/bench_limits.py [--seconds 15] [--flood 8] [--flood-requests 50000]
+
+Bounded: fixed windows and request counts, 60 s timeouts, only 127.0.0.x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ORDINARY = [f"127.0.0.{n}" for n in range(11, 19)]
+FLOOD_ADDRESS = "127.0.0.2"
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "referee.cli.main", "serve", "--db", str(db), "--port", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    for _ in range(3):
+        line = proc.stdout.readline()
+        if "is serving on" in line:
+            return proc, line.split("is serving on ")[1].split()[0].rstrip("/")
+    proc.kill()
+    raise SystemExit("the service did not start")
+
+
+def client(url: str, source: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    return httpx.AsyncClient(base_url=url, transport=transport, timeout=60)
+
+
+async def ordinary(url: str, source: str, seconds: float) -> list[float]:
+    """Five reads and one roll a second for `seconds`: every answer time (all must be 2xx)."""
+    async with client(url, source) as http:
+        made = (await http.post("/api/bouts", json={"system": "msv", "name": source})).json()
+        bout, auth = made["id"], {"Authorization": f"Bearer {made['referee_token']}"}
+        times: list[float] = []
+        start = time.monotonic()
+        tick = 0
+        while time.monotonic() - start < seconds:
+            t = time.monotonic()
+            if tick % 5 == 0:
+                r = await http.post(
+                    f"/api/bouts/{bout}/rolls", json={"dice": "1d100"}, headers=auth
+                )
+            else:
+                r = await http.get(f"/api/bouts/{bout}")
+            times.append(time.monotonic() - t)
+            if r.status_code >= 300:
+                raise SystemExit(f"an ordinary client got {r.status_code}: {r.text}")
+            tick += 1
+            await asyncio.sleep(max(0.0, start + tick * 0.2 - time.monotonic()))
+        return times
+
+
+def flood(url: str, connections: int, requests: int, seconds: float, out: dict[str, int]) -> None:
+    """The flooding client (run in its own process)."""
+
+    async def run() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        left = [requests]
+        async with client(url, FLOOD_ADDRESS) as http:
+            made = (await http.post("/api/bouts", json={"system": "msv", "name": "flood"})).json()
+            bout, auth = made["id"], {"Authorization": f"Bearer {made['referee_token']}"}
+            end = time.monotonic() + seconds
+
+            async def one() -> None:
+                while left[0] > 0 and time.monotonic() < end:
+                    left[0] -= 1
+                    r = await http.post(
+                        f"/api/bouts/{bout}/rolls", json={"dice": "1d100"}, headers=auth
+                    )
+                    counts[str(r.status_code)] = counts.get(str(r.status_code), 0) + 1
+
+            await asyncio.gather(*(one() for _ in range(connections)))
+        return counts
+
+    out.update(asyncio.run(run()))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def window(url: str, seconds: float) -> list[float]:
+    runs = await asyncio.gather(*(ordinary(url, source, seconds) for source in ORDINARY))
+    return [t for times in runs for t in times]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--flood", type=int, default=8, help="flooding connections")
+    parser.add_argument("--flood-requests", type=int, default=50_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(Path(tmp) / "limits.db")
+        try:
+            quiet = asyncio.run(window(url, args.seconds))
+            with multiprocessing.Manager() as manager:
+                counts = manager.dict()
+                flooder = multiprocessing.Process(
+                    target=flood,
+                    args=(url, args.flood, args.flood_requests, args.seconds + 2, counts),
+                )
+                flooder.start()
+                time.sleep(1.0)  # the flood is under way before the window opens
+                flooded = asyncio.run(window(url, args.seconds))
+                flooder.join(120)
+                got = dict(counts)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+    q50, q99 = pct(quiet, 0.5) * 1000, pct(quiet, 0.99) * 1000
+    f50, f99 = pct(flooded, 0.5) * 1000, pct(flooded, 0.99) * 1000
+    print("bench_limits (default limits; 8 ordinary clients on their own addresses)")
+    print(f"  without flood: {len(quiet)} answers, p50 {q50:.1f} ms, p99 {q99:.1f} ms")
+    print(f"  with flood:    {len(flooded)} answers, p50 {f50:.1f} ms, p99 {f99:.1f} ms")
+    flood_total = sum(got.values())
+    print(
+        f"  flood from {FLOOD_ADDRESS} ({args.flood} connections): {flood_total} requests, "
+        f"answers {json.dumps(dict(sorted(got.items())))}"
+    )
+    print(f"  p99 with flood / without: {f99 / q99:.2f}x (target <= 2x)")
+
+
+if __name__ == "__main__":
+    main()

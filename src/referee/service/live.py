@@ -1,0 +1,261 @@
+"""Live streams (server-sent events) that scale with the number of watchers.
+
+All streams of one bout share one `Feed`: one reader of the store, which wakes when this
+process commits events to the bout, when PostgreSQL notifies a commit of another service
+process (LISTEN/NOTIFY, see referee.store.notify), and otherwise every `poll_seconds` (the
+fallback, and the only way on SQLite to see another process's writes). The feed formats
+each event once per view (the referee's, and the public one with hidden stats redacted) and
+every stream sends the same text. Streams are capped per client address and in all; over
+the cap the answer is 429 (per address) or 503 (in all), each with Retry-After.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from referee.errors import NotFoundError, RefereeError
+from referee.service.limits import BusyError, RateLimitedError
+
+log = logging.getLogger("referee.service")
+
+#: Seconds between re-reads of a watched bout when nothing said it changed.
+POLL_SECONDS = 0.25
+#: The same with PostgreSQL notifications in place (a safety net only).
+POLL_SECONDS_NOTIFIED = 5.0
+#: A comment line this often keeps proxies and browsers from closing an idle stream.
+HEARTBEAT_SECONDS = 15.0
+#: Seconds a refused stream is told to wait.
+STREAM_RETRY_AFTER = 5
+
+Record = dict[str, Any]
+#: records -> the events as the public may see them (same length, same seqs).
+Redact = Callable[[list[Record]], list[Record]]
+#: (bout id, after seq) -> the bout's events after that seq.
+Read = Callable[[str, int], list[Record]]
+
+
+def sse(record: Record) -> str:
+    """One event as server-sent-event text: `id` = seq, `event` = type, `data` = the event."""
+    data = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {record['seq']}\nevent: {record['type']}\ndata: {data}\n\n"
+
+
+@dataclass
+class Feed:
+    """One watched bout: its events so far, formatted once per view, and who waits for more."""
+
+    bout_id: str
+    records: list[Record] = field(default_factory=list)
+    referee_texts: list[str] = field(default_factory=list)
+    public_texts: list[str] = field(default_factory=list)
+    watchers: int = 0
+    #: Set to wake the reader (a write was heard of).
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Replaced (and the old one set) whenever events were added.
+    updated: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set once the first read is done (or failed).
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    reader: asyncio.Task[None] | None = None
+
+    def add(self, new: list[Record], redact: Redact) -> None:
+        """Append events read from the store (seq order, following the ones held)."""
+        fresh = [r for r in new if r["seq"] >= len(self.records)]
+        if not fresh:
+            return
+        self.records.extend(fresh)
+        public = redact(self.records)[-len(fresh) :]
+        self.referee_texts.extend(sse(r) for r in fresh)
+        self.public_texts.extend(sse(r) for r in public)
+        old, self.updated = self.updated, asyncio.Event()
+        old.set()
+
+    def texts(self, referee: bool) -> list[str]:
+        return self.referee_texts if referee else self.public_texts
+
+
+class LiveHub:
+    """The live streams of one service process."""
+
+    def __init__(
+        self,
+        read: Read,
+        redact: Redact,
+        *,
+        watch: Callable[[Callable[[str | None], None]], Callable[[], None]] | None = None,
+        notified: bool = False,
+        poll_seconds: float | None = None,
+        per_address: int = 20,
+        total: int = 2000,
+    ) -> None:
+        self._read = read
+        self._redact = redact
+        self._watch = watch
+        default = POLL_SECONDS_NOTIFIED if notified else POLL_SECONDS
+        self.poll_seconds = default if poll_seconds is None else poll_seconds
+        self.per_address = per_address
+        self.total = total
+        self._feeds: dict[str, Feed] = {}
+        self._by_address: dict[str, int] = {}
+        self._open = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._unwatch: Callable[[], None] | None = None
+
+    # -- counts --------------------------------------------------------------------------
+
+    @property
+    def streams(self) -> int:
+        """Streams open now."""
+        return self._open
+
+    @property
+    def readers(self) -> int:
+        """Bouts being read for their streams now (one reader each)."""
+        return len(self._feeds)
+
+    # -- opening and closing -------------------------------------------------------------
+
+    def open(self, bout_id: str, after: int, referee: bool, address: str) -> AsyncIterator[str]:
+        """A stream of the bout's events after seq `after`, or RateLimitedError/BusyError.
+
+        Call from the event loop; the slot is taken now and given back when the stream ends.
+        """
+        if self._open >= self.total:
+            raise BusyError(
+                f"the service holds {self.total} live streams, its most; try again later "
+                "or poll /log",
+                STREAM_RETRY_AFTER,
+            )
+        if self._by_address.get(address, 0) >= self.per_address:
+            raise RateLimitedError(
+                f"{address} has {self.per_address} live streams open, the most per address; "
+                "close one first",
+                STREAM_RETRY_AFTER,
+            )
+        self._start()
+        self._open += 1
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        feed = self._feeds.get(bout_id)
+        if feed is None:
+            feed = self._feeds[bout_id] = Feed(bout_id)
+        feed.watchers += 1
+        if feed.reader is None:
+            feed.reader = asyncio.get_running_loop().create_task(self._run(feed))
+        released = [False]
+
+        def release() -> None:
+            if released[0]:
+                return
+            released[0] = True
+            self._open -= 1
+            left = self._by_address.get(address, 1) - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                self._by_address.pop(address, None)
+            feed.watchers -= 1
+            if feed.watchers == 0 and self._feeds.get(bout_id) is feed:
+                del self._feeds[bout_id]
+                if feed.reader is not None:
+                    feed.reader.cancel()
+
+        stream = self._stream(feed, after, referee, release)
+        # A stream dropped before it ever started still gives its slot back.
+        weakref.finalize(stream, _on_loop, self._loop, release)
+        return stream
+
+    async def _stream(
+        self, feed: Feed, after: int, referee: bool, release: Callable[[], None]
+    ) -> AsyncIterator[str]:
+        try:
+            yield "retry: 1000\n\n"
+            await feed.loaded.wait()
+            cursor = max(after + 1, 0)
+            while True:
+                updated = feed.updated
+                texts = feed.texts(referee)
+                if len(texts) > cursor:
+                    chunk = "".join(texts[cursor:])
+                    cursor = len(texts)
+                    yield chunk
+                    continue
+                try:
+                    await asyncio.wait_for(updated.wait(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"
+        finally:
+            release()
+
+    async def _run(self, feed: Feed) -> None:
+        """The one reader of a watched bout."""
+        while True:
+            feed.wake.clear()
+            last = len(feed.records) - 1
+            try:
+                new = await run_in_threadpool(self._read, feed.bout_id, last)
+            except NotFoundError:
+                new = []
+            except RefereeError as err:  # e.g. the database is briefly unavailable
+                log.warning("live stream of a bout could not read: %s", err)
+                new = []
+            feed.add(new, self._redact)
+            feed.loaded.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.wake.wait(), self.poll_seconds)
+
+    # -- wake-ups ------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._loop is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        if self._watch is not None:
+            self._unwatch = self._watch(self.heard)
+
+    def heard(self, bout_id: str | None) -> None:
+        """A commit to `bout_id` (None: any bout) was heard of; callable from any thread."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake, bout_id)
+
+    def _wake(self, bout_id: str | None) -> None:
+        if bout_id is None:
+            for feed in self._feeds.values():
+                feed.wake.set()
+        else:
+            watched = self._feeds.get(bout_id)
+            if watched is not None:
+                watched.wake.set()
+
+    def close(self) -> None:
+        """Stop listening and every reader (at shutdown)."""
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+        for feed in list(self._feeds.values()):
+            if feed.reader is not None:
+                feed.reader.cancel()
+        self._loop = None
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop | None, release: Callable[[], None]) -> None:
+    """Run `release` on the hub's loop (finalizers may run on any thread)."""
+    if loop is None or loop.is_closed():
+        release()
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        release()
+    else:
+        loop.call_soon_threadsafe(release)

@@ -1,0 +1,279 @@
+"""Live streams: one reader per watched bout, woken by commits (this process, or another one
+through PostgreSQL's LISTEN/NOTIFY), with the public view redacted once for every watcher.
+
+The cross-process tests run `referee serve` with `--poll 3600`, so that only a notification can
+bring another process's events to a stream within the (generous) wait."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from referee.ledger import chain
+from referee.service.live import LiveHub
+from referee.store import Store
+from referee.store.notify import listener_of
+from tests.service_fixtures import LiveServer, free_port, start_server
+from tests.test_service_bouts import BRAN, turns
+
+WAIT = 60.0
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> None:
+    """Wait until `condition()` holds (checked often; generous timeout, no fixed sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        time.sleep(0.01)
+
+
+class Watcher:
+    """A live stream read in a thread: the events it got, in order."""
+
+    def __init__(self, url: str, source: str = "127.0.0.1") -> None:
+        self.events: list[dict[str, Any]] = []
+        self.status: int | None = None
+        self.opened = threading.Event()
+        self._stop = threading.Event()
+        self._url = url
+        self._source = source
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        transport = httpx.HTTPTransport(local_address=self._source)
+        with (
+            httpx.Client(transport=transport, timeout=WAIT) as client,
+            client.stream("GET", self._url) as response,
+        ):
+            self.status = response.status_code
+            self.opened.set()
+            kind = None
+            for line in response.iter_lines():
+                if self._stop.is_set():
+                    return
+                if line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: ") and kind:
+                    self.events.append(json.loads(line.removeprefix("data: ")))
+
+    def types(self) -> list[str]:
+        return [e["type"] for e in self.events]
+
+    def wait_for_type(self, kind: str, count: int = 1) -> None:
+        wait_for(lambda: self.types().count(kind) >= count)
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[LiveServer, LiveHub]]:
+    # A poll of an hour: in this process, only the commit's own wake-up can deliver in time.
+    server, thread, store, url = start_server(str(tmp_path / "live.db"), poll_seconds=3600)
+    with httpx.Client(base_url=url, timeout=WAIT) as http:
+        yield LiveServer(url, store, http), server.config.app.state.live
+    server.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+def open_msv(live: LiveServer) -> tuple[str, str]:
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    return bout["id"], bout["referee_token"]
+
+
+def test_the_streams_of_one_bout_share_one_reader(served: tuple[LiveServer, LiveHub]) -> None:
+    live, hub = served
+    bout, ref = open_msv(live)
+    other, _ = open_msv(live)
+    watchers = [Watcher(f"{live.url}/api/bouts/{bout}/events") for _ in range(5)]
+    watchers.append(Watcher(f"{live.url}/api/bouts/{other}/events"))
+    for watcher in watchers:
+        assert watcher.opened.wait(WAIT) and watcher.status == 200
+    wait_for(lambda: hub.streams == 6)
+    assert hub.readers == 2  # five streams of one bout, one of another: two readers
+    assert live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d100"}).status_code == 200
+    for watcher in watchers[:5]:
+        watcher.wait_for_type("roll")
+    seqs = {tuple(e["seq"] for e in w.events) for w in watchers[:5]}
+    assert len(seqs) == 1  # every watcher got the same events in the same order
+    assert "roll" not in watchers[5].types()
+    for watcher in watchers:
+        watcher.close()
+    # Each stream ends when its client goes; a stream notices at its next line.
+    live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d100"})
+    live.post(f"/api/bouts/{other}/rolls", ref, json={"dice": "1d100"})
+
+
+def test_a_stream_starts_after_its_cursor(served: tuple[LiveServer, LiveHub]) -> None:
+    live, _ = served
+    bout, ref = open_msv(live)
+    for _ in range(3):
+        live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d6"})
+    log = live.get(f"/api/bouts/{bout}/log").json()
+    watcher = Watcher(f"{live.url}/api/bouts/{bout}/events?after={log[1]['seq']}")
+    wait_for(lambda: len(watcher.events) >= len(log) - 2)
+    assert [e["seq"] for e in watcher.events] == [e["seq"] for e in log[2:]]
+    watcher.close()
+
+
+def test_hidden_stats_are_redacted_for_the_public_stream_only(
+    served: tuple[LiveServer, LiveHub],
+) -> None:
+    live, _ = served
+    made = live.post("/api/bouts", json={"system": "srp", "name": "Ford"}).json()
+    bout, ref = made["id"], made["referee_token"]
+    public = Watcher(f"{live.url}/api/bouts/{bout}/events")
+    referee = Watcher(f"{live.url}/api/bouts/{bout}/events?token={ref}")
+    body = {"name": "Bran", "sheet": BRAN, "hidden": ["defense"]}
+    assert live.post(f"/api/bouts/{bout}/fighters", ref, json=body).status_code == 201
+    public.wait_for_type("fighter_added")
+    referee.wait_for_type("fighter_added")
+    seen = {
+        who: next(e for e in w.events if e["type"] == "fighter_added")["payload"]["stats"]
+        for who, w in (("public", public), ("referee", referee))
+    }
+    assert (seen["public"]["defense"], seen["referee"]["defense"]) == ("hidden", 11)
+    public.close()
+    referee.close()
+
+
+@pytest.mark.postgres
+def test_a_commit_on_another_engine_is_notified(pg_url: str) -> None:
+    with Store.open(pg_url) as listening, Store.open(pg_url) as writing:
+        heard: list[str | None] = []
+        stop = listening.watch(heard.append)
+        try:
+            listener = listener_of(listening._engine)
+            assert listener is not None and listener.listening.wait(WAIT)
+            writing.create_bout(system="msv", name="Spar", bout_id="notified")
+            assert "notified" not in heard  # creating a bout appends no event
+            writing.append("notified", _note)
+            wait_for(lambda: "notified" in heard)
+            # A failed append (the build raises) notifies nothing.
+            with pytest.raises(RuntimeError):
+                writing.append("notified", _failing)
+            writing.append("notified", _note)
+            wait_for(lambda: heard.count("notified") >= 2)
+            assert heard.count("notified") == 2
+        finally:
+            stop()
+
+
+def test_a_failed_write_wakes_no_one_in_process(tmp_path: Path) -> None:
+    with Store.open(str(tmp_path / "w.db")) as store:
+        heard: list[str | None] = []
+        stop = store.watch(heard.append)
+        store.create_bout(system="msv", name="Spar", bout_id="b1")
+        with pytest.raises(RuntimeError):
+            store.append("b1", _failing)
+        assert heard == []
+        store.append("b1", _note)
+        assert heard == ["b1"]
+        stop()
+        store.append("b1", _note)
+        assert heard == ["b1"]
+
+
+def _note(last: Any, events: list[Any]) -> list[Any]:
+    return [chain(last, "note", None, {"n": len(events)}, "2026-11-29T22:40:13.000000Z")]
+
+
+def _failing(last: Any, events: list[Any]) -> list[Any]:
+    raise RuntimeError("the build fails")
+
+
+SERVE = [sys.executable, "-m", "referee.cli.main", "serve"]
+
+
+def _serve(db: str, port: int, *extra: str) -> subprocess.Popen[str]:
+    command = [*SERVE, "--db", db]
+    command += ["--port", str(port), "--rate", "off", "--poll", "3600", *extra]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for _ in range(2):
+        line = proc.stdout.readline()
+        if "is serving" in line:
+            return proc
+    proc.kill()
+    raise AssertionError(f"the service did not start: {proc.communicate()}")
+
+
+def _spar_through(writer: LiveServer, watch_url: str) -> None:
+    """A whole MSV spar written through `writer` while a stream is held at `watch_url`:
+    every event of the spar reaches that stream, in order."""
+    made = writer.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    bout, ref = made["id"], made["referee_token"]
+    watcher = Watcher(f"{watch_url}/api/bouts/{bout}/events")
+    assert watcher.opened.wait(WAIT) and watcher.status == 200
+    try:
+        tokens = {}
+        for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+            r = writer.post(f"/api/bouts/{bout}/fighters", ref, json={"name": name, "cs": cs})
+            tokens[name] = r.json()["token"]
+        watcher.wait_for_type("fighter_added", 2)
+        assert writer.post(f"/api/bouts/{bout}/initiative", ref).status_code == 200
+        for me, foe in turns(writer, bout, ("Pa-Kur", "Tarl")):
+            body = {"attacker": me, "target": foe}
+            assert (
+                writer.post(f"/api/bouts/{bout}/attacks", tokens[me], json=body).status_code == 200
+            )
+        assert writer.post(f"/api/bouts/{bout}/close", ref).status_code == 200
+        log = writer.get(f"/api/bouts/{bout}/log").json()
+        wait_for(lambda: len(watcher.events) >= len(log))
+        assert [(e["seq"], e["hash"]) for e in watcher.events] == [
+            (e["seq"], e["hash"]) for e in log
+        ]
+        assert watcher.types().count("roll") >= 4
+    finally:
+        watcher.close()
+
+
+@pytest.mark.postgres
+def test_a_spar_on_one_process_reaches_a_stream_held_on_another(pg_url: str) -> None:
+    ports = [free_port(), free_port()]
+    procs = [_serve(pg_url, port) for port in ports]
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{ports[1]}", timeout=WAIT) as http:
+            writer = LiveServer(f"http://127.0.0.1:{ports[1]}", None, http)  # type: ignore[arg-type]
+            _spar_through(writer, f"http://127.0.0.1:{ports[0]}")
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.communicate(timeout=30)
+
+
+@pytest.mark.postgres
+def test_serve_with_workers_on_one_postgres_database(pg_url: str) -> None:
+    port = free_port()
+    proc = _serve(pg_url, port, "--workers", "2")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=url, timeout=WAIT) as http:
+            _spar_through(LiveServer(url, None, http), url)  # type: ignore[arg-type]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+
+
+def test_workers_need_postgres(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*SERVE, "--db", str(tmp_path / "r.db"), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --workers needs a PostgreSQL database")
+    assert len(done.stderr.strip().splitlines()) == 1
