@@ -75,3 +75,45 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
         assert helped["content"].startswith("referee: verifiable dice")
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> None:
+    import discord.ext.test as dpytest
+    from discord.ext.test import runner
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.slash(
+            "Judge", "open", {"name": "name", "type": 3, "value": "Slashed"}, group="spar"
+        )
+        option, resolved = h.member_option("member", "Tarl")
+        refused = await h.slash(
+            "Tarl", "add", option, {"name": "cs", "type": 4, "value": 65}, group="spar",
+            resolved=resolved,
+        )  # fmt: skip
+        assert refused["content"] == "error: only the proctor (Judge_0_nick) can add fighters"
+        added = await h.slash(
+            "Judge", "add", option, {"name": "cs", "type": 4, "value": 65}, group="spar",
+            resolved=resolved,
+        )  # fmt: skip
+        assert added["content"] == "Tarl_1_nick joins the spar (CS 65), added by the proctor."
+        clocked = await h.slash(
+            "Judge", "clock", {"name": "time", "type": 3, "value": "2m"},
+            {"name": "skip", "type": 5, "value": True}, group="spar",
+        )  # fmt: skip
+        assert clocked["content"] == "Turn clock: 2m a post; when it runs out the turn is skipped."
+        await dpytest.empty_queue()
+        linked = await h.slash("Tarl", "link", group="spar")
+        assert linked["content"] == (
+            "Sent you a fresh link by direct message; the old one stops working."
+        )
+        assert "token=" not in linked["content"]
+        direct = [runner.sent_queue.get_nowait() for _ in range(runner.sent_queue.qsize())]
+        assert len(direct) == 1 and "/static/fighter.html#bout=" in direct[0].content
+        handed = await h.slash("Judge", "assign", option, group="spar", resolved=resolved)
+        assert handed["content"] == "Tarl_1_nick is the proctor now."
+        gone = await h.slash("Tarl", "remove", option, group="spar", resolved=resolved)
+        assert gone["content"].startswith("Tarl_1_nick has left the spar.")
+
+    play(store, ["Judge", "Tarl"], script)

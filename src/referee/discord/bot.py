@@ -132,6 +132,11 @@ async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Cl
             await target.send(part)
     if reply.file is not None:
         await target.send(file=discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
+    await send_direct(reply, client)
+
+
+async def send_direct(reply: Reply, client: discord.Client) -> None:
+    """The reply's direct messages (fresh links, what only the proctor may see)."""
     for user_id, text in reply.direct:
         user = client.get_user(user_id)
         if user is not None:
@@ -214,17 +219,12 @@ class RefereeBot(commands.Bot):
         action, _, target = custom[len(BUTTON_PREFIX) :].partition(":")
         where = place(interaction.channel, interaction.guild)
         who = person(interaction.user)
-        try:
-            if action == "attack":
-                reply = self.desk.attack(where, who, target)
-            else:
-                reply = self.desk.act(where, who, action, None, {})
-        except RefereeError as err:
-            await interaction.response.send_message(f"error: {err}", ephemeral=True)
-            return
-        await interaction.response.send_message(
-            reply.text[:MAX_MESSAGE], view=view_for(reply) or discord.utils.MISSING
-        )
+        from referee.discord.slash import respond
+
+        if action == "attack":
+            await respond(interaction, lambda: self.desk.attack(where, who, target))
+        else:
+            await respond(interaction, lambda: self.desk.act(where, who, action, None, {}))
 
 
 async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:

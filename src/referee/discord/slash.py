@@ -1,8 +1,8 @@
 """Slash commands: the same desk calls as the message commands, as Discord application commands.
 
 `/roll`, `/fair`, `/help`, `/char` and the `/spar` group (`open`, `join`, `begin`, `attack`,
-`scoreboard`, `quit`, `power`, `close`). A refusal is answered to the one who asked only
-(ephemeral) and changes nothing.
+`scoreboard`, `quit`, `power`, `close`, `link`, `clock`, `add`, `remove`, `assign`). A refusal
+is answered to the one who asked only (ephemeral) and changes nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ MAX_MESSAGE = 2000
 
 async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
     """Run one desk call and answer the interaction with its reply (or the refusal)."""
-    from referee.discord.bot import view_for
+    from referee.discord.bot import send_direct, view_for
 
     try:
         reply = work()
@@ -43,6 +43,7 @@ async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -
     await interaction.response.send_message(
         text, file=file, view=view_for(reply) or discord.utils.MISSING
     )
+    await send_direct(reply, interaction.client)
 
 
 def register_slash(bot: RefereeBot) -> None:
@@ -129,5 +130,36 @@ def register_slash(bot: RefereeBot) -> None:
     async def close(interaction: discord.Interaction) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
         await respond(interaction, lambda: desk.close(here, who))
+
+    @spar.command(name="link", description="A fresh web link by direct message")
+    async def link(interaction: discord.Interaction) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.link(here, who))
+
+    @spar.command(name="clock", description="Proctor: a post time (2m), skip or not; off")
+    async def clock(interaction: discord.Interaction, time: str, skip: bool = False) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        words = time if time.strip().lower() == "off" else f"{time} {'skip' if skip else ''}"
+        await respond(interaction, lambda: bot.clock.set(here, who, words.strip()))
+
+    @spar.command(name="add", description="Proctor: add a member with a CS (MSV)")
+    async def add(
+        interaction: discord.Interaction, member: discord.Member, cs: int, side: str = ""
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(
+            interaction,
+            lambda: desk.add(here, who, member.display_name, member.id, cs, side or None),
+        )
+
+    @spar.command(name="remove", description="Proctor: remove a member's fighter")
+    async def remove(interaction: discord.Interaction, member: discord.Member) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.remove(here, who, desk.fighter_of(here, member.id)))
+
+    @spar.command(name="assign", description="Proctor: hand the spar over")
+    async def assign(interaction: discord.Interaction, member: discord.Member) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.assign(here, who, member.id, member.display_name))
 
     tree.add_command(spar)
