@@ -330,3 +330,10 @@ def test_the_public_surface_of_referee_transcripts() -> None:
         if not n.startswith("_") and str(getattr(v, "__module__", "")).startswith("referee")
     }
     assert public == set(t.__all__) - {"MAX_LOG_BYTES", "STAMPS"}
+
+
+def test_a_huge_line_is_only_text_and_read_quickly() -> None:
+    hostile = "rolled " + "onlinehost: " * 20_000  # a pattern search would be quadratic
+    case = judge_log("\n".join([*CLEAN, f"PaKur: {hostile}", f"OnlineHost: {hostile}"]))
+    assert summary(case) == CLEAN_VERDICT
+    assert not case.lines[-1].is_roll

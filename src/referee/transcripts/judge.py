@@ -20,6 +20,7 @@ nothing.
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -312,7 +313,10 @@ def decide(
 
 def _missing(spar: _Spar, ledger: Ledger, last: int) -> None:
     """Each ledger roll no receipt claimed, placed on the line of the next claimed receipt."""
+    claimed = sorted(spar.claims.items())
+    seqs = [seq for seq, _ in claimed]
     for held in ledger.missing():
-        later = [line for seq, line in sorted(spar.claims.items()) if seq > held.seq]
+        later = bisect.bisect_right(seqs, held.seq)
+        where = claimed[later][1] if later < len(claimed) else last
         reason = f"the ledger's roll {held} is not in the log"
-        spar.anomalies.append(Anomaly(later[0] if later else last, Kind.MISSING, reason))
+        spar.anomalies.append(Anomaly(where, Kind.MISSING, reason))

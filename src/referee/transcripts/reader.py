@@ -24,6 +24,10 @@ from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, split_
 #: The largest log the judge reads, in bytes (a 100,000-line log is about 5 MB).
 MAX_LOG_BYTES = 16 * 1024 * 1024
 
+#: A roll line is never longer than a chat message (1,024 bytes): longer lines are only text,
+#: which also keeps the patterns' work per line bounded.
+MAX_ROLL_LINE = 1024
+
 #: AOL allowed 1..15 dice of 2..999 sides (MSV-1); a host line outside that is not the host's.
 AOL_DICE = range(1, 16)
 AOL_SIDES = range(2, 1000)
@@ -153,7 +157,7 @@ def read_line(number: int, text: str) -> LogLine:
     "a broken host line ('1 ... dice' where the host writes 'die' for one)"
     """
     stamp, body = split_stamp(text)
-    if _ROLLED.search(body) is None:
+    if len(body) > MAX_ROLL_LINE or _ROLLED.search(body) is None:
         speech = SPEECH_RE.match(body)
         return LogLine(number, text, stamp, speech["name"] if speech else None)
     if HOST_LIKE_RE.match(body):

@@ -58,6 +58,7 @@ class Ledger:
     fighters: tuple[Fighter, ...] = ()
     rules: MsvRules | None = None
     _claimed: set[int] = field(default_factory=set)
+    _by_nonce: dict[int, list[LedgerRoll]] = field(default_factory=dict)
 
     @classmethod
     def from_rolls(cls, rolls: Sequence[LedgerRoll]) -> Ledger:
@@ -97,7 +98,10 @@ class Ledger:
         """The ledger roll a receipt names, and why the receipt is forged (None: it holds)."""
         if roll.nonce is None:
             return None, "not a receipt of the service (no nonce) though the export is given"
-        same = [r for r in self.rolls if r.nonce == roll.nonce]
+        if not self._by_nonce:
+            for held_roll in self.rolls:
+                self._by_nonce.setdefault(held_roll.nonce, []).append(held_roll)
+        same = self._by_nonce.get(roll.nonce, [])
         free = [r for r in same if r.seq not in self._claimed]
         if not free:
             if same:
