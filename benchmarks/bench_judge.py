@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import judge_log
-from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, STAMP_RE
+from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, STAMP_RE, TYPED_HOST_RE
 from referee.transcripts.reader import decode_log, split_lines
 
 LINES = 100_000
@@ -65,7 +65,7 @@ def bare(data: bytes) -> int:
             rolls += HOST_RE.fullmatch(body.strip()) is not None
         else:
             speech = SPEECH_RE.match(body)
-            if speech and HOST_LIKE_RE.search(speech["text"]):
+            if speech and TYPED_HOST_RE.search(speech["text"]):
                 rolls += 1
     return rolls
 

@@ -337,3 +337,10 @@ def test_a_huge_line_is_only_text_and_read_quickly() -> None:
     case = judge_log("\n".join([*CLEAN, f"PaKur: {hostile}", f"OnlineHost: {hostile}"]))
     assert summary(case) == CLEAN_VERDICT
     assert not case.lines[-1].is_roll
+
+
+def test_talk_about_the_host_is_not_a_forgery() -> None:
+    talk = "Tarl Cabot: did the OnlineHost: say I rolled well? *grins*"
+    case = judge_log("\n".join([*CLEAN[:5], talk, *CLEAN[5:]]))
+    assert summary(case)[:3] == CLEAN_VERDICT[:3]
+    assert case.verdict.anomalies == ()

@@ -55,6 +55,10 @@ STAMP_RE = re.compile("|".join(f"(?P<s{i}>{s.pattern})" for i, s in enumerate(ST
 #: A host line, loosely: anything the host may have said about a roll (checked strictly after).
 HOST_LIKE_RE = re.compile(r"\s*online\s*host\s*:.*\brolled\b", re.IGNORECASE)
 
+#: A host roll line inside what a speaker said (`PaKur: OnlineHost: PaKur rolled 1 ...`):
+#: "rolled" and a number after it, so that talk about the host is not taken for a forgery.
+TYPED_HOST_RE = re.compile(r"online\s*host\s*:.*\brolled\s+\d", re.IGNORECASE)
+
 #: The host's roll line exactly as AOL wrote it (MSV-1), with the service's `(nonce N)` receipt.
 HOST_RE = re.compile(
     r"OnlineHost:[ \t]+(?P<name>\S(?:.{0,62}?\S)?)[ \t]+rolled[ \t]+(?P<count>\d{1,3})[ \t]+"

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee.errors import LimitError, NotationError
-from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, split_stamp
+from referee.transcripts.formats import (
+    HOST_LIKE_RE,
+    HOST_RE,
+    SPEECH_RE,
+    TYPED_HOST_RE,
+    split_stamp,
+)
 
 #: The largest log the judge reads, in bytes (a 100,000-line log is about 5 MB).
 MAX_LOG_BYTES = 16 * 1024 * 1024
@@ -166,7 +172,7 @@ def read_line(number: int, text: str) -> LogLine:
     if speech is None:
         return LogLine(number, text, stamp)
     speaker, said = speech["name"].strip(), speech["text"]
-    if HOST_LIKE_RE.search(said):
+    if TYPED_HOST_RE.search(said):
         roll = _strict(said)
         reason = f"a host line typed after the speaker's name {speaker!r}"
         parsed = roll if isinstance(roll, HostRoll) else None
