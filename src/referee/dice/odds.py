@@ -168,12 +168,18 @@ class _Worker:
                 f"{str(node)!r} has no finite distribution: it divides by zero with "
                 f"probability {right[0]}"
             )
-        out: Dist = defaultdict(Fraction)
+        out: dict[Number, int] = defaultdict(int)
         op = node.op
-        for a, p in left.items():
-            for b, q in right.items():
-                out[apply(op, a, b)] += p * q
-        return dict(out)
+        (lefts, left_den), (rights, right_den) = _ints(left), _ints(right)
+        if op is Op.ADD or op is Op.SUB or op is Op.MUL:
+            for a, p in lefts.items():
+                for b, q in rights.items():
+                    out[a + b if op is Op.ADD else a - b if op is Op.SUB else a * b] += p * q
+        else:
+            for a, p in lefts.items():
+                for b, q in rights.items():
+                    out[apply(op, a, b)] += p * q
+        return _fractions(out, left_den * right_den)
 
     def pool(self, node: Pool) -> Dist:
         if node.dice_level:
@@ -185,14 +191,20 @@ class _Worker:
         else:
             units = [self.dist(item) for item in node.items]
         agg = _aggregator(node.keep, node.success, node.failure)
-        frontier: dict[Hashable, Fraction] = {agg.start: Fraction(1)}
+        frontier: dict[Hashable, int] = {agg.start: 1}
+        den = 1
         for unit in units:
-            step: dict[Hashable, Fraction] = defaultdict(Fraction)
+            counts, unit_den = _ints(unit)
+            step: dict[Hashable, int] = defaultdict(int)
             for state, p in frontier.items():
-                for value, q in unit.items():
+                for value, q in counts.items():
                     step[agg.add(state, value)] += p * q
             frontier = _checked(step, node)
-        return _collect(frontier, agg.result)
+            den *= unit_den
+        out: dict[Number, int] = defaultdict(int)
+        for state, p in frontier.items():
+            out[whole(agg.result(state))] += p
+        return _fractions(out, den)
 
     def group(self, group: Dice) -> Dist:
         faces = group.faces()
@@ -206,6 +218,8 @@ class _Worker:
         frontier: dict[tuple[Hashable, bool, bool], Fraction] = {
             (agg.start, group.add_on is None, False): Fraction(1)
         }
+        if not group.explode:
+            return self.unchained(group, agg, settled, extra)
         chain = self.compound_chain(group, settled) if compound else None
 
         def one_die(
@@ -241,6 +255,31 @@ class _Worker:
         if cap:
             self.reach_cap.append(cap)
         return dict(out)
+
+    def unchained(self, group: Dice, agg: _Aggregator, settled: Dist, extra: Dist) -> Dist:
+        """A group without explosions, die by die in whole weights (`ra` may add one die)."""
+        faces, face_den = _ints(settled)
+        adds, add_den = _ints(extra)
+        adding = group.add_on
+        scale = add_den if adding is not None else 1
+        frontier: dict[tuple[Hashable, bool], int] = {(agg.start, adding is None): 1}
+        den = 1
+        for _ in range(group.count):
+            step: dict[tuple[Hashable, bool], int] = defaultdict(int)
+            for (state, used), w in frontier.items():
+                for first, c in faces.items():
+                    after = agg.add(state, first)
+                    if not used and adding is not None and adding.passes(first):
+                        for value, e in adds.items():
+                            step[(agg.add(after, value), True)] += w * c * e
+                    else:
+                        step[(after, used)] += w * c * scale
+            frontier = _checked(step, group)
+            den *= face_den * scale
+        out: dict[Number, int] = defaultdict(int)
+        for (state, _used), w in frontier.items():
+            out[whole(agg.result(state))] += w
+        return _fractions(out, den)
 
     def chains(
         self,
@@ -488,11 +527,26 @@ def _sum_of(one: Dist, count: int, node: Expr) -> Dist:
 def _convolve(a: Dist, b: Dist, node: Expr) -> Dist:
     if len(a) * len(b) > 4 * MAX_STATES:
         _too_large(node)
-    out: Dist = defaultdict(Fraction)
-    for x, p in a.items():
-        for y, q in b.items():
+    out: dict[Number, int] = defaultdict(int)
+    (lefts, left_den), (rights, right_den) = _ints(a), _ints(b)
+    for x, p in lefts.items():
+        for y, q in rights.items():
             out[x + y] += p * q
-    return dict(out)
+    return _fractions(out, left_den * right_den)
+
+
+def _ints(dist: Dist) -> tuple[dict[Number, int], int]:
+    """A distribution as whole weights over one denominator (whole numbers add fast)."""
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    return {v: p.numerator * (den // p.denominator) for v, p in dist.items()}, den
+
+
+def _fractions(weights: dict[Number, int], den: int) -> Dist:
+    common = math.gcd(den, *weights.values())
+    if common > 1:
+        den //= common
+        return {v: Fraction(w // common, den) for v, w in weights.items() if w}
+    return {v: Fraction(w, den) for v, w in weights.items() if w}
 
 
 def _checked(states: dict, node: Expr) -> dict:  # type: ignore[type-arg]
