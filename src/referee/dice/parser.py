@@ -51,6 +51,9 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _PLAIN_RE = re.compile(r"([0-9]+)?(?:d(?:([0-9]+)|%))?")
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
+_COMPARE_FIRST = frozenset("=!<>")
+_PRODUCT_OPS = frozenset("*/%")
+_AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
 _END = "end of input"
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
@@ -207,7 +210,7 @@ class _Group:
 class _Parser:
     """One pass over one text; `pos` is the index of the next unread character."""
 
-    __slots__ = ("d", "dice", "end", "hint", "limits", "low", "nesting", "pos", "text")
+    __slots__ = ("d", "dice", "end", "firsts", "hint", "limits", "low", "nesting", "pos", "text")
 
     def __init__(
         self, text: str, low: str, limits: Limits, dialect: Dialect, hint: bool = True
@@ -221,6 +224,7 @@ class _Parser:
         self.nesting = 0
         self.dice = 0
         self.hint = hint
+        self.firsts = _firsts(dialect, False)
 
     # -- errors -----------------------------------------------------------------------
 
@@ -271,6 +275,8 @@ class _Parser:
         return node
 
     def skip_prefix(self) -> None:
+        if "/" not in self.low:
+            return
         start = len(self.low) - len(self.low.lstrip(_SPACE))
         for prefix in self.d.prefixes:
             if self.low.startswith(prefix, start) or self.low[start:] == prefix.strip():
@@ -282,6 +288,9 @@ class _Parser:
     def peek(self) -> str:
         """Skip spaces; the next character, or '' at the end."""
         pos, low, end = self.pos, self.low, self.end
+        char = low[pos : pos + 1]
+        if char != " " and char != "\t":
+            return char
         while pos < end and low[pos] in _SPACE:
             pos += 1
         self.pos = pos
@@ -292,7 +301,8 @@ class _Parser:
         if not self.d.comparisons:
             return node
         while True:
-            self.peek()
+            if self.peek() not in _COMPARE_FIRST:
+                return node
             for text in _COMPARE_OPS:
                 if self.low.startswith(text, self.pos):
                     self.pos += len(text)
@@ -319,7 +329,7 @@ class _Parser:
         operators = self.d.operators
         while True:
             char = self.peek()
-            if char not in "*/%" or not char:
+            if char not in _PRODUCT_OPS:
                 return node
             text = "//" if self.low.startswith("//", self.pos) else char
             if text == "//" and text not in operators:
@@ -483,8 +493,10 @@ class _Parser:
         return self.modifiers(start, count, sides)
 
     def modifiers(self, start: int, count: int, sides: int, fudge: bool = False) -> Dice:
-        check_group(self.text, start, self.pos, count, sides, False, self.limits)
-        if self.pos < self.end and self.low[self.pos] in _firsts(self.d, False):
+        limits = self.limits
+        if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
+            check_group(self.text, start, self.pos, count, sides, False, limits)
+        if self.pos < self.end and self.low[self.pos] in self.firsts:
             group = _Group()
             self.read_modifiers(group, start, pool=False)
             fields = group.fields
@@ -496,8 +508,11 @@ class _Parser:
             dice = Dice(count, sides, fudge=fudge, **fields)
             self.check_meaning(dice, start)
         else:
-            self.refuse_stray(False)
+            if self.pos < self.end and self.low[self.pos] not in _AFTER_GROUP:
+                self.refuse_stray(False)
             dice = Dice(count, sides, fudge=True) if fudge else Dice(count, sides)
+            self.dice += count
+            return dice
         self.dice += dice.most_dice(self.limits.max_explode_depth)
         return dice
 
