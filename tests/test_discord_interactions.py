@@ -117,3 +117,28 @@ def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> No
         assert gone["content"].startswith("Tarl_1_nick has left the spar.")
 
     play(store, ["Judge", "Tarl"], script)
+
+
+def test_srp_buttons_shoot_and_pass(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Ann", "~char set Ann weapon=shortbow skill=15 defense=12 hits=12")
+        await h.text("Bran", "~char set Bran weapon=mace skill=13 defense=11 hits=10")
+        await h.text("Judge", "~spar:open srp Range")
+        await h.text("Ann", "~spar:join")
+        await h.text("Bran", "~spar:join")
+        begun = await h.slash("Judge", "begin", group="spar")
+        labels = [b["label"] for b in begun["components"][0]["components"]]
+        assert labels == ["Attack Bran", "Shoot Bran", "Pass"]
+        ids = [b["custom_id"] for b in begun["components"][0]["components"]]
+        assert ids == ["referee:attack:Bran", "referee:shoot:Bran", "referee:pass:"]
+        shot = await h.press("Ann", "referee:shoot:Bran")
+        assert shot["content"].startswith("Ann rolls d20 d20 d6: ")
+        assert "Ann shoots Bran with the shortbow: " in shot["content"]
+        buttons = [b["label"] for b in shot["components"][0]["components"]]
+        assert buttons == ["Attack Ann", "Pass"]  # Bran has no missile weapon
+        passed = await h.press("Bran", "referee:pass:")
+        assert passed["content"].endswith("Next: Ann's turn (round 2)")
+
+    play(store, ["Judge", "Ann", "Bran"], script)

@@ -224,7 +224,8 @@ class RefereeBot(commands.Bot):
         if action == "attack":
             await respond(interaction, lambda: self.desk.attack(where, who, target))
         else:
-            await respond(interaction, lambda: self.desk.act(where, who, action, None, {}))
+            foe = target or None
+            await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
 
 
 async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:

@@ -323,11 +323,13 @@ class Desk:
         if state.status is not Status.RUNNING or actor is None:
             return []
         foes = [f.name for f in state.enemies_of(actor)]
+        attacks = [Button(f"Attack {foe}", "attack", foe) for foe in foes]
         if state.system == "msv":
-            return [Button(f"Attack {foe}", "attack", foe) for foe in foes]
-        return [Button(f"Attack {foe}", "attack", foe) for foe in foes] + [
-            Button("Pass", "pass", "")
-        ]
+            return attacks
+        weapons = state.fighter(actor).stats.get("weapons") or []
+        missile = any(isinstance(w, dict) and w.get("effective_range_cm") for w in weapons)
+        shots = [Button(f"Shoot {foe}", "shoot", foe) for foe in foes] if missile else []
+        return [*attacks, *shots, Button("Pass", "pass", "")][:25]
 
     # -- proctor powers ------------------------------------------------------------------
 
