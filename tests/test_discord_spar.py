@@ -433,3 +433,35 @@ def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Pat
         assert typed == "error: not your turn: Ann acts now"
 
     play(store, ["Judge", "Ann"], script)
+
+
+def test_void_and_the_target_of_a_roll(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Melee")
+        for name, cs in (("Tarl", 65), ("Pa-Kur", 70), ("Rask", 60)):
+            await h.text(name, f"~spar:join {cs}")
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        bout = bout_id(store, "Melee")
+        names = {"Tarl_1_nick": "Tarl", "Pa-Kur_2_nick": "Pa-Kur", "Rask_3_nick": "Rask"}
+        assert actor is not None
+        me = names[actor]
+        others = [f for f in names if f != actor]
+        count = len(store.events(bout))
+        assert await h.text(me, "~roll 1d100") == (
+            f"error: name your target: {', '.join(others)} (~spar:attack @user)"
+        )
+        assert len(store.events(bout)) == count
+        target = names[others[-1]]
+        assert await h.text(me, f"~spar:target {h.mention(target)}") == (
+            f"{actor}'s rolls now attack {others[-1]}."
+        )
+        struck = await h.text(me, "~roll 1d100")
+        assert f"{actor} attacks {others[-1]}: " in struck
+        voided = await h.text("Judge", "~spar:void")
+        assert voided.startswith("The last action is void: it no longer counts.")
+        board = await h.text("Judge", "~spar:scoreboard")
+        assert f"  {others[-1]}: 0 of 15" in board
+
+    play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
