@@ -318,3 +318,41 @@ def test_js_hashes_and_faces_match_python(
         MIXED, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )
     clean(page)
+
+
+#: Every how-many-th stored vector the browser itself runs (Node runs all of them).
+SAMPLE_EVERY = 6
+
+JS_VERIFY_TEXT = """async ([text, partial]) => {
+  try {
+    const r = await window.refereeVerify.verifyExportText(text, {partial});
+    return {verdict: r.verdict, problems: r.problems.map(String), rulings: r.rulings.map(String)};
+  } catch (err) {
+    return {error: err.constructor.name, message: err.message};
+  }
+}"""
+
+
+def test_the_browser_agrees_with_python_on_a_sample_of_the_stored_vectors(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    from tests.test_ledger_vectors import python_judge
+    from tests.vectors.generate import Vector, stored
+
+    page = pages()
+    page.goto(web.url + "/static/verify.html")
+    page.wait_for_function("window.refereeVerify !== undefined")
+    sample = [Vector(**v) for v in stored()[::SAMPLE_EVERY]]
+    assert len(sample) >= 30
+    for vector in sample:
+        python = python_judge(vector)
+        js = page.evaluate(JS_VERIFY_TEXT, [vector.text, vector.partial])
+        if "error" in python:
+            assert js["error"] == "NotAnExport", vector.name
+        elif python.get("unsafe"):
+            assert js["error"] == "CannotVerifyHere", vector.name
+        else:
+            wanted = {k: python[k] for k in ("verdict", "problems", "rulings")}
+            assert js == wanted, f"{vector.name}:\n{vector.text}"
+    clean(page)

@@ -3,8 +3,12 @@
 //   in:  {"text": "<the export's JSON text>", "partial": false}
 //   out: {"verdict", "problems": [...], "rulings": [...], "skipped": [...], "rolls"}
 //        or {"error": "not an export: ..."} or {"cannot": "..."}
+import { webcrypto } from "node:crypto";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+
+// Node 18 has WebCrypto only as node:crypto's webcrypto; 19 and later as globalThis.crypto.
+if (!globalThis.crypto) globalThis.crypto = webcrypto;
 
 const [root] = process.argv.slice(2);
 const verifier = await import(pathToFileURL(`${root}/src/referee/service/static/js/verifier.js`).href);

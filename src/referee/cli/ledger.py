@@ -13,7 +13,7 @@ import click
 
 from referee.cli.output import emit_json
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
-from referee.ledger import Checker, Problem, Report, rule_checkers, verify_export
+from referee.ledger import Checker, Problem, Report, parse_export, rule_checkers, verify_export
 
 #: The largest export `referee verify` reads.
 MAX_EXPORT_BYTES = 64 * 1024 * 1024
@@ -41,15 +41,10 @@ def read_export(path: str) -> Any:
     if len(data) > MAX_EXPORT_BYTES:
         raise LimitError(f"{path!r} is larger than {MAX_EXPORT_BYTES} bytes")
     try:
-        return json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotationError(f"{path!r} is not UTF-8 text") from None
-    except json.JSONDecodeError as err:
-        raise NotationError(
-            f"{path!r} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
-        ) from None
-    except RecursionError:
-        raise LimitError(f"{path!r} nests JSON too deeply") from None
+    return parse_export(text, repr(path))
 
 
 def expect_hashes(hashes: tuple[str, ...]) -> Checker:

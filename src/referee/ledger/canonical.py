@@ -56,7 +56,10 @@ def _plain(value: Any, depth: int) -> bool:
     if type(value) is list:
         return all(_plain(item, depth + 1) for item in value)
     if type(value) is dict:
-        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+        return all(
+            type(k) is str and (k.isascii() or _encodable(k)) and _plain(v, depth + 1)
+            for k, v in value.items()
+        )
     return False
 
 
@@ -78,6 +81,8 @@ def _explain(value: Any, where: str, depth: int) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise RuleError(f"key {key!r} at {where} is not a string")
+            if not _encodable(key):
+                raise RuleError(f"key {key!r} at {where} has a lone surrogate (not valid Unicode)")
             _explain(item, f"{where}.{key}", depth + 1)
         return
     raise RuleError(f"{type(value).__name__} {value!r} at {where} is not JSON")

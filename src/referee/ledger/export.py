@@ -22,11 +22,12 @@ being the `seed_rotated` event that published it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import RuleError
+from referee.errors import LimitError, NotationError, RuleError
 from referee.ledger.chain import Event
 
 #: The event type that reveals the old server seed and publishes the next commitment.
@@ -140,3 +141,25 @@ def seed_position(events: Sequence[Mapping[str, Any]]) -> SeedPosition:
         elif event.get("type") == ROLL:
             nonce += 1
     return SeedPosition(index, nonce)
+
+
+def parse_export(text: str, name: str = "the export") -> Any:
+    """Read an export's JSON text; NotationError (or LimitError) says why it cannot be read.
+
+    >>> parse_export('{"bout": {}}')
+    {'bout': {}}
+    >>> parse_export("[1, ")
+    Traceback (most recent call last):
+    ...
+    referee.errors.NotationError: the export is not JSON: Expecting value at line 1 column 5
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise NotationError(
+            f"{name} is not JSON: {err.msg} at line {err.lineno} column {err.colno}"
+        ) from None
+    except RecursionError:
+        raise LimitError(f"{name} nests JSON too deeply") from None
+    except ValueError as err:  # an integer beyond Python's digit limit for reading numbers
+        raise LimitError(f"{name} holds a number too long to read ({err})") from None

@@ -22,7 +22,7 @@ export function codePointCompare(a, b) {
  * Matches json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False) for
  * integers, strings, booleans, null, arrays and objects.
  */
-export function canonicalText(value) {
+export function canonicalText(value, omit = null) {
   if (value === null || typeof value === "boolean" || typeof value === "string") {
     return JSON.stringify(value);
   }
@@ -30,8 +30,10 @@ export function canonicalText(value) {
     if (!Number.isInteger(value)) throw new Error(`float ${value} cannot be hashed`);
     return String(value);
   }
-  if (Array.isArray(value)) return `[${value.map(canonicalText).join(",")}]`;
-  const keys = Object.keys(value).sort(codePointCompare);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalText(v)).join(",")}]`;
+  const keys = Object.keys(value)
+    .filter((k) => k !== omit)
+    .sort(codePointCompare);
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalText(value[k])}`).join(",")}}`;
 }
 
@@ -144,9 +146,7 @@ export async function hmacFor(keyText, { pure = false } = {}) {
 
 /** The event hash: SHA-256 hex of the canonical JSON of the event without its "hash" key. */
 export async function eventHash(event, options) {
-  const body = {};
-  for (const key of Object.keys(event)) if (key !== "hash") body[key] = event[key];
-  return toHex(await sha256(canonicalBytes(body), options));
+  return toHex(await sha256(encoder.encode(canonicalText(event, "hash")), options));
 }
 
 /** The commitment to a server seed: SHA-256 hex of its text. */

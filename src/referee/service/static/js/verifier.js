@@ -79,9 +79,16 @@ export function timeKey(at) {
   return at.slice(0, 19) + fraction.padEnd(6, "0");
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string is valid Unicode (no lone surrogate), as Python can encode it to UTF-8. */
+function wellFormed(text) {
+  return !LONE_SURROGATE.test(text);
+}
+
 function jsonProblem(value, where, depth = 0) {
   if (depth > MAX_DEPTH) return `JSON nested deeper than ${MAX_DEPTH} levels at ${where}`;
-  if (typeof value === "string" && !value.isWellFormed()) {
+  if (typeof value === "string" && !wellFormed(value)) {
     return `text at ${where} has a lone surrogate (it is not valid Unicode)`;
   }
   if (value instanceof PyFloat || (typeof value === "number" && !Number.isInteger(value))) {
@@ -94,6 +101,7 @@ function jsonProblem(value, where, depth = 0) {
     }
   } else if (isObject(value)) {
     for (const key of keysOf(value)) {
+      if (!wellFormed(key)) return `key ${pyRepr(key)} at ${where} has a lone surrogate (not valid Unicode)`;
       const found = jsonProblem(value[key], `${where}.${key}`, depth + 1);
       if (found) return found;
     }

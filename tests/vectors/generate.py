@@ -1,0 +1,547 @@
+"""Test vectors: exports of real bouts, valid or tampered, each with the verdict it must get.
+
+A vector is the export's JSON text (what a verifier reads), whether it is checked as partial,
+the verdict ("verified", "partial", "rejected"; or "error" for text that is not an export) and
+the seq the first problem must name (None: the export as a whole; ANY: not predicted, only the
+two verifiers' agreement counts). Valid exports come from the bout engine with the verifiable
+dice, seed rotations, times that move on, Unicode names and the close; tampered ones change
+every kind of field, event, time, order, seed, rotation and header, cut exports short, and
+put in lone surrogates, floats and integers beyond 2^53.
+
+`tests/test_ledger_vectors.py` runs every vector through both verifiers: stored ones
+(`tests/vectors/*.json`, written by `python -m tests.vectors.generate`) and fresh ones drawn by
+hypothesis each run.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from referee.bout import commands as c
+from referee.bout.events import Event
+from referee.bout.fold import apply
+from referee.bout.runner import BoutRunner
+from referee.ledger import SeedRecord, build_export, chain, event_hash, rotation_payload
+from referee.rng import VerifiableRng, commitment
+from tests.vectors.bouts import Step, plans, play
+
+#: A first problem that is not predicted (the verifiers must still agree on it).
+ANY = "any"
+
+HERE = Path(__file__).parent
+START = datetime(2026, 11, 29, 22, 40, 12, tzinfo=UTC)
+
+#: Names that test the canonical bytes: accents, a non-BMP sword, right-to-left text, quotes.
+NAMES = (
+    "Tarl",
+    "Pa-Kur",
+    "Ærnir 🗡 of Tor",
+    "Ḩaẓẓār",
+    'O\'Brien "the Bold"',
+    "שלום",
+    "Nb\u00a0sp\u3000wide",
+    "日本語の名前",
+    "Zoë\u200bZero",
+    "a\\b",
+)
+
+Doc = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Vector:
+    """One export and what a verifier must say about it."""
+
+    name: str
+    text: str
+    verdict: str
+    first: Any = None
+    partial: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        """The vector as stored in tests/vectors/*.json."""
+        return {
+            "name": self.name,
+            "partial": self.partial,
+            "verdict": self.verdict,
+            "first": self.first,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """How to build one valid export: the plan, seeds, names, when to rotate, times."""
+
+    plan: tuple[Step, ...]
+    seeds: tuple[str, ...]
+    client_seed: str
+    names: tuple[str, str]
+    rotate_before: frozenset[int]
+    gaps: tuple[int, ...]
+    digits: int
+
+
+def at_text(moment: datetime, digits: int) -> str:
+    """An event time with 0 (no fraction) to 6 fraction digits."""
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    if digits:
+        text += "." + moment.strftime("%f")[:digits]
+    return text + "Z"
+
+
+def bout_export(shape: Shape, *, close: bool = True, cut: int | None = None) -> Doc:
+    """The export of a bout played from `shape` (closed, or still open, or cut after `cut`)."""
+    state = _Builder(shape)
+    bout = play(
+        list(shape.plan),
+        VerifiableRng(shape.seeds[0], shape.client_seed),
+        ((shape.names[0], 60), (shape.names[1], 70)),
+        on_step=state.maybe_rotate,
+    )
+    if close:
+        if bout.state.status.value in ("open", "running", "paused"):
+            bout.run(c.End(None, "closed by the referee"))
+        bout.events.append(Event("closed", "referee", state.closing()))
+    return state.export(bout.events, closed=close, cut=cut)
+
+
+class _Builder:
+    """Rotates seeds while a bout is played, then chains and exports its events."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.index = 0
+        self.steps = 0
+        self.rotations: list[int] = []
+
+    def maybe_rotate(self, bout: BoutRunner) -> None:
+        self.steps += 1
+        if self.steps not in self.shape.rotate_before or self.index + 1 >= len(self.shape.seeds):
+            return
+        seeds = self.shape.seeds
+        self.index += 1
+        payload = rotation_payload(self.index, seeds[self.index - 1], commitment(seeds[self.index]))
+        event = Event("seed_rotated", "system", dict(payload))
+        bout.state = apply(bout.state, event, len(bout.events))
+        bout.events.append(event)
+        self.rotations.append(len(bout.events) - 1)
+        bout.rng = VerifiableRng(seeds[self.index], self.shape.client_seed)
+
+    def closing(self) -> dict[str, Any]:
+        seed = self.shape.seeds[self.index]
+        return {"server_seed": seed, "commitment": commitment(seed)}
+
+    def export(self, events: list[Event], *, closed: bool, cut: int | None) -> Doc:
+        shape = self.shape
+        created = at_text(START, shape.digits)
+        header = {"id": "vec-1", "created_at": created, "commitment": commitment(shape.seeds[0])}
+        moment = START
+        chained: list[dict[str, Any]] = []
+        for i, event in enumerate(events):
+            moment += timedelta(microseconds=shape.gaps[i % len(shape.gaps)])
+            payload = {**event.payload, **header} if i == 0 else event.payload
+            prev = chained[-1] if chained else None
+            at = created if i == 0 else at_text(moment, shape.digits)
+            chained.append(chain(prev, event.type, event.actor, payload, at))
+        if cut is not None:
+            chained = chained[:cut]
+        shown = sum(1 for r in self.rotations if r < len(chained)) if cut is not None else None
+        used = self.index if shown is None else shown
+        revealed = closed and cut is None
+        seeds = [
+            SeedRecord(
+                k,
+                commitment(shape.seeds[k]),
+                shape.seeds[k] if (revealed or k < used) else None,
+                None if k == 0 else self.rotations[k - 1],
+            )
+            for k in range(used + 1)
+        ]
+        first = events[0].payload
+        bout = {
+            "id": "vec-1",
+            "system": first["system"],
+            "name": first["name"],
+            "rules": first["rules"],
+            "created_at": created,
+            "status": "closed" if revealed else "open",
+        }
+        return build_export(bout, seeds, shape.client_seed, chained)
+
+
+def hex64() -> st.SearchStrategy[str]:
+    return st.binary(min_size=32, max_size=32).map(bytes.hex)
+
+
+@st.composite
+def shapes(draw: st.DrawFn, max_steps: int = 14) -> Shape:
+    """A bout to play: a plan with voids and overrides, 1 to 3 seeds, two names, times."""
+    plan = draw(plans(max_steps))
+    seeds = tuple(draw(st.lists(hex64(), min_size=1, max_size=3, unique=True)))
+    rotate = draw(st.frozensets(st.integers(1, len(plan)), max_size=len(seeds) - 1))
+    first = draw(st.sampled_from(NAMES))
+    second = draw(st.sampled_from([n for n in NAMES if n != first]))
+    client = draw(st.sampled_from(["table", "t:Ærnir 🗡", "a:b:c", "x" * 64]))
+    gaps = tuple(draw(st.lists(st.integers(0, 5_000_000), min_size=1, max_size=5)))
+    return Shape(plan, seeds, client, (first, second), rotate, gaps, draw(st.integers(0, 6)))
+
+
+def text_of(doc: Any, ascii_only: bool = False) -> str:
+    """The export's JSON text (escaped to ASCII when it holds text UTF-8 cannot carry)."""
+    text = json.dumps(doc, ensure_ascii=ascii_only)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(doc)
+    return text
+
+
+def rehash_from(doc: Doc, start: int) -> None:
+    """Re-link and re-hash the events from position `start`: a forger's repair of the chain."""
+    events = doc["events"]
+    for i in range(max(start, 0), len(events)):
+        if i > 0 and isinstance(events[i - 1], dict) and isinstance(events[i], dict):
+            events[i]["prev"] = events[i - 1].get("hash")
+        if isinstance(events[i], dict):
+            events[i]["hash"] = event_hash(events[i])
+
+
+def valid_vectors(shape: Shape) -> list[Vector]:
+    """The closed export (verified) and the same bout still open (partial; rejected unless so)."""
+    closed = bout_export(shape)
+    running = bout_export(shape, close=False)
+    last = running["events"][-1]["seq"]
+    return [
+        Vector("valid closed export", text_of(closed), "verified"),
+        Vector("valid closed export, ASCII escapes", text_of(closed, True), "verified"),
+        Vector("running bout, --partial", text_of(running), "partial", partial=True),
+        # The seed in force is not revealed yet: the export as a whole is named first.
+        Vector("running bout without --partial", text_of(running), "rejected", None),
+        Vector(
+            "running bout without --partial, seed shown",
+            text_of(_with_seed(running, shape)),
+            "rejected",
+            last,
+        ),
+    ]
+
+
+def _with_seed(doc: Doc, shape: Shape) -> Doc:
+    """A running bout's export with every seed shown (as a referee may, to check it so far)."""
+    doc = copy.deepcopy(doc)
+    fairness = doc["fairness"]
+    fairness["server_seed"] = shape.seeds[0]
+    for rotation in fairness.get("rotations", []):
+        rotation["server_seed"] = shape.seeds[rotation["index"]]
+    return doc
+
+
+# -- tamperings: each returns the tampered export and the first seq it must name ------------
+
+
+def _events(doc: Doc) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = doc["events"]
+    return events
+
+
+def positions_of(doc: Doc, kind: str) -> list[int]:
+    return [i for i, e in enumerate(_events(doc)) if e["type"] == kind]
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=6,
+)
+
+
+@st.composite
+def tampered(draw: st.DrawFn, shape: Shape) -> Vector:
+    """One tampering of the closed export of `shape`, with its expected verdict and first."""
+    doc = bout_export(shape)
+    events = _events(doc)
+    n = len(events)
+    kind = draw(st.sampled_from(sorted(TAMPERS)))
+    name, verdict, first = TAMPERS[kind](draw, doc, events, n)
+    return Vector(f"{kind}: {name}", text_of(doc, draw(st.booleans())), verdict, first)
+
+
+def _edit_field(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    key = draw(st.sampled_from(["seq", "type", "actor", "at", "payload", "prev", "hash", "new"]))
+    old = events[i].get(key)
+    value = draw(JUNK.filter(lambda v: v != old or type(v) is not type(old)))
+    events[i][key] = value
+    first: Any = i
+    if (key == "type" and value in ("seed_rotated", "closed")) or old in ("seed_rotated",):
+        first = ANY
+    if key == "seq" and (type(value) is not int or value < 0):
+        first = i  # format problem named by the seq it should have
+    elif key == "seq":
+        first = ANY
+    return f"event {i} {key} = {value!r}", "rejected", first
+
+
+def _edit_payload(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    payload = events[i]["payload"]
+    key = draw(st.sampled_from([*payload, "extra"]))
+    old = payload.get(key)
+    value = draw(JUNK.filter(lambda v: v != old or type(v) is not type(old)))
+    payload[key] = value
+    first: Any = ANY if events[i]["type"] in ("seed_rotated",) else i
+    return f"event {i} ({events[i]['type']}) payload.{key} = {value!r}", "rejected", first
+
+
+def _forge_face(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    rolls = positions_of(doc, "roll")
+    if not rolls:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(rolls))
+    faces = events[i]["payload"]["faces"]
+    die = draw(st.integers(0, len(faces) - 1))
+    sides = int(events[i]["payload"]["dice"][die][1:])
+    faces[die] = faces[die] % sides + 1 if sides > 1 else faces[die] + 1
+    rehash_from(doc, i)
+    return f"roll {i} die {die} forged, chain repaired", "rejected", events[i]["seq"]
+
+
+def _forge_nonce(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    rolls = positions_of(doc, "roll")
+    if not rolls:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(rolls))
+    events[i]["payload"]["nonce"] += draw(st.sampled_from([1, -1, 2**53 + 1, 2**70]))
+    rehash_from(doc, i)
+    return f"roll {i} nonce changed, chain repaired", "rejected", events[i]["seq"]
+
+
+def _forge_text(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """A forged word with the chain repaired: only the rules or a saved hash could tell."""
+    i = draw(st.integers(1, n - 2))
+    events[i]["payload"]["note"] = draw(st.text(max_size=12))
+    rehash_from(doc, i)
+    return f"event {i} given a note, chain repaired", "verified", None
+
+
+def _roll_seq_and_face(
+    draw: st.DrawFn, doc: Doc, events: list[Any], n: int
+) -> tuple[str, str, Any]:
+    """A roll whose seq is not a number and whose face is wrong: its face problem has no place."""
+    rolls = positions_of(doc, "roll")
+    if not rolls:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(rolls))
+    faces = events[i]["payload"]["faces"]
+    faces[0] = faces[0] + 1
+    seq = draw(st.sampled_from(["x", None, True, [i], {"n": i}, -1, 1.5]))
+    events[i]["seq"] = seq
+    # A roll problem is named by the roll's own seq: None reads as the export's as a whole.
+    return f"roll {i} seq {seq!r} and a face changed", "rejected", None if seq is None else i
+
+
+def _swap(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 2))
+    events[i], events[i + 1] = events[i + 1], events[i]
+    first = ANY if "seed_rotated" in (events[i]["type"], events[i + 1]["type"]) else i + 1
+    return f"events {i} and {i + 1} swapped", "rejected", first
+
+
+def _drop(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    gone = events.pop(i)
+    if i == n - 1:
+        return "the close dropped", "rejected", events[-1]["seq"]
+    first = ANY if gone["type"] == "seed_rotated" else i + 1
+    return f"event {i} dropped", "rejected", first
+
+
+def _cut(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    k = draw(st.integers(1, n - 1))
+    rotations_cut = any(e["type"] == "seed_rotated" for e in events[k:])
+    del events[k:]
+    if draw(st.booleans()):
+        return f"cut after {k} events", "rejected", ANY if rotations_cut else k - 1
+    doc["bout"]["status"] = "open"
+    return f"cut after {k} events, status open", "rejected", ANY if rotations_cut else k - 1
+
+
+def _header(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    key = draw(st.sampled_from(["id", "system", "name", "rules", "created_at", "status", "winner"]))
+    value = draw(JUNK | st.sampled_from(["vec-2", "srp", "Spar", "open", "2026-11-29T22:40:11Z"]))
+    if value == doc["bout"].get(key) and type(value) is type(doc["bout"].get(key)):
+        value = [value]
+    doc["bout"][key] = value
+    first = None if key in ("status", "winner") else 0
+    return f"bout.{key} = {value!r}", "rejected", first
+
+
+def _time_back(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(1, n - 1))
+    before = datetime.fromisoformat(events[i - 1]["at"].replace("Z", "+00:00"))
+    back = draw(st.integers(1, 10**7))
+    events[i]["at"] = at_text(before - timedelta(microseconds=back), 6)
+    rehash_from(doc, i)
+    return f"event {i} time set before event {i - 1}'s, chain repaired", "rejected", i
+
+
+def _bad_time(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    events[i]["at"] = draw(
+        st.sampled_from(
+            [
+                "2026-11-29T22:40:60Z",
+                "2026-11-29T22:40:61.5Z",
+                "2026-02-29T10:00:00Z",
+                "2026-11-29T24:00:00Z",
+                "2026-11-29T22:40:12.1234567Z",
+                "2026-11-29T22:40:12.\u0661Z",
+                "2026-11-29T22:40:12+00:00",
+                "0000-01-01T00:00:00Z",
+                "2026-11-29 22:40:12Z",
+            ]
+        )
+    )
+    return f"event {i} at = {events[i]['at']!r}", "rejected", i
+
+
+def _seed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    fairness = doc["fairness"]
+    key = draw(st.sampled_from(["server_seed", "commitment", "client_seed", "rotations"]))
+    value = draw(hex64() | JUNK)
+    if key == "rotations" and fairness.get("rotations") and draw(st.booleans()):
+        rotation = fairness["rotations"][0]
+        field = draw(st.sampled_from(sorted(rotation)))
+        rotation[field] = value
+        return f"fairness.rotations[0].{field} = {value!r}", "rejected", ANY
+    if value == fairness.get(key):
+        value = "0" * 64
+    fairness[key] = value
+    rolls = positions_of(doc, "roll")
+    if key == "client_seed" and not rolls:
+        return (
+            f"fairness.client_seed = {value!r}, no rolls",
+            "rejected" if not isinstance(value, str) else "verified",
+            None,
+        )
+    return f"fairness.{key} = {value!r}", "rejected", ANY
+
+
+def _lone_surrogate(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    events[i]["payload"]["note"] = "x\ud800y"
+    return f"event {i} with a lone surrogate", "rejected", i
+
+
+def _float(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    value = draw(st.sampled_from([1.0, -0.0, 1.5, 1e16, 1e-05, 123456789.125, 1e300, 2.5e-7]))
+    events[i]["payload"]["float"] = value
+    return f"event {i} with float {value!r}", "rejected", i
+
+
+def _huge(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    value = draw(st.sampled_from([2**53, -(2**53) - 1, 2**64, 10**40]))
+    events[i]["payload"]["big"] = value
+    forged = draw(st.booleans())
+    if forged:
+        rehash_from(doc, i)
+        return f"event {i} with integer {value}, chain repaired", "verified", None
+    return f"event {i} with integer {value}", "rejected", i
+
+
+def _junk_event(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    i = draw(st.integers(0, n - 1))
+    events[i] = draw(JUNK.filter(lambda v: not isinstance(v, dict)))
+    return f"event {i} replaced by junk", "rejected", ANY
+
+
+TAMPERS = {
+    "field": _edit_field,
+    "payload": _edit_payload,
+    "forged face": _forge_face,
+    "forged nonce": _forge_nonce,
+    "forged note": _forge_text,
+    "roll seq and face": _roll_seq_and_face,
+    "swap": _swap,
+    "drop": _drop,
+    "cut": _cut,
+    "header": _header,
+    "time back": _time_back,
+    "bad time": _bad_time,
+    "seed": _seed,
+    "surrogate": _lone_surrogate,
+    "float": _float,
+    "huge integer": _huge,
+    "junk event": _junk_event,
+}
+
+
+def texts_beyond_python() -> list[Vector]:
+    """Texts that are not exports at all, or that Python reads only in its own way."""
+    ok = bout_export(
+        Shape((Step("attack", 0),), ("00" * 32,), "table", ("Tarl", "Pa-Kur"), frozenset(), (1,), 6)
+    )
+    text = text_of(ok)
+
+    def at_event_1(extra: str) -> str:
+        return text.replace('"seq": 1,', extra, 1)
+
+    return [
+        Vector("not JSON", "{", "error"),
+        Vector("a list", "[]", "error"),
+        Vector("no events", '{"bout": {}, "fairness": {}}', "error"),
+        Vector("an integer of 5000 digits", at_event_1('"seq": ' + "9" * 5000 + ","), "error"),
+        Vector("NaN in an event", at_event_1('"nan": NaN, "seq": 1,'), "rejected", 1),
+        Vector("Infinity as a seq", at_event_1('"seq": -Infinity,'), "rejected", 1),
+        Vector("1.0 as a seq", at_event_1('"seq": 1.0,'), "rejected", 1),
+        Vector("true as a seq", at_event_1('"seq": true,'), "rejected", 1),
+        Vector("__proto__ key", at_event_1('"__proto__": {"x": 1}, "seq": 1,'), "rejected", 1),
+        Vector(
+            "number-like keys", at_event_1('"k": 0, "9": 1.5, "1": 2.5, "seq": 1,'), "rejected", 1
+        ),
+        Vector("a lone surrogate key", at_event_1('"\\udc00": 1, "seq": 1,'), "rejected", 1),
+    ]
+
+
+@functools.cache
+def stored() -> tuple[dict[str, Any], ...]:
+    """The stored vectors (tests/vectors/*.json), every file's list."""
+    out: list[dict[str, Any]] = []
+    for path in sorted(HERE.glob("*.json")):
+        out += json.loads(path.read_text(encoding="utf-8"))
+    return tuple(out)
+
+
+def write_stored(valid: int = 12, tampers: int = 120) -> None:  # pragma: no cover - by hand
+    """Draw shapes and store their vectors: valid ones, tampered ones, special texts."""
+    import warnings
+
+    from hypothesis.errors import NonInteractiveExampleWarning
+
+    warnings.simplefilter("ignore", NonInteractiveExampleWarning)
+    found: list[Vector] = []
+    for _ in range(valid):
+        found += valid_vectors(shapes().example())
+    _write("valid.json", found)
+    pairs = shapes(8).flatmap(tampered)
+    _write("tampered.json", [pairs.example() for _ in range(tampers)])
+
+
+def _write(name: str, vectors: list[Vector]) -> None:  # pragma: no cover - by hand
+    text = ",\n".join(json.dumps(v.as_json(), ensure_ascii=True) for v in vectors)
+    (HERE / name).write_text(f"[\n{text}\n]\n", encoding="utf-8")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    write_stored()
