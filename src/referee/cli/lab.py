@@ -368,3 +368,25 @@ def battle_command(side_1: str, side_2: str, pack: str, policy: str, battles: in
         return
     for line in battle_lines(result):
         click.echo(line)
+
+
+@lab.command("report")
+@click.argument("pack")
+@click.option("--against", default="text", show_default=True, help=AGAINST_HELP)
+@click.option("-o", "--output", "output", required=True, help="The HTML file to write.")
+def report_command(pack: str, against: str, output: str) -> None:
+    """One self-contained HTML page: the pack, the text's tables, heat maps and battles.
+
+    \b
+    Examples:
+      referee lab report my-pack.toml -o report.html
+      referee lab report my-pack.toml --against other.toml -o report.html
+    """
+    from referee.lab.report import build_report
+
+    page = build_report(_pack(pack), _pack(against), pack, against)
+    try:
+        Path(output).write_text(page, encoding="utf-8")
+    except OSError as err:
+        raise RefereeError(f"cannot write report {output!r}: {err.strerror}") from None
+    click.echo(f"wrote {output} ({len(page):,} bytes)")
