@@ -150,3 +150,30 @@ def test_bad_screen_name_exits_2() -> None:
     code, _, err = run("--chat", "//roll", "--name", " Tarl")
     assert code == 2
     assert err == "error: a screen name must be text without outer spaces, got ' Tarl'\n"
+
+
+def test_scripted_faces_in_throw_order_as_json() -> None:
+    code, out, err = run("3d6!>5", "--faces", "6,5,1,2,3", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["rendered"] == "3d6!>5 = [6!, 5!, 1, 2, 3] = 17"
+    assert [(d["face"], d["exploded"]) for d in data["dice"]] == [
+        (6, True),
+        (5, True),
+        (1, False),
+        (2, False),
+        (3, False),
+    ]
+
+
+def test_scripted_faces_in_another_dialect() -> None:
+    code, out, _ = run("4d6k3", "--dialect", "d20", "--faces", "3,1,3,6")
+    assert (code, out) == (0, "4d6k3 = [3, ~~1~~, 3, ~~6~~] = 6\n")
+
+
+def test_scripted_faces_that_run_out_misfit_or_are_left_over_exit_2() -> None:
+    assert run("2d6", "--faces", "3")[2].startswith("error: scripted dice ran out")
+    assert run("1d6", "--faces", "7")[2] == "error: scripted face 7 does not fit a d6 (1..6)\n"
+    assert run("1d6", "--faces", "3,4")[2] == "error: --faces gave 2 faces but the roll threw 1\n"
+    assert run("1d6", "--faces", "3,x")[0] == 2
+    assert run("1d6", "--faces", "3", "--seed", "1")[0] == 2

@@ -153,6 +153,7 @@ LIMITED = [
     ("{1d6!, 1d6!}kh1", Limits(max_dice=41), "could throw 42 dice"),
     ("(1d6e6, 1d6)kh1", Limits(max_dice=21), "could throw 22 dice"),
     ("2d6ra6", Limits(max_dice=2), "could throw 3 dice"),
+    ("dh50+dh50+dh50", Limits(max_dice=2), "could throw 3 dice"),
     ("1d6[" + "x" * 300 + "]", Limits(), "characters long"),
     ("{" * 33 + "1" + "}" * 33, Limits(), "nests more than 32"),
     ("floor(" * 33 + "1" + ")" * 33, Limits(max_length=400), "nests more than 32"),
@@ -164,6 +165,7 @@ def test_every_new_form_keeps_the_limits_before_any_die_is_thrown(
     text: str, limits: Limits, message: str
 ) -> None:
     name = "d20" if text.startswith("(") or "ra" in text else "roll20"
+    name = "onlinehost" if text.startswith("dh") else name
     with pytest.raises(LimitError, match=re.escape(message)):
         parse(text, limits, dialect=name)
 

@@ -240,9 +240,9 @@ def roll_command(
         result = roll(parse(expression, dialect=dialect), rng=rng)
         record, text = result_record(result), str(result)
     if scripted is not None and scripted.remaining:
+        given = len(parse_faces(faces_text or ""))
         raise ScriptError(
-            f"--faces gave {scripted.remaining} more faces than the roll threw "
-            f"({len(parse_faces(faces_text or ''))} given)"
+            f"--faces gave {given} faces but the roll threw {given - scripted.remaining}"
         )
     if seed is not None:  # only once the roll worked: a bad input stays one stderr line
         click.echo(f"seed: {seed}", err=True)

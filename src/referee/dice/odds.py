@@ -259,8 +259,10 @@ class _Worker:
     def unchained(self, group: Dice, agg: _Aggregator, settled: Dist, extra: Dist) -> Dist:
         """A group without explosions, die by die in whole weights (`ra` may add one die)."""
         faces, face_den = _ints(settled)
-        adds, add_den = _ints(extra)
         adding = group.add_on
+        if adding is None and isinstance(agg, _ByRank):
+            return _kept_of_alike(faces, face_den, group.count, agg)
+        adds, add_den = _ints(extra)
         scale = add_den if adding is not None else 1
         frontier: dict[tuple[Hashable, bool], int] = {(agg.start, adding is None): 1}
         den = 1
@@ -477,6 +479,31 @@ class _ByRank(_Aggregator):
                 total += self.worth(value)
             return total
         return rest
+
+
+def _kept_of_alike(faces: dict[Number, int], den: int, count: int, agg: _ByRank) -> Dist:
+    """Keep or drop by rank among `count` alike dice: faces taken from the extreme end, with
+    how many dice show each (multinomial weights), instead of one die at a time."""
+    keep = agg.m if agg.keep_extremes else max(count - agg.m, 0)
+    from_top = agg.high == agg.keep_extremes  # keep the highest, or drop the lowest
+    # state: (dice placed so far, worth of the kept ones) -> weight
+    frontier: dict[tuple[int, Number], int] = {(0, 0): 1}
+    for value in sorted(faces, reverse=from_top):
+        weight = faces[value]
+        worth = agg.worth(value)
+        step: dict[tuple[int, Number], int] = defaultdict(int)
+        for (placed, total), w in frontier.items():
+            left = count - placed
+            for j in range(left + 1):
+                kept = min(j, max(keep - placed, 0))
+                ways = math.comb(left, j) * weight**j
+                step[(placed + j, total + worth * kept)] += w * ways
+        frontier = step
+    out: dict[Number, int] = defaultdict(int)
+    for (placed, total), w in frontier.items():
+        if placed == count:
+            out[whole(total)] += w
+    return _fractions(out, den**count)
 
 
 def _aggregator(keep: Keep | None, success: Success | None, failure: Success | None) -> _Aggregator:

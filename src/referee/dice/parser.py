@@ -141,9 +141,16 @@ def parse_cached(
     """
     if not isinstance(text, str):
         raise NotationError(f"dice notation must be text, got {text!r}")
-    if limits is DEFAULT_LIMITS and dialect is DEFAULT_DIALECT:
-        return _parse_default(text)
+    if limits is DEFAULT_LIMITS:
+        if dialect is DEFAULT_DIALECT:
+            return _parse_default(text)
+        return _parse_in(text, dialect if isinstance(dialect, str) else dialect.name)
     return _parse_limited(text, limits, _dialect(dialect))
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_in(text: str, name: str) -> Expr:
+    return parse(text, dialect=name)
 
 
 @functools.lru_cache(maxsize=512)
@@ -390,6 +397,7 @@ class _Parser:
         if char == "d":
             if self.d.degrees and self.low.startswith("dh", start):
                 self.pos += 2
+                self.dice += 1
                 return Degrees(self.number("a target number after 'dh'"))
             return self.group(start, 1)
         if char == "(":
