@@ -192,7 +192,9 @@ async def run(args: argparse.Namespace) -> None:
                         r = await client.post(
                             f"/api/bouts/{bout}/rolls", json={"dice": "1d100"}, headers=auth
                         )
-                        sent[r.json()["seq"]] = t
+                        body = r.json()
+                        # The roll's own event (the answer's seq may be the action before it).
+                        sent[body["rolls"][0]["seq"] if body.get("rolls") else body["seq"]] = t
                         await asyncio.sleep(0.2)
 
                 rolling = asyncio.create_task(roller())
