@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes
 from referee.analysis.msv_text import NEW_SKILLS, OLD_SIDES, PRINTED, TEXT_THRESHOLD
@@ -118,6 +119,7 @@ def _method_rounds(damage: Fraction) -> Fraction:
     return round_half_up(TEXT_THRESHOLD / damage)
 
 
+@lru_cache(maxsize=16)
 def _old_cells(sides: int) -> list[Cell]:
     column, printed = f"2d{sides}", PRINTED["old"]
     hit, damage = 100 * old_hit_chance(sides), old_mean_damage(sides)  # MSV-9
@@ -185,6 +187,7 @@ def _ratio(new: Cell, old: Cell, printed: str) -> Cell:
     )
 
 
+@lru_cache(maxsize=64)
 def comparison_cells(rules: MsvRules | None = None) -> tuple[Cell, ...]:
     """Every cell of the three tables: old, new, ratio; row by row as the text prints them.
 

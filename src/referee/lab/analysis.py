@@ -131,8 +131,13 @@ class Ladder:
         }
 
 
-def build_ladder(pack: MsvRules, skills: Sequence[int] = LADDER) -> Ladder:
-    """The ladder of `skills` (sorted, distinct) under `pack`.
+def build_ladder(
+    pack: MsvRules,
+    skills: Sequence[int] = LADDER,
+    known: tuple[Sequence[int], np.ndarray] | None = None,
+) -> Ladder:
+    """The ladder of `skills` (sorted, distinct) under `pack`; `known` is a matrix already
+    computed for a list of CS that may hold them all.
 
     >>> build_ladder(load_pack("text"), (75, 50)).skills
     (50, 75)
@@ -142,7 +147,11 @@ def build_ladder(pack: MsvRules, skills: Sequence[int] = LADDER) -> Ladder:
         raise RuleError(f"a ladder needs at least two different CS, got {list(skills)!r}")
     if len(ordered) > 101:
         raise LimitError(f"a ladder has at most 101 CS values, got {len(ordered)}")
-    matrix = win_matrix(ordered, pack)
+    if known is not None and set(ordered) <= set(known[0]):
+        where = [list(known[0]).index(cs) for cs in ordered]
+        matrix = known[1][np.ix_(where, where)]
+    else:
+        matrix = win_matrix(ordered, pack)
     steps = tuple(
         LadderStep(low, high, float(matrix[i + 1, i]))
         for i, (low, high) in enumerate(pairwise(ordered))

@@ -231,6 +231,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
     app.add_middleware(RateLimits, limits=limits)
     app.include_router(routes_judge.router)
+    app.include_router(__import__("referee.service.routes_lab", fromlist=["router"]).router)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RefereeError)

@@ -1,0 +1,117 @@
+// The balance lab page: edit a pack (formula boxes and fields, starting from the text's), and
+// POST /api/lab/analyse redraws the heat map, the ladder and the text's tables as you type;
+// an error in a formula is shown beside it. window.refereeLab is for tests and benchmarks:
+// `version` counts redraws, `latency` is the last edit-to-redraw time in milliseconds.
+
+import { call, el, fill, say } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = ["success", "damage", "critical", "critical_effect", "critical_extra_damage",
+  "initiative", "tie_break", "defeat_threshold"];
+const TEXT = { success: "roll <= cs", damage: "min(4, ceil(roll / 15))", critical: "roll % 10 == 0" };
+const TITLES = { hit: "% to Hit", damage: "Average Damage per Round", rounds: "Average Rounds to 15 Damage" };
+const RATIOS = { hit: "% to Hit ratio", damage: "Average Damage Ratio" };
+
+const state = { version: 0, latency: null, editedAt: null, sequence: 0, last: null };
+window.refereeLab = state;
+
+/** The pack as the form gives it: formulas left as the text's are left out (the default). */
+function pack() {
+  const out = {};
+  for (const name of FIELDS) {
+    const value = $(`f-${name}`).value.trim();
+    if (name === "initiative" && !value) continue;
+    if (TEXT[name] !== undefined && value === TEXT[name]) continue;
+    if (name === "defeat_threshold") out[name] = /^\d+$/.test(value) ? Number(value) : value;
+    else if (name === "critical_extra_damage") out[name] = /^\d+$/.test(value) ? Number(value) : value;
+    else out[name] = value;
+  }
+  if (out.critical_effect === "stun-free-attack") delete out.critical_effect;
+  if (out.tie_break === "reroll") delete out.tie_break;
+  if (out.critical_extra_damage === 1) delete out.critical_extra_damage;
+  if (out.defeat_threshold === 15) delete out.defeat_threshold;
+  return out;
+}
+
+function showErrors(errors) {
+  for (const name of FIELDS) {
+    const box = $(`e-${name}`);
+    if (!box) continue;
+    const message = errors[name] || "";
+    box.textContent = message;
+    box.closest(".field").classList.toggle("bad", Boolean(message));
+  }
+}
+
+function svgFrom(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  return document.importNode(doc.documentElement, true);
+}
+
+function number(value, stat) {
+  if (value === null || value === undefined) return "-";
+  return stat === "hit" && value > 2 ? value.toFixed(1) : value.toFixed(3);
+}
+
+function compareTables(rows) {
+  return rows.map((row) => {
+    const title = row.table === "ratio" ? RATIOS[row.stat] : TITLES[row.stat];
+    const line = (label, cells) => el("tr", {}, el("td", { text: label }), cells.map((c) => el("td", { text: c })));
+    const body = [
+      line("printed in the text", row.printed),
+      line("the text's pack", row.against.map((v) => number(v, row.stat))),
+      line("this pack", row.pack.map((v) => number(v, row.stat))),
+    ];
+    if (row.pack_with_free_attacks.some((v) => v !== null)) {
+      body.push(line("this pack, with free attacks", row.pack_with_free_attacks.map((v) => number(v, row.stat))));
+    }
+    return el("table", { class: "lab-table", "data-stat": `${row.table}-${row.stat}` },
+      el("caption", { text: title }),
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), row.columns.map((c) => el("th", { scope: "col", text: c })))),
+      el("tbody", {}, body));
+  });
+}
+
+function draw(answer) {
+  state.last = answer;
+  const change = $("show-change").checked;
+  fill($("heat-map"), svgFrom(change ? answer.change_svg : answer.matrix_svg));
+  fill($("ladder"), answer.ladder.steps.map((s) => el("tr", {},
+    el("td", { text: `CS ${s.high} vs CS ${s.low}` }),
+    el("td", { text: s.p_higher_wins.toFixed(3) }),
+    el("td", { text: `${(100 * s.edge_per_point).toFixed(2)}%` }))));
+  fill($("compare"), compareTables(answer.compare));
+}
+
+async function refresh() {
+  const mine = ++state.sequence;
+  const started = state.editedAt ?? performance.now();
+  let answer;
+  try {
+    answer = await call("POST", "/api/lab/analyse", { body: { pack: pack() } });
+  } catch (err) {
+    if (mine === state.sequence) say(err.message, "error");
+    return;
+  }
+  if (mine !== state.sequence) return; // a newer edit is on its way
+  say("");
+  showErrors(answer.ok ? {} : answer.errors);
+  if (answer.ok) draw(answer);
+  state.latency = performance.now() - started;
+  state.editedAt = null;
+  state.version += 1;
+  $("heat-map").dataset.version = String(state.version);
+}
+
+let timer = null;
+function edited() {
+  if (state.editedAt === null) state.editedAt = performance.now();
+  clearTimeout(timer);
+  timer = setTimeout(refresh, 60);
+}
+
+$("lab-form").addEventListener("input", edited);
+$("lab-form").addEventListener("change", edited);
+$("lab-form").addEventListener("submit", (event) => event.preventDefault());
+$("show-change").addEventListener("change", () => state.last && draw(state.last));
+refresh();
