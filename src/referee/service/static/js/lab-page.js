@@ -107,7 +107,7 @@ let timer = null;
 function edited() {
   if (state.editedAt === null) state.editedAt = performance.now();
   clearTimeout(timer);
-  timer = setTimeout(refresh, 60);
+  timer = setTimeout(refresh, 25);
 }
 
 $("lab-form").addEventListener("input", edited);
