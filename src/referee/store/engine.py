@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import weakref
@@ -43,6 +44,11 @@ _MIGRATION_LOCK = 0x5EFE_EE01
 
 #: One in-process writer lock per SQLite engine (see `write_transaction`).
 _WRITERS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKeyDictionary()
+
+#: The unit of work open in this context, if any: (engine, its connection in a transaction).
+_UNIT: contextvars.ContextVar[tuple[Engine, Connection] | None] = contextvars.ContextVar(
+    "referee_unit_of_work", default=None
+)
 
 
 def default_url() -> str:
@@ -161,14 +167,45 @@ def unavailable_as_storage_error(engine: Engine) -> Iterator[None]:
         ) from None
 
 
+def ambient(engine: Engine) -> Connection | None:
+    """The connection of the unit of work open on `engine` in this context, or None."""
+    held = _UNIT.get()
+    return held[1] if held is not None and held[0] is engine else None
+
+
+@contextmanager
+def unit_of_work(engine: Engine) -> Iterator[Connection]:
+    """One transaction around everything the store does on `engine` in this context.
+
+    Every read and write of the store inside it uses its connection, and it commits only when
+    the block ends without an exception: an operation of several steps is stored whole or not
+    at all. Nested units are part of the outer one.
+    """
+    held = ambient(engine)
+    if held is not None:
+        yield held
+        return
+    with write_transaction(engine) as connection:
+        token = _UNIT.set((engine, connection))
+        try:
+            yield connection
+        finally:
+            _UNIT.reset(token)
+
+
 @contextmanager
 def write_transaction(engine: Engine) -> Iterator[Connection]:
     """One write transaction: BEGIN IMMEDIATE on SQLite; commit on success, else roll back.
 
     SQLite has one writer at a time; the writers of this process queue on a lock rather than
     in SQLite's busy handler, whose sleeps grow to 100 ms and make the slowest answers slow.
-    (Other processes on the same file still wait in the busy handler.)
+    (Other processes on the same file still wait in the busy handler.) Inside a unit of work
+    (`unit_of_work`) it is the unit's transaction.
     """
+    held = ambient(engine)
+    if held is not None:
+        yield held
+        return
     lock = _WRITERS.get(engine)
     with lock if lock is not None else nullcontext(), engine.connect() as connection:
         connection.execution_options(**{WRITE: True})

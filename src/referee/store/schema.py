@@ -6,9 +6,9 @@ steps; the `schema_version` table holds one row per applied version. Never edit 
 that has shipped: add a new version.
 
 >>> [version for version, _ in MIGRATIONS]
-[1]
+[1, 2]
 >>> sorted(METADATA.tables)
-['bouts', 'events', 'seeds', 'tokens']
+['bouts', 'events', 'receipts', 'seeds', 'tokens']
 """
 
 from __future__ import annotations
@@ -72,6 +72,18 @@ EVENTS = Table(
     Column("hash", Text, nullable=False),
 )
 
+#: The first answer to a request sent with an `Idempotency-Key`, kept so that a retry gets it
+#: again instead of acting twice. `digest` is SHA-256 hex of (caller, key); `request` is SHA-256
+#: hex of the request; `answer` is the answer sealed with a key only the caller's key gives.
+RECEIPTS = Table(
+    "receipts",
+    METADATA,
+    Column("digest", Text, primary_key=True),
+    Column("request", Text, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+)
+
 _V1 = (
     """CREATE TABLE bouts (
         id TEXT PRIMARY KEY,
@@ -116,8 +128,17 @@ _V1 = (
     )""",
 )
 
+_V2 = (
+    """CREATE TABLE receipts (
+        digest TEXT PRIMARY KEY,
+        request TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+)
+
 #: (version, DDL statements), applied in order, each version in one transaction.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1),)
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2))
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = MIGRATIONS[-1][0]

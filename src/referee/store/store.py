@@ -32,11 +32,11 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Row, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from referee.errors import ConflictError, LimitError, RuleError
@@ -55,6 +55,7 @@ from referee.ledger import (
 )
 from referee.rng import VerifiableRng, check_server_seed, commitment, new_server_seed
 from referee.store.engine import (
+    ambient,
     default_url,
     is_postgres,
     is_transient,
@@ -62,6 +63,7 @@ from referee.store.engine import (
     migrate,
     safe_url,
     unavailable_as_storage_error,
+    unit_of_work,
     write_transaction,
 )
 from referee.store.notify import Watcher, crosses_processes, watch
@@ -74,7 +76,7 @@ from referee.store.rows import (
     seed_records,
     seed_row,
 )
-from referee.store.schema import BOUTS, EVENTS, SEEDS, TOKENS
+from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SEEDS, TOKENS
 
 #: build(last event or None, all events so far) -> the new events. May run more than once.
 Build = Callable[[Event | None, list[Event]], Sequence[Event]]
@@ -157,6 +159,26 @@ class Store:
         """Close every pooled connection."""
         self._engine.dispose()
 
+    @contextmanager
+    def unit(self) -> Iterator[None]:
+        """One transaction around every read and write of this store in the block.
+
+        An operation of several steps (open a bout with its first events, close it with the
+        seed reveal, hand it over) is stored whole or not at all: an exception anywhere in the
+        block, or a crash, leaves the database as it was. Nested units join the outer one.
+        """
+        with self._guard(), unit_of_work(self._engine):
+            yield
+
+    @contextmanager
+    def _connect(self) -> Iterator[Connection]:
+        held = ambient(self._engine)
+        if held is not None:
+            yield held
+            return
+        with self._engine.connect() as conn:
+            yield conn
+
     def __enter__(self) -> Store:
         return self
 
@@ -207,7 +229,7 @@ class Store:
 
     def get_bout(self, bout_id: str) -> BoutRecord:
         """The bout with this id, or NotFoundError."""
-        with self._guard(), self._engine.connect() as conn:
+        with self._guard(), self._connect() as conn:
             return bout_record(bout_row(conn, bout_id))
 
     def list_bouts(self, status: str | None = None, limit: int = 100) -> list[BoutRecord]:
@@ -217,7 +239,7 @@ class Store:
         query = select(BOUTS).order_by(BOUTS.c.created_at.desc(), BOUTS.c.id).limit(limit)
         if status is not None:
             query = query.where(BOUTS.c.status == status)
-        with self._guard(), self._engine.connect() as conn:
+        with self._guard(), self._connect() as conn:
             return [bout_record(row) for row in conn.execute(query)]
 
     def set_status(self, bout_id: str, status: str) -> BoutRecord:
@@ -243,7 +265,7 @@ class Store:
 
     def seeds(self, bout_id: str) -> list[ServerSeed]:
         """Every server seed of the bout, first to current (secrets inside: do not log)."""
-        with self._guard(), self._engine.connect() as conn:
+        with self._guard(), self._connect() as conn:
             bout_row(conn, bout_id)
             return seed_records(conn, bout_id)
 
@@ -295,7 +317,7 @@ class Store:
 
     def events(self, bout_id: str, after_seq: int = -1) -> list[Event]:
         """The bout's events with seq > after_seq, in order."""
-        with self._guard(), self._engine.connect() as conn:
+        with self._guard(), self._connect() as conn:
             bout_row(conn, bout_id)
             if after_seq < 0:
                 return self._all_events(conn, bout_id)
@@ -338,7 +360,8 @@ class Store:
 
         def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
             seed = seed_records(conn, bout_id)[-1]
-            _check_unrevealed(bout_id, seed)
+            # A revealed seed is refused by `_check_rolls` once `build` has rolled with it, so
+            # that `build` may first say why nothing is rolled (the bout is closed, say).
             rng = VerifiableRng(seed.server_seed, bout.client_seed, seed_position(current).nonce)
             last = current[-1] if current else None
             return self._add(conn, bout, current, list(build(last, current, rng)), seed)
@@ -347,8 +370,8 @@ class Store:
 
     def export(self, bout_id: str) -> dict[str, Any]:
         """The bout's export document (see `referee.ledger.build_export`), one snapshot."""
-        with self._guard(), self._engine.connect() as conn:
-            if is_postgres(self._engine):
+        with self._guard(), self._connect() as conn:
+            if is_postgres(self._engine) and ambient(self._engine) is None:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             bout = bout_record(bout_row(conn, bout_id))
             seeds = [seed.published() for seed in seed_records(conn, bout_id)]
@@ -393,13 +416,49 @@ class Store:
             self._insert_token(conn, bout_id, token, Role.FIGHTER, fighter)
         return TokenRecord(bout_id, Role.FIGHTER, fighter)
 
+    def revoke_fighter_tokens(self, bout_id: str, fighter: str) -> int:
+        """Revoke every token of the fighter `fighter` (it quit or was removed); how many."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            gone = conn.execute(
+                delete(TOKENS).where(
+                    TOKENS.c.bout_id == bout_id,
+                    TOKENS.c.role == Role.FIGHTER.value,
+                    TOKENS.c.fighter == fighter,
+                )
+            )
+        return int(gone.rowcount or 0)
+
     def lookup_token(self, token: str) -> TokenRecord | None:
         """What the token grants, or None for an unknown token."""
         if not isinstance(token, str):
             return None
-        with self._guard(), self._engine.connect() as conn:
+        with self._guard(), self._connect() as conn:
             row = conn.execute(_TOKEN, {"digest": token_hash(token)}).first()
         return None if row is None else TokenRecord(row.bout_id, Role(row.role), row.fighter)
+
+    # -- receipts (Idempotency-Key) ------------------------------------------------------
+
+    def claim_receipt(self, digest: str) -> tuple[str, str] | None:
+        """The (request, answer) kept under `digest`, or None; call it inside a unit.
+
+        On PostgreSQL it first takes a transaction lock on the digest, so two requests with the
+        same key wait for each other and the second finds the first one's receipt.
+        """
+        with self._guard(), write_transaction(self._engine) as conn:
+            if is_postgres(self._engine):
+                lock = text("SELECT pg_advisory_xact_lock(hashtextextended(:digest, 0))")
+                conn.execute(lock, {"digest": digest})
+            row = conn.execute(
+                select(RECEIPTS.c.request, RECEIPTS.c.answer).where(RECEIPTS.c.digest == digest)
+            ).first()
+        return None if row is None else (str(row.request), str(row.answer))
+
+    def keep_receipt(self, digest: str, request: str, answer: str) -> None:
+        """Keep the answer to a request under `digest` (in the unit that wrote its events)."""
+        row = {"digest": digest, "request": request, "answer": answer, "created_at": utc_time()}
+        with self._guard(), write_transaction(self._engine) as conn:
+            conn.execute(insert(RECEIPTS).values(row))
 
     # -- internals -----------------------------------------------------------------------
 
@@ -425,6 +484,17 @@ class Store:
     def _locked_append(
         self, bout_id: str, work: Callable[[Connection, Row[Any], list[Event]], list[Event]]
     ) -> list[Event]:
+        if ambient(self._engine) is not None:
+            # Inside a unit of work: no retry of a part of it (SQLite's BEGIN IMMEDIATE and
+            # PostgreSQL's row lock already keep other writers of this bout out).
+            try:
+                with self._guard(), write_transaction(self._engine) as conn:
+                    bout = bout_row(conn, bout_id, lock=True)
+                    return work(conn, bout, self._all_events(conn, bout_id))
+            except IntegrityError:
+                raise ConflictError(
+                    f"bout {bout_id!r}: another writer got in the way; try again"
+                ) from None
         for attempt in range(MAX_ATTEMPTS):
             try:
                 with self._guard(), write_transaction(self._engine) as conn:
