@@ -6,13 +6,14 @@ It calls the rule system's hooks and never asks which system it runs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from referee.bout import commands as c
 from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply
+from referee.bout.names import fighter_name
+from referee.bout.names import name as checked_name
 from referee.bout.state import BoutState, Status
 from referee.dice import DEFAULT_DIALECT
 from referee.dice import dialect as dice_dialect
@@ -25,7 +26,13 @@ from referee.systems.base import JSON, Outcome, RuleSystem, find_system
 
 REFEREE = "referee"
 SYSTEM = "system"
-_NAME = re.compile(r"[^\x00-\x1f\x7f]{1,40}")
+
+#: Options of an action that are not the acting fighter's to choose: circumstance modifiers,
+#: a rear attack and the range of a shot between unplaced fighters are the referee's to rule
+#: (with positions, the rear and the range follow from them), and the defense is the
+#: defender's (its sheet's usual one unless the referee rules otherwise). A fighter's own
+#: token may not set them; the referee may, and the action event records `by: referee`.
+REFEREE_TERMS = frozenset({"modifier", "rear", "defend", "range"})
 
 
 def system_of(state: BoutState) -> RuleSystem:
@@ -91,12 +98,7 @@ def _open(state: BoutState, cmd: c.Open, by: str) -> list[Event]:
 
 
 def _check_name(name: str, what: str) -> str:
-    if not isinstance(name, str) or not _NAME.fullmatch(name.strip()) or name != name.strip():
-        raise RuleError(
-            f"{what} {name!r} must be 1 to 40 characters, no control characters, "
-            "no leading or trailing spaces"
-        )
-    return name
+    return checked_name(name, what)
 
 
 def _require_live(state: BoutState) -> None:
@@ -112,11 +114,7 @@ def _require_referee(by: str, what: str) -> None:
 def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
     state = log.state
     _require_live(state)
-    name = _check_name(cmd.name, "fighter name")
-    if name in (REFEREE, SYSTEM):
-        raise RuleError(f"fighter name {name!r} is reserved")
-    if state.has_fighter(name):
-        raise ConflictError(f"there is already a fighter called {name!r}")
+    name = fighter_name(cmd.name, (f.name for f in state.fighters))
     side = _check_name(cmd.side or name, "side")
     unknown = set(cmd.hidden) - set(rules.hidden_stats())
     if unknown:
@@ -202,6 +200,12 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
         raise ForbiddenError(f"{by!r} may not act for {actor!r}")
     if cmd.kind not in rules.actions:
         raise RuleError(f"unknown action {cmd.kind!r} (expected one of {', '.join(rules.actions)})")
+    terms = sorted(REFEREE_TERMS & set(cmd.options))
+    if by != REFEREE and terms:
+        raise ForbiddenError(
+            f"{', '.join(terms)}: not {actor}'s to choose (the referee rules circumstances and "
+            "a rear attack; the defender's sheet gives its defense)"
+        )
     if state.current != actor:
         raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
     reason = rules.blocked(state.fighter(actor), cmd.kind)

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 STUNNED = "stunned"
 
 
+#: The largest CS a fighter of a bout may have (MSV-2: CS >= 100 always succeeds).
+MAX_CS = 100
+
+
 @register
 class MsvSystem(RuleSystem):
     """The Mago System of Vonda: everyone rolls 1d100 against a Combat Skill."""
@@ -65,7 +69,8 @@ class MsvSystem(RuleSystem):
         return dict(rules_from_mapping(data, "msv").to_json())
 
     def check_stats(self, stats: Mapping[str, Any]) -> dict[str, JSON]:
-        """A fighter's stats: exactly `{"cs": N}` with N >= 0.
+        """A fighter's stats: exactly `{"cs": N}` with 0 <= N <= 100 (MSV-2: CS 100 already
+        always succeeds, so no larger CS means anything).
 
         >>> MsvSystem().check_stats({"cs": 65})
         {'cs': 65}
@@ -73,7 +78,10 @@ class MsvSystem(RuleSystem):
         unknown = sorted(set(stats) - {"cs"})
         if unknown or "cs" not in stats:
             raise RuleError(f"MSV stats are {{'cs': N}}, got {dict(stats)!r}")
-        return {"cs": int(check_cs(stats["cs"]))}
+        cs = int(check_cs(stats["cs"]))
+        if cs > MAX_CS:
+            raise RuleError(f"CS must be 0..{MAX_CS} (MSV-2: CS {MAX_CS} always succeeds)")
+        return {"cs": cs}
 
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
         """MSV-5 for every given fighter."""

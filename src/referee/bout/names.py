@@ -1,0 +1,73 @@
+"""Names people see: fighters, sides, bouts. One rule for what a name may be.
+
+A name is NFC-normalised, 1 to 40 characters, printable (no control characters, no bidi
+overrides or isolates, no zero-width characters, no spaces other than the plain one, none at
+either end) and shows something (not only combining marks or blank-looking letters). A
+fighter's name may not pass for the referee or the chat host (`Referee`, `OnlineHost`,
+`system`), nor for another fighter, in any letter case or width.
+
+>>> name("Cafe\\u0301", "fighter name")
+'Café'
+>>> name("Tarl\\u202e", "fighter name")
+Traceback (most recent call last):
+...
+referee.errors.RuleError: fighter name 'Tarl\\u202e' has an invisible or control character (U+202E)
+>>> same_name("TARL", "tarl"), same_name("\\uff34\\uff41\\uff52\\uff4c", "Tarl")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from referee.errors import ConflictError, RuleError
+
+MAX_NAME = 40
+
+#: Names a fighter may not take, compared by `key`: they would pass for the referee, the chat
+#: host that says every roll, or the engine itself.
+RESERVED = ("referee", "onlinehost", "system")
+
+#: Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...).
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+
+
+def key(text: str) -> str:
+    """What two names are compared by: NFKC, case-folded (`TARL`, `tarl` and full-width match)."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names would be taken for one another."""
+    return key(a) == key(b)
+
+
+def name(text: object, what: str) -> str:
+    """`text` as a name (NFC), or RuleError saying what is wrong with it."""
+    if not isinstance(text, str):
+        raise RuleError(f"{what} must be text, got {text!r}")
+    value = unicodedata.normalize("NFC", text)
+    if not 1 <= len(value) <= MAX_NAME:
+        raise RuleError(f"{what} {text[:50]!r} must be 1 to {MAX_NAME} characters")
+    for ch in value:
+        if ch != " " and (not ch.isprintable() or ch in _BLANK):
+            raise RuleError(
+                f"{what} {text!r} has an invisible or control character (U+{ord(ch):04X})"
+            )
+    if value != value.strip():
+        raise RuleError(f"{what} {text!r} has leading or trailing spaces")
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in value):
+        raise RuleError(f"{what} {text!r} shows nothing visible")
+    return value
+
+
+def fighter_name(text: object, others: Iterable[str] = ()) -> str:
+    """A new fighter's name: `name`, not reserved, not another fighter's in any case."""
+    value = name(text, "fighter name")
+    if key(value) in RESERVED:
+        raise RuleError(f"fighter name {value!r} is reserved (it would pass for the referee)")
+    for other in others:
+        if same_name(value, other):
+            raise ConflictError(f"there is already a fighter called {other!r}")
+    return value
