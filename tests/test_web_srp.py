@@ -63,13 +63,12 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
     expect(tarl.locator("#target-info")).to_have_text(
         "Pa-Kur defends with shield, shield (6), armor 2 AP."
     )
-    tarl.select_option("#act-defend", "shield")
-    tarl.fill("#act-modifier", "2")
+    # The defense and any modifier are not Tarl's to choose: Pa-Kur's sheet gives the shield.
     with tarl.expect_response(lambda r: r.url.endswith("/attacks")) as answer:
         tarl.click("#act-submit")
     result = answer.value.json()
     assert answer.value.status == 200, result
-    assert result["defense"] == "shield" and result["effective_skill"] == 18
+    assert result["defense"] == "shield" and result["effective_skill"] == 16
     seq = result["seq"]
 
     # The other fighter sees the outcome with every line of its explanation.

@@ -25,12 +25,13 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from referee import __version__
 from referee.bout import commands as c
-from referee.errors import AuthError, NotationError, RefereeError
+from referee.errors import AuthError, NotationError, RefereeError, RuleError
 from referee.service import models as m
-from referee.service import routes_judge
+from referee.service import receipts, routes_judge
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
 from referee.service.chat import answer_chat, error_answer, read_line
 from referee.service.limits import (
@@ -41,7 +42,9 @@ from referee.service.limits import (
     refusal_headers,
 )
 from referee.service.live import LiveHub
+from referee.service.receipts import request_digest
 from referee.store import Role, Store
+from referee.store.store import MAX_EVENTS_PER_BOUT
 from referee.systems import find_system, system_names
 
 log = logging.getLogger("referee.service")
@@ -143,8 +146,17 @@ CONSOLE_CSP = (
 )
 
 
+#: Headers of an answer that may carry a secret (a token, a seed): never kept by a cache.
+PRIVATE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
 class SecurityHeaders:
-    """nosniff and no referrer everywhere; a strict Content-Security-Policy on the console."""
+    """nosniff and no referrer everywhere; a strict Content-Security-Policy on the console;
+    `Cache-Control: no-store` on every API answer (tokens and seeds are never cached)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -168,6 +180,8 @@ class SecurityHeaders:
                 headers.append((b"referrer-policy", b"no-referrer"))
                 if console:
                     headers.append((b"content-security-policy", CONSOLE_CSP.encode()))
+                elif not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -185,6 +199,61 @@ def bearer(authorization: str | None) -> str | None:
 
 
 AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
+KeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="any unique text (a UUID): a retry with the same key gets the first "
+        "answer again and changes nothing more",
+    ),
+]
+
+#: The largest seq a cursor (`after`, `Last-Event-ID`) may name: a bout holds at most this
+#: many events, so anything past it is a mistake (400), never a database error.
+MAX_CURSOR = MAX_EVENTS_PER_BOUT
+
+_ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+    "required": ["error", "message"],
+}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {
+            "application/json": {"schema": _ERROR_SCHEMA},
+            "text/plain": {"schema": {"type": "string"}},
+        },
+    }
+
+
+#: The error answers every operation may give (JSON; plain text at the chat endpoint).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _error("bad input: a value the rules or the stated bounds do not allow"),
+    401: _error("no token, or an unknown or revoked token"),
+    403: _error("a token that may not do this (another bout's; a fighter's for the referee's)"),
+    404: _error("no such bout or fighter"),
+    405: _error("method not allowed (the Allow header lists the allowed ones)"),
+    409: _error("does not fit the bout's state: out of turn, paused, ended, closed"),
+    413: _error("a request body or value past a stated bound"),
+    422: _error("a body that does not match the schema"),
+    503: _error("the database is unavailable"),
+}
+
+
+def _cursor(value: str | None, what: str) -> int | None:
+    """A seq cursor from text: -1..MAX_CURSOR, or RuleError (400)."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text.lstrip("-").isdigit() or not text.isascii() or len(text) > 12:
+        raise RuleError(f"{what} {value[:40]!r} is not a whole number -1..{MAX_CURSOR}")
+    number = int(text)
+    if not -1 <= number <= MAX_CURSOR:
+        raise RuleError(f"{what} {number} is out of range (-1..{MAX_CURSOR})")
+    return number
 
 
 def create_app(
@@ -225,6 +294,7 @@ def create_app(
         # nothing from outside, so it offers the schema itself at /openapi.json only.
         docs_url=None,
         redoc_url=None,
+        responses=ERROR_RESPONSES,
     )
     app.state.service = service
     app.state.live = hub
@@ -256,12 +326,39 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> Response:
         code = "not_found" if err.status_code == 404 else "http_error"
+        headers = dict(err.headers or {})
+        if err.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed(app, request))
         if _is_chat(request.scope):
-            return chat_error(err.status_code, error_answer(RefereeError(str(err.detail))))
-        return JSONResponse(error_body(code, str(err.detail)), status_code=err.status_code)
+            answer = chat_error(err.status_code, error_answer(RefereeError(str(err.detail))))
+            answer.headers.update(headers)
+            return answer
+        return JSONResponse(
+            error_body(code, str(err.detail)), status_code=err.status_code, headers=headers
+        )
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, err: Exception) -> Response:
+        # Outside every middleware: the headers SecurityHeaders adds are set here too.
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return JSONResponse(
+            error_body("server_error", "the referee failed on this request; nothing was stored"),
+            status_code=500,
+            headers=PRIVATE_HEADERS,
+        )
 
     def who(bout_id: str, authorization: str | None) -> Caller:
         return service.caller(bout_id, bearer(authorization))
+
+    def once(
+        request: Request, key: str | None, authorization: str | None, body: Any, run: Any
+    ) -> Any:
+        """`run()` as one transaction, or the first answer again for a retried key."""
+        fingerprint = request_digest(request.method, request.url.path, body)
+        return receipts.once(store, key, bearer(authorization), fingerprint, run)
+
+    def dumped(body: Any) -> Any:
+        return None if body is None else body.model_dump(mode="json")
 
     @app.get("/healthz", tags=["service"])
     def healthz() -> dict[str, str]:
@@ -285,10 +382,20 @@ def create_app(
         return out
 
     @app.post("/api/bouts", status_code=201, tags=["bouts"])
-    def create_bout(body: m.CreateBout) -> dict[str, Any]:
+    def create_bout(
+        request: Request, body: m.CreateBout, idempotency_key: KeyHeader = None
+    ) -> dict[str, Any]:
         """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
-        return service.create_bout(
-            body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                None,
+                dumped(body),
+                lambda: service.create_bout(
+                    body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
+                ),
+            )
         )
 
     @app.get("/api/bouts", tags=["bouts"])
@@ -308,35 +415,80 @@ def create_app(
 
     @app.post("/api/bouts/{bout_id}/fighters", status_code=201, tags=["fighters"])
     def add_fighter(
-        bout_id: str, body: m.AddFighter, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        body: m.AddFighter,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """The referee adds a fighter (MSV: `cs`; SRP: `sheet`); its token comes back once."""
-        caller = who(bout_id, authorization)
-        service.require_referee(caller)
-        return service.add_fighter(
-            bout_id, caller, body.name, body.stats(), body.side, body.hidden, body.client_seed
-        )
+
+        def run() -> dict[str, Any]:
+            caller = who(bout_id, authorization)
+            service.require_referee(caller)
+            return service.add_fighter(
+                bout_id, caller, body.name, body.stats(), body.side, body.hidden, body.client_seed
+            )
+
+        return dict(once(request, idempotency_key, authorization, dumped(body), run))
 
     @app.post("/api/bouts/{bout_id}/join", status_code=201, tags=["fighters"])
-    def join(bout_id: str, body: m.AddFighter, authorization: AuthHeader = None) -> dict[str, Any]:
+    def join(
+        request: Request,
+        bout_id: str,
+        body: m.AddFighter,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """A fighter joins an open bout by itself, optionally adding its part to the client seed."""
-        caller = who(bout_id, authorization)
-        return service.add_fighter(
-            bout_id, caller, body.name, body.stats(), body.side, (), body.client_seed, joining=True
-        )
+
+        def run() -> dict[str, Any]:
+            caller = who(bout_id, authorization)
+            return service.add_fighter(
+                bout_id, caller, body.name, body.stats(), body.side, (), body.client_seed, True
+            )
+
+        return dict(once(request, idempotency_key, authorization, dumped(body), run))
 
     @app.patch("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
     def update_fighter(
-        bout_id: str, name: str, body: m.UpdateFighter, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        name: str,
+        body: m.UpdateFighter,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """The referee changes a fighter's stats or wounds."""
         command = c.UpdateFighter(name, body.stats(), body.wounds)
-        return _events(service.command(bout_id, who(bout_id, authorization), command))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
+            )
+        )
 
     @app.delete("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
-    def remove_fighter(bout_id: str, name: str, authorization: AuthHeader = None) -> dict[str, Any]:
-        """The referee removes a fighter, or a fighter quits (its own token)."""
-        return _events(service.remove(bout_id, who(bout_id, authorization), name))
+    def remove_fighter(
+        request: Request,
+        bout_id: str,
+        name: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
+        """The referee removes a fighter, or a fighter quits (its own token, then revoked)."""
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                None,
+                lambda: _events(service.remove(bout_id, who(bout_id, authorization), name)),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/fighters/{name}/token", tags=["fighters"])
     def reissue_token(bout_id: str, name: str, authorization: AuthHeader = None) -> dict[str, Any]:
@@ -346,45 +498,129 @@ def create_app(
 
     @app.post("/api/bouts/{bout_id}/fighters/{name}/reveal", tags=["fighters"])
     def reveal(
-        bout_id: str, name: str, body: m.Reveal | None = None, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        name: str,
+        body: m.Reveal | None = None,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """The referee reveals a fighter's hidden stats (all, or the named `keys`)."""
         keys = tuple(body.keys) if body else ()
-        return _events(service.command(bout_id, who(bout_id, authorization), c.Reveal(name, keys)))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: _events(
+                    service.command(bout_id, who(bout_id, authorization), c.Reveal(name, keys))
+                ),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/initiative", tags=["actions"])
-    def initiative(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def initiative(
+        request: Request,
+        bout_id: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """The referee rolls initiative; the bout starts."""
-        events = service.command(bout_id, who(bout_id, authorization), c.RollInitiative())
-        settled = next(e for e in events if e["type"] == "initiative")
-        return {"order": settled["payload"]["order"], **_events(events)}
+
+        def run() -> dict[str, Any]:
+            events = service.command(bout_id, who(bout_id, authorization), c.RollInitiative())
+            settled = next(e for e in events if e["type"] == "initiative")
+            return {"order": settled["payload"]["order"], **_events(events)}
+
+        return dict(once(request, idempotency_key, authorization, None, run))
 
     @app.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
-    def attack(bout_id: str, body: m.Attack, authorization: AuthHeader = None) -> dict[str, Any]:
-        """An attack by `attacker` (its own token, or the referee's) on `target`."""
-        return service.act(
-            bout_id, who(bout_id, authorization), body.attacker, "attack", body.options()
+    def attack(
+        request: Request,
+        bout_id: str,
+        body: m.Attack,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
+        """An attack by `attacker` (its own token, or the referee's) on `target`.
+
+        Circumstance options (`modifier`, `rear`, `defend`, `range`) are the referee's: a
+        fighter's token that sets one gets 403.
+        """
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: service.act(
+                    bout_id, who(bout_id, authorization), body.attacker, "attack", body.options()
+                ),
+            )
         )
 
     @app.post("/api/bouts/{bout_id}/actions", tags=["actions"])
-    def action(bout_id: str, body: m.Action, authorization: AuthHeader = None) -> dict[str, Any]:
+    def action(
+        request: Request,
+        bout_id: str,
+        body: m.Action,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
-        return service.act(
-            bout_id, who(bout_id, authorization), body.actor, body.kind, body.options
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: service.act(
+                    bout_id, who(bout_id, authorization), body.actor, body.kind, body.options
+                ),
+            )
         )
 
     @app.post("/api/bouts/{bout_id}/rolls", tags=["actions"])
     def free_roll(
-        bout_id: str, body: m.FreeRoll, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        body: m.FreeRoll,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """A recorded roll outside the rules (the chat's `roll`), by a fighter or the referee:
         any dice notation; every throw is a roll event with its nonce and faces."""
-        caller = who(bout_id, authorization)
-        return service.free_roll(bout_id, caller, body.dice, body.actor)
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: service.free_roll(
+                    bout_id, who(bout_id, authorization), body.dice, body.actor
+                ),
+            )
+        )
 
     def referee_power(path: str, command: Callable[[], c.Command], doc: str) -> None:
-        def route(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
-            return _events(service.command(bout_id, who(bout_id, authorization), command()))
+        def route(
+            request: Request,
+            bout_id: str,
+            authorization: AuthHeader = None,
+            idempotency_key: KeyHeader = None,
+        ) -> dict[str, Any]:
+            return dict(
+                once(
+                    request,
+                    idempotency_key,
+                    authorization,
+                    None,
+                    lambda: _events(
+                        service.command(bout_id, who(bout_id, authorization), command())
+                    ),
+                )
+            )
 
         route.__doc__ = doc
         route.__name__ = path.replace("-", "_")
@@ -398,36 +634,102 @@ def create_app(
 
     @app.post("/api/bouts/{bout_id}/end", tags=["referee"])
     def end(
-        bout_id: str, body: m.End | None = None, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        body: m.End | None = None,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """End the bout, naming the winning side (or none)."""
         command = c.End(
             body.winner if body else None, (body.reason if body else None) or "ended by the referee"
         )
-        return _events(service.command(bout_id, who(bout_id, authorization), command))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/override", tags=["referee"])
     def override(
-        bout_id: str, body: m.Override, authorization: AuthHeader = None
+        request: Request,
+        bout_id: str,
+        body: m.Override,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> dict[str, Any]:
         """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
         command = c.Override(body.of, body.wounds, body.note)
-        return _events(service.command(bout_id, who(bout_id, authorization), command))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                dumped(body),
+                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/handover", tags=["referee"])
-    def handover(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def handover(
+        request: Request,
+        bout_id: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """Hand the bout to another referee: a new referee token; the old one stops working."""
-        return service.hand_over(bout_id, who(bout_id, authorization))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                None,
+                lambda: service.hand_over(bout_id, who(bout_id, authorization)),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/rotate-seed", tags=["fairness"])
-    def rotate(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def rotate(
+        request: Request,
+        bout_id: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """Reveal the current server seed and commit to a new one."""
-        return service.rotate_seed(bout_id, who(bout_id, authorization))
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                None,
+                lambda: service.rotate_seed(bout_id, who(bout_id, authorization)),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/close", tags=["fairness"])
-    def close(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
-        """End the bout if needed and reveal its server seed: now anyone can verify it."""
-        return service.close(bout_id, who(bout_id, authorization))
+    def close(
+        request: Request,
+        bout_id: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
+        """End the bout if needed and reveal its server seed: now anyone can verify it.
+
+        Once closed, nothing changes the bout: every write answers 409.
+        """
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                None,
+                lambda: service.close(bout_id, who(bout_id, authorization)),
+            )
+        )
 
     @app.get("/api/bouts/{bout_id}/export", tags=["fairness"])
     def export(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
@@ -438,13 +740,11 @@ def create_app(
     @app.get("/api/bouts/{bout_id}/log", tags=["events"])
     def event_log(
         bout_id: str,
-        after: Annotated[int, Query(ge=-1)] = -1,
+        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
         authorization: AuthHeader = None,
     ) -> list[dict[str, Any]]:
         """The ledger's events after seq `after` (JSON; for polling clients)."""
-        caller = who(bout_id, authorization)
-        records = service.records(bout_id, after)
-        return records if caller.role is Role.REFEREE else redact_hidden(records)
+        return service.visible_records(bout_id, who(bout_id, authorization), after)
 
     @app.get(
         "/api/bouts/{bout_id}/events",
@@ -455,7 +755,7 @@ def create_app(
     async def live(
         bout_id: str,
         request: Request,
-        after: Annotated[int, Query(ge=-1)] = -1,
+        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
         token: Annotated[
             str | None, Query(description="for EventSource, which cannot set headers")
         ] = None,
@@ -465,7 +765,8 @@ def create_app(
         """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
         caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
         await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
-        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        resumed = _cursor(last_event_id, "Last-Event-ID")
+        start = after if resumed is None else resumed
         referee = caller.role is Role.REFEREE
         stream = hub.open(bout_id, start, referee, client_address(request.scope))
         return StreamingResponse(
@@ -486,14 +787,23 @@ def create_app(
         },
     )
     async def chat(
-        bout_id: str, request: Request, authorization: AuthHeader = None
+        bout_id: str,
+        request: Request,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
     ) -> PlainTextResponse:
         """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
-        out (at most 1,024 bytes); every error is one `error: ...` line."""
+        out (at most 1,024 bytes); every error is one `error: ...` line.
+
+        The whole line is one transaction: a line that fails stores nothing.
+        """
         line = read_line(await request.body())
-        caller = await run_in_threadpool(who, bout_id, authorization)
-        answer = await run_in_threadpool(answer_chat, service, bout_id, caller, line)
-        return PlainTextResponse(answer)
+
+        def run() -> str:
+            return answer_chat(service, bout_id, who(bout_id, authorization), line)
+
+        answer = await run_in_threadpool(once, request, idempotency_key, authorization, line, run)
+        return PlainTextResponse(str(answer))
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -503,6 +813,16 @@ def create_app(
             return FileResponse(STATIC / "index.html")
 
     return app
+
+
+def _allowed(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route offers at the request's path (for a 405's Allow header)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**request.scope, "method": "\x00"})
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def _events(records: list[dict[str, Any]]) -> dict[str, Any]:

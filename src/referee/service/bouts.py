@@ -11,7 +11,8 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,11 +20,12 @@ from referee.bout import commands as c
 from referee.bout.engine import REFEREE, decide, system_of
 from referee.bout.events import Event, EventType
 from referee.bout.fold import apply, project
+from referee.bout.names import fighter_name
+from referee.bout.names import name as checked_name
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import chain, utc_time
-from referee.rng import VerifiableRng
 from referee.store import Role, Store, TokenRecord
 from referee.systems.base import JSON, RuleSystem, find_system
 
@@ -105,12 +107,24 @@ class StateCache:
 
 
 class RefereeService:
-    """Bouts held in a `Store`, run by the bout engine, with verifiable dice."""
+    """Bouts held in a `Store`, run by the bout engine, with verifiable dice.
+
+    Every operation that changes a bout runs in one unit of work of the store (`unit`): its
+    events, its seeds, its tokens and the bout's status are stored together or not at all.
+    """
 
     def __init__(self, store: Store, rotate_every: int = ROTATE_EVERY) -> None:
         self.store = store
         self.cache = StateCache()
         self.rotate_every = rotate_every
+
+    def unit(self) -> AbstractContextManager[None]:
+        """One transaction around everything done in the block (see `Store.unit`).
+
+        A caller that makes several calls for one request (the chat endpoint, a bot) runs
+        them in one unit, so that a request that fails half-way leaves nothing behind.
+        """
+        return self.store.unit()
 
     # -- who is asking -------------------------------------------------------------------
 
@@ -120,7 +134,7 @@ class RefereeService:
             return ANONYMOUS
         record: TokenRecord | None = self.store.lookup_token(token)
         if record is None:
-            raise AuthError("unknown token")
+            raise AuthError("unknown token (or revoked: its fighter left, or a hand-over)")
         if record.bout_id != bout_id:
             raise ForbiddenError("this token belongs to another bout")
         return Caller(record.role, record.fighter)
@@ -142,8 +156,20 @@ class RefereeService:
     # -- reading -------------------------------------------------------------------------
 
     def records(self, bout_id: str, after_seq: int = -1) -> list[Record]:
-        """The bout's ledger events after `after_seq`."""
+        """The bout's ledger events after `after_seq` (as stored: hidden stats inside)."""
         return self.store.events(bout_id, after_seq)
+
+    def visible_records(
+        self, bout_id: str, caller: Caller = ANONYMOUS, after_seq: int = -1
+    ) -> list[Record]:
+        """The events after `after_seq` as `caller` may see them (SRP-10: hidden stats stay
+        hidden from everyone but the referee until revealed or the close)."""
+        everything = self.records(bout_id)
+        state = self.cache.state(bout_id, everything)
+        wanted = everything[after_seq + 1 :] if after_seq >= 0 else everything
+        if caller.role is Role.REFEREE or state.closed:
+            return wanted
+        return redact_hidden(wanted, hidden_stats(everything))
 
     def state(self, bout_id: str) -> BoutState:
         """The bout's state, folded from its events."""
@@ -160,7 +186,7 @@ class RefereeService:
             {
                 "id": record.id,
                 "system": record.system,
-                "closed": record.status == "closed",
+                "closed": state.closed,
                 "commitment": record.commitment,
                 "client_seed": record.client_seed,
                 "events": state.next_seq,
@@ -189,8 +215,8 @@ class RefereeService:
     def export(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, Any]:
         """The export document; before the close only the referee sees hidden stats."""
         doc = self.store.export(bout_id)
-        if caller.role is not Role.REFEREE and self.store.get_bout(bout_id).status != "closed":
-            doc["events"] = redact_hidden(doc["events"])
+        if caller.role is not Role.REFEREE and not self.state(bout_id).closed:
+            doc["events"] = redact_hidden(doc["events"], hidden_stats(doc["events"]))
         return doc
 
     # -- creating ------------------------------------------------------------------------
@@ -206,27 +232,31 @@ class RefereeService:
         """A new bout: the commitment is published now, before any roll.
 
         `dialect` is the dice notation its in-bout rolls are read in (roll20, onlinehost, d20).
+        The bout, its first seed, the referee's token and its opening event: one transaction.
         """
         rule_system = find_system(system)(rules or {})
+        name = bout_name(name)
         part = _seed_part(client_seed) if client_seed is not None else secrets.token_hex(8)
         token = new_token()
         opened = decide(BoutState(), c.Open(system, name, rule_system.rules, dialect), _NO_DICE)
-        record = self.store.create_bout(
-            system=system,
-            name=name,
-            rules=rule_system.rules,
-            client_seed=part,
-            referee_token=token,
-        )
-        # The chain opens with the bout's header and the commitment, so nothing in an export
-        # stands outside the chain and the log itself shows the commitment came before any roll.
-        header: dict[str, JSON] = {
-            "id": record.id,
-            "created_at": record.created_at,
-            "commitment": record.commitment,
-        }
-        opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
-        self.store.append(record.id, lambda last, current: self._chain(last, opened))
+        with self.unit():
+            record = self.store.create_bout(
+                system=system,
+                name=name,
+                rules=rule_system.rules,
+                client_seed=part,
+                referee_token=token,
+            )
+            # The chain opens with the bout's header and the commitment, so nothing in an
+            # export stands outside the chain and the log itself shows the commitment came
+            # before any roll.
+            header: dict[str, JSON] = {
+                "id": record.id,
+                "created_at": record.created_at,
+                "commitment": record.commitment,
+            }
+            opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
+            self.store.append(record.id, lambda last, current: self._chain(last, opened))
         return {
             "id": record.id,
             "referee_token": token,
@@ -249,7 +279,8 @@ class RefereeService:
     ) -> dict[str, Any]:
         """Add a fighter (the referee's) or let one join (anyone, while the bout is open).
 
-        A fighter may add its own part to the client seed, until the first roll.
+        A fighter may add its own part to the client seed, until the first roll. The fighter,
+        its part of the client seed and its token are stored in one transaction.
         """
         if not joining:
             self.require_referee(caller)
@@ -257,24 +288,22 @@ class RefereeService:
             raise ConflictError("this token already speaks for a fighter")
         if joining and hidden:
             raise ForbiddenError("only the referee may hide a fighter's stats")
+        name = fighter_name(name)
         by = REFEREE if caller.role is Role.REFEREE else name
         command = c.AddFighter(name, dict(stats), side, tuple(hidden))
         part = None if client_seed is None else _seed_part(client_seed)
-        token = new_token()
 
-        def build(last: Record | None, current: list[Record]) -> list[Record]:
-            state = self.cache.state(bout_id, current)
+        def check(state: BoutState) -> None:
             if joining and state.status is not Status.OPEN:
                 raise ConflictError("fighters may join only before initiative")
-            return self._chain(last, decide(state, command, _NO_DICE, by=by))
 
-        # The fighter, its part of the client seed and its token: one transaction.
-        self.store.append(bout_id, build, client_seed_part=part, grant=(token, Role.FIGHTER, name))
-        return {
-            "name": name,
-            "token": token,
-            "client_seed": self.store.get_bout(bout_id).client_seed,
-        }
+        token = new_token()
+        with self.unit():
+            self._write(
+                bout_id, command, by, check=check, client_seed_part=part, grant=(token, name)
+            )
+            seed = self.store.get_bout(bout_id).client_seed
+        return {"name": name, "token": token, "client_seed": seed}
 
     # -- acting --------------------------------------------------------------------------
 
@@ -284,18 +313,29 @@ class RefereeService:
             self.require_token(caller)
         else:
             self.require_referee(caller)
-        return self._append(bout_id, command, caller.who)
+        return self._write(bout_id, command, caller.who)
 
     def remove(self, bout_id: str, caller: Caller, name: str) -> list[Record]:
-        """The referee removes a fighter, or a fighter quits (with its own token)."""
+        """The referee removes a fighter, or a fighter quits (with its own token).
+
+        The fighter's tokens are revoked in the same transaction: a new fighter of the same
+        name later gets a token of its own, and the old one is refused.
+        """
         self.require_token(caller)
-        return self._append(bout_id, c.RemoveFighter(name), caller.who)
+        with self.unit():
+            records = self._write(bout_id, c.RemoveFighter(name), caller.who)
+            self.store.revoke_fighter_tokens(bout_id, name)
+        return records
 
     def act(
         self, bout_id: str, caller: Caller, actor: str, kind: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """One action; the answer carries the roll and the rules' reading of it."""
-        events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
+        """One action; the answer carries the roll and the rules' reading of it (with hidden
+        stats left out for everyone but the referee)."""
+        with self.unit():
+            events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
+            if caller.role is not Role.REFEREE:
+                events = redact_hidden(events, hidden_stats(self.records(bout_id)))
         return action_answer(events)
 
     def free_roll(
@@ -319,65 +359,118 @@ class RefereeService:
         }
 
     def close(self, bout_id: str, caller: Caller) -> dict[str, Any]:
-        """End the bout if it is still going, reveal the server seed, and mark it closed."""
+        """End the bout if it is still going, reveal the server seed, and mark it closed.
+
+        The end, the reveal, the `closed` event and the status: one transaction.
+        """
         self.require_referee(caller)
-        state = self.state(bout_id)
-        if state.status in (Status.OPEN, Status.RUNNING, Status.PAUSED):
-            self._append(bout_id, c.End(None, "closed by the referee"), REFEREE)
-        bout = self.store.get_bout(bout_id)
-        if bout.status == "closed":
-            return {"server_seed": self.store.current_seed(bout_id).server_seed}
-        seed = self.store.reveal_seed(bout_id)
-        payload: dict[str, JSON] = {
-            "server_seed": seed.server_seed,
-            "commitment": seed.commitment,
-        }
-        closed = [Event(EventType.CLOSED, REFEREE, payload)]
-        self.store.append(bout_id, lambda last, current: self._chain(last, closed))
-        self.store.set_status(bout_id, "closed")
+        with self.unit():
+            state = self._live_state(bout_id)
+            if state.status in (Status.OPEN, Status.RUNNING, Status.PAUSED):
+                self._write(bout_id, c.End(None, "closed by the referee"), REFEREE)
+            seed = self.store.reveal_seed(bout_id)
+            payload: dict[str, JSON] = {
+                "server_seed": seed.server_seed,
+                "commitment": seed.commitment,
+            }
+            closed = [Event(EventType.CLOSED, REFEREE, payload)]
+            self.store.append(bout_id, lambda last, current: self._chain(last, closed))
+            self.store.set_status(bout_id, CLOSED)
         return {"server_seed": seed.server_seed, "commitment": seed.commitment}
 
     def rotate_seed(self, bout_id: str, caller: Caller) -> dict[str, Any]:
         """Reveal the current server seed and commit to a new one (long bouts)."""
         self.require_referee(caller)
-        event = self.store.rotate_seed(bout_id, actor=REFEREE, at=utc_time())
+        with self.unit():
+            self._live_state(bout_id)
+            event = self.store.rotate_seed(bout_id, actor=REFEREE, at=utc_time())
         return {"event": event}
 
     def hand_over(self, bout_id: str, caller: Caller) -> dict[str, Any]:
-        """Give the bout to another referee: a new referee token; the old one stops working."""
+        """Give the bout to another referee: a new referee token; the old one stops working.
+
+        The new token, the old one's revocation and the `referee_changed` event: one
+        transaction.
+        """
         self.require_referee(caller)
         token = new_token()
-        self.store.replace_referee_token(bout_id, token)
-        changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
-        self.store.append(bout_id, lambda last, current: self._chain(last, changed))
+        with self.unit():
+            self._live_state(bout_id)
+            self.store.replace_referee_token(bout_id, token)
+            changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
+            self.store.append(bout_id, lambda last, current: self._chain(last, changed))
         return {"referee_token": token}
 
     def reissue_token(self, bout_id: str, caller: Caller, name: str) -> dict[str, Any]:
-        """The referee gives a fighter a new link: a new token; its old ones stop working."""
+        """The referee gives a fighter a new link: a new token; its old ones stop working.
+
+        With `add_fighter` (which grants a new fighter its first token) and `remove` (which
+        revokes a leaving fighter's tokens) the one place fighters' tokens change; one
+        transaction.
+        """
         self.require_referee(caller)
-        fighter = self.state(bout_id).fighter(name)
         token = new_token()
-        self.store.replace_fighter_token(bout_id, fighter.name, token)
+        with self.unit():
+            fighter = self._live_state(bout_id).fighter(name)
+            self.store.replace_fighter_token(bout_id, fighter.name, token)
         return {"name": fighter.name, "token": token}
 
     # -- internals -----------------------------------------------------------------------
 
-    def _append(self, bout_id: str, command: c.Command, by: str) -> list[Record]:
-        rolled = [0]
+    def _live_state(self, bout_id: str) -> BoutState:
+        """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
+        state = self.state(bout_id)
+        if state.closed:
+            raise ConflictError("the bout is closed: nothing in it changes any more")
+        return state
 
-        def build(last: Record | None, current: list[Record], rng: VerifiableRng) -> list[Record]:
+    def _write(
+        self,
+        bout_id: str,
+        command: c.Command,
+        by: str,
+        *,
+        check: Callable[[BoutState], None] | None = None,
+        client_seed_part: str | None = None,
+        grant: tuple[str, str] | None = None,
+    ) -> list[Record]:
+        """Decide `command` on the stored bout and store its events, with the bout's status
+        (derived from the folded state) in the same transaction."""
+        seen: dict[str, Any] = {}
+
+        def fold(last: Record | None, current: list[Record], rng: Any) -> list[Record]:
             state = self.cache.state(bout_id, current)
+            if check is not None:
+                check(state)
             new = self._chain(last, decide(state, command, rng, by=by))
-            rolled[0] = rng.nonce
+            seen["before"], seen["nonce"] = state, getattr(rng, "nonce", 0)
             if new:
                 for record in new:
                     state = apply(state, Event.from_dict(record), int(record["seq"]))
-                self.cache.remember(bout_id, new[-1], state)
+                seen["after"] = state
             return new
 
-        records = self.store.append_with_rng(bout_id, build)
-        if rolled[0] >= self.rotate_every and any(r["type"] == EventType.ROLL for r in records):
-            self.store.rotate_seed(bout_id, actor="system", at=utc_time())
+        with self.unit():
+            if client_seed_part is not None or grant is not None:
+                token = (grant[0], Role.FIGHTER, grant[1]) if grant else None
+                records = self.store.append(
+                    bout_id,
+                    lambda last, current: fold(last, current, _NO_DICE),
+                    client_seed_part=client_seed_part,
+                    grant=token,
+                )
+            else:
+                records = self.store.append_with_rng(bout_id, fold)
+            after: BoutState | None = seen.get("after")
+            if after is None:
+                after = self.state(bout_id)
+            elif records:
+                self.cache.remember(bout_id, records[-1], after)
+            if status_name(after) != status_name(seen["before"]):
+                self.store.set_status(bout_id, status_name(after))
+            rolled = any(r["type"] == EventType.ROLL for r in records)
+            if rolled and seen["nonce"] >= self.rotate_every:
+                self.store.rotate_seed(bout_id, actor="system", at=utc_time())
         return records
 
     @staticmethod
@@ -391,6 +484,15 @@ class RefereeService:
         return out
 
 
+#: The store's status of a closed bout (the folded state's status otherwise).
+CLOSED = "closed"
+
+
+def status_name(state: BoutState) -> str:
+    """The bout's status as the store keeps it: the folded state's, or "closed"."""
+    return CLOSED if state.closed else state.status.value
+
+
 class _NoDice:
     """A dice source for commands that must not roll."""
 
@@ -399,6 +501,11 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+
+
+def bout_name(text: str) -> str:
+    """A bout's name, checked like every name people see (`referee.bout.names`)."""
+    return checked_name(text, "bout name")
 
 
 def _seed_part(text: str) -> str:
@@ -430,23 +537,72 @@ def action_answer(events: Sequence[Record]) -> dict[str, Any]:
     return answer
 
 
-def redact_hidden(events: list[Record]) -> list[Record]:
-    """Events with hidden stat values replaced by "hidden" until revealed (the hash then no
-    longer matches those events: a public export before the close is a preview, not a proof)."""
+#: What an outcome still shows while a fighter in it has hidden stats: who did what to whom,
+#: the summary, the levels the dice reached, the damage rolled and the hits. Everything else
+#: (effective skill, the explanation lines, armor) could give a hidden stat away.
+PUBLIC_OUTCOME = frozenset(
+    {
+        "kind", "actor", "target", "summary", "extra_action", "weapon", "rear", "range", "fire",
+        "dice", "attack_level", "defense", "defense_level", "hit_level", "damage", "hits", "stun",
+        "action", "worked", "effects", "step", "freed", "released", "facing", "shots",
+    }
+)  # fmt: skip
+#: What one shot of a volley still shows then.
+PUBLIC_SHOT = frozenset({"dice", "attack_level", "hit_level", "hits", "level", "hit"})
+
+
+def hidden_stats(events: Sequence[Record]) -> dict[str, frozenset[str]]:
+    """Each fighter's stats still hidden after `events` (all of a bout's, from the start)."""
     hidden: dict[str, set[str]] = {}
+    for e in events:
+        p = e.get("payload") or {}
+        if e["type"] == EventType.FIGHTER_ADDED or (
+            e["type"] == EventType.FIGHTER_UPDATED and "hidden" in p
+        ):
+            hidden[str(p.get("name"))] = set(p.get("hidden") or ())
+        elif e["type"] == EventType.REVEALED:
+            hidden.get(str(p.get("name")), set()).difference_update(p.get("keys") or ())
+    return {name: frozenset(keys) for name, keys in hidden.items() if keys}
+
+
+def redact_hidden(
+    events: list[Record], hidden: Mapping[str, frozenset[str]] | None = None
+) -> list[Record]:
+    """Events with hidden stats left out (SRP-10), as everyone but the referee sees them.
+
+    `hidden` maps each fighter to its stats still hidden (`hidden_stats` of the whole bout;
+    by default, of `events`). The values of those stats become "hidden", and an outcome of an
+    action by or on such a fighter keeps only `PUBLIC_OUTCOME`. A redacted event carries
+    `"redacted": true`; its hash no longer matches, so a public export before the close is a
+    preview, not a proof.
+    """
+    if hidden is None:
+        hidden = hidden_stats(events)
+    if not hidden:
+        return events
     out = []
     for e in events:
         p = e.get("payload") or {}
+        kind = e["type"]
         name = str(p.get("name"))
-        if e["type"] == EventType.FIGHTER_ADDED and p.get("hidden"):
-            hidden[name] = set(p["hidden"])
-        if e["type"] == EventType.REVEALED:
-            hidden.get(name, set()).difference_update(p.get("keys") or ())
-        if e["type"] in (EventType.FIGHTER_ADDED, EventType.FIGHTER_UPDATED) and hidden.get(name):
+        if kind in (EventType.FIGHTER_ADDED, EventType.FIGHTER_UPDATED) and name in hidden:
             stats = {
                 k: ("hidden" if k in hidden[name] else v) for k, v in (p.get("stats") or {}).items()
             }
             e = {**e, "payload": {**p, "stats": stats}, "redacted": True}
+        elif kind == EventType.STAT and p.get("key") in hidden.get(str(p.get("target")), ()):
+            e = {**e, "payload": {**p, "value": "hidden"}, "redacted": True}
+        elif kind == EventType.OUTCOME and (
+            str(p.get("actor")) in hidden or str(p.get("target")) in hidden
+        ):
+            public = {k: v for k, v in p.items() if k in PUBLIC_OUTCOME}
+            if isinstance(public.get("shots"), list):
+                public["shots"] = [
+                    {k: v for k, v in shot.items() if k in PUBLIC_SHOT}
+                    for shot in public["shots"]
+                    if isinstance(shot, dict)
+                ]
+            e = {**e, "payload": public, "redacted": True}
         out.append(e)
     return out
 

@@ -2,13 +2,64 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee.errors import RuleError
 
 Name = Field(min_length=1, max_length=40)
+
+#: Bounds of every value a request may carry (documented in docs/api.md). The rule systems
+#: check their own ranges on top (MSV: CS 0..100; SRP: the pack's ranges for a sheet).
+MAX_CS = 100
+MAX_WOUNDS = 10_000
+MAX_NUMBER = 1_000_000
+MAX_TEXT = 200
+MAX_ITEMS = 100
+MAX_DEPTH = 4
+MAX_SEQ = 100_000
+
+
+def bounded(value: Any, where: str = "value", depth: int = 0) -> Any:
+    """`value` when every part of it is within the stated bounds, else RuleError (400).
+
+    Whole numbers within +-MAX_NUMBER, texts of at most MAX_TEXT characters, lists and
+    objects of at most MAX_ITEMS entries nested at most MAX_DEPTH deep.
+
+    >>> bounded({"target": "Orc", "path": [[150, 0]]})
+    {'target': 'Orc', 'path': [[150, 0]]}
+    >>> bounded({"modifier": 10**30})
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: value.modifier is out of range (a whole number within +-1000000)
+    """
+    if depth > MAX_DEPTH:
+        raise RuleError(f"{where} is nested more than {MAX_DEPTH} deep")
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleError(f"{where} is out of range (a whole number within +-{MAX_NUMBER})")
+        return value
+    if isinstance(value, float):
+        raise RuleError(f"{where} must be a whole number, not a fraction")
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise RuleError(f"{where} is longer than {MAX_TEXT} characters")
+        return value
+    if isinstance(value, list | dict):
+        if len(value) > MAX_ITEMS:
+            raise RuleError(f"{where} has more than {MAX_ITEMS} entries")
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                bounded(item, f"{where}[{i}]", depth + 1)
+        else:
+            for k, item in value.items():
+                bounded(k, f"{where} key", depth + 1)
+                bounded(item, f"{where}.{k}", depth + 1)
+        return value
+    raise RuleError(f"{where} is not JSON")
 
 
 class Strict(BaseModel):
@@ -34,11 +85,16 @@ class AddFighter(Strict):
     """A fighter: MSV gives `cs`; SRP gives a `sheet`; either may give `stats` directly."""
 
     name: str = Name
-    cs: int | None = Field(default=None, examples=[65])
+    cs: int | None = Field(default=None, ge=0, le=MAX_CS, strict=True, examples=[65])
     sheet: dict[str, Any] | None = None
     side: str | None = Field(default=None, min_length=1, max_length=40)
     hidden: list[str] = Field(default_factory=list, max_length=20)
     client_seed: str | None = Field(default=None, min_length=1, max_length=64)
+
+    @field_validator("sheet")
+    @classmethod
+    def _bounded_sheet(cls, value: Any) -> Any:
+        return bounded(value, "sheet")
 
     def stats(self) -> dict[str, Any]:
         """The stats the rule system checks."""
@@ -54,9 +110,14 @@ class AddFighter(Strict):
 class UpdateFighter(Strict):
     """The referee's update: new stat values and/or wounds."""
 
-    cs: int | None = None
+    cs: int | None = Field(default=None, ge=0, le=MAX_CS, strict=True)
     sheet: dict[str, Any] | None = None
-    wounds: int | None = Field(default=None, ge=0)
+    wounds: int | None = Field(default=None, ge=0, le=MAX_WOUNDS, strict=True)
+
+    @field_validator("sheet")
+    @classmethod
+    def _bounded_sheet(cls, value: Any) -> Any:
+        return bounded(value, "sheet")
 
     def stats(self) -> dict[str, Any]:
         """The stats to change (may be empty when only wounds change)."""
@@ -80,6 +141,13 @@ class Attack(BaseModel):
     attacker: str = Name
     target: str = Name
 
+    @model_validator(mode="after")
+    def _bounded(self) -> Attack:
+        if len(self.model_extra or {}) > 20:
+            raise ValueError("an attack takes at most 20 options")
+        bounded(dict(self.model_extra or {}), "options")
+        return self
+
     def options(self) -> dict[str, Any]:
         """The target and every extra field, as the rule system's options."""
         extra = dict(self.model_extra or {})
@@ -92,6 +160,11 @@ class Action(Strict):
     actor: str = Name
     kind: str = Field(min_length=1, max_length=32, examples=["shoot"])
     options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("options")
+    @classmethod
+    def _bounded_options(cls, value: Any) -> Any:
+        return bounded(value, "options")
 
 
 class FreeRoll(Strict):
@@ -111,6 +184,8 @@ class End(Strict):
 class Override(Strict):
     """Replace the wounds of outcome event `of`: `{"wounds": {"Tarl": 3}, "note": "..."}`."""
 
-    of: int = Field(ge=0)
-    wounds: dict[str, int] = Field(max_length=20)
+    of: int = Field(ge=0, le=MAX_SEQ, strict=True)
+    wounds: dict[str, Annotated[int, Field(ge=0, le=MAX_WOUNDS, strict=True)]] = Field(
+        max_length=20
+    )
     note: str = Field(default="", max_length=200)

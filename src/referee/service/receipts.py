@@ -1,0 +1,104 @@
+"""`Idempotency-Key`: a retried request gets its first answer again and changes nothing more.
+
+A Second Life HUD or a bot that timed out does not know whether its attack was stored; it sends
+the same request again with the same key. The first answer is kept (a receipt) in the very
+transaction that stored the request's events, so either both are stored or neither, and a
+retry finds the receipt and gets that answer back without deciding anything again.
+
+A receipt is found by SHA-256 of (the caller's token, or none, and the key), and holds SHA-256
+of the request (method, path, body) and the answer sealed with a key derived from the caller's
+token and the `Idempotency-Key`: the database alone does not give away a token or a seed an
+answer carried. The same key with another request is refused (409). A request that failed
+keeps no receipt (it stored nothing, so sending it again is safe).
+
+>>> box = seal("k1", "tok", '{"token": "secret"}')
+>>> "secret" in box, unseal("k1", "tok", box)
+(False, '{"token": "secret"}')
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from referee.errors import ConflictError, RuleError
+from referee.store import Store
+
+#: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one).
+KEY = re.compile(r"[\x21-\x7e]{1,255}")
+
+
+def check_key(key: str) -> str:
+    """The key, or RuleError (400) when it is not 1 to 255 visible ASCII characters."""
+    if not KEY.fullmatch(key):
+        raise RuleError("Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID)")
+    return key
+
+
+def _material(purpose: str, key: str, token: str | None) -> bytes:
+    caller = "" if token is None else token
+    return hashlib.sha256(f"referee {purpose}\0{caller}\0{key}".encode()).digest()
+
+
+def digest(key: str, token: str | None) -> str:
+    """Where the receipt of (caller, key) is kept."""
+    return _material("receipt", key, token).hex()
+
+
+def _stream(secret: bytes, length: int) -> bytes:
+    blocks = (length + 31) // 32
+    return b"".join(hashlib.sha256(secret + n.to_bytes(8, "big")).digest() for n in range(blocks))
+
+
+def seal(key: str, token: str | None, text: str) -> str:
+    """`text` sealed with (caller, key): base64 of it XOR a SHA-256 counter stream."""
+    data = text.encode("utf-8")
+    pad = _stream(_material("seal", key, token), len(data))
+    return base64.b64encode(bytes(a ^ b for a, b in zip(data, pad, strict=False))).decode()
+
+
+def unseal(key: str, token: str | None, box: str) -> str:
+    """The text `seal` sealed."""
+    data = base64.b64decode(box)
+    pad = _stream(_material("seal", key, token), len(data))
+    return bytes(a ^ b for a, b in zip(data, pad, strict=False)).decode("utf-8")
+
+
+def request_digest(method: str, path: str, body: Any) -> str:
+    """SHA-256 hex of a request: the same key must come with the same request."""
+    text = json.dumps([method, path, body], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def once(
+    store: Store,
+    key: str | None,
+    token: str | None,
+    request: str,
+    run: Callable[[], Any],
+) -> Any:
+    """`run()` in one unit of work with its receipt, or the first answer again for a retry.
+
+    `run` returns the answer (JSON: a dict, a list or text). Without a key it simply runs
+    in a unit of work, so that nothing of a failed request is stored either.
+    """
+    with store.unit():
+        if key is None:
+            return run()
+        where = digest(check_key(key), token)
+        kept = store.claim_receipt(where)
+        if kept is not None:
+            first_request, box = kept
+            if first_request != request:
+                raise ConflictError(
+                    "this Idempotency-Key was already used for another request; use a new key"
+                )
+            return json.loads(unseal(key, token, box))
+        answer = run()
+        text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+        store.keep_receipt(where, request, seal(key, token, text))
+        return answer
