@@ -66,7 +66,7 @@ def fighter_name(text: object, others: Iterable[str] = ()) -> str:
     """A new fighter's name: `name`, not reserved, not another fighter's in any case."""
     value = name(text, "fighter name")
     if key(value) in RESERVED:
-        raise RuleError(f"fighter name {value!r} is reserved (it would pass for the referee)")
+        raise RuleError(f"fighter name {value!r} is reserved")
     for other in others:
         if same_name(value, other):
             raise ConflictError(f"there is already a fighter called {other!r}")

@@ -491,10 +491,24 @@ def create_app(
         )
 
     @app.post("/api/bouts/{bout_id}/fighters/{name}/token", tags=["fighters"])
-    def reissue_token(bout_id: str, name: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def reissue_token(
+        request: Request,
+        bout_id: str,
+        name: str,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> dict[str, Any]:
         """The referee reissues a fighter's link: `{"name", "token"}`; the old token stops
         working."""
-        return service.reissue_token(bout_id, who(bout_id, authorization), name)
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                authorization,
+                None,
+                lambda: service.reissue_token(bout_id, who(bout_id, authorization), name),
+            )
+        )
 
     @app.post("/api/bouts/{bout_id}/fighters/{name}/reveal", tags=["fighters"])
     def reveal(

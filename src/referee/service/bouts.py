@@ -134,7 +134,7 @@ class RefereeService:
             return ANONYMOUS
         record: TokenRecord | None = self.store.lookup_token(token)
         if record is None:
-            raise AuthError("unknown token (or revoked: its fighter left, or a hand-over)")
+            raise AuthError("unknown token")
         if record.bout_id != bout_id:
             raise ForbiddenError("this token belongs to another bout")
         return Caller(record.role, record.fighter)
