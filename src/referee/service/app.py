@@ -239,7 +239,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     409: _error("does not fit the bout's state: out of turn, paused, ended, closed"),
     413: _error("a request body or value past a stated bound"),
     422: _error("a body that does not match the schema"),
-    503: _error("the database is unavailable"),
+    429: _error("too many requests (Retry-After says when to try again)"),
+    503: _error("the database is unavailable, or too many live streams"),
 }
 
 
