@@ -526,6 +526,7 @@ class _Simulation:
         self.first_side = self.side == 0
         self.index = np.arange(self.n)
         self.second = ~self.first_side
+        self.side_columns = np.stack([self.first_side, self.second], axis=1).astype(np.float32)
         self.enemies = self.side[:, None] != self.side[None, :]  # enemies[a, b]
         self.wide, self.narrow = (self.n + 1) ** 2, self.n + 1
         self.rank = rank = _ranks(fighters)
@@ -596,8 +597,9 @@ class _Simulation:
         a defeated fighter's position is skipped."""
         n, t = self.n, self.t
         orders = self._orders(size, gen)  # (size, n): the fighter at each position
-        taken = np.zeros((size, n), dtype=np.int64)
+        taken = np.zeros((size, n), dtype=np.int16)
         ids = np.arange(size)
+        done = np.zeros(size, dtype=bool)
         out_taken = np.zeros((size, n), dtype=np.int64)
         out_rounds = np.zeros(size, dtype=np.int64)
         steps = 0
@@ -609,21 +611,24 @@ class _Simulation:
                 rows = np.arange(ids.size)
                 who = orders[:, position]
                 alive = taken < t
-                acts = alive[rows, who]
+                acts = alive[rows, who] & ~done
                 target = self._pick(who, taken, alive, gen)
                 # inverse CDF of the attacker's action table, all tables in one sorted row
                 spot = np.searchsorted(self.flat, gen.random(ids.size) + 2 * who, side="right")
-                dealt = np.minimum(spot - who * (t + 1), t)
-                hurt = np.minimum(taken[rows, target] + dealt * acts, t)
+                dealt = np.minimum(spot - who * (t + 1), t) * acts
+                hurt = np.minimum(taken[rows, target] + dealt, t).astype(np.int16)
                 taken[rows, target] = hurt
                 alive[rows, target] = hurt < t
-                over = ~(alive[:, self.first_side].any(axis=1) & alive[:, self.second].any(axis=1))
+                standing = alive.astype(np.float32) @ self.side_columns  # (m, 2) per side
+                over = (standing.min(axis=1) == 0) & ~done
                 if over.any():
                     out_taken[ids[over]] = taken[over]
                     out_rounds[ids[over]] = round_number
-                    keep = ~over
-                    ids, orders, taken = ids[keep], orders[keep], taken[keep]
-            if ids.size == 0:
+                    done |= over
+                    if 4 * int(done.sum()) >= ids.size:  # compress now and then, not each step
+                        keep = ~done
+                        ids, orders, taken, done = ids[keep], orders[keep], taken[keep], done[keep]
+            if ids.size == 0 or done.all():
                 return out_taken, out_rounds
             if steps > MAX_STEPS:
                 raise LimitError(f"a simulated battle ran past {MAX_STEPS} actions")
