@@ -43,7 +43,8 @@ def fight_command(path: str, seed: int | None, as_json: bool) -> None:
     for step in plan.script:
         if bout.state.status is not Status.RUNNING:
             break
-        bout.run(c.Act(step.actor, step.kind, step.options), by=step.actor)
+        # A fight file is the referee's script: its terms (defense, modifiers) are the referee's.
+        bout.run(c.Act(step.actor, step.kind, step.options))
     system = bout.system
     assert isinstance(system, SrpSystem)
     bout.play_out(lambda state, actor: next_action(system, state, actor), plan.max_actions)
