@@ -16,6 +16,9 @@
 // secret: keep this script no-modify, and never paste it into chat.
 // Limits respected: one short POST per line (a line is at most 1,024 bytes of UTF-8), a reply
 // of at most 1,024 bytes (the service guarantees it), told in one message.
+// Retries never roll twice: each line gets its own Idempotency-Key, and when Second Life gives
+// up waiting (status 499, after 60 s) the HUD sends the same line once more with the same key,
+// so the service answers the first result again instead of acting twice.
 
 string BASE_URL = "https://referee.example.org";  // where `referee serve` is reachable
 string BOUT_ID  = "PUT-BOUT-ID-HERE";
@@ -26,19 +29,31 @@ integer command_listener;
 integer menu_listener;
 integer menu_channel;
 key pending;
+string pending_line;     // the line in flight, kept for one retry
+string pending_key;      // its Idempotency-Key, the same on the retry
+integer retries_left;
 
 list MENU = ["status", "score", "roll d100", "help"];
+
+post()
+{
+    pending = llHTTPRequest(BASE_URL + "/api/bouts/" + BOUT_ID + "/chat",
+        [HTTP_METHOD, "POST",
+         HTTP_MIMETYPE, "text/plain;charset=utf-8",
+         HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + TOKEN,
+         HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key,
+         HTTP_BODY_MAXLENGTH, 2048],
+        pending_line);
+}
 
 send(string line)
 {
     line = llStringTrim(line, STRING_TRIM);
     if (line == "") return;
-    pending = llHTTPRequest(BASE_URL + "/api/bouts/" + BOUT_ID + "/chat",
-        [HTTP_METHOD, "POST",
-         HTTP_MIMETYPE, "text/plain;charset=utf-8",
-         HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + TOKEN,
-         HTTP_BODY_MAXLENGTH, 2048],
-        line);
+    pending_line = line;
+    pending_key = (string)llGenerateKey();  // a fresh key per line typed
+    retries_left = 1;
+    post();
 }
 
 default
@@ -87,7 +102,12 @@ default
     http_response(key request, integer status, list metadata, string body)
     {
         if (request != pending) return;
-        if (status == 499) llOwnerSay("referee: the service did not answer in time");
+        if (status == 499 && retries_left > 0)
+        {
+            retries_left -= 1;
+            post();  // the same line with the same key: the service never acts twice
+        }
+        else if (status == 499) llOwnerSay("referee: the service did not answer in time");
         else llOwnerSay(body);  // answers and "error: ..." lines alike, to the wearer only
     }
 }

@@ -31,3 +31,15 @@ def test_the_hud_never_listens_to_channel_0() -> None:
 
 def test_the_hud_has_a_dialog_menu() -> None:
     assert "llDialog(llGetOwner()" in code()
+
+
+def test_a_retry_sends_the_same_idempotency_key() -> None:
+    text = code()
+    # One POST builder carries the key; a fresh key per typed line; a timeout (499) posts again
+    # with the key unchanged, so the service answers the first result instead of acting twice.
+    assert text.count("llHTTPRequest(") == 1
+    assert re.search(r'HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key', text)
+    send = text[text.index("send(string line)") :]
+    assert "pending_key = (string)llGenerateKey();" in send.split("}")[0]
+    retry = text[text.index("status == 499 && retries_left > 0") :].split("}")[0]
+    assert "post();" in retry and "pending_key =" not in retry
