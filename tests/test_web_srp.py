@@ -63,7 +63,11 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
     expect(tarl.locator("#target-info")).to_have_text(
         "Pa-Kur defends with shield, shield (6), armor 2 AP."
     )
-    # The defense and any modifier are not Tarl's to choose: Pa-Kur's sheet gives the shield.
+    # The defense and any modifier are not Tarl's to choose: Pa-Kur's sheet gives the shield,
+    # and the fighter's page does not even offer the referee's terms; the referee's page does.
+    for term in ("defend", "rear", "modifier"):
+        expect(tarl.locator(f"#act-{term}")).to_have_count(0)
+        expect(referee.locator(f"#act-{term}")).to_have_count(1)
     with tarl.expect_response(lambda r: r.url.endswith("/attacks")) as answer:
         tarl.click("#act-submit")
     result = answer.value.json()

@@ -145,7 +145,8 @@ function action() {
 
 function actionOptions() {
   const kind = $("act-kind").value;
-  const fields = fieldSet(action().fields, "act");
+  // A fighter's page offers only what is the fighter's to choose (the referee's terms are not).
+  const fields = fieldSet(action().fields.filter((f) => role === "referee" || !f.referee), "act");
   state.actForm = fields;
   fill($("act-options"), fields.nodes);
   $("act-target-field").hidden = !action().target;

@@ -19,10 +19,12 @@ const MSV = {
   targetInfo: () => "",
 };
 
+// Fields marked `referee: true` are the referee's terms (the service refuses them from a
+// fighter's token with 403), so only the referee's page shows them.
 const SRP_STRIKE = [
-  { key: "defend", label: "Defense", type: "select", options: ["", ...SRP_DEFENSES], help: "empty: the defender's usual defense" },
-  { key: "rear", label: "Rear attack (+4, SRP-14; from positions when both are placed)", type: "checkbox" },
-  { key: "modifier", label: "Modifier (SRP-6)", type: "number", min: -50, max: 50 },
+  { key: "defend", label: "Defense", type: "select", options: ["", ...SRP_DEFENSES], help: "empty: the defender's usual defense", referee: true },
+  { key: "rear", label: "Rear attack (+4, SRP-14; from positions when both are placed)", type: "checkbox", referee: true },
+  { key: "modifier", label: "Modifier (SRP-6)", type: "number", min: -50, max: 50, referee: true },
 ];
 const SRP_PATH = [
   { key: "path", label: "Path: x,y in metres per square, e.g. 1.5,0; 3,0", type: "path", required: true },
@@ -71,8 +73,8 @@ const SRP = {
       target: true,
       fields: [
         { key: "fire", label: "Fire (SRP-13)", type: "select", options: ["aimed", "rapid"] },
-        { key: "range", label: "Range (when not placed)", type: "select", options: ["", "effective", "long"] },
-        { key: "modifier", label: "Modifier", type: "number", min: -50, max: 50 },
+        { key: "range", label: "Range (when not placed)", type: "select", options: ["", "effective", "long"], referee: true },
+        { key: "modifier", label: "Modifier", type: "number", min: -50, max: 50, referee: true },
       ],
     },
     disarm: { target: true, fields: SRP_STRIKE },
