@@ -8,6 +8,7 @@ import click
 
 from referee.cli.output import emit_json
 from referee.errors import NotationError
+from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
 
 SEED_PATTERN = re.compile(r"[0-9a-f]{64}")
@@ -24,7 +25,7 @@ def parse_dice_list(text: str) -> tuple[int, ...]:
         item = part.strip().lower()
         if item == "d%":
             item = "d100"
-        if not item.startswith("d") or not item[1:].isdigit() or int(item[1:]) < 1:
+        if not item.startswith("d") or not is_whole(item[1:]) or int(item[1:]) < 1:
             raise NotationError(
                 f"bad die {part.strip()!r} in {text!r} (expected a list like 'd20,d20,d6')"
             )

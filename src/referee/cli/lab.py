@@ -25,6 +25,7 @@ from referee.lab.analysis import (
 )
 from referee.lab.battle import BattleResult, Policy, battle, parse_side
 from referee.lab.svg import heat_map_svg
+from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules
 
@@ -229,7 +230,7 @@ def parse_skills(text: str) -> list[int]:
     [50, 55, 60]
     """
     parts = [p.strip() for p in text.split(",")]
-    if not all(p.isdigit() for p in parts):
+    if not all(is_whole(p) for p in parts):
         raise NotationError(f"bad CS list {text!r} (expected numbers like 50,55,60)")
     return [int(p) for p in parts]
 

@@ -14,6 +14,7 @@ from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.output import emit_json, read_text_file
 from referee.errors import NotationError, RuleError
+from referee.numerals import is_whole
 from referee.rng import SeededRng
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
 from referee.systems.msv.chatlog import spar_log
@@ -38,7 +39,7 @@ def parse_fighter(text: str) -> tuple[str, CombatSkill]:
     """
     name, sep, value = text.rpartition("=")
     digits = value.strip()
-    if not sep or not name.strip() or not digits.lstrip("-").isdigit():
+    if not sep or not name.strip() or not is_whole(digits, signed=True):
         raise NotationError(f"bad fighter {text!r} (expected NAME=CS, e.g. Tarl=65)")
     return name.strip(), check_cs(int(digits))
 
@@ -50,7 +51,7 @@ def parse_faces(text: str) -> tuple[int, int]:
     (14, 17)
     """
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_whole(p) for p in parts):
         raise NotationError(f"bad faces {text!r} (expected two faces like '14,17')")
     return int(parts[0]), int(parts[1])
 

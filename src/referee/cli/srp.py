@@ -15,6 +15,7 @@ from rich.console import Console
 
 from referee.cli.output import emit_json, read_text_file
 from referee.errors import NotationError, RuleError
+from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng
 from referee.systems.srp import actions, contest, levels, magic, melee, missile, odds, spirit
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec, spec_keys
@@ -33,7 +34,7 @@ def numbers(text: str, option: str, count: int | None = None) -> tuple[int, ...]
     (3, 14, 6)
     """
     parts = [p.strip() for p in text.split(",")]
-    if not all(p.lstrip("-").isdigit() for p in parts) or len(parts) > MAX_FACES:
+    if not all(is_whole(p, signed=True) for p in parts) or len(parts) > MAX_FACES:
         raise NotationError(f"{option} {text!r} is not a list of whole numbers like '3,14,6'")
     if count is not None and len(parts) != count:
         raise NotationError(f"{option} {text!r} has {len(parts)} numbers (expected {count})")

@@ -22,6 +22,7 @@ from referee.discord.desk import Desk
 from referee.discord.help import HELP, command_help
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ForbiddenError, NotationError, RefereeError
+from referee.numerals import is_whole
 from referee.store import Store
 
 log = logging.getLogger("referee.discord")
@@ -84,7 +85,7 @@ def pairs(words: list[str]) -> dict[str, Any]:
         key, eq, value = word.partition("=")
         if not eq or not key:
             raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = int(value) if value.lstrip("-").isdigit() else value
+        out[key] = int(value) if is_whole(value, signed=True) else value
     return out
 
 
@@ -340,7 +341,7 @@ def _register(bot: RefereeBot) -> None:
     def _add(ctx: commands.Context[Any], rest: str) -> Reply:
         ids = mentioned(rest)
         words = without_mentions(rest).split()
-        numbers = [i for i, w in enumerate(words) if w.isdigit()]
+        numbers = [i for i, w in enumerate(words) if is_whole(w)]
         if not numbers or (not ids and numbers[0] == 0):
             raise NotationError("say ~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE]")
         at = numbers[0]
@@ -380,7 +381,7 @@ def _register(bot: RefereeBot) -> None:
     @add("spar:override")
     def _override(ctx: commands.Context[Any], rest: str) -> Reply:
         words = rest.split()
-        of = int(words.pop(0)) if words and words[0].isdigit() else None
+        of = int(words.pop(0)) if words and is_whole(words[0]) else None
         wounds = {}
         for key, value in pairs(words).items():
             wounds[desk.fighter_named(where(ctx), key)] = value

@@ -15,6 +15,7 @@ from discord.ext import commands
 from referee.discord.links import Character, Links
 from referee.discord.replies import Reply
 from referee.errors import NotationError, NotFoundError
+from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
 
 MAX_CHARACTERS = 25
@@ -36,7 +37,7 @@ def parse_character(words: list[str]) -> Character:
     values: dict[str, Any] = {}
     for word in keyed:
         key, _, value = word.partition("=")
-        values[key.lower()] = int(value) if value.lstrip("-").isdigit() else value
+        values[key.lower()] = int(value) if is_whole(value, signed=True) else value
     if set(values) == {"cs"}:
         if not isinstance(values["cs"], int):
             raise NotationError(f"cs={values['cs']!r} is not a whole number")

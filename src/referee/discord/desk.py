@@ -25,6 +25,7 @@ from referee.discord.links import Links, Member
 from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
+from referee.numerals import is_whole
 from referee.rng import Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
 from referee.store import Role, Store
@@ -201,7 +202,7 @@ class Desk:
         return Reply([f"{name} joins the spar ({shown})."])
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
-        if system == "msv" and args.isdigit():
+        if system == "msv" and is_whole(args):
             return who.name, {"cs": int(args)}
         saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
         if args:

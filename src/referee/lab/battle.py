@@ -39,6 +39,7 @@ import numpy as np
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes, key_distribution
 from referee.errors import LimitError, NotationError, RuleError
+from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules
 
@@ -96,7 +97,7 @@ def parse_side(text: str) -> tuple[tuple[str, int], ...]:
     out = []
     for part in text.split(","):
         name, sep, value = part.strip().rpartition("=")
-        if not sep or not name.strip() or not value.strip().isdigit():
+        if not sep or not name.strip() or not is_whole(value.strip()):
             raise NotationError(f"bad fighter {part.strip()!r} in {text!r} (expected NAME=CS)")
         out.append((name.strip(), int(check_cs(int(value)))))
     if not 1 <= len(out) <= MAX_PER_SIDE:

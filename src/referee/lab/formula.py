@@ -54,7 +54,7 @@ FUNCTIONS: dict[str, tuple[int, int]] = {  # name -> (least, most) arguments
     "abs": (1, 1),
 }
 COMPARISONS = ("<=", ">=", "==", "!=", "<", ">")
-_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9]*)|(<=|>=|==|!=|[-+*/%(),<>=!]))")
+_TOKEN = re.compile(r"\s*(?:([0-9]+)|([A-Za-z_][A-Za-z_0-9]*)|(<=|>=|==|!=|[-+*/%(),<>=!]))")
 
 
 @dataclass(frozen=True, slots=True)

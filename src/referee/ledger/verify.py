@@ -43,6 +43,7 @@ from referee.ledger.chain import Problem, verify_chain
 from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED
 from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.rulings import Ruling, rulings
+from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
 
 #: A rule checker: reads the whole export, returns what does not follow the rules.
@@ -481,7 +482,7 @@ def _roll_shape(payload: Any) -> str | None:
 
 
 def _die_name(name: Any) -> bool:
-    if not isinstance(name, str) or not name.startswith("d") or not name[1:].isdigit():
+    if not isinstance(name, str) or not name.startswith("d") or not is_whole(name[1:]):
         return False
     return name[1:].isascii() and 1 <= int(name[1:]) <= MAX_SIDES
 

@@ -30,6 +30,7 @@ from starlette.routing import Match
 from referee import __version__
 from referee.bout import commands as c
 from referee.errors import AuthError, NotationError, RefereeError, RuleError
+from referee.numerals import is_whole
 from referee.service import models as m
 from referee.service import receipts, routes_judge
 from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
@@ -88,7 +89,7 @@ class BodyLimit:
             return
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self._limit(scope)):
+        if declared is not None and (not is_whole(declared) or int(declared) > self._limit(scope)):
             await self._refuse(send, scope)
             return
         seen = 0

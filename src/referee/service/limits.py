@@ -91,7 +91,7 @@ class Limits:
 #: Every rate limit off (stream caps stay): for tests and benchmarks that need bursts.
 NO_RATE_LIMITS = Limits(token=None, address=None, create=None)
 
-_RATE = re.compile(r"(\d{1,9})/(\d{1,9}(?:\.\d{1,3})?)(s|m|h)?")
+_RATE = re.compile(r"([0-9]{1,9})/([0-9]{1,9}(?:\.[0-9]{1,3})?)(s|m|h)?")
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 KINDS = ("token", "address", "create")
 

@@ -16,11 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.errors import NotationError, RuleError
+from referee.numerals import is_whole
 from referee.systems.msv.attack import CombatSkill, check_cs
 from referee.systems.msv.convert import dice_to_cs
 from referee.transcripts.formats import ANNOUNCE_RE, ANNOUNCED_FIGHTER_RE
 
-_OLD_DICE = re.compile(r"2d\d+", re.IGNORECASE)
+_OLD_DICE = re.compile(r"2d[0-9]{1,4}", re.IGNORECASE)
 _HINT = "NAME=CS, e.g. 'Tarl Cabot=65', or old dice NAME=2dN, e.g. 'PaKur=2d24'"
 
 
@@ -63,7 +64,7 @@ or old dice NAME=2dN, e.g. 'PaKur=2d24')
     value = value.strip()
     if not sep or not name.strip() or len(name) > 64:
         raise NotationError(f"bad fighter {text!r} (expected {_HINT})")
-    if value.isdigit():
+    if is_whole(value):
         return Fighter(name.strip(), check_cs(int(value)))
     if _OLD_DICE.fullmatch(value):
         return Fighter(name.strip(), dice_to_cs(value).cs)

@@ -50,7 +50,8 @@ STAMPS: tuple[Stamp, ...] = (
 )
 
 #: The stamp styles joined into one pattern; group `s<i>` tells which style matched.
-STAMP_RE = re.compile("|".join(f"(?P<s{i}>{s.pattern})" for i, s in enumerate(STAMPS)))
+#: ASCII digits only (`re.ASCII`): no logger writes `٢١:٠٣`, so such a stamp is not one.
+STAMP_RE = re.compile("|".join(f"(?P<s{i}>{s.pattern})" for i, s in enumerate(STAMPS)), re.ASCII)
 
 #: A host line, loosely: anything the host may have said about a roll (checked strictly after).
 HOST_LIKE_RE = re.compile(r"\s*online\s*host\s*:.*\brolled\b", re.IGNORECASE)
@@ -63,7 +64,8 @@ TYPED_HOST_RE = re.compile(r"online\s*host\s*:.*\brolled\s+\d", re.IGNORECASE)
 HOST_RE = re.compile(
     r"OnlineHost:[ \t]+(?P<name>\S(?:.{0,62}?\S)?)[ \t]+rolled[ \t]+(?P<count>\d{1,3})[ \t]+"
     r"(?P<sides>\d{1,4})-sided[ \t]+(?P<noun>die|dice):[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
-    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})\))?[ \t]*"
+    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})\))?[ \t]*",
+    re.ASCII,  # the host writes ASCII digits; `٤٧` in a host line is typed, not rolled
 )
 
 #: A speaker's line: `Name: text` (AOL screen names and SL names have no colon).
@@ -79,7 +81,7 @@ ANNOUNCE_RE = re.compile(
 ANNOUNCED_FIGHTER_RE = re.compile(
     r"\s*(?:(?:,|\band\b|\bvs\b\.?|\bversus\b)\s*)*(?P<name>[^()]*?)\s*"
     r"\(\s*CS\s*(?P<cs>\d{1,4})\s*\)",
-    re.I,
+    re.I | re.ASCII,
 )
 
 

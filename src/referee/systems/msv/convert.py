@@ -27,7 +27,7 @@ LABELS: dict[int, str] = {
     25: "legendary warrior",
 }
 
-_TWO_DICE = re.compile(r"\s*2d(\d{1,4})\s*", re.IGNORECASE)
+_TWO_DICE = re.compile(r"\s*2d([0-9]{1,4})\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

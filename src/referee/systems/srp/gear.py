@@ -43,7 +43,7 @@ _MISSILE = {
     ShieldKind.PAVISE: 19,
 }
 _BRACKETS = {ShieldKind.BUCKLER: ".{}.", ShieldKind.MEDIUM: "({})", ShieldKind.LARGE: "[{}]"}
-_NOTATION = re.compile(r"^(?:\.(\d{1,2})\.|\((\d{1,2})\)|\[(\d{1,2})\])$")
+_NOTATION = re.compile(r"^(?:\.([0-9]{1,2})\.|\(([0-9]{1,2})\)|\[([0-9]{1,2})\])$")
 
 
 @dataclass(frozen=True, slots=True)

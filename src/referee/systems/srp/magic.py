@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.errors import LimitError, NotationError, RuleError
+from referee.numerals import is_whole
 from referee.rng import Rng
 from referee.systems.base import JSON
 from referee.systems.srp.contest import TWO_D6, Opposed, Side, Winner, resolve_opposed
@@ -153,7 +154,7 @@ def parse_cast(text: str) -> Cast:
     True
     """
     parts = text.split(":")
-    good = len(parts) in (4, 5) and parts[1].isdigit() and parts[3].isdigit()
+    good = len(parts) in (4, 5) and is_whole(parts[1]) and is_whole(parts[3])
     if not good or (len(parts) == 5 and parts[4] != "diminished"):
         raise NotationError(f"bad spell {text!r} (expected CASTER:PM:SPELL:MANA[:diminished])")
     spell = Spell(parts[2], int(parts[3]), diminished=len(parts) == 5)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from referee.errors import LimitError, NotationError, RuleError
+from referee.numerals import is_whole
 from referee.rng import Rng
 from referee.systems.base import JSON
 from referee.systems.srp.contest import TWO_D6, check_2d6
@@ -323,8 +324,8 @@ def parse_spirits(tokens: Sequence[str]) -> tuple[SpiritFighter, ...]:
         if (
             not sep
             or not name
-            or not spirit_text.isdigit()
-            or (pm_text and not pm_text.lstrip("-").isdigit())
+            or not is_whole(spirit_text)
+            or (pm_text and not is_whole(pm_text, signed=True))
         ):
             raise NotationError(f"bad combatant {token!r} (expected NAME=SPIRIT or NAME=SPIRIT/PM)")
         parsed.append((name, int(spirit_text), int(pm_text) if pm_text else None))
