@@ -15,7 +15,7 @@ from referee.errors import RuleError
 from referee.rng import Rng
 from referee.systems.base import JSON
 from referee.systems.srp.gear import Code, Weapon
-from referee.systems.srp.levels import Level, check_d20, level
+from referee.systems.srp.levels import Level, check_d20
 from referee.systems.srp.melee import THREE_DICE, Attack, Defense, check_faces
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
 from referee.systems.srp.sheet import DefenseKind
@@ -198,13 +198,13 @@ def resolve_special(
     """
     check_special(action, weapon, defense.kind, mounted)
     att_roll, def_roll, dmg_roll = check_faces(faces)
-    att = level(att_roll, attack.effective_skill)
+    att = rules.level(att_roll, attack.effective_skill)
     lines = [
         f"{action.value}: attack d20 rolled {att_roll} vs {attack.effective_skill} -> {att.label}"
     ]
     dfn: Level | None = None
     if defense.kind is not DefenseKind.NONE:
-        dfn = level(def_roll, defense.skill, twenty_fails=rules.defense_twenty_fails)
+        dfn = rules.level(def_roll, defense.skill, defending=True)
         lines.append(
             f"defense ({defense.kind.value}): d20 rolled {def_roll} vs {defense.skill} "
             f"-> {dfn.label}"
@@ -285,7 +285,7 @@ def break_free(roll: int, defense: int, rules: SrpRules = DEFAULT_RULES) -> Brea
     (True, False)
     """
     check_d20(roll, "break-free roll")
-    freed = level(roll, defense, twenty_fails=rules.defense_twenty_fails) >= Level.SUCCESS
+    freed = rules.level(roll, defense, defending=True) >= Level.SUCCESS
     verdict = "breaks free" if freed else "stays grappled"
     return BreakFree(
         roll, defense, freed, f"break free: d20 rolled {roll} vs defense {defense} -> {verdict}"

@@ -13,7 +13,7 @@ from referee.errors import RuleError
 from referee.rng import Rng
 from referee.systems.base import JSON
 from referee.systems.srp.gear import Shield
-from referee.systems.srp.levels import Level, check_d20, high_skill_bonus, level
+from referee.systems.srp.levels import Level, check_d20
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
 from referee.systems.srp.sheet import DEFAULT_DEFENSE, DefenseKind
 
@@ -21,8 +21,6 @@ from referee.systems.srp.sheet import DEFAULT_DEFENSE, DefenseKind
 THREE_DICE = (20, 20, 6)
 #: Skill bonus for attacking from the rear (SRP-14).
 REAR_BONUS = 4
-#: Damage added at special and at critical level (SRP-8).
-LEVEL_BONUS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,19 +142,22 @@ def chart(
     return None, False, f"{a} attack vs {d} {kind.value} defense: no effect"
 
 
-def damage_terms(attack: Attack, die: int, hit: Level) -> list[tuple[str, int]]:
-    """The damage terms of a hit at level `hit`, labelled (SRP-8, SRP-13).
+def damage_terms(
+    attack: Attack, die: int, hit: Level, rules: SrpRules = DEFAULT_RULES
+) -> list[tuple[str, int]]:
+    """The damage terms of a hit at level `hit`, labelled (SRP-8, SRP-13); the pack's
+    formulas give the high-skill bonus and the level's extra damage.
 
     >>> damage_terms(Attack(skill=22, weapon_damage=3, dam=1), 4, Level.SPECIAL)
     [('d6', 4), ('weapon', 3), ('DAM', 1), ('high skill', 1), ('special', 4)]
     """
     terms = [("d6", die), ("weapon", attack.weapon_damage)]
     if not attack.missile:
-        terms += [("DAM", attack.dam), ("high skill", high_skill_bonus(attack.effective_skill))]
+        terms += [("DAM", attack.dam), ("high skill", rules.skill_bonus(attack.effective_skill))]
     elif attack.thrown:
         terms.append(("thrown DAM/2", -(-attack.dam // 2)))
     if hit >= Level.SPECIAL:
-        terms.append((hit.label, LEVEL_BONUS))
+        terms.append((hit.label, rules.level_damage(hit, attack.effective_skill)))
     return terms
 
 
@@ -197,7 +198,7 @@ def resolve(
     """
     att_roll, def_roll, dmg_roll = check_faces(faces)
     skill = attack.effective_skill
-    att = level(att_roll, skill)
+    att = rules.level(att_roll, skill)
     lines = [_attack_line(attack, att_roll, att)]
     if attack.automatic:
         att = max(att, Level.SUCCESS)
@@ -221,7 +222,7 @@ def resolve(
             tuple(lines),
             nonce,
         )
-    damage = _damage(attack, dmg_roll, hit, lines)
+    damage = _damage(attack, dmg_roll, hit, lines, rules)
     armor = _armor(defense, shield_on, hit, lines)
     hits = _hits(damage, armor, hit, lines)
     stun = attack.stun and hit >= Level.SPECIAL
@@ -273,7 +274,7 @@ def _defense_level(
     if kind is DefenseKind.NONE:
         lines.append("defense: none (the defender cannot defend)")
         return None
-    dfn = level(roll, defense.skill, twenty_fails=rules.defense_twenty_fails)
+    dfn = rules.level(roll, defense.skill, defending=True)
     twenty = " (a 20 always fails)" if roll == 20 and rules.defense_twenty_fails else ""
     lines.append(
         f"defense ({kind.value}): d20 rolled {roll} vs {defense.skill} -> {dfn.label}{twenty}"
@@ -281,8 +282,8 @@ def _defense_level(
     return dfn
 
 
-def _damage(attack: Attack, die: int, hit: Level, lines: list[str]) -> int:
-    terms = damage_terms(attack, die, hit)
+def _damage(attack: Attack, die: int, hit: Level, lines: list[str], rules: SrpRules) -> int:
+    terms = damage_terms(attack, die, hit, rules)
     total = sum(value for _, value in terms)
     shown = " + ".join(f"{label} {value}" for label, value in terms).replace("+ -", "- ")
     floor = " -> 0 (negative counts as 0)" if total < 0 else ""

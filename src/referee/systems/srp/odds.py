@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from referee.errors import LimitError
 from referee.systems.base import JSON
-from referee.systems.srp.levels import Level, level_counts
+from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for
 from referee.systems.srp.rules import DEFAULT_RULES, Down, SrpRules
 from referee.systems.srp.sheet import DefenseKind
@@ -29,9 +29,16 @@ OUTCOMES = 20 * 20 * 6
 MAX_HIT_TOTAL = 100
 
 
-def hits_of(attack: Attack, defense: Defense, hit: Level, die: int, shield_on: bool) -> int:
+def hits_of(
+    attack: Attack,
+    defense: Defense,
+    hit: Level,
+    die: int,
+    shield_on: bool,
+    rules: SrpRules = DEFAULT_RULES,
+) -> int:
     """Hits of a hit at level `hit` with damage die `die` (the arithmetic of `melee.resolve`)."""
-    damage = max(0, sum(v for _, v in damage_terms(attack, die, hit)))
+    damage = max(0, sum(v for _, v in damage_terms(attack, die, hit, rules)))
     armor = defense.armor + (defense.shield.ap if shield_on and defense.shield else 0)
     if hit is Level.CRITICAL:
         return max(1, hits_for(damage, armor // 2))
@@ -44,14 +51,14 @@ def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
     >>> sum(hit_counts(Attack(skill=12), Defense()).values())
     2400
     """
-    att_counts = level_counts(attack.effective_skill)
+    att_counts = rules.level_counts(attack.effective_skill)
     if attack.automatic:
         att_counts = (0, att_counts[0] + att_counts[1], att_counts[2], att_counts[3])
     kind = DefenseKind.NONE if attack.automatic else defense.kind
     if kind is DefenseKind.NONE:
         def_counts: list[tuple[Level | None, int]] = [(None, 20)]
     else:
-        counts = level_counts(defense.skill, twenty_fails=rules.defense_twenty_fails)
+        counts = rules.level_counts(defense.skill, defending=True)
         def_counts = [(Level(i), n) for i, n in enumerate(counts) if n]
     out: dict[int, int] = {}
     for a_index, a_count in enumerate(att_counts):
@@ -64,7 +71,7 @@ def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
                 out[0] = out.get(0, 0) + 6 * weight
                 continue
             for die in range(1, 7):
-                hits = hits_of(attack, defense, hit, die, shield_on)
+                hits = hits_of(attack, defense, hit, die, shield_on, rules)
                 out[hits] = out.get(hits, 0) + weight
     return dict(sorted(out.items()))
 

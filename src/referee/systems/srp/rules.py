@@ -2,6 +2,17 @@
 
 A rule pack is a TOML table (or any mapping) of these keys; unknown keys and wrong
 types are a `RulePackError` naming the key.
+
+A pack may also give the levels (SRP-5) and the damage bonuses (SRP-8) as formulas
+(`referee.lab.formula`): `success`, `special` and `critical` are true/false over `roll`
+(the d20 face) and `skill` (the effective skill); `damage_bonus` (the high-skill bonus),
+`special_damage` and `critical_damage` are whole numbers over `skill`. A 20 still fails
+(SRP-5, for defense by `defense_twenty_fails`) whatever the formulas say. Every formula is
+checked for every roll 1..20 and every skill `FORMULA_SKILLS` when the pack loads.
+
+>>> pack = load_rules({"critical": "roll <= floor(skill / 5)"})
+>>> pack.level(2, 10), DEFAULT_RULES.level(2, 10)
+(<Level.CRITICAL: 3>, <Level.SPECIAL: 2>)
 """
 
 from __future__ import annotations
@@ -9,9 +20,25 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from referee.errors import RulePackError
+from referee.lab.formula import Formula, FormulaError, parse_formula
+from referee.systems.srp.levels import Level, check_d20, high_skill_bonus, level
+
+#: Effective skills every formula is checked for when a pack loads (base 0..100 plus
+#: rear and referee modifiers); others are evaluated when they occur.
+FORMULA_SKILLS = range(-100, 201)
+#: The level formulas (true/false over roll and skill) and the damage formulas (over skill).
+LEVEL_KEYS = ("success", "special", "critical")
+DAMAGE_KEYS = ("damage_bonus", "special_damage", "critical_damage")
+#: Bounds of a damage formula's value (DESIGN: budgets).
+MAX_BONUS = 1000
+#: Damage a special or critical adds in the text (SRP-8).
+TEXT_LEVEL_DAMAGE = 4
 
 
 class Challenge(enum.Enum):
@@ -64,6 +91,83 @@ class SrpRules:
     """SRP-11: a pavise's melee AP (none unless a pack gives one)."""
     charge_any_zone: bool = False
     """SRP-15: the text's "similar rule": one may charge through any zone, not only expanded."""
+    success: Formula | None = None
+    """SRP-5 as a formula over roll, skill: the roll succeeds (default `roll <= skill`)."""
+    special: Formula | None = None
+    """SRP-5: a success is special (default `roll <= max(1, floor(skill / 3))`)."""
+    critical: Formula | None = None
+    """SRP-5: a success is critical, before special (default `roll <= floor(skill / 10)`)."""
+    damage_bonus: Formula | None = None
+    """SRP-8 high-skill bonus over skill (default `max(0, ceil((skill - 20) / 5))`)."""
+    special_damage: Formula | None = None
+    """SRP-8: what a special hit adds to damage, over skill (default 4)."""
+    critical_damage: Formula | None = None
+    """SRP-8: what a critical hit adds to damage, over skill (default 4)."""
+
+    def formulas(self) -> dict[str, Formula | None]:
+        """The formula columns (None: the text's rule decides).
+
+        >>> list(SrpRules().formulas())[:3]
+        ['success', 'special', 'critical']
+        """
+        return {key: getattr(self, key) for key in (*LEVEL_KEYS, *DAMAGE_KEYS)}
+
+    @property
+    def uses_formulas(self) -> bool:
+        """Whether any rule is given as a formula.
+
+        >>> SrpRules().uses_formulas
+        False
+        """
+        return any(f is not None for f in self.formulas().values())
+
+    def level(self, roll: int, skill: int, *, defending: bool = False) -> Level:
+        """The level of a d20 `roll` against effective `skill` under this pack (SRP-5).
+
+        A 20 fails for an attack, and for a defense when `defense_twenty_fails`.
+
+        >>> SrpRules().level(20, 30, defending=True), SrpRules(False).level(20, 30, defending=True)
+        (<Level.FAILURE: 0>, <Level.SUCCESS: 1>)
+        """
+        twenty = self.defense_twenty_fails if defending else True
+        if self.success is None and self.special is None and self.critical is None:
+            return level(roll, skill, twenty_fails=twenty)
+        check_d20(roll)
+        if roll == 20 and twenty:
+            return Level.FAILURE
+        return Level(_levels(self.success, self.special, self.critical, skill)[roll - 1])
+
+    def level_counts(self, skill: int, *, defending: bool = False) -> tuple[int, int, int, int]:
+        """How many of the 20 faces give each level (failure, success, special, critical).
+
+        >>> SrpRules().level_counts(15)
+        (5, 10, 4, 1)
+        """
+        counts = [0, 0, 0, 0]
+        for roll in range(1, 21):
+            counts[self.level(roll, skill, defending=defending)] += 1
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    def skill_bonus(self, skill: int) -> int:
+        """The high-skill damage bonus at effective `skill` (SRP-8).
+
+        >>> SrpRules().skill_bonus(26)
+        2
+        """
+        if self.damage_bonus is None:
+            return high_skill_bonus(skill)
+        return _whole(self.damage_bonus, skill)
+
+    def level_damage(self, hit: Level, skill: int) -> int:
+        """What a hit at level `hit` adds to damage: +4 at special and critical (SRP-8).
+
+        >>> SrpRules().level_damage(Level.CRITICAL, 12), SrpRules().level_damage(Level.SUCCESS, 12)
+        (4, 0)
+        """
+        if hit < Level.SPECIAL:
+            return 0
+        formula = self.critical_damage if hit is Level.CRITICAL else self.special_damage
+        return TEXT_LEVEL_DAMAGE if formula is None else _whole(formula, skill)
 
     def is_down(self, hits: int, hit_total: int) -> bool:
         """Whether a fighter with `hits` taken of `hit_total` is down (SRP-9).
@@ -91,7 +195,10 @@ class SrpRules:
         out: dict[str, bool | int | str] = {}
         for item in fields(self):
             value = getattr(self, item.name)
-            out[item.name] = value.value if isinstance(value, enum.Enum) else value
+            if isinstance(value, Formula):
+                out[item.name] = str(value)
+            elif value is not None:
+                out[item.name] = value.value if isinstance(value, enum.Enum) else value
         return out
 
 
@@ -109,8 +216,77 @@ def load_rules(data: Mapping[str, Any], where: str = "srp") -> SrpRules:
             raise RulePackError(
                 f"unknown key {where}.{key} (expected one of: {', '.join(sorted(known))})"
             )
-        values[key] = _option(f"{where}.{key}", raw, getattr(defaults, key))
-    return SrpRules(**values)
+        if key in LEVEL_KEYS or key in DAMAGE_KEYS:
+            values[key] = _parse(f"{where}.{key}", key, raw)
+        else:
+            values[key] = _option(f"{where}.{key}", raw, getattr(defaults, key))
+    rules = SrpRules(**values)
+    if rules.uses_formulas:
+        try:
+            check_formulas(rules)
+        except FormulaError as err:
+            raise FormulaError(f"rule pack {where!r}: {err}") from None
+    return rules
+
+
+def _parse(name: str, key: str, raw: Any) -> Formula:
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise RulePackError(f"{name} = {raw!r} is not a formula in quotes")
+    names = ("roll", "skill") if key in LEVEL_KEYS else ("skill",)
+    try:
+        return parse_formula(str(raw), key, names)
+    except FormulaError as err:
+        raise FormulaError(f"rule pack {name.partition('.')[0]!r}: {err}") from None
+
+
+def check_formulas(rules: SrpRules) -> None:
+    """Evaluate every formula for every roll 1..20 and skill in `FORMULA_SKILLS` (at load).
+
+    >>> load_rules({"damage_bonus": "skill / 7"}, "x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    referee.lab.formula.FormulaError: rule pack 'x': formula 'damage_bonus' gave -100/7 at skill...
+    """
+    for skill in FORMULA_SKILLS:
+        if any(getattr(rules, key) is not None for key in LEVEL_KEYS):
+            _levels(rules.success, rules.special, rules.critical, skill)
+        for key in DAMAGE_KEYS:
+            formula = getattr(rules, key)
+            if formula is not None:
+                _whole(formula, skill)
+
+
+@lru_cache(maxsize=8192)
+def _levels(
+    success: Formula | None, special: Formula | None, critical: Formula | None, skill: int
+) -> tuple[int, ...]:
+    """Level of each roll 1..20 at `skill` by the formulas (the text's rule where None)."""
+    rolls = np.arange(1, 21, dtype=np.int64)
+    points = {"roll": rolls, "skill": np.full(20, skill, dtype=np.int64)}
+
+    def truth(formula: Formula | None, default: np.ndarray) -> np.ndarray:
+        if formula is None:
+            return default
+        result: np.ndarray = formula.evaluate(points)[0] != 0
+        return result
+
+    hit = truth(success, rolls <= skill)
+    spec = truth(special, rolls <= max(1, skill // 3))
+    crit = truth(critical, rolls <= skill // 10)
+    table = np.where(hit, np.where(crit, 3, np.where(spec, 2, 1)), 0)
+    return tuple(int(x) for x in table)
+
+
+@lru_cache(maxsize=8192)
+def _whole(formula: Formula, skill: int) -> int:
+    value = formula.value(skill=skill)
+    if value.denominator != 1 or not -MAX_BONUS <= value <= MAX_BONUS:
+        hint = " (round it with ceil or floor)" if value.denominator != 1 else ""
+        raise FormulaError(
+            f"formula {formula.column!r} gave {value} at skill = {skill}: "
+            f"a damage term must be a whole number in -{MAX_BONUS}..{MAX_BONUS}{hint}"
+        )
+    return int(value)
 
 
 def _option(name: str, raw: Any, default: Any) -> Any:
