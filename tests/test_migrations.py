@@ -134,3 +134,54 @@ def test_a_database_newer_than_the_code_is_refused(tmp_path: Any) -> None:
     engine.dispose()
     with pytest.raises(StorageError, match="has schema version 999, newer than this referee"):
         Store.open(path)
+
+
+#: The Discord bot's tables as the bot created them itself (create_all) before version 3.
+PRE_V3_DISCORD = (
+    "CREATE TABLE discord_channels (channel_id TEXT NOT NULL, guild_id TEXT, spar_bout TEXT, "
+    "table_bout TEXT, PRIMARY KEY (channel_id))",
+    "CREATE TABLE discord_members (bout_id TEXT NOT NULL, user_id TEXT NOT NULL, fighter TEXT, "
+    "name TEXT, proctor INTEGER NOT NULL, target TEXT, PRIMARY KEY (bout_id, user_id))",
+    "CREATE TABLE discord_characters (user_id TEXT NOT NULL, name TEXT NOT NULL, "
+    "system TEXT NOT NULL, stats TEXT NOT NULL, PRIMARY KEY (user_id, name))",
+    "CREATE TABLE discord_guilds (guild_id TEXT NOT NULL, prefix TEXT NOT NULL, "
+    "PRIMARY KEY (guild_id))",
+    "INSERT INTO discord_channels VALUES ('10', '1', 'b1', 't1')",
+    "INSERT INTO discord_members VALUES ('b1', '20', 'Tarl', 'Tarl', 1, NULL)",
+    "INSERT INTO discord_characters VALUES ('20', 'Tarl', 'msv', '{\"cs\": 65}')",
+    "INSERT INTO discord_guilds VALUES ('1', '!')",
+)
+
+
+def test_version_3_holds_the_discord_tables_and_keeps_what_the_bot_made_before(
+    db_url: str, tmp_path: Any
+) -> None:
+    from referee.discord.links import METADATA as DISCORD_METADATA
+    from referee.discord.links import Links
+
+    old = make_engine(db_url)
+    build_at(old, 2)
+    with old.begin() as conn:
+        for statement in PRE_V3_DISCORD:
+            conn.exec_driver_sql(statement)
+    old.dispose()
+    with Store.open(db_url) as store:
+        links = Links(store)
+        assert links.channel(10) == ("b1", "t1")
+        assert links.dialect(10) is None
+        assert links.proctor("b1") == "20"
+        assert [(c.name, c.stats) for c in links.characters(20)] == [("Tarl", {"cs": 65})]
+        assert links.prefix(1) == "!"
+        links.set_dialect(10, 1, "d20")
+        assert links.dialect(10) == "d20"
+        assert links.channel(10) == ("b1", "t1")
+    upgraded = make_engine(db_url)
+    fresh = make_engine(str(tmp_path / "fresh.db"))
+    migrate(fresh)
+    assert columns(upgraded) == columns(fresh)
+    # The bot's queries name exactly the columns the migration made, in order.
+    found = inspect(fresh)
+    for table in DISCORD_METADATA.sorted_tables:
+        assert [c["name"] for c in found.get_columns(table.name)] == [c.name for c in table.columns]
+    upgraded.dispose()
+    fresh.dispose()

@@ -1,10 +1,12 @@
 """What the bot remembers beside the bouts: which bout a channel plays, who is who, characters.
 
-Four small tables in the referee's own database (SQLite or PostgreSQL), created when the bot
-starts, so a restart picks every spar up where it was. The bouts themselves, their events and
+Four small tables in the referee's own database (SQLite or PostgreSQL), created by the store's
+versioned migrations (version 3, `referee.store.schema`), so a restart picks every spar up
+where it was. The bouts themselves, their events and
 their seeds stay in the store's tables; nothing here is needed to verify a bout.
 
-- `discord_channels`: per channel, the open spar's bout and the table ledger's bout.
+- `discord_channels`: per channel, the open spar's bout, the table ledger's bout and the dice
+  dialect set with `~dialect`.
 - `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor.
 - `discord_characters`: saved characters per Discord user (`~char set`).
 - `discord_guilds`: a server's own command prefix.
@@ -31,6 +33,7 @@ CHANNELS = Table(
     Column("guild_id", Text),
     Column("spar_bout", Text),
     Column("table_bout", Text),
+    Column("dialect", Text),
 )
 
 MEMBERS = Table(
@@ -91,7 +94,6 @@ class Links:
 
     def __init__(self, store: Store) -> None:
         self.engine = store_engine(store)
-        METADATA.create_all(self.engine, checkfirst=True)
 
     # -- channels ------------------------------------------------------------------------
 
@@ -125,6 +127,31 @@ class Links:
             else:
                 guild = None if guild_id is None else str(guild_id)
                 conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+
+    def dialect(self, channel_id: int) -> str | None:
+        """The channel's dice dialect, if its proctor or a server admin set one."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(CHANNELS.c.dialect).where(CHANNELS.c.channel_id == str(channel_id))
+            ).first()
+        return row[0] if row else None
+
+    def set_dialect(self, channel_id: int, guild_id: int | None, dialect: str) -> None:
+        """Set the channel's dice dialect."""
+        key = str(channel_id)
+        with write_transaction(self.engine) as conn:
+            found = conn.execute(
+                select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
+            ).first()
+            if found:
+                conn.execute(
+                    update(CHANNELS).where(CHANNELS.c.channel_id == key).values(dialect=dialect)
+                )
+            else:
+                guild = None if guild_id is None else str(guild_id)
+                conn.execute(
+                    insert(CHANNELS).values(channel_id=key, guild_id=guild, dialect=dialect)
+                )
 
     # -- members -------------------------------------------------------------------------
 

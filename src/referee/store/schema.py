@@ -6,7 +6,7 @@ steps; the `schema_version` table holds one row per applied version. Never edit 
 that has shipped: add a new version.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2]
+[1, 2, 3]
 >>> sorted(METADATA.tables)
 ['bouts', 'events', 'receipts', 'seeds', 'tokens']
 """
@@ -137,8 +137,43 @@ _V2 = (
     )""",
 )
 
+#: The Discord bot's tables (`referee.discord.links` queries them). Before version 3 the bot
+#: created them itself when it started, so a database may already hold them (without
+#: `dialect`): hence IF NOT EXISTS, in the shape that bot created, then the new column.
+_V3 = (
+    """CREATE TABLE IF NOT EXISTS discord_channels (
+        channel_id TEXT NOT NULL,
+        guild_id TEXT,
+        spar_bout TEXT,
+        table_bout TEXT,
+        PRIMARY KEY (channel_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_members (
+        bout_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        fighter TEXT,
+        name TEXT,
+        proctor INTEGER NOT NULL,
+        target TEXT,
+        PRIMARY KEY (bout_id, user_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_characters (
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        stats TEXT NOT NULL,
+        PRIMARY KEY (user_id, name)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_guilds (
+        guild_id TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        PRIMARY KEY (guild_id)
+    )""",
+    "ALTER TABLE discord_channels ADD COLUMN dialect TEXT",
+)
+
 #: (version, DDL statements), applied in order, each version in one transaction.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2))
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3))
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = MIGRATIONS[-1][0]
