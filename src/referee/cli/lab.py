@@ -335,21 +335,31 @@ def battle_lines(result: BattleResult) -> list[str]:
     help="Force the exact chain (up to its bound) or the Monte Carlo.",
 )
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.option("--system", type=click.Choice(["msv", "srp"]), default="msv", show_default=True,
+              help="The rules the battle is fought under.")  # fmt: skip
+@click.option("--gear", help="SRP: a gear pack TOML for weapon=NAME (default: the example).")
+@click.option("--fight", "fight_path", help="SRP: take the sides by name from a fight file.")
 def battle_command(side_1: str, side_2: str, pack: str, policy: str, battles: int,
-                   seed: int | None, exact: bool | None, as_json: bool) -> None:  # fmt: skip
+                   seed: int | None, exact: bool | None, as_json: bool, system: str,
+                   gear: str | None, fight_path: str | None) -> None:  # fmt: skip
     """A group battle: P(each side wins), expected rounds, survivors and damage.
 
-    Sides are NAME=CS lists. Initiative for all (MSV-5), attacks in turn order, criticals
-    (MSV-4), defeat (MSV-7). Exact when the chain is small enough (it says how big), else a
-    numpy Monte Carlo with the standard error beside each figure.
+    MSV sides are NAME=CS lists. Initiative for all (MSV-5), attacks in turn order,
+    criticals (MSV-4), defeat (MSV-7). SRP sides (--system srp) are NAME=SPEC fighters split
+    by ';' (the spec of `referee srp odds`, or a sheet .toml file), or with --fight FILE the
+    names of two sides of a fight file; turn order, attacks, stuns and defeat as SRP-4..9, 16,
+    19 say. Exact when the chain is small enough (it says how big), else a numpy Monte
+    Carlo with the standard error beside each figure.
 
     \b
     Examples:
       referee lab battle "Tarl=65" "Orc=50,Orc=50"
       referee lab battle "Tarl=65,Rask=55" "PaKur=70,Orc=50,Orc=50" --n 100000 --seed 1
+      referee lab battle --system srp "Ann=skill=15 damage=3 hits=12" "Orc=skill=11 hits=8"
+      referee lab battle --system srp --fight examples/srp/fight.toml raiders guards
     """
-    rules = _pack(pack)
-    first, second = parse_side(side_1), parse_side(side_2)
+    if system == "msv" and (gear or fight_path):
+        raise NotationError("--gear and --fight are for --system srp")
     bar, task = _progress_bar()
 
     def progress(done: int, total: int) -> None:
@@ -357,6 +367,25 @@ def battle_command(side_1: str, side_2: str, pack: str, policy: str, battles: in
             bar.update(task, completed=done, total=total)  # type: ignore[attr-defined]
 
     gen = np.random.default_rng(seed)
+    if system == "srp":
+        from referee.cli.lab_srp import run_srp_battle, srp_battle_lines
+
+        if bar is not None:
+            bar.start()  # type: ignore[attr-defined]
+        try:
+            srp_result = run_srp_battle(side_1, side_2, pack, gear, fight_path, policy, battles,
+                                        gen, progress, exact)  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.stop()  # type: ignore[attr-defined]
+        if as_json:
+            emit_json(srp_result.to_json())
+            return
+        for line in srp_battle_lines(srp_result):
+            click.echo(line)
+        return
+    rules = _pack(pack)
+    first, second = parse_side(side_1), parse_side(side_2)
     if bar is not None:
         bar.start()  # type: ignore[attr-defined]
     try:
