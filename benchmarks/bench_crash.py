@@ -179,7 +179,28 @@ class Load:
         if write:
             headers["Idempotency-Key"] = str(uuid.UUID(int=self.rng.getrandbits(128)))
             self.writes += 1
-        timer = self._arm() if write else None
+        r = self._send(method, path, body, headers, self._arm() if write else None)
+        if write and r.status_code < 300 and self.rng.random() < self.drop_chance:
+            # The answer is dropped (as a HUD that timed out would): the same again.
+            self.dropped += 1
+            again = self._send(method, path, body, headers, None)
+            if (again.status_code, again.content) != (r.status_code, r.content):
+                self.unexpected.append(f"{method} {path}: the retry got another answer")
+        if r.status_code != expect:
+            self.unexpected.append(f"{method} {path}: {r.status_code} {r.text[:200]}")
+            return None
+        return r.json()
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        headers: dict[str, str],
+        timer: threading.Timer | None,
+    ) -> httpx.Response:
+        """Send until answered, restarting the server when it is gone."""
+        write = "Idempotency-Key" in headers
         for _attempt in range(100):
             try:
                 sent = time.monotonic()
@@ -188,7 +209,7 @@ class Load:
                 )
                 if write:
                     self.latency = time.monotonic() - sent
-                break
+                return r
             except httpx.TransportError:
                 if timer is not None:
                     timer.cancel()
@@ -197,20 +218,7 @@ class Load:
                     self.server.restart()
                 if write:
                     self.retried += 1
-        else:
-            raise SystemExit(f"{method} {path} got no answer in 100 attempts")
-        if write and r.status_code < 300 and self.rng.random() < self.drop_chance:
-            # The answer is dropped (as a HUD that timed out would): the same again.
-            self.dropped += 1
-            again = httpx.request(
-                method, self.server.url + path, json=body, headers=headers, timeout=60
-            )
-            if (again.status_code, again.content) != (r.status_code, r.content):
-                self.unexpected.append(f"{method} {path}: the retry got another answer")
-        if r.status_code != expect:
-            self.unexpected.append(f"{method} {path}: {r.status_code} {r.text[:200]}")
-            return None
-        return r.json()
+        raise SystemExit(f"{method} {path} got no answer in 100 attempts")
 
     def bout(self, steps: int, close: bool) -> Bout | None:
         made = self.request(

@@ -13,6 +13,11 @@ with their referee token (well inside the limits). The run has two windows of eq
 Prints the ordinary clients' p50/p99 in each window, the ratio of the p99s (the target is at
 most 2x), and what the flood got (200s and 429s).
 
+Then the limiter's own cost per request, in this process: `RateLimits.check` of a request with
+a token (two limits) in memory, and, when $REFEREE_TEST_PG_URL is set, with the counters
+shared on PostgreSQL (one UPSERT per request, what `serve --workers N` uses there), as
+microseconds per request and the ratio.
+
     .venv/bin/python benchmarks/bench_limits.py [--seconds 15] [--flood 8] [--flood-requests 50000]
 
 Bounded: fixed windows and request counts, 60 s timeouts, only 127.0.0.x.
@@ -24,6 +29,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import subprocess
 import sys
 import tempfile
@@ -112,11 +118,50 @@ async def window(url: str, seconds: float) -> list[float]:
     return [t for times in runs for t in times]
 
 
+def limiter_cost(requests: int) -> None:
+    """Microseconds per `RateLimits.check` in memory and, with PostgreSQL, shared."""
+    from referee.service.limits import Limits, Rate, RateLimits
+    from referee.store import Store
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/bouts/x",
+        "client": ("127.0.0.9", 1),
+        "headers": [(b"authorization", f"Bearer bench-{os.getpid()}-{time.time()}".encode())],
+    }
+    limits = Limits(token=Rate(10**9, 60.0), address=Rate(10**9, 60.0))
+
+    def per_request(limiter: RateLimits) -> float:
+        limiter.check(scope)  # warm: the table exists, a connection is pooled
+        start = time.perf_counter()
+        for _ in range(requests):
+            if limiter.check(scope) is not None:
+                raise SystemExit("the cost run was refused")
+        return (time.perf_counter() - start) / requests * 1e6
+
+    memory = per_request(RateLimits(lambda *_: None, limits))  # type: ignore[arg-type]
+    print(f"  limiter per request, in memory: {memory:.1f} us ({requests} requests)")
+    url = os.environ.get("REFEREE_TEST_PG_URL")
+    if not url:
+        print("  (set $REFEREE_TEST_PG_URL to measure the counters shared on PostgreSQL)")
+        return
+    with Store.open(url) as store:
+        shared = store.shared_counters()
+        assert shared is not None
+        cost = per_request(RateLimits(lambda *_: None, limits, shared))  # type: ignore[arg-type]
+    print(
+        f"  limiter per request, shared on PostgreSQL: {cost:.1f} us "
+        f"({cost / memory:.0f}x in memory; +{(cost - memory) / 1000:.2f} ms a request)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--flood", type=int, default=8, help="flooding connections")
     parser.add_argument("--flood-requests", type=int, default=50_000)
+    parser.add_argument("--cost-requests", type=int, default=2000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp) / "limits.db")
@@ -147,6 +192,8 @@ def main() -> None:
         f"answers {json.dumps(dict(sorted(got.items())))}"
     )
     print(f"  p99 with flood / without: {f99 / q99:.2f}x (target <= 2x)")
+    print(f"  load average {os.getloadavg()[0]:.2f}")
+    limiter_cost(args.cost_requests)
 
 
 if __name__ == "__main__":

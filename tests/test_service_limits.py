@@ -4,8 +4,12 @@ so the service sees distinct peers. The limits' clock is the test's own: numbers
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -23,6 +27,8 @@ from referee.service.limits import (
     parse_rate,
 )
 from referee.service.live import LiveHub
+from referee.store import Store
+from referee.store.counters import counter_key
 from tests.service_fixtures import LiveServer, start_server
 
 
@@ -48,7 +54,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def limited(tmp_path: Path, clock: Clock) -> Iterator[LiveServer]:
+def limited(db_url: str, clock: Clock) -> Iterator[LiveServer]:
+    """A limited service over SQLite (limits in memory) and PostgreSQL (shared counters)."""
     limits = Limits(
         token=Rate(3, 30.0),
         address=Rate(10, 60.0),
@@ -57,7 +64,7 @@ def limited(tmp_path: Path, clock: Clock) -> Iterator[LiveServer]:
         streams_total=3,
         clock=clock,
     )
-    server, thread, store, url = start_server(str(tmp_path / "limits.db"), limits=limits)
+    server, thread, store, url = start_server(db_url, limits=limits)
     HUBS[url] = server.config.app.state.live
     with client(url, "127.0.0.2") as http:
         yield LiveServer(url, store, http)
@@ -221,3 +228,68 @@ def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the condition did not come true in time"
         time.sleep(0.01)
+
+
+@pytest.mark.postgres
+def test_serve_with_two_workers_on_postgresql_shares_one_limit(pg_url: str) -> None:
+    """`serve --workers 2`: both processes count against one token's limit (5 per hour), so
+    12 requests at once on fresh connections (spread over both) get exactly 5 answers."""
+    command = [sys.executable, "-m", "referee.cli.main", "serve", "--db", pg_url, "--port", "0"]
+    command += ["--workers", "2", "--rate", "token=5/1h", "--rate", "address=off"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        line = ""
+        for _ in range(5):
+            line = proc.stdout.readline()
+            if "is serving on" in line:
+                break
+        url = line.split("is serving on ")[1].split()[0].rstrip("/")
+        deadline = time.monotonic() + 90  # both workers up: each answers its health check
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        made = httpx.post(f"{url}/api/bouts", json={"system": "msv", "name": "W"}, timeout=60)
+        auth = {"Authorization": f"Bearer {made.json()['referee_token']}"}
+
+        def read(_: int) -> int:
+            answer = httpx.get(f"{url}/api/bouts/{made.json()['id']}", headers=auth, timeout=60)
+            return answer.status_code
+
+        with ThreadPoolExecutor(12) as pool:
+            statuses = sorted(pool.map(read, range(12)))
+        assert statuses == [200] * 5 + [429] * 7
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.mark.postgres
+def test_shared_counters_are_one_bucket_for_two_processes(pg_url: str) -> None:
+    """Two stores (as two processes) take from one GCRA cell: exactly the in-memory bucket's
+    answers (a burst of 2, then one every 4 s), whichever process asks."""
+    with Store.open(pg_url) as one, Store.open(pg_url) as two:
+        first, second = one.shared_counters(), two.shared_counters()
+        assert first is not None and second is not None
+        key = counter_key("token", "hud")
+        cell = [(key, 4.0, 8.0)]  # Rate(2, 8)
+        takes = [(first, 0.0), (second, 0.0), (first, 0.0), (second, 2.0), (first, 4.0)]
+        takes.append((second, 4.0))
+        waits = [counters.take(cell, now).get(key, 0.0) for counters, now in takes]
+        buckets = Buckets(Rate(2, 8.0))
+        assert waits == [buckets.take("hud", now) for _, now in takes] == [0, 0, 4, 2, 0, 4]
+        other = counter_key("address", "hud")
+        assert first.take([(other, 4.0, 8.0), (key, 4.0, 8.0)], 4.0) == {key: 4.0}
+        assert "hud" not in key  # the table holds no token
+
+
+def test_sqlite_keeps_its_limits_in_memory(tmp_path: Path) -> None:
+    with Store.open(str(tmp_path / "one.db")) as store:
+        assert store.shared_counters() is None

@@ -301,7 +301,7 @@ def create_app(
     app.state.service = service
     app.state.live = hub
     app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
-    app.add_middleware(RateLimits, limits=limits)
+    app.add_middleware(RateLimits, limits=limits, shared=store.shared_counters())
     app.include_router(routes_judge.router)
     app.include_router(__import__("referee.service.routes_lab", fromlist=["router"]).router)
     app.add_middleware(SecurityHeaders)

@@ -8,8 +8,9 @@ A request over any limit gets 429 with `Retry-After` (whole seconds) and the JSO
 `error: ...` line. `/healthz` and the console's static files are not counted.
 
 The client address is the connection's peer as uvicorn reports it: behind a reverse proxy on
-the same machine, uvicorn takes it from `X-Forwarded-For` (see docs/deploy.md). Limits are
-kept in memory, per service process.
+the same machine, uvicorn takes it from `X-Forwarded-For` (see docs/deploy.md). On SQLite the
+limits are kept in memory (one service process); on PostgreSQL in a table every process of
+`serve --workers N` shares (store/counters.py), so N processes do not multiply them.
 
 >>> limits = parse_limits(["token=5/10s", "create=off"])
 >>> limits.token, limits.address, limits.create
@@ -30,7 +31,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs
 
+import anyio.to_thread
+
 from referee.errors import RefereeError
+from referee.store.counters import SharedCounters, counter_key
 
 ASGIApp = Callable[
     [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -84,7 +88,8 @@ class Limits:
     #: Live streams open at once from one address, and in all.
     streams_per_address: int = 20
     streams_total: int = 2000
-    #: The clock (seconds, monotonic); tests pass their own.
+    #: The clock (seconds): monotonic; the wall clock (`time.time`) instead with counters
+    #: shared by processes on PostgreSQL. Tests pass their own.
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
 
@@ -212,12 +217,20 @@ def is_chat(path: str) -> bool:
 
 
 class RateLimits:
-    """ASGI middleware that refuses requests over the limits with 429 (cheaply: no database)."""
+    """ASGI middleware that refuses requests over the limits with 429.
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    In memory, per process (cheaply: no database); with `shared` counters (PostgreSQL) every
+    process of `serve --workers N` counts against the same limits, one UPSERT per request.
+    """
+
+    def __init__(self, app: ASGIApp, limits: Limits, shared: SharedCounters | None = None) -> None:
         self.app = app
         self.limits = limits
-        self.clock = limits.clock
+        # Shared counters need one clock in every process: the wall clock (unless a test's).
+        default = limits.clock is time.monotonic
+        self.clock = time.time if shared is not None and default else limits.clock
+        on = limits.token or limits.address or limits.create
+        self.shared = shared if on else None
         self.by_token = Buckets(limits.token) if limits.token else None
         self.by_address = Buckets(limits.address) if limits.address else None
         self.creating = Buckets(limits.create) if limits.create else None
@@ -231,34 +244,62 @@ class RateLimits:
         if scope["type"] != "http" or not is_counted(str(scope.get("path", ""))):
             await self.app(scope, receive, send)
             return
-        refused = self.check(scope)
+        if self.shared is None:
+            refused = self.check(scope)
+        else:
+            refused = await anyio.to_thread.run_sync(self.check, scope)
         if refused is None:
             await self.app(scope, receive, send)
             return
         await answer_refusal(send, str(scope.get("path", "")), refused)
 
-    def check(self, scope: MutableMapping[str, Any]) -> RateLimitedError | None:
-        """The refusal for this request, or None (and the request is counted)."""
-        now = self.clock()
+    def wanted(self, scope: MutableMapping[str, Any]) -> list[tuple[str, str, str]]:
+        """(limit, key, what) of every limit this request counts against, in order."""
         address = client_address(scope)
-        if self.by_address is not None:
-            wait = self.by_address.take(address, now)
-            if wait:
-                return _refusal(f"too many requests from {address}", wait)
-        if self.by_token is not None:
-            token = request_token(scope)
-            if token is not None:
-                wait = self.by_token.take(token, now)
-                if wait:
-                    return _refusal("too many requests with this token", wait)
+        out = []
+        if self.limits.address is not None:
+            out.append(("address", address, f"too many requests from {address}"))
+        token = request_token(scope)
+        if self.limits.token is not None and token is not None:
+            out.append(("token", token, "too many requests with this token"))
         if (
-            self.creating is not None
+            self.limits.create is not None
             and scope.get("method") == "POST"
             and str(scope.get("path", "")).rstrip("/") == "/api/bouts"
         ):
-            wait = self.creating.take(address, now)
+            out.append(("create", address, f"too many new bouts from {address}"))
+        return out
+
+    def check(self, scope: MutableMapping[str, Any]) -> RateLimitedError | None:
+        """The refusal for this request, or None (and the request is counted)."""
+        now = self.clock()
+        wanted = self.wanted(scope)
+        if self.shared is not None:
+            return self._check_shared(wanted, now)
+        buckets = {"address": self.by_address, "token": self.by_token, "create": self.creating}
+        for limit, key, what in wanted:
+            bucket = buckets[limit]
+            assert bucket is not None
+            wait = bucket.take(key, now)
             if wait:
-                return _refusal(f"too many new bouts from {address}", wait)
+                return _refusal(what, wait)
+        return None
+
+    def _check_shared(
+        self, wanted: list[tuple[str, str, str]], now: float
+    ) -> RateLimitedError | None:
+        assert self.shared is not None
+        rates = {"address": self.limits.address, "token": self.limits.token}
+        rates["create"] = self.limits.create
+        cells = []
+        for limit, key, _ in wanted:
+            rate = rates[limit]
+            assert rate is not None
+            cells.append((counter_key(limit, key), rate.seconds / rate.requests, rate.seconds))
+        refused = self.shared.take(cells, now)
+        for (_, _, what), (key, _, _) in zip(wanted, cells, strict=True):
+            if key in refused:
+                return _refusal(what, refused[key])
         return None
 
 

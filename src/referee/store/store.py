@@ -54,6 +54,7 @@ from referee.ledger import (
     verify_chain,
 )
 from referee.rng import VerifiableRng, check_server_seed, commitment, new_server_seed
+from referee.store.counters import SharedCounters
 from referee.store.engine import (
     ambient,
     default_url,
@@ -154,6 +155,10 @@ class Store:
     def notifies_across_processes(self) -> bool:
         """Whether other service processes' writes are notified (PostgreSQL), not polled for."""
         return crosses_processes(self._engine)
+
+    def shared_counters(self) -> SharedCounters | None:
+        """Rate counters every process on this database shares (PostgreSQL), else None."""
+        return SharedCounters(self._engine) if crosses_processes(self._engine) else None
 
     def close(self) -> None:
         """Close every pooled connection."""
