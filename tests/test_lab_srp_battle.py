@@ -285,3 +285,46 @@ def test_cli_battle_from_a_fight_file_and_a_formula_pack(tmp_path: Path) -> None
     assert code == 2 and "--gear and --fight are for --system srp" in err
     code, _, err = run("lab", "battle", "--system", "srp", "Ann", "B=hits=3")
     assert code == 2 and "bad fighter 'Ann'" in err
+
+
+def test_srp_report_is_self_contained_and_exact(tmp_path: Path) -> None:
+    from html.parser import HTMLParser
+
+    from referee.lab.srp_report import BATTLES
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: list[str] = []
+            self.refs: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append(tag)
+            self.refs += [v or "" for k, v in attrs if k in ("src", "href")]
+
+    pack = tmp_path / "c5.toml"
+    pack.write_text('critical = "roll <= floor(skill / 5)"\n', encoding="utf-8")
+    out = tmp_path / "report.html"
+    code, stdout, err = run("lab", "report", "--system", "srp", str(pack), "-o", str(out))
+    assert code == 0, err
+    assert stdout.startswith(f"wrote {out} (")
+    page = out.read_text("utf-8")
+    tags = Tags()
+    tags.feed(page)
+    assert tags.refs == [] and "script" not in tags.tags and tags.tags.count("svg") == 2
+    assert "<code>critical</code></td><td>roll &lt;= floor(skill / 5)</td><td>-</td>" in page
+    # skill 15: the text has 10 plain successes, 4 specials, 1 critical; the pack 10, 2, 3
+    assert "<tr><td>15</td><td><span class='up'>10/2/3, +0, +4/+4</span></td>" in page
+    assert "<td>10/4/1, +0, +4/+4</td>" in page
+    rules = load_rules({"critical": "roll <= floor(skill / 5)"})
+    one, two = BATTLES[0]
+    mine = exact_battle(parse_srp_side(one), parse_srp_side(two), rules)
+    theirs = exact_battle(parse_srp_side(one), parse_srp_side(two), SrpRules())
+    assert f"<td>{mine.p_first_side:.4f}</td><td>{theirs.p_first_side:.4f}</td>" in page
+    # a heat-map cell: skill 10 against skill 20, each attacking first half the time
+    from referee.systems.srp.melee import Attack, Defense
+
+    ten = hit_distribution(Attack(skill=10, weapon_damage=3), Defense(skill=20, armor=3), rules)
+    twenty = hit_distribution(Attack(skill=20, weapon_damage=3), Defense(skill=10, armor=3), rules)
+    p = (duel_odds(ten, twenty, 10, 10).first + duel_odds(twenty, ten, 10, 10).second) / 2
+    assert f"<title>skill 10 vs skill 20: {float(p):.3f}</title>" in page

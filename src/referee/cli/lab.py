@@ -28,6 +28,7 @@ from referee.lab.svg import heat_map_svg
 from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules
+from referee.systems.srp.rules import SrpRules
 
 PACK_HELP = "a TOML rule pack, or 'text' for the text's own"
 AGAINST_HELP = "The pack to compare with (default: the text's, 'text')."
@@ -404,17 +405,33 @@ def battle_command(side_1: str, side_2: str, pack: str, policy: str, battles: in
 @click.argument("pack")
 @click.option("--against", default="text", show_default=True, help=AGAINST_HELP)
 @click.option("-o", "--output", "output", required=True, help="The HTML file to write.")
-def report_command(pack: str, against: str, output: str) -> None:
+@click.option("--system", type=click.Choice(["msv", "srp"]), default="msv", show_default=True,
+              help="The system the packs are for.")  # fmt: skip
+def report_command(pack: str, against: str, output: str, system: str) -> None:
     """One self-contained HTML page: the pack, the text's tables, heat maps and battles.
+
+    With --system srp: the SRP pack's keys, levels and damage bonuses by skill, duel heat
+    maps and a few exact battles, beside --against.
 
     \b
     Examples:
       referee lab report my-pack.toml -o report.html
       referee lab report my-pack.toml --against other.toml -o report.html
+      referee lab report --system srp my-srp-pack.toml -o report.html
     """
-    from referee.lab.report import build_report
+    if system == "srp":
+        from referee.cli.srp import read_rules
+        from referee.lab.srp_report import build_srp_report
+        from referee.systems.srp.rules import DEFAULT_RULES
 
-    page = build_report(_pack(pack), _pack(against), pack, against)
+        def srp_pack(spec: str) -> SrpRules:
+            return DEFAULT_RULES if spec == "text" else read_rules(spec)
+
+        page = build_srp_report(srp_pack(pack), srp_pack(against), pack, against)
+    else:
+        from referee.lab.report import build_report
+
+        page = build_report(_pack(pack), _pack(against), pack, against)
     try:
         Path(output).write_text(page, encoding="utf-8")
     except OSError as err:

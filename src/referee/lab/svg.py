@@ -44,8 +44,12 @@ def heat_map_svg(
     low: float = 0.0,
     high: float = 1.0,
     digits: int = 3,
+    label: str = "CS",
 ) -> str:
-    """A heat map of `matrix` (row CS down, column CS across); each cell's value in a tooltip."""
+    """A heat map of `matrix` (row CS down, column CS across); each cell's value in a tooltip.
+
+    `label` names the numbers in the tooltips (`CS` for MSV, `skill` for SRP).
+    """
     n = len(skills)
     size = MARGIN + n * CELL + 8
     every = max(1, math.ceil(n / 12))
@@ -63,7 +67,7 @@ def heat_map_svg(
             parts.append(
                 f'<rect x="{MARGIN + j * CELL}" y="{top + i * CELL}" width="{CELL}" '
                 f'height="{CELL}" fill="{colour(value, low, high)}">'
-                f"<title>CS {row_cs} vs CS {col_cs}: {shown}</title></rect>"
+                f"<title>{label} {row_cs} vs {label} {col_cs}: {shown}</title></rect>"
             )
     for k in range(0, n, every):
         y = top + k * CELL + CELL - 3
