@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 
 from referee.discord.clock import TurnClock
-from referee.discord.desk import Desk
+from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ForbiddenError, NotationError, RefereeError
@@ -72,21 +72,6 @@ def without_mentions(text: str) -> str:
     '65 red'
     """
     return " ".join(MENTION.sub(" ", text).split())
-
-
-def pairs(words: list[str]) -> dict[str, Any]:
-    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}.
-
-    >>> pairs(["cs=70", "defend=shield"])
-    {'cs': 70, 'defend': 'shield'}
-    """
-    out: dict[str, Any] = {}
-    for word in words:
-        key, eq, value = word.partition("=")
-        if not eq or not key:
-            raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = int(value) if is_whole(value, signed=True) else value
-    return out
 
 
 def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
@@ -356,6 +341,20 @@ def _register(bot: RefereeBot) -> None:
     @add("spar:npc")
     def _npc(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.npc(where(ctx), who(ctx), rest)
+
+    @add("spar:reveal")
+    def _reveal(ctx: commands.Context[Any], rest: str) -> Reply:
+        words = without_mentions(rest).split()
+        ids = mentioned(rest)
+        keys = [w for w in words if w.lower() in ("cs", "skills", "defense", "avoid", "armor")]
+        named = " ".join(w for w in words if w not in keys)
+        if ids:
+            name = desk.fighter_of(where(ctx), ids[0])
+        elif named:
+            name = desk.fighter_named(where(ctx), named)
+        else:
+            raise NotationError("say ~spar:reveal NAME [cs|skills|defense|avoid|armor]")
+        return desk.reveal(where(ctx), who(ctx), name, [k.lower() for k in keys])
 
     @add("spar:remove")
     def _remove(ctx: commands.Context[Any], rest: str) -> Reply:

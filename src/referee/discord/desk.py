@@ -27,7 +27,14 @@ from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Throw
-from referee.service.bouts import ANONYMOUS, Caller, RefereeService
+from referee.service.bouts import (
+    ANONYMOUS,
+    Caller,
+    RefereeService,
+    hidden_stats,
+    redact_hidden,
+    rule_system,
+)
 from referee.store import Role, Store
 
 #: Dice one ledger event may hold (the engine's bound for a free roll).
@@ -304,14 +311,17 @@ class Desk:
         state = self.service.state(bout)
         lines = [ln for ln in lines_for(records, state.system) if not ln.startswith("Next:")]
         direct: list[tuple[int, str]] = []
-        if any(f.hidden for f in state.fighters) and not state.closed:
-            # SRP-10: the explanation shows skills, defense and armor; only the proctor sees it.
-            explained = [ln for ln in lines if ln.startswith("  ")]
-            lines = [ln for ln in lines if not ln.startswith("  ")]
+        hidden = {} if state.closed else hidden_stats(self.service.records(bout))
+        if hidden:
+            # SRP-10 (and an MSV NPC's hidden CS): the channel reads what the service shows
+            # the public (`redact_hidden`); what that leaves out goes to the proctor only.
+            public = lines_for(redact_hidden(list(records), hidden), state.system)
+            secret = [ln for ln in lines if ln not in public]
+            lines = [ln for ln in public if not ln.startswith("Next:")]
             proctor = self.links.proctor(bout)
-            if explained and proctor is not None:
+            if secret and proctor is not None:
                 direct.append((int(proctor), "\n".join([f"{state.name}, for the proctor:",
-                                                        *explained])))  # fmt: skip
+                                                        *secret])))  # fmt: skip
         if any(r["type"] in ("wound", "overridden", "voided", "fighter_updated") for r in records):
             lines += [ln for ln in self._score_lines(bout) if not ln.startswith("Next:")]
         if state.status is Status.RUNNING and state.current:
@@ -368,8 +378,10 @@ class Desk:
         return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
 
     def npc(self, place: Place, who: Person, args: str) -> Reply:
-        """`~spar:npc CHARACTER [on SIDE] [hidden]`: one of the proctor's saved characters as a
-        non-player fighter; `hidden` keeps its skills, defense and armor to the proctor (SRP-10)."""
+        """`~spar:npc CHARACTER [on SIDE] [hidden]` (a saved character of the proctor's) or
+        `~spar:npc NAME cs=70 [on SIDE] [hidden]` (stats given inline): a non-player fighter.
+        `hidden` keeps its skills, defense and armor (SRP-10), or its CS (MSV), to the proctor
+        until `~spar:reveal` or the close."""
         bout = self.bout_of(place)
         self.require_proctor(bout, who, "add fighters")
         words = args.split()
@@ -380,22 +392,40 @@ class Desk:
             cut = [w.lower() for w in words].index("on")
             words, side = words[:cut], " ".join(words[cut + 1 :]) or None
         state = self.service.state(bout)
-        name = " ".join(words)
-        saved = [ch for ch in self.links.characters(who.id) if ch.system == state.system]
-        chosen = [ch for ch in saved if ch.name.casefold() == name.casefold()]
-        if not chosen:
-            raise NotFoundError(
-                f"you have no {state.system.upper()} character called {name!r} (~char list)"
-            )
-        hidden = self._hideable(state) if hide else ()
-        self.service.add_fighter(bout, REF, chosen[0].name, chosen[0].stats, side, hidden)
-        shown = " (its skills, defense and armor hidden)" if hidden else ""
-        return Reply([f"{chosen[0].name} joins the spar{shown}, added by the proctor."])
+        inline = pairs([w for w in words if "=" in w])
+        name = " ".join(w for w in words if "=" not in w)
+        if inline:
+            if not name:
+                raise NotationError("say ~spar:npc NAME cs=70 [on SIDE] [hidden]")
+            chosen_name, stats = name, inline
+        else:
+            saved = [ch for ch in self.links.characters(who.id) if ch.system == state.system]
+            chosen = [ch for ch in saved if ch.name.casefold() == name.casefold()]
+            if not chosen:
+                raise NotFoundError(
+                    f"you have no {state.system.upper()} character called {name!r} (~char list)"
+                )
+            chosen_name, stats = chosen[0].name, dict(chosen[0].stats)
+        hidden = rule_system(state).hidden_stats() if hide else ()
+        self.service.add_fighter(bout, REF, chosen_name, stats, side, hidden)
+        if not hidden:
+            shown = f" (CS {stats['cs']})" if state.system == "msv" else ""
+        else:
+            shown = " (its CS hidden)" if state.system == "msv" else (
+                " (its skills, defense and armor hidden)"
+            )  # fmt: skip
+        return Reply([f"{chosen_name} joins the spar{shown}, added by the proctor."])
 
-    def _hideable(self, state: BoutState) -> tuple[str, ...]:
-        if state.system != "srp":
-            raise RuleError("hidden stats are for SRP: an MSV reading always shows the CS")
-        return ("skills", "defense", "avoid", "armor")
+    def reveal(self, place: Place, who: Person, name: str, keys: Sequence[str] = ()) -> Reply:
+        """`~spar:reveal NAME [KEY...]`: the proctor shows an NPC's hidden stats (all of them
+        when no key is named) to everyone from now on (SRP-10)."""
+        bout = self.bout_of(place)
+        self.require_proctor(bout, who, "reveal hidden stats")
+        self.service.command(bout, REF, c.Reveal(name, tuple(keys)))
+        fighter = self.service.state(bout).fighter(name)
+        shown = [k for k in (keys or sorted(fighter.stats)) if k in fighter.stats]
+        values = ", ".join(f"{k} {json.dumps(fighter.stats[k])}" for k in shown)
+        return Reply([f"The proctor reveals {name}'s stats: {values}."])
 
     def remove(self, place: Place, who: Person, name: str) -> Reply:
         """`~spar:remove @user`: the proctor removes a fighter."""
@@ -496,6 +526,21 @@ class Desk:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def pairs(words: Sequence[str]) -> dict[str, Any]:
+    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}.
+
+    >>> pairs(["cs=70", "defend=shield"])
+    {'cs': 70, 'defend': 'shield'}
+    """
+    out: dict[str, Any] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or not key:
+            raise NotationError(f"expected key=value, got {word!r}")
+        out[key] = int(value) if is_whole(value, signed=True) else value
+    return out
 
 
 def _only_foe(state: BoutState, actor: str) -> str:

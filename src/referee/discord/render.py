@@ -33,7 +33,7 @@ def _initiative(detail: Mapping[str, Any]) -> list[str]:
         if record.get("unrollable"):
             lines.append(f"{', '.join(record['group'])} have CS 0: kept in the order given")
             continue
-        number = record.get("number", 1)
+        number = record.get("round", record.get("number", 1))
         for roll in record.get("rolls") or []:
             lines.append(format_host_line(roll["name"], 100, [roll["roll"]]))
             lines.append(

@@ -592,10 +592,13 @@ def redact_hidden(
             e = {**e, "payload": {**p, "stats": stats}, "redacted": True}
         elif kind == EventType.STAT and p.get("key") in hidden.get(str(p.get("target")), ()):
             e = {**e, "payload": {**p, "value": "hidden"}, "redacted": True}
+        elif kind == EventType.INITIATIVE and _hides_a_roll(p, hidden):
+            e = {**e, "payload": _initiative_public(p, hidden), "redacted": True}
         elif kind == EventType.OUTCOME and (
             str(p.get("actor")) in hidden or str(p.get("target")) in hidden
         ):
             public = {k: v for k, v in p.items() if k in PUBLIC_OUTCOME}
+            public["summary"] = _summary_public(p, hidden.get(str(p.get("actor")), frozenset()))
             if isinstance(public.get("shots"), list):
                 public["shots"] = [
                     {k: v for k, v in shot.items() if k in PUBLIC_SHOT}
@@ -605,6 +608,60 @@ def redact_hidden(
             e = {**e, "payload": public, "redacted": True}
         out.append(e)
     return out
+
+
+#: How a stat is written in an outcome's summary, so the summary can say "hidden" instead
+#: (MSV: `Orc attacks Tarl: 47 vs CS 70: hit` -> `47 vs CS hidden`; the CS is the attacker's).
+SUMMARY_STATS = {"cs": "CS {}"}
+
+
+def _summary_public(p: Mapping[str, Any], hidden: frozenset[str]) -> Any:
+    summary = p.get("summary")
+    if not isinstance(summary, str):
+        return summary
+    for key in sorted(hidden & SUMMARY_STATS.keys()):
+        if key in p:
+            written = SUMMARY_STATS[key]
+            summary = summary.replace(written.format(p[key]), written.format("hidden"))
+    return summary
+
+
+def _rolls_of(p: Mapping[str, Any]) -> list[Any]:
+    detail = p.get("detail")
+    rounds = detail.get("rounds") if isinstance(detail, Mapping) else None
+    return list(rounds) if isinstance(rounds, list) else []
+
+
+def _hides_a_roll(p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]) -> bool:
+    return any(
+        isinstance(r, Mapping) and set(r) & hidden.get(str(r.get("name")), frozenset())
+        for record in _rolls_of(p)
+        if isinstance(record, Mapping)
+        for r in record.get("rolls") or []
+    )
+
+
+def _initiative_public(
+    p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]
+) -> dict[str, Any]:
+    """An initiative with each hidden stat of each roll (MSV: the CS) as "hidden"; the rolls,
+    effect numbers, ties and the order stay (they are what the dice said)."""
+
+    def roll(r: Any) -> Any:
+        if not isinstance(r, Mapping):
+            return r
+        keys = hidden.get(str(r.get("name")), frozenset())
+        return {k: ("hidden" if k in keys else v) for k, v in r.items()}
+
+    rounds = [
+        {**record, "rolls": [roll(r) for r in record.get("rolls") or []]}
+        if isinstance(record, Mapping)
+        else record
+        for record in _rolls_of(p)
+    ]
+    detail = p.get("detail")
+    assert isinstance(detail, Mapping)
+    return {**p, "detail": {**detail, "rounds": rounds}}
 
 
 def rule_system(bout: BoutState) -> RuleSystem:

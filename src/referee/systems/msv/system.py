@@ -115,6 +115,11 @@ class MsvSystem(RuleSystem):
             extra_action=stuns,
         )
 
+    def hidden_stats(self) -> tuple[str, ...]:
+        """The referee may keep an NPC's CS hidden until revealed or the close, as SRP-10 lets
+        it keep skills hidden: the public sees `47 vs CS hidden: hit`, the referee the CS."""
+        return ("cs",)
+
     def defeat_threshold(self, fighter: Fighter) -> int:
         """MSV-7: the pack's threshold (15).
 
