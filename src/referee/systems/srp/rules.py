@@ -143,9 +143,15 @@ class SrpRules:
         >>> SrpRules().level_counts(15)
         (5, 10, 4, 1)
         """
+        twenty = self.defense_twenty_fails if defending else True
         counts = [0, 0, 0, 0]
-        for roll in range(1, 21):
-            counts[self.level(roll, skill, defending=defending)] += 1
+        if self.success is None and self.special is None and self.critical is None:
+            for roll in range(1, 21):
+                counts[level(roll, skill, twenty_fails=twenty)] += 1
+        else:
+            table = _levels(self.success, self.special, self.critical, skill)
+            for roll, got in enumerate(table, start=1):
+                counts[Level.FAILURE if roll == 20 and twenty else got] += 1
         return (counts[0], counts[1], counts[2], counts[3])
 
     def skill_bonus(self, skill: int) -> int:
