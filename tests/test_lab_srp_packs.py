@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from referee.errors import RulePackError
 from referee.lab.formula import FormulaError
+from referee.ledger import rule_checkers, verify_export
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, resolve
@@ -22,6 +23,7 @@ from referee.systems.srp.odds import duel_odds, hit_counts, hit_distribution
 from referee.systems.srp.rules import FORMULA_SKILLS, SrpRules, load_rules
 from referee.systems.srp.sheet import DefenseKind
 from referee.systems.srp.system import SrpSystem
+from tests.service_fixtures import LiveServer
 
 TEXT_PACK = resources.files("referee.lab").joinpath("packs/srp-text.toml")
 W, SH, AV, NO = DefenseKind.WEAPON, DefenseKind.SHIELD, DefenseKind.AVOID, DefenseKind.NONE
@@ -294,3 +296,47 @@ def test_the_pack_round_trips_through_json() -> None:
     assert "success" not in SrpRules().as_dict()
     with pytest.raises(FormulaError):
         load_rules({**CHANGED, "special": "roll // 2"})
+
+
+FORMULA_RULES = {"critical": "roll <= floor(skill / 3)", "critical_damage": "7"}
+SHEET = {"hits": 9, "skills": {"sword": 14}, "defense": 12, "armor": 2,
+         "weapons": [{"name": "sword", "damage": 3}]}  # fmt: skip
+
+
+def test_a_service_bout_with_an_srp_formula_pack_verifies(live: LiveServer) -> None:
+    bout = live.post(
+        "/api/bouts",
+        json={"system": "srp", "name": "Lab", "client_seed": "lab", "rules": FORMULA_RULES},
+    ).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    tokens = {}
+    for name in ("Ann", "Bran"):
+        r = live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "sheet": SHEET})
+        assert r.status_code == 201, r.text
+        tokens[name] = r.json()["token"]
+    assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+    pack = load_rules(FORMULA_RULES)
+    levels = []
+    for _ in range(300):
+        view = live.get(f"/api/bouts/{bid}").json()
+        if view["winner"]:
+            break
+        me = view["turn"]
+        foe = "Ann" if me == "Bran" else "Bran"
+        r = live.post(f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        attack_face = answer["rolls"][0]["faces"][0]
+        assert answer["attack_level"] == pack.level(attack_face, 14).label
+        levels.append(answer["attack_level"])
+    assert view["winner"] and "critical" in levels
+    live.post(f"/api/bouts/{bid}/close", ref)
+    export = live.get(f"/api/bouts/{bid}/export").json()
+    assert export["events"][0]["payload"]["rules"]["critical"] == "roll <= floor(skill / 3)"
+    assert verify_export(export, rule_checkers()).ok
+
+
+def test_a_bad_srp_formula_in_a_service_bout_is_a_400(live: LiveServer) -> None:
+    r = live.post("/api/bouts", json={"system": "srp", "name": "x", "rules": {"special": "cs"}})
+    assert (r.status_code, r.json()["error"]) == (400, "bad_formula")
+    assert "formula 'special': unknown name 'cs'" in r.json()["message"]
