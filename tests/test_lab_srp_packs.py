@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.cli.main import cli
 from referee.errors import RulePackError
@@ -340,3 +342,37 @@ def test_a_bad_srp_formula_in_a_service_bout_is_a_400(live: LiveServer) -> None:
     r = live.post("/api/bouts", json={"system": "srp", "name": "x", "rules": {"special": "cs"}})
     assert (r.status_code, r.json()["error"]) == (400, "bad_formula")
     assert "formula 'special': unknown name 'cs'" in r.json()["message"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    third=st.integers(1, 12),
+    tenth=st.integers(1, 25),
+    band=st.integers(1, 10),
+    twenty=st.booleans(),
+)
+def test_threshold_packs_match_the_rule_they_spell(
+    third: int, tenth: int, band: int, twenty: bool
+) -> None:  # SRP-5, SRP-8 with other divisors
+    pack = load_rules(
+        {
+            "special": f"roll <= max(1, floor(skill / {third}))",
+            "critical": f"roll <= floor(skill / {tenth})",
+            "damage_bonus": f"max(0, ceil((skill - 20) / {band}))",
+            "defense_twenty_fails": twenty,
+        }
+    )
+    for skill in range(-3, 61):
+        for defending in (False, True):
+            counts = [0, 0, 0, 0]
+            for roll in range(1, 21):
+                if (roll == 20 and (twenty or not defending)) or roll > skill:
+                    counts[0] += 1
+                elif roll <= skill // tenth:
+                    counts[3] += 1
+                elif roll <= max(1, skill // third):
+                    counts[2] += 1
+                else:
+                    counts[1] += 1
+            assert pack.level_counts(skill, defending=defending) == tuple(counts)
+        assert pack.skill_bonus(skill) == max(0, -(-(skill - 20) // band))
