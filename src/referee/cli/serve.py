@@ -124,6 +124,13 @@ WORKER_ENV = "REFEREE_SERVE_WORKER"
     "[default: 0.25 on SQLite, 5 on PostgreSQL, where LISTEN/NOTIFY wakes streams]",
 )
 @click.option(
+    "--receipt-hours",
+    default=24.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 24 * 366),
+    help="Hours an Idempotency-Key's answer is kept for retries (then the key is forgotten).",
+)
+@click.option(
     "--log-level",
     default="warning",
     show_default=True,
@@ -138,6 +145,7 @@ def serve(
     max_streams: int,
     max_streams_per_address: int,
     poll_seconds: float | None,
+    receipt_hours: float,
     log_level: str,
 ) -> None:
     """Run the referee service: the HTTP API, the chat endpoint and the web console.
@@ -165,6 +173,7 @@ def serve(
         "max_streams": max_streams,
         "max_streams_per_address": max_streams_per_address,
         "poll_seconds": poll_seconds,
+        "receipt_hours": receipt_hours,
     }
     _limits(settings)  # a bad --rate is refused before anything starts
     if workers > 1 and not engine_url(str(settings["db"])).startswith("postgresql"):
@@ -214,8 +223,12 @@ def _limits(settings: dict[str, Any]) -> Limits:
 
 def _app(store: Any, settings: dict[str, Any]) -> Any:
     from referee.service.app import create_app
+    from referee.service.receipts import Keep
 
-    return create_app(store, limits=_limits(settings), poll_seconds=settings["poll_seconds"])
+    keep = Keep(seconds=float(settings.get("receipt_hours", 24.0)) * 3600)
+    return create_app(
+        store, limits=_limits(settings), poll_seconds=settings["poll_seconds"], keep=keep
+    )
 
 
 def worker_app() -> Any:

@@ -263,11 +263,13 @@ def create_app(
     rotate_every: int = ROTATE_EVERY,
     limits: Limits | None = None,
     poll_seconds: float | None = None,
+    keep: receipts.Keep = receipts.KEEP,
 ) -> FastAPI:
     """The referee service over `store`; server seeds rotate after `rotate_every` rolls.
 
     `limits`: rate limits and stream caps (default `Limits()`, see service/limits.py);
-    `poll_seconds`: how often watched bouts are re-read when no notification came.
+    `poll_seconds`: how often watched bouts are re-read when no notification came;
+    `keep`: how long Idempotency-Key receipts are kept (service/receipts.py).
     """
     service = RefereeService(store, rotate_every)
     limits = Limits() if limits is None else limits
@@ -357,7 +359,7 @@ def create_app(
     ) -> Any:
         """`run()` as one transaction, or the first answer again for a retried key."""
         fingerprint = request_digest(request.method, request.url.path, body)
-        return receipts.once(store, key, bearer(authorization), fingerprint, run)
+        return receipts.once(store, key, bearer(authorization), fingerprint, run, keep)
 
     def dumped(body: Any) -> Any:
         return None if body is None else body.model_dump(mode="json")

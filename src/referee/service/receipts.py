@@ -11,6 +11,10 @@ token and the `Idempotency-Key`: the database alone does not give away a token o
 answer carried. The same key with another request is refused (409). A request that failed
 keeps no receipt (it stored nothing, so sending it again is safe).
 
+Receipts expire: after `Keep.seconds` (24 hours unless `referee serve --receipt-hours` says
+otherwise) a key is forgotten, and the same key with the same request is a new request. Every
+`Keep.prune_every` receipts kept, the expired ones are deleted.
+
 >>> box = seal("k1", "tok", '{"token": "secret"}')
 >>> "secret" in box, unseal("k1", "tok", box)
 (False, '{"token": "secret"}')
@@ -22,10 +26,15 @@ import base64
 import hashlib
 import json
 import re
+import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from referee.errors import ConflictError, RuleError
+from referee.ledger.canonical import utc_time
 from referee.store import Store
 
 #: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one).
@@ -74,14 +83,51 @@ def request_digest(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+#: How long a receipt is kept unless configured: a day covers any client's retries.
+DEFAULT_SECONDS = 24 * 3600
+
+
+@dataclass
+class Keep:
+    """How long receipts are kept, and the clock (seconds since the epoch) that says so."""
+
+    seconds: float = DEFAULT_SECONDS
+    clock: Callable[[], float] = field(default=time.time, repr=False)
+    #: Receipts kept (per process) between two deletions of the expired ones.
+    prune_every: int = 1000
+    _kept: int = field(default=0, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def times(self) -> tuple[str, str]:
+        """(now, the oldest time a receipt still counts from), as stored."""
+        now = self.clock()
+        return _stamp(now), _stamp(now - self.seconds)
+
+    def count(self) -> bool:
+        """Count one receipt kept; whether it is time to delete the expired ones."""
+        with self._lock:
+            self._kept += 1
+            return self._kept % self.prune_every == 0
+
+
+#: The default: 24 hours by the wall clock.
+KEEP = Keep()
+
+
+def _stamp(seconds: float) -> str:
+    return utc_time(datetime.fromtimestamp(max(seconds, 0.0), UTC))
+
+
 def once(
     store: Store,
     key: str | None,
     token: str | None,
     request: str,
     run: Callable[[], Any],
+    keep: Keep = KEEP,
 ) -> Any:
-    """`run()` in one unit of work with its receipt, or the first answer again for a retry.
+    """`run()` in one unit of work with its receipt, or the first answer again for a retry
+    (within `keep.seconds` of the first).
 
     `run` returns the answer (JSON: a dict, a list or text). Without a key it simply runs
     in a unit of work, so that nothing of a failed request is stored either.
@@ -90,7 +136,8 @@ def once(
         if key is None:
             return run()
         where = digest(check_key(key), token)
-        kept = store.claim_receipt(where)
+        now, since = keep.times()
+        kept = store.claim_receipt(where, since)
         if kept is not None:
             first_request, box = kept
             if first_request != request:
@@ -100,5 +147,7 @@ def once(
             return json.loads(unseal(key, token, box))
         answer = run()
         text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
-        store.keep_receipt(where, request, seal(key, token, text))
+        store.keep_receipt(where, request, seal(key, token, text), now)
+        if keep.count():
+            store.forget_receipts(since)
         return answer
