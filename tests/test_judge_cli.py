@@ -21,8 +21,12 @@ def run(*args: str, stdin: bytes | None = None) -> Any:
 
 def test_the_text_report_of_the_stun_chain() -> None:
     result = run(str(EXAMPLE))
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    # Exit 1: some roll lines do not count; the first one is the error line on stderr.
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "error: line 8: forged: a host line typed after the speaker's name 'Pa-Kur' (+1 more)\n"
+    )
+    lines = result.stdout.splitlines()
     assert lines[:6] == [
         "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
         "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1)",
@@ -50,8 +54,8 @@ def test_json_from_stdin_with_fighters_given() -> None:
         "--json",
         stdin=EXAMPLE.read_bytes(),
     )
-    assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.stdout)
     assert list(doc) == ["winner", "damage_dealt", "attacks", "anomalies", "rolls"]
     assert (doc["winner"], doc["damage_dealt"], doc["attacks"]) == (
         "Tarl",
@@ -64,7 +68,7 @@ def test_json_from_stdin_with_fighters_given() -> None:
 def test_a_rule_pack_changes_the_verdict(tmp_path: Path) -> None:
     pack = tmp_path / "pack.toml"
     pack.write_text('critical_effect = "none"\ndefeat_threshold = 10\n', encoding="utf-8")
-    doc = json.loads(run(str(EXAMPLE), "--rules", str(pack), "--json").output)
+    doc = json.loads(run(str(EXAMPLE), "--rules", str(pack), "--json").stdout)
     # No free attacks: 60 hits 4, then Pa-Kur's 55 is his turn (4); Tarl's 50 -> 8, then
     # Tarl's further rolls are out of turn.
     assert (doc["winner"], doc["damage_dealt"], doc["attacks"]) == (
@@ -77,8 +81,8 @@ def test_a_rule_pack_changes_the_verdict(tmp_path: Path) -> None:
 def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     out = tmp_path / "verdict.html"
     result = run(str(EXAMPLE), "--html", str(out))
-    assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == [
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
         "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
         f"wrote {out}",
     ]

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from referee.cli.output import emit_json
-from referee.errors import NotFoundError
+from referee.errors import NotFoundError, VerificationError
 from referee.systems.msv.rules import load_rules
 from referee.transcripts import MAX_LOG_BYTES, judge_log
 from referee.transcripts.html_report import html_page
+from referee.transcripts.judge import Anomaly
 from referee.transcripts.render import text_report, verdict_line
 
 
@@ -63,6 +64,9 @@ def judge_command(
     that does not count: forged, wrong-dice, not-a-fighter, out-of-turn (and with --export,
     receipts the ledger does not hold and ledger rolls the log is missing).
 
+    Exit status: 0 when every roll line counts, 1 when some do not (after the report,
+    with the first of them on stderr), 2 when the log cannot be judged.
+
     \b
     Examples:
       referee judge spar.log
@@ -84,6 +88,14 @@ def judge_command(
     else:
         for line in text_report(case):
             click.echo(line)
+    anomalies = case.verdict.anomalies
+    if anomalies:
+        more = f" (+{len(anomalies) - 1} more)" if len(anomalies) > 1 else ""
+        raise VerificationError(f"{_described(anomalies[0])}{more}")
+
+
+def _described(anomaly: Anomaly) -> str:
+    return f"line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
 
 
 def _write(path: Path, text: str) -> None:
