@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act
@@ -140,5 +141,77 @@ def test_srp_buttons_shoot_and_pass(tmp_path: Path) -> None:
         assert buttons == ["Attack Ann", "Pass"]  # Bran has no missile weapon
         passed = await h.press("Bran", "referee:pass:")
         assert passed["content"].endswith("Next: Ann's turn (round 2)")
+
+    play(store, ["Judge", "Ann", "Bran"], script)
+
+
+def components(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in answer.get("components") or [] for c in row["components"]]
+
+
+def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings() -> None:
+    from dataclasses import replace
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        # The whip has codes D and E, the unarmed fighter G (SRP-16).
+        await h.text("Ann", "~char set Ann weapon=whip skill=15 defense=12 hits=12")
+        await h.text("Bran", "~char set Bran weapon=unarmed skill=13 defense=11 hits=10")
+        await h.text("Judge", "~spar:open srp Holds")
+        await h.text("Ann", "~spar:join")
+        await h.text("Bran", "~spar:join")
+        begun = await h.slash("Judge", "begin", group="spar")
+        actor = fighter_to_act(begun["content"])
+        assert actor in ("Ann", "Bran")
+        foe = "Bran" if actor == "Ann" else "Ann"
+        items = components(begun)
+        assert [b["label"] for b in items if b["type"] == 2] == [f"Attack {foe}", "Pass"]
+        (menu,) = [m for m in items if m["type"] == 3]
+        assert menu["custom_id"] == "referee:menu:Special action..."
+        assert menu["placeholder"] == "Special action..."
+        expected = {"Ann": ["Disarm", "Entangle"], "Bran": ["Grapple"]}[actor]
+        assert [(o["label"], o["value"]) for o in menu["options"]] == [
+            (f"{label} {foe}", f"{label.lower()}:{foe}") for label in expected
+        ]  # no Unhorse: no weapon with code U, and the foe is not mounted
+        kind = expected[0].lower()
+
+        async def choose(who: str, value: str) -> dict[str, Any]:
+            return await h.interact(
+                who, 3, {"custom_id": menu["custom_id"], "component_type": 3, "values": [value]}
+            )
+
+        bout = next(b.id for b in store.list_bouts() if b.name == "Holds")
+        count = len(store.events(bout))
+        wrong = await choose(foe, f"{kind}:{actor}")
+        assert wrong["content"] == f"error: not your turn: {actor} acts now"
+        assert wrong["flags"] == EPHEMERAL
+        assert len(store.events(bout)) == count  # a refusal stores nothing
+        tried = await choose(actor, f"{kind}:{foe}")
+        assert re.search(rf"^{actor} tries to {kind} {foe}: (works|fails)$", tried["content"], re.M)
+        assert fighter_to_act(tried["content"]) == foe
+        action = [e for e in store.events(bout) if e.get("type") == "action"][-1]
+        assert (action["actor"], action["payload"]["kind"]) == (actor, kind)
+        assert action["payload"]["options"] == {"target": foe}  # what ~spar:act KIND @foe sends
+        # The buttons a condition brings (SRP-16), and Unhorse against a mounted foe.
+        state = h.bot.desk.service.state(bout)
+        me = state.fighter(state.current or "")
+        other = state.enemies_of(me.name)[0]
+        halberd = [{**me.stats["weapons"][0], "name": "halberd", "codes": ["U", "D"]}]
+        held = replace(
+            me, stats={**me.stats, "weapons": halberd},
+            conditions={"grappled": None, "disarmed": None, "grappling": None},
+        )  # fmt: skip
+        riding = replace(other, stats={**other.stats, "mounted": True})
+        buttons = h.bot.desk._buttons(state.with_fighter(held).with_fighter(riding))
+        assert [(b.label, b.action, b.menu) for b in buttons] == [
+            (f"Attack {other.name}", "attack", None),
+            ("Break free", "break_free", None),
+            ("Pick up", "pick_up", None),
+            ("Release", "release", None),
+            ("Pass", "pass", None),
+            (f"Disarm {other.name}", "disarm", "Special action..."),
+            (f"Unhorse {other.name}", "unhorse", "Special action..."),
+        ]
 
     play(store, ["Judge", "Ann", "Bran"], script)

@@ -97,13 +97,29 @@ def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
 
 
 def view_for(reply: Reply) -> discord.ui.View | None:
-    """Buttons under the answer: one Attack button per foe of the fighter to act."""
+    """Buttons under the answer (Attack per foe; SRP: Shoot, what undoes the actor's own
+    conditions, Pass) and the select menus (SRP: special actions per foe)."""
     if not reply.buttons:
         return None
     view = discord.ui.View(timeout=None)
-    for button in reply.buttons[:25]:
-        custom = f"{BUTTON_PREFIX}{button.action}:{button.target}"[:100]
-        view.add_item(discord.ui.Button(label=button.label[:80], custom_id=custom))
+    menus: dict[str, list[discord.SelectOption]] = {}
+    for button in reply.buttons:
+        value = f"{button.action}:{button.target}"[:100]
+        if button.menu is not None:
+            menus.setdefault(button.menu, []).append(
+                discord.SelectOption(label=button.label[:100], value=value)
+            )
+        elif len(view.children) < 20:
+            custom = f"{BUTTON_PREFIX}{value}"[:100]
+            view.add_item(discord.ui.Button(label=button.label[:80], custom_id=custom))
+    for placeholder, choices in menus.items():
+        view.add_item(
+            discord.ui.Select(
+                custom_id=f"{BUTTON_PREFIX}menu:{placeholder}"[:100],
+                placeholder=placeholder[:150],
+                options=choices[:25],
+            )
+        )
     return view
 
 
@@ -195,14 +211,20 @@ class RefereeBot(commands.Bot):
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """The buttons: `referee:attack:NAME` attacks NAME as the one who pressed it."""
+        """The buttons: `referee:attack:NAME` attacks NAME as the one who pressed it (any other
+        action likewise, as `~spar:act ACTION @NAME` would); a select menu's choice is
+        `ACTION:NAME`. Refusals answer the presser only."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom = str(data.get("custom_id", ""))
         if interaction.type is not discord.InteractionType.component:
             return
         if not custom.startswith(BUTTON_PREFIX):
             return
-        action, _, target = custom[len(BUTTON_PREFIX) :].partition(":")
+        chosen = custom[len(BUTTON_PREFIX) :]
+        if chosen.startswith("menu:"):  # a select menu: the choice names action and target
+            values = data.get("values") or [""]
+            chosen = str(values[0])
+        action, _, target = chosen.partition(":")
         where = place(interaction.channel, interaction.guild)
         who = person(interaction.user)
         from referee.discord.slash import respond

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
@@ -36,10 +36,23 @@ from referee.service.bouts import (
     rule_system,
 )
 from referee.store import Role, Store
+from referee.systems.srp.actions import Special
+from referee.systems.srp.system import SrpSystem
 
 #: Dice one ledger event may hold (the engine's bound for a free roll).
 DICE_PER_EVENT = 100
 SYSTEMS = ("msv", "srp")
+#: Buttons under one answer (four rows of five; the fifth row holds the select menu).
+MAX_BUTTONS = 20
+#: Choices in one select menu (Discord's limit).
+MAX_CHOICES = 25
+SPECIAL_MENU = "Special action..."
+#: SRP-16 special actions offered against each foe (unhorse only against a mounted one).
+SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Entangle"),
+                ("unhorse", "Unhorse"))  # fmt: skip
+#: SRP-16 actions that undo a condition of the actor's: (condition, label, action).
+SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
+            ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
 
 
@@ -333,14 +346,29 @@ class Desk:
         actor = state.current
         if state.status is not Status.RUNNING or actor is None:
             return []
-        foes = [f.name for f in state.enemies_of(actor)]
-        attacks = [Button(f"Attack {foe}", "attack", foe) for foe in foes]
+        foes = state.enemies_of(actor)
+        attacks = [Button(f"Attack {foe.name}", "attack", foe.name) for foe in foes]
         if state.system == "msv":
             return attacks
-        weapons = state.fighter(actor).stats.get("weapons") or []
+        me = state.fighter(actor)
+        weapons = me.stats.get("weapons") or []
         missile = any(isinstance(w, dict) and w.get("effective_range_cm") for w in weapons)
-        shots = [Button(f"Shoot {foe}", "shoot", foe) for foe in foes] if missile else []
-        return [*attacks, *shots, Button("Pass", "pass", "")][:25]
+        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes] if missile else []
+        # SRP-16: what the actor's own conditions offer, then Pass.
+        undo = {kind: label for condition, label, kind in SRP_UNDO if me.has(condition)}
+        own = [Button(label, kind, "") for kind, label in undo.items()]
+        buttons = [*attacks, *shots][: MAX_BUTTONS - len(own) - 1] + own
+        buttons.append(Button("Pass", "pass", ""))
+        # SRP-16 special actions against each foe, as one select menu (no free-form argument).
+        # Only those the actor's weapon allows (its codes D, E, G, U).
+        weapon = cast(SrpSystem, rule_system(state)).sheet(me).weapon
+        specials = [
+            Button(f"{label} {foe.name}", kind, foe.name, SPECIAL_MENU)
+            for foe in foes
+            for kind, label in SRP_SPECIALS
+            if weapon.has(Special(kind).code) and (kind != "unhorse" or foe.stats.get("mounted"))
+        ]
+        return buttons + specials[:MAX_CHOICES]
 
     # -- proctor powers ------------------------------------------------------------------
 

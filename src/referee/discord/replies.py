@@ -25,11 +25,13 @@ class Place:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button to show under the answer: its label and what pressing it does."""
+    """A button to show under the answer: its label and what pressing it does. With `menu`
+    set it is one choice of the select menu of that name (placeholder) instead."""
 
     label: str
     action: str
     target: str
+    menu: str | None = None
 
 
 @dataclass(slots=True)
