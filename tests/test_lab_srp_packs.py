@@ -376,3 +376,30 @@ def test_threshold_packs_match_the_rule_they_spell(
                     counts[1] += 1
             assert pack.level_counts(skill, defending=defending) == tuple(counts)
         assert pack.skill_bonus(skill) == max(0, -(-(skill - 20) // band))
+
+
+def test_srp_levels_table_under_a_pack(text_pack: str, tmp_path: Path) -> None:  # SRP-5
+    for extra in ([], ["--json"]):
+        for top in ("30", "40", "100"):
+            code, plain, _ = run("srp", "levels", "--max", top, *extra)
+            assert code == 0
+            assert run("srp", "levels", "--max", top, "--rules", text_pack, *extra) == (
+                0,
+                plain,
+                "",
+            )
+    path = tmp_path / "even.toml"
+    path.write_text('special = "roll % 2 == 0"\ncritical = "roll <= floor(skill / 5)"\n')
+    code, out, _ = run("srp", "levels", "--max", "12", "--rules", str(path))
+    assert code == 0
+    assert out.splitlines() == [
+        "Skill\tSpecial\tCritical",
+        "1\t--\t--",
+        "2-3\t2\t--",
+        "4\t2,4\t--",
+        "5\t2,4\t1",
+        "6-7\t2,4,6\t1",
+        "8-9\t2,4,6,8\t1",
+        "10-11\t4,6,8,10\t1-2",
+        "12\t4,6,8,10,12\t1-2",
+    ]

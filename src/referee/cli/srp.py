@@ -108,24 +108,26 @@ def srp() -> None:
 
 @srp.command("levels")
 @click.option("--max", "max_skill", type=int, default=40, show_default=True, help="Last skill.")
+@rules_option
 @json_option
-def levels_command(max_skill: int, as_json: bool) -> None:
+def levels_command(max_skill: int, rules_path: str | None, as_json: bool) -> None:
     """The special/critical table, generated from SRP-5 (rows 1..30 are the text's table).
+
+    With --rules, the table of that pack's level formulas (a 20 still fails).
 
     \b
     Examples:
       referee srp levels
       referee srp levels --max 30 --json
+      referee srp levels --rules my-pack.toml
     """
-    rows = levels.level_table(max_skill)
+    rows = read_rules(rules_path).level_rows(max_skill)
     if as_json:
-        emit_json(
-            [{"skills": r.skills, "special": r.cells()[1], "critical": r.cells()[2]} for r in rows]
-        )
+        emit_json([{"skills": a, "special": b, "critical": c} for a, b, c in rows])
         return
     click.echo("Skill\tSpecial\tCritical")
     for row in rows:
-        click.echo("\t".join(row.cells()))
+        click.echo("\t".join(row))
 
 
 def _defense(

@@ -156,8 +156,8 @@ def level_ranges(skill: int) -> tuple[tuple[int, int] | None, tuple[int, int] | 
     >>> level_ranges(20)
     ((3, 6), (1, 2))
     """
-    crit = critical_limit(skill)
-    spec = special_limit(skill)
+    crit = min(20, critical_limit(skill))  # faces of a d20: no "7-21" past skill 62
+    spec = min(20, special_limit(skill))
     critical = (1, crit) if crit >= 1 else None
     special = (crit + 1, spec) if spec > crit else None
     return special, critical
@@ -172,11 +172,8 @@ def level_table(max_skill: int = 30, *, break_at: int = 30) -> tuple[LevelRow, .
     >>> [row.cells() for row in level_table(9)]
     [('1-5', '1', '--'), ('6-8', '1-2', '--'), ('9', '1-3', '--')]
     """
-    if isinstance(max_skill, bool) or not isinstance(max_skill, int):
-        raise RuleError(f"table size {max_skill!r} is not a whole number")
-    if not 1 <= max_skill <= MAX_SKILL:
-        raise RuleError(f"table size {max_skill!r} is out of range (expected 1..{MAX_SKILL})")
     rows: list[LevelRow] = []
+    check_table_size(max_skill)
     for skill in range(1, max_skill + 1):
         special, critical = level_ranges(skill)
         last = rows[-1] if rows else None
@@ -186,3 +183,16 @@ def level_table(max_skill: int = 30, *, break_at: int = 30) -> tuple[LevelRow, .
         else:
             rows.append(LevelRow(skill, skill, special, critical))
     return tuple(rows)
+
+
+def check_table_size(max_skill: int) -> int:
+    """A level table's last skill must be a whole number 1..MAX_SKILL.
+
+    >>> check_table_size(30)
+    30
+    """
+    if isinstance(max_skill, bool) or not isinstance(max_skill, int):
+        raise RuleError(f"table size {max_skill!r} is not a whole number")
+    if not 1 <= max_skill <= MAX_SKILL:
+        raise RuleError(f"table size {max_skill!r} is out of range (expected 1..{MAX_SKILL})")
+    return max_skill

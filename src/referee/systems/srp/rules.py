@@ -27,7 +27,13 @@ import numpy as np
 
 from referee.errors import RulePackError
 from referee.lab.formula import Formula, FormulaError, parse_formula
-from referee.systems.srp.levels import Level, check_d20, high_skill_bonus, level
+from referee.systems.srp.levels import (
+    Level,
+    check_d20,
+    check_table_size,
+    high_skill_bonus,
+    level,
+)
 
 #: Effective skills every formula is checked for when a pack loads (base 0..100 plus
 #: rear and referee modifiers); others are evaluated when they occur.
@@ -154,6 +160,32 @@ class SrpRules:
                 counts[Level.FAILURE if roll == 20 and twenty else got] += 1
         return (counts[0], counts[1], counts[2], counts[3])
 
+    def level_rows(self, max_skill: int = 40, *, break_at: int = 30) -> list[tuple[str, str, str]]:
+        """The special/critical table under this pack: (skills, special rolls, critical rolls),
+        equal neighbouring skills grouped, never across `break_at` (as `level_table`). The
+        rolls are the levels' own, before the rule that a 20 fails (SRP-5).
+
+        >>> load_rules({"special": "roll % 2 == 0"}).level_rows(4)
+        [('1', '--', '--'), ('2-3', '2', '--'), ('4', '2,4', '--')]
+        >>> from referee.systems.srp.levels import level_table
+        >>> SrpRules().level_rows(100) == [row.cells() for row in level_table(100)]
+        True
+        """
+        rows: list[tuple[int, int, str, str]] = []
+        for skill in range(1, check_table_size(max_skill) + 1):
+            if self.success is None and self.special is None and self.critical is None:
+                table = tuple(int(level(r, skill, twenty_fails=False)) for r in range(1, 21))
+            else:
+                table = _levels(self.success, self.special, self.critical, skill)
+            special = _rolls([r for r, got in enumerate(table, 1) if got == Level.SPECIAL])
+            critical = _rolls([r for r, got in enumerate(table, 1) if got == Level.CRITICAL])
+            last = rows[-1] if rows else None
+            if last and last[2:] == (special, critical) and not last[1] <= break_at < skill:
+                rows[-1] = (last[0], skill, special, critical)
+            else:
+                rows.append((skill, skill, special, critical))
+        return [(str(a) if a == b else f"{a}-{b}", sp, cr) for a, b, sp, cr in rows]
+
     def skill_bonus(self, skill: int) -> int:
         """The high-skill damage bonus at effective `skill` (SRP-8).
 
@@ -233,6 +265,19 @@ def load_rules(data: Mapping[str, Any], where: str = "srp") -> SrpRules:
         except FormulaError as err:
             raise FormulaError(f"rule pack {where!r}: {err}") from None
     return rules
+
+
+def _rolls(rolls: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3,5'; [] -> '--'."""
+    if not rolls:
+        return "--"
+    spans: list[list[int]] = []
+    for roll in rolls:
+        if spans and roll == spans[-1][1] + 1:
+            spans[-1][1] = roll
+        else:
+            spans.append([roll, roll])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def _parse(name: str, key: str, raw: Any) -> Formula:
