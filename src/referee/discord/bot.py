@@ -284,6 +284,14 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~fair or ~fair reveal")
         return desk.fair(where(ctx), reveal=word == "reveal")
 
+    @add("odds")
+    def _odds(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.odds(where(ctx), rest)
+
+    @add("dialect")
+    def _dialect(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.dialect(where(ctx), who(ctx), rest)
+
     @add("help")
     def _help(ctx: commands.Context[Any], rest: str) -> Reply:
         return Reply([command_help(rest) if rest.strip() else HELP])

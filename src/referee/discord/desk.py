@@ -18,10 +18,13 @@ from referee.bout.state import BoutState, Status
 from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line
-from referee.dice import parse, parse_chat, roll
+from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
+from referee.dice import dialect as dice_dialect
+from referee.dice import odds as exact_odds
 from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
 from referee.discord.links import Links, Member
+from referee.discord.odds import odds_message
 from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
@@ -105,7 +108,7 @@ class Desk:
         if not text:
             raise NotationError("say what to roll: ~roll 2d20+1d6 or ~roll //roll -sides100 -dice1")
         chat = text.lower().startswith("//roll")
-        expr = parse_chat(text) if chat else parse(text)
+        expr = parse_chat(text) if chat else parse(text, dialect=self.dialect_of(place))
         attack = self._roll_as_attack(place, who, expr)
         if attack is not None:
             return attack
@@ -118,6 +121,41 @@ class Desk:
             faces = [d.face for d in result.dice]
             return Reply([f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"])
         return Reply([f"{who.name} rolls {result} (nonce {nonces})"])
+
+    def dialect_of(self, place: Place) -> str:
+        """The dice dialect of the channel (`~dialect`), roll20 unless set."""
+        return self.links.dialect(place.channel) or DEFAULT_DIALECT.name
+
+    def dialect(self, place: Place, who: Person, text: str) -> Reply:
+        """`~dialect`: how dice are read here; `~dialect roll20|onlinehost|d20` sets it (the
+        proctor of the channel's spar, or a member with Manage Server)."""
+        choices = "|".join(sorted(DIALECTS))
+        word = text.strip()
+        if not word:
+            return Reply([f"Dice here are read as {self.dialect_of(place)} "
+                          f"(~dialect {choices} changes it)."])  # fmt: skip
+        chosen = dice_dialect(word).name
+        spar = self._spar(place, required=False)
+        if not who.admin and (spar is None or self.links.proctor(spar) != str(who.id)):
+            raise ForbiddenError(
+                "only the proctor of this channel's spar or a member with Manage Server can "
+                "set the dialect"
+            )
+        self.links.set_dialect(place.channel, place.guild, chosen)
+        lines = [f"Dice here are now read as {chosen}: ~roll, ~odds and spars opened here."]
+        if spar is not None:
+            kept = self.service.state(spar).dialect
+            lines.append(f"The spar open now keeps its own dialect ({kept}).")
+        return Reply(lines)
+
+    def odds(self, place: Place, text: str) -> Reply:
+        """`~odds EXPR`: the exact distribution of a roll in the channel's dialect (the same
+        limits as `referee roll --odds`); nothing is rolled or recorded."""
+        text = text.strip()
+        if not text:
+            raise NotationError("say what to work out: ~odds 2d6 or ~odds 4d6kh3")
+        name = self.dialect_of(place)
+        return Reply(odds_message(exact_odds(parse(text, dialect=name)), name))
 
     def _roll_as_attack(self, place: Place, who: Person, expr: object) -> Reply | None:
         bout = self._spar(place, required=False)
@@ -189,7 +227,8 @@ class Desk:
         words = args.split()
         system = words.pop(0).lower() if words and words[0].lower() in SYSTEMS else "msv"
         name = " ".join(words) or f"Spar in #{place.channel_name}"
-        opened = self.service.create_bout(system, name)
+        notation = self.dialect_of(place)
+        opened = self.service.create_bout(system, name, dialect=notation)
         self.links.set_channel(place.channel, place.guild, spar=opened["id"])
         self.links.set_member(opened["id"], who.id, proctor=True, name=who.name)
         lines = [
@@ -197,6 +236,8 @@ class Desk:
             f"Commitment: {opened['commitment']} (published before any roll).",
             "Join with ~spar:join CS" if system == "msv" else "Join with ~spar:join CHARACTER",
         ]
+        if notation != DEFAULT_DIALECT.name:
+            lines.append(f"Its dice are read as {notation}.")
         lines += self._links(opened["id"])
         return Reply(lines)
 

@@ -7,6 +7,15 @@ COMMANDS: dict[str, str] = {
     "~roll //roll -sides100 -dice1 answers as OnlineHost. Every roll is verifiable: outside a "
     "spar it goes to the channel's table ledger (~fair). In an MSV spar, your 1d100 on your "
     "turn is your attack.",
+    "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
+    "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
+    "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
+    "(the channel's proctor or Manage Server) sets it for ~roll, ~odds and spars opened here: "
+    "4d6k3 keeps the highest 3 in roll20 and onlinehost, the dice showing 3 in d20.",
+    "spar:npc": "~spar:npc CHARACTER [on SIDE] [hidden] or ~spar:npc NAME cs=70 [on SIDE] "
+    "[hidden] (proctor): a non-player fighter; hidden keeps its CS (MSV) or skills, defense and "
+    "armor (SRP) to the proctor, who reads them by direct message.",
+    "spar:reveal": "~spar:reveal NAME [KEY...] (proctor): show an NPC's hidden stats to everyone.",
     "fair": "~fair: the table ledger's commitment. ~fair reveal: reveal its server seed, attach "
     "the export (check it with referee verify) and start a new ledger.",
     "spar:open": "~spar:open [msv|srp] [NAME]: open a spar here; you become its proctor. "
@@ -30,10 +39,11 @@ COMMANDS: dict[str, str] = {
 
 HELP = (
     "referee: verifiable dice and MSV/SRP spars.\n"
-    "~roll 2d20+1d6 | ~roll //roll -sides100 -dice1 | ~fair [reveal]\n"
+    "~roll 2d20+1d6 | ~roll //roll -sides100 -dice1 | ~odds 2d6 | ~dialect | ~fair [reveal]\n"
     "~spar:open msv NAME | ~spar:join 65 | ~spar:begin | ~spar:attack @user | "
     "~spar:scoreboard | ~spar:quit\n"
-    "proctor: ~spar:pause resume skip void cancel end add remove update override assign close\n"
+    "proctor: ~spar:pause resume skip void cancel end add npc remove update override reveal "
+    "assign close\n"
     "~char set NAME cs=65 | ~char list | ~help COMMAND"
 )
 

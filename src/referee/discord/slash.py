@@ -1,7 +1,8 @@
 """Slash commands: the same desk calls as the message commands, as Discord application commands.
 
-`/roll`, `/fair`, `/help`, `/char` and the `/spar` group (`open`, `join`, `begin`, `attack`,
-`scoreboard`, `quit`, `power`, `close`, `link`, `clock`, `add`, `remove`, `assign`). A refusal
+`/roll`, `/odds`, `/dialect`, `/fair`, `/help`, `/char` and the `/spar` group (`open`, `join`,
+`begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`, `close`, `link`, `clock`,
+`add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A refusal
 is answered to the one who asked only (ephemeral) and changes nothing.
 """
 
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 
 from referee.discord.characters import character_reply
+from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.replies import Reply
 from referee.errors import RefereeError
@@ -67,6 +69,20 @@ def register_slash(bot: RefereeBot) -> None:
         await respond(
             interaction, lambda: desk.fair(place(interaction.channel, interaction.guild), reveal)
         )
+
+    @tree.command(name="odds", description="The exact odds of a roll (nothing is rolled)")
+    @app_commands.describe(expression="2d6, 4d6kh3, 1d20+5 (in this channel's dialect)")
+    async def odds(interaction: discord.Interaction, expression: str) -> None:
+        here = place(interaction.channel, interaction.guild)
+        await respond(interaction, lambda: desk.odds(here, expression))
+
+    @tree.command(name="dialect", description="How dice are read here; set it (proctor, admins)")
+    async def dialect(
+        interaction: discord.Interaction,
+        name: Literal["roll20", "onlinehost", "d20"] | None = None,
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(interaction, lambda: desk.dialect(here, who, name or ""))
 
     @tree.command(name="help", description="What the referee bot can do")
     async def help_(interaction: discord.Interaction, command: str = "") -> None:
@@ -161,5 +177,76 @@ def register_slash(bot: RefereeBot) -> None:
     async def assign(interaction: discord.Interaction, member: discord.Member) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
         await respond(interaction, lambda: desk.assign(here, who, member.id, member.display_name))
+
+    @spar.command(name="target", description="Whom your 1d100 attacks when you have several foes")
+    async def target(interaction: discord.Interaction, member: discord.Member) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(
+            interaction, lambda: desk.set_target(here, who, desk.fighter_of(here, member.id))
+        )
+
+    @spar.command(name="act", description="An SRP action on your turn: shoot, disarm, pass...")
+    @app_commands.describe(
+        kind="attack, shoot, disarm, entangle, grapple, unhorse, break_free, pick_up, release, "
+        "move, step, charge, face, pass",
+        target="the foe (a member)",
+        options="key=value words, e.g. weapon=dagger fire=volley",
+    )
+    async def act(
+        interaction: discord.Interaction, kind: str, target: discord.Member | None = None,
+        options: str = "",
+    ) -> None:  # fmt: skip
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+
+        def work() -> Reply:
+            foe = desk.fighter_of(here, target.id) if target is not None else None
+            return desk.act(here, who, kind.strip().lower(), foe, pairs(options.split()))
+
+        await respond(interaction, work)
+
+    @spar.command(name="update", description="Proctor: change a fighter (wounds=3 cs=70)")
+    @app_commands.describe(fighter="the fighter's name", changes="key=value words")
+    async def update(interaction: discord.Interaction, fighter: str, changes: str) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+
+        def work() -> Reply:
+            return desk.update(here, who, desk.fighter_named(here, fighter),
+                               pairs(changes.split()))  # fmt: skip
+
+        await respond(interaction, work)
+
+    @spar.command(name="override", description="Proctor: replace an outcome's wounds (Tarl=0)")
+    @app_commands.describe(wounds="NAME=WOUNDS words", event="the outcome's event (default: last)")
+    async def override(
+        interaction: discord.Interaction, wounds: str, event: int | None = None
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+
+        def work() -> Reply:
+            named = {desk.fighter_named(here, k): v for k, v in pairs(wounds.split()).items()}
+            return desk.override(here, who, event, named)
+
+        await respond(interaction, work)
+
+    @spar.command(name="npc", description="Proctor: add an NPC (a saved character or cs=70)")
+    @app_commands.describe(
+        character="a saved character's name, or NAME cs=70", side="its side",
+        hidden="keep its CS (MSV) or skills, defense and armor (SRP) to you until revealed",
+    )  # fmt: skip
+    async def npc(
+        interaction: discord.Interaction, character: str, side: str = "", hidden: bool = False
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        words = " ".join([character, *(["on", side] if side else []), *(["hidden"] * hidden)])
+        await respond(interaction, lambda: desk.npc(here, who, words))
+
+    @spar.command(name="reveal", description="Proctor: show an NPC's hidden stats to everyone")
+    async def reveal(interaction: discord.Interaction, fighter: str, keys: str = "") -> None:
+        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        await respond(
+            interaction,
+            lambda: desk.reveal(here, who, desk.fighter_named(here, fighter),
+                                [k.lower() for k in keys.split()]),
+        )  # fmt: skip
 
     tree.add_command(spar)
