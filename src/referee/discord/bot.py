@@ -141,8 +141,12 @@ async def send_direct(reply: Reply, client: discord.Client) -> None:
     """The reply's direct messages (fresh links, what only the proctor may see)."""
     for user_id, text in reply.direct:
         user = client.get_user(user_id)
-        if user is not None:
+        if user is None:
+            continue
+        try:
             await user.send(text)
+        except discord.HTTPException as err:  # DMs closed: the channel's answer stands
+            log.warning("direct message not sent (%s)", type(err).__name__)
 
 
 class RefereeBot(commands.Bot):
