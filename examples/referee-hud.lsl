@@ -7,6 +7,8 @@
 //     /7 //roll -sides100 -dice1
 //     /7 roll 2d20+1d6
 //     /7 attack Pa Kur            (names need no quotes or capitals)
+//     /7 spirit Ghost             (SRP: one round of spirit combat, both sides' PM after it)
+//     /7 odds 2d6+3               (the exact odds of a roll; nothing is recorded)
 //     /7 status
 // A line is a command only when all of it is one: "/7 close call!" does nothing but answer
 // "error: not a command; did you mean `close bout`?".

@@ -59,7 +59,7 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
 
     referee.click("#do-initiative")
     tarl.wait_for_selector("#act-form.your-turn", timeout=WAIT_MS)
-    expect(tarl.locator("#act-kind option")).to_have_count(14)  # every SRP action
+    expect(tarl.locator("#act-kind option")).to_have_count(15)  # every SRP action
     expect(tarl.locator("#target-info")).to_have_text(
         "Pa-Kur defends with shield, shield (6), armor 2 AP."
     )

@@ -9,18 +9,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
-from referee.dice import parse, render, roll
+from referee.dice import Odds, parse, render, roll, write
+from referee.dice.render import number
 from referee.rng import ScriptedRng
 
 #: Largest answer (and line) the chat speaks, in UTF-8 bytes: a Second Life chat message.
 MAX_CHAT_BYTES = 1024
 
 HELP = (
-    "referee chat: //roll -sides100 -dice1 | roll 2d20+1d6 | attack TARGET | "
-    "act KIND key=value.. | status | score | quit | help. Referee: init, add NAME CS [SIDE], "
-    "update NAME key=value.., remove NAME, attack ATTACKER TARGET, pause, resume, skip, void, "
+    "referee chat: //roll -sides100 -dice1 | roll 2d20+1d6 | odds 2d6+3 | attack TARGET | "
+    "spirit TARGET (SRP spirit combat, one round) | act KIND key=value.. | status | score | "
+    "quit | help. Referee: init, add NAME CS [SIDE], update NAME key=value.., remove NAME, "
+    "attack ATTACKER TARGET, spirit FIGHTER TARGET, pause, resume, skip, void, "
     "end bout [SIDE], cancel bout, close bout. Names need no quotes or capitals. "
     "Every line but help needs a token of the bout."
 )
@@ -95,3 +98,49 @@ def roll_line(who: str, expression: str, faces: Sequence[int], nonces: Sequence[
     """
     shown = render(roll(parse(expression), rng=ScriptedRng(faces)))
     return f"{who} rolled {shown} (nonce {', '.join(str(n) for n in nonces)})"
+
+
+#: Most totals whose P(>=) one odds answer lists (evenly spread when there are more).
+ODDS_POINTS = 12
+
+
+def _percent(p: Fraction) -> str:
+    if p and p < Fraction(1, 10**4):
+        return f"{float(p) * 100:.1e}%"
+    return f"{float(p) * 100:.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def _exact(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    shown = f"{float(value):.4f}"
+    return f"{shown} ({value})" if len(str(value)) <= 12 else shown
+
+
+def odds_line(answer: Odds, dialect: str, limit: int = MAX_CHAT_BYTES) -> str:
+    """The exact odds of a roll in one chat line: mean, sd, range, the likeliest totals and
+    P(at least) at up to `ODDS_POINTS` totals (all of them when there are no more).
+
+    >>> from referee.dice import odds
+    >>> odds_line(odds(parse("2d6")), "roll20")  # doctest: +NORMALIZE_WHITESPACE
+    'odds 2d6 (roll20, exact): mean 7, sd 2.4152, 2..12; most likely 7 16.67%, 6 13.89%,
+     8 13.89%; P(>=) 2 100%, 3 97.22%, 4 91.67%, 5 83.33%, 6 72.22%, 7 58.33%, 8 41.67%,
+     9 27.78%, 10 16.67%, 11 8.33%, 12 2.78%'
+    """
+    rows = answer.table()
+    low, high = number(rows[0][0]), number(rows[-1][0])
+    head = (
+        f"odds {write(answer.expression, dialect)} ({dialect}, exact): mean {_exact(answer.mean)}, "
+        f"sd {answer.sd:.4f}, {low}..{high}"
+    )
+    likely = sorted(rows, key=lambda r: (-r[1], r[0]))[:3]
+    parts = [head, "most likely " + ", ".join(f"{number(t)} {_percent(p)}" for t, p, _ in likely)]
+    if len(rows) <= ODDS_POINTS:
+        picked = rows
+    else:
+        step = (len(rows) - 1) / (ODDS_POINTS - 1)
+        picked = [rows[round(i * step)] for i in range(ODDS_POINTS)]
+    parts.append("P(>=) " + ", ".join(f"{number(t)} {_percent(a)}" for t, _, a in picked))
+    if answer.chained:
+        parts.append(f"chains stop at depth {answer.depth}, reached {_percent(answer.capped)}")
+    return clip("; ".join(parts), limit)

@@ -106,6 +106,29 @@ class Attack:
 
 
 @dataclass(frozen=True, slots=True)
+class Spirit:
+    """`spirit TARGET` (one round of SRP spirit combat, SRP-17) or `spirit FIGHTER TARGET`."""
+
+    target: str
+    actor: str | None = None
+
+    def __str__(self) -> str:
+        if self.actor is None:
+            return f"spirit {self.target}"
+        return f"spirit {self.actor} {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """`odds 2d6+3`: the exact distribution of a roll's total, in the bout's dialect; no record."""
+
+    expression: str
+
+    def __str__(self) -> str:
+        return f"odds {self.expression}"
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """`act KIND key=value ...`: any action of the rule system (the referee adds `actor=`)."""
 
@@ -224,7 +247,9 @@ ChatCommand = (
     | Score
     | AolRoll
     | Roll
+    | Odds
     | Attack
+    | Spirit
     | Act
     | Init
     | Referee

@@ -130,22 +130,39 @@ def _notation(text: str, dialect: str) -> str:
         raise NotACommand(f"not a command: {err}") from None
 
 
-def _attack(rest: list[str], roster: Roster) -> k.ChatCommand:
+def _odds(rest: list[str], roster: Roster) -> k.ChatCommand:
     if not rest:
-        raise _say("attack TARGET", "the referee: `attack ATTACKER TARGET`")
+        raise _say("odds EXPR", "odds 2d6+3")
+    return k.Odds(_notation(" ".join(rest), roster.dialect))
+
+
+def _target_and_actor(
+    verb: str, who: str, rest: list[str], roster: Roster
+) -> tuple[str, str | None]:
+    """`VERB TARGET` or `VERB ACTOR TARGET` (the referee's form), names from the roster."""
+    if not rest:
+        raise _say(f"{verb} TARGET", f"the referee: `{verb} {who} TARGET`")
     whole = _matches(rest, roster.names)
     if len(whole) == 1:
-        return k.Attack(whole[0])
+        return whole[0], None
     if len(whole) > 1:
         raise _ambiguous(rest, whole)
     pairs = _two_names(rest, roster.names)
     if len(pairs) == 1:
-        attacker, target = pairs[0]
-        return k.Attack(target, attacker)
+        actor, target = pairs[0]
+        return target, actor
     if len(pairs) > 1:
-        readings = "; ".join(f"`attack {a} {t}`" for a, t in pairs)
+        readings = "; ".join(f"`{verb} {a} {t}`" for a, t in pairs)
         raise AmbiguousName(f"{_quote(' '.join(rest))} can be read as {readings}: say one of them")
     raise _no_such(rest, roster.names, "fighter")
+
+
+def _attack(rest: list[str], roster: Roster) -> k.ChatCommand:
+    return k.Attack(*_target_and_actor("attack", "ATTACKER", rest, roster))
+
+
+def _spirit(rest: list[str], roster: Roster) -> k.ChatCommand:
+    return k.Spirit(*_target_and_actor("spirit", "FIGHTER", rest, roster))
 
 
 def _act(rest: list[str], roster: Roster) -> k.ChatCommand:
@@ -200,7 +217,9 @@ _VERBS: dict[str, Callable[[list[str], Roster], k.ChatCommand]] = {
     "cancel": _exact(k.Cancel(), "bout"),
     "end": _end,
     "roll": _roll,
+    "odds": _odds,
     "attack": _attack,
+    "spirit": _spirit,
     "act": _act,
     "add": _add,
     "update": _update,

@@ -545,6 +545,7 @@ PUBLIC_OUTCOME = frozenset(
         "kind", "actor", "target", "summary", "extra_action", "weapon", "rear", "range", "fire",
         "dice", "attack_level", "defense", "defense_level", "hit_level", "damage", "hits", "stun",
         "action", "worked", "effects", "step", "freed", "released", "facing", "shots",
+        "helpers", "leads", "lost_pm", "passed_out",
     }
 )  # fmt: skip
 #: What one shot of a volley still shows then.

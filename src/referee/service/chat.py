@@ -12,6 +12,7 @@ from typing import Any
 
 from referee import chat as k
 from referee.bout import commands as c
+from referee.dice import odds, parse
 from referee.dice.chat import format_host_line
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
 from referee.service.bouts import Caller, RefereeService
@@ -105,6 +106,21 @@ def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack
     return k.said(service.act(bout_id, caller, attacker, "attack", {"target": cmd.target}))
 
 
+def _spirit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Spirit) -> str:
+    actor = cmd.actor
+    if actor is None:
+        if caller.role is Role.REFEREE:
+            raise RuleError(f"the referee names both: `spirit FIGHTER {cmd.target}`")
+        actor = caller.fighter or ""
+    return k.said(service.act(bout_id, caller, actor, "spirit", {"target": cmd.target}))
+
+
+def _odds(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Odds) -> str:
+    """Exact odds in the bout's dialect, under `referee roll --odds`'s limits; writes nothing."""
+    notation = service.state(bout_id).dialect
+    return k.odds_line(odds(parse(cmd.expression, dialect=notation)), notation)
+
+
 def _act(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Act) -> str:
     options = dict(cmd.options)
     actor = str(options.pop("actor", caller.fighter or ""))
@@ -185,7 +201,9 @@ _RUN: dict[type, Runner] = {
     k.Score: _score,
     k.AolRoll: _aol_roll,
     k.Roll: _roll,
+    k.Odds: _odds,
     k.Attack: _attack,
+    k.Spirit: _spirit,
     k.Act: _act,
     k.Init: _init,
     k.Referee: _power,

@@ -3,7 +3,8 @@
 * Stats: a sheet as JSON (`referee.systems.srp.stats`); defeat at the hit total (SRP-9).
 * Initiative: the listed order, or a d20 + `initiative` per fighter (pack option, SRP-19).
 * Actions: attack, shoot, the special actions (SRP-16), break_free, pick_up, release,
-  move, step (a minimum move), charge, face (free) and pass. Reach and the rear arc are
+  move, step (a minimum move), charge, face (free), spirit (one round of spirit combat,
+  SRP-17) and pass. Reach and the rear arc are
   checked when both fighters have a position (SRP-14, SRP-15).
 * Conditions tick per the bout engine; `blocked` says what a condition forbids.
 
@@ -49,6 +50,7 @@ from referee.systems.srp.rules import TurnOrder, load_rules
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
 from referee.systems.srp.system_moves import moving
+from referee.systems.srp.system_spirit import passed_out, spirit_round
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState, Fighter
@@ -64,7 +66,7 @@ class SrpSystem(RuleSystem):
     title = "SRP - Simple Role Playing combat"
     actions = (
         "attack", "shoot", "disarm", "entangle", "grapple", "unhorse", "break_free", "pick_up",
-        "release", "move", "step", "charge", "face", "pass",
+        "release", "move", "step", "charge", "face", "spirit", "pass",
     )  # fmt: skip
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
@@ -118,11 +120,17 @@ class SrpSystem(RuleSystem):
         return hits_to_down(int(fighter.stats.get("hits", 1)), self.srp)
 
     def hidden_stats(self) -> tuple[str, ...]:
-        """SRP-10: the referee may keep skills, defense and armor hidden until revealed."""
-        return ("skills", "defense", "avoid", "armor")
+        """SRP-10: the referee may keep skills, defense, armor, PM and Spirit hidden."""
+        return ("skills", "defense", "avoid", "armor", "pm", "spirit")
 
     def blocked(self, fighter: Fighter, kind: str) -> str | None:
-        """What the fighter's conditions forbid (SRP-16); kind "turn": whether it loses it."""
+        """What the fighter's conditions forbid (SRP-16); kind "turn": whether it loses it.
+
+        A fighter at -1 PM has passed out (SRP-17): it loses every turn until the referee
+        sets its PM back.
+        """
+        if passed_out(fighter) and kind != "pass":
+            return f"{fighter.name} has passed out (-1 PM, SRP-17)"
         conditions = [_CONDITIONS[c] for c in fighter.conditions if c in _CONDITIONS]
         weapons = fighter.stats.get("weapons") or [{}]
         hands = int(weapons[0].get("hands", 1)) if isinstance(weapons[0], dict) else 1
@@ -435,6 +443,14 @@ def _face(
     )
 
 
+def _spirit(
+    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
+) -> Outcome:
+    _allowed(options, "spirit", {"target", "helpers"})
+    foe = _target(bout, actor, options, "spirit")
+    return spirit_round(system, bout, actor, foe, options, rng)
+
+
 def _pass(
     system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
 ) -> Outcome:
@@ -468,6 +484,7 @@ _HANDLERS: dict[str, Handler] = {
     "pick_up": _pick_up,
     "release": _release,
     "face": _face,
+    "spirit": _spirit,
     "pass": _pass,
     **_specials(),
 }

@@ -47,6 +47,8 @@ const SRP = {
     { key: "dam", label: "DAM", type: "number", min: -10, max: 50, value: 0 },
     { key: "armor", label: "Armor AP", type: "number", min: 0, max: 100, value: 0 },
     { key: "shield", label: "Shield (or notation .4. (6) [8])", type: "text", suggest: ["buckler", "medium", "large", "pavise"] },
+    { key: "spirit", label: "Spirit (SRP-17)", type: "number", min: 0, max: 100 },
+    { key: "pm", label: "PM (empty: a spirit creature's, equal to its Spirit)", type: "number", min: -1, max: 100 },
     { key: "x", label: "Position x (m)", type: "number", step: "0.5", min: -1000, max: 1000 },
     { key: "y", label: "Position y (m)", type: "number", step: "0.5", min: -1000, max: 1000 },
     { key: "facing", label: "Facing (degrees, 0 = east, 90 = north)", type: "number", min: 0, max: 359 },
@@ -57,16 +59,18 @@ const SRP = {
     const weapon = { name, damage: v.damage || 0, reach_cm: Math.round(Number(v.reach || 1.5) * 100) };
     if (v.codes) weapon.codes = v.codes.split(/[\s,]+/).filter(Boolean);
     const sheet = { hits: v.hits, weapons: [weapon], skills: { [name]: v.skill || 0 } };
-    for (const key of ["defense", "avoid", "defend", "dam", "armor", "shield", "facing"]) {
+    for (const key of ["defense", "avoid", "defend", "dam", "armor", "shield", "facing", "spirit", "pm"]) {
       if (v[key] !== undefined) sheet[key] = v[key];
     }
+    // A spirit creature's PM starts equal to its Spirit (SRP-17).
+    if (v.spirit !== undefined && v.pm === undefined) sheet.pm = v.spirit;
     if (v.x !== undefined || v.y !== undefined) {
       sheet.x_cm = Math.round((v.x || 0) * 100);
       sheet.y_cm = Math.round((v.y || 0) * 100);
     }
     return { sheet };
   },
-  hideable: ["skills", "defense", "avoid", "armor"],
+  hideable: ["skills", "defense", "avoid", "armor", "pm", "spirit"],
   actions: {
     attack: { target: true, fields: SRP_STRIKE },
     shoot: {
@@ -88,6 +92,10 @@ const SRP = {
     step: { target: false, fields: SRP_PATH },
     charge: { target: false, fields: SRP_PATH },
     face: { target: false, fields: [{ key: "facing", label: "Facing (degrees)", type: "number", min: -360, max: 360, required: true }] },
+    spirit: {
+      target: true,
+      fields: [{ key: "helpers", label: "Helpers (allies, +1 each; comma-separated)", type: "list" }],
+    },
     pass: { target: false, fields: [] },
   },
   /** What the attacker sees of the target's defense (hidden stats stay hidden). */
@@ -130,6 +138,7 @@ export function readField(field, control) {
     return n;
   }
   if (field.type === "path") return readPath(field, raw);
+  if (field.type === "list") return raw.split(",").map((t) => t.trim()).filter(Boolean);
   if (field.type === "json") {
     try {
       return JSON.parse(raw);

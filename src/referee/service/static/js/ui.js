@@ -154,10 +154,12 @@ export function statList(f) {
   const stats = f.stats || {};
   const items = [];
   const add = (key, text, isHidden = false) =>
-    items.push(el("dt", {}, key), el("dd", { class: isHidden ? "hidden-stat" : null }, text, isHidden ? " (hidden)" : ""));
+    items.push(el("dt", {}, key), el("dd", { class: isHidden ? "hidden-stat" : null, dataset: { stat: key } }, text, isHidden ? " (hidden)" : ""));
+  // A fighter with a Spirit shows its PM even at 0 (spent in spirit combat, SRP-17).
+  const keepZero = (key) => KEEP_ZERO.has(key) || (key === "pm" && Boolean(stats.spirit));
   for (const [key, value] of Object.entries(stats)) {
     if (SKIP_STATS.has(key) || value === null || value === false) continue;
-    if (value === 0 && !KEEP_ZERO.has(key)) continue;
+    if (value === 0 && !keepZero(key)) continue;
     add(key, statText(key, value), hidden.has(key));
   }
   const weapons = stats.weapons || [];

@@ -1,0 +1,147 @@
+"""Spirit combat as a bout action: one round of SRP-17 per `spirit` action.
+
+The acting fighter leads its side against one enemy, the target: each rolls 2d6 + Spirit
+(the actor first), each ally named in `helpers` adds +1 to the actor's roll, the higher
+total takes 1 PM from the other lead, a tie takes nothing. The round itself is
+`referee.systems.srp.spirit.resolve_round`, the very code `referee srp spirit` plays, so the
+rules live in one place. A fighter's PM and Spirit are its sheet's `pm` and `spirit` stats;
+the outcome writes the new PM (and, at -1 PM, the Spirit lost for good) as stat events, so
+both sides' PM are in the folded state after every round. A fighter at -1 PM has passed out
+(SRP-17): it loses its turns until the referee sets its PM back (0 PM after an hour).
+
+Hidden stats (SRP-10): `pm` and `spirit` may be hidden. The summary, which everyone sees,
+never names a hidden PM or a total that would tell a hidden Spirit; the payload holds them
+all (`totals`, `pm_after`) and the public log keeps only what `PUBLIC_OUTCOME` allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import RuleError
+from referee.rng import Rng
+from referee.systems.base import JSON, Outcome, StatChange
+from referee.systems.srp.contest import TWO_D6
+from referee.systems.srp.spirit import SpiritFighter, SpiritRound, resolve_round
+
+if TYPE_CHECKING:
+    from referee.bout.state import BoutState, Fighter
+    from referee.systems.srp.system import SrpSystem
+
+#: The PM at which a combatant has passed out (SRP-17).
+PASSED_OUT_PM = -1
+
+
+def passed_out(fighter: Fighter) -> bool:
+    """Whether the fighter is at -1 PM: passed out in spirit combat (SRP-17)."""
+    pm = fighter.stats.get("pm")
+    return isinstance(pm, int) and not isinstance(pm, bool) and pm <= PASSED_OUT_PM
+
+
+def _spirit_fighter(fighter: Fighter) -> SpiritFighter:
+    spirit = fighter.stats.get("spirit", 0)
+    pm = fighter.stats.get("pm", 0)
+    return SpiritFighter(fighter.name, int(spirit or 0), int(pm or 0))
+
+
+def _helpers(bout: BoutState, actor: str, options: Mapping[str, Any]) -> list[Fighter]:
+    raw = options.get("helpers", [])
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+        raise RuleError(f"helpers {raw!r} is not a list of fighters' names")
+    side = bout.fighter(actor).side
+    out: list[Fighter] = []
+    for name in raw:
+        helper = bout.fighter(name)
+        if helper.name == actor or helper.name in (h.name for h in out):
+            raise RuleError(f"{helper.name} is named twice in the spirit combat")
+        if helper.side != side or helper.defeated:
+            raise RuleError(f"{helper.name} cannot help {actor}: not a standing ally")
+        if passed_out(helper):
+            raise RuleError(f"{helper.name} has passed out (-1 PM) and cannot help (SRP-17)")
+        out.append(helper)
+    return out
+
+
+def spirit_round(
+    system: SrpSystem,
+    bout: BoutState,
+    actor: str,
+    target: Fighter,
+    options: Mapping[str, Any],
+    rng: Rng,
+) -> Outcome:
+    """One round of spirit combat: `actor` (with its helpers) against `target` (SRP-17)."""
+    if passed_out(target):
+        raise RuleError(f"{target.name} has passed out (-1 PM): no spirit combat with it")
+    me = bout.fighter(actor)
+    helpers = _helpers(bout, actor, options)
+    ours = (_spirit_fighter(me), *(_spirit_fighter(h) for h in helpers))
+    theirs = (_spirit_fighter(target),)
+    faces = (rng.throw(TWO_D6).faces, rng.throw(TWO_D6).faces)
+    (after_ours, after_theirs), report = resolve_round(
+        (ours, theirs), bout.round, faces, choose=lambda members: members[0]
+    )
+    before = {m.name: m for m in (*ours, *theirs)}
+    stats: list[StatChange] = []
+    for m in (*after_ours, *after_theirs):
+        if m.current_pm != before[m.name].current_pm:
+            stats.append(StatChange(m.name, "pm", m.current_pm))
+        if m.spirit != before[m.name].spirit:
+            stats.append(StatChange(m.name, "spirit", m.spirit))
+    spent = [m.name for m in after_theirs if m.current_pm == 0]
+    payload: dict[str, JSON] = {
+        "target": target.name,
+        "helpers": [h.name for h in helpers],
+        **{k: v for k, v in report.as_dict().items() if k != "round"},
+        "bindable": list(spent),
+    }
+    hidden = {f.name: f.hidden for f in (me, *helpers, target)}
+    return Outcome(
+        "spirit",
+        payload,
+        summary(report, hidden, spent),
+        stats=tuple(stats),
+    )
+
+
+def summary(
+    report: SpiritRound, hidden: Mapping[str, frozenset[str]], spent: Sequence[str] = ()
+) -> str:
+    """The round in one line anyone may read: totals, who lost PM, both sides' PM now.
+
+    A total is `?` when its lead's Spirit is hidden, a PM `?` when that PM is hidden.
+
+    >>> r = SpiritRound(2, ("Andrea", "Ghost"), ((6, 5), (3, 4)), (16, 11), ("Ghost",), (), (),
+    ...                 ((("Andrea", 5),), (("Ghost", 3),)))
+    >>> summary(r, {})
+    'Andrea vs Ghost in spirit combat: 16 vs 11, Ghost loses 1 PM. PM now: Andrea 5 | Ghost 3'
+    >>> summary(r, {"Ghost": frozenset({"pm", "spirit"})})
+    'Andrea vs Ghost in spirit combat: 16 vs ?, Ghost loses 1 PM. PM now: Andrea 5 | Ghost ?'
+    """
+    lead, foe = (n or "?" for n in report.leads)
+    totals = [
+        "?" if name is None or "spirit" in hidden.get(name, ()) or total is None else str(total)
+        for name, total in zip(report.leads, report.totals, strict=True)
+    ]
+    if report.losers:
+        verdict = " and ".join(f"{n} loses 1 PM" for n in report.losers)
+    else:
+        verdict = "a tie, nobody loses PM"
+    parts = [f"{lead} vs {foe} in spirit combat: {totals[0]} vs {totals[1]}, {verdict}."]
+    for name in report.passed_out:
+        parts.append(f"{name} passes out and loses 1 Spirit for good.")
+    sides = (
+        ", ".join(f"{n} {'?' if 'pm' in hidden.get(n, ()) else pm}" for n, pm in side)
+        for side in report.pm_after
+    )
+    parts.append("PM now: " + " | ".join(sides))
+    shown = [n for n in spent if "pm" not in hidden.get(n, ())]
+    if shown:
+        parts.append(
+            f"({' and '.join(shown)} at 0 PM: {lead} may end the spirit combat; "
+            "command, bind and ally may be cast on it)"
+        )
+    return " ".join(parts)
