@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from referee.bout.replay import check_export
 from referee.chat import HELP
-from referee.ledger import rule_checkers, verify_export
+from referee.ledger import verify_export
 from tests.service_fixtures import LiveServer
 
 
@@ -241,5 +242,5 @@ def test_rolls_take_the_full_notation_and_record_every_face(live: LiveServer) ->
     r = live.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "2d20x"})
     assert r.status_code == 400 and r.json()["error"] == "bad_notation"
     assert live.chat(bid, ref, "close bout").status_code == 200
-    report = verify_export(live.get(f"/api/bouts/{bid}/export").json(), rule_checkers())
+    report = verify_export(live.get(f"/api/bouts/{bid}/export").json(), replay=check_export)
     assert report.ok, report

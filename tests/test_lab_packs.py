@@ -14,9 +14,10 @@ from click.testing import CliRunner
 
 from referee.analysis.msv_duel import analyse_duel
 from referee.analysis.msv_matrix import win_matrix
+from referee.bout.replay import check_export
 from referee.cli.main import cli
 from referee.errors import RuleError, RulePackError
-from referee.ledger import rule_checkers, verify_export
+from referee.ledger import verify_export
 from referee.systems.msv.attack import interpret
 from referee.systems.msv.rules import (
     CriticalEffect,
@@ -296,7 +297,7 @@ def test_a_service_bout_with_a_formula_pack_verifies(live: LiveServer) -> None:
     live.post(f"/api/bouts/{bid}/close", ref)
     export = live.get(f"/api/bouts/{bid}/export").json()
     assert export["events"][0]["payload"]["rules"]["damage"] == "min(5, ceil(roll / 12))"
-    assert verify_export(export, rule_checkers()).ok
+    assert verify_export(export, replay=check_export).ok
 
 
 def test_a_bad_formula_in_a_service_bout_is_a_400(live: LiveServer) -> None:

@@ -14,10 +14,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.bout.replay import check_export
 from referee.cli.main import cli
 from referee.errors import RulePackError
 from referee.lab.formula import FormulaError
-from referee.ledger import rule_checkers, verify_export
+from referee.ledger import verify_export
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, resolve
@@ -335,7 +336,7 @@ def test_a_service_bout_with_an_srp_formula_pack_verifies(live: LiveServer) -> N
     live.post(f"/api/bouts/{bid}/close", ref)
     export = live.get(f"/api/bouts/{bid}/export").json()
     assert export["events"][0]["payload"]["rules"]["critical"] == "roll <= floor(skill / 3)"
-    assert verify_export(export, rule_checkers()).ok
+    assert verify_export(export, replay=check_export).ok
 
 
 def test_a_bad_srp_formula_in_a_service_bout_is_a_400(live: LiveServer) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -23,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RefereeError
-from referee.ledger import parse_export, verify_export
+from referee.ledger import CLOSED, OPENED, ROLL, SEED_ROTATED, parse_export, verify_export
+from referee.vocabulary import EVENT_TYPES, EventType
 from tests.vectors.generate import (
     ANY,
     Shape,
@@ -37,6 +39,7 @@ from tests.vectors.generate import (
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "vectors" / "run_js.mjs"
+STATIC_JS = ROOT / "src" / "referee" / "service" / "static" / "js"
 SAFE = 2**53 - 1
 
 #: How many vectors this run gave each verifier (printed at the end of the module).
@@ -169,3 +172,36 @@ def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
 def test_fresh_tampered_exports(data: st.DataObject, shape: Shape, node: NodeVerifier) -> None:
     check(data.draw(tampered(shape)), node)
     COUNT["generated"] += 1
+
+
+def js_strings(path: Path, pattern: str) -> list[str]:
+    """The string literals of the first `pattern` match in a JS file (a const's value)."""
+    found = re.search(pattern, path.read_text(encoding="utf-8"), re.S)
+    assert found, f"{pattern!r} not in {path.name}"
+    return re.findall(r'"([^"]*)"', found.group(1))
+
+
+def test_the_console_names_every_event_type_as_the_vocabulary_does() -> None:
+    """static/js/api.js's EVENT_TYPES (the SSE messages the console listens to) is the
+    vocabulary's EVENT_TYPES, in the same order; a type the engine adds shows up in both."""
+    api = STATIC_JS / "api.js"
+    assert tuple(js_strings(api, r"export const EVENT_TYPES = \[(.*?)\];")) == EVENT_TYPES
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES)) == 24
+
+
+def test_the_browser_verifier_spells_the_ledger_event_types_as_the_vocabulary_does() -> None:
+    verifier = STATIC_JS / "verifier.js"
+    for const, kind in (
+        ("SEED_ROTATED", EventType.SEED_ROTATED),
+        ("CLOSED", EventType.CLOSED),
+        ("ROLL", EventType.ROLL),
+        ("OPENED", EventType.BOUT_OPENED),
+    ):
+        assert js_strings(verifier, rf"\nconst {const} = (\"[^\"]*\");") == [kind.value]
+    # and the Python verifier reads the very same names
+    assert (SEED_ROTATED, CLOSED, ROLL, OPENED) == (
+        EventType.SEED_ROTATED,
+        EventType.CLOSED,
+        EventType.ROLL,
+        EventType.BOUT_OPENED,
+    )

@@ -319,8 +319,8 @@ def test_a_whole_bout_from_the_engine_verifies_with_the_rule_checker(
     system: str, stats: tuple[dict[str, int], dict[str, int]]
 ) -> None:
     from referee.bout import commands as c
+    from referee.bout.replay import check_export
     from referee.bout.runner import BoutRunner
-    from referee.ledger import rule_checkers
     from referee.systems import system_names
     from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
 
@@ -338,15 +338,13 @@ def test_a_whole_bout_from_the_engine_verifies_with_the_rule_checker(
         last = chain(last, e.type, e.actor, e.payload, AT)
         events.append(last)
     doc = build_export({}, [SeedRecord(0, commitment(SEED0), SEED0, None)], CLIENT, events)
-    checkers = rule_checkers()
-    assert len(checkers) == 1, "referee.bout.replay is there"
-    report = verify_ledger(doc, checkers)
+    report = verify_ledger(doc, replay=check_export)
     assert report.ok, report.problems
     assert report.checks[-1] == "rules" and report.rolls > 3
     wound = next(e for e in doc["events"] if e["type"] == "wound")
     wound["payload"]["amount"] += 1
     rehash(doc)
-    report = verify_ledger(doc, checkers)
+    report = verify_ledger(doc, replay=check_export)
     assert report.first is not None and report.first.check == "rules"
     assert report.first.seq == wound["seq"]
     assert str(report.first).startswith(f"event {wound['seq']} (wound): ")

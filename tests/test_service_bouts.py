@@ -15,8 +15,9 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from referee.bout.replay import check_export
 from referee.cli.main import cli
-from referee.ledger import event_hash, rule_checkers, verify_export
+from referee.ledger import event_hash, verify_export
 from tests.conftest import need
 from tests.service_fixtures import LiveServer, start_server
 
@@ -70,7 +71,7 @@ def test_a_whole_msv_spar_verifies(live: LiveServer, tmp_path: Path) -> None:
     export = live.get(f"/api/bouts/{bid}/export").json()
     assert export["fairness"]["server_seed"] == seed
     assert export["fairness"]["commitment"] == bout["commitment"]
-    report = verify_export(export, rule_checkers())
+    report = verify_export(export, replay=check_export)
     assert report.ok, report
     path = tmp_path / "export.json"
     path.write_text(json.dumps(export), encoding="utf-8")
@@ -234,7 +235,7 @@ def test_a_whole_srp_fight_with_shield_override_and_hidden_stats_verifies(live: 
     over = next(e for e in export["events"] if e["type"] == "overridden")
     original = export["events"][over["payload"]["of"]]
     assert original["type"] == "outcome" and over["payload"]["note"] == "the shield strap broke"
-    report = verify_export(export, rule_checkers())
+    report = verify_export(export, replay=check_export)
     assert report.ok, report
 
 

@@ -7,10 +7,11 @@ from referee.bout import commands
 from referee.bout.engine import REFEREE, SYSTEM, decide, system_of
 from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply, project
-from referee.bout.replay import Problem, check_outcomes
+from referee.bout.replay import check_export, check_outcomes
 from referee.bout.runner import BoutRunner, Strategy, focus_weakest
 from referee.bout.state import BoutState, Fighter, Status
 from referee.bout.view import fighter_view, state_view
+from referee.vocabulary import Problem
 
 __all__ = [
     "REFEREE",
@@ -24,6 +25,7 @@ __all__ = [
     "Status",
     "Strategy",
     "apply",
+    "check_export",
     "check_outcomes",
     "commands",
     "decide",

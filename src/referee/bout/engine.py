@@ -22,7 +22,8 @@ from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
 from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
 from referee.rng import RecordingRng, Rng, Throw
-from referee.systems.base import JSON, Outcome, RuleSystem, find_system
+from referee.systems.base import Outcome, RuleSystem, find_system
+from referee.vocabulary import JSON
 
 REFEREE = "referee"
 SYSTEM = "system"

@@ -6,66 +6,14 @@ Payloads are JSON without floats (they are hashed as canonical JSON).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import RuleError
-from referee.systems.base import JSON
+from referee.vocabulary import JSON, EventType
 
-
-class EventType(enum.StrEnum):
-    """Every kind of event the bout engine writes."""
-
-    BOUT_OPENED = "bout_opened"
-    """The bout exists: system, name, rule pack."""
-    FIGHTER_ADDED = "fighter_added"
-    """A fighter joined (or the referee added one): name, side, stats, hidden stat keys."""
-    FIGHTER_UPDATED = "fighter_updated"
-    """The referee changed a fighter's stats or wounds."""
-    FIGHTER_REMOVED = "fighter_removed"
-    """A fighter left or was removed; it no longer acts or counts for its side."""
-    REVEALED = "revealed"
-    """The referee revealed hidden stats of a fighter (SRP-10)."""
-    ACTION = "action"
-    """Opens a group of events caused by one command that rolls dice: who, what, options."""
-    ROLL = "roll"
-    """One throw of dice: nonce (verifiable source) or null, dice names, faces."""
-    INITIATIVE = "initiative"
-    """The turn order was settled, with every roll recorded in `detail`."""
-    OUTCOME = "outcome"
-    """How the rules read the action's dice: the system's interpretation and a summary line."""
-    WOUND = "wound"
-    """A fighter took damage (MSV damage points, SRP hits); `total` after it."""
-    CONDITION = "condition"
-    """A condition set on a fighter for `rounds` of its turns (null: until cleared; 0: cleared)."""
-    STAT = "stat"
-    """One stat of a fighter changed (position, facing, mounted, PM, ...)."""
-    DEFEATED = "defeated"
-    """A fighter reached its defeat threshold (or was revived, `defeated: false`)."""
-    TURN = "turn"
-    """Whose action it is now, and the round number."""
-    SKIPPED = "skipped"
-    """A fighter's turn passed without an action (referee skip, or a condition)."""
-    PAUSED = "paused"
-    """The referee paused the bout."""
-    RESUMED = "resumed"
-    """The referee resumed the bout."""
-    OVERRIDDEN = "overridden"
-    """The referee replaced an outcome's wounds (SRP-20); the original stays in the log."""
-    VOIDED = "voided"
-    """The referee voided the events `from`..`to` (an undo); state is re-derived without them."""
-    ENDED = "ended"
-    """The bout is over: the winning side (or null) and why."""
-    CANCELLED = "cancelled"
-    """The referee called the bout off."""
-    REFEREE_CHANGED = "referee_changed"
-    """The bout was handed to another referee."""
-    SEED_ROTATED = "seed_rotated"
-    """The server seed was revealed and replaced by a new committed one."""
-    CLOSED = "closed"
-    """The bout was closed and its server seed revealed."""
+__all__ = ["Event", "EventType", "to_json"]
 
 
 @dataclass(frozen=True, slots=True)

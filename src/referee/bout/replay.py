@@ -7,8 +7,8 @@ what follows is a problem; so is a group that needs more or other dice than it r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from referee.bout import commands as c
 from referee.bout.engine import decide, system_of
@@ -17,18 +17,7 @@ from referee.bout.fold import apply
 from referee.bout.state import BoutState
 from referee.errors import RefereeError
 from referee.rng import ScriptedRng
-from referee.systems.base import JSON
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """What is wrong, at which event."""
-
-    seq: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"event {self.seq}: {self.message}"
+from referee.vocabulary import JSON, Problem
 
 
 def _group_end(events: Sequence[Event], start: int) -> int:
@@ -59,6 +48,14 @@ def _comparable(event: Event) -> tuple[str, str, dict[str, JSON]]:
     if event.type == EventType.ROLL:
         payload.pop("nonce", None)
     return event.type, event.actor, payload
+
+
+def check_export(doc: Mapping[str, Any]) -> list[Problem]:
+    """The rules replay as a checker for `verify_export(doc, replay=check_export)`.
+
+    The verifier runs it only once the chain and the dice hold, so every record is an event.
+    """
+    return check_outcomes([Event.from_dict(record) for record in doc["events"]])
 
 
 def check_outcomes(events: Sequence[Event]) -> list[Problem]:
@@ -97,17 +94,20 @@ def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int
             state, _command(recorded[0]), ScriptedRng(faces), by=str(by), system=system_of(state)
         )
     except RefereeError as err:
-        return Problem(start, f"the action cannot be decided again from its dice: {err}")
+        message = f"the action cannot be decided again from its dice: {err}"
+        return Problem(start, recorded[0].type, message)
     for offset, (mine, theirs) in enumerate(zip(again, recorded, strict=False)):
         if _comparable(mine) != _comparable(theirs):
             return Problem(
                 start + offset,
+                theirs.type,
                 f"{theirs.type} does not follow the rules: recorded {theirs.payload!r}, "
                 f"the rules give {mine.payload!r}",
             )
     if len(again) != len(recorded):
         at = start + min(len(again), len(recorded))
+        kind = events[at].type if at < len(events) else None
         return Problem(
-            at, f"the action should cause {len(again)} events, the log has {len(recorded)}"
+            at, kind, f"the action should cause {len(again)} events, the log has {len(recorded)}"
         )
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.bout.state import BoutState, Fighter
-from referee.systems.base import JSON
+from referee.vocabulary import JSON
 
 
 def fighter_view(f: Fighter, threshold: int | None, reveal_all: bool = False) -> dict[str, JSON]:

@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
+from referee.bout.replay import check_export
 from referee.cli.output import emit_json
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
-from referee.ledger import Checker, Problem, Report, parse_export, rule_checkers, verify_export
+from referee.ledger import Checker, Problem, Report, parse_export, verify_export
 
 #: The largest export `referee verify` reads.
 MAX_EXPORT_BYTES = 64 * 1024 * 1024
@@ -144,8 +145,8 @@ def verify(file: str, hashes: tuple[str, ...], partial: bool, as_json: bool) -> 
       referee verify --partial running-bout.json
     """
     doc = read_export(file)
-    checkers = (*rule_checkers(), *((expect_hashes(hashes),) if hashes else ()))
-    report = verify_export(doc, checkers, partial=partial)
+    checkers = (expect_hashes(hashes),) if hashes else ()
+    report = verify_export(doc, checkers, replay=check_export, partial=partial)
     if as_json:
         emit_json(report.as_json())
     else:

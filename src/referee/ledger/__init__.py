@@ -19,7 +19,7 @@ from referee.ledger.canonical import (
     is_utc_time,
     utc_time,
 )
-from referee.ledger.chain import EVENT_KEYS, Event, Problem, chain, check_event, verify_chain
+from referee.ledger.chain import EVENT_KEYS, Event, chain, check_event, verify_chain
 from referee.ledger.export import (
     CLOSED,
     ROLL,
@@ -38,10 +38,10 @@ from referee.ledger.verify import (
     Checker,
     Report,
     check_roll,
-    rule_checkers,
     verify_export,
     verify_ledger,
 )
+from referee.vocabulary import Problem
 
 __all__ = [
     "CLOSED",
@@ -70,7 +70,6 @@ __all__ = [
     "parse_export",
     "roll_payload",
     "rotation_payload",
-    "rule_checkers",
     "rulings",
     "seed_position",
     "utc_time",

@@ -16,56 +16,17 @@ at that event.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import RuleError
 from referee.ledger.canonical import GENESIS, check_json, event_hash, is_hex64, is_utc_time
+from referee.vocabulary import Problem
 
 #: One ledger event, as JSON.
 Event = dict[str, Any]
 
 #: The keys every event has (more are allowed and are covered by the hash).
 EVENT_KEYS = ("seq", "type", "actor", "at", "payload", "prev", "hash")
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing that does not check out, named by the event where it shows.
-
-    `seq` and `type` name the event (None for the export as a whole); `check` says which
-    check found it: "format", "chain", "commitment", "faces", "nonce" or "rules".
-
-    >>> str(Problem(7, "roll", "face 14 does not match the seed (expected 3)", "faces"))
-    'event 7 (roll): face 14 does not match the seed (expected 3)'
-    >>> str(Problem(None, None, "commitment does not match", "commitment"))
-    'fairness: commitment does not match'
-    """
-
-    seq: int | None
-    type: str | None
-    message: str
-    check: str = "rules"
-
-    def __str__(self) -> str:
-        if self.seq is None:
-            where = "fairness" if self.check in ("commitment", "faces") else "export"
-            return f"{where}: {self.message}"
-        return f"event {self.seq} ({self.type}): {self.message}"
-
-    def as_json(self) -> dict[str, Any]:
-        """The problem as a JSON object (for `--json` reports).
-
-        >>> Problem(3, "roll", "bad", "faces").as_json()["text"]
-        'event 3 (roll): bad'
-        """
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "check": self.check,
-            "message": self.message,
-            "text": str(self),
-        }
 
 
 def chain(

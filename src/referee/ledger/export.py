@@ -29,15 +29,16 @@ from typing import Any
 
 from referee.errors import LimitError, NotationError, RuleError
 from referee.ledger.chain import Event
+from referee.vocabulary import EventType
 
 #: The event type that reveals the old server seed and publishes the next commitment.
-SEED_ROTATED = "seed_rotated"
+SEED_ROTATED = EventType.SEED_ROTATED.value
 
 #: The event type that closes a bout; its payload may reveal the current seed as `server_seed`.
-CLOSED = "closed"
+CLOSED = EventType.CLOSED.value
 
 #: The event type of one verifiable roll; its payload has `nonce`, `dice` and `faces`.
-ROLL = "roll"
+ROLL = EventType.ROLL.value
 
 #: The bout fields an export carries, in order.
 BOUT_FIELDS = ("id", "system", "name", "rules", "created_at", "status")

@@ -6,7 +6,9 @@ problems are sorted so that the first one names the first bad event. Only a docu
 that is not an export at all (no `events` list, ...) raises NotationError.
 
 Rule checkers plug in: each is a callable `checker(doc) -> list[Problem]`, run once the
-chain holds. `rule_checkers()` finds the bout engine's replay checker when it exists.
+chain holds. The rules replay is one, passed in by whoever has the bout engine:
+`verify_export(doc, replay=referee.bout.replay.check_export)` (the ledger never imports the
+engine; without `replay` the report says the rules went unchecked).
 
 >>> from referee.rng import commitment, VerifiableRng
 >>> from referee.ledger import build_export, chain, roll_payload, SeedRecord
@@ -31,20 +33,19 @@ chain holds. `rule_checkers()` finds the bout engine's replay checker when it ex
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import NotationError, RefereeError
 from referee.ledger.canonical import is_hex64, same_json
-from referee.ledger.chain import Problem, verify_chain
+from referee.ledger.chain import verify_chain
 from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED
 from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.rulings import Ruling, rulings
 from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
+from referee.vocabulary import Problem
 
 #: A rule checker: reads the whole export, returns what does not follow the rules.
 Checker = Callable[[Mapping[str, Any]], Sequence[Problem]]
@@ -52,10 +53,6 @@ Checker = Callable[[Mapping[str, Any]], Sequence[Problem]]
 #: Bounds for one roll read from an untrusted export.
 MAX_DICE_PER_ROLL = 1000
 MAX_SIDES = 1 << 32
-
-#: The module and function that check outcomes against the rules, when installed.
-REPLAY_MODULE = "referee.bout.replay"
-REPLAY_FUNCTION = "check_outcomes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,28 +116,40 @@ class _Seed:
     seq: int | None
 
 
-def verify_export(doc: Any, checkers: Sequence[Checker] = (), *, partial: bool = False) -> Report:
+def verify_export(
+    doc: Any,
+    checkers: Sequence[Checker] = (),
+    *,
+    replay: Checker | None = None,
+    partial: bool = False,
+) -> Report:
     """Check a bout's export completely; see the module text.
 
     Beyond `verify_ledger`: the export's `bout` fields against the header the chain opens
     with, and the end: complete only when it ends with the close event. `partial` accepts an
     export that stops short (a bout still running): it is checked up to its last event, and
     the rolls under a seed not revealed yet are said to be unchecked instead of failing.
+    `replay` is the rules replay (`referee.bout.replay.check_export`), run first of the
+    checkers.
     """
     events, fairness = _shape(doc)
+    checkers = (replay, *checkers) if replay is not None else tuple(checkers)
     bout = doc["bout"]
     header, unchained = check_header(bout, events, fairness)
     extra = header + check_end(bout, events, partial)
     return _verify(doc, events, fairness, checkers, partial, extra, unchained, bout_checks=True)
 
 
-def verify_ledger(doc: Any, checkers: Sequence[Checker] = ()) -> Report:
+def verify_ledger(
+    doc: Any, checkers: Sequence[Checker] = (), *, replay: Checker | None = None
+) -> Report:
     """Check a bare ledger in export form: chain, commitments, faces, nonces, times, rules.
 
     For chains that are not a bout's (no header event, no close), as the store's own tests
     write them; a bout's export is checked with `verify_export`.
     """
     events, fairness = _shape(doc)
+    checkers = (replay, *checkers) if replay is not None else tuple(checkers)
     return _verify(doc, events, fairness, checkers, False, [], [], bout_checks=False)
 
 
@@ -205,48 +214,6 @@ def _in_file_order(events: list[Any]) -> Callable[[Problem], tuple[int, int]]:
         return (1, positions.get(seq, seq))
 
     return key
-
-
-def rule_checkers() -> tuple[Checker, ...]:
-    """The bout engine's outcome checker if `referee.bout.replay` exists, else none.
-
-    >>> isinstance(rule_checkers(), tuple)
-    True
-    """
-    try:
-        module = importlib.import_module(REPLAY_MODULE)
-    except ModuleNotFoundError as err:
-        if err.name in (REPLAY_MODULE, "referee.bout"):
-            return ()
-        raise
-    check = getattr(module, REPLAY_FUNCTION, None)
-    return (_replay_checker(check),) if callable(check) else ()
-
-
-def _replay_checker(check: Callable[..., Any]) -> Checker:
-    """Adapt `check_outcomes`: it takes the export, or (older form) the bout's event records."""
-    first = next(iter(inspect.signature(check).parameters), "")
-
-    def check_rules(doc: Mapping[str, Any]) -> list[Problem]:
-        if first == "events":
-            from referee.bout.events import Event
-
-            found = check([Event.from_dict(event) for event in doc["events"]])
-        else:
-            found = check(doc)
-        return [_as_problem(item, doc["events"]) for item in found]
-
-    return check_rules
-
-
-def _as_problem(item: Any, events: list[Any]) -> Problem:
-    if isinstance(item, Problem):
-        return item
-    seq = getattr(item, "seq", None)
-    kind = None
-    if isinstance(seq, int) and 0 <= seq < len(events) and isinstance(events[seq], dict):
-        kind = events[seq].get("type")
-    return Problem(seq, kind, str(getattr(item, "message", item)), "rules")
 
 
 def _shape(doc: Any) -> tuple[list[Any], dict[str, Any]]:

@@ -27,7 +27,8 @@ from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import chain, utc_time
 from referee.store import Role, Store, TokenRecord
-from referee.systems.base import JSON, RuleSystem, find_system
+from referee.systems.base import RuleSystem, find_system
+from referee.vocabulary import JSON
 
 #: Ledger events are plain dicts with seq, type, actor, at, payload, prev, hash.
 Record = dict[str, Any]

@@ -14,12 +14,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.errors import NotFoundError
 from referee.rng import Rng
+from referee.vocabulary import JSON as JSON  # the rule-system API names it too
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState, Fighter
-
-#: A JSON value as events carry it. No floats: events are hashed as canonical JSON.
-JSON = None | bool | int | str | list["JSON"] | dict[str, "JSON"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from referee.errors import RuleError
 from referee.rng import Rng
-from referee.systems.base import JSON
 from referee.systems.srp.gear import Code, Weapon
 from referee.systems.srp.levels import Level, check_d20
 from referee.systems.srp.melee import THREE_DICE, Attack, Defense, check_faces
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
 from referee.systems.srp.sheet import DefenseKind
+from referee.vocabulary import JSON
 
 
 class Special(enum.Enum):

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng
-from referee.systems.base import JSON
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
+from referee.vocabulary import JSON
 
 #: Most assistants one side may have (a stated bound on user input).
 MAX_ASSISTANTS = 20

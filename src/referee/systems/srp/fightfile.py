@@ -18,12 +18,12 @@ from typing import Any
 
 from referee.errors import RulePackError
 from referee.rng import Rng, ScriptedRng, Throw
-from referee.systems.base import JSON
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml, read_pack
 from referee.systems.srp.packdata import Table
 from referee.systems.srp.rules import load_rules
 from referee.systems.srp.sheet import MAX_METRES, is_coordinate, sheet_from_table
 from referee.systems.srp.stats import sheet_to_stats
+from referee.vocabulary import JSON
 
 #: Most fighters and scripted actions a fight file may hold (stated bounds).
 MAX_FIGHTERS = 50

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from referee.errors import LimitError, NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng
-from referee.systems.base import JSON
 from referee.systems.srp.contest import TWO_D6, Opposed, Side, Winner, resolve_opposed
+from referee.vocabulary import JSON
 
 #: Most spells on one target in one round (a stated bound).
 MAX_SPELLS = 20

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from referee.errors import RuleError
 from referee.rng import Rng
-from referee.systems.base import JSON
 from referee.systems.srp.gear import Shield
 from referee.systems.srp.levels import Level, check_d20
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
 from referee.systems.srp.sheet import DEFAULT_DEFENSE, DefenseKind
+from referee.vocabulary import JSON
 
 #: The dice of one attack, in order (SRP-4).
 THREE_DICE = (20, 20, 6)

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from referee.errors import LimitError
-from referee.systems.base import JSON
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for
 from referee.systems.srp.rules import DEFAULT_RULES, Down, SrpRules
 from referee.systems.srp.sheet import DefenseKind
+from referee.vocabulary import JSON
 
 #: Faces of the three dice together (SRP-4).
 OUTCOMES = 20 * 20 * 6

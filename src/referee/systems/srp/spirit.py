@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from referee.errors import LimitError, NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng
-from referee.systems.base import JSON
 from referee.systems.srp.contest import TWO_D6, check_2d6
+from referee.vocabulary import JSON
 
 #: Rounds a spirit combat may run at most (a stated bound).
 MAX_ROUNDS = 1000

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.errors import RuleError
-from referee.systems.base import JSON
 from referee.systems.srp.gear import Shield, Weapon, parse_codes, parse_shield
 from referee.systems.srp.levels import MAX_SKILL
 from referee.systems.srp.packdata import Table
 from referee.systems.srp.sheet import Sheet, parse_defense
+from referee.vocabulary import JSON
 
 BOUT_KEYS = ("holds", "extra_attack_round")
 

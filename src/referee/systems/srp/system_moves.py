@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng
-from referee.systems.base import JSON, ConditionChange, Outcome, StatChange, Wound
+from referee.systems.base import ConditionChange, Outcome, StatChange, Wound
 from referee.systems.srp import melee
 from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.geometry import NORMAL_REACH, Body, Point, bearing, distance, move
 from referee.systems.srp.sheet import Sheet
+from referee.vocabulary import JSON
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState
