@@ -516,6 +516,39 @@ def texts_beyond_python() -> list[Vector]:
 
 
 @functools.cache
+def spirit_vectors() -> list[Vector]:
+    """An SRP bout of spirit combat (SRP-17) to its close, and the same with a forged face.
+
+    The spirit rounds are ordinary action, roll, outcome and stat events: both verifiers must
+    verify the export, and both must reject a forged die at the roll that holds it.
+    """
+    seed, client = "5b17" * 16, "spirit"
+    shape = Shape((), (seed,), client, ("Andrea", "Ghost"), frozenset(), (1_000, 250_000), 6)
+    bout = BoutRunner.open("srp", "Haunting", rng=VerifiableRng(seed, client))
+    bout.run(c.AddFighter("Andrea", {"hits": 10, "spirit": 5, "pm": 5}))
+    bout.run(c.AddFighter("Ghost", {"hits": 10, "spirit": 4, "pm": 2}))
+    bout.run(c.RollInitiative())
+    for _ in range(4):
+        actor = bout.state.current
+        if actor is None or any(f.stats["pm"] <= 0 for f in bout.state.fighters):
+            break
+        bout.run(c.Act(actor, "spirit"), by=actor)
+    bout.run(c.End(None, "closed by the referee"))
+    bout.events.append(
+        Event("closed", "referee", {"server_seed": seed, "commitment": commitment(seed)})
+    )
+    doc = _Builder(shape).export(bout.events, closed=True, cut=None)
+    forged = copy.deepcopy(doc)
+    roll = positions_of(forged, "roll")[-1]
+    faces = forged["events"][roll]["payload"]["faces"]
+    faces[0] = faces[0] % 6 + 1
+    rehash_from(forged, roll)
+    return [
+        Vector("SRP spirit combat, closed", text_of(doc), "verified"),
+        Vector("SRP spirit combat, a forged die", text_of(forged), "rejected", roll),
+    ]
+
+
 def stored() -> tuple[dict[str, Any], ...]:
     """The stored vectors (tests/vectors/*.json), every file's list."""
     out: list[dict[str, Any]] = []
