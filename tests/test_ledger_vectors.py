@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.bout.replay import check_export
 from referee.errors import RefereeError
 from referee.ledger import (
     CLOSED,
@@ -30,7 +31,6 @@ from referee.ledger import (
     ROLL,
     SEED_ROTATED,
     parse_export,
-    rule_checkers,
     verify_export,
 )
 from referee.vocabulary import EVENT_TYPES, EventType
@@ -174,7 +174,7 @@ def test_spirit_combat_exports(vector: Vector, node: NodeVerifier) -> None:
     # of `referee verify` decides every round again from its dice.
     check(vector, node)
     if vector.verdict == "verified":
-        report = verify_export(parse_export(vector.text), rule_checkers())
+        report = verify_export(parse_export(vector.text), replay=check_export)
         assert report.ok and report.verdict == "verified", report
         kinds = [e["payload"].get("kind") for e in json.loads(vector.text)["events"]]
         assert kinds.count("spirit") >= 4  # two rounds at least: action and outcome each
