@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from referee.errors import RuleError
 
@@ -38,6 +46,7 @@ def bounded(value: Any, where: str = "value", depth: int = 0) -> Any:
         raise RuleError(f"{where} is nested more than {MAX_DEPTH} deep")
     if isinstance(value, bool) or value is None:
         return value
+    value = whole(value)
     if isinstance(value, int):
         if not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise RuleError(f"{where} is out of range (a whole number within +-{MAX_NUMBER})")
@@ -52,14 +61,82 @@ def bounded(value: Any, where: str = "value", depth: int = 0) -> Any:
         if len(value) > MAX_ITEMS:
             raise RuleError(f"{where} has more than {MAX_ITEMS} entries")
         if isinstance(value, list):
-            for i, item in enumerate(value):
-                bounded(item, f"{where}[{i}]", depth + 1)
-        else:
-            for k, item in value.items():
-                bounded(k, f"{where} key", depth + 1)
-                bounded(item, f"{where}.{k}", depth + 1)
-        return value
+            return [bounded(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+        out = {}
+        for k, item in value.items():
+            bounded(k, f"{where} key", depth + 1)
+            out[k] = bounded(item, f"{where}.{k}", depth + 1)
+        return out
     raise RuleError(f"{where} is not JSON")
+
+
+def whole(value: Any) -> Any:
+    """A float that is a whole number (JSON `62.0`, an integer to JSON Schema) as an int.
+
+    >>> whole(62.0), whole(62.5), whole(7)
+    (62, 62.5, 7)
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: Whole numbers given as `62` or `62.0` (not `"62"`, not `true`, not `62.5`), within bounds.
+#: (The bounds come before the validator, or the schema would not show them.)
+CS = Annotated[int, Field(ge=0, le=MAX_CS, strict=True), BeforeValidator(whole)]
+Wounds = Annotated[int, Field(ge=0, le=MAX_WOUNDS, strict=True), BeforeValidator(whole)]
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ, strict=True), BeforeValidator(whole)]
+
+
+def value_schema(depth: int = 1) -> dict[str, Any]:
+    """The JSON schema of exactly what `bounded` accepts at `depth` (an object's values are at
+    its depth + 1): null, booleans, whole numbers within +-MAX_NUMBER, texts of at most
+    MAX_TEXT characters, and lists and objects of at most MAX_ITEMS entries whose entries are
+    such values, nested at most MAX_DEPTH deep (at MAX_DEPTH a list or object is empty)."""
+    inner = value_schema(depth + 1) if depth < MAX_DEPTH else None
+    items = MAX_ITEMS if inner is not None else 0
+    array: dict[str, Any] = {"type": "array", "maxItems": items}
+    mapping: dict[str, Any] = {
+        "type": "object",
+        "maxProperties": items,
+        "propertyNames": {"maxLength": MAX_TEXT},
+    }
+    if inner is not None:
+        array["items"] = inner
+        mapping["additionalProperties"] = inner
+    return {
+        "anyOf": [
+            {"type": "null"},
+            {"type": "boolean"},
+            {"type": "integer", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER},
+            {"type": "string", "maxLength": MAX_TEXT},
+            array,
+            mapping,
+        ]
+    }
+
+
+def object_schema(max_items: int = MAX_ITEMS) -> dict[str, Any]:
+    """The JSON schema of an object `bounded` accepts at depth 0 (options, a sheet)."""
+    return {
+        "type": "object",
+        "maxProperties": max_items,
+        "propertyNames": {"maxLength": MAX_TEXT},
+        "additionalProperties": value_schema(1),
+    }
+
+
+#: An object of bounded values (see `bounded`), with a schema that says exactly that.
+BoundedObject = Annotated[dict[str, Any], WithJsonSchema(object_schema())]
+#: At most this many options in an attack (besides attacker and target).
+MAX_OPTIONS = 20
+
+
+def _attack_schema(schema: dict[str, Any]) -> None:
+    """An attack's options are its extra fields: bounded values, at most MAX_OPTIONS."""
+    schema["additionalProperties"] = value_schema(1)
+    schema["maxProperties"] = MAX_OPTIONS + 2
+    schema["propertyNames"] = {"maxLength": MAX_TEXT}
 
 
 class Strict(BaseModel):
@@ -85,8 +162,8 @@ class AddFighter(Strict):
     """A fighter: MSV gives `cs`; SRP gives a `sheet`; either may give `stats` directly."""
 
     name: str = Name
-    cs: int | None = Field(default=None, ge=0, le=MAX_CS, strict=True, examples=[65])
-    sheet: dict[str, Any] | None = None
+    cs: CS | None = Field(default=None, examples=[65])
+    sheet: BoundedObject | None = None
     side: str | None = Field(default=None, min_length=1, max_length=40)
     hidden: list[str] = Field(default_factory=list, max_length=20)
     client_seed: str | None = Field(default=None, min_length=1, max_length=64)
@@ -110,9 +187,9 @@ class AddFighter(Strict):
 class UpdateFighter(Strict):
     """The referee's update: new stat values and/or wounds."""
 
-    cs: int | None = Field(default=None, ge=0, le=MAX_CS, strict=True)
-    sheet: dict[str, Any] | None = None
-    wounds: int | None = Field(default=None, ge=0, le=MAX_WOUNDS, strict=True)
+    cs: CS | None = None
+    sheet: BoundedObject | None = None
+    wounds: Wounds | None = None
 
     @field_validator("sheet")
     @classmethod
@@ -136,16 +213,18 @@ class Reveal(Strict):
 class Attack(BaseModel):
     """`{"attacker", "target"}` plus any options the rule system reads (SRP: defend, rear, ...)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra=_attack_schema)
 
     attacker: str = Name
     target: str = Name
 
     @model_validator(mode="after")
     def _bounded(self) -> Attack:
-        if len(self.model_extra or {}) > 20:
-            raise ValueError("an attack takes at most 20 options")
-        bounded(dict(self.model_extra or {}), "options")
+        if len(self.model_extra or {}) > MAX_OPTIONS:
+            raise ValueError(f"an attack takes at most {MAX_OPTIONS} options")
+        extra = bounded(dict(self.model_extra or {}), "options")
+        if self.__pydantic_extra__ is not None:
+            self.__pydantic_extra__.update(extra)
         return self
 
     def options(self) -> dict[str, Any]:
@@ -159,7 +238,7 @@ class Action(Strict):
 
     actor: str = Name
     kind: str = Field(min_length=1, max_length=32, examples=["shoot"])
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: BoundedObject = Field(default_factory=dict)
 
     @field_validator("options")
     @classmethod
@@ -184,8 +263,6 @@ class End(Strict):
 class Override(Strict):
     """Replace the wounds of outcome event `of`: `{"wounds": {"Tarl": 3}, "note": "..."}`."""
 
-    of: int = Field(ge=0, le=MAX_SEQ, strict=True)
-    wounds: dict[str, Annotated[int, Field(ge=0, le=MAX_WOUNDS, strict=True)]] = Field(
-        max_length=20
-    )
+    of: Seq
+    wounds: dict[str, Wounds] = Field(max_length=20)
     note: str = Field(default="", max_length=200)
