@@ -4,6 +4,7 @@
 // marked as free attacks.
 
 import { el } from "./api.js";
+import { conditionWords } from "./systems.js";
 import { boutAsChat } from "./transcript.js";
 import { copyButton } from "./ui.js";
 
@@ -82,8 +83,8 @@ const LINES = {
   wound: (e) => `${e.payload.target} takes ${e.payload.amount} (total ${e.payload.total})`,
   condition: (e) =>
     e.payload.rounds === 0
-      ? `${e.payload.target}: ${e.payload.condition} ends`
-      : `${e.payload.target}: ${e.payload.condition}${e.payload.rounds === null ? "" : ` (${e.payload.rounds} turn${e.payload.rounds === 1 ? "" : "s"} left)`}`,
+      ? `${e.payload.target}: ${conditionWords(e.payload.condition)} ends`
+      : `${e.payload.target}: ${conditionWords(e.payload.condition)}${e.payload.rounds === null ? "" : ` (${e.payload.rounds} turn${e.payload.rounds === 1 ? "" : "s"} left)`}`,
   stat: (e) => `${e.payload.target}: ${e.payload.key} = ${JSON.stringify(e.payload.value)}`,
   defeated: (e) => (e.payload.defeated ? `${e.payload.name} is defeated` : `${e.payload.name} is back on their feet`),
   turn: (e) => `Round ${e.payload.round}: ${e.payload.fighter}'s turn`,

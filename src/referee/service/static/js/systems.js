@@ -5,6 +5,25 @@
 
 const SRP_DEFENSES = ["weapon", "shield", "avoid", "none"];
 
+/** SRP conditions as people read them: the words of `referee.systems.srp.actions.Condition`
+ * (tests/test_web_words.py holds the two to the same table). */
+export const CONDITION_WORDS = {
+  disarmed: "disarmed",
+  entangled: "entangled",
+  entangling: "entangling",
+  grappled: "grappled",
+  grappling: "grappling",
+  stunned: "stunned",
+  dismounted: "dismounted",
+  lost_action: "loses an action",
+  breaking_free: "breaking free",
+};
+
+/** A condition's name in words (`lost_action` -> "loses an action"; others: no underscores). */
+export function conditionWords(name) {
+  return Object.prototype.hasOwnProperty.call(CONDITION_WORDS, name) ? CONDITION_WORDS[name] : String(name).replaceAll("_", " ");
+}
+
 /** MSV (MSV-1..7): a fighter is a Combat Skill; the one action is an attack on a target. */
 const MSV = {
   name: "msv",

@@ -2,7 +2,7 @@
 // damage bars, conditions (the SRP map: map.js).
 
 import { el, fill } from "./api.js";
-import { readField } from "./systems.js";
+import { conditionWords, readField } from "./systems.js";
 
 /**
  * Labelled controls for a list of field specs (ids PREFIX-KEY, so keep prefixes unique on a
@@ -132,7 +132,7 @@ export function conditionChips(f) {
   return el(
     "ul",
     { class: "chips", "aria-label": `${f.name}'s conditions` },
-    entries.map(([name, rounds]) => el("li", { class: "chip" }, rounds === null ? name : `${name} (${rounds})`)),
+    entries.map(([name, rounds]) => el("li", { class: "chip", dataset: { condition: name } }, rounds === null ? conditionWords(name) : `${conditionWords(name)} (${rounds})`)),
   );
 }
 
