@@ -14,8 +14,12 @@ from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act
 from tests.test_discord_spar import play
 
+SECRET_TYPED = (
+    "(Stats typed in a channel can be read there: for a secret NPC, save it with ~char set "
+    "in a direct message to the bot, then ~spar:npc NAME hidden.)"
+)
 #: Any way the hidden CS could be written.
-SECRET = re.compile(r"CS 73\b|cs 73\b|\"cs\": 73\b|'cs': 73\b|\b73\b(?= vs)")
+SECRET = re.compile(r"CS 73\b|cs 73\b|\"cs\": 73\b|'cs': 73\b")
 
 
 def visible(message: discord.Message) -> str:
@@ -66,7 +70,9 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
         refused = await say("Tarl", "~spar:npc Orc cs=73 hidden")
         assert refused == "error: only the proctor (Judge_0_nick) can add fighters"
         added = await say("Judge", "~spar:npc Orc cs=73 on raiders hidden")
-        assert added == "Orc joins the spar (its CS hidden), added by the proctor."
+        assert added == (
+            "Orc joins the spar (its CS hidden), added by the proctor.\n" + SECRET_TYPED
+        )
         begun = await say("Judge", "~spar:begin")
         assert "  Orc: " in begun and " vs CS hidden, effect " in begun
         assert "  Tarl_1_nick: " in begun and " vs CS 65, effect " in begun
@@ -96,6 +102,7 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
         assert board.startswith("Scoreboard of Ambush")
         # Nothing the channel saw so far carries the CS; the web's public view neither.
         assert [text for text in channel if SECRET.search(text)] == []
+        assert any(SECRET.search(text) for text in proctor)  # the pattern does find it
         bout = next(b.id for b in store.list_bouts() if b.name == "Ambush")
         service = RefereeService(store)
         orc = next(f for f in service.view(bout, ANONYMOUS)["fighters"] if f["name"] == "Orc")  # type: ignore[union-attr]
@@ -111,5 +118,11 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
             )  # fmt: skip
             assert " vs CS 73: " in after or " vs CS 65: " in after
             assert not after.count("CS hidden")
+
+        # A saved character (typed to the bot, not in the channel) gets no warning.
+        await say("Judge", "~char set Wolf cs=55")
+        assert await say("Judge", "~spar:npc wolf on raiders hidden") == (
+            "Wolf joins the spar (its CS hidden), added by the proctor."
+        )
 
     play(store, ["Judge", "Tarl"], script)

@@ -13,6 +13,10 @@ from tests.discord_harness import Harness, fighter_to_act
 from tests.test_discord_spar import play
 
 EPHEMERAL = 64
+SECRET_TYPED = (
+    "(Stats typed in a channel can be read there: for a secret NPC, save it with ~char set "
+    "in a direct message to the bot, then ~spar:npc NAME hidden.)"
+)
 
 
 def text(name: str, value: str) -> dict[str, object]:
@@ -104,7 +108,9 @@ def test_slash_npc_target_update_override_and_reveal_in_msv() -> None:
             "Judge", "npc", text("character", "Orc cs=73"), text("side", "raiders"),
             {"name": "hidden", "type": 5, "value": True}, group="spar",
         )  # fmt: skip
-        assert added["content"] == "Orc joins the spar (its CS hidden), added by the proctor."
+        assert added["content"] == (
+            "Orc joins the spar (its CS hidden), added by the proctor.\n" + SECRET_TYPED
+        )
         begun = await h.slash("Judge", "begin", group="spar")
         assert "CS 73" not in begun["content"] and "Orc: " in begun["content"]
         option, resolved = h.member_option("member", "Rask")

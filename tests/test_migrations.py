@@ -146,6 +146,9 @@ PRE_V3_DISCORD = (
     "system TEXT NOT NULL, stats TEXT NOT NULL, PRIMARY KEY (user_id, name))",
     "CREATE TABLE discord_guilds (guild_id TEXT NOT NULL, prefix TEXT NOT NULL, "
     "PRIMARY KEY (guild_id))",
+    "CREATE TABLE discord_clocks (bout_id TEXT NOT NULL, channel_id TEXT NOT NULL, "
+    "seconds INTEGER NOT NULL, skip INTEGER NOT NULL, PRIMARY KEY (bout_id))",
+    "INSERT INTO discord_clocks VALUES ('b1', '10', 120, 1)",
     "INSERT INTO discord_channels VALUES ('10', '1', 'b1', 't1')",
     "INSERT INTO discord_members VALUES ('b1', '20', 'Tarl', 'Tarl', 1, NULL)",
     "INSERT INTO discord_characters VALUES ('20', 'Tarl', 'msv', '{\"cs\": 65}')",
@@ -153,9 +156,10 @@ PRE_V3_DISCORD = (
 )
 
 
-def test_version_3_holds_the_discord_tables_and_keeps_what_the_bot_made_before(
+def test_versions_3_and_4_hold_the_discord_tables_and_keep_what_the_bot_made_before(
     db_url: str, tmp_path: Any
 ) -> None:
+    from referee.discord.clock import Clocks
     from referee.discord.links import METADATA as DISCORD_METADATA
     from referee.discord.links import Links
 
@@ -172,6 +176,9 @@ def test_version_3_holds_the_discord_tables_and_keeps_what_the_bot_made_before(
         assert links.proctor("b1") == "20"
         assert [(c.name, c.stats) for c in links.characters(20)] == [("Tarl", {"cs": 65})]
         assert links.prefix(1) == "!"
+        assert [(c.bout_id, c.channel_id, c.seconds, c.skip) for c in Clocks(links).all()] == [
+            ("b1", 10, 120, True)
+        ]
         links.set_dialect(10, 1, "d20")
         assert links.dialect(10) == "d20"
         assert links.channel(10) == ("b1", "t1")
@@ -179,8 +186,11 @@ def test_version_3_holds_the_discord_tables_and_keeps_what_the_bot_made_before(
     fresh = make_engine(str(tmp_path / "fresh.db"))
     migrate(fresh)
     assert columns(upgraded) == columns(fresh)
-    # The bot's queries name exactly the columns the migration made, in order.
+    # The bot's queries name exactly the columns the migrations made, in order.
     found = inspect(fresh)
+    assert {t.name for t in DISCORD_METADATA.sorted_tables} == {
+        t for t in found.get_table_names() if t.startswith("discord_")
+    }
     for table in DISCORD_METADATA.sorted_tables:
         assert [c["name"] for c in found.get_columns(table.name)] == [c.name for c in table.columns]
     upgraded.dispose()

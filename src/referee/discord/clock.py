@@ -81,8 +81,7 @@ class Clocks:
     """The stored clocks (one table beside the bot's others)."""
 
     def __init__(self, links: Links) -> None:
-        self.engine = links.engine
-        METADATA.create_all(self.engine, checkfirst=True)
+        self.engine = links.engine  # the table is schema version 4 (referee.store.schema)
 
     def set(self, clock: Clock) -> None:
         with write_transaction(self.engine) as conn:

@@ -483,7 +483,13 @@ class Desk:
             shown = " (its CS hidden)" if state.system == "msv" else (
                 " (its skills, defense and armor hidden)"
             )  # fmt: skip
-        return Reply([f"{chosen_name} joins the spar{shown}, added by the proctor."])
+        lines = [f"{chosen_name} joins the spar{shown}, added by the proctor."]
+        if hidden and inline and place.guild is not None:
+            lines.append(
+                "(Stats typed in a channel can be read there: for a secret NPC, save it with "
+                "~char set in a direct message to the bot, then ~spar:npc NAME hidden.)"
+            )
+        return Reply(lines)
 
     def reveal(self, place: Place, who: Person, name: str, keys: Sequence[str] = ()) -> Reply:
         """`~spar:reveal NAME [KEY...]`: the proctor shows an NPC's hidden stats (all of them

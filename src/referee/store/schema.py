@@ -6,7 +6,7 @@ steps; the `schema_version` table holds one row per applied version. Never edit 
 that has shipped: add a new version.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3]
+[1, 2, 3, 4]
 >>> sorted(METADATA.tables)
 ['bouts', 'events', 'receipts', 'seeds', 'tokens']
 """
@@ -172,8 +172,25 @@ _V3 = (
     "ALTER TABLE discord_channels ADD COLUMN dialect TEXT",
 )
 
+#: The Discord bot's turn clocks (`referee.discord.clock`), also created by the bot itself
+#: before this version: hence IF NOT EXISTS, in that shape.
+_V4 = (
+    """CREATE TABLE IF NOT EXISTS discord_clocks (
+        bout_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        skip INTEGER NOT NULL,
+        PRIMARY KEY (bout_id)
+    )""",
+)
+
 #: (version, DDL statements), applied in order, each version in one transaction.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3))
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (1, _V1),
+    (2, _V2),
+    (3, _V3),
+    (4, _V4),
+)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = MIGRATIONS[-1][0]
