@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.bout import commands as c
+from referee.bout.engine import decide
 from referee.bout.events import Event
 from referee.bout.fold import apply, project
 from referee.bout.state import BoutState
+from referee.errors import RefereeError
 from referee.rng import SeededRng
-from tests.vectors.bouts import Step, plans, play
+from referee.service.bouts import RefereeService
+from referee.store import Store
+from tests.vectors.bouts import Step, command_of, plans, play
 
 
 def states_event_by_event(events: list[Event]) -> list[BoutState]:
@@ -66,3 +71,61 @@ def test_no_caller_refolds_a_void_by_hand() -> None:
     for path in ("service/bouts.py", "bout/replay.py", "bout/runner.py"):
         text = (root / path).read_text(encoding="utf-8")
         assert "VOIDED" not in text and '"voided"' not in text, path
+
+
+@settings(max_examples=40, deadline=None)
+@given(plan=plans(), seed=st.integers(0, 2**32))
+def test_the_state_decide_returns_is_the_fold_of_every_event_from_scratch(
+    plan: list[Step], seed: int
+) -> None:
+    """`decide` folds its events as it writes them; that state, command by command (voids
+    too), equals folding the whole chain from nothing: no caller needs to fold again."""
+    events: list[Event] = []
+    state = BoutState()
+    rng = SeededRng(seed)
+
+    def run(command: c.Command, by: str = "referee") -> None:
+        nonlocal state
+        decision = decide(state, command, rng, by=by)
+        events.extend(decision.events)
+        assert decision.state == project(events), command
+        assert decision.state.next_seq == len(events)
+        state = decision.state
+
+    run(c.Open("msv", "spar"))
+    run(c.AddFighter("Tarl", {"cs": 60}))
+    run(c.AddFighter("Pa-Kur", {"cs": 70}))
+    run(c.RollInitiative())
+    for step in plan:
+        command, by = command_of(step, state, events)
+        try:
+            run(command, by)
+        except RefereeError:
+            continue
+    assert state == project(events)
+
+
+def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
+    tmp_path: Path,
+) -> None:
+    """The service keeps the state `decide` folded (it never folds the new events again);
+    after attacks, a void and an end, that state is the fold of the stored chain."""
+    store = Store.open(str(tmp_path / "fold.db"))
+    service = RefereeService(store)
+    made = service.create_bout("msv", "spar", client_seed="table")
+    bout, referee = made["id"], service.caller(made["id"], made["referee_token"])
+    for name, cs in (("Tarl", 60), ("Pa-Kur", 70)):
+        service.add_fighter(bout, referee, name, {"cs": cs})
+    service.command(bout, referee, c.RollInitiative())
+    for _ in range(6):
+        current = service.state(bout).current
+        assert current is not None
+        target = "Pa-Kur" if current == "Tarl" else "Tarl"
+        service.act(bout, referee, current, "attack", {"target": target})
+        if service.state(bout).status.value != "running":
+            break
+    service.command(bout, referee, c.Void())
+    records = service.records(bout)
+    cached = service.cache.state(bout, records)
+    assert cached == project([Event.from_dict(r) for r in records])
+    assert cached.next_seq == len(records) > 10

@@ -4,7 +4,7 @@ See `README.md` beside this file for how a rule system plugs in.
 """
 
 from referee.bout import commands
-from referee.bout.engine import REFEREE, SYSTEM, decide, system_of
+from referee.bout.engine import REFEREE, SYSTEM, Decision, decide, system_of
 from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply, project
 from referee.bout.replay import check_export, check_outcomes
@@ -18,6 +18,7 @@ __all__ = [
     "SYSTEM",
     "BoutRunner",
     "BoutState",
+    "Decision",
     "Event",
     "EventType",
     "Fighter",

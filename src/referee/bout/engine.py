@@ -1,6 +1,8 @@
-"""The engine: `decide(state, command, system, rng, by)` -> the events that command causes.
+"""The engine: `decide(state, command, rng, by)` -> the events that command causes, and the
+state they fold to.
 
-Pure: it reads a state, draws dice only from `rng`, and returns events; it stores nothing.
+Pure: it reads a state, draws dice only from `rng`, and returns events with the state it
+folded along the way (so no caller folds them again); it stores nothing.
 It calls the rule system's hooks and never asks which system it runs.
 """
 
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, EventType, to_json
@@ -65,16 +68,26 @@ class _Log:
             self.add(EventType.ROLL, SYSTEM, payload)
 
 
+class Decision(NamedTuple):
+    """What a command caused: its events, and the state after them (folded as they were
+    written: `state` equals `apply`ing each event, at seq `before.next_seq` on)."""
+
+    events: list[Event]
+    state: BoutState
+
+
 def decide(
     state: BoutState,
     command: c.Command,
     rng: Rng,
     by: str = REFEREE,
     system: RuleSystem | None = None,
-) -> list[Event]:
-    """The events `command`, given by `by` ("referee" or a fighter), causes in `state`."""
+) -> Decision:
+    """The events `command`, given by `by` ("referee" or a fighter), causes in `state`, and
+    the state they lead to."""
     if isinstance(command, c.Open):
-        return _open(state, command, by)
+        opened = _open(state, command, by)
+        return Decision([opened], apply(state, opened, state.next_seq))
     if state.closed:
         raise ConflictError("the bout is closed")
     rules = system or system_of(state)
@@ -83,10 +96,10 @@ def decide(
     if handler is None:  # pragma: no cover - every command has a handler
         raise RuleError(f"unknown command {command!r}")
     handler(log, command, rules, rng, by)
-    return log.events
+    return Decision(log.events, log.state)
 
 
-def _open(state: BoutState, cmd: c.Open, by: str) -> list[Event]:
+def _open(state: BoutState, cmd: c.Open, by: str) -> Event:
     if state.system:
         raise ConflictError("the bout is already open")
     rules = find_system(cmd.system)(cmd.rules)
@@ -95,7 +108,7 @@ def _open(state: BoutState, cmd: c.Open, by: str) -> list[Event]:
     notation = dice_dialect(cmd.dialect).name
     if notation != DEFAULT_DIALECT.name:  # recorded only when it is not the default
         payload["dialect"] = notation
-    return [Event(EventType.BOUT_OPENED, by, payload)]
+    return Event(EventType.BOUT_OPENED, by, payload)
 
 
 def _check_name(name: str, what: str) -> str:

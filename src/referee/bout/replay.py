@@ -90,7 +90,7 @@ def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int
                 faces.extend(f for f in raw if isinstance(f, int))
     by = recorded[0].payload.get("by") or recorded[0].actor
     try:
-        again = decide(
+        again, _ = decide(
             state, _command(recorded[0]), ScriptedRng(faces), by=str(by), system=system_of(state)
         )
     except RefereeError as err:

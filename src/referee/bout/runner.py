@@ -17,7 +17,6 @@ from typing import Any
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE, decide, system_of
 from referee.bout.events import Event
-from referee.bout.fold import apply
 from referee.bout.state import BoutState, Status
 from referee.errors import LimitError
 from referee.rng import Rng
@@ -55,10 +54,8 @@ class BoutRunner:
 
     def run(self, command: c.Command, by: str = REFEREE) -> list[Event]:
         """Decide `command` and append its events; return them."""
-        new = decide(self.state, command, self.rng, by=by, system=self.system)
-        for event in new:
-            self.state = apply(self.state, event, len(self.events))
-            self.events.append(event)
+        new, self.state = decide(self.state, command, self.rng, by=by, system=self.system)
+        self.events.extend(new)
         if self.system is None and self.state.system:
             self.system = system_of(self.state)
         return new

@@ -239,7 +239,9 @@ class RefereeService:
         name = bout_name(name)
         part = _seed_part(client_seed) if client_seed is not None else secrets.token_hex(8)
         token = new_token()
-        opened = decide(BoutState(), c.Open(system, name, rule_system.rules, dialect), _NO_DICE)
+        opened = decide(
+            BoutState(), c.Open(system, name, rule_system.rules, dialect), _NO_DICE
+        ).events
         with self.unit():
             record = self.store.create_bout(
                 system=system,
@@ -443,12 +445,11 @@ class RefereeService:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
-            new = self._chain(last, decide(state, command, rng, by=by))
+            decision = decide(state, command, rng, by=by)
+            new = self._chain(last, decision.events)
             seen["before"], seen["nonce"] = state, getattr(rng, "nonce", 0)
-            if new:
-                for record in new:
-                    state = apply(state, Event.from_dict(record), int(record["seq"]))
-                seen["after"] = state
+            if new:  # the engine folded its events as it wrote them: no second fold here
+                seen["after"] = decision.state
             return new
 
         with self.unit():
