@@ -23,6 +23,7 @@ from referee.chat import (
     Help,
     Init,
     NotACommand,
+    Odds,
     Power,
     Quit,
     Referee,
@@ -30,6 +31,7 @@ from referee.chat import (
     Roll,
     Roster,
     Score,
+    Spirit,
     Status,
     Update,
     parse_line,
@@ -203,6 +205,8 @@ def test_generated_commands_round_trip(names: list[str], data: st.DataObject) ->
     cs = data.draw(st.integers(0, 100))
     for command in (
         Attack(target),
+        Spirit(target),
+        Odds(f"{cs + 1}d6+{cs}"),
         Remove(target),
         Add(target, cs),
         Update(target, (("wounds", cs),)),
