@@ -293,3 +293,21 @@ def test_shared_counters_are_one_bucket_for_two_processes(pg_url: str) -> None:
 def test_sqlite_keeps_its_limits_in_memory(tmp_path: Path) -> None:
     with Store.open(str(tmp_path / "one.db")) as store:
         assert store.shared_counters() is None
+
+
+@pytest.mark.postgres
+def test_when_the_counters_fail_requests_go_on(pg_url: str, clock: Clock) -> None:
+    """A broken counter table (here: one of another shape) does not turn requests into bare
+    500s: the limiter lets them through to the service's own answers."""
+    with Store.open(pg_url) as store, store._engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE rate_counters (key TEXT PRIMARY KEY)")
+    limits = Limits(token=Rate(1, 3600.0), address=Rate(1, 3600.0), clock=clock)
+    server, thread, store, url = start_server(pg_url, limits=limits)
+    try:
+        with client(url, "127.0.0.2") as http:
+            answers = [http.get("/api/bouts").status_code for _ in range(3)]
+        assert answers == [200, 200, 200]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()

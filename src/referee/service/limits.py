@@ -23,6 +23,7 @@ limits are kept in memory (one service process); on PostgreSQL in a table every 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 import time
@@ -32,6 +33,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import anyio.to_thread
+from sqlalchemy.exc import SQLAlchemyError
 
 from referee.errors import RefereeError
 from referee.store.counters import SharedCounters, counter_key
@@ -40,6 +42,8 @@ ASGIApp = Callable[
     [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
     Awaitable[None],
 ]
+
+log = logging.getLogger("referee.service")
 
 #: Buckets kept per limit before full (idle) ones are forgotten, and the hard bound.
 PRUNE_AT = 10_000
@@ -247,7 +251,13 @@ class RateLimits:
         if self.shared is None:
             refused = self.check(scope)
         else:
-            refused = await anyio.to_thread.run_sync(self.check, scope)
+            try:
+                refused = await anyio.to_thread.run_sync(self.check, scope)
+            except SQLAlchemyError as err:
+                # The database is unreachable: the request goes on and gets the service's own
+                # answer (503 storage_unavailable) rather than a bare 500 from the limiter.
+                log.warning("rate counters unavailable: %s", type(err).__name__)
+                refused = None
         if refused is None:
             await self.app(scope, receive, send)
             return
