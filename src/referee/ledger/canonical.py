@@ -130,6 +130,12 @@ def canonical_json(obj: Any) -> bytes:
     b'{"seq":1,"type":"roll"}'
     """
     check_json(obj, "value")
+    return checked_canonical_json(obj)
+
+
+def checked_canonical_json(obj: Any) -> bytes:
+    """`canonical_json` of a value the caller has already passed through `check_json`
+    (building or checking an event walks it once, not once more per encoding)."""
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
 
@@ -142,6 +148,12 @@ def event_hash(event: Mapping[str, Any]) -> str:
     """
     body = {key: value for key, value in event.items() if key != "hash"}
     return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+def checked_event_hash(event: Mapping[str, Any]) -> str:
+    """`event_hash` of an event already passed through `check_json` as a whole."""
+    body = {key: value for key, value in event.items() if key != "hash"}
+    return hashlib.sha256(checked_canonical_json(body)).hexdigest()
 
 
 def is_hex64(value: Any) -> TypeGuard[str]:

@@ -19,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.errors import RuleError
-from referee.ledger.canonical import GENESIS, check_json, event_hash, is_hex64, is_utc_time
+from referee.ledger.canonical import (
+    GENESIS,
+    check_json,
+    checked_event_hash,
+    is_hex64,
+    is_utc_time,
+)
 from referee.vocabulary import Problem
 
 #: One ledger event, as JSON.
@@ -63,7 +69,8 @@ def chain(
         "payload": body,
         "prev": link,
     }
-    event["hash"] = event_hash(event)
+    # Every other field was checked above: the payload's walk is the only one needed.
+    event["hash"] = checked_event_hash(event)
     return event
 
 
@@ -130,7 +137,7 @@ def check_event(event: Any, position: int, seq: int, prev: str) -> Problem | Non
             f"previous event's hash {prev[:12]}...",
             "chain",
         )
-    if event_hash(event) != event["hash"]:
+    if checked_event_hash(event) != event["hash"]:  # `_format_message` checked the JSON
         return Problem(number, name, "hash does not match the event (someone changed it)", "chain")
     return None
 

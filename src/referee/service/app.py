@@ -358,7 +358,8 @@ def create_app(
         request: Request, key: str | None, authorization: str | None, body: Any, run: Any
     ) -> Any:
         """`run()` as one transaction, or the first answer again for a retried key."""
-        fingerprint = request_digest(request.method, request.url.path, body)
+        # Only a keyed request is compared with its retries: no digest without a key.
+        fingerprint = "" if key is None else request_digest(request.method, request.url.path, body)
         return receipts.once(store, key, bearer(authorization), fingerprint, run, keep)
 
     def dumped(body: Any) -> Any:

@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, insert, select
 
 from referee.errors import NotFoundError
-from referee.ledger import EVENT_KEYS, Event, canonical_json
+from referee.ledger import EVENT_KEYS, Event
+from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
 from referee.store.notify import appended
 from referee.store.records import BoutRecord, ServerSeed
@@ -92,7 +93,9 @@ def event_of(row: Row[Any]) -> Event:
 
 
 def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
-    """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`)."""
+    """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`).
+
+    Only events `chain` made or `verify_chain` passed come here: their JSON is checked."""
     rows = []
     for event in events:
         extra = {key: value for key, value in event.items() if key not in EVENT_KEYS}
@@ -103,8 +106,8 @@ def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
                 "type": event["type"],
                 "actor": event["actor"],
                 "at": event["at"],
-                "payload": canonical_json(event["payload"]).decode("utf-8"),
-                "extra": canonical_json(extra).decode("utf-8") if extra else None,
+                "payload": checked_canonical_json(event["payload"]).decode("utf-8"),
+                "extra": checked_canonical_json(extra).decode("utf-8") if extra else None,
                 "prev": event["prev"],
                 "hash": event["hash"],
             }

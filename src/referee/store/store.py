@@ -93,9 +93,6 @@ KNOWN_BOUTS = 256
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
-_EVENT_HASH = select(EVENTS.c.hash).where(
-    EVENTS.c.bout_id == bindparam("bout_id"), EVENTS.c.seq == bindparam("seq")
-)
 _TOKEN = select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest"))
 
 _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -118,12 +115,18 @@ class Store:
         """Every event of the bout, reading only those this store has not seen yet."""
         with self._known_lock:
             known = self._known.get(bout_id, [])
+        events: list[Event] = []
         if known:
+            # One query: the last known event again (is it still there, same hash?) and
+            # every one after it.
             last = known[-1]
-            params = {"bout_id": bout_id, "seq": last["seq"]}
-            if conn.execute(_EVENT_HASH, params).scalar() != last["hash"]:
+            fresh = read_events(conn, bout_id, last["seq"] - 1)
+            if fresh and fresh[0]["seq"] == last["seq"] and fresh[0]["hash"] == last["hash"]:
+                events = known + fresh[1:]
+            else:
                 known = []
-        events = known + read_events(conn, bout_id, known[-1]["seq"] if known else -1)
+        if not known:
+            events = read_events(conn, bout_id, -1)
         with self._known_lock:
             if len(self._known) >= KNOWN_BOUTS and bout_id not in self._known:
                 self._known.pop(next(iter(self._known)))
