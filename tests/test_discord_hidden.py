@@ -79,8 +79,11 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
         assert any("  Orc: " in d and " vs CS 73, effect " in d for d in proctor)
         actor, orc_attacked = fighter_to_act(begun), False
         for _ in range(6):
-            if actor == "Orc":
-                answer = await say("Judge", "~spar:attack Orc Tarl_1_nick")
+            if actor == "Orc":  # the proctor presses the NPC's button
+                pressed = answered(await h.press("Judge", "referee:attack:Tarl_1_nick"))
+                channel.append(pressed)
+                await direct()
+                answer = pressed
                 assert re.search(r"Orc attacks Tarl_1_nick: \d+ vs CS hidden: ", answer)
                 assert re.search(r"Orc attacks Tarl_1_nick: \d+ vs CS 73: ", proctor[-1])
                 orc_attacked = True

@@ -294,9 +294,11 @@ class Desk:
         bout = self.bout_of(place)
         state = self.service.state(bout)
         me = self.links.member(bout, who.id)
-        if attacker is not None:
+        npc = self._npc_to_act(bout, who, state) if attacker is None else None
+        if attacker is not None or npc is not None:
             self.require_proctor(bout, who, "attack for another fighter")
-            caller, actor = REF, attacker
+            caller, actor = REF, attacker or npc
+            assert actor is not None
         else:
             if me is None or not me.fighter:
                 raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
@@ -315,16 +317,34 @@ class Desk:
         """`~spar:act KIND @user key=value...`: any action of the rule system (SRP)."""
         bout = self.bout_of(place)
         me = self.links.member(bout, who.id)
-        if me is None or not me.fighter:
-            raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
         state = self.service.state(bout)
-        if state.current != me.fighter:
-            raise ConflictError(f"not your turn: {state.current} acts now")
+        npc = self._npc_to_act(bout, who, state)
+        if npc is not None:
+            caller, actor = REF, npc
+        else:
+            if me is None or not me.fighter:
+                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+            if state.current != me.fighter:
+                raise ConflictError(f"not your turn: {state.current} acts now")
+            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
         if target is not None:
             options = {**options, "target": target}
-        caller = Caller(Role.FIGHTER, me.fighter)
-        records = self.service.command(bout, caller, c.Act(me.fighter, kind, options))
+        records = self.service.command(bout, caller, c.Act(actor, kind, options))
         return self.answer(bout, records)
+
+    def _npc_to_act(self, bout: str, who: Person, state: BoutState) -> str | None:
+        """The fighter to act when it is a non-player fighter (no member plays it) and `who`
+        holds the proctor's powers without fighting: the proctor acts for it (as the referee
+        does in the web console), by command or button."""
+        me = self.links.member(bout, who.id)
+        if me is not None and me.fighter:
+            return None
+        if state.status is not Status.RUNNING or state.current is None:
+            return None
+        if any(m.fighter == state.current for m in self.links.members(bout)):
+            return None
+        proctor = self.links.proctor(bout)
+        return state.current if who.admin or proctor == str(who.id) else None
 
     def set_target(self, place: Place, who: Person, target: str) -> Reply:
         """`~spar:target @user`: whom your roll attacks when you have several foes."""
