@@ -1,8 +1,9 @@
 """Rate limits under a flood: the other clients' p99 with and without one client flooding.
 
 Starts `referee serve` with its default limits (a separate process, SQLite in a temporary
-directory) on 127.0.0.1. Eight ordinary clients, each from its own loopback address
-(127.0.0.11..18) with its own bout, read their bout five times a second and roll once a second
+directory, or `--db` a fresh PostgreSQL database with `--workers N`, whose limits are shared)
+on 127.0.0.1. Eight ordinary clients, each from its own loopback address (127.0.0.11..18)
+with its own bout, read their bout five times a second and roll once a second
 with their referee token (well inside the limits). The run has two windows of equal length:
 
 1. without a flood;
@@ -19,6 +20,7 @@ shared on PostgreSQL (one UPSERT per request, what `serve --workers N` uses ther
 microseconds per request and the ratio.
 
     .venv/bin/python benchmarks/bench_limits.py [--seconds 15] [--flood 8] [--flood-requests 50000]
+    .venv/bin/python benchmarks/bench_limits.py --db postgresql:///referee_bench --workers 2
 
 Bounded: fixed windows and request counts, 60 s timeouts, only 127.0.0.x.
 """
@@ -42,8 +44,9 @@ ORDINARY = [f"127.0.0.{n}" for n in range(11, 19)]
 FLOOD_ADDRESS = "127.0.0.2"
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path | str, workers: int = 1) -> tuple[subprocess.Popen[str], str]:
     command = [sys.executable, "-m", "referee.cli.main", "serve", "--db", str(db), "--port", "0"]
+    command += ["--workers", str(workers)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     for _ in range(3):
@@ -162,9 +165,13 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=8, help="flooding connections")
     parser.add_argument("--flood-requests", type=int, default=50_000)
     parser.add_argument("--cost-requests", type=int, default=2000)
+    parser.add_argument(
+        "--db", default=None, help="a PostgreSQL URL (default: SQLite in a temporary directory)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="with --db: serve --workers N")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_server(Path(tmp) / "limits.db")
+        proc, url = start_server(args.db or Path(tmp) / "limits.db", args.workers)
         try:
             quiet = asyncio.run(window(url, args.seconds))
             with multiprocessing.Manager() as manager:
@@ -183,7 +190,8 @@ def main() -> None:
             proc.communicate(timeout=30)
     q50, q99 = pct(quiet, 0.5) * 1000, pct(quiet, 0.99) * 1000
     f50, f99 = pct(flooded, 0.5) * 1000, pct(flooded, 0.99) * 1000
-    print("bench_limits (default limits; 8 ordinary clients on their own addresses)")
+    where = f"PostgreSQL, {args.workers} workers" if args.db else "SQLite"
+    print(f"bench_limits (default limits, {where}; 8 ordinary clients on their own addresses)")
     print(f"  without flood: {len(quiet)} answers, p50 {q50:.1f} ms, p99 {q99:.1f} ms")
     print(f"  with flood:    {len(flooded)} answers, p50 {f50:.1f} ms, p99 {f99:.1f} ms")
     flood_total = sum(got.values())

@@ -285,8 +285,16 @@ def test_shared_counters_are_one_bucket_for_two_processes(pg_url: str) -> None:
         waits = [counters.take(cell, now).get(key, 0.0) for counters, now in takes]
         buckets = Buckets(Rate(2, 8.0))
         assert waits == [buckets.take("hud", now) for _, now in takes] == [0, 0, 4, 2, 0, 4]
-        other = counter_key("address", "hud")
-        assert first.take([(other, 4.0, 8.0), (key, 4.0, 8.0)], 4.0) == {key: 4.0}
+        # Limits are taken in order up to the first that refuses, as in memory: "address"
+        # allows and is counted, "hud" refuses, "create" (after it) is not counted.
+        other, later = counter_key("address", "hud"), counter_key("create", "hud")
+        cells = [(other, 4.0, 8.0), (key, 4.0, 8.0), (later, 4.0, 8.0)]
+        assert first.take(cells, 4.0) == {key: 4.0}
+        assert second.take([(later, 4.0, 8.0)], 4.0) == {}
+        assert second.take([(later, 4.0, 8.0)], 4.0) == {}  # its burst of 2 was untouched
+        assert second.take([(later, 4.0, 8.0)], 4.0) == {later: 4.0}
+        assert first.take([(other, 4.0, 8.0)], 4.0) == {}  # one of two left: it was counted
+        assert first.take([(other, 4.0, 8.0)], 4.0) == {other: 4.0}
         assert "hud" not in key  # the table holds no token
 
 

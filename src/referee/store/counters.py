@@ -4,9 +4,11 @@ One counter per key is a GCRA cell, the token bucket's twin: it keeps the *theor
 time* `tat` of the next request. With `interval = seconds / requests` and `burst = seconds`,
 a request at `now` is allowed when `max(tat, now) + interval - now <= burst`, and then moves
 `tat` to `max(tat, now) + interval`; exactly the in-memory bucket of service/limits.py (a burst
-of `requests`, then one every `interval`). All the keys of one request are taken in one
-statement, an `INSERT ... ON CONFLICT DO UPDATE ... WHERE` outside any transaction: PostgreSQL
-locks each row for the update, so two processes never both take the last request of a bucket.
+of `requests`, then one every `interval`). All the limits of one request are taken in one
+statement, a chain of `INSERT ... ON CONFLICT DO UPDATE ... WHERE` outside any transaction, each
+limit only when the ones before it allowed the request (as in memory: a request refused by one
+limit counts against none after it). PostgreSQL locks each row for the update, so two processes
+never both take the last request of a bucket.
 
 The table is UNLOGGED (a crash may forget the counters, which then start full; nothing else
 is lost) and is created on first use; keys are SHA-256 of the limit and the token or address,
@@ -32,18 +34,29 @@ _CREATE = f"""CREATE UNLOGGED TABLE IF NOT EXISTS {TABLE} (
     burst DOUBLE PRECISION NOT NULL
 )"""
 
-#: Take one request of each (key, interval, burst) at :now; the keys that were allowed.
-_TAKE = f"""INSERT INTO {TABLE} AS c (key, tat, interval, burst)
-SELECT v.key, CAST(:now AS DOUBLE PRECISION) + v.interval, v.interval, v.burst
-FROM unnest(CAST(:keys AS TEXT[]), CAST(:intervals AS DOUBLE PRECISION[]),
-            CAST(:bursts AS DOUBLE PRECISION[])) AS v (key, interval, burst)
-ON CONFLICT (key) DO UPDATE
-SET tat = greatest(c.tat, :now) + excluded.interval,
-    interval = excluded.interval, burst = excluded.burst
-WHERE greatest(c.tat, :now) + excluded.interval - :now <= excluded.burst
-RETURNING c.key"""
 
-_TATS = f"SELECT key, tat FROM {TABLE} WHERE key = ANY(CAST(:keys AS TEXT[]))"
+def _take_sql(cells: int) -> str:
+    """One statement taking one request from each of `cells` cells in order, each only when the
+    ones before it allowed theirs (a chain of data-modifying CTEs): a request refused by one
+    limit counts against none after it, as in memory. It answers how many cells allowed."""
+    steps = []
+    for n in range(cells):
+        after = f" WHERE EXISTS (SELECT 1 FROM c{n - 1})" if n else ""
+        steps.append(
+            f"""c{n} AS (
+    INSERT INTO {TABLE} AS c (key, tat, interval, burst)
+    SELECT :k{n}, CAST(:now AS DOUBLE PRECISION) + :i{n}, :i{n}, :b{n}{after}
+    ON CONFLICT (key) DO UPDATE
+    SET tat = greatest(c.tat, :now) + excluded.interval,
+        interval = excluded.interval, burst = excluded.burst
+    WHERE greatest(c.tat, :now) + excluded.interval - :now <= excluded.burst
+    RETURNING c.key)"""
+        )
+    counts = " + ".join(f"(SELECT count(*) FROM c{n})" for n in range(cells))
+    return f"WITH {', '.join(steps)} SELECT {counts}"
+
+
+_TAT = f"SELECT tat FROM {TABLE} WHERE key = :key"
 _PRUNE = f"DELETE FROM {TABLE} WHERE tat < :now"
 
 
@@ -73,31 +86,25 @@ class SharedCounters:
 
     def take(self, cells: Sequence[tuple[str, float, float]], now: float) -> dict[str, float]:
         """Take one request from each (key, interval, burst) cell at `now` (seconds, the same
-        clock in every process): {key: seconds until one is allowed} for the refused ones."""
+        clock in every process), in order, up to the first that refuses: {} when all allowed,
+        else {that key: seconds until one is allowed}."""
         if not cells:
             return {}
         if not self._ready:
             with self._lock:
                 if not self._ready:
                     self._create()
-        keys = [key for key, _, _ in cells]
-        params = {
-            "now": now,
-            "keys": keys,
-            "intervals": [interval for _, interval, _ in cells],
-            "bursts": [burst for _, _, burst in cells],
-        }
+        params: dict[str, float | str] = {"now": now}
+        for n, (key, interval, burst) in enumerate(cells):
+            params.update({f"k{n}": key, f"i{n}": interval, f"b{n}": burst})
         with self._engine.connect() as conn:
-            allowed = {row[0] for row in conn.execute(text(_TAKE), params)}
+            allowed = int(conn.execute(text(_take_sql(len(cells))), params).scalar_one())
             refused: dict[str, float] = {}
-            if len(allowed) < len(cells):
-                waiting = [k for k in keys if k not in allowed]
-                rows = conn.execute(text(_TATS), {"keys": waiting})
-                tats = {str(row[0]): float(row[1]) for row in rows}
-                for key, interval, burst in cells:
-                    if key not in allowed:
-                        tat = tats.get(key, now)
-                        refused[key] = max(tat + interval - now - burst, 1e-9)
+            if allowed < len(cells):
+                key, interval, burst = cells[allowed]
+                tat = conn.execute(text(_TAT), {"key": key}).scalar()
+                wait = (now if tat is None else float(tat)) + interval - now - burst
+                refused[key] = max(wait, 1e-9)
             self._takes += 1
             if self._takes % PRUNE_EVERY == 0:
                 conn.execute(text(_PRUNE), {"now": now})
