@@ -95,6 +95,61 @@ def test_explosions_with_keep_match_brute_force() -> None:
     assert got == brute
 
 
+def brute_force(text: str, dialect: str, limits: Limits, most: int, sides: int) -> Dist:
+    """Every sequence of `most` scripted faces rolled; each distinct prefix thrown counts once,
+    with probability (1/sides) per face thrown."""
+    expr = parse(text, limits, dialect=dialect)
+    seen: dict[tuple[int, ...], Number] = {}
+    for faces in itertools.product(range(1, sides + 1), repeat=most):
+        rng = ScriptedRng(faces)
+        total = roll(expr, rng=rng, limits=limits).total
+        seen[faces[: most - rng.remaining]] = total
+    brute: Dist = {}
+    for thrown, total in seen.items():
+        brute[total] = brute.get(total, Fraction(0)) + Fraction(1, sides ** len(thrown))
+    return brute
+
+
+# Keep/drop by rank (order statistics over sorted faces, keep counts 0..past the dice), counts
+# with keep, rerolls as one die's distribution, clamps, and sums/differences of groups (one
+# big-integer product), with Fudge faces below zero and fractions that are not whole.
+BRUTE_FORCE = [
+    ("4d4kh2", "roll20", 4, 4),
+    ("4d4kl1", "roll20", 4, 4),
+    ("4d4dh3", "roll20", 4, 4),
+    ("4d4dl1", "roll20", 4, 4),
+    ("3d4kh0", "roll20", 3, 4),
+    ("3d4kl5", "roll20", 3, 4),
+    ("3d4dh0", "roll20", 3, 4),
+    ("3d4dl4", "roll20", 3, 4),
+    ("4dFkh2", "roll20", 4, 3),
+    ("3dFdl1-1dF", "roll20", 4, 3),
+    ("3d4kh2>3", "roll20", 3, 4),
+    ("3d4>3f1kh2", "roll20", 3, 4),
+    ("3d4>3f1", "roll20", 3, 4),
+    ("4d4k2", "onlinehost", 4, 4),
+    ("3d4c>=3", "onlinehost", 3, 4),
+    ("4d4mi2kh2", "d20", 4, 4),
+    ("3d4ma3kl2", "d20", 3, 4),
+    ("2d4r<2kh1", "roll20", 6, 4),
+    ("2d4r<2", "roll20", 6, 4),
+    ("3d4ro1dl1", "roll20", 6, 4),
+    ("2d3rr1", "d20", 6, 3),
+    ("1d3-2d3", "roll20", 3, 3),
+    ("2dF-1d3+1", "roll20", 3, 3),
+    ("1d3/2+1d3", "roll20", 2, 3),
+    ("1d3-(1d3, 1d3)kh1", "d20", 3, 3),
+]
+
+
+@pytest.mark.parametrize(("text", "dialect", "most", "sides"), BRUTE_FORCE)
+def test_odds_match_brute_force(text: str, dialect: str, most: int, sides: int) -> None:
+    """Exact against every sequence of faces (rerolls at most twice: a cap of 2)."""
+    limits = Limits(max_explode_depth=2)
+    got = dict(odds(parse(text, limits, dialect=dialect), limits).distribution)
+    assert got == brute_force(text, dialect, limits, most, sides)
+
+
 MONTE_CARLO = [
     ("2d6!!", "roll20"),
     ("3d6!p", "roll20"),

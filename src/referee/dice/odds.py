@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import cast
+from typing import TypeGuard, cast
 
 from referee.dice.bounds import whole
 from referee.dice.expr import (
@@ -171,6 +171,12 @@ class _Worker:
         out: dict[Number, int] = defaultdict(int)
         op = node.op
         (lefts, left_den), (rights, right_den) = _ints(left), _ints(right)
+        if (op is Op.ADD or op is Op.SUB) and _whole_keys(lefts) and _whole_keys(rights):
+            if op is Op.SUB:
+                return _fractions(
+                    _product(lefts, {-b: q for b, q in rights.items()}), left_den * right_den
+                )
+            return _fractions(_product(lefts, rights), left_den * right_den)
         if op is Op.ADD or op is Op.SUB or op is Op.MUL:
             for a, p in lefts.items():
                 for b, q in rights.items():
@@ -210,16 +216,16 @@ class _Worker:
         faces = group.faces()
         if group.plain:
             return _sum_of(_uniform(faces), group.count, group)
-        settled = self.settled(group)
         agg = _aggregator(group.keep, group.success, group.failure)
+        if not group.explode:
+            return self.unchained(group, agg)
+        settled = self.settled(group)
         extra = _map(_uniform(faces), lambda v: _clamp(group, int(v)))
-        compound = group.explode and group.explode_kind is Explode.COMPOUND
+        compound = group.explode_kind is Explode.COMPOUND
         # a state: (aggregate, `ra` used, a chain was capped)
         frontier: dict[tuple[Hashable, bool, bool], Fraction] = {
             (agg.start, group.add_on is None, False): Fraction(1)
         }
-        if not group.explode:
-            return self.unchained(group, agg, settled, extra)
         chain = self.compound_chain(group, settled) if compound else None
 
         def one_die(
@@ -256,13 +262,21 @@ class _Worker:
             self.reach_cap.append(cap)
         return dict(out)
 
-    def unchained(self, group: Dice, agg: _Aggregator, settled: Dist, extra: Dist) -> Dist:
+    def unchained(self, group: Dice, agg: _Aggregator) -> Dist:
         """A group without explosions, die by die in whole weights (`ra` may add one die)."""
-        faces, face_den = _ints(settled)
+        faces, face_den = self.settled_ints(group)
         adding = group.add_on
         if adding is None and isinstance(agg, _ByRank):
             return _kept_of_alike(faces, face_den, group.count, agg)
-        adds, add_den = _ints(extra)
+        if adding is None:  # a sum or a count: each die adds its own part, independently
+            part: dict[Number, int] = defaultdict(int)
+            for value, c in faces.items():
+                part[agg.add(agg.start, value)] += c  # type: ignore[index]
+            return _fractions(_power(dict(part), group.count, group), face_den**group.count)
+        adds: dict[Number, int] = defaultdict(int)
+        for face in group.faces():
+            adds[_clamp(group, face)] += 1
+        add_den = len(group.faces())
         scale = add_den if adding is not None else 1
         frontier: dict[tuple[Hashable, bool], int] = {(agg.start, adding is None): 1}
         den = 1
@@ -378,21 +392,32 @@ class _Worker:
 
     def settled(self, group: Dice) -> Dist:
         """Where one throw of a die stands after its rerolls and clamp."""
-        faces = list(group.faces())
-        share = Fraction(1, len(faces))
+        counts, den = self.settled_ints(group)
+        return _fractions(counts, den)
+
+    def settled_ints(self, group: Dice) -> tuple[dict[Number, int], int]:
+        """`settled` in whole weights over one denominator, in closed form.
+
+        With n faces of which m reroll and at most k rerolls, a face that stays is reached
+        on attempt a with weight m^a n^(k-a) (over n^(k+1)): summed over a = 0..k; a face
+        that rerolls only counts on the last attempt, with weight m^k.
+        """
+        faces = group.faces()
+        n = len(faces)
         if not group.reroll:
-            return _map({f: share for f in faces}, lambda v: _clamp(group, int(v)))
-        most = 1 if group.reroll_once else self.depth
-        out: Dist = defaultdict(Fraction)
-        reach = Fraction(1)
-        matching = sum(1 for f in faces if group.rerolls(f))
-        for attempt in range(most + 1):
+            out: dict[Number, int] = defaultdict(int)
             for face in faces:
-                if attempt < most and group.rerolls(face):
-                    continue
-                out[_clamp(group, face)] += reach * share
-            reach *= Fraction(matching, len(faces))
-        return dict(out)
+                out[_clamp(group, face)] += 1
+            return dict(out), n
+        most = 1 if group.reroll_once else self.depth
+        again = [group.rerolls(f) for f in faces]
+        m = sum(again)
+        stays = sum(m**a * n ** (most - a) for a in range(most + 1))
+        last = m**most
+        out = defaultdict(int)
+        for face, rerolls in zip(faces, again, strict=True):
+            out[_clamp(group, face)] += last if rerolls else stays
+        return dict(out), n ** (most + 1)
 
 
 def _clamp(group: Dice, value: int) -> int:
@@ -482,28 +507,60 @@ class _ByRank(_Aggregator):
 
 
 def _kept_of_alike(faces: dict[Number, int], den: int, count: int, agg: _ByRank) -> Dist:
-    """Keep or drop by rank among `count` alike dice: faces taken from the extreme end, with
-    how many dice show each (multinomial weights), instead of one die at a time."""
+    """Keep or drop by rank among `count` alike dice, by order statistics.
+
+    Faces are taken from the kept end, with how many dice show each (multinomial weights)
+    instead of one die at a time; once the kept dice are all placed, the other dice can
+    only show faces further in, which is one power of those faces' weight, so that state
+    is finished at once (as icepool evaluates a pool over sorted outcomes).
+    """
     keep = agg.m if agg.keep_extremes else max(count - agg.m, 0)
+    keep = min(keep, count)
     from_top = agg.high == agg.keep_extremes  # keep the highest, or drop the lowest
-    # state: (dice placed so far, worth of the kept ones) -> weight
-    frontier: dict[tuple[int, Number], int] = {(0, 0): 1}
-    for value in sorted(faces, reverse=from_top):
-        weight = faces[value]
+    order = sorted(faces, reverse=from_top)
+    if keep == 0:
+        return {0: Fraction(1)}
+    below = sum(faces.values())
+    worths: dict[Number, int] = {}
+    for value in order:  # a face counts for itself, or for +1/0/-1 in a count
         worth = agg.worth(value)
-        step: dict[tuple[int, Number], int] = defaultdict(int)
-        for (placed, total), w in frontier.items():
-            left = count - placed
+        assert type(worth) is int, worth
+        worths[value] = worth
+    least = min(worths.values())
+    bits = _bits(below**count)
+    # frontier[placed]: (worth of the kept dice so far - placed * least) -> weight, packed
+    # into one big integer (bits per coefficient); `placed` < keep
+    frontier = [0] * keep
+    frontier[0] = 1
+    out = 0
+    for value in order:
+        weight = faces[value]
+        below -= weight
+        shift = (worths[value] - least) * bits
+        step = [0] * keep
+        for placed, packed in enumerate(frontier):
+            if not packed:
+                continue
+            left, need = count - placed, keep - placed
+            # j more dice show this face: j < need stay in the frontier; j >= need place
+            # every kept die, and the other dice show faces further in (`below`)
+            share = packed
+            for j in range(need):
+                if j:
+                    share = share * weight * (left - j + 1) // j
+                step[placed + j] += share << (shift * j)
+            done = 0
+            ways = 1
             for j in range(left + 1):
-                kept = min(j, max(keep - placed, 0))
-                ways = math.comb(left, j) * weight**j
-                step[(placed + j, total + worth * kept)] += w * ways
+                if j:
+                    ways = ways * weight * (left - j + 1) // j
+                if j >= need:
+                    done += ways * below ** (left - j)
+            if done:
+                out += (packed * done) << (shift * need)
         frontier = step
-    out: dict[Number, int] = defaultdict(int)
-    for (placed, total), w in frontier.items():
-        if placed == count:
-            out[whole(total)] += w
-    return _fractions(out, den**count)
+    weights = _unpack(out, keep * least, bits)
+    return _fractions({whole(v): w for v, w in weights.items()}, den**count)
 
 
 def _aggregator(keep: Keep | None, success: Success | None, failure: Success | None) -> _Aggregator:
@@ -540,26 +597,88 @@ def _map(dist: Dist, fn: Callable[[Number], Number]) -> Dist:
 
 def _sum_of(one: Dist, count: int, node: Expr) -> Dist:
     """The distribution of the sum of `count` independent copies of `one`."""
-    total: Dist = {0: Fraction(1)}
+    weights, den = _ints(one)
+    return _fractions(_power(weights, count, node), den**count)
+
+
+def _power(one: dict[Number, int], count: int, node: Expr) -> dict[Number, int]:
+    """Whole weights of the sum of `count` independent copies of `one`.
+
+    Whole-number outcomes go through one big-integer power (`_packed`); others are
+    convolved by repeated squaring. Either way the size checks are those of squaring.
+    """
+    size, total_size, left = len(one), 1, count
+    while left:  # the sizes repeated squaring would meet, for the same limit as ever
+        if left & 1:
+            if total_size * size > 4 * MAX_STATES:
+                _too_large(node)
+            total_size = min(total_size * size, total_size + size)
+        left >>= 1
+        if left:
+            if size * size > 4 * MAX_STATES:
+                _too_large(node)
+            size = 2 * size - 1
+    if _whole_keys(one):
+        low = min(one)
+        bits = _bits(sum(one.values()) ** count)
+        return _unpack(_pack(one, low, bits) ** count, low * count, bits)
+    total: dict[Number, int] = {0: 1}
     power = one
     while count:
         if count & 1:
-            total = _convolve(total, power, node)
+            total = _convolve_ints(total, power, node)
         count >>= 1
         if count:
-            power = _convolve(power, power, node)
+            power = _convolve_ints(power, power, node)
     return total
 
 
-def _convolve(a: Dist, b: Dist, node: Expr) -> Dist:
+def _product(a: dict[int, int], b: dict[int, int]) -> dict[Number, int]:
+    """The weights of the sum of two independent whole-number outcomes (one big product)."""
+    low_a, low_b = min(a), min(b)
+    bits = _bits(sum(a.values()) * sum(b.values()))
+    packed = _pack(a, low_a, bits) * _pack(b, low_b, bits)
+    return _unpack(packed, low_a + low_b, bits)
+
+
+def _whole_keys(weights: dict[Number, int]) -> TypeGuard[dict[int, int]]:
+    return all(type(v) is int for v in weights)
+
+
+def _bits(most: int) -> int:
+    """Bits per coefficient (a whole number of bytes) that hold any weight up to `most`."""
+    return (most.bit_length() + 8) // 8 * 8
+
+
+def _pack(weights: dict[int, int], low: int, bits: int) -> int:
+    """Weights as one big integer: the weight of v in bits (v-low)*bits onward."""
+    packed = 0
+    for value, weight in weights.items():
+        packed |= weight << ((value - low) * bits)
+    return packed
+
+
+def _unpack(packed: int, low: int, bits: int) -> dict[Number, int]:
+    width = bits // 8
+    raw = packed.to_bytes((packed.bit_length() + 7) // 8 or 1, "little")
+    out: dict[Number, int] = {}
+    for index, start in enumerate(range(0, len(raw), width)):
+        weight = int.from_bytes(raw[start : start + width], "little")
+        if weight:
+            out[low + index] = weight
+    return out
+
+
+def _convolve_ints(a: dict[Number, int], b: dict[Number, int], node: Expr) -> dict[Number, int]:
     if len(a) * len(b) > 4 * MAX_STATES:
         _too_large(node)
+    if len(a) < len(b):
+        a, b = b, a
     out: dict[Number, int] = defaultdict(int)
-    (lefts, left_den), (rights, right_den) = _ints(a), _ints(b)
-    for x, p in lefts.items():
-        for y, q in rights.items():
+    for y, q in b.items():
+        for x, p in a.items():
             out[x + y] += p * q
-    return _fractions(out, left_den * right_den)
+    return out
 
 
 def _ints(dist: Dist) -> tuple[dict[Number, int], int]:
