@@ -35,6 +35,10 @@ BUTTON_PREFIX = "referee:"
 CLOCK_EVERY = 5
 
 
+#: What `~spar:reveal NAME KEY...` may name: MSV's CS and the SRP-10 hidden stats.
+REVEALABLE = ("cs", "skills", "defense", "avoid", "armor", "pm", "spirit")
+
+
 def intents() -> discord.Intents:
     """Guild messages and their content (prefix commands need it); no privileged member list."""
     wanted = discord.Intents.none()
@@ -380,14 +384,14 @@ def _register(bot: RefereeBot) -> None:
     def _reveal(ctx: commands.Context[Any], rest: str) -> Reply:
         words = without_mentions(rest).split()
         ids = mentioned(rest)
-        keys = [w for w in words if w.lower() in ("cs", "skills", "defense", "avoid", "armor")]
+        keys = [w for w in words if w.lower() in REVEALABLE]
         named = " ".join(w for w in words if w not in keys)
         if ids:
             name = desk.fighter_of(where(ctx), ids[0])
         elif named:
             name = desk.fighter_named(where(ctx), named)
         else:
-            raise NotationError("say ~spar:reveal NAME [cs|skills|defense|avoid|armor]")
+            raise NotationError(f"say ~spar:reveal NAME [{'|'.join(REVEALABLE)}]")
         return desk.reveal(where(ctx), who(ctx), name, [k.lower() for k in keys])
 
     @add("spar:remove")

@@ -188,7 +188,7 @@ def register_slash(bot: RefereeBot) -> None:
     @spar.command(name="act", description="An SRP action on your turn: shoot, disarm, pass...")
     @app_commands.describe(
         kind="attack, shoot, disarm, entangle, grapple, unhorse, break_free, pick_up, release, "
-        "move, step, charge, face, pass",
+        "move, step, charge, face, spirit, pass",
         target="the foe (a member)",
         options="key=value words, e.g. weapon=dagger fire=volley",
     )
