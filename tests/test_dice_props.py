@@ -179,6 +179,42 @@ def test_the_fast_path_agrees_with_the_grammar(text: str, dialect: str) -> None:
     assert outcome(text, dialect) == careful(text, dialect)
 
 
+# Sums of plain terms, the shape the regex fast path reads: counts and sides at and past the
+# limits, `d%`, labels (read only where the dialect has them), spaces and tabs between terms.
+sum_term = st.one_of(
+    st.integers(0, 1001).map(str),
+    st.tuples(
+        st.sampled_from(["", "0", "1", "3", "1000", "1001", "07"]),
+        st.sampled_from(["%", "0", "1", "6", "20", "1000000", "1000001", "010"]),
+    ).map(lambda t: f"{t[0]}d{t[1]}"),
+).flatmap(
+    lambda t: st.sampled_from(["", "[fire]", " [Two Words]", "[]", "\t[x+1]"]).map(
+        lambda label: t + label
+    )
+)
+plain_sum = st.tuples(
+    space, sum_term, st.lists(st.tuples(space, st.sampled_from("+-"), space, sum_term), max_size=4)
+).map(lambda t: t[0] + t[1] + "".join(a + op + b + term for a, op, b, term in t[2]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=plain_sum, dialect=st.sampled_from(["roll20", "onlinehost", "d20"]), seed=st.integers(0)
+)
+def test_the_plain_sum_fast_path_reads_and_rolls_as_the_grammar(
+    text: str, dialect: str, seed: int
+) -> None:
+    """Same tree or same error; rolled from the same seed, the same faces, total and render."""
+    assert outcome(text, dialect) == careful(text, dialect)
+    try:
+        fast = parse(text, dialect=dialect)
+    except (NotationError, LimitError):
+        return
+    slow = _Parser(text, _lower(text), Limits(), DIALECTS[dialect]).whole()
+    a, b = roll(fast, rng=SeededRng(seed)), roll(slow, rng=SeededRng(seed))
+    assert (a.throws, a.total, render(a)) == (b.throws, b.total, render(b))
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     text=st.one_of(st.text(), notation_soup, st.text(max_size=400)),

@@ -49,6 +49,11 @@ _SPACE = " \t"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # One plain number or one plain dice group: the commonest texts, read at once.
 _PLAIN_RE = re.compile(r"([0-9]+)?(?:d(?:([0-9]+)|%))?")
+# A sum of plain terms (`1d20+5`, `3d6 [fire] + 1d4 [piercing]`, `1 + 2 + 3`), read by one
+# regex instead of the descent; anything else, or any term out of bounds, takes the grammar.
+_TERM = r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?:[ \t]*\[([^\]]*)\])?"
+_TERM_RE = re.compile(r"[ \t]*([+-]?)[ \t]*" + _TERM)
+_SUM_RE = re.compile(r"[ \t]*" + _TERM + r"(?:[ \t]*[+-][ \t]*" + _TERM + r")*[ \t]*")
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
@@ -82,7 +87,40 @@ def parse(
         if isinstance(node, Dice):
             _check_budget(text, node.count, limits)
         return node
-    return _Parser(text, low, limits, _dialect(dialect)).whole()
+    found = _dialect(dialect)
+    if _SUM_RE.fullmatch(low) is not None:
+        node = _plain_sum_of(text, low, limits, found)
+        if node is not None:
+            return node
+    return _Parser(text, low, limits, found).whole()
+
+
+def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
+    """A text `_SUM_RE` matched as its tree, exactly as the grammar reads it; None when the
+    grammar must say why it cannot be read (a bound passed, a label in a dialect without)."""
+    node: Expr | None = None
+    dice = 0
+    for match in _TERM_RE.finditer(low):
+        sign, count, sides, number, label = match.groups()
+        term: Expr
+        if number is not None:
+            term = Const(int(number))
+        else:
+            many = int(count) if count else 1
+            size = 100 if sides == "%" else int(sides)
+            if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+                return None
+            dice += many
+            term = Dice(many, size)
+        if label is not None:
+            if not dialect.labels:
+                return None
+            start = match.start(5)
+            term = Label(term, text[start : start + len(label)])
+        node = term if node is None else BinOp(Op.ADD if sign == "+" else Op.SUB, node, term)
+    if dice > limits.max_dice:
+        return None
+    return node
 
 
 def _dialect(name: str | Dialect) -> Dialect:
