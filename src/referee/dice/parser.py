@@ -89,9 +89,9 @@ def parse(
         return node
     found = _dialect(dialect)
     if _SUM_RE.fullmatch(low) is not None:
-        node = _plain_sum_of(text, low, limits, found)
-        if node is not None:
-            return node
+        summed = _plain_sum_of(text, low, limits, found)
+        if summed is not None:
+            return summed
     return _Parser(text, low, limits, found).whole()
 
 
