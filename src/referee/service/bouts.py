@@ -78,7 +78,25 @@ class StateCache:
     def __init__(self, size: int = 512) -> None:
         self._size = size
         self._states: OrderedDict[str, tuple[int, str, BoutState]] = OrderedDict()
+        self._systems: dict[str, tuple[BoutState, RuleSystem]] = {}
         self._lock = threading.Lock()
+
+    def system(self, bout_id: str, state: BoutState) -> RuleSystem:
+        """The bout's rule system with its pack, made once per pack (not once per request).
+
+        Reused only for a state with the very same rules object and system name, which the
+        fold carries unchanged from the bout's opening event on.
+        """
+        with self._lock:
+            hit = self._systems.get(bout_id)
+        if hit is not None and hit[0].rules is state.rules and hit[0].system == state.system:
+            return hit[1]
+        rules = system_of(state)
+        with self._lock:
+            if len(self._systems) >= self._size:
+                self._systems.pop(next(iter(self._systems)))
+            self._systems[bout_id] = (state, rules)
+        return rules
 
     def state(self, bout_id: str, records: Sequence[Record]) -> BoutState:
         """The state after `records` (all of the bout's events, in order)."""
@@ -345,8 +363,7 @@ class RefereeService:
         self, bout_id: str, caller: Caller, dice: str, actor: str | None = None
     ) -> dict[str, Any]:
         """A recorded roll of any dice notation: expression, total, each throw, every face."""
-        self.require_token(caller)
-        who = actor or caller.who
+        who = actor or caller.who  # 401 without a token; `command` checks the rest
         events = self.command(bout_id, caller, c.FreeRoll(who, expression=dice))
         action = next(e for e in events if e["type"] == EventType.ACTION)
         rolls = [e for e in events if e["type"] == EventType.ROLL]
@@ -445,7 +462,8 @@ class RefereeService:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
-            decision = decide(state, command, rng, by=by)
+            system = self.cache.system(bout_id, state) if state.system else None
+            decision = decide(state, command, rng, by=by, system=system)
             new = self._chain(last, decision.events)
             seen["before"], seen["nonce"] = state, getattr(rng, "nonce", 0)
             if new:  # the engine folded its events as it wrote them: no second fold here
