@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import icepool
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.dice import (
     Dice,
@@ -16,8 +18,10 @@ from referee.dice import (
     parse,
     render,
     roll,
+    roll_group,
     roll_text,
 )
+from referee.dice.rolling import _Chains, _over_budget
 from referee.errors import LimitError, ScriptError
 from referee.rng import RecordingRng, ScriptedRng, SeededRng, VerifiableRng, verifiable_faces
 
@@ -192,3 +196,47 @@ def test_seeded_4d6kh3_mean_is_within_tolerance() -> None:
     n = 20_000
     mean = sum(roll(expr, rng=rng).total for _ in range(n)) / n
     assert abs(mean - float(exact_mean_4d6kh3())) < 0.1
+
+
+REROLL_ONLY = [
+    ("3d6r<2kh2", "roll20"),
+    ("3d6ro1>4", "roll20"),
+    ("3d10r1r10", "roll20"),
+    ("3dFro0", "roll20"),
+    ("4dFr<0", "roll20"),
+    ("2d4r<3", "roll20"),
+    ("5d6rr1mi3", "d20"),
+    ("4d6ro<3ma5kl2", "d20"),
+    ("2d3rr<2", "d20"),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    case=st.sampled_from(REROLL_ONLY),
+    seed=st.integers(0),
+    depth=st.integers(0, 3),
+    dice=st.integers(1, 12),
+)
+def test_the_reroll_only_loop_throws_as_the_chains_do(
+    case: tuple[str, str], seed: int, depth: int, dice: int
+) -> None:
+    """Same throws (die by die, each followed by its rerolls), kept, values, total; the same
+    refusal when the dice budget runs out."""
+    text, dialect = case
+    limits = Limits(max_explode_depth=depth, max_dice=dice)
+    group = parse(text, dialect=dialect)
+    assert isinstance(group, Dice)
+
+    def rolled(fast: bool) -> object:
+        rng, budget = SeededRng(seed), [dice]
+        try:
+            if fast:
+                return roll_group(group, rng, limits, budget)
+            if group.count > dice:  # as roll_group refuses a group before its first die
+                _over_budget(group.count, group.sides)
+            return _Chains(group, rng, limits, budget).roll()
+        except LimitError as err:
+            return str(err)
+
+    assert rolled(True) == rolled(False)

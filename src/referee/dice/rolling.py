@@ -16,6 +16,7 @@ scripted faces (`ScriptedRng`, `referee roll --faces`) are given in exactly that
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -167,9 +168,22 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     if type(expr) is Dice:  # the commonest roll: one group
         rolled = roll_group(expr, rng, limits, [limits.max_dice])
         return RollResult(expr, (rolled,), rolled.value)
+    fixed = _FIXED.get(id(expr))
+    if fixed is not None and fixed[0] is expr:
+        return fixed[1]
     state = _State(rng, limits)
     total = state.evaluate(expr)
-    return RollResult(expr, tuple(state.groups), total, tuple(state.pools))
+    result = RollResult(expr, tuple(state.groups), total, tuple(state.pools))
+    if not result.groups:  # no die thrown: this tree always rolls this (frozen) result
+        if len(_FIXED) >= 512:
+            _FIXED.clear()
+        _FIXED[id(expr)] = (expr, result)
+    return result
+
+
+_FIXED: dict[int, tuple[Expr, RollResult]] = {}
+"""Results of trees that throw no dice, by the tree's id; the tree is held, so its id stays
+its own, and `is` confirms it."""
 
 
 def roll_text(
@@ -331,6 +345,8 @@ def roll_group(
     if group.chains:
         if budget is not None:
             budget[0] += count  # counted again die by die
+        if not group.explode and group.add_on is None:
+            return _rerolled(group, rng, limits, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
     values = [_clamp(group, f - 2 if group.fudge else f) for f in first.faces]
@@ -355,6 +371,67 @@ def _clamp(group: Dice, value: int) -> int:
     if group.ceiling is not None and value > group.ceiling:
         value = group.ceiling
     return value
+
+
+@functools.lru_cache(maxsize=256)
+def _rerolling(group: Dice) -> frozenset[int]:
+    """The values on which a die of `group` is thrown again."""
+    return frozenset(f for f in group.faces() if group.rerolls(f))
+
+
+def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> GroupRoll:
+    """A group that only rerolls (and keeps, counts, clamps): `_Chains` without explosions,
+    in one loop. Each die is thrown on its own, followed at once by its rerolls."""
+    sides = group.sides
+    size = (sides,)
+    throw = rng.throw
+    fudge = group.fudge
+    again = _rerolling(group)
+    most = 1 if group.reroll_once else limits.max_explode_depth
+    clamps = group.floor is not None or group.ceiling is not None
+    throws: list[Throw] = []
+    faces: list[int] = []
+    values: list[int] = []
+    rerolled: list[bool] = []
+    unit_of: list[int] = []
+    units: list[int] = []
+    for _ in range(group.count):
+        tries = 0
+        while True:
+            if budget is not None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    _over_budget(1, sides)
+            thrown = throw(size)
+            throws.append(thrown)
+            face = thrown.faces[0]
+            faces.append(face)
+            value = face - 2 if fudge else face
+            if tries < most and value in again:
+                tries += 1
+                values.append(value)
+                rerolled.append(True)
+                unit_of.append(-1)
+                continue
+            if clamps:
+                value = _clamp(group, value)
+            values.append(value)
+            rerolled.append(False)
+            unit_of.append(len(units))
+            units.append(value)
+            break
+    kept_units = _select(group.keep, units)
+    total = _group_value(group, units, kept_units)
+    kept = tuple(u >= 0 and kept_units[u] for u in unit_of)
+    return GroupRoll(
+        group,
+        tuple(throws),
+        kept,
+        (False,) * len(faces),
+        total,
+        tuple(rerolled) if len(units) < len(faces) else (),
+        tuple(values) if values != faces else (),
+    )
 
 
 class _Chains:
