@@ -242,6 +242,21 @@ def _modifiers(dialect: Dialect, pool: bool) -> tuple[Modifier, ...]:
     return found
 
 
+_BY_FIRST: dict[tuple[str, bool], dict[str, tuple[Modifier, ...]]] = {}
+
+
+def _by_first(dialect: Dialect, pool: bool) -> dict[str, tuple[Modifier, ...]]:
+    """`_modifiers` by first letter (longest spelling first within each letter)."""
+    key = (dialect.name, pool)
+    found = _BY_FIRST.get(key)
+    if found is None:
+        found = {}
+        for mod in _modifiers(dialect, pool):
+            found[mod.letters[0]] = (*found.get(mod.letters[0], ()), mod)
+        _BY_FIRST[key] = found
+    return found
+
+
 class _Group:
     """The modifiers of one group or pool as they are read (each kind at most once)."""
 
@@ -572,11 +587,11 @@ class _Parser:
             raise NotationError(f"{where} explodes on every face, so it would never stop")
 
     def read_modifiers(self, group: _Group, start: int, pool: bool) -> None:
-        mods = _modifiers(self.d, pool)
+        by_first = _by_first(self.d, pool)
         low = self.low
         while self.pos < self.end:
             pos = self.pos
-            for mod in mods:
+            for mod in by_first.get(low[pos], ()):
                 if low.startswith(mod.letters, pos):
                     break
             else:

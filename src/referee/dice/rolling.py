@@ -349,7 +349,12 @@ def roll_group(
             return _rerolled(group, rng, limits, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
-    values = [_clamp(group, f - 2 if group.fudge else f) for f in first.faces]
+    if group.fudge:
+        values = [_clamp(group, f - 2) for f in first.faces]
+    elif group.floor is None and group.ceiling is None:
+        values = list(first.faces)
+    else:
+        values = [_clamp(group, f) for f in first.faces]
     kept = _select(group.keep, values)
     value = _group_value(group, values, kept)
     same = values == list(first.faces)
@@ -534,12 +539,15 @@ def _select(keep: Keep | None, values: list[Number] | list[int]) -> list[bool]:
     if keep.test is not None:
         passing = keep.mode is KeepMode.MATCHING
         return [keep.test.passes(v) == passing for v in values]
-    high_first = keep.mode in (KeepMode.HIGHEST, KeepMode.DROP_HIGHEST)
-    sign = -1 if high_first else 1
-    order = sorted(range(len(values)), key=lambda i: (sign * values[i], i))
-    keeping = keep.mode in (KeepMode.HIGHEST, KeepMode.LOWEST)
-    picked = set(order[: keep.count])
-    return [(i in picked) == keeping for i in range(len(values))]
+    mode = keep.mode
+    high_first = mode is KeepMode.HIGHEST or mode is KeepMode.DROP_HIGHEST
+    keeping = mode is KeepMode.HIGHEST or mode is KeepMode.LOWEST
+    # a stable sort (reversed too) leaves equal values in throw order: earlier first
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
+    flags = [not keeping] * len(values)
+    for i in order[: keep.count]:
+        flags[i] = keeping
+    return flags
 
 
 def _group_value(group: Dice, values: list[int], kept: list[bool]) -> int:
