@@ -166,7 +166,12 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     15
     """
     if type(expr) is Dice:  # the commonest roll: one group
-        rolled = roll_group(expr, rng, limits, [limits.max_dice])
+        if expr[2:] == _PLAIN_TAIL and expr.count <= limits.max_dice:  # one throw, no budget
+            first = rng.throw((expr.sides,) * expr.count)
+            flags = (True,) * expr.count
+            rolled = GroupRoll(expr, (first,), flags, (False,) * expr.count, sum(first.faces))
+        else:
+            rolled = roll_group(expr, rng, limits, [limits.max_dice])
         return RollResult(expr, (rolled,), rolled.value)
     fixed = _FIXED.get(id(expr))
     if fixed is not None and fixed[0] is expr:
@@ -202,6 +207,10 @@ def roll_text(
     6
     """
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
+
+
+_PLAIN_TAIL = Dice(1, 1)[2:]
+"""Every field after count and sides of a group without modifiers (`Dice.plain`)."""
 
 
 class _State:
