@@ -10,7 +10,7 @@ Run: python benchmarks/bench_dice.py
 - odds: the exact distribution of ten expressions both compute (ours: `odds(parse(text))`,
   no cache; icepool: building the same die from scratch and reading its outcomes and
   quantities). icepool's pool evaluator (`.sum()`) keeps its results between calls, so on the
-  keep/drop forms it answers from a warm cache (about 10x faster than with a fresh
+  keep/drop forms it answers from a warm cache (5-12x faster here than with a fresh
   `SumEvaluator`); that stays its baseline.
 - rng: one d100 throw from `VerifiableRng` (HMAC-SHA256) vs `SeededRng`.
 
