@@ -129,6 +129,16 @@ def test_monte_carlo_within_four_standard_errors_of_exact(policy: str) -> None:
     assert all(sum(d) == pytest.approx(1.0, abs=1e-12) for d in exact.damage)
 
 
+@pytest.mark.parametrize("policy", ["focus-weakest", "random"])
+def test_monte_carlo_face_tables_follow_a_formula_pack(policy: str) -> None:
+    """The Monte Carlo reads each d100 face from the pack (MSV-2..MSV-4), free attacks too."""
+    sides = ([("A", 60), ("B", 45)], [("C", 75)])
+    exact = exact_battle(*sides, FORMULA, policy)
+    sim = simulate_battle(*sides, FORMULA, policy, 40_000, np.random.default_rng(11))
+    assert abs(sim.p_first_side - exact.p_first_side) <= 4 * sim.se_first_side
+    assert abs(sim.expected_rounds - exact.expected_rounds) <= 4 * sim.se_rounds
+
+
 def test_monte_carlo_progress_and_seed() -> None:
     seen: list[tuple[int, int]] = []
 

@@ -40,7 +40,7 @@ import numpy as np
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes, key_distribution
 from referee.errors import LimitError, NotationError, RuleError
 from referee.numerals import is_whole
-from referee.systems.msv.attack import check_cs
+from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.rules import MsvRules
 
 #: Bounds on untrusted input (DESIGN: budgets).
@@ -498,9 +498,9 @@ def simulate_battle(
     pol = check_policy(policy) if isinstance(policy, str) else policy
     if not 1 <= battles <= MAX_BATTLES:
         raise LimitError(f"battles must be in 1..{MAX_BATTLES}, got {battles!r}")
-    tables = _check_battle(fighters, rules)
+    _check_battle(fighters, rules)
     keys = [key_distribution(f.cs, rules) for f in fighters]
-    sim = _Simulation(fighters, rules.defeat_threshold, tables, keys, pol)
+    sim = _Simulation(fighters, rules, keys, pol)
     parts = []
     done = 0
     while done < battles:
@@ -516,12 +516,11 @@ class _Simulation:
     def __init__(
         self,
         fighters: tuple[Fighter, ...],
-        t: int,
-        tables: list[np.ndarray],
+        rules: MsvRules,
         keys: list[dict[int, Fraction]],
         policy: Policy,
     ) -> None:
-        self.fighters, self.t, self.policy = fighters, t, policy
+        self.fighters, self.t, self.policy = fighters, rules.defeat_threshold, policy
         self.n = len(fighters)
         self.side = np.array([f.side for f in fighters])
         self.first_side = self.side == 0
@@ -536,9 +535,12 @@ class _Simulation:
         self.strong_base = rank * (self.t + 1) * self.narrow + (self.n - 1 - self.index)
         self.spread_tie = self.n - 1 - self.index
         # cumulative action tables, one row per fighter: P(total damage <= k)
-        self.cumulative = np.array([np.cumsum(table) for table in tables])
-        self.cumulative[:, -1] = 1.0  # P(total <= threshold) is 1: no rounding gap
-        self.flat = (self.cumulative + 2 * np.arange(self.n)[:, None]).ravel()
+        self.members = [np.flatnonzero(self.side == side) for side in (0, 1)]
+        self.side_sizes = np.array([np.sum(self.side == 0), np.sum(self.side == 1)], np.int8)
+        # per fighter and d100 face (flat: fighter * 100 + face - 1): damage and free attack
+        hits = [interpret(f.cs, face, rules) for f in fighters for face in range(1, D100 + 1)]
+        self.face_damage = np.array([h.damage for h in hits], dtype=np.int16)
+        self.face_again = np.array([h.free_attack for h in hits], dtype=bool)
         self.key_values = [np.array(list(k)) for k in keys]
         self.key_cumulative = [np.cumsum([float(p) for p in k.values()]) for k in keys]
 
@@ -577,28 +579,48 @@ class _Simulation:
         result: np.ndarray = np.lexsort(keys, axis=-1)
         return result
 
-    def _pick(
-        self, who: np.ndarray, taken: np.ndarray, alive: np.ndarray, gen: np.random.Generator
-    ) -> np.ndarray:
-        """The target of each attacker `who` under the policy (see `_targets`)."""
-        enemy = alive & self.enemies[who]
-        if self.policy is Policy.RANDOM:
-            score = gen.random(taken.shape)
-        elif self.policy is Policy.FOCUS_WEAKEST:
-            score = taken * self.wide + self.weak_tie
+    def _score(self, fighter: np.ndarray | int, taken: np.ndarray) -> np.ndarray:
+        """The policy's score of `fighter` as a target with `taken` damage (defeated: lowest).
+
+        Scores are distinct per fighter, so the largest names one target (see `_targets`)."""
+        if self.policy is Policy.FOCUS_WEAKEST:
+            score = taken * self.wide + self.weak_tie[fighter]
         elif self.policy is Policy.FOCUS_STRONGEST:
-            score = self.strong_base + taken * self.narrow
+            score = self.strong_base[fighter] + taken * self.narrow
+        elif self.policy is Policy.SPREAD:
+            score = self.spread_tie[fighter] - taken * self.wide
         else:
-            score = self.spread_tie - taken * self.wide
-        result: np.ndarray = np.argmax(np.where(enemy, score, -(10**9)), axis=1)
+            score = np.zeros_like(taken)
+        result: np.ndarray = np.where(taken < self.t, score, -(10**6)).astype(np.int32)
+        return result
+
+    def _pick(self, who: np.ndarray, key: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        """The target of each attacker `who`: the best-scored enemy (`key` is (n, m))."""
+        chance = gen.random(key.shape) if self.policy is Policy.RANDOM else None
+        picks = []
+        for members in self.members:
+            first = members[0]
+            best = key[first] + chance[first] if chance is not None else key[first].copy()
+            pick = np.full(who.size, first, dtype=np.intp)
+            for j in members[1:]:
+                score = key[j] + chance[j] if chance is not None else key[j]
+                better = score > best
+                np.copyto(best, score, where=better)
+                np.copyto(pick, j, where=better)
+            picks.append(pick)
+        result: np.ndarray = np.where(self.side[who] == 0, picks[1], picks[0])
         return result
 
     def run(self, size: int, gen: np.random.Generator) -> tuple[np.ndarray, ...]:
         """Every battle steps through the initiative order in lockstep, one position at a time;
-        a defeated fighter's position is skipped."""
+        a defeated fighter's position is skipped. Each attack rolls a d100 face and reads the
+        attacker's damage and free attack from its face table (MSV-2..MSV-4); the rows whose
+        attack gave a free attack on a foe still standing roll again (MSV-4)."""
         n, t = self.n, self.t
         orders = self._orders(size, gen)  # (size, n): the fighter at each position
-        taken = np.zeros((size, n), dtype=np.int16)
+        taken = np.zeros((n, size), dtype=np.int16)  # fighter-major: columns stay contiguous
+        key = np.repeat(self._score(self.index, np.zeros(n, np.int16))[:, None], size, axis=1)
+        up = np.repeat(self.side_sizes[:, None], size, axis=1)  # (2, size) fighters standing
         ids = np.arange(size)
         done = np.zeros(size, dtype=bool)
         out_taken = np.zeros((size, n), dtype=np.int64)
@@ -611,29 +633,54 @@ class _Simulation:
                     break
                 rows = np.arange(ids.size)
                 who = orders[:, position]
-                alive = taken < t
-                acts = alive[rows, who] & ~done
-                target = self._pick(who, taken, alive, gen)
-                # inverse CDF of the attacker's action table, all tables in one sorted row
-                spot = np.searchsorted(self.flat, gen.random(ids.size) + 2 * who, side="right")
-                dealt = np.minimum(spot - who * (t + 1), t) * acts
-                hurt = np.minimum(taken[rows, target] + dealt, t).astype(np.int16)
-                taken[rows, target] = hurt
-                alive[rows, target] = hurt < t
-                standing = alive.astype(np.float32) @ self.side_columns  # (m, 2) per side
-                over = (standing.min(axis=1) == 0) & ~done
+                acts = (taken[who, rows] < t) & ~done
+                target = self._pick(who, key, gen)
+                before = taken[target, rows]
+                face = who * D100 + gen.integers(0, D100, ids.size, dtype=np.int16)
+                hurt = np.minimum(before + self.face_damage[face] * acts, t).astype(np.int16)
+                chain = np.flatnonzero(self.face_again[face] & acts & (hurt < t))
+                hurt = self._free_attacks(chain, who, target, hurt, gen)
+                taken[target, rows] = hurt
+                key[target, rows] = self._score(target, hurt)
+                beaten = (hurt >= t) & (before < t)
+                if not beaten.any():
+                    continue
+                target_side = self.side[target]
+                up[target_side, rows] -= beaten
+                over = beaten & (up[target_side, rows] == 0)
                 if over.any():
-                    out_taken[ids[over]] = taken[over]
+                    out_taken[ids[over]] = taken[:, over].T
                     out_rounds[ids[over]] = round_number
                     done |= over
                     if 4 * int(done.sum()) >= ids.size:  # compress now and then, not each step
                         keep = ~done
-                        ids, orders, taken, done = ids[keep], orders[keep], taken[keep], done[keep]
+                        ids, orders, done = ids[keep], orders[keep], done[keep]
+                        taken, up, key = taken[:, keep], up[:, keep], key[:, keep]
             if ids.size == 0 or done.all():
                 return out_taken, out_rounds
             if steps > MAX_STEPS:
                 raise LimitError(f"a simulated battle ran past {MAX_STEPS} actions")
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _free_attacks(
+        self,
+        chain: np.ndarray,
+        who: np.ndarray,
+        target: np.ndarray,
+        hurt: np.ndarray,
+        gen: np.random.Generator,
+    ) -> np.ndarray:
+        """The free attacks criticals give (MSV-4): the rows `chain` roll again on the same
+        stunned foe until a roll gives none or the foe is defeated."""
+        t = self.t
+        for _ in range(MAX_STEPS):
+            if chain.size == 0:
+                return hurt
+            face = who[chain] * D100 + gen.integers(0, D100, chain.size, dtype=np.int16)
+            after = np.minimum(hurt[chain] + self.face_damage[face], t).astype(np.int16)
+            hurt[chain] = after
+            chain = chain[self.face_again[face] & (after < t)]
+        raise LimitError(f"a chain of free attacks ran past {MAX_STEPS} rolls")
 
     def summarize(self, parts: list[tuple[np.ndarray, ...]], cells: int) -> BattleResult:
         taken = np.concatenate([p[0] for p in parts])
