@@ -1,52 +1,56 @@
-"""The HTTP service: routes over `RefereeService`, one error handler, a body-size limit.
+"""The HTTP service assembled: the route modules over `RefereeService`, one error handler,
+a body-size limit, security headers and rate limits.
 
-Routes are plain (sync) functions: FastAPI runs them in its thread pool, so the store's
-blocking database calls never stall the event loop.
+The routes live in `routes_*.py`, each an `APIRouter` over one `routing.Ask` (who is asking,
+and doing a write once). Routes are plain (sync) functions where they touch the database:
+FastAPI runs them in its thread pool, so the store's blocking calls never stall the loop.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
     JSONResponse,
     PlainTextResponse,
     Response,
-    StreamingResponse,
 )
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 
 from referee import __version__
-from referee.bout import commands as c
-from referee.errors import AuthError, NotationError, RefereeError, RuleError
+from referee.errors import NotationError, RefereeError
 from referee.numerals import is_whole
-from referee.service import models as m
-from referee.service import receipts, routes_judge
-from referee.service.bouts import ROTATE_EVERY, Caller, RefereeService, redact_hidden
-from referee.service.chat import answer_chat, error_answer, read_line
+from referee.service import (
+    receipts,
+    routes_actions,
+    routes_bouts,
+    routes_chat,
+    routes_events,
+    routes_fighters,
+    routes_judge,
+    routes_powers,
+)
+from referee.service.bouts import ROTATE_EVERY, RefereeService, redact_hidden
+from referee.service.chat import error_answer
 from referee.service.limits import (
     Limits,
     RateLimitedError,
     RateLimits,
-    client_address,
     refusal_headers,
 )
 from referee.service.live import LiveHub
-from referee.service.receipts import request_digest
-from referee.store import Role, Store
-from referee.store.store import MAX_EVENTS_PER_BOUT
-from referee.systems import find_system, system_names
+from referee.service.routing import Ask
+from referee.store import Store
 
 log = logging.getLogger("referee.service")
 
@@ -189,30 +193,6 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-def bearer(authorization: str | None) -> str | None:
-    """The token of an `Authorization: Bearer TOKEN` header."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise AuthError("the Authorization header must be 'Bearer TOKEN'")
-    return token.strip()
-
-
-AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
-KeyHeader = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        description="any unique text (a UUID): a retry with the same key gets the first "
-        "answer again and changes nothing more",
-    ),
-]
-
-#: The largest seq a cursor (`after`, `Last-Event-ID`) may name: a bout holds at most this
-#: many events, so anything past it is a mistake (400), never a database error.
-MAX_CURSOR = MAX_EVENTS_PER_BOUT
-
 _ERROR_SCHEMA = {
     "type": "object",
     "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
@@ -243,19 +223,6 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     429: _error("too many requests (Retry-After says when to try again)"),
     503: _error("the database is unavailable, or too many live streams"),
 }
-
-
-def _cursor(value: str | None, what: str) -> int | None:
-    """A seq cursor from text: -1..MAX_CURSOR, or RuleError (400)."""
-    if value is None:
-        return None
-    text = value.strip()
-    if not text.lstrip("-").isdigit() or not text.isascii() or len(text) > 12:
-        raise RuleError(f"{what} {value[:40]!r} is not a whole number -1..{MAX_CURSOR}")
-    number = int(text)
-    if not -1 <= number <= MAX_CURSOR:
-        raise RuleError(f"{what} {number} is out of range (-1..{MAX_CURSOR})")
-    return number
 
 
 def create_app(
@@ -351,477 +318,10 @@ def create_app(
             headers=PRIVATE_HEADERS,
         )
 
-    def who(bout_id: str, authorization: str | None) -> Caller:
-        return service.caller(bout_id, bearer(authorization))
-
-    def once(
-        request: Request, key: str | None, authorization: str | None, body: Any, run: Any
-    ) -> Any:
-        """`run()` as one transaction, or the first answer again for a retried key."""
-        # Only a keyed request is compared with its retries: no digest without a key.
-        fingerprint = "" if key is None else request_digest(request.method, request.url.path, body)
-        return receipts.once(store, key, bearer(authorization), fingerprint, run, keep)
-
-    def dumped(body: Any) -> Any:
-        return None if body is None else body.model_dump(mode="json")
-
-    @app.get("/healthz", tags=["service"])
-    def healthz() -> dict[str, str]:
-        """200 while the service is up."""
-        return {"status": "ok", "version": __version__}
-
-    @app.get("/api/systems", tags=["service"])
-    def systems() -> list[dict[str, Any]]:
-        """The rule systems a bout may use: name, title, actions, stats a referee may hide."""
-        out = []
-        for name in system_names():
-            system = find_system(name)()
-            out.append(
-                {
-                    "name": name,
-                    "title": system.title,
-                    "actions": list(system.actions),
-                    "hidden_stats": list(system.hidden_stats()),
-                }
-            )
-        return out
-
-    @app.post("/api/bouts", status_code=201, tags=["bouts"])
-    def create_bout(
-        request: Request, body: m.CreateBout, idempotency_key: KeyHeader = None
-    ) -> dict[str, Any]:
-        """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                None,
-                dumped(body),
-                lambda: service.create_bout(
-                    body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
-                ),
-            )
-        )
-
-    @app.get("/api/bouts", tags=["bouts"])
-    def list_bouts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
-        """Recent bouts (public fields only)."""
-        return [b.as_json() for b in store.list_bouts(limit=limit)]
-
-    @app.get("/api/bouts/{bout_id}", tags=["bouts"])
-    def get_bout(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
-        """The bout's state; hidden stats only with the referee's token."""
-        return service.view(bout_id, who(bout_id, authorization))
-
-    @app.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
-    def scoreboard(bout_id: str) -> list[dict[str, Any]]:
-        """Wounds against thresholds, standing fighters first."""
-        return service.scoreboard(bout_id)
-
-    @app.post("/api/bouts/{bout_id}/fighters", status_code=201, tags=["fighters"])
-    def add_fighter(
-        request: Request,
-        bout_id: str,
-        body: m.AddFighter,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee adds a fighter (MSV: `cs`; SRP: `sheet`); its token comes back once."""
-
-        def run() -> dict[str, Any]:  # the service checks it is the referee's token
-            caller = who(bout_id, authorization)
-            return service.add_fighter(
-                bout_id, caller, body.name, body.stats(), body.side, body.hidden, body.client_seed
-            )
-
-        return dict(once(request, idempotency_key, authorization, dumped(body), run))
-
-    @app.post("/api/bouts/{bout_id}/join", status_code=201, tags=["fighters"])
-    def join(
-        request: Request,
-        bout_id: str,
-        body: m.AddFighter,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """A fighter joins an open bout by itself, optionally adding its part to the client seed."""
-
-        def run() -> dict[str, Any]:
-            caller = who(bout_id, authorization)
-            return service.add_fighter(
-                bout_id, caller, body.name, body.stats(), body.side, (), body.client_seed, True
-            )
-
-        return dict(once(request, idempotency_key, authorization, dumped(body), run))
-
-    @app.patch("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
-    def update_fighter(
-        request: Request,
-        bout_id: str,
-        name: str,
-        body: m.UpdateFighter,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee changes a fighter's stats or wounds."""
-        command = c.UpdateFighter(name, body.stats(), body.wounds)
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
-            )
-        )
-
-    @app.delete("/api/bouts/{bout_id}/fighters/{name}", tags=["fighters"])
-    def remove_fighter(
-        request: Request,
-        bout_id: str,
-        name: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee removes a fighter, or a fighter quits (its own token, then revoked)."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                None,
-                lambda: _events(service.remove(bout_id, who(bout_id, authorization), name)),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/fighters/{name}/token", tags=["fighters"])
-    def reissue_token(
-        request: Request,
-        bout_id: str,
-        name: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee reissues a fighter's link: `{"name", "token"}`; the old token stops
-        working."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                None,
-                lambda: service.reissue_token(bout_id, who(bout_id, authorization), name),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/fighters/{name}/reveal", tags=["fighters"])
-    def reveal(
-        request: Request,
-        bout_id: str,
-        name: str,
-        body: m.Reveal | None = None,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee reveals a fighter's hidden stats (all, or the named `keys`)."""
-        keys = tuple(body.keys) if body else ()
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: _events(
-                    service.command(bout_id, who(bout_id, authorization), c.Reveal(name, keys))
-                ),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/initiative", tags=["actions"])
-    def initiative(
-        request: Request,
-        bout_id: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """The referee rolls initiative; the bout starts."""
-
-        def run() -> dict[str, Any]:
-            events = service.command(bout_id, who(bout_id, authorization), c.RollInitiative())
-            settled = next(e for e in events if e["type"] == "initiative")
-            return {"order": settled["payload"]["order"], **_events(events)}
-
-        return dict(once(request, idempotency_key, authorization, None, run))
-
-    @app.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
-    def attack(
-        request: Request,
-        bout_id: str,
-        body: m.Attack,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """An attack by `attacker` (its own token, or the referee's) on `target`.
-
-        Circumstance options (`modifier`, `rear`, `defend`, `range`) are the referee's: a
-        fighter's token that sets one gets 403.
-        """
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: service.act(
-                    bout_id, who(bout_id, authorization), body.attacker, "attack", body.options()
-                ),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/actions", tags=["actions"])
-    def action(
-        request: Request,
-        bout_id: str,
-        body: m.Action,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: service.act(
-                    bout_id, who(bout_id, authorization), body.actor, body.kind, body.options
-                ),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/rolls", tags=["actions"])
-    def free_roll(
-        request: Request,
-        bout_id: str,
-        body: m.FreeRoll,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """A recorded roll outside the rules (the chat's `roll`), by a fighter or the referee:
-        any dice notation; every throw is a roll event with its nonce and faces."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: service.free_roll(
-                    bout_id, who(bout_id, authorization), body.dice, body.actor
-                ),
-            )
-        )
-
-    def referee_power(path: str, command: Callable[[], c.Command], doc: str) -> None:
-        def route(
-            request: Request,
-            bout_id: str,
-            authorization: AuthHeader = None,
-            idempotency_key: KeyHeader = None,
-        ) -> dict[str, Any]:
-            return dict(
-                once(
-                    request,
-                    idempotency_key,
-                    authorization,
-                    None,
-                    lambda: _events(
-                        service.command(bout_id, who(bout_id, authorization), command())
-                    ),
-                )
-            )
-
-        route.__doc__ = doc
-        route.__name__ = path.replace("-", "_")
-        app.post(f"/api/bouts/{{bout_id}}/{path}", tags=["referee"])(route)
-
-    referee_power("pause", c.Pause, "Pause the bout.")
-    referee_power("resume", c.Resume, "Resume a paused bout.")
-    referee_power("skip", c.Skip, "Pass the current fighter's turn.")
-    referee_power("void", c.Void, "Take back the last action (an undo event; nothing is erased).")
-    referee_power("cancel", c.Cancel, "Call the bout off.")
-
-    @app.post("/api/bouts/{bout_id}/end", tags=["referee"])
-    def end(
-        request: Request,
-        bout_id: str,
-        body: m.End | None = None,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """End the bout, naming the winning side (or none)."""
-        command = c.End(
-            body.winner if body else None, (body.reason if body else None) or "ended by the referee"
-        )
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/override", tags=["referee"])
-    def override(
-        request: Request,
-        bout_id: str,
-        body: m.Override,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
-        command = c.Override(body.of, body.wounds, body.note)
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                dumped(body),
-                lambda: _events(service.command(bout_id, who(bout_id, authorization), command)),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/handover", tags=["referee"])
-    def handover(
-        request: Request,
-        bout_id: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """Hand the bout to another referee: a new referee token; the old one stops working."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                None,
-                lambda: service.hand_over(bout_id, who(bout_id, authorization)),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/rotate-seed", tags=["fairness"])
-    def rotate(
-        request: Request,
-        bout_id: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """Reveal the current server seed and commit to a new one."""
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                None,
-                lambda: service.rotate_seed(bout_id, who(bout_id, authorization)),
-            )
-        )
-
-    @app.post("/api/bouts/{bout_id}/close", tags=["fairness"])
-    def close(
-        request: Request,
-        bout_id: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
-        """End the bout if needed and reveal its server seed: now anyone can verify it.
-
-        Once closed, nothing changes the bout: every write answers 409.
-        """
-        return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
-                None,
-                lambda: service.close(bout_id, who(bout_id, authorization)),
-            )
-        )
-
-    @app.get("/api/bouts/{bout_id}/export", tags=["fairness"])
-    def export(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
-        """The export document: bout, fairness (commitment, client seed, seeds once revealed)
-        and every event."""
-        return service.export(bout_id, who(bout_id, authorization))
-
-    @app.get("/api/bouts/{bout_id}/log", tags=["events"])
-    def event_log(
-        bout_id: str,
-        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
-        authorization: AuthHeader = None,
-    ) -> list[dict[str, Any]]:
-        """The ledger's events after seq `after` (JSON; for polling clients)."""
-        return service.visible_records(bout_id, who(bout_id, authorization), after)
-
-    @app.get(
-        "/api/bouts/{bout_id}/events",
-        tags=["events"],
-        response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
-    )
-    async def live(
-        bout_id: str,
-        request: Request,
-        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
-        token: Annotated[
-            str | None, Query(description="for EventSource, which cannot set headers")
-        ] = None,
-        authorization: AuthHeader = None,
-        last_event_id: Annotated[str | None, Header()] = None,
-    ) -> StreamingResponse:
-        """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
-        caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
-        await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
-        resumed = _cursor(last_event_id, "Last-Event-ID")
-        start = after if resumed is None else resumed
-        referee = caller.role is Role.REFEREE
-        stream = hub.open(bout_id, start, referee, client_address(request.scope))
-        return StreamingResponse(
-            stream,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
-
-    @app.post(
-        "/api/bouts/{bout_id}/chat",
-        tags=["chat"],
-        response_class=PlainTextResponse,
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"text/plain": {"schema": {"type": "string", "maxLength": 1024}}},
-            }
-        },
-    )
-    async def chat(
-        bout_id: str,
-        request: Request,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> PlainTextResponse:
-        """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
-        out (at most 1,024 bytes); every error is one `error: ...` line.
-
-        The whole line is one transaction: a line that fails stores nothing.
-        """
-        line = read_line(await request.body())
-
-        def run() -> str:
-            return answer_chat(service, bout_id, who(bout_id, authorization), line)
-
-        answer = await run_in_threadpool(once, request, idempotency_key, authorization, line, run)
-        return PlainTextResponse(str(answer))
+    ask = Ask(service, store, hub, keep)
+    for module in (routes_bouts, routes_fighters, routes_actions, routes_powers, routes_events):
+        app.include_router(module.routes(ask))
+    app.include_router(routes_chat.routes(ask))
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -836,14 +336,18 @@ def create_app(
 def _allowed(app: FastAPI, request: Request) -> list[str]:
     """Every method some route offers at the request's path (for a 405's Allow header)."""
     methods: set[str] = set()
-    for route in app.router.routes:
+    for route in _every_route(app.router.routes):
         match, _ = route.matches({**request.scope, "method": "\x00"})
         if match is not Match.NONE:
             methods |= set(getattr(route, "methods", None) or ())
     return sorted(methods)
 
 
-def _events(records: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "events": [{"seq": e["seq"], "type": e["type"], "payload": e["payload"]} for e in records]
-    }
+def _every_route(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """The routes, with those of every included router (none has a prefix) in their place."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _every_route(inner.routes)
+        else:
+            yield route

@@ -1,0 +1,73 @@
+"""Routes of bouts as a whole: health, rule systems, create, list, read, scoreboard."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from referee import __version__
+from referee.service import models as m
+from referee.service.routing import Ask, AuthHeader, KeyHeader, dumped
+from referee.systems import find_system, system_names
+
+
+def routes(ask: Ask) -> APIRouter:
+    """The routes of this module over `ask` (the service, its store and live hub)."""
+    service, store, who, once = ask.service, ask.store, ask.who, ask.once
+    router = APIRouter()
+
+    @router.get("/healthz", tags=["service"])
+    def healthz() -> dict[str, str]:
+        """200 while the service is up."""
+        return {"status": "ok", "version": __version__}
+
+    @router.get("/api/systems", tags=["service"])
+    def systems() -> list[dict[str, Any]]:
+        """The rule systems a bout may use: name, title, actions, stats a referee may hide."""
+        out = []
+        for name in system_names():
+            system = find_system(name)()
+            out.append(
+                {
+                    "name": name,
+                    "title": system.title,
+                    "actions": list(system.actions),
+                    "hidden_stats": list(system.hidden_stats()),
+                }
+            )
+        return out
+
+    @router.post("/api/bouts", status_code=201, tags=["bouts"])
+    def create_bout(
+        request: Request, body: m.CreateBout, idempotency_key: KeyHeader = None
+    ) -> dict[str, Any]:
+        """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
+        return dict(
+            once(
+                request,
+                idempotency_key,
+                None,
+                dumped(body),
+                lambda: service.create_bout(
+                    body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
+                ),
+            )
+        )
+
+    @router.get("/api/bouts", tags=["bouts"])
+    def list_bouts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+        """Recent bouts (public fields only)."""
+        return [b.as_json() for b in store.list_bouts(limit=limit)]
+
+    @router.get("/api/bouts/{bout_id}", tags=["bouts"])
+    def get_bout(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The bout's state; hidden stats only with the referee's token."""
+        return service.view(bout_id, who(bout_id, authorization))
+
+    @router.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
+    def scoreboard(bout_id: str) -> list[dict[str, Any]]:
+        """Wounds against thresholds, standing fighters first."""
+        return service.scoreboard(bout_id)
+
+    return router

@@ -1,0 +1,48 @@
+"""The chat endpoint: one plain-text line in, one plain-text answer out."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse
+from starlette.concurrency import run_in_threadpool
+
+from referee.service.chat import answer_chat, read_line
+from referee.service.routing import Ask, AuthHeader, KeyHeader
+
+
+def routes(ask: Ask) -> APIRouter:
+    """The routes of this module over `ask` (the service, its store and live hub)."""
+    service, who, once = ask.service, ask.who, ask.once
+    router = APIRouter()
+
+    @router.post(
+        "/api/bouts/{bout_id}/chat",
+        tags=["chat"],
+        response_class=PlainTextResponse,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"text/plain": {"schema": {"type": "string", "maxLength": 1024}}},
+            }
+        },
+    )
+    async def chat(
+        bout_id: str,
+        request: Request,
+        authorization: AuthHeader = None,
+        idempotency_key: KeyHeader = None,
+    ) -> PlainTextResponse:
+        """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
+        out (at most 1,024 bytes); every error is one `error: ...` line.
+
+        The whole line is one transaction: a line that fails stores nothing.
+        """
+        line = read_line(await request.body())
+
+        def run() -> str:
+            return answer_chat(service, bout_id, who(bout_id, authorization), line)
+
+        answer = await run_in_threadpool(once, request, idempotency_key, authorization, line, run)
+        return PlainTextResponse(str(answer))
+
+    return router

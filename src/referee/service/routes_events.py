@@ -1,0 +1,84 @@
+"""Routes that read the ledger: the export, the log (polling) and live server-sent events."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from referee.errors import RuleError
+from referee.service.limits import client_address
+from referee.service.routing import Ask, AuthHeader, bearer
+from referee.store import Role
+from referee.store.store import MAX_EVENTS_PER_BOUT
+
+#: The largest seq a cursor (`after`, `Last-Event-ID`) may name: a bout holds at most this
+#: many events, so anything past it is a mistake (400), never a database error.
+MAX_CURSOR = MAX_EVENTS_PER_BOUT
+
+
+def _cursor(value: str | None, what: str) -> int | None:
+    """A seq cursor from text: -1..MAX_CURSOR, or RuleError (400)."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text.lstrip("-").isdigit() or not text.isascii() or len(text) > 12:
+        raise RuleError(f"{what} {value[:40]!r} is not a whole number -1..{MAX_CURSOR}")
+    number = int(text)
+    if not -1 <= number <= MAX_CURSOR:
+        raise RuleError(f"{what} {number} is out of range (-1..{MAX_CURSOR})")
+    return number
+
+
+def routes(ask: Ask) -> APIRouter:
+    """The routes of this module over `ask` (the service, its store and live hub)."""
+    service, store, who = ask.service, ask.store, ask.who
+    router = APIRouter()
+
+    @router.get("/api/bouts/{bout_id}/export", tags=["fairness"])
+    def export(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+        """The export document: bout, fairness (commitment, client seed, seeds once revealed)
+        and every event."""
+        return service.export(bout_id, who(bout_id, authorization))
+
+    @router.get("/api/bouts/{bout_id}/log", tags=["events"])
+    def event_log(
+        bout_id: str,
+        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
+        authorization: AuthHeader = None,
+    ) -> list[dict[str, Any]]:
+        """The ledger's events after seq `after` (JSON; for polling clients)."""
+        return service.visible_records(bout_id, who(bout_id, authorization), after)
+
+    @router.get(
+        "/api/bouts/{bout_id}/events",
+        tags=["events"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def live(
+        bout_id: str,
+        request: Request,
+        after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
+        token: Annotated[
+            str | None, Query(description="for EventSource, which cannot set headers")
+        ] = None,
+        authorization: AuthHeader = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
+        caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
+        await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
+        resumed = _cursor(last_event_id, "Last-Event-ID")
+        start = after if resumed is None else resumed
+        referee = caller.role is Role.REFEREE
+        stream = ask.hub.open(bout_id, start, referee, client_address(request.scope))
+        return StreamingResponse(
+            stream,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    return router
