@@ -617,8 +617,8 @@ class _Simulation:
         attacker's damage and free attack from its face table (MSV-2..MSV-4); the rows whose
         attack gave a free attack on a foe still standing roll again (MSV-4)."""
         n, t = self.n, self.t
-        orders = self._orders(size, gen)  # (size, n): the fighter at each position
-        taken = np.zeros((n, size), dtype=np.int16)  # fighter-major: columns stay contiguous
+        orders = self._orders(size, gen).T.copy()  # (n, size): the fighter at each position
+        taken = np.zeros((n, size), dtype=np.int16)  # fighter-major: rows stay contiguous
         key = np.repeat(self._score(self.index, np.zeros(n, np.int16))[:, None], size, axis=1)
         up = np.repeat(self.side_sizes[:, None], size, axis=1)  # (2, size) fighters standing
         ids = np.arange(size)
@@ -631,31 +631,37 @@ class _Simulation:
                 steps += 1
                 if ids.size == 0 or steps > MAX_STEPS:
                     break
-                rows = np.arange(ids.size)
-                who = orders[:, position]
-                acts = (taken[who, rows] < t) & ~done
+                m = ids.size
+                rows = np.arange(m)
+                flat_taken, flat_key, flat_up = taken.reshape(-1), key.reshape(-1), up.reshape(-1)
+                who = orders[position]
+                acts = (flat_taken[who * m + rows] < t) & ~done
                 target = self._pick(who, key, gen)
-                before = taken[target, rows]
-                face = who * D100 + gen.integers(0, D100, ids.size, dtype=np.int16)
+                cell = target * m + rows  # (target, battle) in the flat fighter-major arrays
+                before = flat_taken[cell]
+                face = who * D100 + gen.integers(0, D100, m, dtype=np.int16)
                 hurt = np.minimum(before + self.face_damage[face] * acts, t).astype(np.int16)
                 chain = np.flatnonzero(self.face_again[face] & acts & (hurt < t))
                 hurt = self._free_attacks(chain, who, target, hurt, gen)
-                taken[target, rows] = hurt
-                key[target, rows] = self._score(target, hurt)
+                flat_taken[cell] = hurt
+                flat_key[cell] = self._score(target, hurt)
                 beaten = (hurt >= t) & (before < t)
                 if not beaten.any():
                     continue
-                target_side = self.side[target]
-                up[target_side, rows] -= beaten
-                over = beaten & (up[target_side, rows] == 0)
+                side_cell = self.side[target] * m + rows
+                flat_up[side_cell] -= beaten
+                over = beaten & (flat_up[side_cell] == 0)
                 if over.any():
                     out_taken[ids[over]] = taken[:, over].T
                     out_rounds[ids[over]] = round_number
                     done |= over
-                    if 4 * int(done.sum()) >= ids.size:  # compress now and then, not each step
+                    if 4 * int(done.sum()) >= m:  # compress now and then, not each step
                         keep = ~done
-                        ids, orders, done = ids[keep], orders[keep], done[keep]
-                        taken, up, key = taken[:, keep], up[:, keep], key[:, keep]
+                        ids, done = ids[keep], done[keep]
+                        # C order, so the flat views above stay views
+                        orders, taken, up, key = (
+                            np.ascontiguousarray(a[:, keep]) for a in (orders, taken, up, key)
+                        )
             if ids.size == 0 or done.all():
                 return out_taken, out_rounds
             if steps > MAX_STEPS:
