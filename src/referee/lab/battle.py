@@ -591,19 +591,26 @@ class _Simulation:
             score = self.spread_tie[fighter] - taken * self.wide
         else:
             score = np.zeros_like(taken)
-        result: np.ndarray = np.where(taken < self.t, score, -(10**6)).astype(np.int32)
+        dead = self.spread_tie[fighter] - 10**6 * self.narrow  # below every living score
+        result: np.ndarray = np.where(taken < self.t, score, dead).astype(np.int32)
         return result
 
     def _pick(self, who: np.ndarray, key: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         """The target of each attacker `who`: the best-scored enemy (`key` is (n, m))."""
-        chance = gen.random(key.shape) if self.policy is Policy.RANDOM else None
+        if self.policy is not Policy.RANDOM:
+            # every score ends in the digit n - 1 - fighter (base n + 1): the best names itself
+            best = [np.max(key[members], axis=0) for members in self.members]
+            top = np.where(self.side[who] == 0, best[1], best[0])
+            named: np.ndarray = self.n - 1 - top % self.narrow
+            return named
+        chance = gen.random(key.shape)
         picks = []
         for members in self.members:
             first = members[0]
-            best = key[first] + chance[first] if chance is not None else key[first].copy()
+            best = key[first] + chance[first]
             pick = np.full(who.size, first, dtype=np.intp)
             for j in members[1:]:
-                score = key[j] + chance[j] if chance is not None else key[j]
+                score = key[j] + chance[j]
                 better = score > best
                 np.copyto(best, score, where=better)
                 np.copyto(pick, j, where=better)
