@@ -197,3 +197,24 @@ def test_battle_cli_exact_and_monte_carlo() -> None:
 )  # fmt: skip
 def test_battle_cli_bad_input(args: list[str], err: str) -> None:
     assert run(*args) == (2, "", err)
+
+
+def test_a_free_attack_that_deals_nothing_is_rolled_again_in_the_exact_chain() -> None:
+    # MSV-4: a critical gives a free attack even when it deals 0 damage. With P(free, 0) = 1/4,
+    # P(no free, 2) = 1/2 and P(no free, 0) = 1/4, the action ends with 0 with probability
+    # (1/4) / (3/4) = 1/3 and with 2 with probability 2/3; nothing is a defeat (threshold 5).
+    from fractions import Fraction
+
+    from referee.analysis.msv_outcomes import Outcome
+    from referee.errors import RuleError
+    from referee.lab.battle import action_damage
+
+    outcomes = {
+        Outcome(0, True): Fraction(1, 4),
+        Outcome(2, False): Fraction(1, 2),
+        Outcome(0, False): Fraction(1, 4),
+    }
+    got = action_damage(outcomes, 5)
+    assert got.tolist() == pytest.approx([1 / 3, 0, 2 / 3, 0, 0, 0], abs=1e-15)
+    with pytest.raises(RuleError):
+        action_damage({Outcome(0, True): Fraction(1)}, 5)

@@ -135,6 +135,11 @@ def action_damage(outcomes: dict[Outcome, Fraction], threshold: int) -> np.ndarr
     >>> round(float(g[0]), 3), round(float(g.sum()), 12)
     (0.0, 1.0)
     """
+    # A free attack that deals nothing (MSV-4 on a 0-damage critical) is rolled again: the
+    # action's total then follows the rest, scaled by 1 / (1 - P(that outcome)).
+    loop = sum((p for out, p in outcomes.items() if out.again and out.damage == 0), Fraction(0))
+    if loop >= 1:
+        raise RuleError("every attack is a free attack that deals no damage: an action never ends")
     exact = [Fraction(0)] * threshold
     for k in range(threshold):
         total = Fraction(0)
@@ -143,7 +148,7 @@ def action_damage(outcomes: dict[Outcome, Fraction], threshold: int) -> np.ndarr
                 total += p * exact[k - out.damage]
             elif not out.again and out.damage == k:
                 total += p
-        exact[k] = total
+        exact[k] = total / (1 - loop)
     values = [float(x) for x in exact]
     return np.array([*values, max(0.0, 1.0 - math.fsum(values))])
 
