@@ -164,10 +164,12 @@ def test_copy_buttons_and_a_link_reissued_from_another_tab(
     assert r.status_code == 401
     # Each log line copies as one chat line with its time.
     line = referee.locator("#log > li").first
-    line.locator("button.copy").click()
-    copied = referee.locator("body").get_attribute("data-copied") or ""
     stamp = line.locator("time").text_content()
-    assert copied == f'[{stamp}] #0 Bout "Judged spar" opened (msv)'
+    line.locator("button.copy").click()
+    # The copy is asynchronous: wait for the attribute to change from the link copied above.
+    expect(referee.locator("body")).to_have_attribute(
+        "data-copied", f'[{stamp}] #0 Bout "Judged spar" opened (msv)', timeout=WAIT_MS
+    )
     old.js_errors.clear()  # the refused token's page reported it; nothing else went wrong
     for page in (referee, new):
         clean(page)
