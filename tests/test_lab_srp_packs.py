@@ -332,7 +332,9 @@ def test_a_service_bout_with_an_srp_formula_pack_verifies(live: LiveServer) -> N
         attack_face = answer["rolls"][0]["faces"][0]
         assert answer["attack_level"] == pack.level(attack_face, 14).label
         levels.append(answer["attack_level"])
-    assert view["winner"] and "critical" in levels
+    # Each attack's level was checked against the pack above; the server seed is random, so
+    # which levels came up is not (the exhaustive tests cover every level).
+    assert view["winner"] and levels
     live.post(f"/api/bouts/{bid}/close", ref)
     export = live.get(f"/api/bouts/{bid}/export").json()
     assert export["events"][0]["payload"]["rules"]["critical"] == "roll <= floor(skill / 3)"
