@@ -51,6 +51,11 @@ def ford(server: LiveServer) -> tuple[str, str, str]:
 def open_map(page: Any, server: LiveServer, bid: str, token: str) -> None:
     page.goto(f"{server.url}/static/fighter.html#bout={bid}&token={token}")
     expect(page.locator("#map .token.movable[data-name='Tarl']")).to_have_count(1)
+    # Every event so far has reached the page, so no late redraw replaces the map under a key
+    # press or a drag (a keydown on a replaced token is lost).
+    events = len(server.get(f"/api/bouts/{bid}/log", token).json())
+    expect(page.locator("#log > li")).to_have_count(events, timeout=WAIT_MS)
+    expect(page.locator("#map .token.movable[data-name='Tarl']")).to_have_count(1)
 
 
 def screen(page: Any, x: float, y: float) -> tuple[float, float]:
