@@ -188,6 +188,22 @@ def _matrix() -> list[tuple[str, str, Any, dict[str, int]]]:
         ("POST", "/rotate-seed", None, referee_only),
         ("POST", "/end", {"winner": None}, referee_only),
         ("POST", "/close", None, referee_only),
+        ("POST", "/cancel", None, referee_only),
+        ("POST", "/handover", None, referee_only),
+        ("POST", "/fighters/B/token", None, referee_only),
+        (
+            "POST",
+            "/override",
+            {"of": 999, "wounds": {"B": 1}},
+            {REF: 404, OWN: 403, OTHER: 403, ANON: 401},
+        ),
+        ("DELETE", "/fighters/A", None, {REF: 200, OWN: 200, OTHER: 403, ANON: 401}),
+        (
+            "POST",
+            "/join",
+            {"name": "Late", "sheet": {}},
+            {REF: 409, OWN: 409, OTHER: 409, ANON: 409},
+        ),
         ("GET", "/export", None, public),
     ]
 

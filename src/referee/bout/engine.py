@@ -1,5 +1,6 @@
 """The engine: `decide(state, command, rng, by)` -> the events that command causes, and the
-state they fold to.
+state they fold to. Whether `by` may give the command is checked here, against the one table
+of `referee.bout.permissions`.
 
 Pure: it reads a state, draws dice only from `rng`, and returns events with the state it
 folded along the way (so no caller folds them again); it stores nothing.
@@ -17,18 +18,19 @@ from referee.bout.events import Event, EventType, to_json
 from referee.bout.fold import apply
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
+from referee.bout.permissions import REFEREE as REFEREE
+from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.dice import DEFAULT_DIALECT
 from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
-from referee.errors import ConflictError, ForbiddenError, NotFoundError, RuleError
+from referee.errors import ConflictError, NotFoundError, RuleError
 from referee.rng import RecordingRng, Rng, Throw
 from referee.systems.base import Outcome, RuleSystem, find_system
 from referee.vocabulary import JSON
 
-REFEREE = "referee"
 SYSTEM = "system"
 
 #: Options of an action that are not the acting fighter's to choose: circumstance modifiers,
@@ -120,15 +122,13 @@ def _require_live(state: BoutState) -> None:
         raise ConflictError(f"the bout has {state.status.value}")
 
 
-def _require_referee(by: str, what: str) -> None:
-    if by != REFEREE:
-        raise ForbiddenError(f"only the referee may {what}")
-
-
 def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
     state = log.state
     _require_live(state)
     name = fighter_name(cmd.name, (f.name for f in state.fighters))
+    check(by, "add", name)  # the referee adds; a fighter joins only as itself
+    if cmd.hidden:
+        check(by, "hide")
     side = _check_name(cmd.side or name, "side")
     unknown = set(cmd.hidden) - set(rules.hidden_stats())
     if unknown:
@@ -143,7 +143,7 @@ def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> 
 
 
 def _update(log: _Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "update a fighter")
+    check(by, "update")
     _require_live(log.state)
     f = log.state.fighter(cmd.name)
     payload: dict[str, JSON] = {"name": f.name}
@@ -160,8 +160,7 @@ def _update(log: _Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: st
 
 
 def _remove(log: _Log, cmd: c.RemoveFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
-    if by not in (REFEREE, cmd.name):
-        raise ForbiddenError("a fighter may only remove itself")
+    check(by, "remove", cmd.name)
     _require_live(log.state)
     log.state.fighter(cmd.name)
     was_current = log.state.current == cmd.name
@@ -174,7 +173,7 @@ def _remove(log: _Log, cmd: c.RemoveFighter, rules: RuleSystem, rng: Rng, by: st
 
 
 def _reveal(log: _Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "reveal stats")
+    check(by, "reveal")
     f = log.state.fighter(cmd.name)
     keys = list(cmd.keys) or sorted(f.hidden)
     if not keys:
@@ -186,7 +185,7 @@ def _reveal(log: _Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> N
 
 
 def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "roll initiative")
+    check(by, "initiative")
     state = log.state
     if state.status is not Status.OPEN:
         raise ConflictError(
@@ -210,16 +209,12 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
         raise ConflictError("the bout is paused")
     _require_live(state)
     actor = state.fighter(cmd.actor).name
-    if by not in (REFEREE, actor):
-        raise ForbiddenError(f"{by!r} may not act for {actor!r}")
+    check(by, "act", actor)
     if cmd.kind not in rules.actions:
         raise RuleError(f"unknown action {cmd.kind!r} (expected one of {', '.join(rules.actions)})")
     terms = sorted(REFEREE_TERMS & set(cmd.options))
-    if by != REFEREE and terms:
-        raise ForbiddenError(
-            f"{', '.join(terms)}: not {actor}'s to choose (the referee rules circumstances and "
-            "a rear attack; the defender's sheet gives its defense)"
-        )
+    if terms:
+        check(by, "circumstances", actor, what=", ".join(terms))
     if state.current != actor:
         raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
     reason = rules.blocked(state.fighter(actor), cmd.kind)
@@ -242,8 +237,7 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
 def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str) -> None:
     _require_live(log.state)
     actor = cmd.actor if cmd.actor == REFEREE else log.state.fighter(cmd.actor).name
-    if by not in (REFEREE, actor):
-        raise ForbiddenError(f"{by!r} may not roll for {actor!r}")
+    check(by, "roll", actor)
     if cmd.expression:
         _notation_roll(log, cmd, rng, actor, by)
         return
@@ -369,7 +363,7 @@ def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
 
 
 def _skip(log: _Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "skip a turn")
+    check(by, "skip")
     current = log.state.current
     if log.state.status is not Status.RUNNING or current is None:
         raise ConflictError("there is no turn to skip")
@@ -378,21 +372,21 @@ def _skip(log: _Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
 
 
 def _pause(log: _Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "pause the bout")
+    check(by, "pause")
     if log.state.status is not Status.RUNNING:
         raise ConflictError(f"only a running bout can be paused (it is {log.state.status.value})")
     log.add(EventType.PAUSED, by, {})
 
 
 def _resume(log: _Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "resume the bout")
+    check(by, "resume")
     if log.state.status is not Status.PAUSED:
         raise ConflictError(f"only a paused bout can be resumed (it is {log.state.status.value})")
     log.add(EventType.RESUMED, by, {})
 
 
 def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "override an outcome")
+    check(by, "override")
     state = log.state
     if state.status is Status.CANCELLED:
         raise ConflictError("the bout was cancelled")
@@ -426,7 +420,7 @@ def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) 
 
 
 def _void(log: _Log, cmd: c.Void, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "void an action")
+    check(by, "void")
     if log.state.status is Status.CANCELLED:
         raise ConflictError("the bout was cancelled")
     if not log.state.actions:
@@ -436,7 +430,7 @@ def _void(log: _Log, cmd: c.Void, rules: RuleSystem, rng: Rng, by: str) -> None:
 
 
 def _end(log: _Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "end the bout")
+    check(by, "end")
     _require_live(log.state)
     if cmd.winner is not None and cmd.winner not in {f.side for f in log.state.fighters}:
         raise NotFoundError(f"no side called {cmd.winner!r} in this bout")
@@ -444,7 +438,7 @@ def _end(log: _Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
 
 
 def _cancel(log: _Log, cmd: c.Cancel, rules: RuleSystem, rng: Rng, by: str) -> None:
-    _require_referee(by, "cancel the bout")
+    check(by, "cancel")
     _require_live(log.state)
     log.add(EventType.CANCELLED, by, {"reason": cmd.reason})
 

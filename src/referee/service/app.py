@@ -319,6 +319,7 @@ def create_app(
         )
 
     ask = Ask(service, store, hub, keep)
+    app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
     for module in (routes_bouts, routes_fighters, routes_actions, routes_powers, routes_events):
         app.include_router(module.routes(ask))
     app.include_router(routes_chat.routes(ask))

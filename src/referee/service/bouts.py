@@ -22,6 +22,7 @@ from referee.bout.events import Event, EventType
 from referee.bout.fold import apply, project
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
+from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
@@ -158,20 +159,6 @@ class RefereeService:
             raise ForbiddenError("this token belongs to another bout")
         return Caller(record.role, record.fighter)
 
-    @staticmethod
-    def require_referee(caller: Caller) -> None:
-        """401 without a token, 403 for a fighter's token."""
-        if caller.role is None:
-            raise AuthError("this needs the referee's token (Authorization: Bearer TOKEN)")
-        if caller.role is not Role.REFEREE:
-            raise ForbiddenError("only the referee may do this")
-
-    @staticmethod
-    def require_token(caller: Caller) -> None:
-        """401 without a token."""
-        if caller.role is None:
-            raise AuthError("this needs a token (Authorization: Bearer TOKEN)")
-
     # -- reading -------------------------------------------------------------------------
 
     def records(self, bout_id: str, after_seq: int = -1) -> list[Record]:
@@ -303,14 +290,12 @@ class RefereeService:
         A fighter may add its own part to the client seed, until the first roll. The fighter,
         its part of the client seed and its token are stored in one transaction.
         """
-        if not joining:
-            self.require_referee(caller)
-        elif caller.role is Role.FIGHTER:
+        if joining and caller.role is Role.FIGHTER:
             raise ConflictError("this token already speaks for a fighter")
-        if joining and hidden:
-            raise ForbiddenError("only the referee may hide a fighter's stats")
         name = fighter_name(name)
-        by = REFEREE if caller.role is Role.REFEREE else name
+        # Joining needs no token: the new fighter speaks for itself. Adding is the referee's
+        # (the engine's permission check refuses anyone else).
+        by = name if joining and caller.role is None else caller.who
         command = c.AddFighter(name, dict(stats), side, tuple(hidden))
         part = None if client_seed is None else _seed_part(client_seed)
 
@@ -329,11 +314,11 @@ class RefereeService:
     # -- acting --------------------------------------------------------------------------
 
     def command(self, bout_id: str, caller: Caller, command: c.Command) -> list[Record]:
-        """Run one command for the caller; the stored events come back."""
-        if isinstance(command, c.Act | c.FreeRoll):
-            self.require_token(caller)
-        else:
-            self.require_referee(caller)
+        """Run one command for the caller; the stored events come back.
+
+        401 without a token; whether the caller may give the command is the engine's one
+        permission check (`referee.bout.permissions`).
+        """
         return self._write(bout_id, command, caller.who)
 
     def remove(self, bout_id: str, caller: Caller, name: str) -> list[Record]:
@@ -342,7 +327,6 @@ class RefereeService:
         The fighter's tokens are revoked in the same transaction: a new fighter of the same
         name later gets a token of its own, and the old one is refused.
         """
-        self.require_token(caller)
         with self.unit():
             records = self._write(bout_id, c.RemoveFighter(name), caller.who)
             self.store.revoke_fighter_tokens(bout_id, name)
@@ -383,7 +367,7 @@ class RefereeService:
 
         The end, the reveal, the `closed` event and the status: one transaction.
         """
-        self.require_referee(caller)
+        check(caller.who, "close")
         with self.unit():
             state = self._live_state(bout_id)
             if state.status in (Status.OPEN, Status.RUNNING, Status.PAUSED):
@@ -400,7 +384,7 @@ class RefereeService:
 
     def rotate_seed(self, bout_id: str, caller: Caller) -> dict[str, Any]:
         """Reveal the current server seed and commit to a new one (long bouts)."""
-        self.require_referee(caller)
+        check(caller.who, "rotate")
         with self.unit():
             self._live_state(bout_id)
             event = self.store.rotate_seed(bout_id, actor=REFEREE, at=utc_time())
@@ -412,7 +396,7 @@ class RefereeService:
         The new token, the old one's revocation and the `referee_changed` event: one
         transaction.
         """
-        self.require_referee(caller)
+        check(caller.who, "hand over")
         token = new_token()
         with self.unit():
             self._live_state(bout_id)
@@ -428,7 +412,7 @@ class RefereeService:
         revokes a leaving fighter's tokens) the one place fighters' tokens change; one
         transaction.
         """
-        self.require_referee(caller)
+        check(caller.who, "reissue")
         token = new_token()
         with self.unit():
             fighter = self._live_state(bout_id).fighter(name)

@@ -4,99 +4,64 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from referee.bout import commands as c
 from referee.service import models as m
-from referee.service.routing import Ask, AuthHeader, KeyHeader, dumped, events_answer
+from referee.service.bouts import Caller
+from referee.service.routing import Ask, Writer, dumped, events_answer
 
 
 def routes(ask: Ask) -> APIRouter:
     """The routes of this module over `ask` (the service, its store and live hub)."""
-    service, who, once = ask.service, ask.who, ask.once
+    service = ask.service
     router = APIRouter()
 
     @router.post("/api/bouts/{bout_id}/initiative", tags=["actions"])
-    def initiative(
-        request: Request,
-        bout_id: str,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
+    def initiative(bout_id: str, write: Writer) -> dict[str, Any]:
         """The referee rolls initiative; the bout starts."""
 
-        def run() -> dict[str, Any]:
-            events = service.command(bout_id, who(bout_id, authorization), c.RollInitiative())
+        def run(caller: Caller) -> dict[str, Any]:
+            events = service.command(bout_id, caller, c.RollInitiative())
             settled = next(e for e in events if e["type"] == "initiative")
             return {"order": settled["payload"]["order"], **events_answer(events)}
 
-        return dict(once(request, idempotency_key, authorization, None, run))
+        return dict(write.once(None, run))
 
     @router.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
-    def attack(
-        request: Request,
-        bout_id: str,
-        body: m.Attack,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
+    def attack(bout_id: str, body: m.Attack, write: Writer) -> dict[str, Any]:
         """An attack by `attacker` (its own token, or the referee's) on `target`.
 
         Circumstance options (`modifier`, `rear`, `defend`, `range`) are the referee's: a
         fighter's token that sets one gets 403.
         """
         return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
+            write.once(
                 dumped(body),
-                lambda: service.act(
-                    bout_id, who(bout_id, authorization), body.attacker, "attack", body.options()
+                lambda caller: service.act(
+                    bout_id, caller, body.attacker, "attack", body.options()
                 ),
             )
         )
 
     @router.post("/api/bouts/{bout_id}/actions", tags=["actions"])
-    def action(
-        request: Request,
-        bout_id: str,
-        body: m.Action,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
+    def action(bout_id: str, body: m.Action, write: Writer) -> dict[str, Any]:
         """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
         return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
+            write.once(
                 dumped(body),
-                lambda: service.act(
-                    bout_id, who(bout_id, authorization), body.actor, body.kind, body.options
-                ),
+                lambda caller: service.act(bout_id, caller, body.actor, body.kind, body.options),
             )
         )
 
     @router.post("/api/bouts/{bout_id}/rolls", tags=["actions"])
-    def free_roll(
-        request: Request,
-        bout_id: str,
-        body: m.FreeRoll,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> dict[str, Any]:
+    def free_roll(bout_id: str, body: m.FreeRoll, write: Writer) -> dict[str, Any]:
         """A recorded roll outside the rules (the chat's `roll`), by a fighter or the referee:
         any dice notation; every throw is a roll event with its nonce and faces."""
         return dict(
-            once(
-                request,
-                idempotency_key,
-                authorization,
+            write.once(
                 dumped(body),
-                lambda: service.free_roll(
-                    bout_id, who(bout_id, authorization), body.dice, body.actor
-                ),
+                lambda caller: service.free_roll(bout_id, caller, body.dice, body.actor),
             )
         )
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 
 from referee import __version__
 from referee.service import models as m
-from referee.service.routing import Ask, AuthHeader, KeyHeader, dumped
+from referee.service.routing import Ask, Reader, Writer, dumped
 from referee.systems import find_system, system_names
 
 
 def routes(ask: Ask) -> APIRouter:
     """The routes of this module over `ask` (the service, its store and live hub)."""
-    service, store, who, once = ask.service, ask.store, ask.who, ask.once
+    service, store = ask.service, ask.store
     router = APIRouter()
 
     @router.get("/healthz", tags=["service"])
@@ -39,17 +39,12 @@ def routes(ask: Ask) -> APIRouter:
         return out
 
     @router.post("/api/bouts", status_code=201, tags=["bouts"])
-    def create_bout(
-        request: Request, body: m.CreateBout, idempotency_key: KeyHeader = None
-    ) -> dict[str, Any]:
+    def create_bout(body: m.CreateBout, write: Writer) -> dict[str, Any]:
         """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
         return dict(
-            once(
-                request,
-                idempotency_key,
-                None,
+            write.once(
                 dumped(body),
-                lambda: service.create_bout(
+                lambda _: service.create_bout(
                     body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
                 ),
             )
@@ -61,9 +56,9 @@ def routes(ask: Ask) -> APIRouter:
         return [b.as_json() for b in store.list_bouts(limit=limit)]
 
     @router.get("/api/bouts/{bout_id}", tags=["bouts"])
-    def get_bout(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def get_bout(bout_id: str, caller: Reader) -> dict[str, Any]:
         """The bout's state; hidden stats only with the referee's token."""
-        return service.view(bout_id, who(bout_id, authorization))
+        return service.view(bout_id, caller)
 
     @router.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
     def scoreboard(bout_id: str) -> list[dict[str, Any]]:

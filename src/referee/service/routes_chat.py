@@ -6,13 +6,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
+from referee.service.bouts import Caller
 from referee.service.chat import answer_chat, read_line
-from referee.service.routing import Ask, AuthHeader, KeyHeader
+from referee.service.routing import Ask, Writer
 
 
 def routes(ask: Ask) -> APIRouter:
     """The routes of this module over `ask` (the service, its store and live hub)."""
-    service, who, once = ask.service, ask.who, ask.once
+    service = ask.service
     router = APIRouter()
 
     @router.post(
@@ -26,12 +27,7 @@ def routes(ask: Ask) -> APIRouter:
             }
         },
     )
-    async def chat(
-        bout_id: str,
-        request: Request,
-        authorization: AuthHeader = None,
-        idempotency_key: KeyHeader = None,
-    ) -> PlainTextResponse:
+    async def chat(bout_id: str, request: Request, write: Writer) -> PlainTextResponse:
         """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
         out (at most 1,024 bytes); every error is one `error: ...` line.
 
@@ -39,10 +35,10 @@ def routes(ask: Ask) -> APIRouter:
         """
         line = read_line(await request.body())
 
-        def run() -> str:
-            return answer_chat(service, bout_id, who(bout_id, authorization), line)
+        def run(caller: Caller) -> str:
+            return answer_chat(service, bout_id, caller, line)
 
-        answer = await run_in_threadpool(once, request, idempotency_key, authorization, line, run)
+        answer = await run_in_threadpool(write.once, line, run)
         return PlainTextResponse(str(answer))
 
     return router

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from referee.errors import RuleError
 from referee.service.limits import client_address
-from referee.service.routing import Ask, AuthHeader, bearer
+from referee.service.routing import Ask, AuthHeader, Reader, bearer, caller_of
 from referee.store import Role
 from referee.store.store import MAX_EVENTS_PER_BOUT
 
@@ -34,23 +34,23 @@ def _cursor(value: str | None, what: str) -> int | None:
 
 def routes(ask: Ask) -> APIRouter:
     """The routes of this module over `ask` (the service, its store and live hub)."""
-    service, store, who = ask.service, ask.store, ask.who
+    service, store = ask.service, ask.store
     router = APIRouter()
 
     @router.get("/api/bouts/{bout_id}/export", tags=["fairness"])
-    def export(bout_id: str, authorization: AuthHeader = None) -> dict[str, Any]:
+    def export(bout_id: str, caller: Reader) -> dict[str, Any]:
         """The export document: bout, fairness (commitment, client seed, seeds once revealed)
         and every event."""
-        return service.export(bout_id, who(bout_id, authorization))
+        return service.export(bout_id, caller)
 
     @router.get("/api/bouts/{bout_id}/log", tags=["events"])
     def event_log(
         bout_id: str,
+        caller: Reader,
         after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
-        authorization: AuthHeader = None,
     ) -> list[dict[str, Any]]:
         """The ledger's events after seq `after` (JSON; for polling clients)."""
-        return service.visible_records(bout_id, who(bout_id, authorization), after)
+        return service.visible_records(bout_id, caller, after)
 
     @router.get(
         "/api/bouts/{bout_id}/events",
@@ -69,7 +69,8 @@ def routes(ask: Ask) -> APIRouter:
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
-        caller = await run_in_threadpool(service.caller, bout_id, bearer(authorization) or token)
+        # The one route that may take its token from the query: EventSource sets no headers.
+        caller = await run_in_threadpool(caller_of, request, bearer(authorization) or token)
         await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
         resumed = _cursor(last_event_id, "Last-Event-ID")
         start = after if resumed is None else resumed

@@ -1,10 +1,17 @@
-"""What every route module shares: the headers, who is asking, and doing a request once.
+"""What every route module shares: the headers, and the one dependency that says who is asking.
 
-`Ask` is the one place a route turns a bearer token into a `Caller` (`who`: 401 for an unknown
-token, 403 for another bout's; what that caller may do is the service's one permission layer,
-`RefereeService`) and runs a write as one transaction with its `Idempotency-Key` receipt
-(`once`). The route modules (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py`
-assembles them.
+A route never reads the `Authorization` or `Idempotency-Key` header itself. It takes one
+dependency:
+
+- `Reader`: the `Caller` the bearer token stands for in the path's bout (401 for an unknown
+  token, 403 for another bout's), resolved before the route runs.
+- `Writer`: a `Write`, whose `once(body, run)` runs `run(caller)` as one transaction with the
+  request's `Idempotency-Key` receipt. The caller is resolved inside that transaction, after
+  the receipt is looked up: a retry of a hand-over (whose first try revoked the very token it
+  was sent with) gets its first answer again, with the new token, instead of a 401.
+
+What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
+(`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
 """
 
 from __future__ import annotations
@@ -13,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Header, Request
+from fastapi import Depends, Header, Request
 
 from referee.errors import AuthError
 from referee.service import receipts
-from referee.service.bouts import Caller, RefereeService
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService
 from referee.service.live import LiveHub
 from referee.service.receipts import request_digest
 from referee.store import Store
@@ -44,30 +51,77 @@ def bearer(authorization: str | None) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Write:
+    """One write request: its bout, token and key; `once` runs it."""
+
+    ask: Ask
+    request: Request
+    bout_id: str | None
+    token: str | None
+    key: str | None
+
+    def caller(self) -> Caller:
+        """Who the token stands for in the bout (nobody for a request outside a bout)."""
+        if self.bout_id is None:
+            return ANONYMOUS
+        return self.ask.service.caller(self.bout_id, self.token)
+
+    def once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
+        """`run(caller)` as one transaction, or the first answer again for a retried key.
+
+        `body` is what a retry's body is compared with (a model's `dumped` JSON, the chat
+        line, or None).
+        """
+        # Only a keyed request is compared with its retries: no digest without a key.
+        fingerprint = (
+            ""
+            if self.key is None
+            else request_digest(self.request.method, self.request.url.path, body)
+        )
+        ask = self.ask
+        return receipts.once(
+            ask.store, self.key, self.token, fingerprint, lambda: run(self.caller()), ask.keep
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Ask:
-    """The service, its store and live hub, as every route reaches them."""
+    """The service, its store and live hub, as every route reaches them (`app.state.ask`)."""
 
     service: RefereeService
     store: Store
     hub: LiveHub
     keep: receipts.Keep
 
-    def who(self, bout_id: str, authorization: str | None) -> Caller:
-        """The caller the Authorization header stands for in this bout."""
-        return self.service.caller(bout_id, bearer(authorization))
 
-    def once(
-        self,
-        request: Request,
-        key: str | None,
-        authorization: str | None,
-        body: Any,
-        run: Callable[[], Any],
-    ) -> Any:
-        """`run()` as one transaction, or the first answer again for a retried key."""
-        # Only a keyed request is compared with its retries: no digest without a key.
-        fingerprint = "" if key is None else request_digest(request.method, request.url.path, body)
-        return receipts.once(self.store, key, bearer(authorization), fingerprint, run, self.keep)
+def _ask(request: Request) -> Ask:
+    ask = request.app.state.ask
+    assert isinstance(ask, Ask)
+    return ask
+
+
+def caller_of(request: Request, token: str | None) -> Caller:
+    """The caller `token` stands for in the path's bout (401 unknown, 403 another bout's)."""
+    return _ask(request).service.caller(str(request.path_params["bout_id"]), token)
+
+
+def reading(request: Request, authorization: AuthHeader = None) -> Caller:
+    """The dependency of a read: the caller, resolved now."""
+    return caller_of(request, bearer(authorization))
+
+
+def writing(
+    request: Request, authorization: AuthHeader = None, idempotency_key: KeyHeader = None
+) -> Write:
+    """The dependency of a write: the request, to be run `once`."""
+    bout_id = request.path_params.get("bout_id")
+    return Write(_ask(request), request, bout_id, bearer(authorization), idempotency_key)
+
+
+#: A read route's caller: `caller: Reader`.
+Reader = Annotated[Caller, Depends(reading)]
+#: A write route's request: `write: Writer`, then `write.once(body, lambda caller: ...)`.
+Writer = Annotated[Write, Depends(writing)]
 
 
 def dumped(body: Any) -> Any:
