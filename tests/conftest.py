@@ -26,3 +26,15 @@ from tests.pg_fixtures import db_url, pg_base_url, pg_url  # noqa: E402
 from tests.service_fixtures import LiveServer, live  # noqa: E402
 
 __all__ = ["LiveServer", "db_url", "live", "need", "pg_base_url", "pg_url"]
+
+
+@pytest.fixture(autouse=True)
+def _bot_files_outside_the_tree(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """dpytest writes every file a bot sends to `./dpytest_N.dat`: the Discord tests run in a
+    temporary directory, so no test writes into the repository."""
+    if request.module.__name__.rsplit(".", 1)[-1].startswith("test_discord_"):
+        monkeypatch.chdir(tmp_path_factory.mktemp("discord"))
