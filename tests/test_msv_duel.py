@@ -11,7 +11,13 @@ import pytest
 
 from referee.analysis.msv_duel import analyse_duel, length_distribution, solve_order
 from referee.analysis.msv_matrix import win_matrix
-from referee.analysis.msv_outcomes import first_mover_chance
+from referee.analysis.msv_outcomes import (
+    Outcome,
+    attack_outcomes,
+    face_counts,
+    first_mover_chance,
+    key_distribution,
+)
 from referee.analysis.msv_simulate import simulate_duel
 from referee.errors import RuleError
 from referee.systems.msv.attack import CombatSkill, interpret
@@ -164,3 +170,66 @@ def test_monte_carlo_within_four_standard_errors(cs_a: int, cs_b: int, pack: str
     mean = float(duel.expected_rounds)
     sd = math.sqrt(sum((k - mean) ** 2 * p for k, p in enumerate(lengths, start=1)))
     assert abs(sim.mean_rounds - mean) < 4 * sd / math.sqrt(sim.duels)
+
+
+#: Formula packs that reach the kernel's corners: damages past the threshold (merged at it),
+#: criticals that deal nothing and attack again (folded away), extra damage by formula, a
+#: one-point threshold, and initiative keys of their own.
+CORNERS = {
+    "past-threshold": rules_from_mapping({"damage": "roll % 17", "defeat_threshold": 12}),
+    "free-miss": rules_from_mapping({"damage": "(roll > 20) * 3", "critical": "roll % 10 == 0"}),
+    "extra-formula": rules_from_mapping(
+        {
+            "critical_effect": "extra-damage",
+            "critical_extra_damage": "1 + (cs > 50)",
+            "success": "roll <= cs + 5",
+        }
+    ),
+    "one-point": rules_from_mapping({"defeat_threshold": 1}),
+    "raw-keys": rules_from_mapping(
+        {"tie_break": "higher-raw-roll", "initiative": "roll % 5 - 2", "damage": "ceil(roll / 30)"}
+    ),
+}
+
+
+@pytest.mark.parametrize("pack", sorted(PACKS) + sorted(CORNERS))
+def test_face_counts_are_the_exact_one_roll_distributions(pack: str) -> None:
+    # the matrix's vectorised face counts are attack_outcomes and key_distribution (MSV-1..5)
+    rules = {**PACKS, **CORNERS}[pack]
+    skills = [0, 1, 9, 10, 37, 50, 50, 65, 99, 100, 101, 130]
+    cap = rules.defeat_threshold
+    counts = face_counts(skills, rules, cap)
+    for i, cs in enumerate(skills):
+        merged: Counter[Outcome] = Counter()
+        for o, p in attack_outcomes(cs, rules).items():
+            merged[Outcome(min(o.damage, cap), o.again)] += p
+        total = int(counts.totals[i])
+        got = {Outcome(0, False): Fraction(int(counts.misses[i]), total)} | {
+            Outcome(d + 1, bool(a)): Fraction(int(counts.hits[i, d, a]), total)
+            for d in range(cap)
+            for a in (0, 1)
+        }
+        assert {o: p for o, p in got.items() if p} == dict(merged)
+        keys = {
+            int(k): Fraction(int(c), 100)
+            for k, c in zip(counts.keys, counts.key_counts[i], strict=True)
+            if c
+        }
+        assert keys == key_distribution(cs, rules)
+
+
+@pytest.mark.parametrize("pack", sorted(CORNERS))
+def test_matrix_kernel_corners_against_fraction_engine(pack: str) -> None:
+    rules = CORNERS[pack]
+    skills = [0, 3, 40, 100, 40, 130]  # a CS twice, and one past the face table's 0..100
+    matrix = win_matrix(skills, rules)
+    for i, a in enumerate(skills[:-2]):
+        for j, b in enumerate(skills):
+            try:
+                exact = analyse_duel(a, b, rules).p_a_wins
+            except RuleError:  # neither can ever deal damage: the matrix says NaN
+                assert math.isnan(matrix[i, j]), (a, b)
+                continue
+            assert abs(matrix[i, j] - float(exact)) < 1e-12, (a, b)
+    # the same CS twice: the same row (BLAS may round its sums by position, in the last bit)
+    assert np.allclose(matrix[4], matrix[2], rtol=0, atol=1e-15, equal_nan=True)

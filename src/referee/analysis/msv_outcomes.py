@@ -11,13 +11,16 @@ Fraction(7, 20)
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
 
 from referee.errors import RuleError
 from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.initiative import sort_key
-from referee.systems.msv.rules import MsvRules, TieBreak, face_row
+from referee.systems.msv.rules import MsvRules, TieBreak, face_row, face_rows
 
 FACES = range(1, D100 + 1)
 
@@ -107,3 +110,58 @@ def first_mover_chance(cs_a: int, cs_b: int, rules: MsvRules) -> Fraction:
             "(nobody can succeed; MSV-2, MSV-5)"
         )
     return a_ahead / (a_ahead + b_ahead)
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCounts:
+    """The one-roll distributions of many skills at once, as whole counts over the 100 faces.
+
+    `hits[i, d - 1, a]`: how many faces of skill i deal damage d (damages of `cap` and more
+    are counted at `cap`) with `a` = 1 when the attacker goes again (MSV-4); `misses[i]`: faces
+    that deal nothing; `totals[i]`: the faces that count (100 less the rolls that
+    `attack_outcomes` folds away), so a chance is a count over its total, exactly as there.
+    `key_counts[i, k]`: faces of skill i whose initiative sort key is `keys[k]` (MSV-5),
+    out of 100, exactly `key_distribution`.
+    """
+
+    hits: np.ndarray
+    misses: np.ndarray
+    totals: np.ndarray
+    keys: np.ndarray
+    key_counts: np.ndarray
+
+
+def face_counts(skills: Sequence[int], rules: MsvRules, cap: int) -> FaceCounts:
+    """`attack_outcomes` and `key_distribution` of every skill, vectorised over faces.
+
+    The faces come from the pack's face table (`face_rows`), which reads the fixed options
+    and the formulas alike; `attack_outcomes` and `key_distribution` stay the exact
+    reference they are checked against (tests/test_msv_duel.py). Damages of `cap` and
+    more are counted at `cap` (the defeat threshold: any of them defeats a fresh foe).
+
+    >>> from referee.systems.msv import default_rules
+    >>> counts = face_counts([65], default_rules(), cap=15)
+    >>> counts.hits[0, :4].tolist(), int(counts.misses[0]), int(counts.totals[0])
+    ([[14, 1], [13, 2], [14, 1], [18, 2]], 35, 100)
+    """
+    checked = [check_cs(cs) for cs in skills]
+    success, damage, critical, _, effect = face_rows(rules, checked)
+    again = critical & rules.free_attacks  # MSV-4
+    n = len(checked)
+    loop = np.count_nonzero((damage == 0) & again, axis=1)
+    if np.any(loop == D100):
+        attack_outcomes(checked[int(np.flatnonzero(loop == D100)[0])], rules)  # the RuleError
+    row = np.arange(n)[:, None]
+    hit = damage > 0
+    slot = (row * cap + np.minimum(damage, cap) - 1) * 2 + again  # (skill, damage, again)
+    hits = np.bincount(slot[hit], minlength=n * cap * 2).reshape(n, cap, 2)
+    misses = np.count_nonzero(~hit & ~again, axis=1)
+    if rules.tie_break is TieBreak.HIGHER_RAW_ROLL:  # MSV-5, as `sort_key`
+        raw = np.where(success, np.arange(1, D100 + 1), 0)
+        key = effect * 101 + raw if rules.uses_formulas else raw
+    else:
+        key = effect
+    keys, inverse = np.unique(key, return_inverse=True)
+    where = row * len(keys) + inverse.reshape(key.shape)
+    key_counts = np.bincount(where.ravel(), minlength=n * len(keys)).reshape(n, len(keys))
+    return FaceCounts(hits, misses, D100 - loop, keys, key_counts)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -407,6 +407,20 @@ def face_row(rules: MsvRules, cs: int) -> tuple[np.ndarray, ...]:
     if 0 <= cs < GRID_SKILLS:
         return face_grid(rules).row(cs)
     return _high_row(rules, cs)
+
+
+def face_rows(rules: MsvRules, skills: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """`face_row` of many CS at once: (success, damage, critical, extra, effect), each (n, 100).
+
+    >>> [int(x) for x in face_rows(MsvRules(), [65, 130])[1][:, 99]]
+    [0, 4]
+    """
+    grid = face_grid(rules)
+    if all(0 <= cs < GRID_SKILLS for cs in skills):
+        at = np.asarray(skills, dtype=np.int64) - grid.first
+        return grid.success[at], grid.damage[at], grid.critical[at], grid.extra[at], grid.effect[at]
+    rows = [face_row(rules, cs) for cs in skills]
+    return tuple(np.stack(column) for column in zip(*rows, strict=True))
 
 
 def interpret_face(rules: MsvRules, cs: int, roll: int) -> tuple[bool, int, bool, int, int]:
