@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RuleError
-from referee.ledger import GENESIS, canonical_json, chain, event_hash, utc_time, verify_chain
+from referee.ledger import (
+    GENESIS,
+    canonical_json,
+    chain,
+    event_hash,
+    link,
+    utc_time,
+    verify_chain,
+)
 
 AT = "2026-11-29T22:40:12.123456Z"
 
@@ -211,3 +219,28 @@ def test_any_single_edit_is_caught_at_or_after_the_edited_event(
     events[target]["payload"]["__edit__"] = data.draw(json_leaf)
     problems = verify_chain(events)
     assert problems and problems[0].seq == target
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    payloads,
+    st.text(min_size=1, max_size=8),
+    st.none() | st.text(max_size=8),
+    st.integers(0, 10**6),
+)
+def test_link_encodes_the_payload_once_and_hashes_as_event_hash(
+    payload: dict[str, Any], kind: str, actor: str | None, seq: int
+) -> None:
+    """What the store keeps: the payload's canonical JSON, and the very hash `event_hash`
+    gives (quotes, backslashes, control characters and non-ASCII text included)."""
+    prev = {"seq": seq, "hash": "ab" * 32}
+    event, text = link(prev, kind, actor, payload, AT)
+    assert text.encode("utf-8") == canonical_json(payload)
+    assert event["hash"] == event_hash(event)
+    assert event == chain(prev, kind, actor, payload, AT)
+    assert (event["seq"], event["prev"]) == (seq + 1, "ab" * 32)
+
+
+def test_link_refuses_a_lone_surrogate_in_the_actor() -> None:
+    with pytest.raises(RuleError, match="lone surrogate"):
+        link(None, "note", "\ud800", {}, AT)

@@ -71,14 +71,14 @@ def test_a_crash_while_opening_a_bout_leaves_no_bout(
     crashing: tuple[CrashingStore, RefereeService],
 ) -> None:
     store, service = crashing
-    store.crash_at = ("append", 1)  # after the bout row, its seed and the referee token
+    store.crash_at = ("extend", 1)  # after the bout row, its seed and the referee token
     with pytest.raises(Crash):
         service.create_bout("coin-test", "Half", "t")
     assert store.list_bouts() == []
 
 
 @pytest.mark.parametrize(
-    "step", [("append_with_rng", 1), ("reveal_seed", 1), ("append", 1), ("set_status", 1)]
+    "step", [("extend", 1), ("reveal_seed", 1), ("extend", 2), ("set_status", 1)]
 )
 def test_a_crash_while_closing_leaves_the_bout_open_and_its_seed_secret(
     crashing: tuple[CrashingStore, RefereeService], step: tuple[str, int]
@@ -102,7 +102,7 @@ def test_a_crash_during_a_hand_over_keeps_the_old_referee(
     store, service = crashing
     bid, ref, _ = started(service)
     before = snapshot(store, bid)
-    store.crash_at = ("append", 1)  # after the new token replaced the old one
+    store.crash_at = ("extend", 1)  # after the new token replaced the old one
     with pytest.raises(Crash):
         service.hand_over(bid, service.caller(bid, ref))
     assert snapshot(store, bid) == before

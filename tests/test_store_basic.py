@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from sqlalchemy import inspect
 
 from referee.errors import ConflictError, LimitError, NotationError, NotFoundError, RuleError
-from referee.ledger import chain, roll_payload, verify_ledger
+from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
 from referee.rng import VerifiableRng, commitment
 from referee.store import Role, StorageError, Store, TokenRecord, token_hash
 from referee.store.schema import METADATA, SCHEMA_VERSION
@@ -317,3 +318,78 @@ def test_a_joining_fighter_is_stored_whole_or_not_at_all(store: Store) -> None:
         store.append("b1", note("late"), client_seed_part="late")
     assert len(store.events("b1")) == 2
     assert store.get_bout("b1").client_seed == "table:tarl"
+
+
+@dataclass(frozen=True)
+class Draft:
+    type: str
+    actor: str | None
+    payload: dict[str, Any]
+
+
+def draft_roll(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
+    assert rng is not None
+    t = rng.throw((20, 20, 6))
+    return [
+        Draft("roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces)),
+        Draft("x", None, {}),
+    ]
+
+
+def test_extend_links_the_drafts_itself_and_the_export_verifies(store: Store) -> None:
+    new_bout(store)
+    store.append("b1", note("one"))
+    written = store.extend("b1", draft_roll, at=AT)
+    assert [(e["seq"], e["type"], e["at"]) for e in written] == [(1, "roll", AT), (2, "x", AT)]
+    assert written[0]["prev"] == store.events("b1")[0]["hash"]
+    assert written[1]["prev"] == written[0]["hash"]
+    assert written[0]["payload"] == {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [6, 14, 6]}
+    assert store.events("b1")[1:] == written
+    assert store.extend("b1", lambda events, rng: [], at=AT) == []
+    store.reveal_seed("b1")
+    report = verify_ledger(store.export("b1"))
+    assert report.ok, report.problems
+    assert report.rolls == 1
+
+
+def test_extend_refuses_a_roll_that_is_not_a_throw_of_its_rng(store: Store) -> None:
+    new_bout(store)
+
+    def forged(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
+        assert rng is not None
+        t = rng.throw((20,))
+        return [Draft("roll", "Tarl", roll_payload(0, ["d20"], [t.faces[0] % 20 + 1]))]
+
+    def unthrown(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
+        return [Draft("roll", "Tarl", roll_payload(0, ["d20"], [20]))]
+
+    def no_dice(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
+        assert rng is None
+        return [Draft("roll", "Tarl", roll_payload(0, ["d20", "d20", "d6"], [6, 14, 6]))]
+
+    with pytest.raises(RuleError, match=r"event 0 \(roll\) would not verify: face"):
+        store.extend("b1", forged, at=AT)
+    with pytest.raises(RuleError, match=r"event 0 \(roll\) would not verify: face 20 does"):
+        store.extend("b1", unthrown, at=AT)
+    assert store.events("b1") == []
+    # Without dice nothing is thrown: a roll is checked against the seed as `append` does.
+    assert store.extend("b1", no_dice, dice=False, at=AT)[0]["payload"]["faces"] == [6, 14, 6]
+
+
+def test_extend_after_a_rolled_back_unit_and_another_writer_links_to_what_is_stored(
+    db_url: str,
+) -> None:
+    """The store keeps the events it appended, and checks them against the database before
+    it links to them: a unit rolled back afterwards, or another process's append, is seen."""
+    with Store.open(db_url) as first, Store.open(db_url) as second:
+        new_bout(first)
+        first.extend("b1", lambda events, rng: [Draft("a", None, {})], at=AT)
+        with pytest.raises(ConflictError, match="changed my mind"), first.unit():
+            first.extend("b1", lambda events, rng: [Draft("gone", None, {})], at=AT)
+            raise ConflictError("changed my mind")
+        second.extend("b1", lambda events, rng: [Draft("b", None, {})], at=AT)
+        first.extend("b1", lambda events, rng: [Draft("c", None, {})], at=AT)
+        events = first.events("b1")
+        assert [(e["seq"], e["type"]) for e in events] == [(0, "a"), (1, "b"), (2, "c")]
+        assert verify_chain(events) == []
+        assert second.events("b1") == events

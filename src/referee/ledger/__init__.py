@@ -19,7 +19,7 @@ from referee.ledger.canonical import (
     is_utc_time,
     utc_time,
 )
-from referee.ledger.chain import EVENT_KEYS, Event, chain, check_event, verify_chain
+from referee.ledger.chain import EVENT_KEYS, Event, chain, check_event, link, verify_chain
 from referee.ledger.export import (
     CLOSED,
     ROLL,
@@ -67,6 +67,7 @@ __all__ = [
     "event_hash",
     "is_hex64",
     "is_utc_time",
+    "link",
     "parse_export",
     "roll_payload",
     "rotation_payload",

@@ -15,6 +15,8 @@ at that event.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +24,7 @@ from referee.errors import RuleError
 from referee.ledger.canonical import (
     GENESIS,
     check_json,
+    checked_canonical_json,
     checked_event_hash,
     is_hex64,
     is_utc_time,
@@ -50,6 +53,27 @@ def chain(
     >>> e["seq"], e["prev"] == "0" * 64, len(e["hash"])
     (0, True, 64)
     """
+    return link(prev, type, actor, payload, at)[0]
+
+
+def link(
+    prev: Mapping[str, Any] | None,
+    type: str,
+    actor: str | None,
+    payload: Mapping[str, Any],
+    at: str,
+) -> tuple[Event, str]:
+    """`chain`, and the payload's canonical JSON text (what a store keeps of it).
+
+    The payload is encoded once: the event's canonical JSON is that text with the other
+    fields around it in key order (actor, at, payload, prev, seq, type), so the hash is the
+    very one `event_hash` gives.
+
+    >>> from referee.ledger.canonical import event_hash
+    >>> e, text = link(None, "note", "ref", {"b": 1, "a": "é"}, "2026-11-29T22:40:12Z")
+    >>> text, e["hash"] == event_hash(e)
+    ('{"a":"é","b":1}', True)
+    """
     if not isinstance(type, str) or not type:
         raise RuleError(f"event type must be a non-empty string, got {type!r}")
     if actor is not None and not isinstance(actor, str):
@@ -60,18 +84,31 @@ def chain(
         raise RuleError(f"event payload must be an object, got {payload!r}")
     body = dict(payload)
     check_json(body, f"{type}.payload")
-    seq, link = _next_link(prev)
+    # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either.
+    check_json(type, "event type")
+    if actor is not None:
+        check_json(actor, "event actor")
+    seq, previous = _next_link(prev)
+    text = checked_canonical_json(body).decode("utf-8")
+    whole = (
+        f'{{"actor":{_text(actor)},"at":"{at}","payload":{text},'
+        f'"prev":"{previous}","seq":{seq},"type":{_text(type)}}}'
+    )
     event: Event = {
         "seq": seq,
         "type": type,
         "actor": actor,
         "at": at,
         "payload": body,
-        "prev": link,
+        "prev": previous,
+        "hash": hashlib.sha256(whole.encode("utf-8")).hexdigest(),
     }
-    # Every other field was checked above: the payload's walk is the only one needed.
-    event["hash"] = checked_event_hash(event)
-    return event
+    return event, text
+
+
+def _text(value: str | None) -> str:
+    """A string (or null) as canonical JSON writes it."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _next_link(prev: Mapping[str, Any] | None) -> tuple[int, str]:

@@ -1,7 +1,7 @@
 """The referee's operations on stored bouts: what the HTTP routes and the chat endpoint call.
 
 Every operation that changes a bout decides its events with the bout engine inside the store's
-per-bout write lock (`Store.append_with_rng`), with the verifiable dice source at the bout's
+per-bout write lock (`Store.extend`), with the verifiable dice source at the bout's
 next nonce, and chains them onto the ledger in the same transaction. Nothing is answered before
 it is stored.
 """
@@ -26,7 +26,7 @@ from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
-from referee.ledger import chain, utc_time
+from referee.ledger import utc_time
 from referee.store import Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
@@ -264,7 +264,7 @@ class RefereeService:
                 "commitment": record.commitment,
             }
             opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
-            self.store.append(record.id, lambda last, current: self._chain(last, opened))
+            self.store.extend(record.id, lambda current, rng: opened, dice=False)
         return {
             "id": record.id,
             "referee_token": token,
@@ -378,7 +378,7 @@ class RefereeService:
                 "commitment": seed.commitment,
             }
             closed = [Event(EventType.CLOSED, REFEREE, payload)]
-            self.store.append(bout_id, lambda last, current: self._chain(last, closed))
+            self.store.extend(bout_id, lambda current, rng: closed, dice=False)
             self.store.set_status(bout_id, CLOSED)
         return {"server_seed": seed.server_seed, "commitment": seed.commitment}
 
@@ -402,7 +402,7 @@ class RefereeService:
             self._live_state(bout_id)
             self.store.replace_referee_token(bout_id, token)
             changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
-            self.store.append(bout_id, lambda last, current: self._chain(last, changed))
+            self.store.extend(bout_id, lambda current, rng: changed, dice=False)
         return {"referee_token": token}
 
     def reissue_token(self, bout_id: str, caller: Caller, name: str) -> dict[str, Any]:
@@ -442,29 +442,29 @@ class RefereeService:
         (derived from the folded state) in the same transaction."""
         seen: dict[str, Any] = {}
 
-        def fold(last: Record | None, current: list[Record], rng: Any) -> list[Record]:
+        def fold(current: list[Record], rng: Any) -> list[Event]:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
             system = self.cache.system(bout_id, state) if state.system else None
-            decision = decide(state, command, rng, by=by, system=system)
-            new = self._chain(last, decision.events)
+            dice = _NO_DICE if rng is None else rng
+            decision = decide(state, command, dice, by=by, system=system)
             seen["before"], seen["nonce"] = state, getattr(rng, "nonce", 0)
-            if new:  # the engine folded its events as it wrote them: no second fold here
+            if decision.events:  # the engine folded its events as it wrote them: no second fold
                 seen["after"] = decision.state
-            return new
+            return decision.events
 
         with self.unit():
-            if client_seed_part is not None or grant is not None:
-                token = (grant[0], Role.FIGHTER, grant[1]) if grant else None
-                records = self.store.append(
-                    bout_id,
-                    lambda last, current: fold(last, current, _NO_DICE),
-                    client_seed_part=client_seed_part,
-                    grant=token,
-                )
-            else:
-                records = self.store.append_with_rng(bout_id, fold)
+            # The store links the events into the chain itself (seq, prev, hash), inside the
+            # bout's write lock: nothing built here is checked again there.
+            joining = client_seed_part is not None or grant is not None
+            records = self.store.extend(
+                bout_id,
+                fold,
+                dice=not joining,
+                client_seed_part=client_seed_part,
+                grant=(grant[0], Role.FIGHTER, grant[1]) if grant else None,
+            )
             after: BoutState | None = seen.get("after")
             if after is None:
                 after = self.state(bout_id)
@@ -476,16 +476,6 @@ class RefereeService:
             if rolled and seen["nonce"] >= self.rotate_every:
                 self.store.rotate_seed(bout_id, actor="system", at=utc_time())
         return records
-
-    @staticmethod
-    def _chain(last: Record | None, events: Sequence[Event]) -> list[Record]:
-        out: list[Record] = []
-        at = utc_time()
-        for e in events:
-            record = chain(last, e.type, e.actor, e.payload, at)
-            out.append(record)
-            last = record
-        return out
 
 
 #: The store's status of a closed bout (the folded state's status otherwise).

@@ -25,6 +25,19 @@ _EVENTS_AFTER = (
     .order_by(EVENTS.c.seq)
 )
 _INSERT_EVENTS = insert(EVENTS)
+#: The bout's row with its current seed's columns, in one statement (the append that rolls).
+_BOUT_SEED = (
+    select(
+        BOUTS,
+        SEEDS.c.commitment.label("seed_commitment"),
+        SEEDS.c.server_seed,
+        SEEDS.c.revealed,
+        SEEDS.c.published_seq,
+    )
+    .join(SEEDS, (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index))
+    .where(BOUTS.c.id == bindparam("bout_id"))
+    .with_for_update(of=BOUTS)
+)
 
 
 def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row[Any]:
@@ -33,6 +46,18 @@ def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row[Any]:
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     return row
+
+
+def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row[Any], ServerSeed]:
+    """The bout's row, locked FOR UPDATE, and its current seed (one statement), or
+    NotFoundError."""
+    row = conn.execute(_BOUT_SEED, {"bout_id": bout_id}).first()
+    if row is None:
+        raise NotFoundError(f"no bout {bout_id!r}")
+    seed = ServerSeed(
+        row.seed_index, row.seed_commitment, row.server_seed, bool(row.revealed), row.published_seq
+    )
+    return row, seed
 
 
 def bout_record(row: Row[Any]) -> BoutRecord:
@@ -76,6 +101,16 @@ def read_events(conn: Connection, bout_id: str, after_seq: int) -> list[Event]:
     return [event_of(row) for row in rows]
 
 
+def read_after(conn: Connection, bout_id: str, seq: int, digest: str) -> list[Event] | None:
+    """The events after event `seq`, if event `seq` is still stored with hash `digest`
+    (None otherwise: the ledger is not the one the caller knows). One statement; the known
+    event's payload is not parsed again."""
+    rows = conn.execute(_EVENTS_AFTER, {"bout_id": bout_id, "after": seq - 1}).all()
+    if not rows or rows[0].seq != seq or rows[0].hash != digest:
+        return None
+    return [event_of(row) for row in rows[1:]]
+
+
 def event_of(row: Row[Any]) -> Event:
     """An events row as a ledger event (payload and extra keys parsed)."""
     event: Event = {
@@ -92,12 +127,15 @@ def event_of(row: Row[Any]) -> Event:
     return event
 
 
-def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
+def insert_events(
+    conn: Connection, bout_id: str, events: list[Event], texts: list[str] | None = None
+) -> None:
     """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`).
 
-    Only events `chain` made or `verify_chain` passed come here: their JSON is checked."""
+    Only events `chain` made or `verify_chain` passed come here: their JSON is checked.
+    `texts` are their payloads' canonical JSON when the caller has them already (`link`)."""
     rows = []
-    for event in events:
+    for i, event in enumerate(events):
         extra = {key: value for key, value in event.items() if key not in EVENT_KEYS}
         rows.append(
             {
@@ -106,7 +144,9 @@ def insert_events(conn: Connection, bout_id: str, events: list[Event]) -> None:
                 "type": event["type"],
                 "actor": event["actor"],
                 "at": event["at"],
-                "payload": checked_canonical_json(event["payload"]).decode("utf-8"),
+                "payload": texts[i]
+                if texts is not None
+                else checked_canonical_json(event["payload"]).decode("utf-8"),
                 "extra": checked_canonical_json(extra).decode("utf-8") if extra else None,
                 "prev": event["prev"],
                 "hash": event["hash"],

@@ -4,7 +4,8 @@ Every write is one transaction. Appending is serialized per bout (SQLite: BEGIN
 IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE on the bout row) and the (bout, seq) primary
 key forbids a fork even if that failed; a writer that loses a race retries. Before
 anything is written the store checks that the new events extend the chain and that every
-new roll verifies against the bout's secret seed, so a broken chain is never stored.
+new roll verifies against the bout's secret seed, so a broken chain is never stored; with
+`extend` it links the new events into the chain itself, so they extend it by construction.
 
 >>> from referee.ledger import chain, verify_ledger
 >>> store = Store.open("sqlite://")
@@ -34,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, Row, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -48,12 +49,13 @@ from referee.ledger import (
     chain,
     check_roll,
     is_utc_time,
+    link,
     rotation_payload,
     seed_position,
     utc_time,
     verify_chain,
 )
-from referee.rng import VerifiableRng, check_server_seed, commitment, new_server_seed
+from referee.rng import Throw, VerifiableRng, check_server_seed, commitment, new_server_seed
 from referee.store.counters import SharedCounters
 from referee.store.engine import (
     ambient,
@@ -70,9 +72,11 @@ from referee.store.engine import (
 from referee.store.notify import Watcher, crosses_processes, watch
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.rows import (
+    bout_and_seed,
     bout_record,
     bout_row,
     insert_events,
+    read_after,
     read_events,
     seed_records,
     seed_row,
@@ -83,6 +87,25 @@ from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SEEDS, TOKENS
 Build = Callable[[Event | None, list[Event]], Sequence[Event]]
 #: Like Build, plus a verifiable rng at the bout's current seed and next nonce.
 RngBuild = Callable[[Event | None, list[Event], VerifiableRng], Sequence[Event]]
+
+
+class Draft(Protocol):
+    """A new event before the store links it into the chain: type, actor and payload."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+
+
+#: draft(all events so far, a verifiable rng at the bout's current seed and next nonce, or
+#: None without dice) -> the new events, unlinked. May run more than once.
+DraftBuild = Callable[[list[Event], VerifiableRng | None], Sequence[Draft]]
+#: What runs inside the bout's write lock: (connection, bout row, its current seed or None,
+#: the events so far) -> the events appended.
+_Work = Callable[[Connection, Row[Any], "ServerSeed | None", list[Event]], list[Event]]
 
 #: Stated bounds.
 MAX_EVENTS_PER_BOUT = 100_000
@@ -115,23 +138,25 @@ class Store:
         """Every event of the bout, reading only those this store has not seen yet."""
         with self._known_lock:
             known = self._known.get(bout_id, [])
-        events: list[Event] = []
+        events: list[Event] | None = None
         if known:
             # One query: the last known event again (is it still there, same hash?) and
             # every one after it.
-            last = known[-1]
-            fresh = read_events(conn, bout_id, last["seq"] - 1)
-            if fresh and fresh[0]["seq"] == last["seq"] and fresh[0]["hash"] == last["hash"]:
-                events = known + fresh[1:]
-            else:
-                known = []
-        if not known:
+            fresh = read_after(conn, bout_id, known[-1]["seq"], known[-1]["hash"])
+            events = None if fresh is None else known + fresh
+        if events is None:
             events = read_events(conn, bout_id, -1)
+        self._remember(bout_id, events)
+        return list(events)
+
+    def _remember(self, bout_id: str, events: list[Event]) -> None:
+        """Keep `events` as the bout's ledger so far (it is checked against the database,
+        by its last event's hash, before it is used again: an append that was rolled back
+        afterwards, or another process's append, makes the next read read again)."""
         with self._known_lock:
             if len(self._known) >= KNOWN_BOUTS and bout_id not in self._known:
                 self._known.pop(next(iter(self._known)))
             self._known[bout_id] = events
-        return list(events)
 
     @classmethod
     def open(cls, url: str | None = None, *, create: bool = True) -> Store:
@@ -303,8 +328,10 @@ class Store:
         """Append a `seed_rotated` event revealing the current seed; later rolls use a new one."""
         fresh = check_server_seed(new_server_seed() if new_seed is None else new_seed)
 
-        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
-            old = seed_records(conn, bout_id)[-1]
+        def work(
+            conn: Connection, bout: Row[Any], old: ServerSeed | None, current: list[Event]
+        ) -> list[Event]:
+            assert old is not None  # a seeded append
             index = old.index + 1
             payload = rotation_payload(index, old.server_seed, commitment(fresh))
             last = current[-1] if current else None
@@ -319,7 +346,7 @@ class Store:
             conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(seed_index=index))
             return [event]
 
-        return self._locked_append(bout_id, work)[0]
+        return self._locked_append(bout_id, work, seeded=True)[0]
 
     # -- events --------------------------------------------------------------------------
 
@@ -348,17 +375,12 @@ class Store:
         fighter joining is stored whole or not at all.
         """
 
-        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
+        def work(
+            conn: Connection, bout: Row[Any], _seed: ServerSeed | None, current: list[Event]
+        ) -> list[Event]:
             last = current[-1] if current else None
             new = self._add(conn, bout, current, list(build(last, current)))
-            if client_seed_part is not None:
-                if any(event["type"] == ROLL for event in current):
-                    raise ConflictError(f"bout {bout_id!r} has rolled: its client seed is fixed")
-                joined = _check_text("client seed", f"{bout.client_seed}:{client_seed_part}", 2000)
-                conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(client_seed=joined))
-            if grant is not None:
-                token, role, fighter = grant
-                self._insert_token(conn, bout_id, token, _role(role), fighter)
+            self._join(conn, bout, current, client_seed_part, grant)
             return new
 
         return self._locked_append(bout_id, work)
@@ -366,15 +388,63 @@ class Store:
     def append_with_rng(self, bout_id: str, build: RngBuild) -> list[Event]:
         """Like `append`, and `build` gets a VerifiableRng at the current seed and next nonce."""
 
-        def work(conn: Connection, bout: Row[Any], current: list[Event]) -> list[Event]:
-            seed = seed_records(conn, bout_id)[-1]
+        def work(
+            conn: Connection, bout: Row[Any], seed: ServerSeed | None, current: list[Event]
+        ) -> list[Event]:
+            assert seed is not None  # a seeded append
             # A revealed seed is refused by `_check_rolls` once `build` has rolled with it, so
             # that `build` may first say why nothing is rolled (the bout is closed, say).
             rng = VerifiableRng(seed.server_seed, bout.client_seed, seed_position(current).nonce)
             last = current[-1] if current else None
             return self._add(conn, bout, current, list(build(last, current, rng)), seed)
 
-        return self._locked_append(bout_id, work)
+        return self._locked_append(bout_id, work, seeded=True)
+
+    def extend(
+        self,
+        bout_id: str,
+        build: DraftBuild,
+        *,
+        dice: bool = True,
+        at: str | None = None,
+        client_seed_part: str | None = None,
+        grant: tuple[str, Role, str | None] | None = None,
+    ) -> list[Event]:
+        """Link the events `build(events, rng)` drafts into the chain and append them,
+        atomically; retried on a race. The stored events come back.
+
+        The store gives each event its `seq`, `prev` and `hash` (all at `at`, default now)
+        inside the bout's write lock, so what it appends extends the chain by construction and
+        nothing is checked twice. `build` gets a VerifiableRng at the bout's current seed and
+        next nonce (None when `dice` is False: nothing may roll); each roll event must be one
+        of its throws (nonce, dice and faces), else it is refused like any roll that would not
+        verify. `build` may run more than once, so it must only compute from its arguments.
+        `client_seed_part` and `grant` are as in `append`.
+        """
+
+        def work(
+            conn: Connection, bout: Row[Any], seed: ServerSeed | None, current: list[Event]
+        ) -> list[Event]:
+            rng = None
+            if seed is not None:
+                rng = _Thrown(seed.server_seed, bout.client_seed, seed_position(current).nonce)
+            drafts = build(current, rng)
+            self._check_size(bout.id, current, len(drafts))
+            when = _check_time(at)
+            last = current[-1] if current else None
+            new: list[Event] = []
+            texts: list[str] = []
+            for draft in drafts:
+                last, text = link(last, draft.type, draft.actor, draft.payload, when)
+                new.append(last)
+                texts.append(text)
+            if new:
+                self._check_rolls(conn, bout, current, new, seed, rng)
+                insert_events(conn, bout.id, new, texts)
+            self._join(conn, bout, current, client_seed_part, grant)
+            return new
+
+        return self._locked_append(bout_id, work, seeded=dice)
 
     def export(self, bout_id: str) -> dict[str, Any]:
         """The bout's export document (see `referee.ledger.build_export`), one snapshot."""
@@ -503,16 +573,13 @@ class Store:
         row = {"token_hash": digest, "bout_id": bout_id, "role": role.value, "fighter": fighter}
         conn.execute(insert(TOKENS).values(row))
 
-    def _locked_append(
-        self, bout_id: str, work: Callable[[Connection, Row[Any], list[Event]], list[Event]]
-    ) -> list[Event]:
+    def _locked_append(self, bout_id: str, work: _Work, *, seeded: bool = False) -> list[Event]:
         if ambient(self._engine) is not None:
             # Inside a unit of work: no retry of a part of it (SQLite's BEGIN IMMEDIATE and
             # PostgreSQL's row lock already keep other writers of this bout out).
             try:
                 with self._guard(), write_transaction(self._engine) as conn:
-                    bout = bout_row(conn, bout_id, lock=True)
-                    return work(conn, bout, self._all_events(conn, bout_id))
+                    return self._locked_work(conn, bout_id, work, seeded)
             except IntegrityError:
                 raise ConflictError(
                     f"bout {bout_id!r}: another writer got in the way; try again"
@@ -520,8 +587,7 @@ class Store:
         for attempt in range(MAX_ATTEMPTS):
             try:
                 with self._guard(), write_transaction(self._engine) as conn:
-                    bout = bout_row(conn, bout_id, lock=True)
-                    return work(conn, bout, self._all_events(conn, bout_id))
+                    return self._locked_work(conn, bout_id, work, seeded)
             except (IntegrityError, OperationalError) as err:
                 if isinstance(err, OperationalError) and not is_transient(err):
                     raise
@@ -531,6 +597,44 @@ class Store:
             "(other writers kept winning); try again"
         )
 
+    def _locked_work(
+        self, conn: Connection, bout_id: str, work: _Work, seeded: bool
+    ) -> list[Event]:
+        """`work` on the locked bout row (with its current seed when `seeded`)."""
+        seed: ServerSeed | None = None
+        if seeded:
+            bout, seed = bout_and_seed(conn, bout_id)
+        else:
+            bout = bout_row(conn, bout_id, lock=True)
+        current = self._all_events(conn, bout_id)
+        new = work(conn, bout, seed, current)
+        if new:
+            self._remember(bout_id, current + new)
+        return new
+
+    def _join(
+        self,
+        conn: Connection,
+        bout: Row[Any],
+        current: list[Event],
+        client_seed_part: str | None,
+        grant: tuple[str, Role, str | None] | None,
+    ) -> None:
+        """Add a part to the client seed and grant a token, in the append's transaction."""
+        if client_seed_part is not None:
+            if any(event["type"] == ROLL for event in current):
+                raise ConflictError(f"bout {bout.id!r} has rolled: its client seed is fixed")
+            joined = _check_text("client seed", f"{bout.client_seed}:{client_seed_part}", 2000)
+            conn.execute(update(BOUTS).where(BOUTS.c.id == bout.id).values(client_seed=joined))
+        if grant is not None:
+            token, role, fighter = grant
+            self._insert_token(conn, bout.id, token, _role(role), fighter)
+
+    @staticmethod
+    def _check_size(bout_id: str, current: list[Event], count: int) -> None:
+        if count > MAX_NEW_EVENTS or len(current) + count > MAX_EVENTS_PER_BOUT:
+            raise LimitError(f"bout {bout_id!r}: too many events (at most {MAX_EVENTS_PER_BOUT})")
+
     def _add(
         self,
         conn: Connection,
@@ -539,8 +643,7 @@ class Store:
         new: list[Event],
         seed: ServerSeed | None = None,
     ) -> list[Event]:
-        if len(new) > MAX_NEW_EVENTS or len(current) + len(new) > MAX_EVENTS_PER_BOUT:
-            raise LimitError(f"bout {bout.id!r}: too many events (at most {MAX_EVENTS_PER_BOUT})")
+        self._check_size(bout.id, current, len(new))
         last = current[-1] if current else None
         problems = verify_chain(new, start=last)
         if problems:
@@ -557,7 +660,11 @@ class Store:
         current: list[Event],
         new: list[Event],
         seed: ServerSeed | None = None,
+        rng: _Thrown | None = None,
     ) -> None:
+        """Refuse rolls that would not verify: nonces in order from the ledger's position, at
+        the store's current seed, unrevealed, and faces that the seed gives (a throw of `rng`
+        is compared, not derived again)."""
         if not any(event["type"] in (ROLL, SEED_ROTATED) for event in new):
             return
         if seed is None:
@@ -575,10 +682,40 @@ class Store:
             if event["type"] != ROLL:
                 continue
             _check_unrevealed(bout.id, seed)
-            found = check_roll(event["payload"], nonce, seed.server_seed, bout.client_seed)
+            payload = event["payload"]
+            if _was_thrown(payload, nonce, rng) and not check_roll(payload, nonce, None, ""):
+                nonce += 1
+                continue
+            found = check_roll(payload, nonce, seed.server_seed, bout.client_seed)
             if found is not None:
                 raise RuleError(f"event {event['seq']} (roll) would not verify: {found[1]}")
             nonce += 1
+
+
+class _Thrown(VerifiableRng):
+    """A VerifiableRng that keeps what it threw, by nonce (for `Store._check_rolls`)."""
+
+    __slots__ = ("thrown",)
+
+    def __init__(self, server_seed: str, client_seed: str, nonce: int = 0) -> None:
+        super().__init__(server_seed, client_seed, nonce)
+        self.thrown: dict[int, Throw] = {}
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        done = super().throw(sides)
+        self.thrown[self.nonce - 1] = done
+        return done
+
+
+def _was_thrown(payload: Any, nonce: int, rng: _Thrown | None) -> bool:
+    """Whether a roll's payload shows what `rng` threw at `nonce` (its dice and faces)."""
+    done = None if rng is None else rng.thrown.get(nonce)
+    return (
+        done is not None
+        and isinstance(payload, dict)
+        and payload.get("dice") == list(done.dice)
+        and payload.get("faces") == list(done.faces)
+    )
 
 
 def _backoff(attempt: int) -> None:
