@@ -3,10 +3,13 @@ bad text fails cleanly with the input quoted."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.dice import DIALECTS, Limits, bounds, parse, render, roll, write
+from referee.dice.dialects import Arg
+from referee.dice.lone import lone_group
 from referee.dice.parser import _lower, _Parser
 from referee.dice.rolling import RollResult, _State
 from referee.errors import LimitError, NotationError, RefereeError, RuleError
@@ -219,6 +222,78 @@ def test_the_plain_sum_fast_path_reads_and_rolls_as_the_grammar(
     b = RollResult(slow, tuple(state.groups), total, tuple(state.pools))
     assert a == b
     assert (a.throws, a.total, render(a)) == (b.throws, b.total, render(b))
+
+
+# One group and its modifiers, the shape `lone_group` reads: mostly the dialect's own letters
+# with arguments that fit, sometimes others' letters, arguments that do not fit or belong to
+# the next modifier, bounds passed, and something after the group.
+ODD_LETTERS = ["K", "RO", "Mi", "x", "h", "dh", "c", "e", "!!", ">="]
+ARGS = ["", "", "1", "3", "6", "0", "20", "h2", "l1", "H1", ">4", "<2", "=3", ">=5", "<=2", ">"]
+
+
+FITTING = {
+    Arg.NONE: [""],
+    Arg.NUMBER: ["1", "3", "2"],
+    Arg.NUMBER_OR_ONE: ["", "2"],
+    Arg.POINT: ["1", "2", ">5", "<2", "=3", ">=5", "<=2"],
+    Arg.POINT_OR_TOP: ["", ">5", "<2", "=6", ">=4"],
+    Arg.SELECTOR: ["h3", "l1", "1", ">5", "<3", "6"],
+}
+
+
+def lone_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
+    fitting = [(m.letters, a) for m in DIALECTS[dialect].dice for a in FITTING[m.arg]]
+    token = st.one_of(
+        st.sampled_from(fitting),
+        st.sampled_from(fitting),
+        st.sampled_from(fitting),
+        st.tuples(st.sampled_from(ODD_LETTERS + [m for m, _ in fitting]), st.sampled_from(ARGS)),
+    )
+    text = st.tuples(
+        space,
+        st.sampled_from(["", "1", "2", "4", "4", "0", "1000", "1001"]),
+        st.sampled_from(["6", "6", "20", "%", "1", "2", "0", "10001"]),
+        st.lists(token, min_size=1, max_size=3),
+        st.sampled_from(["", "", "", "", " ", "\t", " +1", "[x]", " 2", "d"]),
+    ).map(lambda t: f"{t[0]}{t[1]}d{t[2]}" + "".join(a + b for a, b in t[3]) + t[4])
+    return text.map(lambda t: (t, dialect))
+
+
+lone_case = st.sampled_from(sorted(DIALECTS)).flatmap(lone_texts)
+
+
+@settings(max_examples=600, deadline=None)
+@given(case=lone_case)
+def test_the_lone_group_fast_path_reads_as_the_grammar(case: tuple[str, str]) -> None:
+    """Where it reads a text at all, the same tree as the grammar's; parse gives the same tree
+    or the same error as the grammar alone."""
+    text, dialect = case
+    fast = lone_group(_lower(text), Limits(), DIALECTS[dialect])
+    slow = careful(text, dialect)
+    if fast is not None:
+        assert repr(fast) == slow
+    assert outcome(text, dialect) == slow
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect"),
+    [
+        ("4d6kh3", "d20"),
+        ("2d6ro<3", "d20"),
+        ("8d6mi2", "d20"),
+        ("4d6e6kh3", "d20"),
+        ("6d6rr1ra6p<2", "d20"),
+        ("4d6!>5kh3cs>6sd", "roll20"),
+        ("5d10>=8f1", "roll20"),
+        ("4d6k", "onlinehost"),
+        ("4d10c>=4", "onlinehost"),
+        ("3d6!>=5", "onlinehost"),
+    ],
+)
+def test_the_lone_group_fast_path_reads_the_common_groups(text: str, dialect: str) -> None:
+    fast = lone_group(_lower(text), Limits(), DIALECTS[dialect])
+    assert fast is not None
+    assert repr(fast) == careful(text, dialect)
 
 
 @settings(max_examples=400, deadline=None)

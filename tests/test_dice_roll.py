@@ -240,3 +240,51 @@ def test_the_reroll_only_loop_throws_as_the_chains_do(
             return str(err)
 
     assert rolled(True) == rolled(False)
+
+
+EXPLODE_ONLY = [
+    ("3d6!", "roll20"),
+    ("4d6!>5kh3", "roll20"),
+    ("5d6!<2>4f1", "roll20"),
+    ("4dF!", "roll20"),
+    ("3d4!!", "roll20"),  # compounding: still the chain roller, compared with itself
+    ("4d6e6kh3", "d20"),
+    ("4d6e>4mi3", "d20"),
+    ("6d6e6ma5p<3", "d20"),
+    ("3d6!>=5", "onlinehost"),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    case=st.sampled_from(EXPLODE_ONLY),
+    seed=st.integers(0),
+    depth=st.integers(0, 3),
+    dice=st.integers(1, 14),
+)
+def test_the_explode_only_loop_throws_as_the_chains_do(
+    case: tuple[str, str], seed: int, depth: int, dice: int
+) -> None:
+    """A group that only explodes (no reroll, no d20 `ra`): the same throws (die by die, each
+    followed by its explosions), flags, values and total as the chain roller, and the same
+    refusal after the same die when the dice budget runs out; else the same budget left."""
+    text, dialect = case
+    limits = Limits(max_explode_depth=depth, max_dice=dice)
+    group = parse(text, dialect=dialect)
+    assert isinstance(group, Dice)
+    assert group.explode and not group.reroll and group.add_on is None
+
+    def rolled(fast: bool) -> object:
+        rng, budget = RecordingRng(SeededRng(seed)), [dice]
+        try:
+            if fast:
+                result: object = roll_group(group, rng, limits, budget)
+            else:
+                if group.count > dice:  # as roll_group refuses a group before its first die
+                    _over_budget(group.count, group.sides)
+                result = _Chains(group, rng, limits, budget).roll()
+        except LimitError as err:
+            return str(err), rng.throws  # the budget left after a refusal is not used
+        return result, budget, rng.throws
+
+    assert rolled(True) == rolled(False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 from collections import Counter
 
 import pytest
@@ -14,6 +15,7 @@ from referee.rng import (
     ScriptedRng,
     SeededRng,
     SystemRng,
+    Throw,
     VerifiableRng,
     commitment,
     die,
@@ -70,6 +72,24 @@ def test_seeded_is_reproducible_and_reports_its_seed() -> None:
     assert [a.throw((100,)).faces for _ in range(50)] == [b.throw((100,)).faces for _ in range(50)]
     assert a.seed == 123
     assert isinstance(SeededRng().seed, int)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 123, 2**62 + 7])
+def test_seeded_one_die_throws_draw_as_many_dice_at_once(seed: int) -> None:
+    """The short way for one die (each die of a reroll or explosion chain) draws exactly what
+    the general way draws: the standard library's `_randbelow(n) + 1`, in order, whether the
+    dice come one per throw, several per throw, as a tuple or as a list."""
+    sizes = [6, 20, 1, 100, 10_000, 2, 3, 4, 8, 12] * 5
+    expected = random.Random(seed)
+    want = [expected._randbelow(s) + 1 for s in sizes]  # type: ignore[attr-defined]
+    one = SeededRng(seed)
+    singles = [one.throw((s,)) for s in sizes]
+    assert [t.faces[0] for t in singles] == want
+    assert [t.sides for t in singles] == [(s,) for s in sizes]
+    assert all(t.nonce is None and type(t) is Throw for t in singles)
+    listed = SeededRng(seed)
+    assert [listed.throw([s]).faces[0] for s in sizes] == want
+    assert SeededRng(seed).throw(tuple(sizes)) == Throw(tuple(sizes), tuple(want))
 
 
 def test_scripted_replays_exactly() -> None:

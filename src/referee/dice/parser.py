@@ -33,7 +33,6 @@ from referee.dice.expr import (
     Dice,
     Explode,
     Expr,
-    Keep,
     KeepMode,
     Label,
     Neg,
@@ -42,6 +41,7 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.lone import keep, lone_group, success
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
@@ -92,6 +92,9 @@ def parse(
         summed = _plain_sum_of(text, low, limits, found)
         if summed is not None:
             return summed
+    group = lone_group(low, limits, found)
+    if group is not None:
+        return group
     return _Parser(text, low, limits, found).whole()
 
 
@@ -357,47 +360,44 @@ class _Parser:
         return low[pos] if pos < end else ""
 
     def comparison(self) -> Expr:
-        node = self.sum()
-        if not self.d.comparisons:
-            return node
-        while True:
-            if self.peek() not in _COMPARE_FIRST:
-                return node
-            for text in _COMPARE_OPS:
-                if self.low.startswith(text, self.pos):
-                    self.pos += len(text)
-                    node = BinOp(_OPS[text], node, self.sum())
-                    break
-            else:
-                return node
+        """A whole expression: comparisons (where the dialect has them) of sums of products.
 
-    def sum(self) -> Expr:
-        node = self.product()
-        while True:
-            char = self.peek()
-            if char == "+":
-                op = Op.ADD
-            elif char == "-":
-                op = Op.SUB
-            else:
-                return node
-            self.pos += 1
-            node = BinOp(op, node, self.product())
+        One precedence-climbing loop reads all three levels, each left to right, as the
+        grammar's three rules would (same trees, same errors at the same columns)."""
+        return self.binary(0)
 
-    def product(self) -> Expr:
+    def binary(self, level: int) -> Expr:
+        """Operands joined by operators of precedence `level` or higher: 0 comparisons,
+        1 `+ -`, 2 `* / // %`."""
         node = self.unary()
-        operators = self.d.operators
+        low = self.low
         while True:
             char = self.peek()
-            if char not in _PRODUCT_OPS:
+            if char == "+" or char == "-":
+                if level > 1:
+                    return node
+                op = Op.ADD if char == "+" else Op.SUB
+                self.pos += 1
+                node = BinOp(op, node, self.binary(2))
+            elif char in _PRODUCT_OPS:
+                operators = self.d.operators
+                text = "//" if low.startswith("//", self.pos) else char
+                if text == "//" and text not in operators:
+                    text = "/"  # the second '/' is then unexpected, where a value should be
+                if text not in operators:
+                    self.fail(self.after_value())
+                self.pos += len(text)
+                node = BinOp(_OPS[text], node, self.unary())
+            elif char in _COMPARE_FIRST and self.d.comparisons and level == 0:
+                for text in _COMPARE_OPS:
+                    if low.startswith(text, self.pos):
+                        self.pos += len(text)
+                        node = BinOp(_OPS[text], node, self.binary(1))
+                        break
+                else:
+                    return node
+            else:
                 return node
-            text = "//" if self.low.startswith("//", self.pos) else char
-            if text == "//" and text not in operators:
-                text = "/"  # the second '/' is then unexpected, where a value should be
-            if text not in operators:
-                self.fail(self.after_value())
-            self.pos += len(text)
-            node = BinOp(_OPS[text], node, self.unary())
 
     def unary(self) -> Expr:
         char = self.peek()
@@ -407,9 +407,6 @@ class _Parser:
             inner = self.unary()
             self.nesting -= 1
             return Neg(inner) if char == "-" else inner
-        return self.labelled()
-
-    def labelled(self) -> Expr:
         node = self.atom()
         while self.d.labels and self.peek() == "[":
             close = self.text.find("]", self.pos)
@@ -561,13 +558,15 @@ class _Parser:
             group = _Group()
             self.read_modifiers(group, start, pool=False)
             fields = group.fields
-            top = Success(Compare.EQ, 1 if fudge else sides)
+            top = 1 if fudge else sides
             if fields.get("success") == "top":
-                fields["success"] = top
-            if fields.get("explode_on") == top:
+                fields["success"] = success(Compare.EQ, top)
+            on = fields.get("explode_on")
+            if on is not None and on.compare is Compare.EQ and on.target == top:
                 del fields["explode_on"]  # the top face is what `!` alone means
             dice = Dice(count, sides, fudge=fudge, **fields)
-            self.check_meaning(dice, start)
+            if dice.reroll or dice.explode:
+                self.check_meaning(dice, start)
         else:
             if self.pos < self.end and self.low[self.pos] not in _AFTER_GROUP:
                 self.refuse_stray(False)
@@ -580,11 +579,16 @@ class _Parser:
     def check_meaning(self, dice: Dice, start: int) -> None:
         """Refuse what could never stop: a reroll or explosion on every face."""
         faces = dice.faces()
-        where = f"{self.text[start : self.pos]!r} at column {start + 1} in {self.text!r}"
-        if dice.reroll and all(dice.rerolls(f) for f in faces):
-            raise NotationError(f"{where} rerolls every face, so it would never stop")
-        if dice.explode and all(dice.explodes(f) for f in faces):
-            raise NotationError(f"{where} explodes on every face, so it would never stop")
+        ends = (faces[0], faces[-1])  # a group that stops stops on one of these, mostly
+        if dice.reroll and all(map(dice.rerolls, ends)) and all(map(dice.rerolls, faces)):
+            raise NotationError(f"{self.where(start)} rerolls every face, so it would never stop")
+        if dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
+            raise NotationError(
+                f"{self.where(start)} explodes on every face, so it would never stop"
+            )
+
+    def where(self, start: int) -> str:
+        return f"{self.text[start : self.pos]!r} at column {start + 1} in {self.text!r}"
 
     def read_modifiers(self, group: _Group, start: int, pool: bool) -> None:
         by_first = _by_first(self.d, pool)
@@ -632,7 +636,7 @@ class _Parser:
                         self.pos += len(prefix)
                     self.fail("a number" if prefix else self.point_help())
                 self.pos += len(prefix)
-                return Success(compare, self.number("a number"))
+                return success(compare, self.number("a number"))
         if optional:
             return None
         self.fail(self.point_help())
@@ -649,10 +653,10 @@ class _Parser:
                 self.fail(f"'>' '<' or a number after {mod.letters!r} (h and l select for k and p)")
             self.pos += 1
             count = self.number("a number of dice")
-            keep = mod.mode is KeepMode.MATCHING
+            keeping = mod.mode is KeepMode.MATCHING
             if char == "h":
-                return (KeepMode.HIGHEST if keep else KeepMode.DROP_HIGHEST), count, None
-            return (KeepMode.LOWEST if keep else KeepMode.DROP_LOWEST), count, None
+                return (KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST), count, None
+            return (KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST), count, None
         test = self.point(optional=False)
         assert test is not None
         return None, 0, test
@@ -664,15 +668,15 @@ class _Parser:
                 mode, count, test = self.selector(mod)
                 if mode is None:
                     assert isinstance(mod.mode, KeepMode)
-                    fields["keep"] = Keep(mod.mode, 0, test)
+                    fields["keep"] = keep(mod.mode, 0, test)
                 else:
-                    fields["keep"] = Keep(mode, count)
+                    fields["keep"] = keep(mode, count)
                 return
             assert isinstance(mod.mode, KeepMode)
             if arg is Arg.NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
-                fields["keep"] = Keep(mod.mode, 1)
+                fields["keep"] = keep(mod.mode, 1)
             else:
-                fields["keep"] = Keep(mod.mode, self.number("a number of dice"))
+                fields["keep"] = keep(mod.mode, self.number("a number of dice"))
         elif kind is Kind.EXPLODE:
             fields["explode"] = True
             assert isinstance(mod.mode, Explode)
@@ -700,7 +704,7 @@ class _Parser:
             fields["ceiling"] = self.number("a number")
         elif kind is Kind.SUCCESS:
             if isinstance(mod.mode, Compare):
-                fields["success"] = Success(mod.mode, self.number("a target number"))
+                fields["success"] = success(mod.mode, self.number("a target number"))
             else:  # onlinehost's c: a point, or nothing for the top face
                 fields["success"] = self.point(optional=True) or "top"
         elif kind is Kind.FAILURE:

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import compress
 from typing import NamedTuple, NoReturn
 
 from referee.dice.bounds import whole
@@ -327,7 +329,7 @@ class _State:
         values = tuple(self.evaluate(item) for item in node.items)
         kept = _select(node.keep, list(values))
         if node.success is None and node.failure is None:
-            value: Number = whole(sum((v for v, k in zip(values, kept, strict=True) if k), 0))
+            value: Number = whole(sum(compress(values, kept), 0))
         else:
             value = _count(node.success, node.failure, values, kept)
         self.pools[index] = PoolRoll(node, values, tuple(kept), value)
@@ -403,34 +405,49 @@ def roll_group(
     >>> roll_group(Dice(2, 6, explode=True), ScriptedRng([6, 2, 3])).faces
     (6, 2, 3)
     """
-    count, sides = group.count, group.sides
+    count, sides, explode, keep, success, _, _, reroll, _, add_on, floor, ceiling, failure = group[
+        :13
+    ]
+    fudge = group.fudge
     if budget is not None:
         budget[0] -= count
         if budget[0] < 0:
             _over_budget(count, sides)
-    if group.plain:
-        first = rng.throw((sides,) * count)
-        flags = (True,) * count
-        return GroupRoll(group, (first,), flags, (False,) * count, sum(first.faces))
-    if group.chains:
+    if explode or reroll or add_on is not None:
         if budget is not None:
             budget[0] += count  # counted again die by die
-        if not group.explode and group.add_on is None:
+        if not explode and add_on is None:
             return _rerolled(group, rng, limits, budget)
+        if not reroll and add_on is None and group.explode_kind is Explode.EACH:
+            return _exploded(group, rng, limits, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
-    if group.fudge:
-        values = [_clamp(group, f - 2) for f in first.faces]
-    elif group.floor is None and group.ceiling is None:
-        values = list(first.faces)
+    faces = first.faces
+    values: tuple[int, ...] | list[int]
+    if fudge:
+        values = [_clamp(group, f - 2) for f in faces]
+    elif floor is None and ceiling is None:
+        values = faces
+    else:  # as _clamp: up to the floor, then down to the ceiling
+        low = -1 if floor is None else floor
+        high = sides if ceiling is None else ceiling
+        values = [min(max(f, low), high) for f in faces]
+    if keep is None and success is None and failure is None:
+        kept: tuple[bool, ...] = (True,) * count
+        value = sum(values)
     else:
-        values = [_clamp(group, f) for f in first.faces]
-    kept = _select(group.keep, values)
-    value = _group_value(group, values, kept)
-    same = values == list(first.faces)
-    return GroupRoll(
-        group, (first,), tuple(kept), (False,) * count, value, (), () if same else tuple(values)
+        flags = _select(keep, values)
+        value = _group_value(group, values, flags)
+        kept = tuple(flags)
+    same = values is faces or values == list(faces)
+    return _new(
+        GroupRoll,
+        (group, (first,), kept, (False,) * count, value, (), () if same else tuple(values), ()),
     )
+
+
+_new = tuple.__new__
+"""A named tuple made without its Python-level `__new__` (every field given): the same value."""
 
 
 def _over_budget(count: int, sides: int) -> NoReturn:
@@ -506,6 +523,70 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
         total,
         tuple(rerolled) if len(units) < len(faces) else (),
         tuple(values) if values != faces else (),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _exploding(group: Dice) -> frozenset[int]:
+    """The values (after any clamp) on which a die of `group` explodes."""
+    return frozenset(v for v in {_clamp(group, f) for f in group.faces()} if group.explodes(v))
+
+
+def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> GroupRoll:
+    """A group that only explodes, each explosion a die of its own (and keeps, counts,
+    clamps): `_Chains` without rerolls, in one loop. Each die is thrown on its own, followed
+    at once by its explosions, at most `max_explode_depth` of them."""
+    sides = group.sides
+    size = (sides,)
+    throw = rng.throw
+    fudge = group.fudge
+    again = _exploding(group)
+    depth = limits.max_explode_depth
+    clamps = group.floor is not None or group.ceiling is not None
+    if budget is not None and group.count * (depth + 1) <= budget[0]:
+        spent, budget = budget, None  # the worst case fits: count what was thrown at the end
+    else:
+        spent = None
+    throws: list[Throw] = []
+    faces: list[int] = []
+    values: list[int] = []
+    exploded: list[bool] = []
+    for _ in range(group.count):
+        chain = 0
+        while True:
+            if budget is not None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    _over_budget(1, sides)
+            thrown = throw(size)
+            throws.append(thrown)
+            face = thrown.faces[0]
+            faces.append(face)
+            value = face - 2 if fudge else face
+            if clamps:
+                value = _clamp(group, value)
+            values.append(value)
+            if chain < depth and value in again:
+                chain += 1
+                exploded.append(True)
+                continue
+            exploded.append(False)
+            break
+    if spent is not None:
+        spent[0] -= len(faces)
+    kept = _select(group.keep, values)
+    return _new(
+        GroupRoll,
+        (
+            group,
+            tuple(throws),
+            tuple(kept),
+            tuple(exploded),
+            _group_value(group, values, kept),
+            (),
+            tuple(values) if values != faces else (),
+            (),
+        ),
     )
 
 
@@ -602,7 +683,7 @@ class _Chains:
         )
 
 
-def _select(keep: Keep | None, values: list[Number] | list[int]) -> list[bool]:
+def _select(keep: Keep | None, values: Sequence[Number]) -> list[bool]:
     """Which values count. Among equal values the earlier one is picked first."""
     if keep is None:
         return [True] * len(values)
@@ -620,16 +701,16 @@ def _select(keep: Keep | None, values: list[Number] | list[int]) -> list[bool]:
     return flags
 
 
-def _group_value(group: Dice, values: list[int], kept: list[bool]) -> int:
+def _group_value(group: Dice, values: Sequence[int], kept: list[bool]) -> int:
     if group.success is None and group.failure is None:
-        return sum(v for v, k in zip(values, kept, strict=True) if k)
+        return sum(compress(values, kept))
     return int(_count(group.success, group.failure, values, kept))
 
 
 def _count(
     success: Success | None,
     failure: Success | None,
-    values: tuple[Number, ...] | list[int],
+    values: Sequence[Number],
     kept: list[bool],
 ) -> int:
     total = 0

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from referee.errors import ScriptError
 from referee.rng.base import Throw, check_sides
+
+_new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
 
 
 class SystemRng:
@@ -35,16 +37,23 @@ class SeededRng:
     True
     """
 
-    __slots__ = ("_random", "seed")
+    __slots__ = ("_below", "_random", "seed")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
         self._random = random.Random(self.seed)
+        self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
 
     def throw(self, sides: Sequence[int]) -> Throw:
+        # One die (every die of a chain of rerolls and explosions) takes the short way: the
+        # same check and the same draw as below, without building a loop.
+        if type(sides) is tuple and len(sides) == 1:
+            size = sides[0]
+            if type(size) is int and size >= 1:
+                return _new(Throw, (sides, (self._below(size) + 1,), None))
         sizes = check_sides(sides)
-        below = self._random._randbelow  # type: ignore[attr-defined]
-        return Throw(sizes, tuple([below(s) + 1 for s in sizes]))
+        below = self._below
+        return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None))
 
     def __repr__(self) -> str:
         return f"SeededRng({self.seed})"

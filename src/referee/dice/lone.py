@@ -1,0 +1,197 @@
+"""A lone dice group with modifiers (`4d6kh3`, `2d6ro<3`, `8d6mi2`), read without the grammar.
+
+`lone_group` reads a whole text that is one group and its modifiers with a few regex
+matches, exactly as the grammar (parser.py) reads it, from the same dialect tables. It
+gives None whenever the grammar might read the text differently or refuse it (a bound
+passed, a modifier twice, a group that would never stop, anything unusual); the grammar
+then reads the text and says what is wrong. Tests compare the two on generated texts.
+
+>>> from referee.dice.dialects import DIALECTS
+>>> from referee.dice.limits import DEFAULT_LIMITS
+>>> lone_group("4d6kh3", DEFAULT_LIMITS, DIALECTS["d20"])
+parse('4d6kh3')
+>>> lone_group("4d6kh", DEFAULT_LIMITS, DIALECTS["d20"]) is None  # the grammar says why
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from referee.dice.dialects import Arg, Dialect, Kind, Modifier
+from referee.dice.expr import Compare, Dice, Explode, Keep, KeepMode, Success
+from referee.dice.limits import Limits
+
+_HEAD = re.compile(r"[ \t]*([0-9]*)d([0-9]+|%)")
+_TAIL = re.compile(r"[ \t]*")
+_VALUES: dict[tuple[Any, ...], Any] = {}
+"""Compare points and keeps made so far, by their fields: they are frozen, so one value serves
+every tree (a dataclass is slow to make; the text is still read and checked every time)."""
+
+
+def success(compare: Compare, target: int) -> Success:
+    """`Success(compare, target)`, the same value shared."""
+    key = (compare, target)
+    found = _VALUES.get(key)
+    if found is None:
+        if len(_VALUES) >= 4096:
+            _VALUES.clear()
+        found = _VALUES[key] = Success(compare, target)
+    return found
+
+
+def keep(mode: KeepMode, count: int, test: Success | None = None) -> Keep:
+    """`Keep(mode, count, test)`, the same value shared."""
+    key = (mode, count, test)
+    found = _VALUES.get(key)
+    if found is None:
+        if len(_VALUES) >= 4096:
+            _VALUES.clear()
+        found = _VALUES[key] = Keep(mode, count, test)
+    return found
+
+
+class _Table:
+    """One dialect's modifiers as regexes: letters (longest first, as the grammar picks them)
+    and a compare point."""
+
+    __slots__ = ("by_letters", "compares", "letters", "marks", "point")
+
+    def __init__(self, dialect: Dialect) -> None:
+        mods = sorted(dialect.dice, key=lambda m: -len(m.letters))
+        self.by_letters: dict[str, Modifier] = {}
+        for mod in mods:
+            self.by_letters.setdefault(mod.letters, mod)
+        self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
+        prefixes = [p for p, _ in dialect.points if p]
+        bare = any(p == "" for p, _ in dialect.points)
+        alternation = "|".join(re.escape(p) for p in prefixes)
+        self.point = re.compile(f"({alternation}){'?' if bare else ''}([0-9]+)")
+        self.compares = {p: c for p, c in reversed(dialect.points)}
+        self.marks = frozenset(p[0] for p in prefixes)
+
+
+_TABLES: dict[str, _Table] = {}
+_NUMBER = re.compile(r"[0-9]*")
+_RANK = re.compile(r"([hl])([0-9]+)")
+
+
+def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
+    """The group a lower-cased text is, when it is one group with modifiers and nothing else
+    the grammar might read another way; else None."""
+    head = _HEAD.match(low)
+    if head is None:
+        return None
+    count_text, sides_text = head.groups()
+    count = int(count_text) if count_text else 1
+    sides = 100 if sides_text == "%" else int(sides_text)
+    if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
+        return None
+    table = _TABLES.get(dialect.name)
+    if table is None:
+        table = _TABLES[dialect.name] = _Table(dialect)
+    fields: dict[str, Any] = {}
+    seen: set[Kind] = set()
+    pos = head.end()
+    end = len(low)
+    letters, point, compares = table.letters, table.point, table.compares
+    while pos < end:
+        found = letters.match(low, pos)
+        if found is None:
+            break
+        mod = table.by_letters[found.group()]
+        kind, arg = mod.kind, mod.arg
+        if kind in seen and kind is not Kind.REROLL:
+            return None
+        seen.add(kind)
+        pos = found.end()
+        test: Success | None = None
+        if arg is Arg.NONE:
+            assert isinstance(mod.mode, str)
+            fields["order"] = mod.mode
+            continue
+        if arg is Arg.NUMBER or arg is Arg.NUMBER_OR_ONE:
+            digits = _NUMBER.match(low, pos)
+            assert digits is not None
+            pos = digits.end()
+            if digits.end() == digits.start():
+                if arg is Arg.NUMBER:
+                    return None
+                number = 1
+            else:
+                number = int(digits.group())
+            if kind is Kind.KEEP:
+                assert isinstance(mod.mode, KeepMode)
+                fields["keep"] = keep(mod.mode, number)
+            elif kind is Kind.FLOOR:
+                fields["floor"] = number
+            elif kind is Kind.CEILING:
+                fields["ceiling"] = number
+            elif kind is Kind.SUCCESS and isinstance(mod.mode, Compare):
+                fields["success"] = success(mod.mode, number)
+            else:
+                return None
+            continue
+        if arg is Arg.SELECTOR and kind is Kind.KEEP:
+            rank = _RANK.match(low, pos)
+            if rank is not None:
+                pos = rank.end()
+                keeping = mod.mode is KeepMode.MATCHING
+                if rank.group(1) == "h":
+                    mode = KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST
+                else:
+                    mode = KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST
+                fields["keep"] = keep(mode, int(rank.group(2)))
+                continue
+        marked = point.match(low, pos)
+        if marked is not None:
+            pos = marked.end()
+            test = success(compares[marked.group(1) or ""], int(marked.group(2)))
+        elif arg is not Arg.POINT_OR_TOP or low[pos : pos + 1] in table.marks:
+            return None  # the grammar refuses a missing point, or a mark without a number
+        if kind is Kind.KEEP:
+            assert isinstance(mod.mode, KeepMode)
+            fields["keep"] = keep(mod.mode, 0, test)
+        elif kind is Kind.EXPLODE:
+            assert isinstance(mod.mode, Explode)
+            fields["explode"] = True
+            if mod.mode is not Explode.EACH:
+                fields["explode_kind"] = mod.mode
+            if test is not None:
+                fields["explode_on"] = test
+        elif kind is Kind.REROLL or kind is Kind.REROLL_ONCE:
+            if kind is Kind.REROLL_ONCE:
+                fields["reroll_once"] = True
+            elif fields.get("reroll_once"):
+                return None
+            fields["reroll"] = (*fields.get("reroll", ()), test)
+        elif kind is Kind.ADD_ONCE:
+            fields["add_on"] = test
+        elif kind is Kind.SUCCESS:
+            fields["success"] = test or "top"
+        elif kind is Kind.FAILURE:
+            fields["failure"] = test
+        elif kind is Kind.CRIT:
+            fields["crit"] = test
+        elif kind is Kind.FUMBLE:
+            fields["fumble"] = test
+        else:
+            return None
+    if not fields or _TAIL.match(low, pos).end() != end:  # type: ignore[union-attr]
+        return None
+    if fields.get("success") == "top":
+        fields["success"] = success(Compare.EQ, sides)
+    on = fields.get("explode_on")
+    if on is not None and on.compare is Compare.EQ and on.target == sides:
+        del fields["explode_on"]  # the top face is what `!` alone means
+    dice = Dice(count, sides, **fields)
+    if dice.reroll or dice.explode:
+        faces = dice.faces()
+        if dice.reroll and all(map(dice.rerolls, faces)):
+            return None
+        if dice.explode and all(map(dice.explodes, faces)):
+            return None
+    if dice.most_dice(limits.max_explode_depth) > limits.max_dice:
+        return None
+    return dice
