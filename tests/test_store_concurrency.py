@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from referee.errors import ConflictError
 from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
 from referee.rng import VerifiableRng
 from referee.store import Store
+from referee.store import engine as engine_module
 from referee.store import store as store_module
 
 AT = "2026-11-29T22:40:12.000000Z"
@@ -115,3 +118,69 @@ def test_the_primary_key_forbids_a_fork(db_url: str) -> None:
                 "INSERT INTO events (bout_id, seq, type, actor, at, payload, prev, hash) "
                 f"VALUES ('b1', 0, 'note', 'b', '{AT}', '{{}}', '{event['prev']}', 'x')"
             )
+
+
+def wait_until(condition: Any, what: str, timeout: float = 30.0) -> None:
+    """Wait (generously) for another thread to reach a state."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.005)
+
+
+def note(text: str) -> Any:
+    def build(last: Any, events: Any) -> list[Any]:
+        return [chain(last, "note", "ref", {"text": text}, AT)]
+
+    return build
+
+
+def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
+    tmp_path: Path,
+) -> None:
+    """SQLite group commit: a writer that finishes while another waits hands the transaction
+    on without committing, and returns only when the last one commits (one fsync for both);
+    the other's failure rolls back its own savepoint only, never the first one's events."""
+    url = str(tmp_path / "referee.db")
+    with Store.open(url) as store, Store.open(url) as reader:
+        for bout in ("b1", "b2"):
+            store.create_bout(system="msv", name=bout, bout_id=bout, created_at=AT)
+        writers = engine_module._WRITERS[store._engine]
+        first_done = threading.Event()
+        errors: list[BaseException] = []
+
+        def first() -> None:
+            try:
+                with store.unit():
+                    store.append("b1", note("kept"))
+                    wait_until(lambda: writers.waiting == 1, "the second writer waits")
+            except BaseException as err:
+                errors.append(err)
+            first_done.set()
+
+        def second() -> None:
+            try:
+                with store.unit():
+                    store.append("b2", note("dropped"))
+                    # The first writer's events are not committed yet: it has not returned.
+                    assert reader.events("b1") == [] and not first_done.is_set()
+                    raise ConflictError("changed my mind")
+            except ConflictError as err:
+                if str(err) != "changed my mind":
+                    errors.append(err)
+            except BaseException as err:
+                errors.append(err)
+
+        one = threading.Thread(target=first)
+        one.start()
+        wait_until(lambda: writers.group is not None, "the first writer holds the lock")
+        two = threading.Thread(target=second)
+        two.start()
+        two.join(30)
+        one.join(30)
+        assert not errors and first_done.is_set()
+        assert [e["payload"]["text"] for e in reader.events("b1")] == ["kept"]
+        assert reader.events("b2") == []
+        assert writers.group is None  # the failing writer was the last: it committed
+        store.append("b2", note("later"))  # and the next writer opens a new group
+        assert [e["payload"]["text"] for e in reader.events("b2")] == ["later"]

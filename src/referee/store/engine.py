@@ -17,7 +17,7 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,41 @@ WRITE = "referee_write"
 _MIGRATION_LOCK = 0x5EFE_EE01
 
 
-#: One in-process writer lock per SQLite engine (see `write_transaction`).
-_WRITERS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKeyDictionary()
+#: Most writers' operations one SQLite commit (one fsync) acknowledges together.
+MAX_GROUP = 16
+
+
+class _Group:
+    """One SQLite transaction that several writers' operations share, each in a savepoint of
+    its own; the last of them commits it (one fsync) for all."""
+
+    __slots__ = ("broken", "connection", "done", "error", "transaction")
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.transaction = connection.begin()
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.broken = False
+
+
+class _Writers:
+    """The in-process writers of one SQLite engine: one at a time (`lock`), how many wait for
+    it, and the group of operations that the next commit acknowledges (file databases)."""
+
+    __slots__ = ("count", "group", "grouped", "lock", "mutex", "waiting")
+
+    def __init__(self, grouped: bool) -> None:
+        self.lock = threading.Lock()
+        self.mutex = threading.Lock()
+        self.waiting = 0
+        self.count = 0
+        self.group: _Group | None = None
+        self.grouped = grouped
+
+
+#: The writers of each SQLite engine (see `write_transaction`).
+_WRITERS: weakref.WeakKeyDictionary[Engine, _Writers] = weakref.WeakKeyDictionary()
 
 #: The unit of work open in this context, if any: (engine, its connection in a transaction).
 _UNIT: contextvars.ContextVar[tuple[Engine, Connection] | None] = contextvars.ContextVar(
@@ -113,7 +146,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     elif create:
         path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(full, **options)
-    _WRITERS[engine] = threading.Lock()
+    _WRITERS[engine] = _Writers(grouped=path is not None)
     event.listen(engine, "connect", _sqlite_settings)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
@@ -201,13 +234,25 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
     in SQLite's busy handler, whose sleeps grow to 100 ms and make the slowest answers slow.
     (Other processes on the same file still wait in the busy handler.) Inside a unit of work
     (`unit_of_work`) it is the unit's transaction.
+
+    On a SQLite file, writers that queue commit together (group commit): a writer that
+    finishes while others wait hands the open transaction on to the next one instead of
+    committing it, and the last of them (at most `MAX_GROUP`) commits once, one fsync for all.
+    Each writer's block runs in a savepoint of its own, so it is still stored whole or not at
+    all (an exception rolls back its savepoint only); and none returns before the commit that
+    stores it: what is acknowledged is on disk. If that commit fails, every writer of the
+    group gets StorageError and nothing of the group is stored.
     """
     held = ambient(engine)
     if held is not None:
         yield held
         return
-    lock = _WRITERS.get(engine)
-    with lock if lock is not None else nullcontext(), engine.connect() as connection:
+    writers = _WRITERS.get(engine)
+    if writers is not None and writers.grouped:
+        with _grouped(engine, writers) as connection:
+            yield connection
+        return
+    with writers.lock if writers is not None else nullcontext(), engine.connect() as connection:
         connection.execution_options(**{WRITE: True})
         try:
             with connection.begin():
@@ -215,6 +260,89 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
         finally:
             touched = take_touched(connection)
     committed(engine, touched)  # reached only after a commit
+
+
+@contextmanager
+def _grouped(engine: Engine, writers: _Writers) -> Iterator[Connection]:
+    """`write_transaction` on a SQLite file: this writer's block in a savepoint of the group's
+    transaction; the group committed by its last writer; back only after that commit."""
+    with writers.mutex:
+        writers.waiting += 1
+    writers.lock.acquire()
+    with writers.mutex:
+        writers.waiting -= 1
+    try:
+        group = writers.group or _open_group(engine, writers)
+    except BaseException:
+        writers.lock.release()
+        raise
+    connection = group.connection
+    touched: set[str] = set()
+    clean = False
+    try:
+        savepoint = connection.begin_nested()
+        try:
+            yield connection
+        except BaseException:
+            savepoint.rollback()  # this writer's block leaves nothing behind
+            take_touched(connection)
+            clean = True
+            raise
+        savepoint.commit()
+        touched = take_touched(connection)
+        clean = True
+        writers.count += 1
+    finally:
+        # After a failure that SQLite did not confine to the savepoint (the transaction is
+        # gone), or with no one waiting, or a full group: this writer ends the group.
+        group.broken = group.broken or not clean
+        with writers.mutex:
+            last = group.broken or writers.waiting == 0 or writers.count >= MAX_GROUP
+        if last:
+            _end_group(engine, writers, group)
+        writers.lock.release()
+    group.done.wait()
+    if group.error is not None:
+        raise StorageError(
+            f"database {safe_url(engine)!r} could not commit: {type(group.error).__name__}: "
+            f"{_first_line(group.error)} (nothing of this request was stored)"
+        ) from None
+    committed(engine, touched)  # reached only after the commit that stored this block
+
+
+def _open_group(engine: Engine, writers: _Writers) -> _Group:
+    """A new group: a connection in BEGIN IMMEDIATE (the caller holds `writers.lock`)."""
+    connection = engine.connect()
+    try:
+        connection.execution_options(**{WRITE: True})
+        group = _Group(connection)
+    except BaseException:
+        connection.close()
+        raise
+    writers.group, writers.count = group, 0
+    return group
+
+
+def _end_group(engine: Engine, writers: _Writers, group: _Group) -> None:
+    """Commit the group (roll it back if broken), then wake every writer waiting for it."""
+    try:
+        if group.broken:
+            group.transaction.rollback()
+            group.error = StorageError("a write failed beyond its savepoint")
+        else:
+            group.transaction.commit()
+    except BaseException as err:  # every writer of the group hears of it
+        group.error = err
+    finally:
+        writers.group = None
+        with suppress(Exception):  # the pool discards a connection it cannot reset
+            group.connection.close()
+        group.done.set()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else "unknown"
 
 
 def migrate(engine: Engine) -> int:
