@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -12,6 +14,7 @@ import numpy as np
 from referee.analysis.msv_duel import DuelAnalysis
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
+from referee.cli.lab_battle import battle_lines
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RefereeError
 from referee.lab.analysis import (
@@ -23,12 +26,16 @@ from referee.lab.analysis import (
     load_pack,
     skill_range,
 )
-from referee.lab.battle import BattleResult, Policy, battle, parse_side
+from referee.lab.battle import BattleResult, battle, parse_side
+from referee.lab.battle_result import Policy, Progress
 from referee.lab.svg import heat_map_svg
 from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules
 from referee.systems.srp.rules import SrpRules
+
+if TYPE_CHECKING:
+    from referee.lab.srp_battle import SrpBattleResult
 
 PACK_HELP = "a TOML rule pack, or 'text' for the text's own"
 AGAINST_HELP = "The pack to compare with (default: the text's, 'text')."
@@ -266,52 +273,20 @@ def ladder_command(pack: str, skills_text: str, as_json: bool) -> None:
         )
 
 
-def _progress_bar() -> tuple[object, object]:
-    """A rich progress bar on stderr when it is a terminal, else nothing."""
+@contextmanager
+def _progress() -> Iterator[Progress]:
+    """A rich progress bar on stderr while it runs when that is a terminal, else nothing."""
     import sys
 
     if not sys.stderr.isatty():
-        return None, None
+        yield lambda done, total: None
+        return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import Progress as Bar
 
-    bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("battles", total=1)
-    return bar, task
-
-
-def _figure(value: float, se: float | None, digits: int = 4) -> str:
-    return f"{value:.{digits}f}" if se is None else f"{value:.{digits}f} +- {se:.{digits}f}"
-
-
-def battle_lines(result: BattleResult) -> list[str]:
-    """A battle's figures as text; Monte Carlo figures carry their standard errors."""
-    mc = result.method == "monte-carlo"
-    if mc:
-        head = (
-            f"Monte Carlo, {result.battles:,} battles, policy {result.policy.value} "
-            f"(+- one standard error; the exact chain would need {result.states:,} cells)"
-        )
-    else:
-        head = f"exact, policy {result.policy.value} (a chain of {result.states:,} cells)"
-    names = [f"{f.name} (CS {f.cs})" for f in result.fighters]
-    sides = [", ".join(n for n, f in zip(names, result.fighters, strict=True) if f.side == s)
-             for s in (0, 1)]  # fmt: skip
-    se = result.se_first_side if mc else None
-    lines = [
-        head,
-        f"P(side 1 wins)    {_figure(result.p_first_side, se)}   {sides[0]}",
-        f"P(side 2 wins)    {_figure(result.p_second_side, se)}   {sides[1]}",
-        f"expected rounds   {_figure(result.expected_rounds, result.se_rounds if mc else None, 3)}",
-        "fighter           P(standing at the end)   mean damage taken",
-    ]
-    for i, name in enumerate(names):
-        p = _figure(result.p_survives[i], result.se_survives[i] if mc else None)
-        lines.append(f"  {name:<16}{p:<25}{result.mean_damage[i]:.3f}")
-    for s, dist in enumerate(result.survivors, start=1):
-        shown = ", ".join(f"{k} up {p:.4f}" for k, p in enumerate(dist) if k)
-        lines.append(f"side {s} wins with: {shown}")
-    return lines
+    with Bar(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("battles", total=1)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 @lab.command("battle")
@@ -361,43 +336,25 @@ def battle_command(side_1: str, side_2: str, pack: str, policy: str, battles: in
     """
     if system == "msv" and (gear or fight_path):
         raise NotationError("--gear and --fight are for --system srp")
-    bar, task = _progress_bar()
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(task, completed=done, total=total)  # type: ignore[attr-defined]
-
     gen = np.random.default_rng(seed)
+    result: BattleResult | SrpBattleResult
     if system == "srp":
         from referee.cli.lab_srp import run_srp_battle, srp_battle_lines
 
-        if bar is not None:
-            bar.start()  # type: ignore[attr-defined]
-        try:
-            srp_result = run_srp_battle(side_1, side_2, pack, gear, fight_path, policy, battles,
-                                        gen, progress, exact)  # fmt: skip
-        finally:
-            if bar is not None:
-                bar.stop()  # type: ignore[attr-defined]
-        if as_json:
-            emit_json(srp_result.to_json())
-            return
-        for line in srp_battle_lines(srp_result):
-            click.echo(line)
-        return
-    rules = _pack(pack)
-    first, second = parse_side(side_1), parse_side(side_2)
-    if bar is not None:
-        bar.start()  # type: ignore[attr-defined]
-    try:
-        result = battle(first, second, rules, policy, battles, gen, progress, exact)
-    finally:
-        if bar is not None:
-            bar.stop()  # type: ignore[attr-defined]
+        with _progress() as progress:
+            result = run_srp_battle(side_1, side_2, pack, gear, fight_path, policy, battles,
+                                    gen, progress, exact)  # fmt: skip
+        lines = srp_battle_lines(result)
+    else:
+        rules = _pack(pack)
+        first, second = parse_side(side_1), parse_side(side_2)
+        with _progress() as progress:
+            result = battle(first, second, rules, policy, battles, gen, progress, exact)
+        lines = battle_lines(result, [f"{f.name} (CS {f.cs})" for f in result.fighters], "damage")
     if as_json:
         emit_json(result.to_json())
         return
-    for line in battle_lines(result):
+    for line in lines:
         click.echo(line)
 
 

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.cli.lab_battle import battle_lines
 from referee.errors import NotationError
-from referee.lab.srp_battle import Progress, SrpBattleResult, battle, parse_srp_side
+from referee.lab.battle_result import Progress
+from referee.lab.srp_battle import SrpBattleResult, battle, parse_srp_side
 from referee.systems.srp.gear import GearPack, example_pack, read_pack
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
 from referee.systems.srp.sheet import Sheet
@@ -63,37 +65,7 @@ def run_srp_battle(
     return battle(first, second, rules, policy, battles, gen, progress, exact)
 
 
-def _figure(value: float, se: float | None, digits: int = 4) -> str:
-    return f"{value:.{digits}f}" if se is None else f"{value:.{digits}f} +- {se:.{digits}f}"
-
-
 def srp_battle_lines(result: SrpBattleResult) -> list[str]:
     """An SRP battle's figures as text; Monte Carlo figures carry their standard errors."""
-    mc = result.method == "monte-carlo"
-    if mc:
-        head = (
-            f"SRP, Monte Carlo, {result.battles:,} battles, policy {result.policy.value} "
-            f"(+- one standard error; the exact chain would need {result.states:,} cells)"
-        )
-    else:
-        head = f"SRP, exact, policy {result.policy.value} (a chain of {result.states:,} cells)"
-    names = [f"{f.name} (skill {f.skill}, {f.sheet.hits} hits)" for f in result.fighters]
-    sides = [
-        ", ".join(n for n, f in zip(names, result.fighters, strict=True) if f.side == s)
-        for s in (0, 1)
-    ]
-    se = result.se_first_side if mc else None
-    lines = [
-        head,
-        f"P(side 1 wins)    {_figure(result.p_first_side, se)}   {sides[0]}",
-        f"P(side 2 wins)    {_figure(result.p_second_side, se)}   {sides[1]}",
-        f"expected rounds   {_figure(result.expected_rounds, result.se_rounds if mc else None, 3)}",
-        "fighter                           P(standing at the end)   mean hits taken",
-    ]
-    for i, name in enumerate(names):
-        p = _figure(result.p_survives[i], result.se_survives[i] if mc else None)
-        lines.append(f"  {name:<32}{p:<25}{result.mean_hits[i]:.3f}")
-    for s, dist in enumerate(result.survivors, start=1):
-        shown = ", ".join(f"{k} up {p:.4f}" for k, p in enumerate(dist) if k)
-        lines.append(f"side {s} wins with: {shown}")
-    return lines
+    labels = [f"{f.name} (skill {f.skill}, {f.sheet.hits} hits)" for f in result.fighters]
+    return battle_lines(result, labels, "hits", prefix="SRP, ", width=32)

@@ -27,10 +27,9 @@ least damaged), `random` (uniform among living enemies).
 
 from __future__ import annotations
 
-import enum
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -39,44 +38,17 @@ import numpy as np
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes, key_distribution
 from referee.errors import LimitError, NotationError, RuleError
+from referee.lab.battle_result import BattleFigures, Policy, Progress, check_side, line_up
 from referee.numerals import is_whole
 from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.rules import MsvRules
 
 #: Bounds on untrusted input (DESIGN: budgets).
-MAX_FIGHTERS = 8
-MAX_PER_SIDE = 6
 MAX_BATTLES = 10_000_000
 MAX_EXACT_CELLS = 8_000_000
 AUTO_EXACT_CELLS = 1_000_000  # above this, `battle` answers by Monte Carlo unless told
 MAX_STEPS = 100_000
 MAX_INITIATIVE_COLUMNS = 1000
-
-
-class Policy(enum.Enum):
-    """Whom a fighter attacks among the living enemies."""
-
-    FOCUS_WEAKEST = "focus-weakest"
-    """The enemy closest to defeat (most damage taken); ties: lower CS, then listed first."""
-    FOCUS_STRONGEST = "focus-strongest"
-    """The enemy with the highest CS; ties: most damage taken, then listed first."""
-    SPREAD = "spread"
-    """The enemy with the least damage taken; ties: listed first."""
-    RANDOM = "random"
-    """Any living enemy, each as likely."""
-
-
-def check_policy(name: str) -> Policy:
-    """A policy by name, or one clear error.
-
-    >>> check_policy("spread").value
-    'spread'
-    """
-    try:
-        return Policy(name)
-    except ValueError:
-        known = ", ".join(p.value for p in Policy)
-        raise NotationError(f"unknown policy {name!r} (expected one of {known})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +72,7 @@ def parse_side(text: str) -> tuple[tuple[str, int], ...]:
         if not sep or not name.strip() or not is_whole(value.strip()):
             raise NotationError(f"bad fighter {part.strip()!r} in {text!r} (expected NAME=CS)")
         out.append((name.strip(), int(check_cs(int(value)))))
-    if not 1 <= len(out) <= MAX_PER_SIDE:
-        raise LimitError(f"a side has 1..{MAX_PER_SIDE} fighters, got {len(out)}")
+    check_side(len(out))
     return tuple(out)
 
 
@@ -113,16 +84,11 @@ def make_fighters(
     >>> [f.name for f in make_fighters([("Orc", 50)], [("Orc", 50), ("Orc", 50)])]
     ['Orc', 'Orc 2', 'Orc 3']
     """
-    seen: dict[str, int] = {}
-    fighters = []
-    for side, members in enumerate((first, second)):
-        for name, cs in members:
-            seen[name] = seen.get(name, 0) + 1
-            label = name if seen[name] == 1 else f"{name} {seen[name]}"
-            fighters.append(Fighter(label, int(check_cs(cs)), side))
-    if len(fighters) > MAX_FIGHTERS:
-        raise LimitError(f"a battle has at most {MAX_FIGHTERS} fighters, got {len(fighters)}")
-    return tuple(fighters)
+    return line_up(
+        (first, second),
+        lambda entry: entry[0],
+        lambda label, side, entry: Fighter(label, int(check_cs(entry[1])), side),
+    )
 
 
 def action_damage(outcomes: dict[Outcome, Fraction], threshold: int) -> np.ndarray:
@@ -197,28 +163,18 @@ def order_distribution(keys: Sequence[dict[int, Fraction]]) -> dict[tuple[int, .
 
 
 @dataclass(frozen=True, slots=True)
-class BattleResult:
+class BattleResult(BattleFigures[Fighter]):
     """What a battle gives: win chances, rounds, survivors and damage (with standard errors)."""
 
-    fighters: tuple[Fighter, ...]
-    policy: Policy
-    method: str  # "exact" or "monte-carlo"
-    battles: int  # Monte Carlo: how many; exact: 0
-    states: int  # exact: the cells of the chain; Monte Carlo: what exact would have needed
-    p_first_side: float
-    expected_rounds: float
-    p_survives: tuple[float, ...]
-    mean_damage: tuple[float, ...]
-    damage: tuple[tuple[float, ...], ...]  # per fighter: P(damage taken = k), k = 0..threshold
-    survivors: tuple[tuple[float, ...], tuple[float, ...]]  # per side: P(side wins with k up)
-    se_first_side: float = 0.0
-    se_rounds: float = 0.0
-    se_survives: tuple[float, ...] = ()
+    @property
+    def mean_damage(self) -> tuple[float, ...]:
+        """Per fighter: the mean damage taken."""
+        return self.mean_taken
 
     @property
-    def p_second_side(self) -> float:
-        """The other side wins whenever the first does not (a battle always ends)."""
-        return 1.0 - self.p_first_side
+    def damage(self) -> tuple[tuple[float, ...], ...]:
+        """Per fighter: P(damage taken = k), k = 0..threshold."""
+        return self.taken
 
     def to_json(self) -> dict[str, object]:
         """As JSON (floats).
@@ -228,23 +184,8 @@ class BattleResult:
         >>> exact_battle(f, parse_side("B=60"), default_rules(), "spread").to_json()["method"]
         'exact'
         """
-        return {
-            "method": self.method,
-            "policy": self.policy.value,
-            "battles": self.battles,
-            "states": self.states,
-            "fighters": [{"name": f.name, "cs": f.cs, "side": f.side + 1} for f in self.fighters],
-            "p_side_1_wins": self.p_first_side,
-            "p_side_2_wins": self.p_second_side,
-            "se_side_wins": self.se_first_side,
-            "expected_rounds": self.expected_rounds,
-            "se_rounds": self.se_rounds,
-            "p_survives": list(self.p_survives),
-            "se_survives": list(self.se_survives),
-            "mean_damage": list(self.mean_damage),
-            "damage_distribution": [list(d) for d in self.damage],
-            "survivors_distribution": [list(s) for s in self.survivors],
-        }
+        fighters = [{"name": f.name, "cs": f.cs, "side": f.side + 1} for f in self.fighters]
+        return self.figures_json(fighters, "mean_damage", "damage_distribution")
 
 
 def _ranks(fighters: Sequence[Fighter]) -> np.ndarray:
@@ -310,7 +251,7 @@ def exact_battle(
 ) -> BattleResult:
     """The exact battle (float64 chain); LimitError past `MAX_EXACT_CELLS`."""
     fighters = make_fighters(first, second)
-    pol = check_policy(policy) if isinstance(policy, str) else policy
+    pol = Policy.of(policy)
     cells = exact_cells(fighters, rules)
     if cells > MAX_EXACT_CELLS:
         raise LimitError(f"the exact chain would have {cells} cells (bound {MAX_EXACT_CELLS})")
@@ -485,9 +426,6 @@ class _Chain:
         )  # fmt: skip
 
 
-Progress = Callable[[int, int], None]
-
-
 def simulate_battle(
     first: Sequence[tuple[str, int]],
     second: Sequence[tuple[str, int]],
@@ -500,21 +438,16 @@ def simulate_battle(
 ) -> BattleResult:
     """`battles` battles at once in numpy; `progress(done, total)` after every chunk."""
     fighters = make_fighters(first, second)
-    pol = check_policy(policy) if isinstance(policy, str) else policy
+    pol = Policy.of(policy)
     if not 1 <= battles <= MAX_BATTLES:
         raise LimitError(f"battles must be in 1..{MAX_BATTLES}, got {battles!r}")
     _check_battle(fighters, rules)
     keys = [key_distribution(f.cs, rules) for f in fighters]
     sim = _Simulation(fighters, rules, keys, pol)
-    parts = []
-    done = 0
-    while done < battles:
-        size = min(chunk, battles - done)
-        parts.append(sim.run(size, gen))
-        done += size
-        if progress is not None:
-            progress(done, battles)
-    return sim.summarize(parts, exact_cells(fighters, rules))
+    need = [rules.defeat_threshold] * len(fighters)
+    return BattleResult.simulated(fighters, pol, exact_cells(fighters, rules), need,
+                                  lambda size: sim.run(size, gen), battles, chunk, progress,
+                                  se_of_one=float("nan"))  # fmt: skip
 
 
 class _Simulation:
@@ -623,7 +556,7 @@ class _Simulation:
         result: np.ndarray = np.where(self.side[who] == 0, picks[1], picks[0])
         return result
 
-    def run(self, size: int, gen: np.random.Generator) -> tuple[np.ndarray, ...]:
+    def run(self, size: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every battle steps through the initiative order in lockstep, one position at a time;
         a defeated fighter's position is skipped. Each attack rolls a d100 face and reads the
         attacker's damage and free attack from its face table (MSV-2..MSV-4); the rows whose
@@ -675,7 +608,8 @@ class _Simulation:
                             np.ascontiguousarray(a[:, keep]) for a in (orders, taken, up, key)
                         )
             if ids.size == 0 or done.all():
-                return out_taken, out_rounds
+                wins = ((out_taken < t) & (self.side == 0)).any(axis=1)
+                return out_taken, wins, out_rounds
             if steps > MAX_STEPS:
                 raise LimitError(f"a simulated battle ran past {MAX_STEPS} actions")
         raise AssertionError("unreachable")  # pragma: no cover
@@ -699,35 +633,6 @@ class _Simulation:
             hurt[chain] = after
             chain = chain[self.face_again[face] & (after < t)]
         raise LimitError(f"a chain of free attacks ran past {MAX_STEPS} rolls")
-
-    def summarize(self, parts: list[tuple[np.ndarray, ...]], cells: int) -> BattleResult:
-        taken = np.concatenate([p[0] for p in parts])
-        rounds = np.concatenate([p[1] for p in parts]).astype(float)
-        count, t, n = len(taken), self.t, self.n
-        alive = taken < t
-        first_wins = (alive & (self.side == 0)).any(axis=1)
-        p = float(first_wins.mean())
-
-        def se(x: np.ndarray) -> float:
-            return float(x.std(ddof=1) / math.sqrt(count)) if count > 1 else float("nan")
-
-        survives = alive.mean(axis=0)
-        damage = tuple(
-            tuple(float((taken[:, f] == k).mean()) for k in range(t + 1)) for f in range(n)
-        )
-        survivors = []
-        for side in (0, 1):
-            members = self.side == side
-            up = (alive & members).sum(axis=1)
-            dist = [float((up == k).mean()) for k in range(int(members.sum()) + 1)]
-            dist[0] = 0.0
-            survivors.append(tuple(dist))
-        return BattleResult(
-            self.fighters, self.policy, "monte-carlo", count, cells, p, float(rounds.mean()),
-            tuple(float(x) for x in survives), tuple(float(x) for x in taken.mean(axis=0)),
-            damage, (survivors[0], survivors[1]), se(first_wins.astype(float)), se(rounds),
-            tuple(se(alive[:, f].astype(float)) for f in range(n)),
-        )  # fmt: skip
 
 
 def battle(

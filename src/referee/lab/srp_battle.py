@@ -25,14 +25,14 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from referee.errors import LimitError, NotationError, RuleError
-from referee.lab.battle import Policy, check_policy
+from referee.lab.battle_result import BattleFigures, Policy, Progress, check_side, line_up
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml
 from referee.systems.srp.levels import Level
@@ -42,8 +42,6 @@ from referee.systems.srp.rules import SrpRules, TurnOrder
 from referee.systems.srp.sheet import DefenseKind, Sheet, sheet_from_table
 
 #: Bounds on untrusted input (DESIGN: budgets).
-MAX_FIGHTERS = 8
-MAX_PER_SIDE = 6
 MAX_BATTLES = 10_000_000
 MAX_EXACT_CELLS = 2_000_000
 AUTO_EXACT_CELLS = 200_000  # above this, `battle` answers by Monte Carlo unless told
@@ -51,7 +49,6 @@ MAX_EXACT_ROLLERS = 4  # rolled turn orders are enumerated exactly (20^4 rolls) 
 MAX_TURNS = 20_000  # Monte Carlo: a battle still going after this many turns is an error
 BATCH = 50_000
 
-Progress = Callable[[int, int], None]
 Outcome = tuple[int, bool]  # (hits, stunned)
 
 
@@ -127,8 +124,7 @@ def parse_srp_side(text: str, gear: GearPack | None = None, *, pavise_ap: int = 
             sheets.append(_sheet_file(name.strip(), spec.strip(), pack, pavise_ap))
         else:
             sheets.append(sheet_from_spec(name.strip(), spec, pack, pavise_ap=pavise_ap))
-    if not 1 <= len(sheets) <= MAX_PER_SIDE:
-        raise LimitError(f"a side has 1..{MAX_PER_SIDE} fighters, got {len(sheets)}")
+    check_side(len(sheets))
     return sheets
 
 
@@ -143,18 +139,13 @@ def make_fighters(
     first: Sequence[Sheet], second: Sequence[Sheet], rules: SrpRules
 ) -> tuple[SrpFighter, ...]:
     """Both sides as one list; a repeated name gets a number ("Orc", "Orc 2")."""
-    seen: dict[str, int] = {}
-    out = []
-    for side, members in enumerate((first, second)):
-        if not 1 <= len(members) <= MAX_PER_SIDE:
-            raise LimitError(f"a side has 1..{MAX_PER_SIDE} fighters, got {len(members)}")
-        for sheet in members:
-            seen[sheet.name] = seen.get(sheet.name, 0) + 1
-            label = sheet.name if seen[sheet.name] == 1 else f"{sheet.name} {seen[sheet.name]}"
-            out.append(SrpFighter(label, side, sheet, hits_to_down(sheet.hits, rules)))
-    if len(out) > MAX_FIGHTERS:
-        raise LimitError(f"a battle has at most {MAX_FIGHTERS} fighters, got {len(out)}")
-    return tuple(out)
+    check_side(len(first))
+    check_side(len(second))
+    return line_up(
+        (first, second),
+        lambda sheet: sheet.name,
+        lambda label, side, sheet: SrpFighter(label, side, sheet, hits_to_down(sheet.hits, rules)),
+    )
 
 
 # --- the pieces both methods share ----------------------------------------------------------
@@ -251,52 +242,27 @@ def exact_cells(fighters: Sequence[SrpFighter], rules: SrpRules) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class SrpBattleResult:
+class SrpBattleResult(BattleFigures[SrpFighter]):
     """What a battle gives: win chances, rounds, survivors and hits (with standard errors)."""
 
-    fighters: tuple[SrpFighter, ...]
-    policy: Policy
-    method: str  # "exact" or "monte-carlo"
-    battles: int  # Monte Carlo: how many; exact: 0
-    states: int  # the cells of the exact chain (Monte Carlo: what exact would have needed)
-    p_first_side: float
-    expected_rounds: float
-    p_survives: tuple[float, ...]
-    mean_hits: tuple[float, ...]
-    hits: tuple[tuple[float, ...], ...]  # per fighter: P(hits taken = k), k = 0..need
-    survivors: tuple[tuple[float, ...], tuple[float, ...]]  # per side: P(side wins with k up)
-    se_first_side: float = 0.0
-    se_rounds: float = 0.0
-    se_survives: tuple[float, ...] = ()
+    @property
+    def mean_hits(self) -> tuple[float, ...]:
+        """Per fighter: the mean hits taken."""
+        return self.mean_taken
 
     @property
-    def p_second_side(self) -> float:
-        """The other side wins whenever the first does not (a battle always ends)."""
-        return 1.0 - self.p_first_side
+    def hits(self) -> tuple[tuple[float, ...], ...]:
+        """Per fighter: P(hits taken = k), k = 0..need."""
+        return self.taken
 
     def to_json(self) -> dict[str, object]:
         """As JSON (floats)."""
-        return {
-            "system": "srp",
-            "method": self.method,
-            "policy": self.policy.value,
-            "battles": self.battles,
-            "states": self.states,
-            "fighters": [
-                {"name": f.name, "side": f.side + 1, "skill": f.skill, "hits": f.sheet.hits}
-                for f in self.fighters
-            ],
-            "p_side_1_wins": self.p_first_side,
-            "p_side_2_wins": self.p_second_side,
-            "se_side_wins": self.se_first_side,
-            "expected_rounds": self.expected_rounds,
-            "se_rounds": self.se_rounds,
-            "p_survives": list(self.p_survives),
-            "se_survives": list(self.se_survives),
-            "mean_hits_taken": list(self.mean_hits),
-            "hits_distribution": [list(d) for d in self.hits],
-            "survivors_distribution": [list(s) for s in self.survivors],
-        }
+        fighters: list[dict[str, object]] = [
+            {"name": f.name, "side": f.side + 1, "skill": f.skill, "hits": f.sheet.hits}
+            for f in self.fighters
+        ]
+        figures = self.figures_json(fighters, "mean_hits_taken", "hits_distribution")
+        return {"system": "srp", **figures}
 
 
 Summary = tuple[
@@ -349,7 +315,7 @@ def exact_battle(
             f"the exact chain would have {cells:,} cells (at most {MAX_EXACT_CELLS:,}); "
             "use the Monte Carlo"
         )
-    setup = _Setup(fighters, rules, check_policy(policy) if isinstance(policy, str) else policy)
+    setup = _Setup(fighters, rules, Policy.of(policy))
     ends: dict[tuple[int, ...], float] = {}
     rounds = 1.0
     for order, weight in setup.orders().items():
@@ -476,46 +442,10 @@ def simulate_battle(
     if isinstance(battles, bool) or not 1 <= battles <= MAX_BATTLES:
         raise LimitError(f"battles {battles!r} is out of range (expected 1..{MAX_BATTLES:,})")
     fighters = make_fighters(first, second, rules)
-    setup = _Setup(fighters, rules, check_policy(policy) if isinstance(policy, str) else policy)
-    taken_all, first_wins, rounds = [], [], []
-    done = 0
-    while done < battles:
-        count = min(BATCH, battles - done)
-        t, w, r = _simulate_batch(setup, count, gen)
-        taken_all.append(t)
-        first_wins.append(w)
-        rounds.append(r)
-        done += count
-        if progress is not None:
-            progress(done, battles)
-    taken = np.concatenate(taken_all)
-    wins = np.concatenate(first_wins)
-    rnds = np.concatenate(rounds).astype(float)
-    need = np.array(setup.need)
-    alive = taken < need
-    n = setup.n
-    hits = tuple(
-        tuple(float(x) for x in np.bincount(taken[:, i], minlength=need[i] + 1) / battles)
-        for i in range(n)
-    )
-    side = np.array([f.side for f in fighters])
-    survivors = []
-    for s in (0, 1):
-        up = alive[:, side == s].sum(axis=1)
-        won = wins if s == 0 else ~wins
-        counts = np.bincount(up[won], minlength=int((side == s).sum()) + 1) / battles
-        survivors.append(tuple(float(x) for x in counts))
-
-    def se(x: np.ndarray) -> float:
-        return float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
-
-    survives = alive.mean(axis=0)
-    return SrpBattleResult(
-        fighters, setup.policy, "monte-carlo", battles, exact_cells(fighters, rules),
-        float(wins.mean()), float(rnds.mean()), tuple(float(x) for x in survives),
-        tuple(float(x) for x in taken.mean(axis=0)), hits, (survivors[0], survivors[1]),
-        se(wins.astype(float)), se(rnds), tuple(se(alive[:, i].astype(float)) for i in range(n)),
-    )  # fmt: skip
+    setup = _Setup(fighters, rules, Policy.of(policy))
+    return SrpBattleResult.simulated(fighters, setup.policy, exact_cells(fighters, rules),
+                                     setup.need, lambda count: _simulate_batch(setup, count, gen),
+                                     battles, BATCH, progress, se_of_one=0.0)  # fmt: skip
 
 
 def _tables(setup: _Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
