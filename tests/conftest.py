@@ -13,6 +13,25 @@ import pytest
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--seed-salt",
+        default="",
+        help="give every test other (still deterministic) server seeds; see tests/seeds.py",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.seeds import SALT
+
+    SALT["value"] = str(config.getoption("--seed-salt"))
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    salt = config.getoption("--seed-salt")
+    return f"server seeds salted with {salt!r}" if salt else None
+
+
 def need(condition: bool, what: str) -> None:
     """Skip (or, in CI, fail) when a real part the test needs is missing."""
     if condition:

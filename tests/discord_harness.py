@@ -18,6 +18,7 @@ from discord.webhook.async_ import async_context
 from referee.discord import build_bot
 from referee.discord.bot import RefereeBot
 from referee.store import Store
+from tests.seeds import for_test
 
 
 def test_intents() -> discord.Intents:
@@ -32,13 +33,26 @@ class CapturedResponses:
 
     def __init__(self) -> None:
         self.sent: list[Any] = []
+        self._arrived = asyncio.Event()
 
     async def create_interaction_response(
         self, interaction_id: int, token: str, *, session: Any, proxy: Any = None,
         proxy_auth: Any = None, params: Any,
     ) -> dict[str, Any]:  # fmt: skip
         self.sent.append(params)
+        self._arrived.set()
         return {"interaction": {"id": str(interaction_id), "type": 2}}
+
+    async def answer(self, index: int, timeout: float = 60.0) -> Any:
+        """The `index`-th answer, once it is sent (waits for it; generous timeout, no polling)."""
+
+        async def sent() -> None:
+            while len(self.sent) <= index:
+                self._arrived.clear()
+                await self._arrived.wait()
+
+        await asyncio.wait_for(sent(), timeout)
+        return self.sent[index]
 
 
 _ids = itertools.count(10**17)
@@ -49,7 +63,7 @@ class Harness:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.bot: RefereeBot = build_bot(store, wanted=test_intents())
+        self.bot: RefereeBot = build_bot(store, wanted=test_intents(), entropy=for_test())
 
     async def start(self, members: list[str], channels: int = 1) -> None:
         await self.bot._async_setup_hook()
@@ -108,11 +122,7 @@ class Harness:
         }  # fmt: skip
         before = len(self.responses.sent)
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
-        for _ in range(1000):  # wait for the answer, up to 10 s
-            if len(self.responses.sent) > before:
-                break
-            await asyncio.sleep(0.01)
-        params = self.responses.sent[before]
+        params = await self.responses.answer(before)
         payload = params.payload
         if payload is None:  # with files the JSON travels as the multipart's payload_json
             part = next(p for p in params.multipart if p["name"] == "payload_json")

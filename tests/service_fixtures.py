@@ -13,10 +13,12 @@ import httpx
 import pytest
 import uvicorn
 
+from referee.rng import Entropy
 from referee.service.app import create_app
 from referee.service.bouts import ROTATE_EVERY
 from referee.service.limits import NO_RATE_LIMITS, Limits
 from referee.store import Store
+from tests.seeds import for_test
 
 
 def free_port() -> int:
@@ -60,19 +62,28 @@ def start_server(
     rotate_every: int = ROTATE_EVERY,
     limits: Limits = NO_RATE_LIMITS,
     poll_seconds: float | None = None,
+    entropy: Entropy | None = None,
 ) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
     """Start the service on a free port; return once it accepts connections.
 
     Rate limits are off unless `limits` are given (tests send bursts); stream caps stay on.
+    Server seeds come from the running test's deterministic source unless `entropy` is given
+    (tests/seeds.py): the same dice on every run.
     """
     store = Store.open(db_url)
     port = free_port()
-    app = create_app(store, rotate_every=rotate_every, limits=limits, poll_seconds=poll_seconds)
+    app = create_app(
+        store,
+        rotate_every=rotate_every,
+        limits=limits,
+        poll_seconds=poll_seconds,
+        entropy=for_test() if entropy is None else entropy,
+    )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # generous: a loaded CI machine starts slowly
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")

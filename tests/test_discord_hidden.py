@@ -12,6 +12,7 @@ import discord
 from referee.service.bouts import ANONYMOUS, RefereeService
 from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act
+from tests.seeds import for_test
 from tests.test_discord_spar import play
 
 SECRET_TYPED = (
@@ -107,7 +108,7 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
         assert [text for text in channel if SECRET.search(text)] == []
         assert any(SECRET.search(text) for text in proctor)  # the pattern does find it
         bout = next(b.id for b in store.list_bouts() if b.name == "Ambush")
-        service = RefereeService(store)
+        service = RefereeService(store, entropy=for_test("service"))
         orc = next(f for f in service.view(bout, ANONYMOUS)["fighters"] if f["name"] == "Orc")  # type: ignore[union-attr]
         assert "cs" not in orc["stats"]  # type: ignore[index, operator]
         assert not any(SECRET.search(str(e)) for e in service.visible_records(bout))

@@ -13,6 +13,7 @@ from referee.discord.desk import Desk
 from referee.discord.replies import Person, Place
 from referee.errors import ForbiddenError
 from referee.store import Store
+from tests.seeds import for_test
 
 JUDGE, TARL, PAKUR = Person(1, "Judge"), Person(2, "Tarl"), Person(3, "Pa-Kur")
 HALL = Place(100, 7, "hall")
@@ -28,7 +29,7 @@ def test_restart_mid_spar_resumes_from_the_database(db_url: str, tmp_path: Path)
     if db_url.startswith("sqlite"):
         db_url = f"sqlite:///{tmp_path / 'bot.db'}"  # a file, so a second process could open it
     store = Store.open(db_url)
-    desk = Desk(store)
+    desk = Desk(store, entropy=for_test())
     desk.open(HALL, JUDGE, "msv Restart duel")
     desk.join(HALL, TARL, "65")
     desk.join(HALL, PAKUR, "70")
@@ -40,7 +41,7 @@ def test_restart_mid_spar_resumes_from_the_database(db_url: str, tmp_path: Path)
     store.close()
 
     store = Store.open(db_url)  # the bot starts again
-    desk = Desk(store)
+    desk = Desk(store, entropy=for_test("again"))
     assert desk.links.channel(HALL.channel)[0] == bout
     assert store.events(bout) == before
     board = desk.scoreboard(HALL).lines

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from referee.store import Store
 from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
+from tests.seeds import for_test
 
 HOST = re.compile(r"^OnlineHost: (\S+) rolled 1 100-sided die: ([0-9]+) \(nonce ([0-9]+)\)$", re.M)
 
@@ -327,7 +328,7 @@ def test_a_spar_opened_in_discord_is_watched_in_the_web_console(tmp_path: Path) 
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
     web = Store.open(f"sqlite:///{tmp_path / 'shared.db'}")  # the console's own process
-    with TestClient(create_app(web)) as client:
+    with TestClient(create_app(web, entropy=for_test("web"))) as client:
         listed = client.get("/api/bouts").json()
         bout = bout_id(web, "Watched")
         assert bout in json.dumps(listed)
@@ -343,7 +344,7 @@ def test_a_fresh_link_by_direct_message_and_the_old_one_stops(tmp_path: Path) ->
     from referee.service.bouts import RefereeService
 
     store = Store.open("sqlite://")
-    service = RefereeService(store)
+    service = RefereeService(store, entropy=for_test("service"))
     tokens: list[str] = []
 
     async def script(h: Harness) -> None:

@@ -17,6 +17,7 @@ from referee.errors import RuleError, VerificationError
 from referee.service.bouts import Caller, RefereeService
 from referee.store import Role, Store
 from referee.transcripts import Use, bout_as_chat, judge_log
+from tests.seeds import for_test
 
 REFEREE = Caller(Role.REFEREE)
 NAMES = ("Tarl Cabot", "Pa-Kur")
@@ -25,7 +26,7 @@ NAMES = ("Tarl Cabot", "Pa-Kur")
 def play(store: Store, cs: tuple[int, int] = (65, 70), rotate_every: int = 7) -> str:
     """A closed MSV spar with free rolls (a fighter's and the referee's), a voided attack
     and seed rotations (nonces start again from 0 after each)."""
-    service = RefereeService(store, rotate_every)
+    service = RefereeService(store, rotate_every, for_test())
     bout_id = service.create_bout("msv", "Spar at the Tarn Cot", "table")["id"]
     for name, skill in zip(NAMES, cs, strict=True):
         service.add_fighter(bout_id, REFEREE, name, {"cs": skill})
@@ -155,7 +156,7 @@ def test_a_ledger_that_does_not_verify_is_a_clear_error(bout: Any) -> None:
 
 def test_an_open_bout_judges_with_a_note_until_its_seed_is_revealed(tmp_path: Path) -> None:
     with Store.open(str(tmp_path / "open.db")) as store:
-        service = RefereeService(store)
+        service = RefereeService(store, entropy=for_test())
         bout_id = service.create_bout("msv", "Open", "t")["id"]
         for name, skill in zip(NAMES, (65, 70), strict=True):
             service.add_fighter(bout_id, REFEREE, name, {"cs": skill})

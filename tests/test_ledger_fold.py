@@ -17,6 +17,7 @@ from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
 from referee.store import Store
+from tests.seeds import for_test
 from tests.vectors.bouts import Step, command_of, plans, play
 
 
@@ -111,7 +112,7 @@ def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
     """The service keeps the state `decide` folded (it never folds the new events again);
     after attacks, a void and an end, that state is the fold of the stored chain."""
     store = Store.open(str(tmp_path / "fold.db"))
-    service = RefereeService(store)
+    service = RefereeService(store, entropy=for_test())
     made = service.create_bout("msv", "spar", client_seed="table")
     bout, referee = made["id"], service.caller(made["id"], made["referee_token"])
     for name, cs in (("Tarl", 60), ("Pa-Kur", 70)):

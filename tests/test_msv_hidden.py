@@ -13,6 +13,7 @@ from referee.errors import ForbiddenError
 from referee.ledger import verify_export
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
 from referee.store import Role, Store
+from tests.seeds import for_test
 
 REF = Caller(Role.REFEREE)
 
@@ -37,7 +38,7 @@ def public_text(service: RefereeService, bout: str) -> str:
 
 
 def test_a_hidden_cs_reads_as_hidden_until_revealed() -> None:
-    service = RefereeService(Store.open("sqlite://"))
+    service = RefereeService(Store.open("sqlite://"), entropy=for_test())
     bout = fight(service)
     everything = service.visible_records(bout, REF)
     public = service.visible_records(bout, ANONYMOUS)
@@ -72,7 +73,7 @@ def test_a_hidden_cs_reads_as_hidden_until_revealed() -> None:
 
 
 def test_the_close_shows_a_cs_never_revealed() -> None:
-    service = RefereeService(Store.open("sqlite://"))
+    service = RefereeService(Store.open("sqlite://"), entropy=for_test())
     bout = fight(service)
     assert "CS 73" not in json.dumps(service.export(bout, ANONYMOUS))
     service.close(bout, REF)

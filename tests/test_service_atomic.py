@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from referee.service.bouts import RefereeService
 from referee.store import Store
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
+from tests.seeds import for_test
 from tests.service_fixtures import LiveServer
 
 
@@ -50,7 +51,7 @@ class CrashingStore(Store):
 @pytest.fixture
 def crashing(db_url: str) -> Iterator[tuple[CrashingStore, RefereeService]]:
     store = CrashingStore.open(db_url)
-    yield store, RefereeService(store)
+    yield store, RefereeService(store, entropy=for_test())
     store.close()
 
 

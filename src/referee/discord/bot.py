@@ -23,6 +23,7 @@ from referee.discord.help import HELP, command_help
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ForbiddenError, NotationError, RefereeError
 from referee.numerals import is_whole
+from referee.rng import SECURE_ENTROPY, Entropy
 from referee.store import Store
 
 log = logging.getLogger("referee.discord")
@@ -158,9 +159,9 @@ class RefereeBot(commands.Bot):
 
     def __init__(
         self, store: Store, prefix: str, public_url: str | None,
-        wanted: discord.Intents | None = None,
+        wanted: discord.Intents | None = None, entropy: Entropy = SECURE_ENTROPY,
     ) -> None:  # fmt: skip
-        self.desk = Desk(store, public_url)
+        self.desk = Desk(store, public_url, entropy)
         self.clock = TurnClock(self.desk)
         self.default_prefix = prefix
         super().__init__(
@@ -463,13 +464,14 @@ def _register(bot: RefereeBot) -> None:
 
 def build_bot(
     store: Store, *, prefix: str = "~", public_url: str | None = None,
-    wanted: discord.Intents | None = None,
+    wanted: discord.Intents | None = None, entropy: Entropy = SECURE_ENTROPY,
 ) -> RefereeBot:  # fmt: skip
     """The `discord.ext.commands.Bot` over `store`, ready to start with `bot.start(token)`.
 
-    `wanted` replaces the intents (tests give the member cache the offline harness needs).
+    `wanted` replaces the intents (tests give the member cache the offline harness needs);
+    `entropy` the server seeds' source (the OS's; only tests pass a deterministic one).
     """
-    return RefereeBot(store, check_prefix(prefix), public_url, wanted)
+    return RefereeBot(store, check_prefix(prefix), public_url, wanted, entropy)
 
 
 def check_prefix(prefix: str) -> str:

@@ -29,7 +29,7 @@ from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.numerals import is_whole
-from referee.rng import Throw
+from referee.rng import SECURE_ENTROPY, Entropy, Throw
 from referee.service.bouts import (
     ANONYMOUS,
     Caller,
@@ -95,8 +95,11 @@ def match_name(text: str, names: Sequence[str]) -> str:
 class Desk:
     """Rolls and spars per channel, over one `Store`."""
 
-    def __init__(self, store: Store, public_url: str | None = None) -> None:
-        self.service = RefereeService(store)
+    def __init__(
+        self, store: Store, public_url: str | None = None, entropy: Entropy = SECURE_ENTROPY
+    ) -> None:
+        """`entropy`: the server seeds' source (the OS's; tests pass a deterministic one)."""
+        self.service = RefereeService(store, entropy=entropy)
         self.links = Links(store)
         self.public_url = public_url.rstrip("/") if public_url else None
 

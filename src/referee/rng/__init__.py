@@ -10,6 +10,8 @@ True
 from referee.rng.base import RecordingRng, Rng, Throw, die, die_name
 from referee.rng.sources import ScriptedRng, SeededRng, SystemRng
 from referee.rng.verifiable import (
+    SECURE_ENTROPY,
+    Entropy,
     VerifiableRng,
     check_server_seed,
     commitment,
@@ -18,6 +20,8 @@ from referee.rng.verifiable import (
 )
 
 __all__ = [
+    "SECURE_ENTROPY",
+    "Entropy",
     "RecordingRng",
     "Rng",
     "ScriptedRng",

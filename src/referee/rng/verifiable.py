@@ -21,7 +21,7 @@ import hashlib
 import re
 import secrets
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.errors import VerificationError
 from referee.rng.base import Throw, check_sides
@@ -29,10 +29,23 @@ from referee.rng.base import Throw, check_sides
 _SEED = re.compile(r"[0-9a-f]{64}")
 _WORD = 1 << 32
 
+#: Where server seeds come from: `entropy(n)` gives n fresh bytes. The service takes one as
+#: an argument (randomness passed in); production always uses `SECURE_ENTROPY`, and nothing
+#: outside the Python API (no flag, no setting, no request field) can choose another, since
+#: a server seed known in advance would let its holder know every roll.
+Entropy = Callable[[int], bytes]
+#: The operating system's secure random source (`secrets.token_bytes`).
+SECURE_ENTROPY: Entropy = secrets.token_bytes
 
-def new_server_seed() -> str:
-    """Draw a fresh server seed: 32 bytes from the OS, as 64 lowercase hex characters."""
-    return secrets.token_hex(32)
+
+def new_server_seed(entropy: Entropy = SECURE_ENTROPY) -> str:
+    """Draw a fresh server seed: 32 bytes from `entropy` (the OS by default), as 64 lowercase
+    hex characters.
+
+    >>> new_server_seed(lambda n: bytes(n)) == "00" * 32
+    True
+    """
+    return check_server_seed(entropy(32).hex())
 
 
 def check_server_seed(server_seed: str) -> str:

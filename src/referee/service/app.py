@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute, Match
 from referee import __version__
 from referee.errors import NotationError, RefereeError
 from referee.numerals import is_whole
+from referee.rng import SECURE_ENTROPY, Entropy
 from referee.service import (
     receipts,
     routes_actions,
@@ -231,14 +232,17 @@ def create_app(
     limits: Limits | None = None,
     poll_seconds: float | None = None,
     keep: receipts.Keep = receipts.KEEP,
+    entropy: Entropy = SECURE_ENTROPY,
 ) -> FastAPI:
     """The referee service over `store`; server seeds rotate after `rotate_every` rolls.
 
     `limits`: rate limits and stream caps (default `Limits()`, see service/limits.py);
     `poll_seconds`: how often watched bouts are re-read when no notification came;
-    `keep`: how long Idempotency-Key receipts are kept (service/receipts.py).
+    `keep`: how long Idempotency-Key receipts are kept (service/receipts.py);
+    `entropy`: where server seeds come from, the OS's secure source; only tests pass another
+    (`referee serve` never does, and no setting or request can: see `referee.rng.Entropy`).
     """
-    service = RefereeService(store, rotate_every)
+    service = RefereeService(store, rotate_every, entropy)
     limits = Limits() if limits is None else limits
     hub = LiveHub(
         service.records,

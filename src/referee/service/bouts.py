@@ -27,6 +27,7 @@ from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import utc_time
+from referee.rng import SECURE_ENTROPY, Entropy, new_server_seed
 from referee.store import Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
@@ -133,10 +134,15 @@ class RefereeService:
     events, its seeds, its tokens and the bout's status are stored together or not at all.
     """
 
-    def __init__(self, store: Store, rotate_every: int = ROTATE_EVERY) -> None:
+    def __init__(
+        self, store: Store, rotate_every: int = ROTATE_EVERY, entropy: Entropy = SECURE_ENTROPY
+    ) -> None:
+        """`entropy` draws the bouts' server seeds and default client seeds: the OS's secure
+        source unless a test passes a deterministic one (see `Entropy`; never configurable)."""
         self.store = store
         self.cache = StateCache()
         self.rotate_every = rotate_every
+        self._entropy = entropy
 
     def unit(self) -> AbstractContextManager[None]:
         """One transaction around everything done in the block (see `Store.unit`).
@@ -242,7 +248,7 @@ class RefereeService:
         """
         rule_system = find_system(system)(rules or {})
         name = bout_name(name)
-        part = _seed_part(client_seed) if client_seed is not None else secrets.token_hex(8)
+        part = _seed_part(client_seed) if client_seed is not None else self._entropy(8).hex()
         token = new_token()
         opened = decide(
             BoutState(), c.Open(system, name, rule_system.rules, dialect), _NO_DICE
@@ -252,6 +258,7 @@ class RefereeService:
                 system=system,
                 name=name,
                 rules=rule_system.rules,
+                server_seed=self.new_seed(),
                 client_seed=part,
                 referee_token=token,
             )
@@ -387,7 +394,9 @@ class RefereeService:
         check(caller.who, "rotate")
         with self.unit():
             self._live_state(bout_id)
-            event = self.store.rotate_seed(bout_id, actor=REFEREE, at=utc_time())
+            event = self.store.rotate_seed(
+                bout_id, actor=REFEREE, at=utc_time(), new_seed=self.new_seed()
+            )
         return {"event": event}
 
     def hand_over(self, bout_id: str, caller: Caller) -> dict[str, Any]:
@@ -420,6 +429,10 @@ class RefereeService:
         return {"name": fighter.name, "token": token}
 
     # -- internals -----------------------------------------------------------------------
+
+    def new_seed(self) -> str:
+        """A fresh server seed from the service's entropy source."""
+        return new_server_seed(self._entropy)
 
     def _live_state(self, bout_id: str) -> BoutState:
         """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
@@ -474,7 +487,9 @@ class RefereeService:
                 self.store.set_status(bout_id, status_name(after))
             rolled = any(r["type"] == EventType.ROLL for r in records)
             if rolled and seen["nonce"] >= self.rotate_every:
-                self.store.rotate_seed(bout_id, actor="system", at=utc_time())
+                self.store.rotate_seed(
+                    bout_id, actor="system", at=utc_time(), new_seed=self.new_seed()
+                )
         return records
 
 
