@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from referee.rng import Entropy
 from referee.service.app import CONSOLE_CSP
 from tests.conftest import need
 from tests.service_fixtures import LiveServer, start_server
@@ -42,9 +43,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[LiveServer]:
-    """The service over a fresh SQLite file."""
-    server, thread, store, url = start_server(f"sqlite:///{tmp_path / 'web.db'}")
+def web(tmp_path: Path, entropy: Entropy) -> Iterator[LiveServer]:
+    """The service over a fresh SQLite file (server seeds from the `entropy` fixture)."""
+    server, thread, store, url = start_server(f"sqlite:///{tmp_path / 'web.db'}", entropy=entropy)
     with httpx.Client(base_url=url, timeout=10) as client:
         yield LiveServer(url, store, client)
     server.should_exit = True

@@ -10,6 +10,8 @@ import os
 
 import pytest
 
+from referee.rng import Entropy
+
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -25,6 +27,16 @@ def pytest_configure(config: pytest.Config) -> None:
     from tests.seeds import SALT
 
     SALT["value"] = str(config.getoption("--seed-salt"))
+
+
+@pytest.fixture
+def entropy() -> Entropy:
+    """Where the test's service (`live`, `web`) draws its server seeds: the test's own
+    deterministic source. A module that plays a bout known in advance overrides this fixture
+    with `tests.seeds.fixed(SEED)`."""
+    from tests.seeds import for_test
+
+    return for_test()
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -44,7 +56,7 @@ def need(condition: bool, what: str) -> None:
 from tests.pg_fixtures import db_url, pg_base_url, pg_url  # noqa: E402
 from tests.service_fixtures import LiveServer, live  # noqa: E402
 
-__all__ = ["LiveServer", "db_url", "live", "need", "pg_base_url", "pg_url"]
+__all__ = ["LiveServer", "db_url", "entropy", "live", "need", "pg_base_url", "pg_url"]
 
 
 @pytest.fixture(autouse=True)

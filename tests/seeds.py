@@ -19,6 +19,8 @@ import hashlib
 import os
 import threading
 
+from referee.rng import Entropy, check_server_seed
+
 #: Set from `--seed-salt` by tests/conftest.py; the empty salt is the one CI runs.
 SALT = {"value": ""}
 
@@ -50,3 +52,19 @@ def current_test() -> str:
 def for_test(part: str = "") -> SeededEntropy:
     """The deterministic source of the running test (`part` tells two of one test apart)."""
     return SeededEntropy(f"{current_test()}\0{part}\0{SALT['value']}")
+
+
+def fixed(server_seed: str) -> Entropy:
+    """A source whose every server seed is `server_seed`, for a test that plays a bout known in
+    advance (a shorter draw, a default client seed, is the seed's first bytes).
+
+    >>> fixed("5e" * 32)(32).hex() == "5e" * 32, fixed("5e" * 32)(8).hex()
+    (True, '5e5e5e5e5e5e5e5e')
+    """
+    seed = bytes.fromhex(check_server_seed(server_seed))
+
+    def draw(n: int) -> bytes:
+        assert 0 < n <= len(seed), n
+        return seed[:n]
+
+    return draw

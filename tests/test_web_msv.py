@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 from referee.bout import commands as c
 from referee.bout.runner import BoutRunner
 from referee.ledger.verify import verify_export
-from referee.rng import VerifiableRng
+from referee.rng import Entropy, VerifiableRng
 from tests.browser_fixtures import PHONE, WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
+from tests.seeds import fixed
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -23,8 +24,14 @@ pytestmark = pytest.mark.browser
 MAX_ACTIONS = 80
 
 
-#: The server seed the store draws in these tests, so that the spar is known in advance.
+#: The server seed the service draws in these tests, so that the spar is known in advance.
 SERVER_SEED = "5e" * 32
+
+
+@pytest.fixture
+def entropy() -> Entropy:
+    """The service of these tests draws SERVER_SEED (the client seeds are given)."""
+    return fixed(SERVER_SEED)
 
 
 #: A client seed whose spar has a critical chain of two free attacks in a row (found by
@@ -103,11 +110,9 @@ def act(page: Any, watcher: Any, keyboard: bool = False) -> dict[str, Any]:
 def test_a_whole_msv_spar_from_the_home_page_to_verification(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client_seed, expected = CHAIN_SEED, spar(CHAIN_SEED)
     assert max(chain_lengths(expected)) >= 2
-    monkeypatch.setattr("referee.store.store.new_server_seed", lambda: SERVER_SEED)
     home = pages()
     links = create_on_home(home, web.url, client_seed)
     bout = bout_id(links["referee"])

@@ -16,15 +16,11 @@ from tests.test_srp_spirit_bout import pm_oracle
 
 pytestmark = pytest.mark.browser
 
-SERVER_SEED = "5b17" * 16
-
 
 def test_a_spirit_exchange_shows_both_sides_pm_round_by_round(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("referee.store.store.new_server_seed", lambda: SERVER_SEED)
     r = web.post("/api/bouts", json={"system": "srp", "name": "Haunting", "client_seed": "web"})
     bid, ref = r.json()["id"], r.json()["referee_token"]
     tokens = {}
