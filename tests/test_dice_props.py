@@ -160,9 +160,10 @@ def _dialect_of(expr: object) -> str:
 
 
 def careful(text: str, dialect: str) -> str:
-    """What the grammar itself gives, without the fast path for one plain atom."""
+    """What the grammar itself gives, without any fast path (one plain atom, a plain sum, a
+    group read by regex)."""
     try:
-        return repr(_Parser(text, _lower(text), Limits(), DIALECTS[dialect]).whole())
+        return repr(_Parser(text, _lower(text), Limits(), DIALECTS[dialect], quick=False).whole())
     except (NotationError, LimitError) as err:
         return f"{type(err).__name__}: {err}"
 
@@ -273,6 +274,33 @@ def test_the_lone_group_fast_path_reads_as_the_grammar(case: tuple[str, str]) ->
     if fast is not None:
         assert repr(fast) == slow
     assert outcome(text, dialect) == slow
+
+
+def grouped_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
+    """Groups of `lone_texts` inside sums, products, parentheses, sets and braces."""
+    group = lone_texts(dialect).map(lambda case: case[0])
+    joined = st.lists(
+        st.tuples(group, st.sampled_from([" + ", "-", "*", ", ", " >= ", "/", " "])),
+        min_size=1,
+        max_size=3,
+    ).map(lambda parts: "".join(g + op for g, op in parts)[:-1])
+    wrapped = st.tuples(
+        st.sampled_from(["", "-", "(", "{", "floor("]),
+        joined,
+        st.sampled_from(["", ")", ")kh1", "}", "}kh1", ")[x]"]),
+    ).map("".join)
+    return wrapped.map(lambda t: (t, dialect))
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=st.sampled_from(sorted(DIALECTS)).flatmap(grouped_texts))
+def test_groups_read_by_regex_inside_expressions_read_as_the_grammar(
+    case: tuple[str, str],
+) -> None:
+    """Same tree or same error (column, expected operators) as the grammar without any fast
+    path, for groups with modifiers anywhere in an expression."""
+    text, dialect = case
+    assert outcome(text, dialect) == careful(text, dialect)
 
 
 @pytest.mark.parametrize(

@@ -222,22 +222,24 @@ def test_the_reroll_only_loop_throws_as_the_chains_do(
     case: tuple[str, str], seed: int, depth: int, dice: int
 ) -> None:
     """Same throws (die by die, each followed by its rerolls), kept, values, total; the same
-    refusal when the dice budget runs out."""
+    refusal after the same die when the dice budget runs out; else the same budget left."""
     text, dialect = case
     limits = Limits(max_explode_depth=depth, max_dice=dice)
     group = parse(text, dialect=dialect)
     assert isinstance(group, Dice)
 
     def rolled(fast: bool) -> object:
-        rng, budget = SeededRng(seed), [dice]
+        rng, budget = RecordingRng(SeededRng(seed)), [dice]
         try:
             if fast:
-                return roll_group(group, rng, limits, budget)
-            if group.count > dice:  # as roll_group refuses a group before its first die
-                _over_budget(group.count, group.sides)
-            return _Chains(group, rng, limits, budget).roll()
+                result: object = roll_group(group, rng, limits, budget)
+            else:
+                if group.count > dice:  # as roll_group refuses a group before its first die
+                    _over_budget(group.count, group.sides)
+                result = _Chains(group, rng, limits, budget).roll()
         except LimitError as err:
-            return str(err)
+            return str(err), rng.throws  # the budget left after a refusal is not used
+        return result, budget, rng.throws
 
     assert rolled(True) == rolled(False)
 

@@ -23,7 +23,7 @@ from referee.dice.dialects import Arg, Dialect, Kind, Modifier
 from referee.dice.expr import Compare, Dice, Explode, Keep, KeepMode, Success
 from referee.dice.limits import Limits
 
-_HEAD = re.compile(r"[ \t]*([0-9]*)d([0-9]+|%)")
+_HEAD = re.compile(r"([0-9]*)d([0-9]+|%)")
 _TAIL = re.compile(r"[ \t]*")
 _VALUES: dict[tuple[Any, ...], Any] = {}
 """Compare points and keeps made so far, by their fields: they are frozen, so one value serves
@@ -80,7 +80,20 @@ _RANK = re.compile(r"([hl])([0-9]+)")
 def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
     """The group a lower-cased text is, when it is one group with modifiers and nothing else
     the grammar might read another way; else None."""
-    head = _HEAD.match(low)
+    start = _TAIL.match(low).end()  # type: ignore[union-attr]
+    found = group_at(low, start, limits, dialect)
+    if found is None or found[0].plain:
+        return None
+    dice, pos = found
+    if _TAIL.match(low, pos).end() != len(low):  # type: ignore[union-attr]
+        return None
+    return dice
+
+
+def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Dice, int] | None:
+    """The group (with its modifiers) that starts at `start` of a lower-cased text, and where
+    it ends, when the grammar reads it so; else None. The caller checks what follows."""
+    head = _HEAD.match(low, start)
     if head is None:
         return None
     count_text, sides_text = head.groups()
@@ -178,8 +191,8 @@ def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
             fields["fumble"] = test
         else:
             return None
-    if not fields or _TAIL.match(low, pos).end() != end:  # type: ignore[union-attr]
-        return None
+    if not fields:
+        return Dice(count, sides), pos
     if fields.get("success") == "top":
         fields["success"] = success(Compare.EQ, sides)
     on = fields.get("explode_on")
@@ -194,4 +207,4 @@ def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
             return None
     if dice.most_dice(limits.max_explode_depth) > limits.max_dice:
         return None
-    return dice
+    return dice, pos

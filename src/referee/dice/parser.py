@@ -41,7 +41,7 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.lone import keep, lone_group, success
+from referee.dice.lone import group_at, keep, lone_group, success
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
@@ -59,6 +59,7 @@ _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
 _PRODUCT_OPS = frozenset("*/%")
 _AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
+_QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` reads
 _END = "end of input"
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
@@ -273,10 +274,28 @@ class _Group:
 class _Parser:
     """One pass over one text; `pos` is the index of the next unread character."""
 
-    __slots__ = ("d", "dice", "end", "firsts", "hint", "limits", "low", "nesting", "pos", "text")
+    __slots__ = (
+        "d",
+        "dice",
+        "end",
+        "firsts",
+        "hint",
+        "limits",
+        "low",
+        "nesting",
+        "pos",
+        "quick",
+        "text",
+    )
 
     def __init__(
-        self, text: str, low: str, limits: Limits, dialect: Dialect, hint: bool = True
+        self,
+        text: str,
+        low: str,
+        limits: Limits,
+        dialect: Dialect,
+        hint: bool = True,
+        quick: bool = True,
     ) -> None:
         self.text = text
         self.low = low
@@ -287,6 +306,7 @@ class _Parser:
         self.nesting = 0
         self.dice = 0
         self.hint = hint
+        self.quick = quick  # groups read by `lone.group_at` (tests turn it off to compare)
         self.firsts = _firsts(dialect, False)
 
     # -- errors -----------------------------------------------------------------------
@@ -439,7 +459,7 @@ class _Parser:
             count = self.number("a number")
             follow = self.low[self.pos : self.pos + 1]
             if follow == "d":
-                return self.group(start, count)
+                return self.quick_group(start) or self.group(start, count)
             if follow == "f" and self.d.fudge_count:
                 self.pos += 1
                 return self.modifiers(start, count, 3, fudge=True)
@@ -449,7 +469,7 @@ class _Parser:
                 self.pos += 2
                 self.dice += 1
                 return Degrees(self.number("a target number after 'dh'"))
-            return self.group(start, 1)
+            return self.quick_group(start) or self.group(start, 1)
         if char == "(":
             return self.parenthesis()
         if char == "{" and self.d.braces:
@@ -461,6 +481,19 @@ class _Parser:
                     inner = self.parenthesis()
                     return Call(name, inner)
         self.fail(self.expected_atom())
+
+    def quick_group(self, start: int) -> Dice | None:
+        """The group at `start` read by `lone.group_at`, when that reads it as `group` would
+        and a character `group` lets pass follows; else None (and nothing read)."""
+        found = group_at(self.low, start, self.limits, self.d) if self.quick else None
+        if found is None:
+            return None
+        dice, end = found
+        if end < self.end and self.low[end] not in _QUICK_AFTER:
+            return None
+        self.pos = end
+        self.dice += dice.most_dice(self.limits.max_explode_depth)
+        return dice
 
     def parenthesis(self) -> Expr:
         self.enter()

@@ -478,15 +478,22 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     size = (sides,)
     throw = rng.throw
     fudge = group.fudge
-    again = _rerolling(group)
+    tests = group.reroll
+    again: frozenset[int] | None = None
+    if len(tests) == 1:  # one test: a range of values, checked without a call
+        low, high = tests[0].passing_range()
+    else:
+        low, high = 1, 0
+        again = _rerolling(group)
     most = 1 if group.reroll_once else limits.max_explode_depth
     clamps = group.floor is not None or group.ceiling is not None
+    spent = None
+    if budget is not None and group.count * (most + 1) <= budget[0]:
+        spent, budget = budget, None  # the worst case fits: count what was thrown at the end
     throws: list[Throw] = []
     faces: list[int] = []
     values: list[int] = []
     rerolled: list[bool] = []
-    unit_of: list[int] = []
-    units: list[int] = []
     for _ in range(group.count):
         tries = 0
         while True:
@@ -499,37 +506,41 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
             face = thrown.faces[0]
             faces.append(face)
             value = face - 2 if fudge else face
-            if tries < most and value in again:
+            if tries < most and (low <= value <= high if again is None else value in again):
                 tries += 1
                 values.append(value)
                 rerolled.append(True)
-                unit_of.append(-1)
                 continue
             if clamps:
                 value = _clamp(group, value)
             values.append(value)
             rerolled.append(False)
-            unit_of.append(len(units))
-            units.append(value)
             break
+    if spent is not None:
+        spent[0] -= len(faces)
+    again_any = len(values) > group.count
+    # the dice that stand (each die's last throw), in throw order
+    units = list(compress(values, [not r for r in rerolled])) if again_any else values
     kept_units = _select(group.keep, units)
     total = _group_value(group, units, kept_units)
-    kept = tuple(u >= 0 and kept_units[u] for u in unit_of)
-    return GroupRoll(
-        group,
-        tuple(throws),
-        kept,
-        (False,) * len(faces),
-        total,
-        tuple(rerolled) if len(units) < len(faces) else (),
-        tuple(values) if values != faces else (),
+    if again_any:
+        standing = iter(kept_units)
+        kept = tuple([False if r else next(standing) for r in rerolled])
+    else:
+        kept = tuple(kept_units)
+    return _new(
+        GroupRoll,
+        (
+            group,
+            tuple(throws),
+            kept,
+            (False,) * len(faces),
+            total,
+            tuple(rerolled) if again_any else (),
+            tuple(values) if values != faces else (),
+            (),
+        ),
     )
-
-
-@functools.lru_cache(maxsize=256)
-def _exploding(group: Dice) -> frozenset[int]:
-    """The values (after any clamp) on which a die of `group` explodes."""
-    return frozenset(v for v in {_clamp(group, f) for f in group.faces()} if group.explodes(v))
 
 
 def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> GroupRoll:
@@ -540,7 +551,11 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     size = (sides,)
     throw = rng.throw
     fudge = group.fudge
-    again = _exploding(group)
+    on = group.explode_on  # as Dice.explodes: the top face, or the values passing a test
+    if on is None:
+        low = high = 1 if fudge else sides
+    else:
+        low, high = on.passing_range()
     depth = limits.max_explode_depth
     clamps = group.floor is not None or group.ceiling is not None
     if budget is not None and group.count * (depth + 1) <= budget[0]:
@@ -566,7 +581,7 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
             if clamps:
                 value = _clamp(group, value)
             values.append(value)
-            if chain < depth and value in again:
+            if chain < depth and low <= value <= high:
                 chain += 1
                 exploded.append(True)
                 continue
