@@ -10,8 +10,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.lab.analysis import build_ladder, compare_rows
 from referee.lab.battle import BattleResult, exact_battle
+from referee.lab.battle_result import BattleFigures
 from referee.lab.svg import heat_map_svg
 from referee.systems.msv.rules import MsvRules
 
@@ -44,8 +46,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><tr>{cells}</tr>{body}</table>"
 
 
-def _pack_table(pack: MsvRules, against: MsvRules) -> str:
-    mine, theirs = pack.to_json(), against.to_json()
+def pack_table(mine: Mapping[str, object], theirs: Mapping[str, object]) -> str:
+    """Two packs' keys side by side (a key only one has: "-" for the other)."""
     keys = list(dict.fromkeys([*mine, *theirs]))
     rows = [
         [
@@ -80,31 +82,32 @@ def _compare_tables(pack: MsvRules, against: MsvRules) -> str:
     return "".join(parts)
 
 
-def _battle_rows(result: BattleResult, other: BattleResult) -> list[str]:
-    def names(side: int) -> str:
-        return ", ".join(f"{f.name} ({f.cs})" for f in result.fighters if f.side == side)
-
-    change = result.p_first_side - other.p_first_side
-    css = "up" if change > 0 else "down" if change < 0 else ""
-    return [
-        escape(names(0)),
-        escape(names(1)),
-        f"{result.p_first_side:.4f}",
-        f"{other.p_first_side:.4f}",
-        f'<span class="{css}">{change:+.4f}</span>',
-        f"{result.expected_rounds:.2f}",
-        f"{other.expected_rounds:.2f}",
-    ]
+def battles_table(rows: Iterable[tuple[str, str, BattleFigures[Any], BattleFigures[Any]]]) -> str:
+    """Battles under two packs, a row each: the sides as written, P(side 1 wins) under both
+    and the change, and the expected rounds under both."""
+    body = []
+    for one, two, mine, theirs in rows:
+        change = mine.p_first_side - theirs.p_first_side
+        css = "up" if change > 0 else "down" if change < 0 else ""
+        body.append([
+            escape(one), escape(two), f"{mine.p_first_side:.4f}", f"{theirs.p_first_side:.4f}",
+            f'<span class="{css}">{change:+.4f}</span>', f"{mine.expected_rounds:.2f}",
+            f"{theirs.expected_rounds:.2f}",
+        ])  # fmt: skip
+    head = ["side 1", "side 2", "P(side 1 wins)", "against", "change", "rounds", "against"]
+    return _table(head, body)
 
 
 def _battles(pack: MsvRules, against: MsvRules) -> str:
+    def names(result: BattleResult, side: int) -> str:
+        return ", ".join(f"{f.name} ({f.cs})" for f in result.fighters if f.side == side)
+
     rows = []
     for first, second in BATTLES:
         mine = exact_battle(first, second, pack, "focus-weakest")
         theirs = exact_battle(first, second, against, "focus-weakest")
-        rows.append(_battle_rows(mine, theirs))
-    head = ["side 1", "side 2", "P(side 1 wins)", "against", "change", "rounds", "against"]
-    return _table(head, rows)
+        rows.append((names(mine, 0), names(mine, 1), mine, theirs))
+    return battles_table(rows)
 
 
 def build_report(
@@ -133,7 +136,7 @@ def build_report(
             "<p>Every figure is exact (the MSV Markov chain, RULINGS.md MSV-1..MSV-10) unless "
             "it says otherwise. Made by <code>referee lab report</code>.</p>",
             "<h2>The pack</h2>",
-            _pack_table(pack, against),
+            pack_table(pack.to_json(), against.to_json()),
             "<h2>The text's tables (MSV-10)</h2>",
             "<p>Hit % and damage per round by the text's method (criticals as plain hits); "
             "rounds: the exact expected rounds to 15 damage. Ratios to the old 2d20..2d25 "

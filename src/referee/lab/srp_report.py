@@ -14,8 +14,8 @@ from html import escape
 
 import numpy as np
 
-from referee.lab.report import STYLE, _table
-from referee.lab.srp_battle import SrpBattleResult, exact_battle, parse_srp_side
+from referee.lab.report import STYLE, _table, battles_table, pack_table
+from referee.lab.srp_battle import exact_battle, parse_srp_side
 from referee.lab.svg import heat_map_svg
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense
@@ -61,20 +61,6 @@ def duel_matrix(skills: Sequence[int], rules: SrpRules) -> np.ndarray:
     return out
 
 
-def _pack_table(pack: SrpRules, against: SrpRules) -> str:
-    mine, theirs = pack.as_dict(), against.as_dict()
-    keys = list(dict.fromkeys([*mine, *theirs]))
-    rows = [
-        [
-            f"<code>{escape(k)}</code>",
-            escape(str(mine.get(k, "-"))),
-            escape(str(theirs.get(k, "-"))),
-        ]
-        for k in keys
-    ]
-    return _table(["key", "this pack", "against"], rows)
-
-
 def _levels_table(pack: SrpRules, against: SrpRules, top: int = 40) -> str:
     """Faces of 20 that give success / special / critical, and the damage bonuses, by skill."""
 
@@ -96,25 +82,14 @@ def _levels_table(pack: SrpRules, against: SrpRules, top: int = 40) -> str:
     return _table(head, rows)
 
 
-def _battle_row(mine: SrpBattleResult, theirs: SrpBattleResult, one: str, two: str) -> list[str]:
-    change = mine.p_first_side - theirs.p_first_side
-    css = "up" if change > 0 else "down" if change < 0 else ""
-    return [
-        escape(one), escape(two), f"{mine.p_first_side:.4f}", f"{theirs.p_first_side:.4f}",
-        f'<span class="{css}">{change:+.4f}</span>', f"{mine.expected_rounds:.2f}",
-        f"{theirs.expected_rounds:.2f}",
-    ]  # fmt: skip
-
-
 def _battles(pack: SrpRules, against: SrpRules) -> str:
     rows = []
     for one, two in BATTLES:
         first, second = parse_srp_side(one), parse_srp_side(two)
-        mine = exact_battle(first, second, pack)
-        theirs = exact_battle(first, second, against)
-        rows.append(_battle_row(mine, theirs, one, two))
-    head = ["side 1", "side 2", "P(side 1 wins)", "against", "change", "rounds", "against"]
-    return _table(head, rows)
+        rows.append(
+            (one, two, exact_battle(first, second, pack), exact_battle(first, second, against))
+        )
+    return battles_table(rows)
 
 
 def build_srp_report(
@@ -137,7 +112,7 @@ def build_srp_report(
             "<p>Every figure is exact (RULINGS.md SRP-4..SRP-9, SRP-16, SRP-19). Made by "
             "<code>referee lab report --system srp</code>.</p>",
             "<h2>The pack</h2>",
-            _pack_table(pack, against),
+            pack_table(pack.as_dict(), against.as_dict()),
             "<h2>Levels and damage bonuses (SRP-5, SRP-8)</h2>",
             "<p>Per skill: faces of the d20 that give a plain success / a special / a critical "
             "(for an attack), the high-skill damage bonus, and what a special / critical "
