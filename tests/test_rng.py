@@ -52,6 +52,21 @@ def test_rejection_sampling_skips_biased_words() -> None:
     assert all(1 <= f <= n for f in faces)
 
 
+@pytest.mark.parametrize("n", [1, 2, 6, 20, 100, 10_000, 2**31 + 1])
+def test_verifiable_one_die_throws_are_the_scheme_exactly(n: int) -> None:
+    """The short way for one die gives the reference faces for each nonce, in order, as a
+    throw of several dice does; with n = 2**31 + 1 about half the first words are rejected,
+    so the general way must read on for those."""
+    rng = VerifiableRng(SEED, "table")
+    throws = [rng.throw((n,)) for _ in range(40)]
+    assert [t.nonce for t in throws] == list(range(40))
+    assert [list(t.faces) for t in throws] == [
+        reference_faces(SEED, "table", i, [n]) for i in range(40)
+    ]
+    assert all(type(t) is Throw and t.sides == (n,) for t in throws)
+    assert rng.throw([n]).faces == verifiable_faces(SEED, "table", 40, [n])
+
+
 def test_verifiable_rng_counts_nonces_from_zero() -> None:
     rng = VerifiableRng(SEED, "table")
     throws = [rng.throw((20, 20, 6)) for _ in range(3)]

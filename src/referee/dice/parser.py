@@ -427,7 +427,7 @@ class _Parser:
             inner = self.unary()
             self.nesting -= 1
             return Neg(inner) if char == "-" else inner
-        node = self.atom()
+        node = self.atom(char)
         while self.d.labels and self.peek() == "[":
             close = self.text.find("]", self.pos)
             if close < 0:
@@ -452,8 +452,8 @@ class _Parser:
             extra += " or a function (floor ceil round abs)"
         return f"a number, a die, '('{extra}"
 
-    def atom(self) -> Expr:
-        char = self.peek()
+    def atom(self, char: str) -> Expr:
+        """One value; `char` is the next character, spaces already skipped (`peek`)."""
         start = self.pos
         if "0" <= char <= "9":
             count = self.number("a number")

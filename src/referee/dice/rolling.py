@@ -184,7 +184,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
             return _roll_terms(expr, terms[1], rng)
     state = _State(rng, limits)
     total = state.evaluate(expr)
-    result = RollResult(expr, tuple(state.groups), total, tuple(state.pools))
+    result = _new(RollResult, (expr, tuple(state.groups), total, tuple(state.pools)))
     if not result.groups:  # no die thrown: this tree always rolls this (frozen) result
         if len(_FIXED) >= 512:
             _FIXED.clear()
@@ -326,13 +326,14 @@ class _State:
             return self.dice_pool(node)
         index = len(self.pools)
         self.pools.append(PoolRoll(node, (), (), 0))  # its place, before any pool inside it
-        values = tuple(self.evaluate(item) for item in node.items)
-        kept = _select(node.keep, list(values))
+        evaluate = self.evaluate
+        values = tuple([evaluate(item) for item in node.items])
+        kept = _select(node.keep, values)
         if node.success is None and node.failure is None:
             value: Number = whole(sum(compress(values, kept), 0))
         else:
             value = _count(node.success, node.failure, values, kept)
-        self.pools[index] = PoolRoll(node, values, tuple(kept), value)
+        self.pools[index] = _new(PoolRoll, (node, values, tuple(kept), value))
         return value
 
     def dice_pool(self, node: Pool) -> Number:

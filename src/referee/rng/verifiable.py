@@ -85,6 +85,8 @@ class _Hmac:
 
 
 _BLOCK = struct.Struct(">8I")
+_FIRST = struct.Struct(">I")
+_new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
 
 
 def _faces(mac: _Hmac, client_seed: bytes, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
@@ -148,11 +150,25 @@ class VerifiableRng:
         return commitment(self.server_seed)
 
     def throw(self, sides: Sequence[int]) -> Throw:
+        if type(sides) is tuple and len(sides) == 1:  # one die: step 4 on the first word
+            n = sides[0]
+            if type(n) is int and n >= 1:
+                nonce = self.nonce
+                mac = self._mac
+                inner = mac._inner.copy()
+                inner.update(b"%s:%d:0" % (self._client, nonce))
+                outer = mac._outer.copy()
+                outer.update(inner.digest())
+                w = _FIRST.unpack_from(outer.digest())[0]
+                if w < _WORD - (_WORD % n):
+                    self.nonce = nonce + 1
+                    return _new(Throw, (sides, (w % n + 1,), nonce))
+                # a rejected first word: the general way reads on
         sizes = check_sides(sides)
         nonce = self.nonce
         faces = _faces(self._mac, self._client, nonce, sizes)
         self.nonce = nonce + 1
-        return Throw(sizes, faces, nonce)
+        return _new(Throw, (sizes, faces, nonce))
 
     def __repr__(self) -> str:
         return f"VerifiableRng(commitment={self.commitment[:12]}..., nonce={self.nonce})"
