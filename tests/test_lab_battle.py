@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -154,6 +155,13 @@ def test_monte_carlo_progress_and_seed() -> None:
 
 
 def test_bounds_and_names() -> None:
+    # A standard error needs two battles: one is refused (it was NaN, not valid JSON).
+    with pytest.raises(LimitError, match=r"battles must be in 2\.\.10000000, got 1"):
+        simulate_battle([("A", 60)], [("B", 60)], MsvRules(), "spread", 1, np.random.default_rng(1))
+    two = simulate_battle(
+        [("A", 60)], [("B", 60)], MsvRules(), "spread", 2, np.random.default_rng(1)
+    )
+    assert math.isfinite(two.se_first_side) and math.isfinite(two.se_rounds)
     assert [f.name for f in make_fighters([("Orc", 50)], [("Orc", 50)])] == ["Orc", "Orc 2"]
     with pytest.raises(NotationError, match="bad fighter 'Tarl' in 'Tarl'"):
         parse_side("Tarl")
@@ -191,7 +199,9 @@ def test_battle_cli_exact_and_monte_carlo() -> None:
     [
         (["Tarl", "Orc=50"], "error: bad fighter 'Tarl' in 'Tarl' (expected NAME=CS)\n"),
         (["A=50", "B=50", "--n", "0", "--monte-carlo"], "error: battles must be in "
-         "1..10000000, got 0\n"),
+         "2..10000000, got 0 (a standard error needs at least two)\n"),
+        (["A=50", "B=50", "--n", "1", "--monte-carlo"], "error: battles must be in "
+         "2..10000000, got 1 (a standard error needs at least two)\n"),
         (["A=0", "B=0"], "error: nobody can ever deal damage: the battle would never end\n"),
     ],
 )  # fmt: skip

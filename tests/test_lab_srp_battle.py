@@ -5,6 +5,7 @@ chain, and the command line."""
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -245,6 +246,11 @@ def test_battles_that_never_end_and_bounds_are_errors() -> None:
     big = parse_srp_side("; ".join(f"O{i}=skill=12 hits=30" for i in range(4)))
     with pytest.raises(LimitError, match="use the Monte Carlo"):
         exact_battle(big, big, SrpRules())
+    duel = parse_srp_side("A=skill=10 hits=3"), parse_srp_side("B=skill=10 hits=3")
+    with pytest.raises(LimitError, match=r"battles 1 is out of range \(expected 2\.\."):
+        simulate_battle(*duel, SrpRules(), "spread", 1, np.random.default_rng(1))
+    two = simulate_battle(*duel, SrpRules(), "spread", 2, np.random.default_rng(1))
+    assert math.isfinite(two.se_first_side)
 
 
 def test_cli_battle_srp_exact_and_monte_carlo(tmp_path: Path) -> None:

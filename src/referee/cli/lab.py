@@ -301,7 +301,12 @@ def _progress() -> Iterator[Progress]:
     help="Whom fighters attack.",
 )
 @click.option(
-    "--n", "battles", type=int, default=1_000_000, show_default=True, help="Monte Carlo battles."
+    "--n",
+    "battles",
+    type=int,
+    default=1_000_000,
+    show_default=True,
+    help="Monte Carlo battles (at least 2: a standard error needs two).",
 )
 @click.option("--seed", type=int, help="Seed for the Monte Carlo (default: fresh).")
 @click.option(

@@ -38,7 +38,14 @@ import numpy as np
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes, key_distribution
 from referee.errors import LimitError, NotationError, RuleError
-from referee.lab.battle_result import BattleFigures, Policy, Progress, check_side, line_up
+from referee.lab.battle_result import (
+    MIN_BATTLES,
+    BattleFigures,
+    Policy,
+    Progress,
+    check_side,
+    line_up,
+)
 from referee.numerals import is_whole
 from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.rules import MsvRules
@@ -439,15 +446,18 @@ def simulate_battle(
     """`battles` battles at once in numpy; `progress(done, total)` after every chunk."""
     fighters = make_fighters(first, second)
     pol = Policy.of(policy)
-    if not 1 <= battles <= MAX_BATTLES:
-        raise LimitError(f"battles must be in 1..{MAX_BATTLES}, got {battles!r}")
+    if not MIN_BATTLES <= battles <= MAX_BATTLES:
+        raise LimitError(
+            f"battles must be in {MIN_BATTLES}..{MAX_BATTLES}, got {battles!r} "
+            "(a standard error needs at least two)"
+        )
     _check_battle(fighters, rules)
     keys = [key_distribution(f.cs, rules) for f in fighters]
     sim = _Simulation(fighters, rules, keys, pol)
     need = [rules.defeat_threshold] * len(fighters)
     return BattleResult.simulated(fighters, pol, exact_cells(fighters, rules), need,
-                                  lambda size: sim.run(size, gen), battles, chunk, progress,
-                                  se_of_one=float("nan"))  # fmt: skip
+                                  lambda size: sim.run(size, gen), battles, chunk,
+                                  progress)  # fmt: skip
 
 
 class _Simulation:

@@ -26,6 +26,8 @@ from referee.errors import LimitError, NotationError
 #: Bounds on untrusted input, the same under every system (DESIGN: budgets).
 MAX_FIGHTERS = 8
 MAX_PER_SIDE = 6
+#: The fewest Monte Carlo battles: a standard error needs two.
+MIN_BATTLES = 2
 
 Progress = Callable[[int, int], None]
 Batch = tuple[np.ndarray, np.ndarray, np.ndarray]  # taken (battles, fighters), side 1 won, rounds
@@ -136,10 +138,10 @@ class BattleFigures(Generic[F]):
         battles: int,
         batch: int,
         progress: Progress | None,
-        se_of_one: float,
     ) -> Self:
         """`battles` battles played `batch` at a time by `run(count)` (`progress(done, total)`
-        after each batch), summed up with standard errors (`se_of_one` after one battle).
+        after each batch), summed up with standard errors (`battles` is at least
+        `MIN_BATTLES`: a standard error needs two).
 
         A fighter is down when what it took reaches `need`; each figure is a sample mean.
         """
@@ -149,8 +151,7 @@ class BattleFigures(Generic[F]):
             if progress is not None:
                 progress(min(done + batch, battles), battles)
         taken, wins, rounds = (np.concatenate([p[i] for p in parts]) for i in range(3))
-        return cls._sampled(fighters, policy, states, need, taken, wins, rounds.astype(float),
-                            se_of_one)  # fmt: skip
+        return cls._sampled(fighters, policy, states, need, taken, wins, rounds.astype(float))
 
     @classmethod
     def _sampled(
@@ -162,12 +163,11 @@ class BattleFigures(Generic[F]):
         taken: np.ndarray,
         wins: np.ndarray,
         rounds: np.ndarray,
-        se_of_one: float,
     ) -> Self:
         alive, count = taken < np.array(need), len(taken)
 
         def se(x: np.ndarray) -> float:
-            return float(x.std(ddof=1) / math.sqrt(count)) if count > 1 else se_of_one
+            return float(x.std(ddof=1) / math.sqrt(count))
 
         dist = tuple(
             tuple(float(x) for x in np.bincount(taken[:, i], minlength=top + 1) / count)

@@ -32,7 +32,14 @@ from fractions import Fraction
 import numpy as np
 
 from referee.errors import LimitError, NotationError, RuleError
-from referee.lab.battle_result import BattleFigures, Policy, Progress, check_side, line_up
+from referee.lab.battle_result import (
+    MIN_BATTLES,
+    BattleFigures,
+    Policy,
+    Progress,
+    check_side,
+    line_up,
+)
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml
 from referee.systems.srp.levels import Level
@@ -439,13 +446,16 @@ def simulate_battle(
     progress: Progress | None = None,
 ) -> SrpBattleResult:
     """`battles` battles with numpy, batch by batch; each figure with its standard error."""
-    if isinstance(battles, bool) or not 1 <= battles <= MAX_BATTLES:
-        raise LimitError(f"battles {battles!r} is out of range (expected 1..{MAX_BATTLES:,})")
+    if isinstance(battles, bool) or not MIN_BATTLES <= battles <= MAX_BATTLES:
+        raise LimitError(
+            f"battles {battles!r} is out of range (expected {MIN_BATTLES}..{MAX_BATTLES:,}: "
+            "a standard error needs at least two)"
+        )
     fighters = make_fighters(first, second, rules)
     setup = _Setup(fighters, rules, Policy.of(policy))
     return SrpBattleResult.simulated(fighters, setup.policy, exact_cells(fighters, rules),
                                      setup.need, lambda count: _simulate_batch(setup, count, gen),
-                                     battles, BATCH, progress, se_of_one=0.0)  # fmt: skip
+                                     battles, BATCH, progress)  # fmt: skip
 
 
 def _tables(setup: _Setup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
