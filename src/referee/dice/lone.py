@@ -32,7 +32,7 @@ every tree (a dataclass is slow to make; the text is still read and checked ever
 
 def success(compare: Compare, target: int) -> Success:
     """`Success(compare, target)`, the same value shared."""
-    key = (compare, target)
+    key = (compare.value, target)  # by value: an enum member hashes in Python, its str in C
     found = _VALUES.get(key)
     if found is None:
         if len(_VALUES) >= 4096:
@@ -43,7 +43,7 @@ def success(compare: Compare, target: int) -> Success:
 
 def keep(mode: KeepMode, count: int, test: Success | None = None) -> Keep:
     """`Keep(mode, count, test)`, the same value shared."""
-    key = (mode, count, test)
+    key = (mode.value, count, None if test is None else (test.compare.value, test.target))
     found = _VALUES.get(key)
     if found is None:
         if len(_VALUES) >= 4096:
@@ -60,9 +60,11 @@ class _Table:
 
     def __init__(self, dialect: Dialect) -> None:
         mods = sorted(dialect.dice, key=lambda m: -len(m.letters))
-        self.by_letters: dict[str, Modifier] = {}
-        for mod in mods:
-            self.by_letters.setdefault(mod.letters, mod)
+        kinds = list(Kind)
+        self.by_letters: dict[str, tuple[Modifier, int]] = {}
+        for mod in mods:  # each with its kind as one bit (REROLL none: it may come again)
+            bit = 0 if mod.kind is Kind.REROLL else 1 << kinds.index(mod.kind)
+            self.by_letters.setdefault(mod.letters, (mod, bit))
         self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
         prefixes = [p for p, _ in dialect.points if p]
         bare = any(p == "" for p, _ in dialect.points)
@@ -73,6 +75,7 @@ class _Table:
 
 
 _TABLES: dict[str, _Table] = {}
+_PLAIN = Dice(1, 1)  # what `group_at` gives `lone_group` for a group without modifiers
 _NUMBER = re.compile(r"[0-9]*")
 _RANK = re.compile(r"([hl])([0-9]+)")
 
@@ -81,8 +84,8 @@ def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
     """The group a lower-cased text is, when it is one group with modifiers and nothing else
     the grammar might read another way; else None."""
     start = _TAIL.match(low).end()  # type: ignore[union-attr]
-    found = group_at(low, start, limits, dialect)
-    if found is None or found[0].plain:
+    found = group_at(low, start, limits, dialect, lone=True)
+    if found is None or found[0] is _PLAIN:
         return None
     dice, pos = found
     if _TAIL.match(low, pos).end() != len(low):  # type: ignore[union-attr]
@@ -90,9 +93,12 @@ def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
     return dice
 
 
-def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Dice, int] | None:
+def group_at(
+    low: str, start: int, limits: Limits, dialect: Dialect, lone: bool = False
+) -> tuple[Dice, int] | None:
     """The group (with its modifiers) that starts at `start` of a lower-cased text, and where
-    it ends, when the grammar reads it so; else None. The caller checks what follows."""
+    it ends, when the grammar reads it so; else None. The caller checks what follows.
+    (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)"""
     head = _HEAD.match(low, start)
     if head is None:
         return None
@@ -105,7 +111,7 @@ def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Di
     if table is None:
         table = _TABLES[dialect.name] = _Table(dialect)
     fields: dict[str, Any] = {}
-    seen: set[Kind] = set()
+    seen = 0
     pos = head.end()
     end = len(low)
     letters, point, compares = table.letters, table.point, table.compares
@@ -113,11 +119,11 @@ def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Di
         found = letters.match(low, pos)
         if found is None:
             break
-        mod = table.by_letters[found.group()]
+        mod, bit = table.by_letters[found.group()]
         kind, arg = mod.kind, mod.arg
-        if kind in seen and kind is not Kind.REROLL:
-            return None
-        seen.add(kind)
+        if seen & bit:
+            return None  # a kind twice: the grammar says so
+        seen |= bit
         pos = found.end()
         test: Success | None = None
         if arg is Arg.NONE:
@@ -192,7 +198,7 @@ def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Di
         else:
             return None
     if not fields:
-        return Dice(count, sides), pos
+        return (_PLAIN if lone else Dice(count, sides)), pos
     if fields.get("success") == "top":
         fields["success"] = success(Compare.EQ, sides)
     on = fields.get("explode_on")
@@ -201,9 +207,10 @@ def group_at(low: str, start: int, limits: Limits, dialect: Dialect) -> tuple[Di
     dice = Dice(count, sides, **fields)
     if dice.reroll or dice.explode:
         faces = dice.faces()
-        if dice.reroll and all(map(dice.rerolls, faces)):
+        ends = (faces[-1], faces[0])  # a group that stops mostly stops on one of these
+        if dice.reroll and all(map(dice.rerolls, ends)) and all(map(dice.rerolls, faces)):
             return None
-        if dice.explode and all(map(dice.explodes, faces)):
+        if dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
             return None
     if dice.most_dice(limits.max_explode_depth) > limits.max_dice:
         return None

@@ -128,7 +128,10 @@ def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr
 
 
 def _dialect(name: str | Dialect) -> Dialect:
-    return name if isinstance(name, Dialect) else dialect(name)
+    if isinstance(name, Dialect):
+        return name
+    found = DIALECTS.get(name) if type(name) is str else None
+    return found or dialect(name)
 
 
 def _plain(text: str, match: re.Match[str], limits: Limits) -> Const | Dice:

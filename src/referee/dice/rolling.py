@@ -168,7 +168,9 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     15
     """
     if type(expr) is Dice:  # the commonest roll: one group
-        if expr[2:] == _PLAIN_TAIL and expr.count <= limits.max_dice:  # one throw, no budget
+        # (keep and success checked first: a dataclass compares in Python, None in C)
+        plain = expr[3] is None and expr[4] is None and expr[2:] == _PLAIN_TAIL
+        if plain and expr.count <= limits.max_dice:  # one throw, no budget
             first = rng.throw((expr.sides,) * expr.count)
             flags = (True,) * expr.count
             rolled = GroupRoll(expr, (first,), flags, (False,) * expr.count, sum(first.faces))
