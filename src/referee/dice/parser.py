@@ -60,6 +60,7 @@ _COMPARE_FIRST = frozenset("=!<>")
 _PRODUCT_OPS = frozenset("*/%")
 _AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
 _QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` reads
+_LABEL_OR_SPACE = frozenset("[ \t")
 _END = "end of input"
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
@@ -395,7 +396,9 @@ class _Parser:
         node = self.unary()
         low = self.low
         while True:
-            char = self.peek()
+            char = low[self.pos : self.pos + 1]  # `peek` inline where no space comes next
+            if char == " " or char == "\t":
+                char = self.peek()
             if char == "+" or char == "-":
                 if level > 1:
                     return node
@@ -423,7 +426,9 @@ class _Parser:
                 return node
 
     def unary(self) -> Expr:
-        char = self.peek()
+        char = self.low[self.pos : self.pos + 1]
+        if char == " " or char == "\t":
+            char = self.peek()
         if char == "-" or (char == "+" and self.d.unary_plus):
             self.enter()
             self.pos += 1
@@ -431,7 +436,9 @@ class _Parser:
             self.nesting -= 1
             return Neg(inner) if char == "-" else inner
         node = self.atom(char)
-        while self.d.labels and self.peek() == "[":
+        if not self.d.labels or self.low[self.pos : self.pos + 1] not in _LABEL_OR_SPACE:
+            return node
+        while self.peek() == "[":
             close = self.text.find("]", self.pos)
             if close < 0:
                 self.fail("']' closing the label", self.end)
