@@ -44,7 +44,7 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.parser import parse_cached
+from referee.dice.parser import _parse_in, parse_cached
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
 
@@ -271,6 +271,8 @@ def roll_text(
     >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
     6
     """
+    if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
+        return roll(_parse_in(text, dialect), rng=rng)  # what parse_cached would look up
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
 
 
