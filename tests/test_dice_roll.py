@@ -208,6 +208,8 @@ REROLL_ONLY = [
     ("5d6rr1mi3", "d20"),
     ("4d6ro<3ma5kl2", "d20"),
     ("2d3rr<2", "d20"),
+    ("2d6ro<3", "d20"),  # once, no clamp: the short loop when the budget surely holds
+    ("4d8ro1kh3", "roll20"),
 ]
 
 

@@ -499,28 +499,45 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     faces: list[int] = []
     values: list[int] = []
     rerolled: list[bool] = []
-    for _ in range(group.count):
-        tries = 0
-        while True:
-            if budget is not None:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    _over_budget(1, sides)
+    if budget is None and most == 1 and again is None and not fudge and not clamps:
+        # the commonest reroll (d20's `2d6ro<3`): each die thrown again at most once, its
+        # value its face; the loop below, without what cannot happen here
+        for _ in range(group.count):
             thrown = throw(size)
             throws.append(thrown)
             face = thrown.faces[0]
-            faces.append(face)
-            value = face - 2 if fudge else face
-            if tries < most and (low <= value <= high if again is None else value in again):
-                tries += 1
-                values.append(value)
+            if low <= face <= high:
+                faces.append(face)
                 rerolled.append(True)
-                continue
-            if clamps:
-                value = _clamp(group, value)
-            values.append(value)
+                thrown = throw(size)
+                throws.append(thrown)
+                face = thrown.faces[0]
+            faces.append(face)
             rerolled.append(False)
-            break
+        values = faces
+    else:
+        for _ in range(group.count):
+            tries = 0
+            while True:
+                if budget is not None:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        _over_budget(1, sides)
+                thrown = throw(size)
+                throws.append(thrown)
+                face = thrown.faces[0]
+                faces.append(face)
+                value = face - 2 if fudge else face
+                if tries < most and (low <= value <= high if again is None else value in again):
+                    tries += 1
+                    values.append(value)
+                    rerolled.append(True)
+                    continue
+                if clamps:
+                    value = _clamp(group, value)
+                values.append(value)
+                rerolled.append(False)
+                break
     if spent is not None:
         spent[0] -= len(faces)
     again_any = len(values) > group.count
