@@ -46,7 +46,7 @@ PHONE = {"width": 390, "height": 844}
 def web(tmp_path: Path, entropy: Entropy) -> Iterator[LiveServer]:
     """The service over a fresh SQLite file (server seeds from the `entropy` fixture)."""
     server, thread, store, url = start_server(f"sqlite:///{tmp_path / 'web.db'}", entropy=entropy)
-    with httpx.Client(base_url=url, timeout=10) as client:
+    with httpx.Client(base_url=url, timeout=60) as client:
         yield LiveServer(url, store, client)
     server.should_exit = True
     thread.join(10)
@@ -61,10 +61,13 @@ def browser() -> Iterator[Any]:
     """
     need(os.path.exists(CHROMIUM), "Chromium")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:  # pragma: no cover - playwright is a dev dependency
         need(False, "Playwright")
         raise
+    # `expect(...)` waits 5 s by default, which a loaded CI machine can miss; every wait is
+    # for an event, so it may be as generous as the pages' own.
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

@@ -95,7 +95,7 @@ def start_server(
 def live(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
     """The service over a fresh SQLite file, then a fresh PostgreSQL schema."""
     server, thread, store, url = start_server(db_url, entropy=entropy)
-    with httpx.Client(base_url=url, timeout=10) as client:
+    with httpx.Client(base_url=url, timeout=60) as client:
         yield LiveServer(url, store, client)
     server.should_exit = True
     thread.join(10)

@@ -16,7 +16,7 @@ from tests.service_fixtures import start_server
 def client(tmp_path: Path) -> Iterator[httpx.Client]:
     server, thread, store, url = start_server(str(tmp_path / "dice.db"))
     try:
-        with httpx.Client(base_url=url, timeout=10) as http:
+        with httpx.Client(base_url=url, timeout=60) as http:
             yield http
     finally:
         server.should_exit = True

@@ -260,7 +260,7 @@ def test_long_bouts_rotate_their_server_seed(tmp_path: Path) -> None:
     """After `rotate_every` rolls the seed is revealed and a new one committed; all verifies."""
     server, thread, store, url = start_server(str(tmp_path / "rotate.db"), rotate_every=3)
     try:
-        with httpx.Client(base_url=url, timeout=10) as client:
+        with httpx.Client(base_url=url, timeout=60) as client:
             bout = client.post("/api/bouts", json={"system": "coin-test", "name": "Long"}).json()
             auth = {"Authorization": f"Bearer {bout['referee_token']}"}
             nonces = []
