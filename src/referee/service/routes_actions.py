@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from referee.bout import commands as c
 from referee.service import models as m
 from referee.service.bouts import Caller
-from referee.service.routing import Ask, Writer, dumped, events_answer
+from referee.service.routing import Ask, Writer, events_answer
 
 
 def routes(ask: Ask) -> APIRouter:
@@ -37,7 +37,7 @@ def routes(ask: Ask) -> APIRouter:
         """
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: service.act(
                     bout_id, caller, body.attacker, "attack", body.options()
                 ),
@@ -49,7 +49,7 @@ def routes(ask: Ask) -> APIRouter:
         """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: service.act(bout_id, caller, body.actor, body.kind, body.options),
             )
         )
@@ -60,7 +60,7 @@ def routes(ask: Ask) -> APIRouter:
         any dice notation; every throw is a roll event with its nonce and faces."""
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: service.free_roll(bout_id, caller, body.dice, body.actor),
             )
         )

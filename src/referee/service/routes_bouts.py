@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from referee import __version__
 from referee.service import models as m
-from referee.service.routing import Ask, Reader, Writer, dumped
+from referee.service.routing import Ask, Reader, Writer
 from referee.systems import find_system, system_names
 
 
@@ -43,7 +43,7 @@ def routes(ask: Ask) -> APIRouter:
         """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda _: service.create_bout(
                     body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
                 ),

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from referee.bout import commands as c
 from referee.service import models as m
-from referee.service.routing import Ask, Writer, dumped, events_answer
+from referee.service.routing import Ask, Writer, events_answer
 
 
 def routes(ask: Ask) -> APIRouter:
@@ -22,7 +22,7 @@ def routes(ask: Ask) -> APIRouter:
         """The referee adds a fighter (MSV: `cs`; SRP: `sheet`); its token comes back once."""
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: service.add_fighter(
                     bout_id,
                     caller,
@@ -40,7 +40,7 @@ def routes(ask: Ask) -> APIRouter:
         """A fighter joins an open bout by itself, optionally adding its part to the client seed."""
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: service.add_fighter(
                     bout_id, caller, body.name, body.stats(), body.side, (), body.client_seed, True
                 ),
@@ -55,7 +55,7 @@ def routes(ask: Ask) -> APIRouter:
         command = c.UpdateFighter(name, body.stats(), body.wounds)
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: events_answer(service.command(bout_id, caller, command)),
             )
         )
@@ -81,7 +81,7 @@ def routes(ask: Ask) -> APIRouter:
         command = c.Reveal(name, tuple(body.keys) if body else ())
         return dict(
             write.once(
-                dumped(body),
+                body,
                 lambda caller: events_answer(service.command(bout_id, caller, command)),
             )
         )

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 
 from referee.bout import commands as c
 from referee.service import models as m
-from referee.service.routing import Ask, Write, Writer, dumped, events_answer
+from referee.service.routing import Ask, Write, Writer, events_answer
 
 
 def routes(ask: Ask) -> APIRouter:
@@ -46,13 +46,13 @@ def routes(ask: Ask) -> APIRouter:
         command = c.End(
             body.winner if body else None, (body.reason if body else None) or "ended by the referee"
         )
-        return command_route(bout_id, dumped(body), command, write)
+        return command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/override", tags=["referee"])
     def override(bout_id: str, body: m.Override, write: Writer) -> dict[str, Any]:
         """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
         command = c.Override(body.of, body.wounds, body.note)
-        return command_route(bout_id, dumped(body), command, write)
+        return command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/handover", tags=["referee"])
     def handover(bout_id: str, write: Writer) -> dict[str, Any]:

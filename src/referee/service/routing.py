@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
+from pydantic import BaseModel
 
 from referee.errors import AuthError
 from referee.service import receipts
@@ -69,14 +70,14 @@ class Write:
     def once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
         """`run(caller)` as one transaction, or the first answer again for a retried key.
 
-        `body` is what a retry's body is compared with (a model's `dumped` JSON, the chat
-        line, or None).
+        `body` is what a retry's body is compared with (the request's model, the chat line, or
+        None); it is turned into JSON only when there is a key to compare it under.
         """
         # Only a keyed request is compared with its retries: no digest without a key.
         fingerprint = (
             ""
             if self.key is None
-            else request_digest(self.request.method, self.request.url.path, body)
+            else request_digest(self.request.method, self.request.url.path, dumped(body))
         )
         ask = self.ask
         return receipts.once(
@@ -125,8 +126,9 @@ Writer = Annotated[Write, Depends(writing)]
 
 
 def dumped(body: Any) -> Any:
-    """A request body model as JSON (what a retry's body is compared with)."""
-    return None if body is None else body.model_dump(mode="json")
+    """A request body as JSON (what a retry's body is compared with): a model's dump, or the
+    body itself (text, None)."""
+    return body.model_dump(mode="json") if isinstance(body, BaseModel) else body
 
 
 def events_answer(records: list[dict[str, Any]]) -> dict[str, Any]:
