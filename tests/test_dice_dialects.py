@@ -18,6 +18,7 @@ from referee.dice import (
     Success,
     dialect,
     parse,
+    parse_cached,
     roll,
     write,
 )
@@ -139,6 +140,12 @@ def test_unknown_dialect_names_the_known_ones() -> None:
     with pytest.raises(NotationError, match=r"expected one of d20, onlinehost, roll20"):
         dialect("avrae")
     assert dialect("D20") is DIALECTS["d20"]
+    # Every path of the parser checks the name first, the plainest texts too.
+    for text in ("1d6", "7", "1d6+2", "4d6kh3", "(1d4, 2)kh1"):
+        with pytest.raises(NotationError, match=r"expected one of d20, onlinehost, roll20"):
+            parse(text, dialect="avrae")
+        with pytest.raises(NotationError, match=r"expected one of d20, onlinehost, roll20"):
+            parse_cached(text, dialect="avrae")
 
 
 def test_non_ascii_digits_are_refused_naming_the_character() -> None:

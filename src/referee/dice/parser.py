@@ -82,6 +82,7 @@ def parse(
             f"expression {_clip(text)!r} is {len(text)} characters long "
             f"(at most {limits.max_length})"
         )
+    found = _dialect(dialect)  # an unknown dialect is an error even for the plainest text
     low = _lower(text)
     lone = _PLAIN_RE.match(low)
     if lone is not None and 0 < lone.end() == len(low):  # the commonest text: one plain atom
@@ -89,7 +90,6 @@ def parse(
         if isinstance(node, Dice):
             _check_budget(text, node.count, limits)
         return node
-    found = _dialect(dialect)
     if _SUM_RE.fullmatch(low) is not None:
         summed = _plain_sum_of(text, low, limits, found)
         if summed is not None:
