@@ -430,13 +430,27 @@ def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Pat
         reply = h.bot.desk.attack(here, judge, "Ann", "Orc")  # the proctor acts for the NPC
         assert "Orc attacks Ann with the mace: " in reply.text and "defense" not in reply.text
         assert [user for user, _ in reply.direct] == [h.members["Judge"].id]
-        # Ann acts next unless the dice gave Orc another action (a stun, SRP-16).
-        ann_next = h.bot.desk.service.state(h.bot.desk.bout_of(here)).current == "Ann"
-        typed = await h.text("Judge", "~spar:attack Orc Ann")
-        if ann_next:
-            assert typed == "error: not your turn: Ann acts now"
+        # The mace stuns at special level or better (S*, SRP-16): Ann then loses her next
+        # action and Orc acts again. Each such typed attack keeps Orc's stats out of the
+        # channel; once Ann has the turn, the proctor's attack for Orc is refused.
+        bout = h.bot.desk.bout_of(here)
+        for _ in range(50):
+            if h.bot.desk.service.state(bout).current != "Orc":
+                break
+            sent = await h.say("Judge", "~spar:attack Orc Ann")
+            public = "\n".join(
+                m.content for m in sent if not isinstance(m.channel, discord.DMChannel)
+            )
+            direct = [m.content for m in sent if isinstance(m.channel, discord.DMChannel)]
+            assert public.startswith("Orc rolls ") and "defense" not in public
+            assert len(direct) == 1 and direct[0].startswith("Ambush, for the proctor:\n")
+        state = h.bot.desk.service.state(bout)
+        if state.current is None:  # stunned again and again until she fell: Orc won
+            assert state.winner == "raiders"
         else:
-            assert typed.startswith("Orc rolls ") and "defense" not in typed
+            assert state.current == "Ann"
+            typed = await h.text("Judge", "~spar:attack Orc Ann")
+            assert typed == "error: not your turn: Ann acts now"
 
     play(store, ["Judge", "Ann"], script)
 

@@ -16,7 +16,8 @@ from referee.cli.main import cli
 from referee.errors import RuleError, VerificationError
 from referee.service.bouts import Caller, RefereeService
 from referee.store import Role, Store
-from referee.transcripts import Use, bout_as_chat, judge_log
+from referee.transcripts import Ledger, LedgerRoll, Use, bout_as_chat, judge_log
+from referee.transcripts.reader import HostRoll
 from tests.seeds import for_test
 
 REFEREE = Caller(Role.REFEREE)
@@ -126,6 +127,27 @@ def test_an_edited_face_is_forged_and_a_deleted_receipt_missing(bout: Any) -> No
     assert len(missing) == 1 and f"nonce {nonce.rstrip(')')} " in missing[0].reason
     following = next(i for i in range(attack, len(removed)) if "(nonce" in removed[i])
     assert missing[0].line == following + 1  # where the next receipt now stands
+
+
+def test_a_receipt_past_a_rotation_claims_the_later_seed_s_roll() -> None:
+    """Nonces start again after a rotation, so seed 0 and seed 1 may each hold a nonce 2 by
+    the same fighter with the same face. The receipt that follows seed 1's nonce 1 is seed 1's
+    nonce 2, and seed 0's (whose receipt was deleted) is the missing one."""
+    rolls = [
+        LedgerRoll(3, 2, "Tarl", (100,), (45,), "attack"),  # seed 0, nonce 2
+        LedgerRoll(9, 1, "Tarl", (100,), (30,), "attack"),  # seed 1, nonce 1
+        LedgerRoll(12, 2, "Tarl", (100,), (45,), "attack"),  # seed 1, nonce 2
+    ]
+    ledger = Ledger.from_rolls(rolls)
+    claims = [
+        ledger.claim(HostRoll("Tarl", 1, 100, (face,), nonce)) for nonce, face in ((1, 30), (2, 45))
+    ]
+    assert [(held.seq if held else None, why) for held, why in claims] == [(9, None), (12, None)]
+    assert ledger.missing() == [rolls[0]]
+    # In ledger order, the first receipt of nonce 2 is still seed 0's.
+    ledger = Ledger.from_rolls(rolls)
+    held, why = ledger.claim(HostRoll("Tarl", 1, 100, (45,), 2))
+    assert held == rolls[0] and why is None
 
 
 def test_a_plain_host_line_or_an_unknown_nonce_is_forged_with_an_export(bout: Any) -> None:

@@ -60,6 +60,7 @@ class Ledger:
     rules: MsvRules | None = None
     _claimed: set[int] = field(default_factory=set)
     _by_nonce: dict[int, list[LedgerRoll]] = field(default_factory=dict)
+    _last: int = -1
 
     @classmethod
     def from_rolls(cls, rolls: Sequence[LedgerRoll]) -> Ledger:
@@ -109,8 +110,9 @@ class Ledger:
                 return None, f"a second receipt of nonce {roll.nonce} (the ledger has one)"
             return None, f"the ledger holds no roll with nonce {roll.nonce}"
         exact = [r for r in free if _same(r, roll)]  # nonces start again after a rotation
-        held = exact[0] if exact else free[0]
+        held = _next(exact, self._last) if exact else free[0]
         self._claimed.add(held.seq)
+        self._last = held.seq
         if not exact:
             return held, f"the ledger holds {held}, not what this line says"
         if held.seq in self.unfair:
@@ -120,6 +122,13 @@ class Ledger:
     def missing(self) -> list[LedgerRoll]:
         """The ledger rolls that no receipt claimed, in ledger order."""
         return [r for r in self.rolls if r.seq not in self._claimed]
+
+
+def _next(rolls: Sequence[LedgerRoll], after: int) -> LedgerRoll:
+    """Of rolls a receipt matches equally (one nonce under two seeds, same fighter and faces),
+    the first after the last one claimed: a log reads in ledger order, so a receipt past a
+    rotation is the later seed's even when the earlier seed's own receipt is missing."""
+    return next((r for r in rolls if r.seq > after), rolls[0])
 
 
 def _same(held: LedgerRoll, roll: HostRoll) -> bool:
