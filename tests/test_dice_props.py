@@ -303,6 +303,59 @@ def test_groups_read_by_regex_inside_expressions_read_as_the_grammar(
     assert outcome(text, dialect) == careful(text, dialect)
 
 
+# Sets (`(1d4 + 1, 3, 2d6kl1)kh1`), the shape `_Parser.quick_set` and the pool keep reader
+# read: items that are sums of numbers, plain groups and groups with modifiers, and items the
+# grammar must read (signs, products, labels, comparisons, empty or trailing items, bounds
+# passed); then a pool modifier, fitting or not, and something after.
+good_set_term = st.sampled_from(["3", "1", "07", "1d4", "d6", "1d%", "2d6kl1", "4d6e6kh3"])
+set_term = st.one_of(
+    good_set_term,
+    good_set_term,
+    good_set_term,
+    st.sampled_from(["0", "1001", "0d6", "1000d6", "1000d6+1d4"]),
+    st.sampled_from(["1001d6", "1d0", "2d6ro<3", "-1", "1d4[x]", "2*3", "1d4 [x]"]),
+    st.sampled_from(["1d4>2", "(1)", "2d6k", "3d", "1 d4", "", "1d4kh1kl1", "4f", "1d4x"]),
+)
+set_item = st.lists(st.tuples(space, set_term, space), min_size=1, max_size=3).flatmap(
+    lambda terms: st.lists(
+        st.sampled_from("+-"), min_size=len(terms) - 1, max_size=len(terms) - 1
+    ).map(
+        lambda ops: (
+            terms[0][0]
+            + terms[0][1]
+            + terms[0][2]
+            + "".join(op + a + t + b for op, (a, t, b) in zip(ops, terms[1:], strict=True))
+        )
+    )
+)
+set_text = st.tuples(
+    st.sampled_from(["(", "(", "-1d8 + 4 - (", "2*(", "-(", "((", "1d20 + ("]),
+    st.lists(set_item, min_size=1, max_size=4).map(",".join),
+    st.sampled_from([")", ")", ",)", ", )", ")"]),
+    st.sampled_from(["kh1", "kl1", "ph1", "pl2", "k>2", "p<2", "kh", "khl", "kh1kl1", "kh1x"]),
+    st.sampled_from(["", "", "", " + 1", "*2", "[x]", ")", "]", "1", " ", "\n", "k"]),
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=set_text, dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
+def test_sets_read_by_the_set_reader_read_as_the_grammar(text: str, dialect: str) -> None:
+    """Same tree or same error (column, expected) as the grammar without any fast path."""
+    assert outcome(text, dialect) == careful(text, dialect)
+
+
+@pytest.mark.parametrize(
+    "text", ["(1d4 + 1, 3, 2d6kl1)kh1", "-1d8 + 4 - (3, 1d4)kh1", "(1d20, 1d20)pl1", "(1, 2)"]
+)
+def test_the_set_reader_reads_the_common_sets(text: str) -> None:
+    low = _lower(text)
+    parser = _Parser(text, low, Limits(), DIALECTS["d20"])
+    parser.pos = low.index("(") + 1
+    parser.nesting = 1
+    assert parser.quick_set() is not None
+    assert outcome(text, "d20") == careful(text, "d20")
+
+
 @pytest.mark.parametrize(
     ("text", "dialect"),
     [

@@ -61,6 +61,10 @@ _PRODUCT_OPS = frozenset("*/%")
 _AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
 _QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` reads
 _LABEL_OR_SPACE = frozenset("[ \t")
+# One keep by rank after a pool, followed by nothing a modifier or a stray letter starts with.
+_POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
+# A number or a plain group in a set, followed by what ends it there (no modifier, no label).
+_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)])")
 _END = "end of input"
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
@@ -512,6 +516,10 @@ class _Parser:
             self.pos += 1
             self.nesting -= 1
             return self.pool_modifiers(Pool(()))
+        quick = self.quick_set() if self.d.sets and self.quick else None
+        if quick is not None:
+            self.nesting -= 1
+            return self.pool_modifiers(Pool(quick))
         node = self.comparison()
         items = [node]
         is_set = False
@@ -533,6 +541,64 @@ class _Parser:
         if self.d.sets and self.low[self.pos : self.pos + 1] in ("k", "p"):
             return self.pool_modifiers(Pool((node,)), single=True)
         return node
+
+    def quick_set(self) -> tuple[Expr, ...] | None:
+        """The items of a set (`(1d4 + 1, 3, 2d6kl1)`) from its first item to past its ')',
+        when every item is a sum of numbers and groups `lone.group_at` reads and the grammar
+        would read the same; else None, and nothing read (the grammar then reads it)."""
+        low, end, limits, d = self.low, self.end, self.limits, self.d
+        pos = self.pos
+        items: list[Expr] = []
+        dice = 0
+        while True:  # one item: terms joined by + or -
+            node: Expr | None = None
+            op = Op.ADD  # the operator before the next term (none before the first)
+            while True:  # one term, then what follows it
+                while pos < end and (low[pos] == " " or low[pos] == "\t"):
+                    pos += 1
+                char = low[pos : pos + 1]
+                term: Expr
+                if char != "d" and not "0" <= char <= "9":
+                    return None
+                plain = _SET_TERM_RE.match(low, pos)
+                if plain is None:  # a group with modifiers, or nothing the set reader reads
+                    found = group_at(low, pos, limits, d)
+                    if found is None:
+                        return None
+                    term, pos = found
+                    dice += term.most_dice(limits.max_explode_depth)
+                else:
+                    count, sides, number = plain.groups()
+                    pos = plain.end()
+                    if number is not None:
+                        term = Const(int(number))
+                    else:
+                        many = int(count) if count else 1
+                        size = 100 if sides == "%" else int(sides)
+                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+                            return None
+                        dice += many
+                        term = Dice(many, size)
+                node = term if node is None else BinOp(op, node, term)
+                while pos < end and (low[pos] == " " or low[pos] == "\t"):
+                    pos += 1
+                char = low[pos : pos + 1]
+                if char == "+" or char == "-":
+                    op = Op.ADD if char == "+" else Op.SUB
+                    pos += 1
+                    continue
+                if char == "," or char == ")":
+                    break
+                return None  # a label, a product, a comparison, anything else: the grammar's
+            items.append(node)
+            pos += 1
+            if char == ")":
+                break
+        if len(items) < 2:
+            return None  # one item: a parenthesis, or `(1d4)kh1`, as the grammar says
+        self.pos = pos
+        self.dice += dice
+        return tuple(items)
 
     def braces(self) -> Expr:
         self.enter()
@@ -558,6 +624,23 @@ class _Parser:
         return pool
 
     def pool_modifiers(self, pool: Pool, single: bool = False) -> Pool:
+        rank = _POOL_RANK_RE.match(self.low, self.pos) if self.quick else None
+        if rank is not None:  # one keep by rank (`kh1`, `pl2`), as `read_modifiers` reads it
+            letter, side, digits = rank.groups()
+            mod = _by_first(self.d, True).get(letter, (None,))[0]
+            if (
+                mod is not None
+                and mod.letters == letter
+                and mod.arg is Arg.SELECTOR
+                and mod.kind is Kind.KEEP
+            ):
+                keeping = mod.mode is KeepMode.MATCHING
+                if side == "h":
+                    mode = KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST
+                else:
+                    mode = KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST
+                self.pos = rank.end()
+                return Pool(pool.items, keep(mode, int(digits)))
         group = _Group()
         start = self.pos
         self.read_modifiers(group, start, pool=True)
