@@ -75,6 +75,8 @@ class _Table:
 
 
 _TABLES: dict[str, _Table] = {}
+_new = tuple.__new__  # a named tuple made without its Python-level `__new__`: the same value
+_KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
 _PLAIN = Dice(1, 1)  # what `group_at` gives `lone_group` for a group without modifiers
 _NUMBER = re.compile(r"[0-9]*")
 _RANK = re.compile(r"([hl])([0-9]+)")
@@ -199,6 +201,8 @@ def group_at(
             return None
     if not fields:
         return (_PLAIN if lone else Dice(count, sides)), pos
+    if len(fields) == 1 and "keep" in fields:  # the commonest (`4d6kh3`): nothing else to check
+        return _new(Dice, (count, sides, False, fields["keep"], *_KEEP_TAIL)), pos
     if fields.get("success") == "top":
         fields["success"] = success(Compare.EQ, sides)
     on = fields.get("explode_on")

@@ -176,7 +176,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
             rolled = GroupRoll(expr, (first,), flags, (False,) * expr.count, sum(first.faces))
         else:
             rolled = roll_group(expr, rng, limits, [limits.max_dice])
-        return RollResult(expr, (rolled,), rolled.value)
+        return _new(RollResult, (expr, (rolled,), rolled.value, ()))
     fixed = _FIXED.get(id(expr))
     if fixed is not None and fixed[0] is expr:
         return fixed[1]
