@@ -64,7 +64,7 @@ _LABEL_OR_SPACE = frozenset("[ \t")
 # One keep by rank after a pool, followed by nothing a modifier or a stray letter starts with.
 _POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
 # A number or a plain group in a set, followed by what ends it there (no modifier, no label).
-_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)])")
+_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)]|\Z)")
 _END = "end of input"
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
@@ -359,7 +359,7 @@ class _Parser:
             self.dice = chat.count
             node: Expr = chat
         else:
-            node = self.comparison()
+            node = (self.quick_sum() if self.quick else None) or self.comparison()
             if self.peek():
                 self.fail(self.after_value())
         _check_budget(self.text, self.dice, self.limits)
@@ -541,6 +541,67 @@ class _Parser:
         if self.d.sets and self.low[self.pos : self.pos + 1] in ("k", "p"):
             return self.pool_modifiers(Pool((node,)), single=True)
         return node
+
+    def quick_sum(self) -> Expr | None:
+        """A whole text that is terms joined by + or - (`-1d8 + 4 - (3, 1d4)kh1`): numbers,
+        groups `lone.group_at` reads, parentheses and sets (read by `parenthesis`), the first
+        term perhaps negated; else None, and nothing read (the grammar then reads it)."""
+        low, end, limits, d = self.low, self.end, self.limits, self.d
+        start, dice_before, pos = self.pos, self.dice, self.pos
+        node: Expr | None = None
+        op = Op.ADD  # the operator before the next term (none before the first)
+        while True:
+            while pos < end and (low[pos] == " " or low[pos] == "\t"):
+                pos += 1
+            char = low[pos : pos + 1]
+            negated = False
+            if char == "-" and node is None and limits.max_nesting >= 1:
+                negated = True  # `-` then a number or a group, as `unary` reads it
+                pos += 1
+                char = low[pos : pos + 1]
+            term: Expr
+            if char == "(" and not negated:
+                self.pos = pos
+                term = self.parenthesis()
+                pos = self.pos
+            elif char == "d" or "0" <= char <= "9":
+                plain = _SET_TERM_RE.match(low, pos)
+                if plain is None:
+                    found = group_at(low, pos, limits, d)
+                    if found is None:
+                        break
+                    term, pos = found
+                    self.dice += term.most_dice(limits.max_explode_depth)
+                else:
+                    count, sides, number = plain.groups()
+                    pos = plain.end()
+                    if number is not None:
+                        term = Const(int(number))
+                    else:
+                        many = int(count) if count else 1
+                        size = 100 if sides == "%" else int(sides)
+                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+                            break
+                        self.dice += many
+                        term = Dice(many, size)
+                if negated:
+                    term = Neg(term)
+            else:
+                break
+            node = term if node is None else BinOp(op, node, term)
+            while pos < end and (low[pos] == " " or low[pos] == "\t"):
+                pos += 1
+            char = low[pos : pos + 1]
+            if char == "+" or char == "-":
+                op = Op.ADD if char == "+" else Op.SUB
+                pos += 1
+                continue
+            if char == "":
+                self.pos = pos
+                return node
+            break  # a label, a product, a comparison, anything else: the grammar's
+        self.pos, self.dice, self.nesting = start, dice_before, 0
+        return None
 
     def quick_set(self) -> tuple[Expr, ...] | None:
         """The items of a set (`(1d4 + 1, 3, 2d6kl1)`) from its first item to past its ')',
