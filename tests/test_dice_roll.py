@@ -209,6 +209,8 @@ REROLL_ONLY = [
     ("4d6ro<3ma5kl2", "d20"),
     ("2d3rr<2", "d20"),
     ("2d6ro<3", "d20"),  # once, no clamp: the short loop when the budget surely holds
+    ("4d6ro<3kh3", "d20"),  # the short loop, then keep
+    ("3d8ro>6", "d20"),  # the short loop, every die standing counted
     ("4d8ro1kh3", "roll20"),
 ]
 

@@ -502,6 +502,7 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     if budget is None and most == 1 and again is None and not fudge and not clamps:
         # the commonest reroll (d20's `2d6ro<3`): each die thrown again at most once, its
         # value its face; the loop below, without what cannot happen here
+        stood = 0
         for _ in range(group.count):
             thrown = throw(size)
             throws.append(thrown)
@@ -514,7 +515,27 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
                 face = thrown.faces[0]
             faces.append(face)
             rerolled.append(False)
+            stood += face
         values = faces
+        if group.keep is None and group.success is None and group.failure is None:
+            # every standing die counts: its total, and the flags as below
+            if spent is not None:
+                spent[0] -= len(faces)
+            many = len(faces)
+            again_any = many > group.count
+            return _new(
+                GroupRoll,
+                (
+                    group,
+                    tuple(throws),
+                    tuple([not r for r in rerolled]) if again_any else (True,) * many,
+                    (False,) * many,
+                    stood,
+                    tuple(rerolled) if again_any else (),
+                    (),
+                    (),
+                ),
+            )
     else:
         for _ in range(group.count):
             tries = 0
