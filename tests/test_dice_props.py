@@ -345,6 +345,25 @@ def test_sets_read_by_the_set_reader_read_as_the_grammar(text: str, dialect: str
 
 
 @pytest.mark.parametrize(
+    ("text", "dialect"),
+    [
+        ("1d1rr1", "d20"),
+        ("2d6ro>0", "d20"),
+        ("2d6rr<7", "d20"),
+        ("3d1ro1", "roll20"),
+        ("2d6r>1", "roll20"),
+    ],
+)
+def test_a_group_rerolling_every_face_is_refused_as_the_grammar_refuses_it(
+    text: str, dialect: str
+) -> None:
+    """The regex group reader tells one reroll test that covers every face by its range."""
+    assert lone_group(_lower(text), Limits(), DIALECTS[dialect]) is None
+    assert outcome(text, dialect) == careful(text, dialect)
+    assert "rerolls every face, so it would never stop" in outcome(text, dialect)
+
+
+@pytest.mark.parametrize(
     "text", ["(1d4 + 1, 3, 2d6kl1)kh1", "-1d8 + 4 - (3, 1d4)kh1", "(1d20, 1d20)pl1", "(1, 2)"]
 )
 def test_the_set_reader_reads_the_common_sets(text: str) -> None:

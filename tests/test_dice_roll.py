@@ -294,3 +294,22 @@ def test_the_explode_only_loop_throws_as_the_chains_do(
         return result, budget, rng.throws
 
     assert rolled(True) == rolled(False)
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "total"),
+    [
+        ("1d2mi5", [2], 5),  # a floor above the top face: every die shows the floor
+        ("3d4mi6", [1, 4, 2], 18),
+        ("2d6mi3ma4", [1, 6], 7),
+        ("2d6ma4", [1, 6], 5),
+    ],
+)
+def test_a_floor_above_the_top_face_still_raises_every_die(
+    text: str, faces: list[int], total: int
+) -> None:
+    """d20's `mi` clamps up before `ma` clamps down; with no `ma`, nothing clamps down."""
+    result = roll_text(text, rng=ScriptedRng(faces), dialect="d20")
+    assert result.total == total
+    assert tuple(f for g in result.groups for f in g.faces) == tuple(faces)
+    assert bounds(parse(text, dialect="d20"))[0] <= total

@@ -209,7 +209,12 @@ def group_at(
     if on is not None and on.compare is Compare.EQ and on.target == sides:
         del fields["explode_on"]  # the top face is what `!` alone means
     dice = Dice(count, sides, **fields)
-    if dice.reroll or dice.explode:
+    reroll = dice.reroll
+    if len(reroll) == 1 and not dice.explode:  # one test: its range says if every face rerolls
+        lowest, highest = reroll[0].passing_range()
+        if lowest <= 1 and highest >= sides:
+            return None
+    elif reroll or dice.explode:
         faces = dice.faces()
         ends = (faces[-1], faces[0])  # a group that stops mostly stops on one of these
         if dice.reroll and all(map(dice.rerolls, ends)) and all(map(dice.rerolls, faces)):

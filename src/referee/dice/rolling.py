@@ -435,7 +435,7 @@ def roll_group(
         values = faces
     else:  # as _clamp: up to the floor, then down to the ceiling
         low = -1 if floor is None else floor
-        high = sides if ceiling is None else ceiling
+        high = max(sides, low) if ceiling is None else ceiling  # a floor may pass the top
         values = [min(max(f, low), high) for f in faces]
     if keep is None and success is None and failure is None:
         kept: tuple[bool, ...] = (True,) * count
