@@ -519,7 +519,11 @@ class _Parser:
         quick = self.quick_set() if self.d.sets and self.quick else None
         if quick is not None:
             self.nesting -= 1
-            return self.pool_modifiers(Pool(quick))
+            if len(quick) > 1:
+                return self.pool_modifiers(Pool(quick))
+            if self.low[self.pos : self.pos + 1] in ("k", "p"):
+                return self.pool_modifiers(Pool(quick), single=True)
+            return quick[0]  # one item without a comma: a parenthesis
         node = self.comparison()
         items = [node]
         is_set = False
@@ -604,7 +608,8 @@ class _Parser:
         return None
 
     def quick_set(self) -> tuple[Expr, ...] | None:
-        """The items of a set (`(1d4 + 1, 3, 2d6kl1)`) from its first item to past its ')',
+        """The items of a set (`(1d4 + 1, 3, 2d6kl1)`), or the one item of a parenthesis
+        (`(1d8 + 3)`), from its first item to past its ')',
         when every item is a sum of numbers and groups `lone.group_at` reads and the grammar
         would read the same; else None, and nothing read (the grammar then reads it)."""
         low, end, limits, d = self.low, self.end, self.limits, self.d
@@ -655,9 +660,7 @@ class _Parser:
             pos += 1
             if char == ")":
                 break
-        if len(items) < 2:
-            return None  # one item: a parenthesis, or `(1d4)kh1`, as the grammar says
-        self.pos = pos
+        self.pos = pos  # (one item: no comma was read, so a parenthesis or `(1d4)kh1`)
         self.dice += dice
         return tuple(items)
 
