@@ -279,6 +279,39 @@ class _Group:
         self.seen: set[Kind] = set()
 
 
+#: The operator a sign between two terms stands for.
+_SIGNS = {"+": Op.ADD, "-": Op.SUB}
+
+
+def _after_blanks(low: str, pos: int, end: int) -> tuple[str, int]:
+    """The character after the spaces and tabs at `pos` ("" at the end), and where it is."""
+    while pos < end and (low[pos] == " " or low[pos] == "\t"):
+        pos += 1
+    return low[pos : pos + 1], pos
+
+
+def _term_at(low: str, pos: int, limits: Limits, d: Dialect) -> tuple[Expr, int, int] | None:
+    """The term the quick readers (`quick_sum`, `quick_set`) read at `pos`: a number, a plain
+    group or a group with modifiers `lone.group_at` reads, as (term, where it ends, the most
+    dice it may throw); None when it is none of them or passes a limit (the grammar then
+    reads it, and says what is wrong)."""
+    plain = _SET_TERM_RE.match(low, pos)
+    if plain is None:  # a group with modifiers, or nothing the quick readers read
+        found = group_at(low, pos, limits, d)
+        if found is None:
+            return None
+        term, end = found
+        return term, end, term.most_dice(limits.max_explode_depth)
+    count, sides, number = plain.groups()
+    if number is not None:
+        return Const(int(number)), plain.end(), 0
+    many = int(count) if count else 1
+    size = 100 if sides == "%" else int(sides)
+    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+        return None
+    return Dice(many, size), plain.end(), many
+
+
 class _Parser:
     """One pass over one text; `pos` is the index of the next unread character."""
 
@@ -569,36 +602,19 @@ class _Parser:
                 term = self.parenthesis()
                 pos = self.pos
             elif char == "d" or "0" <= char <= "9":
-                plain = _SET_TERM_RE.match(low, pos)
-                if plain is None:
-                    found = group_at(low, pos, limits, d)
-                    if found is None:
-                        break
-                    term, pos = found
-                    self.dice += term.most_dice(limits.max_explode_depth)
-                else:
-                    count, sides, number = plain.groups()
-                    pos = plain.end()
-                    if number is not None:
-                        term = Const(int(number))
-                    else:
-                        many = int(count) if count else 1
-                        size = 100 if sides == "%" else int(sides)
-                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-                            break
-                        self.dice += many
-                        term = Dice(many, size)
+                read = _term_at(low, pos, limits, d)
+                if read is None:
+                    break
+                term, pos, most = read
+                self.dice += most
                 if negated:
                     term = Neg(term)
             else:
                 break
             node = term if node is None else BinOp(op, node, term)
-            while pos < end and (low[pos] == " " or low[pos] == "\t"):
-                pos += 1
-            char = low[pos : pos + 1]
+            char, pos = _after_blanks(low, pos, end)
             if char == "+" or char == "-":
-                op = Op.ADD if char == "+" else Op.SUB
-                pos += 1
+                op, pos = _SIGNS[char], pos + 1
                 continue
             if char == "":
                 self.pos = pos
@@ -626,32 +642,15 @@ class _Parser:
                 term: Expr
                 if char != "d" and not "0" <= char <= "9":
                     return None
-                plain = _SET_TERM_RE.match(low, pos)
-                if plain is None:  # a group with modifiers, or nothing the set reader reads
-                    found = group_at(low, pos, limits, d)
-                    if found is None:
-                        return None
-                    term, pos = found
-                    dice += term.most_dice(limits.max_explode_depth)
-                else:
-                    count, sides, number = plain.groups()
-                    pos = plain.end()
-                    if number is not None:
-                        term = Const(int(number))
-                    else:
-                        many = int(count) if count else 1
-                        size = 100 if sides == "%" else int(sides)
-                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-                            return None
-                        dice += many
-                        term = Dice(many, size)
+                read = _term_at(low, pos, limits, d)
+                if read is None:
+                    return None
+                term, pos, most = read
+                dice += most
                 node = term if node is None else BinOp(op, node, term)
-                while pos < end and (low[pos] == " " or low[pos] == "\t"):
-                    pos += 1
-                char = low[pos : pos + 1]
+                char, pos = _after_blanks(low, pos, end)
                 if char == "+" or char == "-":
-                    op = Op.ADD if char == "+" else Op.SUB
-                    pos += 1
+                    op, pos = _SIGNS[char], pos + 1
                     continue
                 if char == "," or char == ")":
                     break
