@@ -251,7 +251,10 @@ def test_serve_with_two_workers_on_postgresql_shares_one_limit(pg_url: str) -> N
                 if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
                     break
             except httpx.TransportError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("the workers did not answer /healthz within 90 s")
         made = httpx.post(f"{url}/api/bouts", json={"system": "msv", "name": "W"}, timeout=60)
         auth = {"Authorization": f"Bearer {made.json()['referee_token']}"}
 

@@ -68,7 +68,7 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
     proc = _serve(db, port)
     acknowledged: list[int] = []
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             bout, ref = _open(client, "msv")
             for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
                 r = client.post(
@@ -86,7 +86,7 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
         proc.wait(10)
     proc = _serve(db, port)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             log = client.get(f"/api/bouts/{bout}/log").json()
             assert {e["seq"] for e in log} >= set(acknowledged)
             assert verify_chain(log) == []
@@ -133,13 +133,13 @@ def test_two_service_processes_share_one_postgres_database(pg_url: str) -> None:
     procs = [_serve(pg_url, port) for port in ports]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
-        with httpx.Client(base_url=urls[0], timeout=10) as client:
+        with httpx.Client(base_url=urls[0], timeout=60) as client:
             bout, ref = _open(client, "msv")
         seqs = _hammer(urls, bout, ref, per_client=8, clients=6)
         assert len(set(seqs)) == 48
         logs = []
         for url in urls:
-            with httpx.Client(base_url=url, timeout=10) as client:
+            with httpx.Client(base_url=url, timeout=60) as client:
                 logs.append(client.get(f"/api/bouts/{bout}/log").json())
                 assert client.get(f"/api/bouts/{bout}").json()["events"] == len(logs[-1])
         assert logs[0] == logs[1]
@@ -249,7 +249,7 @@ def test_server_log_holds_no_token_or_seed(tmp_path: Path) -> None:
     port = free_port()
     proc = _serve(db, port)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
             bout, ref = _open(client, "msv")
             r = client.post(
                 f"/api/bouts/{bout}/fighters", json={"name": "Tarl", "cs": 65}, headers=_auth(ref)
