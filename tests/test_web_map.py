@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
@@ -56,6 +57,25 @@ def open_map(page: Any, server: LiveServer, bid: str, token: str) -> None:
     events = len(server.get(f"/api/bouts/{bid}/log", token).json())
     expect(page.locator("#log > li")).to_have_count(events, timeout=WAIT_MS)
     expect(page.locator("#map .token.movable[data-name='Tarl']")).to_have_count(1)
+
+
+def press_on_token(page: Any, name: str, key: str) -> Any:
+    """Focus the token's body, press `key`, and return the answer to the action it sends.
+
+    A redraw of the map between the focus and the key press replaces the token, and the key
+    is lost: then nothing is sent, and the key is pressed again (at most five times). A press
+    that was sent is never repeated; the request leaves as the key goes down, so 10 s without
+    one means the press was lost, not slow.
+    """
+    for _ in range(5):
+        try:
+            with page.expect_request(lambda r: r.url.endswith("/actions"), timeout=10_000) as sent:
+                page.focus(f"#map .token[data-name='{name}'] .body")
+                page.keyboard.press(key)
+        except PlaywrightTimeout:
+            continue
+        return sent.value.response()
+    pytest.fail(f"pressing {key!r} on {name} sent no action in five tries")
 
 
 def screen(page: Any, x: float, y: float) -> tuple[float, float]:
@@ -181,11 +201,9 @@ def test_the_keyboard_turns_the_acting_fighter(
     bid, _, token = ford(web)
     page = pages()
     open_map(page, web, bid, token)
-    with page.expect_response(lambda r: r.url.endswith("/actions")) as answer:
-        page.focus("#map .token[data-name='Tarl'] .body")
-        page.keyboard.press("q")
-    assert answer.value.request.post_data_json["kind"] == "face"
-    assert answer.value.status == 200
+    answer = press_on_token(page, "Tarl", "q")
+    assert answer.request.post_data_json["kind"] == "face"
+    assert answer.status == 200
     expect(page.locator("#map svg")).to_have_attribute(
         "aria-label",
         "Map: Tarl at (0, 0) m facing 45°; Pa-Kur at (6, 0) m facing 180°",
