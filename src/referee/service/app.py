@@ -275,8 +275,6 @@ def create_app(
     app.state.live = hub
     app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
     app.add_middleware(RateLimits, limits=limits, shared=store.shared_counters())
-    app.include_router(routes_judge.router)
-    app.include_router(__import__("referee.service.routes_lab", fromlist=["router"]).router)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RefereeError)
@@ -324,9 +322,19 @@ def create_app(
 
     ask = Ask(service, store, hub, keep)
     app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
-    for module in (routes_bouts, routes_fighters, routes_actions, routes_powers, routes_events):
-        app.include_router(module.routes(ask))
-    app.include_router(routes_chat.routes(ask))
+    # The bout routes go straight onto the app's own router: one list to match a request
+    # against, not a walk through one included router per module.
+    for module in (
+        routes_bouts,
+        routes_fighters,
+        routes_actions,
+        routes_powers,
+        routes_events,
+        routes_chat,
+    ):
+        module.routes(ask, app.router)
+    app.include_router(routes_judge.router)
+    app.include_router(__import__("referee.service.routes_lab", fromlist=["router"]).router)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

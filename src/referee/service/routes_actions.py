@@ -12,13 +12,13 @@ from referee.service.bouts import Caller
 from referee.service.routing import Ask, Writer, events_answer
 
 
-def routes(ask: Ask) -> APIRouter:
-    """The routes of this module over `ask` (the service, its store and live hub)."""
+def routes(ask: Ask, router: APIRouter) -> None:
+    """Add the routes of this module over `ask` (the service, its store and live hub) to
+    `router`."""
     service = ask.service
-    router = APIRouter()
 
     @router.post("/api/bouts/{bout_id}/initiative", tags=["actions"])
-    def initiative(bout_id: str, write: Writer) -> dict[str, Any]:
+    async def initiative(bout_id: str, write: Writer) -> dict[str, Any]:
         """The referee rolls initiative; the bout starts."""
 
         def run(caller: Caller) -> dict[str, Any]:
@@ -26,17 +26,17 @@ def routes(ask: Ask) -> APIRouter:
             settled = next(e for e in events if e["type"] == "initiative")
             return {"order": settled["payload"]["order"], **events_answer(events)}
 
-        return dict(write.once(None, run))
+        return dict(await write.once(None, run))
 
     @router.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
-    def attack(bout_id: str, body: m.Attack, write: Writer) -> dict[str, Any]:
+    async def attack(bout_id: str, body: m.Attack, write: Writer) -> dict[str, Any]:
         """An attack by `attacker` (its own token, or the referee's) on `target`.
 
         Circumstance options (`modifier`, `rear`, `defend`, `range`) are the referee's: a
         fighter's token that sets one gets 403.
         """
         return dict(
-            write.once(
+            await write.once(
                 body,
                 lambda caller: service.act(
                     bout_id, caller, body.attacker, "attack", body.options()
@@ -45,24 +45,22 @@ def routes(ask: Ask) -> APIRouter:
         )
 
     @router.post("/api/bouts/{bout_id}/actions", tags=["actions"])
-    def action(bout_id: str, body: m.Action, write: Writer) -> dict[str, Any]:
+    async def action(bout_id: str, body: m.Action, write: Writer) -> dict[str, Any]:
         """Any action the bout's rule system offers (SRP: shoot, disarm, grapple, move, ...)."""
         return dict(
-            write.once(
+            await write.once(
                 body,
                 lambda caller: service.act(bout_id, caller, body.actor, body.kind, body.options),
             )
         )
 
     @router.post("/api/bouts/{bout_id}/rolls", tags=["actions"])
-    def free_roll(bout_id: str, body: m.FreeRoll, write: Writer) -> dict[str, Any]:
+    async def free_roll(bout_id: str, body: m.FreeRoll, write: Writer) -> dict[str, Any]:
         """A recorded roll outside the rules (the chat's `roll`), by a fighter or the referee:
         any dice notation; every throw is a roll event with its nonce and faces."""
         return dict(
-            write.once(
+            await write.once(
                 body,
                 lambda caller: service.free_roll(bout_id, caller, body.dice, body.actor),
             )
         )
-
-    return router

@@ -12,10 +12,10 @@ from referee.service.routing import Ask, Reader, Writer
 from referee.systems import find_system, system_names
 
 
-def routes(ask: Ask) -> APIRouter:
-    """The routes of this module over `ask` (the service, its store and live hub)."""
+def routes(ask: Ask, router: APIRouter) -> None:
+    """Add the routes of this module over `ask` (the service, its store and live hub) to
+    `router`."""
     service, store = ask.service, ask.store
-    router = APIRouter()
 
     @router.get("/healthz", tags=["service"])
     def healthz() -> dict[str, str]:
@@ -39,10 +39,10 @@ def routes(ask: Ask) -> APIRouter:
         return out
 
     @router.post("/api/bouts", status_code=201, tags=["bouts"])
-    def create_bout(body: m.CreateBout, write: Writer) -> dict[str, Any]:
+    async def create_bout(body: m.CreateBout, write: Writer) -> dict[str, Any]:
         """Open a bout; the answer holds the referee's token (shown once) and the commitment."""
         return dict(
-            write.once(
+            await write.once(
                 body,
                 lambda _: service.create_bout(
                     body.system, body.name, body.client_seed, body.rules, body.dialect or "roll20"
@@ -64,5 +64,3 @@ def routes(ask: Ask) -> APIRouter:
     def scoreboard(bout_id: str) -> list[dict[str, Any]]:
         """Wounds against thresholds, standing fighters first."""
         return service.scoreboard(bout_id)
-
-    return router

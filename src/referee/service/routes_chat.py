@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
-from starlette.concurrency import run_in_threadpool
 
 from referee.service.bouts import Caller
 from referee.service.chat import answer_chat, read_line
 from referee.service.routing import Ask, Writer
 
 
-def routes(ask: Ask) -> APIRouter:
-    """The routes of this module over `ask` (the service, its store and live hub)."""
+def routes(ask: Ask, router: APIRouter) -> None:
+    """Add the routes of this module over `ask` (the service, its store and live hub) to
+    `router`."""
     service = ask.service
-    router = APIRouter()
 
     @router.post(
         "/api/bouts/{bout_id}/chat",
@@ -38,7 +37,5 @@ def routes(ask: Ask) -> APIRouter:
         def run(caller: Caller) -> str:
             return answer_chat(service, bout_id, caller, line)
 
-        answer = await run_in_threadpool(write.once, line, run)
+        answer = await write.once(line, run)
         return PlainTextResponse(str(answer))
-
-    return router

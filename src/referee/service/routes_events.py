@@ -32,10 +32,10 @@ def _cursor(value: str | None, what: str) -> int | None:
     return number
 
 
-def routes(ask: Ask) -> APIRouter:
-    """The routes of this module over `ask` (the service, its store and live hub)."""
+def routes(ask: Ask, router: APIRouter) -> None:
+    """Add the routes of this module over `ask` (the service, its store and live hub) to
+    `router`."""
     service, store = ask.service, ask.store
-    router = APIRouter()
 
     @router.get("/api/bouts/{bout_id}/export", tags=["fairness"])
     def export(bout_id: str, caller: Reader) -> dict[str, Any]:
@@ -81,5 +81,3 @@ def routes(ask: Ask) -> APIRouter:
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
-
-    return router

@@ -13,22 +13,24 @@ from referee.service import models as m
 from referee.service.routing import Ask, Write, Writer, events_answer
 
 
-def routes(ask: Ask) -> APIRouter:
-    """The routes of this module over `ask` (the service, its store and live hub)."""
+def routes(ask: Ask, router: APIRouter) -> None:
+    """Add the routes of this module over `ask` (the service, its store and live hub) to
+    `router`."""
     service = ask.service
-    router = APIRouter()
 
-    def command_route(bout_id: str, body: Any, command: c.Command, write: Write) -> dict[str, Any]:
+    async def command_route(
+        bout_id: str, body: Any, command: c.Command, write: Write
+    ) -> dict[str, Any]:
         """`command` run once by the writer's caller; its events are the answer."""
         return dict(
-            write.once(
+            await write.once(
                 body, lambda caller: events_answer(service.command(bout_id, caller, command))
             )
         )
 
     def referee_power(path: str, command: Callable[[], c.Command], doc: str) -> None:
-        def route(bout_id: str, write: Writer) -> dict[str, Any]:
-            return command_route(bout_id, None, command(), write)
+        async def route(bout_id: str, write: Writer) -> dict[str, Any]:
+            return await command_route(bout_id, None, command(), write)
 
         route.__doc__ = doc
         route.__name__ = path.replace("-", "_")
@@ -41,35 +43,33 @@ def routes(ask: Ask) -> APIRouter:
     referee_power("cancel", c.Cancel, "Call the bout off.")
 
     @router.post("/api/bouts/{bout_id}/end", tags=["referee"])
-    def end(bout_id: str, write: Writer, body: m.End | None = None) -> dict[str, Any]:
+    async def end(bout_id: str, write: Writer, body: m.End | None = None) -> dict[str, Any]:
         """End the bout, naming the winning side (or none)."""
         command = c.End(
             body.winner if body else None, (body.reason if body else None) or "ended by the referee"
         )
-        return command_route(bout_id, body, command, write)
+        return await command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/override", tags=["referee"])
-    def override(bout_id: str, body: m.Override, write: Writer) -> dict[str, Any]:
+    async def override(bout_id: str, body: m.Override, write: Writer) -> dict[str, Any]:
         """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
         command = c.Override(body.of, body.wounds, body.note)
-        return command_route(bout_id, body, command, write)
+        return await command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/handover", tags=["referee"])
-    def handover(bout_id: str, write: Writer) -> dict[str, Any]:
+    async def handover(bout_id: str, write: Writer) -> dict[str, Any]:
         """Hand the bout to another referee: a new referee token; the old one stops working."""
-        return dict(write.once(None, lambda caller: service.hand_over(bout_id, caller)))
+        return dict(await write.once(None, lambda caller: service.hand_over(bout_id, caller)))
 
     @router.post("/api/bouts/{bout_id}/rotate-seed", tags=["fairness"])
-    def rotate(bout_id: str, write: Writer) -> dict[str, Any]:
+    async def rotate(bout_id: str, write: Writer) -> dict[str, Any]:
         """Reveal the current server seed and commit to a new one."""
-        return dict(write.once(None, lambda caller: service.rotate_seed(bout_id, caller)))
+        return dict(await write.once(None, lambda caller: service.rotate_seed(bout_id, caller)))
 
     @router.post("/api/bouts/{bout_id}/close", tags=["fairness"])
-    def close(bout_id: str, write: Writer) -> dict[str, Any]:
+    async def close(bout_id: str, write: Writer) -> dict[str, Any]:
         """End the bout if needed and reveal its server seed: now anyone can verify it.
 
         Once closed, nothing changes the bout: every write answers 409.
         """
-        return dict(write.once(None, lambda caller: service.close(bout_id, caller)))
-
-    return router
+        return dict(await write.once(None, lambda caller: service.close(bout_id, caller)))

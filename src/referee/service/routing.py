@@ -5,10 +5,15 @@ dependency:
 
 - `Reader`: the `Caller` the bearer token stands for in the path's bout (401 for an unknown
   token, 403 for another bout's), resolved before the route runs.
-- `Writer`: a `Write`, whose `once(body, run)` runs `run(caller)` as one transaction with the
-  request's `Idempotency-Key` receipt. The caller is resolved inside that transaction, after
-  the receipt is looked up: a retry of a hand-over (whose first try revoked the very token it
-  was sent with) gets its first answer again, with the new token, instead of a 401.
+- `Writer`: a `Write`, whose `await once(body, run)` runs `run(caller)` as one transaction
+  with the request's `Idempotency-Key` receipt, on a worker thread. The caller is resolved
+  inside that transaction, after the receipt is looked up: a retry of a hand-over (whose
+  first try revoked the very token it was sent with) gets its first answer again, with the
+  new token, instead of a 401.
+
+A write route is `async def`: its dependency reads only headers (no thread needed), `once`
+takes the one trip to a worker thread that the database work needs, and the answer is
+serialized back on the event loop, so a write costs one thread hand-off, not three.
 
 What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
 (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
@@ -22,6 +27,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
 from referee.errors import AuthError
 from referee.service import receipts
@@ -67,12 +73,16 @@ class Write:
             return ANONYMOUS
         return self.ask.service.caller(self.bout_id, self.token)
 
-    def once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
-        """`run(caller)` as one transaction, or the first answer again for a retried key.
+    async def once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
+        """`run(caller)` as one transaction on a worker thread, or the first answer again for
+        a retried key.
 
         `body` is what a retry's body is compared with (the request's model, the chat line, or
         None); it is turned into JSON only when there is a key to compare it under.
         """
+        return await run_in_threadpool(self._once, body, run)
+
+    def _once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
         # Only a keyed request is compared with its retries: no digest without a key.
         fingerprint = (
             ""
@@ -111,17 +121,18 @@ def reading(request: Request, authorization: AuthHeader = None) -> Caller:
     return caller_of(request, bearer(authorization))
 
 
-def writing(
+async def writing(
     request: Request, authorization: AuthHeader = None, idempotency_key: KeyHeader = None
 ) -> Write:
-    """The dependency of a write: the request, to be run `once`."""
+    """The dependency of a write: the request, to be run `once` (headers only: no I/O, so it
+    runs on the event loop)."""
     bout_id = request.path_params.get("bout_id")
     return Write(_ask(request), request, bout_id, bearer(authorization), idempotency_key)
 
 
 #: A read route's caller: `caller: Reader`.
 Reader = Annotated[Caller, Depends(reading)]
-#: A write route's request: `write: Writer`, then `write.once(body, lambda caller: ...)`.
+#: A write route's request: `write: Writer`, then `await write.once(body, lambda caller: ...)`.
 Writer = Annotated[Write, Depends(writing)]
 
 
