@@ -184,3 +184,53 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
         assert writers.group is None  # the failing writer was the last: it committed
         store.append("b2", note("later"))  # and the next writer opens a new group
         assert [e["payload"]["text"] for e in reader.events("b2")] == ["later"]
+
+
+def test_a_group_whose_first_writer_fails_stores_nothing_of_it_and_the_next_writer_starts_anew(
+    tmp_path: Path,
+) -> None:
+    """The group's first block runs without a savepoint: when it fails (here while another
+    writer waits for the lock), the whole transaction is rolled back, and the waiting writer
+    opens a new group whose events are stored."""
+    url = str(tmp_path / "referee.db")
+    with Store.open(url) as store, Store.open(url) as reader:
+        for bout in ("b1", "b2"):
+            store.create_bout(system="msv", name=bout, bout_id=bout, created_at=AT)
+        writers = engine_module._WRITERS[store._engine]
+        errors: list[BaseException] = []
+        groups: list[object] = []
+
+        def first() -> None:
+            try:
+                with store.unit():
+                    store.append("b1", note("dropped"))
+                    groups.append(writers.group)
+                    wait_until(lambda: writers.waiting == 1, "the second writer waits")
+                    raise ConflictError("changed my mind")
+            except ConflictError as err:
+                if str(err) != "changed my mind":
+                    errors.append(err)
+            except BaseException as err:
+                errors.append(err)
+
+        def second() -> None:
+            try:
+                with store.unit():
+                    groups.append(writers.group)
+                    store.append("b2", note("kept"))
+            except BaseException as err:
+                errors.append(err)
+
+        one = threading.Thread(target=first)
+        one.start()
+        wait_until(lambda: writers.group is not None, "the first writer holds the lock")
+        two = threading.Thread(target=second)
+        two.start()
+        one.join(30)
+        two.join(30)
+        assert not errors
+        assert reader.events("b1") == []
+        assert [e["payload"]["text"] for e in reader.events("b2")] == ["kept"]
+        first_group, second_group = groups
+        assert first_group is not second_group  # the failed group was not handed on
+        assert writers.group is None
