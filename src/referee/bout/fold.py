@@ -98,7 +98,7 @@ def apply(state: BoutState, event: Event, seq: int) -> BoutState:
     taken_back = voided_range(event, seq)
     if taken_back and state.in_force is not None:
         state = _refold_without(state.in_force, taken_back)
-    return replace(_step(state, event, seq), next_seq=seq + 1)
+    return _step(state, event, seq)  # which sets next_seq to seq + 1
 
 
 def _step(state: BoutState, event: Event, seq: int) -> BoutState:
