@@ -23,6 +23,32 @@ from referee.dice.dialects import Arg, Dialect, Kind, Modifier
 from referee.dice.expr import Compare, Dice, Explode, Keep, KeepMode, Success
 from referee.dice.limits import Limits
 
+# Enum members as plain module names: read off its class, a member goes through
+# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
+_ARG_NONE = Arg.NONE
+_ARG_NUMBER = Arg.NUMBER
+_ARG_NUMBER_OR_ONE = Arg.NUMBER_OR_ONE
+_ARG_POINT_OR_TOP = Arg.POINT_OR_TOP
+_ARG_SELECTOR = Arg.SELECTOR
+_CMP_EQ = Compare.EQ
+_EXPLODE_EACH = Explode.EACH
+_KIND_ADD_ONCE = Kind.ADD_ONCE
+_KIND_CEILING = Kind.CEILING
+_KIND_CRIT = Kind.CRIT
+_KIND_EXPLODE = Kind.EXPLODE
+_KIND_FAILURE = Kind.FAILURE
+_KIND_FLOOR = Kind.FLOOR
+_KIND_FUMBLE = Kind.FUMBLE
+_KIND_KEEP = Kind.KEEP
+_KIND_REROLL = Kind.REROLL
+_KIND_REROLL_ONCE = Kind.REROLL_ONCE
+_KIND_SUCCESS = Kind.SUCCESS
+_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
+_MODE_DROP_LOWEST = KeepMode.DROP_LOWEST
+_MODE_HIGHEST = KeepMode.HIGHEST
+_MODE_LOWEST = KeepMode.LOWEST
+_MODE_MATCHING = KeepMode.MATCHING
+
 _HEAD = re.compile(r"([0-9]*)d([0-9]+|%)")
 _TAIL = re.compile(r"[ \t]*")
 _VALUES: dict[tuple[Any, ...], Any] = {}
@@ -63,7 +89,7 @@ class _Table:
         kinds = list(Kind)
         self.by_letters: dict[str, tuple[Modifier, int]] = {}
         for mod in mods:  # each with its kind as one bit (REROLL none: it may come again)
-            bit = 0 if mod.kind is Kind.REROLL else 1 << kinds.index(mod.kind)
+            bit = 0 if mod.kind is _KIND_REROLL else 1 << kinds.index(mod.kind)
             self.by_letters.setdefault(mod.letters, (mod, bit))
         self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
         prefixes = [p for p, _ in dialect.points if p]
@@ -78,6 +104,7 @@ _TABLES: dict[str, _Table] = {}
 _new = tuple.__new__  # a named tuple made without its Python-level `__new__`: the same value
 _KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
 _PLAIN = Dice(1, 1)  # what `group_at` gives `lone_group` for a group without modifiers
+_PLAIN_TAIL = _PLAIN[2:]  # every field after count and sides at its default
 _NUMBER = re.compile(r"[0-9]*")
 _RANK = re.compile(r"([hl])([0-9]+)")
 
@@ -128,85 +155,85 @@ def group_at(
         seen |= bit
         pos = found.end()
         test: Success | None = None
-        if arg is Arg.NONE:
+        if arg is _ARG_NONE:
             assert isinstance(mod.mode, str)
             fields["order"] = mod.mode
             continue
-        if arg is Arg.NUMBER or arg is Arg.NUMBER_OR_ONE:
+        if arg is _ARG_NUMBER or arg is _ARG_NUMBER_OR_ONE:
             digits = _NUMBER.match(low, pos)
             assert digits is not None
             pos = digits.end()
             if digits.end() == digits.start():
-                if arg is Arg.NUMBER:
+                if arg is _ARG_NUMBER:
                     return None
                 number = 1
             else:
                 number = int(digits.group())
-            if kind is Kind.KEEP:
+            if kind is _KIND_KEEP:
                 assert isinstance(mod.mode, KeepMode)
                 fields["keep"] = keep(mod.mode, number)
-            elif kind is Kind.FLOOR:
+            elif kind is _KIND_FLOOR:
                 fields["floor"] = number
-            elif kind is Kind.CEILING:
+            elif kind is _KIND_CEILING:
                 fields["ceiling"] = number
-            elif kind is Kind.SUCCESS and isinstance(mod.mode, Compare):
+            elif kind is _KIND_SUCCESS and isinstance(mod.mode, Compare):
                 fields["success"] = success(mod.mode, number)
             else:
                 return None
             continue
-        if arg is Arg.SELECTOR and kind is Kind.KEEP:
+        if arg is _ARG_SELECTOR and kind is _KIND_KEEP:
             rank = _RANK.match(low, pos)
             if rank is not None:
                 pos = rank.end()
-                keeping = mod.mode is KeepMode.MATCHING
+                keeping = mod.mode is _MODE_MATCHING
                 if rank.group(1) == "h":
-                    mode = KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST
+                    mode = _MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST
                 else:
-                    mode = KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST
+                    mode = _MODE_LOWEST if keeping else _MODE_DROP_LOWEST
                 fields["keep"] = keep(mode, int(rank.group(2)))
                 continue
         marked = point.match(low, pos)
         if marked is not None:
             pos = marked.end()
             test = success(compares[marked.group(1) or ""], int(marked.group(2)))
-        elif arg is not Arg.POINT_OR_TOP or low[pos : pos + 1] in table.marks:
+        elif arg is not _ARG_POINT_OR_TOP or low[pos : pos + 1] in table.marks:
             return None  # the grammar refuses a missing point, or a mark without a number
-        if kind is Kind.KEEP:
+        if kind is _KIND_KEEP:
             assert isinstance(mod.mode, KeepMode)
             fields["keep"] = keep(mod.mode, 0, test)
-        elif kind is Kind.EXPLODE:
+        elif kind is _KIND_EXPLODE:
             assert isinstance(mod.mode, Explode)
             fields["explode"] = True
-            if mod.mode is not Explode.EACH:
+            if mod.mode is not _EXPLODE_EACH:
                 fields["explode_kind"] = mod.mode
             if test is not None:
                 fields["explode_on"] = test
-        elif kind is Kind.REROLL or kind is Kind.REROLL_ONCE:
-            if kind is Kind.REROLL_ONCE:
+        elif kind is _KIND_REROLL or kind is _KIND_REROLL_ONCE:
+            if kind is _KIND_REROLL_ONCE:
                 fields["reroll_once"] = True
             elif fields.get("reroll_once"):
                 return None
             fields["reroll"] = (*fields.get("reroll", ()), test)
-        elif kind is Kind.ADD_ONCE:
+        elif kind is _KIND_ADD_ONCE:
             fields["add_on"] = test
-        elif kind is Kind.SUCCESS:
+        elif kind is _KIND_SUCCESS:
             fields["success"] = test or "top"
-        elif kind is Kind.FAILURE:
+        elif kind is _KIND_FAILURE:
             fields["failure"] = test
-        elif kind is Kind.CRIT:
+        elif kind is _KIND_CRIT:
             fields["crit"] = test
-        elif kind is Kind.FUMBLE:
+        elif kind is _KIND_FUMBLE:
             fields["fumble"] = test
         else:
             return None
     if not fields:
-        return (_PLAIN if lone else Dice(count, sides)), pos
+        return (_PLAIN if lone else _new(Dice, (count, sides, *_PLAIN_TAIL))), pos
     if len(fields) == 1 and "keep" in fields:  # the commonest (`4d6kh3`): nothing else to check
         return _new(Dice, (count, sides, False, fields["keep"], *_KEEP_TAIL)), pos
     if fields.get("success") == "top":
-        fields["success"] = success(Compare.EQ, sides)
+        fields["success"] = success(_CMP_EQ, sides)
     on = fields.get("explode_on")
-    if on is not None and on.compare is Compare.EQ and on.target == sides:
+    if on is not None and on.compare is _CMP_EQ and on.target == sides:
         del fields["explode_on"]  # the top face is what `!` alone means
     dice = Dice(count, sides, **fields)
     reroll = dice.reroll

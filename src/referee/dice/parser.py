@@ -44,6 +44,31 @@ from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.lone import group_at, keep, lone_group, success
 from referee.errors import LimitError, NotationError
 
+# Enum members as plain module names: read off its class, a member goes through
+# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
+_ARG_NUMBER_OR_ONE = Arg.NUMBER_OR_ONE
+_ARG_SELECTOR = Arg.SELECTOR
+_CMP_EQ = Compare.EQ
+_EXPLODE_EACH = Explode.EACH
+_KIND_ADD_ONCE = Kind.ADD_ONCE
+_KIND_CEILING = Kind.CEILING
+_KIND_CRIT = Kind.CRIT
+_KIND_EXPLODE = Kind.EXPLODE
+_KIND_FAILURE = Kind.FAILURE
+_KIND_FLOOR = Kind.FLOOR
+_KIND_FUMBLE = Kind.FUMBLE
+_KIND_KEEP = Kind.KEEP
+_KIND_REROLL = Kind.REROLL
+_KIND_REROLL_ONCE = Kind.REROLL_ONCE
+_KIND_SUCCESS = Kind.SUCCESS
+_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
+_MODE_DROP_LOWEST = KeepMode.DROP_LOWEST
+_MODE_HIGHEST = KeepMode.HIGHEST
+_MODE_LOWEST = KeepMode.LOWEST
+_MODE_MATCHING = KeepMode.MATCHING
+_OP_ADD = Op.ADD
+_OP_SUB = Op.SUB
+
 _SPACE = " \t"
 # Lower-cases ASCII letters only, so that every column still points at the same character.
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -63,9 +88,11 @@ _QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` 
 _LABEL_OR_SPACE = frozenset("[ \t")
 # One keep by rank after a pool, followed by nothing a modifier or a stray letter starts with.
 _POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
-# A number or a plain group in a set, followed by what ends it there (no modifier, no label).
-_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)]|\Z)")
+# A number or a plain group in a set or a sum, followed by what ends it there (no modifier).
+_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)\[]|\Z)")
 _END = "end of input"
+_new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
+_DICE_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
 
 
@@ -113,20 +140,21 @@ def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr
         sign, count, sides, number, label = match.groups()
         term: Expr
         if number is not None:
-            term = Const(int(number))
+            term = _new(Const, (int(number),))
         else:
             many = int(count) if count else 1
             size = 100 if sides == "%" else int(sides)
             if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
                 return None
             dice += many
-            term = Dice(many, size)
+            term = _new(Dice, (many, size, *_DICE_TAIL))
         if label is not None:
             if not dialect.labels:
                 return None
             start = match.start(5)
-            term = Label(term, text[start : start + len(label)])
-        node = term if node is None else BinOp(Op.ADD if sign == "+" else Op.SUB, node, term)
+            term = _new(Label, (term, text[start : start + len(label)]))
+        op = _OP_ADD if sign == "+" else _OP_SUB
+        node = term if node is None else _new(BinOp, (op, node, term))
     if dice > limits.max_dice:
         return None
     return node
@@ -142,11 +170,11 @@ def _dialect(name: str | Dialect) -> Dialect:
 def _plain(text: str, match: re.Match[str], limits: Limits) -> Const | Dice:
     count, sides = match.groups()
     if match.end() == match.start() + len(count or ""):
-        return Const(int(count))
+        return _new(Const, (int(count),))
     number = int(count) if count else 1
     size = 100 if sides is None else int(sides)
     check_group(text, match.start(), match.end(), number, size, False, limits)
-    return Dice(number, size)
+    return _new(Dice, (number, size, *_DICE_TAIL))
 
 
 def _check_budget(text: str, dice: int, limits: Limits) -> None:
@@ -280,7 +308,7 @@ class _Group:
 
 
 #: The operator a sign between two terms stands for.
-_SIGNS = {"+": Op.ADD, "-": Op.SUB}
+_SIGNS = {"+": _OP_ADD, "-": _OP_SUB}
 
 
 def _after_blanks(low: str, pos: int, end: int) -> tuple[str, int]:
@@ -304,12 +332,29 @@ def _term_at(low: str, pos: int, limits: Limits, d: Dialect) -> tuple[Expr, int,
         return term, end, term.most_dice(limits.max_explode_depth)
     count, sides, number = plain.groups()
     if number is not None:
-        return Const(int(number)), plain.end(), 0
+        return _new(Const, (int(number),)), plain.end(), 0
     many = int(count) if count else 1
     size = 100 if sides == "%" else int(sides)
     if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
         return None
-    return Dice(many, size), plain.end(), many
+    return _new(Dice, (many, size, *_DICE_TAIL)), plain.end(), many
+
+
+def _labelled(text: str, low: str, term: Expr, pos: int, end: int) -> tuple[Expr, str, int] | None:
+    """`term` in the labels from `pos` (a '[' there) on, as `unary` reads them, with the
+    character after them (blanks skipped, "" at the end) and where it is; None when a label
+    is not closed (the grammar then says so)."""
+    while True:
+        close = text.find("]", pos)
+        if close < 0:
+            return None
+        term = _new(Label, (term, text[pos + 1 : close]))
+        pos = close + 1
+        while pos < end and (low[pos] == " " or low[pos] == "\t"):
+            pos += 1
+        char = low[pos : pos + 1]
+        if char != "[":
+            return term, char, pos
 
 
 class _Parser:
@@ -439,9 +484,9 @@ class _Parser:
             if char == "+" or char == "-":
                 if level > 1:
                     return node
-                op = Op.ADD if char == "+" else Op.SUB
+                op = _OP_ADD if char == "+" else _OP_SUB
                 self.pos += 1
-                node = BinOp(op, node, self.binary(2))
+                node = _new(BinOp, (op, node, self.binary(2)))
             elif char in _PRODUCT_OPS:
                 operators = self.d.operators
                 text = "//" if low.startswith("//", self.pos) else char
@@ -450,12 +495,12 @@ class _Parser:
                 if text not in operators:
                     self.fail(self.after_value())
                 self.pos += len(text)
-                node = BinOp(_OPS[text], node, self.unary())
+                node = _new(BinOp, (_OPS[text], node, self.unary()))
             elif char in _COMPARE_FIRST and self.d.comparisons and level == 0:
                 for text in _COMPARE_OPS:
                     if low.startswith(text, self.pos):
                         self.pos += len(text)
-                        node = BinOp(_OPS[text], node, self.binary(1))
+                        node = _new(BinOp, (_OPS[text], node, self.binary(1)))
                         break
                 else:
                     return node
@@ -471,7 +516,7 @@ class _Parser:
             self.pos += 1
             inner = self.unary()
             self.nesting -= 1
-            return Neg(inner) if char == "-" else inner
+            return _new(Neg, (inner,)) if char == "-" else inner
         node = self.atom(char)
         if not self.d.labels or self.low[self.pos : self.pos + 1] not in _LABEL_OR_SPACE:
             return node
@@ -479,7 +524,7 @@ class _Parser:
             close = self.text.find("]", self.pos)
             if close < 0:
                 self.fail("']' closing the label", self.end)
-            node = Label(node, self.text[self.pos + 1 : close])
+            node = _new(Label, (node, self.text[self.pos + 1 : close]))
             self.pos = close + 1
         return node
 
@@ -510,7 +555,7 @@ class _Parser:
             if follow == "f" and self.d.fudge_count:
                 self.pos += 1
                 return self.modifiers(start, count, 3, fudge=True)
-            return Const(count)
+            return _new(Const, (count,))
         if char == "d":
             if self.d.degrees and self.low.startswith("dh", start):
                 self.pos += 2
@@ -553,7 +598,7 @@ class _Parser:
         if quick is not None:
             self.nesting -= 1
             if len(quick) > 1:
-                return self.pool_modifiers(Pool(quick))
+                return self.pool_modifiers(_new(Pool, (quick, None, None, None, False)))
             if self.low[self.pos : self.pos + 1] in ("k", "p"):
                 return self.pool_modifiers(Pool(quick), single=True)
             return quick[0]  # one item without a comma: a parenthesis
@@ -581,60 +626,67 @@ class _Parser:
 
     def quick_sum(self) -> Expr | None:
         """A whole text that is terms joined by + or - (`-1d8 + 4 - (3, 1d4)kh1`): numbers,
-        groups `lone.group_at` reads, parentheses and sets (read by `parenthesis`), the first
-        term perhaps negated; else None, and nothing read (the grammar then reads it)."""
+        groups `lone.group_at` reads, parentheses and sets (read by `parenthesis`), each perhaps
+        labelled, the first perhaps negated; else None, and nothing read (the grammar then
+        reads it)."""
         low, end, limits, d = self.low, self.end, self.limits, self.d
         start, dice_before, pos = self.pos, self.dice, self.pos
         node: Expr | None = None
-        op = Op.ADD  # the operator before the next term (none before the first)
+        op = _OP_ADD  # the operator before the next term (none before the first)
         while True:
             while pos < end and (low[pos] == " " or low[pos] == "\t"):
                 pos += 1
             char = low[pos : pos + 1]
             negated = False
             if char == "-" and node is None and limits.max_nesting >= 1:
-                negated = True  # `-` then a number or a group, as `unary` reads it
+                negated = True  # `-` then a term, as `unary` reads it (one level deeper)
                 pos += 1
                 char = low[pos : pos + 1]
             term: Expr
-            if char == "(" and not negated:
-                self.pos = pos
+            if char == "(":
+                self.pos, self.nesting = pos, 1 if negated else 0
                 term = self.parenthesis()
-                pos = self.pos
+                pos, self.nesting = self.pos, 0
             elif char == "d" or "0" <= char <= "9":
                 read = _term_at(low, pos, limits, d)
                 if read is None:
                     break
                 term, pos, most = read
                 self.dice += most
-                if negated:
-                    term = Neg(term)
             else:
                 break
-            node = term if node is None else BinOp(op, node, term)
             char, pos = _after_blanks(low, pos, end)
+            if char == "[":  # labels, as `unary` reads them after its atom
+                labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
+                if labelled is None:
+                    break
+                term, char, pos = labelled
+            if negated:
+                term = _new(Neg, (term,))
+            node = term if node is None else _new(BinOp, (op, node, term))
             if char == "+" or char == "-":
                 op, pos = _SIGNS[char], pos + 1
                 continue
             if char == "":
                 self.pos = pos
                 return node
-            break  # a label, a product, a comparison, anything else: the grammar's
+            break  # a product, a comparison, anything else: the grammar's
         self.pos, self.dice, self.nesting = start, dice_before, 0
         return None
 
     def quick_set(self) -> tuple[Expr, ...] | None:
         """The items of a set (`(1d4 + 1, 3, 2d6kl1)`), or the one item of a parenthesis
         (`(1d8 + 3)`), from its first item to past its ')',
-        when every item is a sum of numbers and groups `lone.group_at` reads and the grammar
-        would read the same; else None, and nothing read (the grammar then reads it)."""
+        when every item is a sum of numbers and groups `lone.group_at` reads, each perhaps
+        labelled (`(1 [one], 2 [two])`), and the grammar would read the same; else None, and
+        nothing read (the grammar then reads it)."""
         low, end, limits, d = self.low, self.end, self.limits, self.d
         pos = self.pos
         items: list[Expr] = []
         dice = 0
         while True:  # one item: terms joined by + or -
             node: Expr | None = None
-            op = Op.ADD  # the operator before the next term (none before the first)
+            op = _OP_ADD  # the operator before the next term (none before the first)
             while True:  # one term, then what follows it
                 while pos < end and (low[pos] == " " or low[pos] == "\t"):
                     pos += 1
@@ -647,14 +699,19 @@ class _Parser:
                     return None
                 term, pos, most = read
                 dice += most
-                node = term if node is None else BinOp(op, node, term)
                 char, pos = _after_blanks(low, pos, end)
+                if char == "[":
+                    labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
+                    if labelled is None:
+                        return None
+                    term, char, pos = labelled
+                node = term if node is None else _new(BinOp, (op, node, term))
                 if char == "+" or char == "-":
                     op, pos = _SIGNS[char], pos + 1
                     continue
                 if char == "," or char == ")":
                     break
-                return None  # a label, a product, a comparison, anything else: the grammar's
+                return None  # a product, a comparison, anything else: the grammar's
             items.append(node)
             pos += 1
             if char == ")":
@@ -694,16 +751,16 @@ class _Parser:
             if (
                 mod is not None
                 and mod.letters == letter
-                and mod.arg is Arg.SELECTOR
-                and mod.kind is Kind.KEEP
+                and mod.arg is _ARG_SELECTOR
+                and mod.kind is _KIND_KEEP
             ):
-                keeping = mod.mode is KeepMode.MATCHING
+                keeping = mod.mode is _MODE_MATCHING
                 if side == "h":
-                    mode = KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST
+                    mode = _MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST
                 else:
-                    mode = KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST
+                    mode = _MODE_LOWEST if keeping else _MODE_DROP_LOWEST
                 self.pos = rank.end()
-                return Pool(pool.items, keep(mode, int(digits)))
+                return _new(Pool, (pool.items, keep(mode, int(digits)), None, None, False))
         group = _Group()
         start = self.pos
         self.read_modifiers(group, start, pool=True)
@@ -749,9 +806,9 @@ class _Parser:
             fields = group.fields
             top = 1 if fudge else sides
             if fields.get("success") == "top":
-                fields["success"] = success(Compare.EQ, top)
+                fields["success"] = success(_CMP_EQ, top)
             on = fields.get("explode_on")
-            if on is not None and on.compare is Compare.EQ and on.target == top:
+            if on is not None and on.compare is _CMP_EQ and on.target == top:
                 del fields["explode_on"]  # the top face is what `!` alone means
             dice = Dice(count, sides, fudge=fudge, **fields)
             if dice.reroll or dice.explode:
@@ -759,7 +816,10 @@ class _Parser:
         else:
             if self.pos < self.end and self.low[self.pos] not in _AFTER_GROUP:
                 self.refuse_stray(False)
-            dice = Dice(count, sides, fudge=True) if fudge else Dice(count, sides)
+            if fudge:
+                dice = Dice(count, sides, fudge=True)
+            else:
+                dice = _new(Dice, (count, sides, *_DICE_TAIL))
             self.dice += count
             return dice
         self.dice += dice.most_dice(self.limits.max_explode_depth)
@@ -790,7 +850,7 @@ class _Parser:
             else:
                 self.refuse_stray(pool)
                 return
-            if mod.kind in group.seen and mod.kind is not Kind.REROLL:
+            if mod.kind in group.seen and mod.kind is not _KIND_REROLL:
                 raise NotationError(
                     f"a second {mod.kind.value} modifier {mod.letters!r} at column {pos + 1} "
                     f"in {self.text!r} (each kind once per group)"
@@ -838,22 +898,22 @@ class _Parser:
         """d20's selector: `hN` / `lN` (by rank), `>N` / `<N` / `N` (by value)."""
         char = self.low[self.pos : self.pos + 1]
         if char in ("h", "l"):
-            if mod.kind is not Kind.KEEP:
+            if mod.kind is not _KIND_KEEP:
                 self.fail(f"'>' '<' or a number after {mod.letters!r} (h and l select for k and p)")
             self.pos += 1
             count = self.number("a number of dice")
-            keeping = mod.mode is KeepMode.MATCHING
+            keeping = mod.mode is _MODE_MATCHING
             if char == "h":
-                return (KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST), count, None
-            return (KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST), count, None
+                return (_MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST), count, None
+            return (_MODE_LOWEST if keeping else _MODE_DROP_LOWEST), count, None
         test = self.point(optional=False)
         assert test is not None
         return None, 0, test
 
     def apply(self, fields: dict[str, Any], mod: Modifier) -> None:
         kind, arg = mod.kind, mod.arg
-        if kind is Kind.KEEP:
-            if arg is Arg.SELECTOR:
+        if kind is _KIND_KEEP:
+            if arg is _ARG_SELECTOR:
                 mode, count, test = self.selector(mod)
                 if mode is None:
                     assert isinstance(mod.mode, KeepMode)
@@ -862,22 +922,22 @@ class _Parser:
                     fields["keep"] = keep(mode, count)
                 return
             assert isinstance(mod.mode, KeepMode)
-            if arg is Arg.NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
+            if arg is _ARG_NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
                 fields["keep"] = keep(mod.mode, 1)
             else:
                 fields["keep"] = keep(mod.mode, self.number("a number of dice"))
-        elif kind is Kind.EXPLODE:
+        elif kind is _KIND_EXPLODE:
             fields["explode"] = True
             assert isinstance(mod.mode, Explode)
-            if mod.mode is not Explode.EACH:
+            if mod.mode is not _EXPLODE_EACH:
                 fields["explode_kind"] = mod.mode
-            on = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=True)
+            on = self.selector(mod)[2] if arg is _ARG_SELECTOR else self.point(optional=True)
             if on is not None:
                 fields["explode_on"] = on
-        elif kind in (Kind.REROLL, Kind.REROLL_ONCE):
-            test = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=False)
+        elif kind in (_KIND_REROLL, _KIND_REROLL_ONCE):
+            test = self.selector(mod)[2] if arg is _ARG_SELECTOR else self.point(optional=False)
             assert test is not None
-            if kind is Kind.REROLL_ONCE:
+            if kind is _KIND_REROLL_ONCE:
                 fields["reroll_once"] = True
             elif fields.get("reroll_once"):
                 raise NotationError(
@@ -885,22 +945,22 @@ class _Parser:
                     "choose one"
                 )
             fields["reroll"] = (*fields.get("reroll", ()), test)
-        elif kind is Kind.ADD_ONCE:
+        elif kind is _KIND_ADD_ONCE:
             fields["add_on"] = self.selector(mod)[2]
-        elif kind is Kind.FLOOR:
+        elif kind is _KIND_FLOOR:
             fields["floor"] = self.number("a number")
-        elif kind is Kind.CEILING:
+        elif kind is _KIND_CEILING:
             fields["ceiling"] = self.number("a number")
-        elif kind is Kind.SUCCESS:
+        elif kind is _KIND_SUCCESS:
             if isinstance(mod.mode, Compare):
                 fields["success"] = success(mod.mode, self.number("a target number"))
             else:  # onlinehost's c: a point, or nothing for the top face
                 fields["success"] = self.point(optional=True) or "top"
-        elif kind is Kind.FAILURE:
+        elif kind is _KIND_FAILURE:
             fields["failure"] = self.point(optional=False)
-        elif kind is Kind.CRIT:
+        elif kind is _KIND_CRIT:
             fields["crit"] = self.point(optional=False)
-        elif kind is Kind.FUMBLE:
+        elif kind is _KIND_FUMBLE:
             fields["fumble"] = self.point(optional=False)
         else:
             assert isinstance(mod.mode, str)
@@ -910,6 +970,6 @@ class _Parser:
 def _plain_sum(node: Expr) -> bool:
     if isinstance(node, Dice):
         return node.plain
-    if isinstance(node, BinOp) and node.op is Op.ADD:
+    if isinstance(node, BinOp) and node.op is _OP_ADD:
         return _plain_sum(node.left) and _plain_sum(node.right)
     return False

@@ -48,6 +48,27 @@ from referee.dice.parser import _parse_in, parse_cached
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
 
+# Enum members as plain module names: read off its class, a member goes through
+# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
+_EXPLODE_COMPOUND = Explode.COMPOUND
+_EXPLODE_EACH = Explode.EACH
+_EXPLODE_PENETRATE = Explode.PENETRATE
+_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
+_MODE_HIGHEST = KeepMode.HIGHEST
+_MODE_LOWEST = KeepMode.LOWEST
+_MODE_MATCHING = KeepMode.MATCHING
+_OP_ADD = Op.ADD
+_OP_DIV = Op.DIV
+_OP_EQ = Op.EQ
+_OP_FLOORDIV = Op.FLOORDIV
+_OP_GE = Op.GE
+_OP_GT = Op.GT
+_OP_LT = Op.LT
+_OP_MOD = Op.MOD
+_OP_MUL = Op.MUL
+_OP_NE = Op.NE
+_OP_SUB = Op.SUB
+
 
 @dataclass(frozen=True, slots=True)
 class Die:
@@ -207,8 +228,8 @@ def _terms(expr: BinOp) -> _Terms | None:
         return found[1]
     out: list[tuple[bool, Dice | int]] = []
     node: Expr = expr
-    while type(node) is BinOp and (node.op is Op.ADD or node.op is Op.SUB):
-        out.append((node.op is Op.SUB, node.right))  # type: ignore[arg-type]
+    while type(node) is BinOp and (node.op is _OP_ADD or node.op is _OP_SUB):
+        out.append((node.op is _OP_SUB, node.right))  # type: ignore[arg-type]
         node = node.left
     out.append((False, node))  # type: ignore[arg-type]
     terms: list[tuple[bool, Dice | int]] = []
@@ -280,6 +301,10 @@ _PLAIN_TAIL = Dice(1, 1)[2:]
 """Every field after count and sides of a group without modifiers (`Dice.plain`)."""
 
 
+_PENDING = PoolRoll(Pool(()), (), (), 0)
+"""A pool's place in `_State.pools` until it is rolled (the pools inside it come after)."""
+
+
 class _State:
     __slots__ = ("budget", "groups", "limits", "pools", "rng")
 
@@ -317,11 +342,11 @@ class _State:
         left = self.evaluate(node.left)
         right = self.evaluate(node.right)
         op = node.op
-        if op is Op.ADD:
+        if op is _OP_ADD:
             return left + right
-        if op is Op.SUB:
+        if op is _OP_SUB:
             return left - right
-        if op is Op.MUL:
+        if op is _OP_MUL:
             return left * right
         return apply(op, left, right, node)
 
@@ -329,12 +354,14 @@ class _State:
         if node.dice_level:
             return self.dice_pool(node)
         index = len(self.pools)
-        self.pools.append(PoolRoll(node, (), (), 0))  # its place, before any pool inside it
+        self.pools.append(_PENDING)  # its place, before any pool inside it
         evaluate = self.evaluate
         values = tuple([evaluate(item) for item in node.items])
         kept = _select(node.keep, values)
         if node.success is None and node.failure is None:
-            value: Number = whole(sum(compress(values, kept), 0))
+            value: Number = sum(compress(values, kept), 0)
+            if type(value) is not int:
+                value = whole(value)
         else:
             value = _count(node.success, node.failure, values, kept)
         self.pools[index] = _new(PoolRoll, (node, values, tuple(kept), value))
@@ -365,28 +392,28 @@ def apply(op: Op, left: Number, right: Number, node: Expr | None = None) -> Numb
     >>> apply(Op.DIV, 7, 2), apply(Op.FLOORDIV, 7, 2), apply(Op.GE, 3, 3)
     (Fraction(7, 2), 3, 1)
     """
-    if op is Op.ADD:
+    if op is _OP_ADD:
         return left + right
-    if op is Op.SUB:
+    if op is _OP_SUB:
         return left - right
-    if op is Op.MUL:
+    if op is _OP_MUL:
         return left * right
-    if op in (Op.DIV, Op.FLOORDIV, Op.MOD):
+    if op in (_OP_DIV, _OP_FLOORDIV, _OP_MOD):
         if right == 0:
             where = f" in {str(node)!r}" if node is not None else ""
             raise RuleError(f"division by zero{where}: the divisor rolled 0")
-        if op is Op.DIV:
+        if op is _OP_DIV:
             return whole(Fraction(left) / right)
-        return whole(left // right if op is Op.FLOORDIV else left % right)
-    if op is Op.EQ:
+        return whole(left // right if op is _OP_FLOORDIV else left % right)
+    if op is _OP_EQ:
         return int(left == right)
-    if op is Op.NE:
+    if op is _OP_NE:
         return int(left != right)
-    if op is Op.GT:
+    if op is _OP_GT:
         return int(left > right)
-    if op is Op.GE:
+    if op is _OP_GE:
         return int(left >= right)
-    if op is Op.LT:
+    if op is _OP_LT:
         return int(left < right)
     return int(left <= right)
 
@@ -410,6 +437,33 @@ def roll_group(
     >>> roll_group(Dice(2, 6, explode=True), ScriptedRng([6, 2, 3])).faces
     (6, 2, 3)
     """
+    if group[4:] == _KEEP_TAIL and group[2] is False:  # plain, or keeps only (`4d6kh3`)
+        count, sides, _, keep = group[:4]
+        if budget is not None:
+            budget[0] -= count
+            if budget[0] < 0:
+                _over_budget(count, sides)
+        first = rng.throw((sides,) * count)
+        faces = first.faces
+        if keep is None:
+            return _new(
+                GroupRoll,
+                (group, (first,), (True,) * count, (False,) * count, sum(faces), (), (), ()),
+            )
+        flags = _select(keep, faces)
+        return _new(
+            GroupRoll,
+            (
+                group,
+                (first,),
+                tuple(flags),
+                (False,) * count,
+                sum(compress(faces, flags)),
+                (),
+                (),
+                (),
+            ),
+        )
     count, sides, explode, keep, success, _, _, reroll, _, add_on, floor, ceiling, failure = group[
         :13
     ]
@@ -423,7 +477,7 @@ def roll_group(
             budget[0] += count  # counted again die by die
         if not explode and add_on is None:
             return _rerolled(group, rng, limits, budget)
-        if not reroll and add_on is None and group.explode_kind is Explode.EACH:
+        if not reroll and add_on is None and group.explode_kind is _EXPLODE_EACH:
             return _exploded(group, rng, limits, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
@@ -453,6 +507,8 @@ def roll_group(
 
 _new = tuple.__new__
 """A named tuple made without its Python-level `__new__` (every field given): the same value."""
+_KEEP_TAIL = Dice(1, 1)[4:]
+"""Every field of a group after `keep`, at its default: a group that at most keeps."""
 
 
 def _over_budget(count: int, sides: int) -> NoReturn:
@@ -711,11 +767,11 @@ class _Chains:
                 self.exploded[-1] = True
                 chain += 1
                 value = self.settle()
-                if group.explode_kind is Explode.COMPOUND:
+                if group.explode_kind is _EXPLODE_COMPOUND:
                     self.joined[-1] = True
                     self.unit_of[-1] = len(self.units) - 1
                     self.units[-1] += value
-                elif group.explode_kind is Explode.PENETRATE:
+                elif group.explode_kind is _EXPLODE_PENETRATE:
                     self.values[-1] = value - 1
                     self.unit(value - 1)
                 else:
@@ -746,11 +802,11 @@ def _select(keep: Keep | None, values: Sequence[Number]) -> list[bool]:
     if keep is None:
         return [True] * len(values)
     if keep.test is not None:
-        passing = keep.mode is KeepMode.MATCHING
+        passing = keep.mode is _MODE_MATCHING
         return [keep.test.passes(v) == passing for v in values]
     mode = keep.mode
-    high_first = mode is KeepMode.HIGHEST or mode is KeepMode.DROP_HIGHEST
-    keeping = mode is KeepMode.HIGHEST or mode is KeepMode.LOWEST
+    high_first = mode is _MODE_HIGHEST or mode is _MODE_DROP_HIGHEST
+    keeping = mode is _MODE_HIGHEST or mode is _MODE_LOWEST
     # a stable sort (reversed too) leaves equal values in throw order: earlier first
     order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
     flags = [not keeping] * len(values)

@@ -10,6 +10,11 @@ from referee.errors import ScriptError
 from referee.rng.base import Throw, check_sides
 
 _new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
+#: Whether `Random._randbelow` is CPython's rejection sampling of `getrandbits(n.bit_length())`
+#: (it is unless a subclass or a later Python changes it); `SeededRng` then draws it inline.
+_INLINE = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", object()
+)
 
 
 class SystemRng:
@@ -28,6 +33,8 @@ class SystemRng:
 class SeededRng:
     """A reproducible source: the same seed gives the same faces. Reports its seed.
 
+    A face is the standard library's `Random(seed)._randbelow(n) + 1`, drawn in order.
+
     >>> rng = SeededRng(42)
     >>> rng.seed
     42
@@ -37,23 +44,47 @@ class SeededRng:
     True
     """
 
-    __slots__ = ("_below", "_random", "seed")
+    __slots__ = ("_below", "_bits", "_random", "seed")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
         self._random = random.Random(self.seed)
         self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
+        # `_randbelow` inline where it is the standard rejection of `getrandbits` (the same
+        # draws without a Python call per die); any other `_randbelow` is called as it is.
+        self._bits: Callable[[int], int] | None = self._random.getrandbits if _INLINE else None
 
     def throw(self, sides: Sequence[int]) -> Throw:
+        bits = self._bits
         # One die (every die of a chain of rerolls and explosions) takes the short way: the
         # same check and the same draw as below, without building a loop.
         if type(sides) is tuple and len(sides) == 1:
             size = sides[0]
             if type(size) is int and size >= 1:
-                return _new(Throw, (sides, (self._below(size) + 1,), None))
-        sizes = check_sides(sides)
-        below = self._below
-        return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None))
+                if bits is None:
+                    return _new(Throw, (sides, (self._below(size) + 1,), None))
+                k = size.bit_length()
+                face = bits(k)
+                while face >= size:
+                    face = bits(k)
+                return _new(Throw, (sides, (face + 1,), None))
+        sizes = sides if type(sides) is tuple else tuple(sides)
+        for size in sizes:  # every size checked before any die is drawn
+            if type(size) is not int or size < 1:
+                check_sides(sizes)
+        if bits is None:
+            below = self._below
+            return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None))
+        faces = []
+        k = last = 0
+        for size in sizes:
+            if size != last:
+                k, last = size.bit_length(), size
+            face = bits(k)
+            while face >= size:
+                face = bits(k)
+            faces.append(face + 1)
+        return _new(Throw, (sizes, tuple(faces), None))
 
     def __repr__(self) -> str:
         return f"SeededRng({self.seed})"
