@@ -51,6 +51,7 @@ _MODE_MATCHING = KeepMode.MATCHING
 
 _HEAD = re.compile(r"([0-9]*)d([0-9]+|%)")
 _TAIL = re.compile(r"[ \t]*")
+_BLANKS = frozenset(" \t")
 _VALUES: dict[tuple[Any, ...], Any] = {}
 """Compare points and keeps made so far, by their fields: they are frozen, so one value serves
 every tree (a dataclass is slow to make; the text is still read and checked every time)."""
@@ -58,7 +59,7 @@ every tree (a dataclass is slow to make; the text is still read and checked ever
 
 def success(compare: Compare, target: int) -> Success:
     """`Success(compare, target)`, the same value shared."""
-    key = (compare.value, target)  # by value: an enum member hashes in Python, its str in C
+    key = (compare._value_, target)  # by value: a member hashes in Python, its str in C
     found = _VALUES.get(key)
     if found is None:
         if len(_VALUES) >= 4096:
@@ -69,7 +70,7 @@ def success(compare: Compare, target: int) -> Success:
 
 def keep(mode: KeepMode, count: int, test: Success | None = None) -> Keep:
     """`Keep(mode, count, test)`, the same value shared."""
-    key = (mode.value, count, None if test is None else (test.compare.value, test.target))
+    key = (mode._value_, count, None if test is None else (test.compare._value_, test.target))
     found = _VALUES.get(key)
     if found is None:
         if len(_VALUES) >= 4096:
@@ -112,12 +113,12 @@ _RANK = re.compile(r"([hl])([0-9]+)")
 def lone_group(low: str, limits: Limits, dialect: Dialect) -> Dice | None:
     """The group a lower-cased text is, when it is one group with modifiers and nothing else
     the grammar might read another way; else None."""
-    start = _TAIL.match(low).end()  # type: ignore[union-attr]
+    start = _TAIL.match(low).end() if low[:1] in _BLANKS else 0  # type: ignore[union-attr]
     found = group_at(low, start, limits, dialect, lone=True)
     if found is None or found[0] is _PLAIN:
         return None
     dice, pos = found
-    if _TAIL.match(low, pos).end() != len(low):  # type: ignore[union-attr]
+    if pos != len(low) and _TAIL.match(low, pos).end() != len(low):  # type: ignore[union-attr]
         return None
     return dice
 

@@ -79,6 +79,8 @@ _PLAIN_RE = re.compile(r"([0-9]+)?(?:d(?:([0-9]+)|%))?")
 _TERM = r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?:[ \t]*\[([^\]]*)\])?"
 _TERM_RE = re.compile(r"[ \t]*([+-]?)[ \t]*" + _TERM)
 _SUM_RE = re.compile(r"[ \t]*" + _TERM + r"(?:[ \t]*[+-][ \t]*" + _TERM + r")*[ \t]*")
+_BLANKS = frozenset(" \t")
+_SUM_NEXT = frozenset(" \t+-[")  # what may follow the first atom of a plain sum
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
@@ -116,18 +118,23 @@ def parse(
     found = _dialect(dialect)  # an unknown dialect is an error even for the plainest text
     low = _lower(text)
     lone = _PLAIN_RE.match(low)
-    if lone is not None and 0 < lone.end() == len(low):  # the commonest text: one plain atom
+    assert lone is not None  # (every part of it is optional)
+    stop = lone.end()
+    if 0 < stop == len(low):  # the commonest text: one plain atom
         node = _plain(text, lone, limits)
         if isinstance(node, Dice):
             _check_budget(text, node.count, limits)
         return node
-    if _SUM_RE.fullmatch(low) is not None:
-        summed = _plain_sum_of(text, low, limits, found)
-        if summed is not None:
-            return summed
-    group = lone_group(low, limits, found)
-    if group is not None:
-        return group
+    # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
+    # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
+    if stop or low[:1] in _BLANKS:
+        if (stop == 0 or low[stop] in _SUM_NEXT) and _SUM_RE.fullmatch(low) is not None:
+            summed = _plain_sum_of(text, low, limits, found)
+            if summed is not None:
+                return summed
+        group = lone_group(low, limits, found)
+        if group is not None:
+            return group
     return _Parser(text, low, limits, found).whole()
 
 

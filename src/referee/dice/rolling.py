@@ -464,6 +464,10 @@ def roll_group(
                 (),
             ),
         )
+    if group[8] is True and group[2:7] == _ONCE_HEAD and group[9:14] == _ONCE_TAIL:
+        count, tests = group[0], group[7]
+        if len(tests) == 1 and (budget is None or count * 2 <= budget[0]):
+            return _rerolled_once(group, rng, budget)
     count, sides, explode, keep, success, _, _, reroll, _, add_on, floor, ceiling, failure = group[
         :13
     ]
@@ -530,6 +534,53 @@ def _clamp(group: Dice, value: int) -> int:
 def _rerolling(group: Dice) -> frozenset[int]:
     """The values on which a die of `group` is thrown again."""
     return frozenset(f for f in group.faces() if group.rerolls(f))
+
+
+_ONCE_HEAD = (False, None, None, None, _EXPLODE_EACH)
+"""`explode` to `explode_kind` of a group that does not explode, keep or count."""
+_ONCE_TAIL = (None, None, None, None, False)
+"""`add_on` to `fudge` of a group that does not add, clamp or count failures, not Fudge."""
+
+
+def _rerolled_once(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
+    """The commonest reroll (d20's `2d6ro<3`): one test, each die thrown again at most once,
+    nothing kept, clamped or counted; as `_rerolled` rolls it (the worst case fits the
+    budget: what was thrown is counted at the end)."""
+    count, sides = group[0], group[1]
+    low, high = group.reroll[0].passing_range()
+    size = (sides,)
+    throw = rng.throw
+    throws: list[Throw] = []
+    rerolled: list[bool] = []
+    stood = 0
+    for _ in range(count):
+        thrown = throw(size)
+        face = thrown.faces[0]
+        if low <= face <= high:
+            throws.append(thrown)
+            rerolled.append(True)
+            thrown = throw(size)
+            face = thrown.faces[0]
+        throws.append(thrown)
+        rerolled.append(False)
+        stood += face
+    many = len(throws)
+    if budget is not None:
+        budget[0] -= many
+    again = many > count
+    return _new(
+        GroupRoll,
+        (
+            group,
+            tuple(throws),
+            tuple([not r for r in rerolled]) if again else (True,) * many,
+            (False,) * many,
+            stood,
+            tuple(rerolled) if again else (),
+            (),
+            (),
+        ),
+    )
 
 
 def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> GroupRoll:
