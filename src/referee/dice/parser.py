@@ -90,8 +90,9 @@ _QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` 
 _LABEL_OR_SPACE = frozenset("[ \t")
 # One keep by rank after a pool, followed by nothing a modifier or a stray letter starts with.
 _POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
-# A number or a plain group in a set or a sum, followed by what ends it there (no modifier).
-_SET_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?=[ \t+\-,)\[]|\Z)")
+# A number or a plain group in a set or a sum (no modifier), its blanks, and what follows
+# them that may end it there (a sign, a comma, ')', a label, the end).
+_QUICK_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))[ \t]*([+\-,)\[]|\Z)")
 _END = "end of input"
 _new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
 _DICE_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
@@ -325,26 +326,28 @@ def _after_blanks(low: str, pos: int, end: int) -> tuple[str, int]:
     return low[pos : pos + 1], pos
 
 
-def _term_at(low: str, pos: int, limits: Limits, d: Dialect) -> tuple[Expr, int, int] | None:
+def _term_at(low: str, pos: int, limits: Limits, d: Dialect) -> tuple[Expr, int, str, int] | None:
     """The term the quick readers (`quick_sum`, `quick_set`) read at `pos`: a number, a plain
-    group or a group with modifiers `lone.group_at` reads, as (term, where it ends, the most
-    dice it may throw); None when it is none of them or passes a limit (the grammar then
-    reads it, and says what is wrong)."""
-    plain = _SET_TERM_RE.match(low, pos)
+    group or a group with modifiers `lone.group_at` reads, as (term, the most dice it may
+    throw, the character after it and its blanks ("" at the end), where that is); None when
+    it is none of them or passes a limit (the grammar then reads it, and says what is
+    wrong)."""
+    plain = _QUICK_TERM_RE.match(low, pos)
     if plain is None:  # a group with modifiers, or nothing the quick readers read
         found = group_at(low, pos, limits, d)
         if found is None:
             return None
-        term, end = found
-        return term, end, term.most_dice(limits.max_explode_depth)
-    count, sides, number = plain.groups()
+        term, stop = found
+        char, at = _after_blanks(low, stop, len(low))
+        return term, term.most_dice(limits.max_explode_depth), char, at
+    count, sides, number, char = plain.groups()
     if number is not None:
-        return _new(Const, (int(number),)), plain.end(), 0
+        return _new(Const, (int(number),)), 0, char, plain.start(4)
     many = int(count) if count else 1
     size = 100 if sides == "%" else int(sides)
     if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
         return None
-    return _new(Dice, (many, size, *_DICE_TAIL)), plain.end(), many
+    return _new(Dice, (many, size, *_DICE_TAIL)), many, char, plain.start(4)
 
 
 def _labelled(text: str, low: str, term: Expr, pos: int, end: int) -> tuple[Expr, str, int] | None:
@@ -653,16 +656,16 @@ class _Parser:
             if char == "(":
                 self.pos, self.nesting = pos, 1 if negated else 0
                 term = self.parenthesis()
-                pos, self.nesting = self.pos, 0
+                self.nesting = 0
+                char, pos = _after_blanks(low, self.pos, end)
             elif char == "d" or "0" <= char <= "9":
                 read = _term_at(low, pos, limits, d)
                 if read is None:
                     break
-                term, pos, most = read
+                term, most, char, pos = read
                 self.dice += most
             else:
                 break
-            char, pos = _after_blanks(low, pos, end)
             if char == "[":  # labels, as `unary` reads them after its atom
                 labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
                 if labelled is None:
@@ -697,16 +700,27 @@ class _Parser:
             while True:  # one term, then what follows it
                 while pos < end and (low[pos] == " " or low[pos] == "\t"):
                     pos += 1
-                char = low[pos : pos + 1]
                 term: Expr
-                if char != "d" and not "0" <= char <= "9":
-                    return None
-                read = _term_at(low, pos, limits, d)
-                if read is None:
-                    return None
-                term, pos, most = read
-                dice += most
-                char, pos = _after_blanks(low, pos, end)
+                plain = _QUICK_TERM_RE.match(low, pos)
+                if plain is not None:  # a number or a plain group: `_term_at`, without a call
+                    count, sides, number, char = plain.groups()
+                    pos = plain.start(4)
+                    if number is not None:
+                        term = _new(Const, (int(number),))
+                    else:
+                        many = int(count) if count else 1
+                        size = 100 if sides == "%" else int(sides)
+                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+                            return None
+                        term = _new(Dice, (many, size, *_DICE_TAIL))
+                        dice += many
+                else:  # a group with modifiers, or nothing this reads
+                    found = group_at(low, pos, limits, d)
+                    if found is None:
+                        return None
+                    term, stop = found
+                    dice += term.most_dice(limits.max_explode_depth)
+                    char, pos = _after_blanks(low, stop, end)
                 if char == "[":
                     labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
                     if labelled is None:
