@@ -422,3 +422,116 @@ def test_render_shows_every_group_once(text: str) -> None:
         return
     assert render(result).count("[") == len(result.groups)
     assert sum(len(g.faces) for g in result.groups) == len(result.dice)
+
+
+def shape(node: object) -> object:
+    """A tree as nested (type name, fields): equal shapes are equal trees, node types too
+    (named tuples alone compare equal to any tuple of the same fields)."""
+    if isinstance(node, tuple):
+        fields = tuple(shape(item) for item in node)
+        return (type(node).__name__, *fields) if hasattr(node, "_fields") else fields
+    return node
+
+
+def strict(text: str, dialect: str, quick: bool) -> object:
+    """The tree's shape, or the error, from `parse` (quick) or the grammar alone."""
+    try:
+        if quick:
+            return shape(parse(text, dialect=dialect))
+        low = _lower(text)
+        return shape(_Parser(text, low, Limits(), DIALECTS[dialect], quick=False).whole())
+    except (NotationError, LimitError) as err:
+        return f"{type(err).__name__}: {err}"
+
+
+# d20's README forms and their neighbours: terms (numbers, plain groups, groups with
+# modifiers) with labels or none, joined by signs inside sums and sets, a set's pool keep,
+# the first term or a parenthesis negated, blanks anywhere between tokens, and breakages
+# (an unclosed label, a label where a dialect has none, a stray character, limits passed).
+readme_term = st.sampled_from(
+    [
+        "1",
+        "3",
+        "07",
+        "1d4",
+        "d6",
+        "1d8",
+        "3d6",
+        "1d%",
+        "4d6kh3",
+        "2d6kl1",
+        "2d6ro<3",
+        "8d6mi2",
+        "4d6e6kh3",
+        "1d20ra1",
+        "4d6k3",
+        "3d6!",
+        "4d6dl1",
+        "1001d6",
+        "0d6",
+        "1d0",
+    ]
+)
+readme_label = st.sampled_from(
+    [
+        "",
+        "",
+        "",
+        "[fire]",
+        " [piercing]",
+        "\t[Two Words]",
+        "[]",
+        "[a][b]",
+        " [x] [y]",
+        "[unclosed",
+        "[x]]",
+        "[ Spaced Out ]",
+    ]
+)
+readme_sep = st.sampled_from([" + ", "+", " - ", "-", "\t+ ", " * ", " "])
+
+
+@st.composite
+def readme_sum(draw: st.DrawFn, depth: int = 0) -> str:
+    parts = []
+    for i in range(draw(st.integers(1, 3))):
+        if depth < 1 and draw(st.integers(0, 4)) == 0:
+            items = [draw(readme_sum(depth + 1)) for _ in range(draw(st.integers(1, 3)))]
+            closing = draw(st.sampled_from([")", ")", ",)", " )"]))
+            pool = draw(st.sampled_from(["", "", "kh1", "kl1", "pl1", "k>2", "kh", "x"]))
+            term = "(" + ", ".join(items) + closing + pool
+        else:
+            term = draw(readme_term)
+        if i == 0 and draw(st.integers(0, 3)) == 0:
+            term = "-" + term
+        parts.append(term + draw(readme_label))
+    text = parts[0] + "".join(draw(readme_sep) + p for p in parts[1:])
+    return draw(space) + text + draw(space)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=readme_sum(), dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
+def test_the_quick_readers_read_d20_readme_forms_as_the_grammar(text: str, dialect: str) -> None:
+    """Labels, sets, pool keeps, modifiers, blanks and signs: whatever the quick readers
+    accept is the grammar's tree (node types and fields, label text as written); whatever
+    they decline or refuse fails with the grammar's error, message and column alike."""
+    assert strict(text, dialect, quick=True) == strict(text, dialect, quick=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(1 [one], 2 [two], 3 [three])",
+        "-(1d8 + 3) [healing]",
+        "(1d4 [a] + 1, 3, 2d6kl1 [B c])kh1",
+        "-1d8 [cold] + 4 - (3, 1d4)kh1",
+        "3d6 [fire] + 2d6kh1 [x] [y]",
+    ],
+)
+def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
+    """These are read by the quick sum reader itself (not left to the grammar)."""
+    low = _lower(text)
+    parser = _Parser(text, low, Limits(), DIALECTS["d20"])
+    fast = parser.quick_sum()
+    assert fast is not None and parser.pos == len(text)
+    assert shape(fast) == strict(text, "d20", quick=False)

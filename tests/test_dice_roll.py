@@ -23,7 +23,14 @@ from referee.dice import (
 )
 from referee.dice.rolling import _Chains, _over_budget
 from referee.errors import LimitError, ScriptError
-from referee.rng import RecordingRng, ScriptedRng, SeededRng, VerifiableRng, verifiable_faces
+from referee.rng import (
+    RecordingRng,
+    ScriptedRng,
+    SeededRng,
+    Throw,
+    VerifiableRng,
+    verifiable_faces,
+)
 
 SCRIPTED = [
     ("2d20+1d6", [14, 3, 5], "2d20+1d6 = [14, 3] + [5] = 22", 22),
@@ -57,6 +64,30 @@ SCRIPTED = [
     ("(2d6+3)*2-1d4", [5, 6, 2], "(2d6+3)*2-1d4 = ([5, 6] + 3) * 2 - [2] = 26", 26),
     ("1d1", [1], "1d1 = [1] = 1", 1),
 ]
+# d20's README forms read by the quick readers (labels, sets, a negated parenthesis), as d20.
+SCRIPTED_D20 = [
+    ("4d6kh3", [6, 1, 5, 4], 15),
+    ("2d6ro<3", [1, 5, 4], 9),  # the 1 thrown again, once
+    ("2d6ro<3", [2, 1, 6], 7),  # again once: the second 1 stands
+    ("(1d4 + 1, 3, 2d6kl1)kh1", [3, 6, 2], 4),  # items 4, 3, 2
+    ("(1d4 [a] + 1, 3, 2d6kl1 [b])kh1", [1, 5, 4], 4),  # items 2, 3, 4
+    ("(1 [one], 2 [two], 3 [three])", [], 6),
+    ("(1 [one], 2 [two], 3 [three])kh1", [], 3),
+    ("-(1d8 + 3) [healing]", [5], -8),
+    ("-(1d8 + 3) [healing] + 2", [8], -9),
+    ("-1d8 [cold] + 4 - (3, 1d4)kh1", [2, 4], -2),  # -2 + 4 - 4
+    ("-1d8 + 4 - (3, 1d4)kh1", [7, 1], -6),  # -7 + 4 - 3
+    ("3d6 [fire] + 1d4 [piercing]", [1, 2, 3, 4], 10),
+    ("4d6e6kh3", [6, 2, 3, 1, 5], 14),  # 6 explodes into 2: keeps 6, 3, 5
+    ("8d6mi2", [1, 1, 2, 3, 4, 5, 6, 1], 26),
+]
+
+
+@pytest.mark.parametrize(("text", "faces", "total"), SCRIPTED_D20)
+def test_scripted_d20_readme_rolls(text: str, faces: list[int], total: int) -> None:
+    rng = ScriptedRng(faces)
+    assert roll_text(text, rng=rng, dialect="d20").total == total
+    assert rng.remaining == 0
 
 
 @pytest.mark.parametrize(("text", "faces", "rendered", "total"), SCRIPTED)
@@ -212,6 +243,9 @@ REROLL_ONLY = [
     ("4d6ro<3kh3", "d20"),  # the short loop, then keep
     ("3d8ro>6", "d20"),  # the short loop, every die standing counted
     ("4d8ro1kh3", "roll20"),
+    ("1d20ro1", "d20"),  # the one-test reroll-once loop of roll_group
+    ("6d4ro>3", "d20"),
+    ("3d6ro<2sd", "roll20"),  # sorting is display only: still the short loop
 ]
 
 
@@ -246,6 +280,42 @@ def test_the_reroll_only_loop_throws_as_the_chains_do(
         return result, budget, rng.throws
 
     assert rolled(True) == rolled(False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    count=st.integers(1, 8),
+    sides=st.sampled_from([1, 2, 6, 20]),
+    spelling=st.sampled_from(["", "kh", "kl", "dh", "dl"]),
+    keep=st.integers(0, 9),
+    data=st.data(),
+)
+def test_a_group_that_only_keeps_is_one_throw_kept_as_the_rule_says(
+    count: int, sides: int, spelling: str, keep: int, data: st.DataObject
+) -> None:
+    """One throw of every die; kept: the N highest or lowest (or all but them), equal faces
+    taken in throw order (a stable sort); the value the sum of the kept faces."""
+    faces = data.draw(st.lists(st.integers(1, sides), min_size=count, max_size=count))
+    group = parse(f"{count}d{sides}{spelling}{keep if spelling else ''}")
+    assert isinstance(group, Dice)
+    budget = [count + 1]
+    rolled = roll_group(group, RecordingRng(ScriptedRng(faces)), Limits(), budget)
+    high = spelling in ("kh", "dh")
+    order = sorted(range(count), key=lambda i: (-faces[i] if high else faces[i], i))
+    if spelling in ("kh", "kl"):
+        kept = {i for i in order[:keep]}
+    elif spelling:
+        kept = set(range(count)) - set(order[:keep])
+    else:
+        kept = set(range(count))
+    flags = tuple(i in kept for i in range(count))
+    assert rolled.throws == (Throw((sides,) * count, tuple(faces)),)
+    assert (rolled.kept, rolled.exploded) == (flags, (False,) * count)
+    assert rolled.value == sum(f for f, k in zip(faces, flags, strict=True) if k)
+    assert (rolled.rerolled, rolled.values, rolled.joined) == ((), (), ())
+    assert budget == [1]
+    with pytest.raises(LimitError, match=f"rolling {count} more d{sides}"):
+        roll_group(group, ScriptedRng(faces), Limits(), [count - 1])
 
 
 EXPLODE_ONLY = [

@@ -107,6 +107,28 @@ def test_seeded_one_die_throws_draw_as_many_dice_at_once(seed: int) -> None:
     assert SeededRng(seed).throw(tuple(sizes)) == Throw(tuple(sizes), tuple(want))
 
 
+@pytest.mark.parametrize("seed", [0, 5, 2**40 + 1])
+def test_seeded_draws_inline_exactly_what_randbelow_draws(seed: int) -> None:
+    """The inline rejection draw (where `_randbelow` is CPython's) against `_randbelow` itself
+    (the way taken elsewhere): the same faces, one die or several, same sides or mixed."""
+    sizes = [1, 2, 3, 6, 6, 6, 7, 8, 20, 100, 2**31 + 5, 6, 6] * 8
+    inline, called = SeededRng(seed), SeededRng(seed)
+    called._bits = None  # the way for a `_randbelow` that is not the standard one
+    for start in range(0, len(sizes), 13):
+        dice = tuple(sizes[start : start + 13])
+        assert inline.throw(dice) == called.throw(dice)
+        assert inline.throw(dice[:1]) == called.throw(dice[:1])
+        assert inline.throw(list(dice[2:5])) == called.throw(list(dice[2:5]))
+
+
+@pytest.mark.parametrize("bad", [(6, 0), (6, True), (20, 2.0), (6, 6, -1)])
+def test_seeded_refuses_bad_sides_before_drawing_any_die(bad: tuple[object, ...]) -> None:
+    rng = SeededRng(9)
+    with pytest.raises(RuleError, match="whole number of sides"):
+        rng.throw(bad)  # type: ignore[arg-type]
+    assert rng.throw((100, 100)) == SeededRng(9).throw((100, 100))
+
+
 def test_scripted_replays_exactly() -> None:
     rng = ScriptedRng([20, 3, 5, 47])
     assert rng.throw((20, 20, 6)).faces == (20, 3, 5)
