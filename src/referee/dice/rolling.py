@@ -265,11 +265,12 @@ def _roll_terms(expr: Expr, terms: tuple[tuple[bool, Dice | int], ...], rng: Rng
             count = term.count  # type: ignore[union-attr]
             first = rng.throw((term.sides,) * count)  # type: ignore[union-attr]
             value = sum(first.faces)
+            flags = (False,) * count
             groups.append(
-                GroupRoll(term, (first,), (True,) * count, (False,) * count, value)  # type: ignore[arg-type]
+                _new(GroupRoll, (term, (first,), (True,) * count, flags, value, (), (), ()))
             )
         total = total - value if minus else total + value
-    return RollResult(expr, tuple(groups), total)
+    return _new(RollResult, (expr, tuple(groups), total, ()))
 
 
 _FIXED: dict[int, tuple[Expr, RollResult]] = {}
