@@ -535,3 +535,34 @@ def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
     fast = parser.quick_sum()
     assert fast is not None and parser.pos == len(text)
     assert shape(fast) == strict(text, "d20", quick=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=readme_sum(),
+    dialect=st.sampled_from(["d20", "roll20", "onlinehost"]),
+    limits=st.builds(
+        Limits,
+        max_nesting=st.integers(1, 3),
+        max_dice=st.integers(1, 30),
+        max_explode_depth=st.integers(0, 3),
+        max_sides=st.sampled_from([6, 8, 20, 100]),
+    ),
+)
+def test_the_quick_readers_keep_every_limit_as_the_grammar(
+    text: str, dialect: str, limits: Limits
+) -> None:
+    """Tight bounds on nesting, dice, explosions and sides: the quick readers' tree or error
+    is the grammar's under the same limits (a text over `max_length` is refused before)."""
+    assume(len(text) <= limits.max_length)
+
+    def read(quick: bool) -> object:
+        try:
+            if quick:
+                return shape(parse(text, limits, dialect=dialect))
+            low = _lower(text)
+            return shape(_Parser(text, low, limits, DIALECTS[dialect], quick=False).whole())
+        except (NotationError, LimitError) as err:
+            return f"{type(err).__name__}: {err}"
+
+    assert read(quick=True) == read(quick=False)
