@@ -19,35 +19,34 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.dice.dialects import Arg, Dialect, Kind, Modifier
+from referee.dice.dialects import Dialect, Kind, Modifier
 from referee.dice.expr import Compare, Dice, Explode, Keep, KeepMode, Success
 from referee.dice.limits import Limits
-
-# Enum members as plain module names: read off its class, a member goes through
-# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
-_ARG_NONE = Arg.NONE
-_ARG_NUMBER = Arg.NUMBER
-_ARG_NUMBER_OR_ONE = Arg.NUMBER_OR_ONE
-_ARG_POINT_OR_TOP = Arg.POINT_OR_TOP
-_ARG_SELECTOR = Arg.SELECTOR
-_CMP_EQ = Compare.EQ
-_EXPLODE_EACH = Explode.EACH
-_KIND_ADD_ONCE = Kind.ADD_ONCE
-_KIND_CEILING = Kind.CEILING
-_KIND_CRIT = Kind.CRIT
-_KIND_EXPLODE = Kind.EXPLODE
-_KIND_FAILURE = Kind.FAILURE
-_KIND_FLOOR = Kind.FLOOR
-_KIND_FUMBLE = Kind.FUMBLE
-_KIND_KEEP = Kind.KEEP
-_KIND_REROLL = Kind.REROLL
-_KIND_REROLL_ONCE = Kind.REROLL_ONCE
-_KIND_SUCCESS = Kind.SUCCESS
-_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
-_MODE_DROP_LOWEST = KeepMode.DROP_LOWEST
-_MODE_HIGHEST = KeepMode.HIGHEST
-_MODE_LOWEST = KeepMode.LOWEST
-_MODE_MATCHING = KeepMode.MATCHING
+from referee.dice.members import (
+    ARG_NONE,
+    ARG_NUMBER,
+    ARG_NUMBER_OR_ONE,
+    ARG_POINT_OR_TOP,
+    ARG_SELECTOR,
+    CMP_EQ,
+    EXPLODE_EACH,
+    KIND_ADD_ONCE,
+    KIND_CEILING,
+    KIND_CRIT,
+    KIND_EXPLODE,
+    KIND_FAILURE,
+    KIND_FLOOR,
+    KIND_FUMBLE,
+    KIND_KEEP,
+    KIND_REROLL,
+    KIND_REROLL_ONCE,
+    KIND_SUCCESS,
+    MODE_DROP_HIGHEST,
+    MODE_DROP_LOWEST,
+    MODE_HIGHEST,
+    MODE_LOWEST,
+    MODE_MATCHING,
+)
 
 _HEAD = re.compile(r"([0-9]*)d([0-9]+|%)")
 _TAIL = re.compile(r"[ \t]*")
@@ -90,7 +89,7 @@ class _Table:
         kinds = list(Kind)
         self.by_letters: dict[str, tuple[Modifier, int]] = {}
         for mod in mods:  # each with its kind as one bit (REROLL none: it may come again)
-            bit = 0 if mod.kind is _KIND_REROLL else 1 << kinds.index(mod.kind)
+            bit = 0 if mod.kind is KIND_REROLL else 1 << kinds.index(mod.kind)
             self.by_letters.setdefault(mod.letters, (mod, bit))
         self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
         prefixes = [p for p, _ in dialect.points if p]
@@ -156,74 +155,74 @@ def group_at(
         seen |= bit
         pos = found.end()
         test: Success | None = None
-        if arg is _ARG_NONE:
+        if arg is ARG_NONE:
             assert isinstance(mod.mode, str)
             fields["order"] = mod.mode
             continue
-        if arg is _ARG_NUMBER or arg is _ARG_NUMBER_OR_ONE:
+        if arg is ARG_NUMBER or arg is ARG_NUMBER_OR_ONE:
             digits = _NUMBER.match(low, pos)
             assert digits is not None
             pos = digits.end()
             if digits.end() == digits.start():
-                if arg is _ARG_NUMBER:
+                if arg is ARG_NUMBER:
                     return None
                 number = 1
             else:
                 number = int(digits.group())
-            if kind is _KIND_KEEP:
+            if kind is KIND_KEEP:
                 assert isinstance(mod.mode, KeepMode)
                 fields["keep"] = keep(mod.mode, number)
-            elif kind is _KIND_FLOOR:
+            elif kind is KIND_FLOOR:
                 fields["floor"] = number
-            elif kind is _KIND_CEILING:
+            elif kind is KIND_CEILING:
                 fields["ceiling"] = number
-            elif kind is _KIND_SUCCESS and isinstance(mod.mode, Compare):
+            elif kind is KIND_SUCCESS and isinstance(mod.mode, Compare):
                 fields["success"] = success(mod.mode, number)
             else:
                 return None
             continue
-        if arg is _ARG_SELECTOR and kind is _KIND_KEEP:
+        if arg is ARG_SELECTOR and kind is KIND_KEEP:
             rank = _RANK.match(low, pos)
             if rank is not None:
                 pos = rank.end()
-                keeping = mod.mode is _MODE_MATCHING
+                keeping = mod.mode is MODE_MATCHING
                 if rank.group(1) == "h":
-                    mode = _MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST
+                    mode = MODE_HIGHEST if keeping else MODE_DROP_HIGHEST
                 else:
-                    mode = _MODE_LOWEST if keeping else _MODE_DROP_LOWEST
+                    mode = MODE_LOWEST if keeping else MODE_DROP_LOWEST
                 fields["keep"] = keep(mode, int(rank.group(2)))
                 continue
         marked = point.match(low, pos)
         if marked is not None:
             pos = marked.end()
             test = success(compares[marked.group(1) or ""], int(marked.group(2)))
-        elif arg is not _ARG_POINT_OR_TOP or low[pos : pos + 1] in table.marks:
+        elif arg is not ARG_POINT_OR_TOP or low[pos : pos + 1] in table.marks:
             return None  # the grammar refuses a missing point, or a mark without a number
-        if kind is _KIND_KEEP:
+        if kind is KIND_KEEP:
             assert isinstance(mod.mode, KeepMode)
             fields["keep"] = keep(mod.mode, 0, test)
-        elif kind is _KIND_EXPLODE:
+        elif kind is KIND_EXPLODE:
             assert isinstance(mod.mode, Explode)
             fields["explode"] = True
-            if mod.mode is not _EXPLODE_EACH:
+            if mod.mode is not EXPLODE_EACH:
                 fields["explode_kind"] = mod.mode
             if test is not None:
                 fields["explode_on"] = test
-        elif kind is _KIND_REROLL or kind is _KIND_REROLL_ONCE:
-            if kind is _KIND_REROLL_ONCE:
+        elif kind is KIND_REROLL or kind is KIND_REROLL_ONCE:
+            if kind is KIND_REROLL_ONCE:
                 fields["reroll_once"] = True
             elif fields.get("reroll_once"):
                 return None
             fields["reroll"] = (*fields.get("reroll", ()), test)
-        elif kind is _KIND_ADD_ONCE:
+        elif kind is KIND_ADD_ONCE:
             fields["add_on"] = test
-        elif kind is _KIND_SUCCESS:
+        elif kind is KIND_SUCCESS:
             fields["success"] = test or "top"
-        elif kind is _KIND_FAILURE:
+        elif kind is KIND_FAILURE:
             fields["failure"] = test
-        elif kind is _KIND_CRIT:
+        elif kind is KIND_CRIT:
             fields["crit"] = test
-        elif kind is _KIND_FUMBLE:
+        elif kind is KIND_FUMBLE:
             fields["fumble"] = test
         else:
             return None
@@ -232,9 +231,9 @@ def group_at(
     if len(fields) == 1 and "keep" in fields:  # the commonest (`4d6kh3`): nothing else to check
         return _new(Dice, (count, sides, False, fields["keep"], *_KEEP_TAIL)), pos
     if fields.get("success") == "top":
-        fields["success"] = success(_CMP_EQ, sides)
+        fields["success"] = success(CMP_EQ, sides)
     on = fields.get("explode_on")
-    if on is not None and on.compare is _CMP_EQ and on.target == sides:
+    if on is not None and on.compare is CMP_EQ and on.target == sides:
         del fields["explode_on"]  # the top face is what `!` alone means
     dice = Dice(count, sides, **fields)
     reroll = dice.reroll

@@ -22,7 +22,7 @@ import re
 import unicodedata
 from typing import Any, NoReturn
 
-from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Arg, Dialect, Kind, Modifier, dialect
+from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, Kind, Modifier, dialect
 from referee.dice.expr import (
     FUNCTIONS,
     BinOp,
@@ -42,32 +42,31 @@ from referee.dice.expr import (
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.lone import group_at, keep, lone_group, success
+from referee.dice.members import (
+    ARG_NUMBER_OR_ONE,
+    ARG_SELECTOR,
+    CMP_EQ,
+    EXPLODE_EACH,
+    KIND_ADD_ONCE,
+    KIND_CEILING,
+    KIND_CRIT,
+    KIND_EXPLODE,
+    KIND_FAILURE,
+    KIND_FLOOR,
+    KIND_FUMBLE,
+    KIND_KEEP,
+    KIND_REROLL,
+    KIND_REROLL_ONCE,
+    KIND_SUCCESS,
+    MODE_DROP_HIGHEST,
+    MODE_DROP_LOWEST,
+    MODE_HIGHEST,
+    MODE_LOWEST,
+    MODE_MATCHING,
+    OP_ADD,
+    OP_SUB,
+)
 from referee.errors import LimitError, NotationError
-
-# Enum members as plain module names: read off its class, a member goes through
-# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
-_ARG_NUMBER_OR_ONE = Arg.NUMBER_OR_ONE
-_ARG_SELECTOR = Arg.SELECTOR
-_CMP_EQ = Compare.EQ
-_EXPLODE_EACH = Explode.EACH
-_KIND_ADD_ONCE = Kind.ADD_ONCE
-_KIND_CEILING = Kind.CEILING
-_KIND_CRIT = Kind.CRIT
-_KIND_EXPLODE = Kind.EXPLODE
-_KIND_FAILURE = Kind.FAILURE
-_KIND_FLOOR = Kind.FLOOR
-_KIND_FUMBLE = Kind.FUMBLE
-_KIND_KEEP = Kind.KEEP
-_KIND_REROLL = Kind.REROLL
-_KIND_REROLL_ONCE = Kind.REROLL_ONCE
-_KIND_SUCCESS = Kind.SUCCESS
-_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
-_MODE_DROP_LOWEST = KeepMode.DROP_LOWEST
-_MODE_HIGHEST = KeepMode.HIGHEST
-_MODE_LOWEST = KeepMode.LOWEST
-_MODE_MATCHING = KeepMode.MATCHING
-_OP_ADD = Op.ADD
-_OP_SUB = Op.SUB
 
 _SPACE = " \t"
 # Lower-cases ASCII letters only, so that every column still points at the same character.
@@ -161,7 +160,7 @@ def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr
                 return None
             start = match.start(5)
             term = _new(Label, (term, text[start : start + len(label)]))
-        op = _OP_ADD if sign == "+" else _OP_SUB
+        op = OP_ADD if sign == "+" else OP_SUB
         node = term if node is None else _new(BinOp, (op, node, term))
     if dice > limits.max_dice:
         return None
@@ -316,7 +315,7 @@ class _Group:
 
 
 #: The operator a sign between two terms stands for.
-_SIGNS = {"+": _OP_ADD, "-": _OP_SUB}
+_SIGNS = {"+": OP_ADD, "-": OP_SUB}
 
 
 def _after_blanks(low: str, pos: int, end: int) -> tuple[str, int]:
@@ -494,7 +493,7 @@ class _Parser:
             if char == "+" or char == "-":
                 if level > 1:
                     return node
-                op = _OP_ADD if char == "+" else _OP_SUB
+                op = OP_ADD if char == "+" else OP_SUB
                 self.pos += 1
                 node = _new(BinOp, (op, node, self.binary(2)))
             elif char in _PRODUCT_OPS:
@@ -642,7 +641,7 @@ class _Parser:
         low, end, limits, d = self.low, self.end, self.limits, self.d
         start, dice_before, pos = self.pos, self.dice, self.pos
         node: Expr | None = None
-        op = _OP_ADD  # the operator before the next term (none before the first)
+        op = OP_ADD  # the operator before the next term (none before the first)
         while True:
             while pos < end and (low[pos] == " " or low[pos] == "\t"):
                 pos += 1
@@ -696,7 +695,7 @@ class _Parser:
         dice = 0
         while True:  # one item: terms joined by + or -
             node: Expr | None = None
-            op = _OP_ADD  # the operator before the next term (none before the first)
+            op = OP_ADD  # the operator before the next term (none before the first)
             while True:  # one term, then what follows it
                 while pos < end and (low[pos] == " " or low[pos] == "\t"):
                     pos += 1
@@ -772,14 +771,14 @@ class _Parser:
             if (
                 mod is not None
                 and mod.letters == letter
-                and mod.arg is _ARG_SELECTOR
-                and mod.kind is _KIND_KEEP
+                and mod.arg is ARG_SELECTOR
+                and mod.kind is KIND_KEEP
             ):
-                keeping = mod.mode is _MODE_MATCHING
+                keeping = mod.mode is MODE_MATCHING
                 if side == "h":
-                    mode = _MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST
+                    mode = MODE_HIGHEST if keeping else MODE_DROP_HIGHEST
                 else:
-                    mode = _MODE_LOWEST if keeping else _MODE_DROP_LOWEST
+                    mode = MODE_LOWEST if keeping else MODE_DROP_LOWEST
                 self.pos = rank.end()
                 return _new(Pool, (pool.items, keep(mode, int(digits)), None, None, False))
         group = _Group()
@@ -827,9 +826,9 @@ class _Parser:
             fields = group.fields
             top = 1 if fudge else sides
             if fields.get("success") == "top":
-                fields["success"] = success(_CMP_EQ, top)
+                fields["success"] = success(CMP_EQ, top)
             on = fields.get("explode_on")
-            if on is not None and on.compare is _CMP_EQ and on.target == top:
+            if on is not None and on.compare is CMP_EQ and on.target == top:
                 del fields["explode_on"]  # the top face is what `!` alone means
             dice = Dice(count, sides, fudge=fudge, **fields)
             if dice.reroll or dice.explode:
@@ -871,7 +870,7 @@ class _Parser:
             else:
                 self.refuse_stray(pool)
                 return
-            if mod.kind in group.seen and mod.kind is not _KIND_REROLL:
+            if mod.kind in group.seen and mod.kind is not KIND_REROLL:
                 raise NotationError(
                     f"a second {mod.kind.value} modifier {mod.letters!r} at column {pos + 1} "
                     f"in {self.text!r} (each kind once per group)"
@@ -919,22 +918,22 @@ class _Parser:
         """d20's selector: `hN` / `lN` (by rank), `>N` / `<N` / `N` (by value)."""
         char = self.low[self.pos : self.pos + 1]
         if char in ("h", "l"):
-            if mod.kind is not _KIND_KEEP:
+            if mod.kind is not KIND_KEEP:
                 self.fail(f"'>' '<' or a number after {mod.letters!r} (h and l select for k and p)")
             self.pos += 1
             count = self.number("a number of dice")
-            keeping = mod.mode is _MODE_MATCHING
+            keeping = mod.mode is MODE_MATCHING
             if char == "h":
-                return (_MODE_HIGHEST if keeping else _MODE_DROP_HIGHEST), count, None
-            return (_MODE_LOWEST if keeping else _MODE_DROP_LOWEST), count, None
+                return (MODE_HIGHEST if keeping else MODE_DROP_HIGHEST), count, None
+            return (MODE_LOWEST if keeping else MODE_DROP_LOWEST), count, None
         test = self.point(optional=False)
         assert test is not None
         return None, 0, test
 
     def apply(self, fields: dict[str, Any], mod: Modifier) -> None:
         kind, arg = mod.kind, mod.arg
-        if kind is _KIND_KEEP:
-            if arg is _ARG_SELECTOR:
+        if kind is KIND_KEEP:
+            if arg is ARG_SELECTOR:
                 mode, count, test = self.selector(mod)
                 if mode is None:
                     assert isinstance(mod.mode, KeepMode)
@@ -943,22 +942,22 @@ class _Parser:
                     fields["keep"] = keep(mode, count)
                 return
             assert isinstance(mod.mode, KeepMode)
-            if arg is _ARG_NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
+            if arg is ARG_NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
                 fields["keep"] = keep(mod.mode, 1)
             else:
                 fields["keep"] = keep(mod.mode, self.number("a number of dice"))
-        elif kind is _KIND_EXPLODE:
+        elif kind is KIND_EXPLODE:
             fields["explode"] = True
             assert isinstance(mod.mode, Explode)
-            if mod.mode is not _EXPLODE_EACH:
+            if mod.mode is not EXPLODE_EACH:
                 fields["explode_kind"] = mod.mode
-            on = self.selector(mod)[2] if arg is _ARG_SELECTOR else self.point(optional=True)
+            on = self.selector(mod)[2] if arg is ARG_SELECTOR else self.point(optional=True)
             if on is not None:
                 fields["explode_on"] = on
-        elif kind in (_KIND_REROLL, _KIND_REROLL_ONCE):
-            test = self.selector(mod)[2] if arg is _ARG_SELECTOR else self.point(optional=False)
+        elif kind in (KIND_REROLL, KIND_REROLL_ONCE):
+            test = self.selector(mod)[2] if arg is ARG_SELECTOR else self.point(optional=False)
             assert test is not None
-            if kind is _KIND_REROLL_ONCE:
+            if kind is KIND_REROLL_ONCE:
                 fields["reroll_once"] = True
             elif fields.get("reroll_once"):
                 raise NotationError(
@@ -966,22 +965,22 @@ class _Parser:
                     "choose one"
                 )
             fields["reroll"] = (*fields.get("reroll", ()), test)
-        elif kind is _KIND_ADD_ONCE:
+        elif kind is KIND_ADD_ONCE:
             fields["add_on"] = self.selector(mod)[2]
-        elif kind is _KIND_FLOOR:
+        elif kind is KIND_FLOOR:
             fields["floor"] = self.number("a number")
-        elif kind is _KIND_CEILING:
+        elif kind is KIND_CEILING:
             fields["ceiling"] = self.number("a number")
-        elif kind is _KIND_SUCCESS:
+        elif kind is KIND_SUCCESS:
             if isinstance(mod.mode, Compare):
                 fields["success"] = success(mod.mode, self.number("a target number"))
             else:  # onlinehost's c: a point, or nothing for the top face
                 fields["success"] = self.point(optional=True) or "top"
-        elif kind is _KIND_FAILURE:
+        elif kind is KIND_FAILURE:
             fields["failure"] = self.point(optional=False)
-        elif kind is _KIND_CRIT:
+        elif kind is KIND_CRIT:
             fields["crit"] = self.point(optional=False)
-        elif kind is _KIND_FUMBLE:
+        elif kind is KIND_FUMBLE:
             fields["fumble"] = self.point(optional=False)
         else:
             assert isinstance(mod.mode, str)
@@ -991,6 +990,6 @@ class _Parser:
 def _plain_sum(node: Expr) -> bool:
     if isinstance(node, Dice):
         return node.plain
-    if isinstance(node, BinOp) and node.op is _OP_ADD:
+    if isinstance(node, BinOp) and node.op is OP_ADD:
         return _plain_sum(node.left) and _plain_sum(node.right)
     return False

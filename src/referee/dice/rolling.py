@@ -32,10 +32,8 @@ from referee.dice.expr import (
     Const,
     Degrees,
     Dice,
-    Explode,
     Expr,
     Keep,
-    KeepMode,
     Label,
     Neg,
     Number,
@@ -44,30 +42,29 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.members import (
+    EXPLODE_COMPOUND,
+    EXPLODE_EACH,
+    EXPLODE_PENETRATE,
+    MODE_DROP_HIGHEST,
+    MODE_HIGHEST,
+    MODE_LOWEST,
+    MODE_MATCHING,
+    OP_ADD,
+    OP_DIV,
+    OP_EQ,
+    OP_FLOORDIV,
+    OP_GE,
+    OP_GT,
+    OP_LT,
+    OP_MOD,
+    OP_MUL,
+    OP_NE,
+    OP_SUB,
+)
 from referee.dice.parser import _parse_in, parse_cached
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
-
-# Enum members as plain module names: read off its class, a member goes through
-# `EnumType.__getattr__`'s slot (Python 3.11), about the cost of a function call.
-_EXPLODE_COMPOUND = Explode.COMPOUND
-_EXPLODE_EACH = Explode.EACH
-_EXPLODE_PENETRATE = Explode.PENETRATE
-_MODE_DROP_HIGHEST = KeepMode.DROP_HIGHEST
-_MODE_HIGHEST = KeepMode.HIGHEST
-_MODE_LOWEST = KeepMode.LOWEST
-_MODE_MATCHING = KeepMode.MATCHING
-_OP_ADD = Op.ADD
-_OP_DIV = Op.DIV
-_OP_EQ = Op.EQ
-_OP_FLOORDIV = Op.FLOORDIV
-_OP_GE = Op.GE
-_OP_GT = Op.GT
-_OP_LT = Op.LT
-_OP_MOD = Op.MOD
-_OP_MUL = Op.MUL
-_OP_NE = Op.NE
-_OP_SUB = Op.SUB
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,8 +225,8 @@ def _terms(expr: BinOp) -> _Terms | None:
         return found[1]
     out: list[tuple[bool, Dice | int]] = []
     node: Expr = expr
-    while type(node) is BinOp and (node.op is _OP_ADD or node.op is _OP_SUB):
-        out.append((node.op is _OP_SUB, node.right))  # type: ignore[arg-type]
+    while type(node) is BinOp and (node.op is OP_ADD or node.op is OP_SUB):
+        out.append((node.op is OP_SUB, node.right))  # type: ignore[arg-type]
         node = node.left
     out.append((False, node))  # type: ignore[arg-type]
     terms: list[tuple[bool, Dice | int]] = []
@@ -343,11 +340,11 @@ class _State:
         left = self.evaluate(node.left)
         right = self.evaluate(node.right)
         op = node.op
-        if op is _OP_ADD:
+        if op is OP_ADD:
             return left + right
-        if op is _OP_SUB:
+        if op is OP_SUB:
             return left - right
-        if op is _OP_MUL:
+        if op is OP_MUL:
             return left * right
         return apply(op, left, right, node)
 
@@ -393,28 +390,28 @@ def apply(op: Op, left: Number, right: Number, node: Expr | None = None) -> Numb
     >>> apply(Op.DIV, 7, 2), apply(Op.FLOORDIV, 7, 2), apply(Op.GE, 3, 3)
     (Fraction(7, 2), 3, 1)
     """
-    if op is _OP_ADD:
+    if op is OP_ADD:
         return left + right
-    if op is _OP_SUB:
+    if op is OP_SUB:
         return left - right
-    if op is _OP_MUL:
+    if op is OP_MUL:
         return left * right
-    if op in (_OP_DIV, _OP_FLOORDIV, _OP_MOD):
+    if op in (OP_DIV, OP_FLOORDIV, OP_MOD):
         if right == 0:
             where = f" in {str(node)!r}" if node is not None else ""
             raise RuleError(f"division by zero{where}: the divisor rolled 0")
-        if op is _OP_DIV:
+        if op is OP_DIV:
             return whole(Fraction(left) / right)
-        return whole(left // right if op is _OP_FLOORDIV else left % right)
-    if op is _OP_EQ:
+        return whole(left // right if op is OP_FLOORDIV else left % right)
+    if op is OP_EQ:
         return int(left == right)
-    if op is _OP_NE:
+    if op is OP_NE:
         return int(left != right)
-    if op is _OP_GT:
+    if op is OP_GT:
         return int(left > right)
-    if op is _OP_GE:
+    if op is OP_GE:
         return int(left >= right)
-    if op is _OP_LT:
+    if op is OP_LT:
         return int(left < right)
     return int(left <= right)
 
@@ -482,7 +479,7 @@ def roll_group(
             budget[0] += count  # counted again die by die
         if not explode and add_on is None:
             return _rerolled(group, rng, limits, budget)
-        if not reroll and add_on is None and group.explode_kind is _EXPLODE_EACH:
+        if not reroll and add_on is None and group.explode_kind is EXPLODE_EACH:
             return _exploded(group, rng, limits, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
@@ -537,7 +534,7 @@ def _rerolling(group: Dice) -> frozenset[int]:
     return frozenset(f for f in group.faces() if group.rerolls(f))
 
 
-_ONCE_HEAD = (False, None, None, None, _EXPLODE_EACH)
+_ONCE_HEAD = (False, None, None, None, EXPLODE_EACH)
 """`explode` to `explode_kind` of a group that does not explode, keep or count."""
 _ONCE_TAIL = (None, None, None, None, False)
 """`add_on` to `fudge` of a group that does not add, clamp or count failures, not Fudge."""
@@ -819,11 +816,11 @@ class _Chains:
                 self.exploded[-1] = True
                 chain += 1
                 value = self.settle()
-                if group.explode_kind is _EXPLODE_COMPOUND:
+                if group.explode_kind is EXPLODE_COMPOUND:
                     self.joined[-1] = True
                     self.unit_of[-1] = len(self.units) - 1
                     self.units[-1] += value
-                elif group.explode_kind is _EXPLODE_PENETRATE:
+                elif group.explode_kind is EXPLODE_PENETRATE:
                     self.values[-1] = value - 1
                     self.unit(value - 1)
                 else:
@@ -854,11 +851,11 @@ def _select(keep: Keep | None, values: Sequence[Number]) -> list[bool]:
     if keep is None:
         return [True] * len(values)
     if keep.test is not None:
-        passing = keep.mode is _MODE_MATCHING
+        passing = keep.mode is MODE_MATCHING
         return [keep.test.passes(v) == passing for v in values]
     mode = keep.mode
-    high_first = mode is _MODE_HIGHEST or mode is _MODE_DROP_HIGHEST
-    keeping = mode is _MODE_HIGHEST or mode is _MODE_LOWEST
+    high_first = mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST
+    keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
     # a stable sort (reversed too) leaves equal values in throw order: earlier first
     order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
     flags = [not keeping] * len(values)
