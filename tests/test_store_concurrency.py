@@ -135,6 +135,19 @@ def note(text: str) -> Any:
     return build
 
 
+def in_one_group(writers: Any, first: Any, second: Any) -> None:
+    """Run `first` on a thread until it holds the writers' lock, then `second` on another;
+    wait for both (a generous bound: neither waits on a clock)."""
+    one = threading.Thread(target=first)
+    one.start()
+    wait_until(lambda: writers.group is not None, "the first writer holds the lock")
+    two = threading.Thread(target=second)
+    two.start()
+    for thread in (one, two):
+        thread.join(60)
+        assert not thread.is_alive(), "a writer did not finish"
+
+
 def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
     tmp_path: Path,
 ) -> None:
@@ -171,13 +184,7 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
             except BaseException as err:
                 errors.append(err)
 
-        one = threading.Thread(target=first)
-        one.start()
-        wait_until(lambda: writers.group is not None, "the first writer holds the lock")
-        two = threading.Thread(target=second)
-        two.start()
-        two.join(30)
-        one.join(30)
+        in_one_group(writers, first, second)
         assert not errors and first_done.is_set()
         assert [e["payload"]["text"] for e in reader.events("b1")] == ["kept"]
         assert reader.events("b2") == []
@@ -221,13 +228,7 @@ def test_a_group_whose_first_writer_fails_stores_nothing_of_it_and_the_next_writ
             except BaseException as err:
                 errors.append(err)
 
-        one = threading.Thread(target=first)
-        one.start()
-        wait_until(lambda: writers.group is not None, "the first writer holds the lock")
-        two = threading.Thread(target=second)
-        two.start()
-        one.join(30)
-        two.join(30)
+        in_one_group(writers, first, second)
         assert not errors
         assert reader.events("b1") == []
         assert [e["payload"]["text"] for e in reader.events("b2")] == ["kept"]
