@@ -9,7 +9,8 @@ service. Every client runs its own
 MSV bout and attacks with the referee's token for whoever has the turn, going on to a new bout
 when one ends. The bouts are opened (created, two fighters, initiative) before the clock starts:
 what is timed is attacks against the bare route's appends, request for request. Prints
-throughput, p50 and p99 latency, and the ratio to the bare endpoint.
+throughput, p50 and p99 latency, each server's CPU time per request (Linux), and the ratio to
+the bare endpoint.
 
     .venv/bin/python benchmarks/bench_service.py [--requests 600] [--pg URL]
 
@@ -31,6 +32,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process `pid` so far (Linux /proc), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -142,7 +152,9 @@ class Spar:
         return elapsed
 
 
-async def drive(url: str, clients: int, requests: int, bare: bool) -> tuple[float, list[float]]:
+async def drive(
+    url: str, clients: int, requests: int, bare: bool, server: int
+) -> tuple[float, list[float], float | None]:
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=10, limits=limits) as client:
         spars = [Spar(client, bare) for _ in range(clients)]
@@ -155,13 +167,16 @@ async def drive(url: str, clients: int, requests: int, bare: bool) -> tuple[floa
             for _ in range(per_client):
                 latencies.append(await spar.attack())
 
+        cpu_before = cpu_seconds(server)
         started = time.perf_counter()
         await asyncio.gather(*(run(s) for s in spars))
         wall = time.perf_counter() - started
+        cpu_after = cpu_seconds(server)
+        cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         late = sum(s.opened_in_window for s in spars)
         if late:
             print(f"  ({late} spars had to be opened inside the timed window)", file=sys.stderr)
-        return wall, latencies
+        return wall, latencies, cpu
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -169,13 +184,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(url: str, clients: int, requests: int, bare: bool) -> tuple[float, float, float]:
-    wall, latencies = asyncio.run(drive(url, clients, requests, bare))
+def measure(
+    url: str, clients: int, requests: int, bare: bool, server: int
+) -> tuple[float, float, float, float | None]:
+    """Requests per second, p50 and p99 in ms, and the server's CPU ms per request."""
+    wall, latencies, cpu = asyncio.run(drive(url, clients, requests, bare, server))
     return (
         len(latencies) / wall,
         statistics.median(latencies) * 1000,
         percentile(latencies, 0.99) * 1000,
+        None if cpu is None else cpu * 1000 / len(latencies),
     )
+
+
+def shown(cpu_ms: float | None) -> str:
+    return f"{cpu_ms:8.2f}" if cpu_ms is not None else f"{'-':>8}"
 
 
 def main() -> None:
@@ -202,8 +225,19 @@ def main() -> None:
         bare_port,
     )
     databases = [("sqlite", None)] + ([("postgres", args.pg)] if args.pg else [])
-    header = ("database", "clients", "attacks/s", "p50 ms", "p99 ms", "bare/s", "bare p99", "ratio")
-    print("{:9} {:>7} {:>10} {:>8} {:>8} {:>8} {:>8} {:>6}".format(*header))
+    header = (
+        "database",
+        "clients",
+        "attacks/s",
+        "p50 ms",
+        "p99 ms",
+        "cpu ms",
+        "bare/s",
+        "bare p99",
+        "bare cpu",
+        "ratio",
+    )
+    print("{:9} {:>7} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}".format(*header))
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for name, url in databases:
@@ -224,15 +258,16 @@ def main() -> None:
                 service = start(command, port)
                 try:
                     for clients in counts:
-                        base_rate, _, base_p99 = measure(
-                            f"http://127.0.0.1:{bare_port}", clients, args.requests, True
+                        base_rate, _, base_p99, base_cpu = measure(
+                            f"http://127.0.0.1:{bare_port}", clients, args.requests, True, bare.pid
                         )
-                        rate, p50, p99 = measure(
-                            f"http://127.0.0.1:{port}", clients, args.requests, False
+                        rate, p50, p99, cpu = measure(
+                            f"http://127.0.0.1:{port}", clients, args.requests, False, service.pid
                         )
                         print(
                             f"{name:9} {clients:7d} {rate:10.0f} {p50:8.1f} {p99:8.1f} "
-                            f"{base_rate:8.0f} {base_p99:8.1f} {rate / base_rate:6.2f}"
+                            f"{shown(cpu)} {base_rate:8.0f} {base_p99:8.1f} {shown(base_cpu)} "
+                            f"{rate / base_rate:6.2f}"
                         )
                 finally:
                     service.terminate()
@@ -244,6 +279,10 @@ def main() -> None:
     print("ratio = referee attacks/s over the bare durable route's requests/s (target >= 0.8)")
     print("bare route: one row appended to SQLite (WAL, synchronous=FULL) per request;")
     print("referee: SQLite WAL + synchronous FULL, PostgreSQL default fsync.")
+    print(
+        "cpu ms: the server process's CPU time (user + system) per request in the timed "
+        "window; steadier than the rates on a busy machine (PostgreSQL's own work is not in it)"
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
