@@ -249,6 +249,23 @@ REROLL_ONLY = [
 ]
 
 
+def rolled(group: Dice, seed: int, limits: Limits, dice: int, *, fast: bool) -> object:
+    """One roll of `group` from `seed` with a budget of `dice`, by `roll_group`'s short loops
+    (`fast`) or by the general chain roller: the result, the budget left and every throw; or
+    the refusal and the throws made before it (the budget left after a refusal is not used)."""
+    rng, budget = RecordingRng(SeededRng(seed)), [dice]
+    try:
+        if fast:
+            result: object = roll_group(group, rng, limits, budget)
+        else:
+            if group.count > dice:  # as roll_group refuses a group before its first die
+                _over_budget(group.count, group.sides)
+            result = _Chains(group, rng, limits, budget).roll()
+    except LimitError as err:
+        return str(err), rng.throws
+    return result, budget, rng.throws
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     case=st.sampled_from(REROLL_ONLY),
@@ -266,20 +283,9 @@ def test_the_reroll_only_loop_throws_as_the_chains_do(
     group = parse(text, dialect=dialect)
     assert isinstance(group, Dice)
 
-    def rolled(fast: bool) -> object:
-        rng, budget = RecordingRng(SeededRng(seed)), [dice]
-        try:
-            if fast:
-                result: object = roll_group(group, rng, limits, budget)
-            else:
-                if group.count > dice:  # as roll_group refuses a group before its first die
-                    _over_budget(group.count, group.sides)
-                result = _Chains(group, rng, limits, budget).roll()
-        except LimitError as err:
-            return str(err), rng.throws  # the budget left after a refusal is not used
-        return result, budget, rng.throws
-
-    assert rolled(True) == rolled(False)
+    assert rolled(group, seed, limits, dice, fast=True) == rolled(
+        group, seed, limits, dice, fast=False
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -350,20 +356,9 @@ def test_the_explode_only_loop_throws_as_the_chains_do(
     assert isinstance(group, Dice)
     assert group.explode and not group.reroll and group.add_on is None
 
-    def rolled(fast: bool) -> object:
-        rng, budget = RecordingRng(SeededRng(seed)), [dice]
-        try:
-            if fast:
-                result: object = roll_group(group, rng, limits, budget)
-            else:
-                if group.count > dice:  # as roll_group refuses a group before its first die
-                    _over_budget(group.count, group.sides)
-                result = _Chains(group, rng, limits, budget).roll()
-        except LimitError as err:
-            return str(err), rng.throws  # the budget left after a refusal is not used
-        return result, budget, rng.throws
-
-    assert rolled(True) == rolled(False)
+    assert rolled(group, seed, limits, dice, fast=True) == rolled(
+        group, seed, limits, dice, fast=False
+    )
 
 
 @pytest.mark.parametrize(
