@@ -6,6 +6,7 @@ bring another process's events to a stream within the (generous) wait."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -168,6 +169,36 @@ def test_a_commit_on_another_engine_is_notified(pg_url: str) -> None:
             assert heard.count("notified") == 2
         finally:
             stop()
+
+
+def test_a_commit_to_a_bout_nobody_watches_wakes_nothing_on_the_loop() -> None:
+    """Most commits are to bouts no stream watches: they must not cost the event loop a
+    wake-up each (a hand-off from the writer's thread); a watched bout's still does."""
+
+    async def scenario() -> list[str | None]:
+        hub = LiveHub(lambda bout_id, after: [], lambda records: records)
+        stream = hub.open("watched", -1, referee=True, address="127.0.0.1")
+        assert await anext(stream) == "retry: 1000\n\n"  # the feed is registered
+        loop = asyncio.get_running_loop()
+        woken: list[str | None] = []
+        plain = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any, **kwargs: Any) -> Any:
+            if getattr(callback, "__self__", None) is hub:  # not the thread hand-offs' own
+                woken.append(args[0] if args else None)
+            return plain(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+        try:
+            for bout_id in ("unwatched", "watched", None):
+                await asyncio.to_thread(hub.heard, bout_id)
+        finally:
+            del loop.call_soon_threadsafe
+            await stream.aclose()  # type: ignore[attr-defined]
+            hub.close()
+        return woken
+
+    assert asyncio.run(scenario()) == ["watched", None]
 
 
 def test_a_failed_write_wakes_no_one_in_process(tmp_path: Path) -> None:

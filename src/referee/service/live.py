@@ -221,7 +221,13 @@ class LiveHub:
             self._unwatch = self._watch(self.heard)
 
     def heard(self, bout_id: str | None) -> None:
-        """A commit to `bout_id` (None: any bout) was heard of; callable from any thread."""
+        """A commit to `bout_id` (None: any bout) was heard of; callable from any thread.
+
+        A bout nobody watches wakes nothing (most commits): its feed, if one opens later,
+        is registered before its reader's first read, which then sees this commit.
+        """
+        if bout_id is not None and bout_id not in self._feeds:
+            return
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, bout_id)

@@ -27,6 +27,7 @@ from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
 from referee.store.notify import committed, take_touched
+from referee.store.raw import run_sql
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 #: Seconds a SQLite writer waits for another writer before giving up.
@@ -41,6 +42,9 @@ WRITE = "referee_write"
 #: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
 _MIGRATION_LOCK = 0x5EFE_EE01
 
+
+#: The savepoint each grouped writer's block after the group's first runs in.
+_SAVEPOINT = "referee_writer"
 
 #: Most writers' operations one SQLite commit (one fsync) acknowledges together.
 MAX_GROUP = 16
@@ -167,7 +171,8 @@ def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(connection: Connection) -> None:
     write = connection.get_execution_options().get(WRITE, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+    # On the driver's cursor (`referee.store.raw`): every write begins here.
+    run_sql(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def is_postgres(engine: Engine) -> bool:
@@ -284,17 +289,23 @@ def _grouped(engine: Engine, writers: _Writers) -> Iterator[Connection]:
         # The group's first block needs no savepoint: if it fails, there is nothing of anyone
         # else to keep, and the whole transaction is rolled back (one writer alone, the usual
         # case, makes two statements fewer).
-        savepoint = connection.begin_nested() if writers.count else None
+        # The savepoint's statements go straight to the driver (`referee.store.raw`), as
+        # BEGIN does: nothing else on this connection takes savepoints.
+        nested = writers.count > 0
+        if nested:
+            run_sql(connection, f"SAVEPOINT {_SAVEPOINT}")
         try:
             yield connection
         except BaseException:
             take_touched(connection)
-            if savepoint is not None:
-                savepoint.rollback()  # this writer's block leaves nothing behind
-                clean = True
+            if nested:
+                with suppress(DBAPIError):  # else the group is broken: see below
+                    run_sql(connection, f"ROLLBACK TO {_SAVEPOINT}")  # this block leaves nothing
+                    run_sql(connection, f"RELEASE {_SAVEPOINT}")
+                    clean = True
             raise
-        if savepoint is not None:
-            savepoint.commit()
+        if nested:
+            run_sql(connection, f"RELEASE {_SAVEPOINT}")
         touched = take_touched(connection)
         clean = True
         writers.count += 1

@@ -5,28 +5,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, insert, select
 
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
 from referee.store.notify import appended
+from referee.store.raw import Statement
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS
 
-# The hot statements are built once: building a SQLAlchemy statement costs more than running it.
-_BOUT = select(BOUTS).where(BOUTS.c.id == bindparam("bout_id"))
-_BOUT_LOCKED = _BOUT.with_for_update()
-_SEEDS = select(SEEDS).where(SEEDS.c.bout_id == bindparam("bout_id")).order_by(SEEDS.c.idx)
-_EVENTS_AFTER = (
+# The hot statements are built once and run on the driver's cursor (`referee.store.raw`):
+# building a SQLAlchemy statement, or running it through `Connection.execute`, costs more
+# than the database's own work on it.
+_BOUT = Statement(select(BOUTS).where(BOUTS.c.id == bindparam("bout_id")))
+_BOUT_LOCKED = Statement(select(BOUTS).where(BOUTS.c.id == bindparam("bout_id")).with_for_update())
+_SEEDS = Statement(
+    select(SEEDS).where(SEEDS.c.bout_id == bindparam("bout_id")).order_by(SEEDS.c.idx)
+)
+_EVENTS_AFTER = Statement(
     select(EVENTS)
     .where(EVENTS.c.bout_id == bindparam("bout_id"), EVENTS.c.seq > bindparam("after"))
     .order_by(EVENTS.c.seq)
 )
-_INSERT_EVENTS = insert(EVENTS)
+_INSERT_EVENTS = Statement(insert(EVENTS), [column.key for column in EVENTS.c])
 #: The bout's row with its current seed's columns, in one statement (the append that rolls).
-_BOUT_SEED = (
+_BOUT_SEED = Statement(
     select(
         BOUTS,
         SEEDS.c.commitment.label("seed_commitment"),
@@ -39,19 +44,22 @@ _BOUT_SEED = (
     .with_for_update(of=BOUTS)
 )
 
+#: A row as the driver gave it, with its columns by name (`row.seq`).
+Row = Any
 
-def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row[Any]:
+
+def bout_row(conn: Connection, bout_id: str, *, lock: bool = False) -> Row:
     """The bout's row (locked FOR UPDATE when `lock`), or NotFoundError."""
-    row = conn.execute(_BOUT_LOCKED if lock else _BOUT, {"bout_id": bout_id}).first()
+    row = (_BOUT_LOCKED if lock else _BOUT).first(conn, {"bout_id": bout_id})
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     return row
 
 
-def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row[Any], ServerSeed]:
+def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row, ServerSeed]:
     """The bout's row, locked FOR UPDATE, and its current seed (one statement), or
     NotFoundError."""
-    row = conn.execute(_BOUT_SEED, {"bout_id": bout_id}).first()
+    row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     seed = ServerSeed(
@@ -60,7 +68,7 @@ def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row[Any], ServerSeed]
     return row, seed
 
 
-def bout_record(row: Row[Any]) -> BoutRecord:
+def bout_record(row: Row) -> BoutRecord:
     """A bouts row as a BoutRecord."""
     return BoutRecord(
         row.id,
@@ -91,13 +99,13 @@ def seed_records(conn: Connection, bout_id: str) -> list[ServerSeed]:
     """Every seed of the bout, first to current."""
     return [
         ServerSeed(r.idx, r.commitment, r.server_seed, bool(r.revealed), r.published_seq)
-        for r in conn.execute(_SEEDS, {"bout_id": bout_id})
+        for r in _SEEDS.all(conn, {"bout_id": bout_id})
     ]
 
 
 def read_events(conn: Connection, bout_id: str, after_seq: int) -> list[Event]:
     """The bout's events with seq > after_seq, in order."""
-    rows = conn.execute(_EVENTS_AFTER, {"bout_id": bout_id, "after": after_seq})
+    rows = _EVENTS_AFTER.all(conn, {"bout_id": bout_id, "after": after_seq})
     return [event_of(row) for row in rows]
 
 
@@ -105,13 +113,13 @@ def read_after(conn: Connection, bout_id: str, seq: int, digest: str) -> list[Ev
     """The events after event `seq`, if event `seq` is still stored with hash `digest`
     (None otherwise: the ledger is not the one the caller knows). One statement; the known
     event's payload is not parsed again."""
-    rows = conn.execute(_EVENTS_AFTER, {"bout_id": bout_id, "after": seq - 1}).all()
+    rows = _EVENTS_AFTER.all(conn, {"bout_id": bout_id, "after": seq - 1})
     if not rows or rows[0].seq != seq or rows[0].hash != digest:
         return None
     return [event_of(row) for row in rows[1:]]
 
 
-def event_of(row: Row[Any]) -> Event:
+def event_of(row: Row) -> Event:
     """An events row as a ledger event (payload and extra keys parsed)."""
     event: Event = {
         "seq": row.seq,
@@ -152,6 +160,6 @@ def insert_events(
                 "hash": event["hash"],
             }
         )
-    conn.execute(_INSERT_EVENTS, rows)
+    _INSERT_EVENTS.many(conn, rows)
     if rows:
         appended(conn, bout_id)  # live streams hear of it after the commit

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
-from sqlalchemy import Connection, Engine, Row, bindparam, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from referee.errors import ConflictError, LimitError, RuleError
@@ -70,8 +70,10 @@ from referee.store.engine import (
     write_transaction,
 )
 from referee.store.notify import Watcher, crosses_processes, watch
+from referee.store.raw import Statement
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.rows import (
+    Row,
     bout_and_seed,
     bout_record,
     bout_row,
@@ -105,7 +107,7 @@ class Draft(Protocol):
 DraftBuild = Callable[[list[Event], VerifiableRng | None], Sequence[Draft]]
 #: What runs inside the bout's write lock: (connection, bout row, its current seed or None,
 #: the events so far) -> the events appended.
-_Work = Callable[[Connection, Row[Any], "ServerSeed | None", list[Event]], list[Event]]
+_Work = Callable[[Connection, Row, "ServerSeed | None", list[Event]], list[Event]]
 
 #: Stated bounds.
 MAX_EVENTS_PER_BOUT = 100_000
@@ -116,7 +118,7 @@ KNOWN_BOUTS = 256
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
-_TOKEN = select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest"))
+_TOKEN = Statement(select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest")))
 
 _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -329,7 +331,7 @@ class Store:
         fresh = check_server_seed(new_server_seed() if new_seed is None else new_seed)
 
         def work(
-            conn: Connection, bout: Row[Any], old: ServerSeed | None, current: list[Event]
+            conn: Connection, bout: Row, old: ServerSeed | None, current: list[Event]
         ) -> list[Event]:
             assert old is not None  # a seeded append
             index = old.index + 1
@@ -376,7 +378,7 @@ class Store:
         """
 
         def work(
-            conn: Connection, bout: Row[Any], _seed: ServerSeed | None, current: list[Event]
+            conn: Connection, bout: Row, _seed: ServerSeed | None, current: list[Event]
         ) -> list[Event]:
             last = current[-1] if current else None
             new = self._add(conn, bout, current, list(build(last, current)))
@@ -389,7 +391,7 @@ class Store:
         """Like `append`, and `build` gets a VerifiableRng at the current seed and next nonce."""
 
         def work(
-            conn: Connection, bout: Row[Any], seed: ServerSeed | None, current: list[Event]
+            conn: Connection, bout: Row, seed: ServerSeed | None, current: list[Event]
         ) -> list[Event]:
             assert seed is not None  # a seeded append
             # A revealed seed is refused by `_check_rolls` once `build` has rolled with it, so
@@ -423,7 +425,7 @@ class Store:
         """
 
         def work(
-            conn: Connection, bout: Row[Any], seed: ServerSeed | None, current: list[Event]
+            conn: Connection, bout: Row, seed: ServerSeed | None, current: list[Event]
         ) -> list[Event]:
             rng = None
             if seed is not None:
@@ -512,7 +514,7 @@ class Store:
         if not isinstance(token, str):
             return None
         with self._guard(), self._connect() as conn:
-            row = conn.execute(_TOKEN, {"digest": token_hash(token)}).first()
+            row = _TOKEN.first(conn, {"digest": token_hash(token)})
         return None if row is None else TokenRecord(row.bout_id, Role(row.role), row.fighter)
 
     # -- receipts (Idempotency-Key) ------------------------------------------------------
@@ -615,7 +617,7 @@ class Store:
     def _join(
         self,
         conn: Connection,
-        bout: Row[Any],
+        bout: Row,
         current: list[Event],
         client_seed_part: str | None,
         grant: tuple[str, Role, str | None] | None,
@@ -638,7 +640,7 @@ class Store:
     def _add(
         self,
         conn: Connection,
-        bout: Row[Any],
+        bout: Row,
         current: list[Event],
         new: list[Event],
         seed: ServerSeed | None = None,
@@ -656,7 +658,7 @@ class Store:
     def _check_rolls(
         self,
         conn: Connection,
-        bout: Row[Any],
+        bout: Row,
         current: list[Event],
         new: list[Event],
         seed: ServerSeed | None = None,

@@ -1,0 +1,140 @@
+"""The hot statements, run on the database driver's own cursor.
+
+Every attack runs the same few statements (the token, the bout with its seed, the events
+after the last one known, the new events). Through SQLAlchemy's `Connection.execute` each
+costs tens of microseconds of Python before the driver sees it, several times what the
+driver itself takes; on a served request, with cold caches, that was most of the store's
+time. A `Statement` keeps the SQLAlchemy Core statement (the one definition of the query),
+compiles it once per dialect to the driver's own SQL and parameter style, and runs it on
+the driver cursor of the same connection, inside the same transaction.
+
+Driver errors come out as SQLAlchemy's (`DBAPIError.instance`, parameters hidden), so a
+caller catches the same `IntegrityError` or `OperationalError` either way.
+
+>>> from sqlalchemy import bindparam, create_engine, select
+>>> from referee.store.schema import METADATA, TOKENS
+>>> engine = create_engine("sqlite://")
+>>> METADATA.create_all(engine)
+>>> by_hash = Statement(select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest")))
+>>> add = Statement(TOKENS.insert(), [c.key for c in TOKENS.c])
+>>> with engine.begin() as conn:
+...     add.many(conn, [{"token_hash": "h", "bout_id": "b1", "role": "referee", "fighter": None}])
+...     row = by_hash.first(conn, {"digest": "h"})
+>>> row.bout_id, row.role, row.fighter
+('b1', 'referee', None)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.compiler import Compiled
+
+
+def run_sql(conn: Connection, sql: str) -> None:
+    """Run one statement of the driver's SQL, without parameters, on its cursor."""
+    dialect = conn.dialect
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(sql)
+    except dialect.loaded_dbapi.Error as err:
+        raise _wrapped(sql, err, dialect, many=False) from err
+    finally:
+        cursor.close()
+
+
+def _wrapped(sql: str, err: Exception, dialect: Dialect, *, many: bool) -> BaseException:
+    """The driver's error as SQLAlchemy's (IntegrityError, OperationalError, ...)."""
+    return DBAPIError.instance(
+        sql,
+        None,
+        err,
+        dialect.loaded_dbapi.Error,
+        hide_parameters=True,
+        dialect=dialect,
+        ismulti=many,
+    )
+
+
+class _Prepared:
+    """One statement compiled for one dialect: the SQL, the order of its parameters (for
+    positional parameter styles), and the row type of what it selects."""
+
+    __slots__ = ("names", "row", "sql")
+
+    def __init__(self, compiled: Compiled, columns: Sequence[str] | None) -> None:
+        self.sql = compiled.string
+        positions = getattr(compiled, "positiontup", None)
+        self.names: tuple[str, ...] | None = tuple(positions) if positions is not None else None
+        self.row: Any = namedtuple("Row", columns) if columns else None
+
+    def parameters(self, values: Mapping[str, Any]) -> Any:
+        return values if self.names is None else tuple(values[name] for name in self.names)
+
+
+class Statement:
+    """A SQLAlchemy Core statement run on the driver's cursor (see the module's docstring).
+
+    `columns`: the columns an INSERT or UPDATE sets (compiled into it once); a SELECT's
+    result columns are its own.
+    """
+
+    __slots__ = ("_columns", "_prepared", "statement")
+
+    def __init__(self, statement: Executable, columns: Sequence[str] | None = None) -> None:
+        self.statement = statement
+        self._columns = list(columns) if columns is not None else None
+        self._prepared: dict[tuple[str, str], _Prepared] = {}
+
+    def _for(self, dialect: Dialect) -> _Prepared:
+        key = (dialect.name, dialect.paramstyle)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            compiled = self.statement.compile(dialect=dialect, column_keys=self._columns)  # type: ignore[attr-defined]
+            selected = getattr(self.statement, "selected_columns", None)
+            names = [column.key for column in selected] if selected is not None else None
+            prepared = self._prepared[key] = _Prepared(compiled, names)
+        return prepared
+
+    def _run(self, conn: Connection, values: Any, many: bool) -> Any:
+        dialect = conn.dialect
+        prepared = self._for(dialect)
+        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            if many:
+                cursor.executemany(prepared.sql, [prepared.parameters(v) for v in values])
+                return None, cursor.rowcount
+            cursor.execute(prepared.sql, prepared.parameters(values))
+            rows = cursor.fetchall() if prepared.row is not None else None
+            return rows, cursor.rowcount
+        except dialect.loaded_dbapi.Error as err:
+            raise _wrapped(prepared.sql, err, dialect, many=many) from err
+        finally:
+            cursor.close()
+
+    def all(self, conn: Connection, values: Mapping[str, Any]) -> list[Any]:
+        """Every selected row, as named tuples (`row.seq`, `row.hash`)."""
+        rows, _ = self._run(conn, values, False)
+        make = self._for(conn.dialect).row._make
+        return [make(row) for row in rows]
+
+    def first(self, conn: Connection, values: Mapping[str, Any]) -> Any | None:
+        """The first selected row as a named tuple, or None."""
+        rows, _ = self._run(conn, values, False)
+        return self._for(conn.dialect).row._make(rows[0]) if rows else None
+
+    def run(self, conn: Connection, values: Mapping[str, Any]) -> int:
+        """Run an INSERT, UPDATE or DELETE once; the count of rows it changed."""
+        _, count = self._run(conn, values, False)
+        return int(count)
+
+    def many(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run an INSERT for each of `rows` (one driver call)."""
+        if rows:
+            self._run(conn, rows, True)
