@@ -2,17 +2,18 @@
 
 Starts the referee service (a separate process, real database) and a bare FastAPI endpoint
 (same framework, same server) on 127.0.0.1, then drives each with 1, 8 and 32 concurrent
-clients for a fixed number of requests. The bare route is durable too: it appends one row to
-SQLite (WAL, synchronous=FULL, one commit per request) before it answers, as the referee does
-with every event it acknowledges; a route that writes nothing is no baseline for a durable
-service. Every client runs its own
-MSV bout and attacks with the referee's token for whoever has the turn, going on to a new bout
-when one ends. The bouts are opened (created, two fighters, initiative) before the clock starts:
-what is timed is attacks against the bare route's appends, request for request. Prints
-throughput, p50 and p99 latency, each server's CPU time per request (Linux), and the ratio to
-the bare endpoint.
+clients for a fixed number of requests, in rounds that alternate which of the two goes
+first (a shared machine's speed drifts within a run; the round of the median ratio is
+shown). The bare route is durable too: it appends one row to SQLite (WAL,
+synchronous=FULL, one commit per request) before it answers, as the referee does with every
+event it acknowledges; a route that writes nothing is no baseline for a durable service.
+Every client runs its own MSV bout and attacks with the referee's token for whoever has the
+turn, going on to a new bout when one ends. The bouts are opened (created, two fighters,
+initiative) before the clock starts: what is timed is attacks against the bare route's
+appends, request for request. Prints throughput, p50 and p99 latency, each server's CPU
+time per request (Linux), and the ratio to the bare endpoint.
 
-    .venv/bin/python benchmarks/bench_service.py [--requests 600] [--pg URL]
+    .venv/bin/python benchmarks/bench_service.py [--requests 600] [--rounds 3] [--pg URL]
 
 Bounded: a fixed number of requests per run, each with a 10 s timeout; only 127.0.0.1.
 """
@@ -210,6 +211,12 @@ def main() -> None:
     parser.add_argument(
         "--clients", default="1,8,32", help="comma-separated client counts (default 1,8,32)"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds per client count, bare and referee alternating; the median is shown",
+    )
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--bare-db", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -258,16 +265,31 @@ def main() -> None:
                 service = start(command, port)
                 try:
                     for clients in counts:
-                        base_rate, _, base_p99, base_cpu = measure(
-                            f"http://127.0.0.1:{bare_port}", clients, args.requests, True, bare.pid
-                        )
-                        rate, p50, p99, cpu = measure(
-                            f"http://127.0.0.1:{port}", clients, args.requests, False, service.pid
-                        )
+                        rounds = []
+                        for round_ in range(args.rounds):
+                            # Bare then referee, then the other way round: a machine that
+                            # speeds up or slows down during the run favours neither.
+                            pair = {}
+                            for bare_turn in (True, False) if round_ % 2 == 0 else (False, True):
+                                url = bare_port if bare_turn else port
+                                pid = bare.pid if bare_turn else service.pid
+                                pair[bare_turn] = measure(
+                                    f"http://127.0.0.1:{url}",
+                                    clients,
+                                    args.requests,
+                                    bare_turn,
+                                    pid,
+                                )
+                            rounds.append(pair)
+                        rounds.sort(key=lambda pair: pair[False][0] / pair[True][0])
+                        middle = rounds[len(rounds) // 2]  # the round of the median ratio
+                        rate, p50, p99, cpu = middle[False]
+                        base_rate, _, base_p99, base_cpu = middle[True]
+                        spread = " ".join(f"{p[False][0] / p[True][0]:.2f}" for p in rounds)
                         print(
                             f"{name:9} {clients:7d} {rate:10.0f} {p50:8.1f} {p99:8.1f} "
                             f"{shown(cpu)} {base_rate:8.0f} {base_p99:8.1f} {shown(base_cpu)} "
-                            f"{rate / base_rate:6.2f}"
+                            f"{rate / base_rate:6.2f}  ({spread})"
                         )
                 finally:
                     service.terminate()
@@ -276,7 +298,10 @@ def main() -> None:
         bare.terminate()
         bare.wait(10)
         bare_dir.cleanup()
-    print("ratio = referee attacks/s over the bare durable route's requests/s (target >= 0.8)")
+    print(
+        "ratio = referee attacks/s over the bare durable route's requests/s (target >= 0.8), "
+        "the median of the rounds (every round's ratio in brackets, lowest first)"
+    )
     print("bare route: one row appended to SQLite (WAL, synchronous=FULL) per request;")
     print("referee: SQLite WAL + synchronous FULL, PostgreSQL default fsync.")
     print(
