@@ -13,7 +13,9 @@ dependency:
 
 A write route is `async def`: its dependency reads only headers (no thread needed), `once`
 takes the one trip to a worker thread that the database work needs, and the answer is
-serialized back on the event loop, so a write costs one thread hand-off, not three.
+serialized back on the event loop, so a write costs one thread hand-off, not three. At most
+`WRITE_THREADS` writes of a process run in threads at once; the others wait their turn on
+the event loop.
 
 What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
 (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
@@ -22,12 +24,13 @@ What a caller may do is decided in one place, `referee.bout.permissions`. The ro
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
+from anyio import CapacityLimiter, to_thread
+from anyio.lowlevel import RunVar
 from fastapi import Depends, Header, Request
 from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
 
 from referee.errors import AuthError
 from referee.service import receipts
@@ -57,6 +60,15 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
+#: Writes of one service process running in threads at once. More threads than a few only
+#: contend for the interpreter with the requests being served, and on SQLite queue on its one
+#: writer's lock; a few queued behind the writer still commit together (one fsync for the
+#: group, see `referee.store.engine.write_transaction`). With 8 clients attacking
+#: (`benchmarks/bench_service.py`), 4 threads did about 1.2x the attacks a second of 8 on
+#: SQLite and 1.4x on PostgreSQL, with a p99 a third as long on SQLite.
+WRITE_THREADS = 4
+
+
 @dataclass(frozen=True, slots=True)
 class Write:
     """One write request: its bout, token and key; `once` runs it."""
@@ -80,7 +92,7 @@ class Write:
         `body` is what a retry's body is compared with (the request's model, the chat line, or
         None); it is turned into JSON only when there is a key to compare it under.
         """
-        return await run_in_threadpool(self._once, body, run)
+        return await to_thread.run_sync(self._once, body, run, limiter=self.ask.writes())
 
     def _once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
         # Only a keyed request is compared with its retries: no digest without a key.
@@ -103,6 +115,18 @@ class Ask:
     store: Store
     hub: LiveHub
     keep: receipts.Keep
+    #: The limiter of writes running at once, one per event loop (a limiter belongs to one).
+    _writes: RunVar[CapacityLimiter] = field(
+        default_factory=lambda: RunVar("referee_writes"), compare=False, repr=False
+    )
+
+    def writes(self) -> CapacityLimiter:
+        """This event loop's limiter of writes running at once (`WRITE_THREADS`)."""
+        limiter = self._writes.get(None)
+        if limiter is None:
+            limiter = CapacityLimiter(WRITE_THREADS)
+            self._writes.set(limiter)
+        return limiter
 
 
 def _ask(request: Request) -> Ask:
