@@ -39,27 +39,37 @@ from sqlalchemy.sql.compiler import Compiled
 
 def run_sql(conn: Connection, sql: str) -> None:
     """Run one statement of the driver's SQL, without parameters, on its cursor."""
+    _execute(conn, sql, None, many=False, fetch=False)
+
+
+def _execute(
+    conn: Connection, sql: str, parameters: Any, *, many: bool, fetch: bool
+) -> tuple[list[Any], int]:
+    """`sql` on a cursor of the connection's driver: the rows fetched (when `fetch`) and
+    the row count. The driver's error comes out as SQLAlchemy's (IntegrityError,
+    OperationalError, ...), without the parameters."""
     dialect = conn.dialect
     cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
-        cursor.execute(sql)
+        if many:
+            cursor.executemany(sql, parameters)
+        elif parameters is None:
+            cursor.execute(sql)
+        else:
+            cursor.execute(sql, parameters)
+        return (cursor.fetchall() if fetch else []), cursor.rowcount
     except dialect.loaded_dbapi.Error as err:
-        raise _wrapped(sql, err, dialect, many=False) from err
+        raise DBAPIError.instance(
+            sql,
+            None,
+            err,
+            dialect.loaded_dbapi.Error,
+            hide_parameters=True,
+            dialect=dialect,
+            ismulti=many,
+        ) from err
     finally:
         cursor.close()
-
-
-def _wrapped(sql: str, err: Exception, dialect: Dialect, *, many: bool) -> BaseException:
-    """The driver's error as SQLAlchemy's (IntegrityError, OperationalError, ...)."""
-    return DBAPIError.instance(
-        sql,
-        None,
-        err,
-        dialect.loaded_dbapi.Error,
-        hide_parameters=True,
-        dialect=dialect,
-        ismulti=many,
-    )
 
 
 class _Prepared:
@@ -102,37 +112,32 @@ class Statement:
             prepared = self._prepared[key] = _Prepared(compiled, names)
         return prepared
 
-    def _run(self, conn: Connection, values: Any, many: bool) -> Any:
-        dialect = conn.dialect
-        prepared = self._for(dialect)
-        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            if many:
-                cursor.executemany(prepared.sql, [prepared.parameters(v) for v in values])
-                return None, cursor.rowcount
-            cursor.execute(prepared.sql, prepared.parameters(values))
-            rows = cursor.fetchall() if prepared.row is not None else None
-            return rows, cursor.rowcount
-        except dialect.loaded_dbapi.Error as err:
-            raise _wrapped(prepared.sql, err, dialect, many=many) from err
-        finally:
-            cursor.close()
+    def _run(self, conn: Connection, values: Any, many: bool) -> tuple[list[Any], int]:
+        prepared = self._for(conn.dialect)
+        if many:
+            parameters = [prepared.parameters(v) for v in values]
+            return _execute(conn, prepared.sql, parameters, many=True, fetch=False)
+        rows, count = _execute(
+            conn,
+            prepared.sql,
+            prepared.parameters(values),
+            many=False,
+            fetch=prepared.row is not None,
+        )
+        return [prepared.row._make(row) for row in rows], count
 
     def all(self, conn: Connection, values: Mapping[str, Any]) -> list[Any]:
         """Every selected row, as named tuples (`row.seq`, `row.hash`)."""
-        rows, _ = self._run(conn, values, False)
-        make = self._for(conn.dialect).row._make
-        return [make(row) for row in rows]
+        return self._run(conn, values, False)[0]
 
     def first(self, conn: Connection, values: Mapping[str, Any]) -> Any | None:
         """The first selected row as a named tuple, or None."""
-        rows, _ = self._run(conn, values, False)
-        return self._for(conn.dialect).row._make(rows[0]) if rows else None
+        rows = self._run(conn, values, False)[0]
+        return rows[0] if rows else None
 
     def run(self, conn: Connection, values: Mapping[str, Any]) -> int:
         """Run an INSERT, UPDATE or DELETE once; the count of rows it changed."""
-        _, count = self._run(conn, values, False)
-        return int(count)
+        return int(self._run(conn, values, False)[1])
 
     def many(self, conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run an INSERT for each of `rows` (one driver call)."""

@@ -19,8 +19,9 @@ from referee.store.schema import BOUTS, EVENTS, SEEDS
 # The hot statements are built once and run on the driver's cursor (`referee.store.raw`):
 # building a SQLAlchemy statement, or running it through `Connection.execute`, costs more
 # than the database's own work on it.
-_BOUT = Statement(select(BOUTS).where(BOUTS.c.id == bindparam("bout_id")))
-_BOUT_LOCKED = Statement(select(BOUTS).where(BOUTS.c.id == bindparam("bout_id")).with_for_update())
+_BOUT_BY_ID = select(BOUTS).where(BOUTS.c.id == bindparam("bout_id"))
+_BOUT = Statement(_BOUT_BY_ID)
+_BOUT_LOCKED = Statement(_BOUT_BY_ID.with_for_update())
 _SEEDS = Statement(
     select(SEEDS).where(SEEDS.c.bout_id == bindparam("bout_id")).order_by(SEEDS.c.idx)
 )
