@@ -11,7 +11,6 @@ import threading
 from typing import Any
 
 import pytest
-from starlette.requests import Request
 
 from referee.service.app import create_app
 from referee.service.bouts import Caller
@@ -41,8 +40,8 @@ def test_at_most_write_threads_writes_run_at_once(pg_url: str) -> None:
             return {}
 
         async def scenario() -> None:
-            request = Request({"type": "http", "method": "POST", "path": "/", "headers": []})
-            writes = [Write(ask, request, None, None, None) for _ in range(3 * WRITE_THREADS)]
+            scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+            writes = [Write(ask, scope, None, None, None) for _ in range(3 * WRITE_THREADS)]
             tasks = [asyncio.create_task(w.once(None, write)) for w in writes]
             for _ in range(int(WAIT * 100)):  # until as many run as may
                 if running[0] >= WRITE_THREADS:

@@ -15,8 +15,8 @@ from referee.errors import ConflictError
 from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
 from referee.rng import VerifiableRng
 from referee.store import Store
-from referee.store import engine as engine_module
 from referee.store import store as store_module
+from referee.store.writers import Writers, writers_of
 
 AT = "2026-11-29T22:40:12.000000Z"
 WRITERS = 4
@@ -135,7 +135,7 @@ def note(text: str) -> Any:
     return build
 
 
-def in_one_group(writers: Any, first: Any, second: Any) -> None:
+def in_one_group(writers: Writers, first: Any, second: Any) -> None:
     """Run `first` on a thread until it holds the writers' lock, then `second` on another;
     wait for both (a generous bound: neither waits on a clock)."""
     one = threading.Thread(target=first)
@@ -158,7 +158,8 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
     with Store.open(url) as store, Store.open(url) as reader:
         for bout in ("b1", "b2"):
             store.create_bout(system="msv", name=bout, bout_id=bout, created_at=AT)
-        writers = engine_module._WRITERS[store._engine]
+        writers = writers_of(store._engine)
+        assert writers is not None
         first_done = threading.Event()
         errors: list[BaseException] = []
 
@@ -203,7 +204,8 @@ def test_a_group_whose_first_writer_fails_stores_nothing_of_it_and_the_next_writ
     with Store.open(url) as store, Store.open(url) as reader:
         for bout in ("b1", "b2"):
             store.create_bout(system="msv", name=bout, bout_id=bout, created_at=AT)
-        writers = engine_module._WRITERS[store._engine]
+        writers = writers_of(store._engine)
+        assert writers is not None
         errors: list[BaseException] = []
         groups: list[object] = []
 

@@ -11,11 +11,14 @@ dependency:
   first try revoked the very token it was sent with) gets its first answer again, with the
   new token, instead of a 401.
 
-A write route is `async def`: its dependency reads only headers (no thread needed), `once`
-takes the one trip to a worker thread that the database work needs, and the answer is
-serialized back on the event loop, so a write costs one thread hand-off, not three. At most
-`WRITE_THREADS` writes of a process run in threads at once; the others wait their turn on
-the event loop.
+A write route is `async def`: its dependency reads only headers (no I/O). Where the store can
+begin the write's transaction at once (SQLite, no other writer of the process holding or
+waiting for the write lock, quick commits: `Store.unit_now`), the event loop runs the write
+itself: a quick SQLite write costs less than a hand-off to a worker thread and back. Else
+`once` takes the one trip to a worker thread that the database work needs, at most
+`WRITE_THREADS` at once (the others wait their turn on the event loop), and the answer is
+serialized back on the event loop. The routes are `LeanRoute`s (`referee.service.lean`): a
+well-formed request runs without FastAPI's per-request machinery, with the same answer.
 
 What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
 (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
@@ -23,7 +26,7 @@ What a caller may do is decided in one place, `referee.bout.permissions`. The ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -71,10 +74,10 @@ WRITE_THREADS = 4
 
 @dataclass(frozen=True, slots=True)
 class Write:
-    """One write request: its bout, token and key; `once` runs it."""
+    """One write request: its ASGI scope, bout, token and key; `once` runs it."""
 
     ask: Ask
-    request: Request
+    scope: MutableMapping[str, Any]
     bout_id: str | None
     token: str | None
     key: str | None
@@ -92,15 +95,18 @@ class Write:
         `body` is what a retry's body is compared with (the request's model, the chat line, or
         None); it is turned into JSON only when there is a key to compare it under.
         """
+        unit = self.ask.store.unit_now()
+        if unit is not None:  # begun already: run it here, on the event loop
+            with unit:
+                return self._once(body, run)
         return await to_thread.run_sync(self._once, body, run, limiter=self.ask.writes())
 
     def _once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
         # Only a keyed request is compared with its retries: no digest without a key.
-        fingerprint = (
-            ""
-            if self.key is None
-            else request_digest(self.request.method, self.request.url.path, dumped(body))
-        )
+        fingerprint = ""
+        if self.key is not None:
+            request = Request(self.scope)
+            fingerprint = request_digest(request.method, request.url.path, dumped(body))
         ask = self.ask
         return receipts.once(
             ask.store, self.key, self.token, fingerprint, lambda: run(self.caller()), ask.keep
@@ -150,8 +156,18 @@ async def writing(
 ) -> Write:
     """The dependency of a write: the request, to be run `once` (headers only: no I/O, so it
     runs on the event loop)."""
-    bout_id = request.path_params.get("bout_id")
-    return Write(_ask(request), request, bout_id, bearer(authorization), idempotency_key)
+    return write_for(request.scope, authorization, idempotency_key)
+
+
+def write_for(
+    scope: MutableMapping[str, Any], authorization: str | None, idempotency_key: str | None
+) -> Write:
+    """The `Write` of a request (its ASGI scope) with these two headers' values: what the
+    `Writer` dependency gives, also made by `LeanRoute` without FastAPI's machinery."""
+    ask = scope["app"].state.ask
+    assert isinstance(ask, Ask)
+    bout_id = scope.get("path_params", {}).get("bout_id")
+    return Write(ask, scope, bout_id, bearer(authorization), idempotency_key)
 
 
 #: A read route's caller: `caller: Reader`.

@@ -1,8 +1,10 @@
-"""Database URLs, engines with the right settings, error wrapping and migrations.
+"""Database URLs, engines with the right settings, error wrapping, units of work and
+migrations.
 
 SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
 timeout, foreign keys; write transactions start with BEGIN IMMEDIATE so that writers
-queue instead of failing half-way. PostgreSQL: the psycopg 3 driver.
+queue instead of failing half-way (how they queue, and commit together: `store.writers`).
+PostgreSQL: the psycopg 3 driver.
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
 True
@@ -14,10 +16,8 @@ from __future__ import annotations
 
 import contextvars
 import os
-import threading
-import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -29,58 +29,22 @@ from referee.errors import NotationError, NotFoundError, StorageError
 from referee.store.notify import committed, take_touched
 from referee.store.raw import run_sql
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
-
-#: Seconds a SQLite writer waits for another writer before giving up.
-BUSY_TIMEOUT_S = 30
+from referee.store.writers import (
+    BUSY_TIMEOUT_S,
+    WRITE,
+    Begun,
+    grouped,
+    register,
+    run_begun,
+    writers_of,
+)
 
 #: Environment variable naming the default database (a path or a URL).
 DB_ENV = "REFEREE_DB"
 
-#: Execution option that makes a SQLite transaction BEGIN IMMEDIATE (take the write lock).
-WRITE = "referee_write"
-
 #: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
 _MIGRATION_LOCK = 0x5EFE_EE01
 
-
-#: The savepoint each grouped writer's block after the group's first runs in.
-_SAVEPOINT = "referee_writer"
-
-#: Most writers' operations one SQLite commit (one fsync) acknowledges together.
-MAX_GROUP = 16
-
-
-class _Group:
-    """One SQLite transaction that several writers' operations share, each in a savepoint of
-    its own; the last of them commits it (one fsync) for all."""
-
-    __slots__ = ("broken", "connection", "done", "error", "transaction")
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-        self.transaction = connection.begin()
-        self.done = threading.Event()
-        self.error: BaseException | None = None
-        self.broken = False
-
-
-class _Writers:
-    """The in-process writers of one SQLite engine: one at a time (`lock`), how many wait for
-    it, and the group of operations that the next commit acknowledges (file databases)."""
-
-    __slots__ = ("count", "group", "grouped", "lock", "mutex", "waiting")
-
-    def __init__(self, grouped: bool) -> None:
-        self.lock = threading.Lock()
-        self.mutex = threading.Lock()
-        self.waiting = 0
-        self.count = 0
-        self.group: _Group | None = None
-        self.grouped = grouped
-
-
-#: The writers of each SQLite engine (see `write_transaction`).
-_WRITERS: weakref.WeakKeyDictionary[Engine, _Writers] = weakref.WeakKeyDictionary()
 
 #: The unit of work open in this context, if any: (engine, its connection in a transaction).
 _UNIT: contextvars.ContextVar[tuple[Engine, Connection] | None] = contextvars.ContextVar(
@@ -150,7 +114,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     elif create:
         path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(full, **options)
-    _WRITERS[engine] = _Writers(grouped=path is not None)
+    register(engine, grouped=path is not None)
     event.listen(engine, "connect", _sqlite_settings)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
@@ -191,18 +155,32 @@ def is_transient(err: DBAPIError) -> bool:
     return sqlstate in ("40001", "40P01") or "database is locked" in str(err.orig)
 
 
-@contextmanager
-def unavailable_as_storage_error(engine: Engine) -> Iterator[None]:
+class StorageErrors:
+    """Turns a driver's "cannot connect / cannot open" error into StorageError (no
+    parameters); a transient one (another writer got in the way) passes through for a retry.
+    A reusable context manager (a store keeps one: it guards every call)."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, err: BaseException | None, _trace: object) -> None:
+        if isinstance(err, OperationalError) and not is_transient(err):
+            text = str(err.orig).strip()
+            reason = text.splitlines()[0] if text else "unknown"
+            raise StorageError(
+                f"database {safe_url(self.engine)!r} is unavailable: "
+                f"{type(err.orig).__name__}: {reason}"
+            ) from None
+
+
+def unavailable_as_storage_error(engine: Engine) -> StorageErrors:
     """Turn a driver's "cannot connect / cannot open" error into StorageError (no parameters)."""
-    try:
-        yield
-    except OperationalError as err:
-        if is_transient(err):
-            raise
-        reason = str(err.orig).strip().splitlines()[0] if str(err.orig).strip() else "unknown"
-        raise StorageError(
-            f"database {safe_url(engine)!r} is unavailable: {type(err.orig).__name__}: {reason}"
-        ) from None
+    return StorageErrors(engine)
 
 
 def ambient(engine: Engine) -> Connection | None:
@@ -211,19 +189,24 @@ def ambient(engine: Engine) -> Connection | None:
     return held[1] if held is not None and held[0] is engine else None
 
 
-@contextmanager
-def unit_of_work(engine: Engine) -> Iterator[Connection]:
+def unit_of_work(engine: Engine, begun: Begun | None = None) -> AbstractContextManager[Connection]:
     """One transaction around everything the store does on `engine` in this context.
 
     Every read and write of the store inside it uses its connection, and it commits only when
     the block ends without an exception: an operation of several steps is stored whole or not
-    at all. Nested units are part of the outer one.
+    at all. Nested units are part of the outer one. `begun`: a transaction
+    `store.writers.begin_now` began on this thread (else `write_transaction`'s).
     """
     held = ambient(engine)
     if held is not None:
-        yield held
-        return
-    with write_transaction(engine) as connection:
+        return nullcontext(held)
+    return _new_unit(engine, begun)
+
+
+@contextmanager
+def _new_unit(engine: Engine, begun: Begun | None) -> Iterator[Connection]:
+    transaction = write_transaction(engine) if begun is None else run_begun(begun)
+    with transaction as connection:
         token = _UNIT.set((engine, connection))
         try:
             yield connection
@@ -231,31 +214,27 @@ def unit_of_work(engine: Engine) -> Iterator[Connection]:
             _UNIT.reset(token)
 
 
-@contextmanager
-def write_transaction(engine: Engine) -> Iterator[Connection]:
+def write_transaction(engine: Engine) -> AbstractContextManager[Connection]:
     """One write transaction: BEGIN IMMEDIATE on SQLite; commit on success, else roll back.
 
     SQLite has one writer at a time; the writers of this process queue on a lock rather than
     in SQLite's busy handler, whose sleeps grow to 100 ms and make the slowest answers slow.
     (Other processes on the same file still wait in the busy handler.) Inside a unit of work
-    (`unit_of_work`) it is the unit's transaction.
-
-    On a SQLite file, writers that queue commit together (group commit): a writer that
-    finishes while others wait hands the open transaction on to the next one instead of
-    committing it, and the last of them (at most `MAX_GROUP`) commits once, one fsync for all.
-    Each writer's block after the group's first runs in a savepoint of its own, so it is still
-    stored whole or not at all (an exception rolls back its savepoint only; a failing first
-    block rolls back the group, which holds nothing else yet); and none returns before the
-    commit that stores it: what is acknowledged is on disk. If that commit fails, every writer
-    of the group gets StorageError and nothing of the group is stored.
+    (`unit_of_work`) it is the unit's transaction. On a SQLite file, writers that queue
+    commit together (`store.writers.grouped`): one fsync for the group, each writer's block
+    still stored whole or not at all, none answered before the commit that stores it.
     """
     held = ambient(engine)
     if held is not None:
-        yield held
-        return
-    writers = _WRITERS.get(engine)
+        return nullcontext(held)
+    return _write_transaction(engine)
+
+
+@contextmanager
+def _write_transaction(engine: Engine) -> Iterator[Connection]:
+    writers = writers_of(engine)
     if writers is not None and writers.grouped:
-        with _grouped(engine, writers) as connection:
+        with grouped(engine, writers) as connection:
             yield connection
         return
     with writers.lock if writers is not None else nullcontext(), engine.connect() as connection:
@@ -266,100 +245,6 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
         finally:
             touched = take_touched(connection)
     committed(engine, touched)  # reached only after a commit
-
-
-@contextmanager
-def _grouped(engine: Engine, writers: _Writers) -> Iterator[Connection]:
-    """`write_transaction` on a SQLite file: this writer's block in a savepoint of the group's
-    transaction; the group committed by its last writer; back only after that commit."""
-    with writers.mutex:
-        writers.waiting += 1
-    writers.lock.acquire()
-    with writers.mutex:
-        writers.waiting -= 1
-    try:
-        group = writers.group or _open_group(engine, writers)
-    except BaseException:
-        writers.lock.release()
-        raise
-    connection = group.connection
-    touched: set[str] = set()
-    clean = False
-    try:
-        # The group's first block needs no savepoint: if it fails, there is nothing of anyone
-        # else to keep, and the whole transaction is rolled back (one writer alone, the usual
-        # case, makes two statements fewer).
-        # The savepoint's statements go straight to the driver (`referee.store.raw`), as
-        # BEGIN does: nothing else on this connection takes savepoints.
-        nested = writers.count > 0
-        if nested:
-            run_sql(connection, f"SAVEPOINT {_SAVEPOINT}")
-        try:
-            yield connection
-        except BaseException:
-            take_touched(connection)
-            if nested:
-                with suppress(DBAPIError):  # else the group is broken: see below
-                    run_sql(connection, f"ROLLBACK TO {_SAVEPOINT}")  # this block leaves nothing
-                    run_sql(connection, f"RELEASE {_SAVEPOINT}")
-                    clean = True
-            raise
-        if nested:
-            run_sql(connection, f"RELEASE {_SAVEPOINT}")
-        touched = take_touched(connection)
-        clean = True
-        writers.count += 1
-    finally:
-        # After a failure that SQLite did not confine to the savepoint (the transaction is
-        # gone), or with no one waiting, or a full group: this writer ends the group.
-        group.broken = group.broken or not clean
-        with writers.mutex:
-            last = group.broken or writers.waiting == 0 or writers.count >= MAX_GROUP
-        if last:
-            _end_group(engine, writers, group)
-        writers.lock.release()
-    group.done.wait()
-    if group.error is not None:
-        raise StorageError(
-            f"database {safe_url(engine)!r} could not commit: {type(group.error).__name__}: "
-            f"{_first_line(group.error)} (nothing of this request was stored)"
-        ) from None
-    committed(engine, touched)  # reached only after the commit that stored this block
-
-
-def _open_group(engine: Engine, writers: _Writers) -> _Group:
-    """A new group: a connection in BEGIN IMMEDIATE (the caller holds `writers.lock`)."""
-    connection = engine.connect()
-    try:
-        connection.execution_options(**{WRITE: True})
-        group = _Group(connection)
-    except BaseException:
-        connection.close()
-        raise
-    writers.group, writers.count = group, 0
-    return group
-
-
-def _end_group(engine: Engine, writers: _Writers, group: _Group) -> None:
-    """Commit the group (roll it back if broken), then wake every writer waiting for it."""
-    try:
-        if group.broken:
-            group.transaction.rollback()
-            group.error = StorageError("a write failed beyond its savepoint")
-        else:
-            group.transaction.commit()
-    except BaseException as err:  # every writer of the group hears of it
-        group.error = err
-    finally:
-        writers.group = None
-        with suppress(Exception):  # the pool discards a connection it cannot reset
-            group.connection.close()
-        group.done.set()
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(getattr(err, "orig", None) or err).strip()
-    return text.splitlines()[0] if text else "unknown"
 
 
 def migrate(engine: Engine) -> int:

@@ -28,13 +28,15 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
@@ -58,6 +60,7 @@ from referee.ledger import (
 from referee.rng import Throw, VerifiableRng, check_server_seed, commitment, new_server_seed
 from referee.store.counters import SharedCounters
 from referee.store.engine import (
+    StorageErrors,
     ambient,
     default_url,
     is_postgres,
@@ -65,7 +68,6 @@ from referee.store.engine import (
     make_engine,
     migrate,
     safe_url,
-    unavailable_as_storage_error,
     unit_of_work,
     write_transaction,
 )
@@ -84,6 +86,7 @@ from referee.store.rows import (
     seed_row,
 )
 from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SEEDS, TOKENS
+from referee.store.writers import Begun, WriterConnection, begin_now
 
 #: build(last event or None, all events so far) -> the new events. May run more than once.
 Build = Callable[[Event | None, list[Event]], Sequence[Event]]
@@ -118,7 +121,13 @@ KNOWN_BOUTS = 256
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
+#: What `Store.unit()` is inside a unit already: it joins it.
+_JOINED: AbstractContextManager[None] = nullcontext()
+
 _TOKEN = Statement(select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest")))
+_SET_STATUS = Statement(
+    update(BOUTS).where(BOUTS.c.id == bindparam("bout_id")).values(status=bindparam("status"))
+)
 
 _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -126,10 +135,15 @@ _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class Store:
     """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
 
-    __slots__ = ("_engine", "_known", "_known_lock")
+    __slots__ = ("__weakref__", "_engine", "_errors", "_known", "_known_lock", "_writer")
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._errors = StorageErrors(engine)
+        # The connection this store's writes on the event loop use (`unit_now`), kept; given
+        # back to the pool when the store is closed, or garbage.
+        self._writer = WriterConnection(engine)
+        weakref.finalize(self, self._writer.close)
         # Events already read, per bout. Events are never changed once stored, so a cached
         # list is still a prefix of the ledger whenever its last event is still there with
         # the same hash; only the rows after it are read again.
@@ -192,27 +206,42 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection."""
+        self._writer.close()
         self._engine.dispose()
 
-    @contextmanager
-    def unit(self) -> Iterator[None]:
+    def unit(self) -> AbstractContextManager[None]:
         """One transaction around every read and write of this store in the block.
 
         An operation of several steps (open a bout with its first events, close it with the
         seed reveal, hand it over) is stored whole or not at all: an exception anywhere in the
         block, or a crash, leaves the database as it was. Nested units join the outer one.
         """
-        with self._guard(), unit_of_work(self._engine):
-            yield
+        if ambient(self._engine) is not None:
+            return _JOINED
+        return self._new_unit(None)
+
+    def unit_now(self) -> AbstractContextManager[None] | None:
+        """A `unit()` begun now on the calling thread, or None where it would have to wait.
+
+        The service's event loop runs a write in it itself, rather than handing it to a worker
+        thread, when it can start at once: on SQLite while no other writer holds or waits for
+        the write lock and commits are quick (see `referee.store.engine.begin_now`). It is the
+        same transaction as `unit()`'s: whole or nothing, answered only once committed.
+        """
+        if ambient(self._engine) is not None:
+            return None
+        with self._guard():
+            begun = begin_now(self._engine, self._writer)
+        return None if begun is None else self._new_unit(begun)
 
     @contextmanager
-    def _connect(self) -> Iterator[Connection]:
+    def _new_unit(self, begun: Begun | None) -> Iterator[None]:
+        with self._errors, unit_of_work(self._engine, begun):
+            yield
+
+    def _connect(self) -> AbstractContextManager[Connection]:
         held = ambient(self._engine)
-        if held is not None:
-            yield held
-            return
-        with self._engine.connect() as conn:
-            yield conn
+        return nullcontext(held) if held is not None else self._engine.connect()
 
     def __enter__(self) -> Store:
         return self
@@ -281,9 +310,9 @@ class Store:
         """Change the bout's status (open, running, paused, ended, ...)."""
         value = _check_text("status", status, 32)
         with self._guard(), write_transaction(self._engine) as conn:
-            bout_row(conn, bout_id, lock=True)
-            conn.execute(update(BOUTS).where(BOUTS.c.id == bout_id).values(status=value))
-        return self.get_bout(bout_id)
+            row = bout_row(conn, bout_id, lock=True)
+            _SET_STATUS.run(conn, {"bout_id": bout_id, "status": value})
+        return dataclasses.replace(bout_record(row), status=value)
 
     def set_client_seed(self, bout_id: str, client_seed: str) -> BoutRecord:
         """Set the whole client seed; ConflictError once the bout has rolled (it is fixed then)."""
@@ -556,8 +585,8 @@ class Store:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _guard(self) -> AbstractContextManager[None]:
-        return unavailable_as_storage_error(self._engine)
+    def _guard(self) -> StorageErrors:
+        return self._errors
 
     def _insert_token(
         self, conn: Connection, bout_id: str, token: str, role: Role, fighter: str | None

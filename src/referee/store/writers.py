@@ -1,0 +1,327 @@
+"""The writers of one SQLite engine: one at a time, group commit, and writes the event loop
+runs itself.
+
+SQLite has one writer at a time. The writers of a process queue on a lock of their own
+(`Writers.lock`) rather than in SQLite's busy handler, whose sleeps grow to 100 ms. Two ways
+through it:
+
+- **On a thread, grouped** (`grouped`): writers that queue commit together. A writer that
+  finishes while others wait hands the open transaction on instead of committing it; the
+  last of them (at most `MAX_GROUP`) commits once, one fsync for all. Each block after the
+  group's first runs in a savepoint of its own, so it is still stored whole or not at all,
+  and none returns before the commit that stores it.
+- **At once, on the calling thread** (`begin_now`): when no other writer of the process
+  holds or waits for the lock, no other process holds SQLite's, and commits have been quick
+  lately, the service's event loop runs a write itself (a hand-off to a worker thread and
+  back costs more than a quick SQLite write), on a connection the store keeps for it
+  (`WriterConnection`).
+
+Either way a write is one transaction, and nothing is answered before its commit.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from referee.errors import StorageError
+from referee.store.notify import committed, take_touched
+from referee.store.raw import run_sql
+
+#: Seconds a SQLite writer waits for another process's writer before giving up.
+BUSY_TIMEOUT_S = 30
+
+#: Execution option that makes a SQLite transaction BEGIN IMMEDIATE (take the write lock).
+WRITE = "referee_write"
+
+#: The savepoint each grouped writer's block after the group's first runs in.
+_SAVEPOINT = "referee_writer"
+
+#: Most writers' operations one SQLite commit (one fsync) acknowledges together.
+MAX_GROUP = 16
+
+#: Seconds a SQLite commit may take (on average, lately) for a write to run on the calling
+#: thread, the event loop's (`begin_now`). A commit is one fsync: about 0.1 ms on an SSD, so
+#: the loop is held no longer than by any other request; on a disk whose fsync is slower the
+#: writes go to worker threads, where one commit acknowledges a whole group of them.
+INLINE_COMMIT_S = 0.002
+#: Weight of the newest commit in that average.
+_COMMIT_WEIGHT = 0.2
+
+
+class _Group:
+    """One SQLite transaction that several writers' operations share, each in a savepoint of
+    its own; the last of them commits it (one fsync) for all."""
+
+    __slots__ = ("broken", "connection", "done", "error", "transaction")
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.transaction = connection.begin()
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.broken = False
+
+
+class Writers:
+    """The in-process writers of one SQLite engine: one at a time (`lock`), how many wait for
+    it, the group of operations that the next commit acknowledges (file databases), and how
+    long commits have taken lately."""
+
+    __slots__ = ("commit_seconds", "count", "group", "grouped", "lock", "mutex", "waiting")
+
+    def __init__(self, grouped: bool) -> None:
+        self.lock = threading.Lock()
+        self.mutex = threading.Lock()
+        self.waiting = 0
+        self.count = 0
+        self.group: _Group | None = None
+        self.grouped = grouped
+        #: How long a commit has taken lately (a moving average, seconds).
+        self.commit_seconds = 0.0
+
+    def took(self, seconds: float) -> None:
+        """Count one commit that took `seconds` into `commit_seconds`."""
+        self.commit_seconds += _COMMIT_WEIGHT * (seconds - self.commit_seconds)
+
+
+#: The writers of each SQLite engine.
+_WRITERS: weakref.WeakKeyDictionary[Engine, Writers] = weakref.WeakKeyDictionary()
+
+
+def register(engine: Engine, *, grouped: bool) -> Writers:
+    """Give a new SQLite engine its writers (`grouped`: commit queued writers together)."""
+    writers = _WRITERS[engine] = Writers(grouped)
+    return writers
+
+
+def writers_of(engine: Engine) -> Writers | None:
+    """The writers of a SQLite engine (None for PostgreSQL)."""
+    return _WRITERS.get(engine)
+
+
+# -- grouped, on threads ---------------------------------------------------------------------
+
+
+@contextmanager
+def grouped(engine: Engine, writers: Writers) -> Iterator[Connection]:
+    """A write transaction on a SQLite file: this writer's block in a savepoint of the
+    group's transaction; the group committed by its last writer; back only after that
+    commit. If that commit fails, every writer of the group gets StorageError and nothing of
+    the group is stored."""
+    with writers.mutex:
+        writers.waiting += 1
+    writers.lock.acquire()
+    with writers.mutex:
+        writers.waiting -= 1
+    try:
+        group = writers.group or _open_group(engine, writers)
+    except BaseException:
+        writers.lock.release()
+        raise
+    connection = group.connection
+    touched: set[str] = set()
+    clean = False
+    try:
+        # The group's first block needs no savepoint: if it fails, there is nothing of anyone
+        # else to keep, and the whole transaction is rolled back (one writer alone, the usual
+        # case, makes two statements fewer).
+        # The savepoint's statements go straight to the driver (`referee.store.raw`), as
+        # BEGIN does: nothing else on this connection takes savepoints.
+        nested = writers.count > 0
+        if nested:
+            run_sql(connection, f"SAVEPOINT {_SAVEPOINT}")
+        try:
+            yield connection
+        except BaseException:
+            take_touched(connection)
+            if nested:
+                with suppress(DBAPIError):  # else the group is broken: see below
+                    run_sql(connection, f"ROLLBACK TO {_SAVEPOINT}")  # this block leaves nothing
+                    run_sql(connection, f"RELEASE {_SAVEPOINT}")
+                    clean = True
+            raise
+        if nested:
+            run_sql(connection, f"RELEASE {_SAVEPOINT}")
+        touched = take_touched(connection)
+        clean = True
+        writers.count += 1
+    finally:
+        # After a failure that SQLite did not confine to the savepoint (the transaction is
+        # gone), or with no one waiting, or a full group: this writer ends the group.
+        group.broken = group.broken or not clean
+        with writers.mutex:
+            last = group.broken or writers.waiting == 0 or writers.count >= MAX_GROUP
+        if last:
+            _end_group(writers, group)
+        writers.lock.release()
+    group.done.wait()
+    if group.error is not None:
+        where = engine.url.render_as_string(hide_password=True)
+        raise StorageError(
+            f"database {where!r} could not commit: {type(group.error).__name__}: "
+            f"{_first_line(group.error)} (nothing of this request was stored)"
+        ) from None
+    committed(engine, touched)  # reached only after the commit that stored this block
+
+
+def _open_group(engine: Engine, writers: Writers) -> _Group:
+    """A new group: a connection in BEGIN IMMEDIATE (the caller holds `writers.lock`)."""
+    connection = engine.connect()
+    try:
+        connection.execution_options(**{WRITE: True})
+        group = _Group(connection)
+    except BaseException:
+        connection.close()
+        raise
+    writers.group, writers.count = group, 0
+    return group
+
+
+def _end_group(writers: Writers, group: _Group) -> None:
+    """Commit the group (roll it back if broken), then wake every writer waiting for it."""
+    try:
+        if group.broken:
+            group.transaction.rollback()
+            group.error = StorageError("a write failed beyond its savepoint")
+        else:
+            started = time.perf_counter()
+            group.transaction.commit()
+            writers.took(time.perf_counter() - started)
+    except BaseException as err:  # every writer of the group hears of it
+        group.error = err
+    finally:
+        writers.group = None
+        with suppress(Exception):  # the pool discards a connection it cannot reset
+            group.connection.close()
+        group.done.set()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else "unknown"
+
+
+# -- at once, on the calling thread ----------------------------------------------------------
+
+
+class WriterConnection:
+    """The connection a store's writes run at once on (`begin_now`), made when first needed
+    and kept: such a write takes no connection from the pool and gives none back. Its busy
+    timeout is 0, so a BEGIN never waits for another process's write lock; it is set back
+    before the connection goes back to the pool (`close`)."""
+
+    __slots__ = ("_connection", "engine")
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._connection: Connection | None = None
+
+    def get(self) -> Connection:
+        """The connection (a new one if there is none, or the last one broke)."""
+        connection = self._connection
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self.engine.connect()
+            try:
+                connection.execution_options(**{WRITE: True})
+                run_sql(connection, "PRAGMA busy_timeout=0")
+            except BaseException:
+                connection.close()
+                raise
+            self._connection = connection
+        return connection
+
+    def close(self) -> None:
+        """Give the connection back to the pool (its busy timeout as every other one's), or
+        drop it if it cannot be trusted any more."""
+        connection, self._connection = self._connection, None
+        if connection is None or connection.closed:
+            return
+        try:
+            run_sql(connection, f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}")
+        except DBAPIError:
+            connection.invalidate()  # not back to the pool: the driver's connection is closed
+        connection.close()
+
+
+class Begun:
+    """A SQLite write transaction begun on the calling thread (`begin_now`), holding the
+    writers' lock until `run_begun` commits or rolls it back."""
+
+    __slots__ = ("connection", "engine", "transaction", "writer", "writers")
+
+    def __init__(self, engine: Engine, writers: Writers, writer: WriterConnection) -> None:
+        self.engine = engine
+        self.writers = writers
+        self.writer = writer
+        self.connection = writer.get()
+        self.transaction = self.connection.begin()
+
+
+def begin_now(engine: Engine, writer: WriterConnection) -> Begun | None:
+    """A write transaction begun now on the calling thread, on `writer`, or None where it
+    would have to wait.
+
+    For the event loop, which then runs a write itself instead of handing it to a worker
+    thread (the hand-off costs more than a quick SQLite write). None, so the caller takes the
+    usual way (a unit of work on a thread): on PostgreSQL (every statement is a round trip);
+    while another writer of this process holds or waits for the writers' lock (a group may be
+    open), or another process holds SQLite's (the BEGIN IMMEDIATE is tried once, without the
+    busy timeout's wait); and while commits have been slow lately (more than
+    `INLINE_COMMIT_S` on average: a slow fsync would hold the loop, and on threads one
+    commit serves a whole group of writers).
+    """
+    writers = _WRITERS.get(engine)
+    if writers is None or writers.waiting or writers.commit_seconds > INLINE_COMMIT_S:
+        return None
+    if not writers.lock.acquire(blocking=False):
+        return None
+    try:
+        if writers.group is not None:
+            writers.lock.release()
+            return None
+        return Begun(engine, writers, writer)
+    except OperationalError as err:
+        writers.lock.release()
+        writer.close()  # after a failed BEGIN the connection's state is not to be trusted
+        if "database is locked" in str(err.orig):  # another process writes: take a thread
+            return None
+        raise
+    except BaseException:
+        writers.lock.release()
+        raise
+
+
+@contextmanager
+def run_begun(begun: Begun) -> Iterator[Connection]:
+    """The block in `begun`'s transaction; commit on success (timed, for `begin_now`), else
+    roll back; the writers' lock is released either way."""
+    writers, writer, connection = begun.writers, begun.writer, begun.connection
+    touched: set[str] = set()
+    try:
+        try:
+            yield connection
+        except BaseException:
+            take_touched(connection)
+            try:
+                begun.transaction.rollback()
+            except DBAPIError:
+                writer.close()
+            raise
+        started = time.perf_counter()
+        try:
+            begun.transaction.commit()
+        except BaseException:
+            writer.close()  # whatever SQLite left of the transaction goes with the connection
+            raise
+        writers.took(time.perf_counter() - started)
+        touched = take_touched(connection)
+    finally:
+        writers.lock.release()
+    committed(begun.engine, touched)  # reached only after the commit

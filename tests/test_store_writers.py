@@ -1,0 +1,175 @@
+"""Writes the event loop runs itself (`Store.unit_now`, `referee.store.writers.begin_now`): only
+where they need not wait, whole or nothing, on a kept connection that never waits for another
+process and goes back to the pool as it came."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from referee.errors import ConflictError
+from referee.ledger import chain
+from referee.service.app import create_app
+from referee.service.bouts import Caller
+from referee.service.routing import Ask, Write
+from referee.store import Store
+from referee.store.writers import BUSY_TIMEOUT_S, INLINE_COMMIT_S, Writers, writers_of
+
+AT = "2026-11-29T22:40:12.000000Z"
+
+
+def note(words: str) -> Any:
+    def build(last: Any, events: Any) -> list[Any]:
+        return [chain(last, "note", "ref", {"text": words}, AT)]
+
+    return build
+
+
+def writers(store: Store) -> Writers:
+    found = writers_of(store._engine)
+    assert found is not None
+    return found
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    with Store.open(str(tmp_path / "referee.db")) as opened:
+        opened.create_bout(system="msv", name="b1", bout_id="b1", created_at=AT)
+        yield opened
+
+
+def texts(store: Store) -> list[str]:
+    return [e["payload"]["text"] for e in store.events("b1")]
+
+
+def test_a_unit_begun_now_stores_all_of_its_block_or_none_and_frees_the_lock(store: Store) -> None:
+    unit = store.unit_now()
+    assert unit is not None
+    with unit:
+        assert writers(store).lock.locked()
+        store.append("b1", note("one"))
+        store.append("b1", note("two"))
+    assert texts(store) == ["one", "two"]
+    assert not writers(store).lock.locked()
+    unit = store.unit_now()
+    assert unit is not None
+    with pytest.raises(ConflictError), unit:
+        store.append("b1", note("three"))
+        raise ConflictError("changed my mind")
+    assert texts(store) == ["one", "two"]
+    assert not writers(store).lock.locked()
+    unit = store.unit_now()  # the kept connection is usable again after the rollback
+    assert unit is not None
+    with unit:
+        store.append("b1", note("four"))
+    assert texts(store) == ["one", "two", "four"]
+
+
+def test_no_unit_begins_now_inside_a_unit(store: Store) -> None:
+    with store.unit():
+        assert store.unit_now() is None
+
+
+def test_no_unit_begins_now_while_another_writer_of_the_process_holds_or_waits_for_the_lock(
+    store: Store,
+) -> None:
+    w = writers(store)
+    with w.lock:
+        assert store.unit_now() is None
+    w.waiting += 1
+    try:
+        assert store.unit_now() is None
+    finally:
+        w.waiting -= 1
+    unit = store.unit_now()
+    assert unit is not None
+    with unit:
+        pass
+
+
+def test_no_unit_begins_now_while_commits_are_slow_and_one_does_again_once_they_are_quick(
+    store: Store,
+) -> None:
+    w = writers(store)
+    w.took(100 * INLINE_COMMIT_S)  # one very slow commit (a disk whose fsync stalls)
+    assert w.commit_seconds > INLINE_COMMIT_S
+    assert store.unit_now() is None
+    while w.commit_seconds > INLINE_COMMIT_S:  # quick commits, on threads, bring it back
+        with store.unit():
+            store.append("b1", note("quick"))
+    unit = store.unit_now()
+    assert unit is not None
+    with unit:
+        store.append("b1", note("now"))
+    assert texts(store)[-1] == "now"
+
+
+def test_the_moving_average_of_commit_times(store: Store) -> None:
+    w = Writers(grouped=True)
+    w.took(0.010)
+    assert w.commit_seconds == pytest.approx(0.002)
+    w.took(0.0)
+    assert w.commit_seconds == pytest.approx(0.0016)
+
+
+def test_no_unit_begins_now_while_another_process_holds_sqlites_write_lock_and_none_waits(
+    tmp_path: Path,
+) -> None:
+    """Another store on the same file stands for another process: its open write transaction
+    makes `unit_now` answer None at once (no busy-timeout wait), and nothing of it is lost."""
+    url = str(tmp_path / "referee.db")
+    with Store.open(url) as store, Store.open(url) as other:
+        store.create_bout(system="msv", name="b1", bout_id="b1", created_at=AT)
+        with other.unit():
+            other.append("b1", note("other"))
+            assert store.unit_now() is None
+            assert not writers(store).lock.locked()
+        unit = store.unit_now()
+        assert unit is not None
+        with unit:
+            store.append("b1", note("mine"))
+        assert texts(store) == ["other", "mine"]
+
+
+def test_the_kept_connection_goes_back_to_the_pool_with_the_usual_busy_timeout(
+    store: Store,
+) -> None:
+    unit = store.unit_now()
+    assert unit is not None
+    with unit:
+        kept = store._writer.get()
+        assert kept.execute(text("PRAGMA busy_timeout")).scalar() == 0
+    store._writer.close()
+    with store._engine.connect() as again:  # the pool's only idle connection: the kept one
+        assert again.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_TIMEOUT_S * 1000
+
+
+def test_a_write_runs_on_the_event_loop_on_sqlite(tmp_path: Path) -> None:
+    """`Write.once` on SQLite runs the write on the loop's own thread (no hand-off)."""
+    with Store.open(str(tmp_path / "referee.db")) as store:
+        ask = create_app(store).state.ask
+        assert isinstance(ask, Ask)
+        threads: list[int] = []
+
+        def run(_caller: Caller) -> dict[str, Any]:
+            threads.append(threading.get_ident())
+            return {}
+
+        async def scenario() -> int:
+            scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+            await Write(ask, scope, None, None, None).once(None, run)
+            return threading.get_ident()
+
+        loop_thread = asyncio.run(scenario())
+        assert threads == [loop_thread]
+
+
+@pytest.mark.postgres
+def test_postgresql_never_begins_a_unit_now(pg_url: str) -> None:
+    with Store.open(pg_url) as store:
+        assert store.unit_now() is None
