@@ -43,6 +43,7 @@ from referee.service import (
 )
 from referee.service.bouts import ROTATE_EVERY, RefereeService, redact_hidden
 from referee.service.chat import error_answer
+from referee.service.lean import LeanRoute
 from referee.service.limits import (
     Limits,
     RateLimitedError,
@@ -323,7 +324,9 @@ def create_app(
     ask = Ask(service, store, hub, keep)
     app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
     # The bout routes go straight onto the app's own router: one list to match a request
-    # against, not a walk through one included router per module.
+    # against, not a walk through one included router per module. Its writes are lean routes
+    # (a well-formed write runs without FastAPI's per-request machinery: service/lean.py).
+    app.router.route_class = LeanRoute
     for module in (
         routes_bouts,
         routes_fighters,

@@ -1,0 +1,225 @@
+"""`LeanRoute`: a write route that runs a well-formed request without FastAPI's per-request
+machinery, and hands everything else to FastAPI's own handler.
+
+A write route is declared as FastAPI declares any route (path parameters, at most one JSON
+body model, the one `routing.Writer` dependency, maybe the `Request`), and FastAPI makes its
+OpenAPI schema from that declaration as usual. Per request, FastAPI's handler then builds a
+`Request`, two exit stacks, solves the dependencies parameter by parameter, validates the
+body, runs the route and validates and serializes its answer: for a write, as much work
+again as the write itself (`benchmarks/bench_service.py`).
+
+A `LeanRoute` does the same steps directly, with the same functions: the body read as
+Starlette reads it, parsed as FastAPI parses it (JSON for `application/json`), validated by
+the route's own body field, the `Write` made by `routing.write_for` from the same two
+headers, the answer validated and serialized by the route's own response field. It takes
+only what it can take exactly: a body that is missing, empty where one is required, of
+another content type, not JSON, `null` or invalid goes, unread, to FastAPI's handler, whose
+answer (a 422 and its message) is the one the route has always given. So both ways give
+the same answer, byte for byte (tests/test_service_lean.py). Errors the route raises reach
+the app's exception handlers, as from any route.
+
+A route whose declaration it cannot run exactly (a query, header or cookie parameter of its
+own, another dependency, a path parameter other than a plain string, a synchronous
+function) is left entirely to FastAPI.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastapi.routing import APIRoute
+from starlette.requests import Request
+from starlette.responses import Response
+
+from referee.service.routing import write_for, writing
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+_JSON = b"application/json"
+
+
+class LeanRoute(APIRoute):
+    """An `APIRoute` that runs well-formed writes directly (see the module's docstring)."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        #: FastAPI's own handler of the route: what answers a request the lean way does not take.
+        self.standard = self.app
+        self._plan = _Plan.of(self)
+        if self._plan is not None:
+            self.app = self._lean
+
+    @property
+    def lean(self) -> bool:
+        """Whether well-formed requests take the direct way."""
+        return self._plan is not None
+
+    async def _lean(self, scope: Scope, receive: Receive, send: Send) -> None:
+        plan = self._plan
+        assert plan is not None
+        body = await _read_body(receive)
+        if body is None:  # the client went away: nobody to answer, nothing to do
+            return
+        arguments = plan.arguments(scope, body)
+        if arguments is None:  # FastAPI's own handler gives its own answer (a 422, ...)
+            await self.standard(scope, _replaying(body, receive), send)
+            return
+        if plan.request is not None:
+            request = Request(scope, _replaying(body, receive), send)
+            request._body = body  # what `await request.body()` gives, as Starlette caches it
+            arguments[plan.request] = request
+        answer = await self.endpoint(**arguments)
+        if not isinstance(answer, Response):
+            answer = plan.response(answer, self.status_code or 200)
+        await answer(scope, receive, send)
+
+
+class _Plan:
+    """What a `LeanRoute` takes from a request: its path parameters, its body (validated by
+    the route's body field) and its `Write`; and how it answers."""
+
+    __slots__ = ("body", "body_field", "paths", "request", "required", "response_field", "write")
+
+    def __init__(self, route: APIRoute) -> None:
+        dependant = route.dependant
+        self.paths = tuple(str(field.name) for field in dependant.path_params)
+        self.write = str(dependant.dependencies[0].name)
+        self.request = dependant.request_param_name
+        self.body_field = route.body_field
+        self.body = str(dependant.body_params[0].name) if dependant.body_params else None
+        self.required = self.body_field is not None and self.body_field.field_info.is_required()
+        self.response_field = route.response_field
+
+    @classmethod
+    def of(cls, route: APIRoute) -> _Plan | None:
+        """The plan of `route`, or None when it cannot be run exactly as FastAPI runs it."""
+        dependant = route.dependant
+        if not _is_coroutine(route.endpoint):
+            return None
+        if dependant.query_params or dependant.header_params or dependant.cookie_params:
+            return None
+        if len(dependant.dependencies) != 1 or dependant.dependencies[0].call is not writing:
+            return None
+        if (
+            dependant.websocket_param_name
+            or dependant.http_connection_param_name
+            or dependant.response_param_name
+            or dependant.background_tasks_param_name
+            or dependant.security_scopes_param_name
+        ):
+            return None
+        if any(
+            field.field_info.annotation is not str or field.field_info.metadata
+            for field in dependant.path_params
+        ):
+            return None
+        if len(dependant.body_params) > 1 or getattr(route, "_embed_body_fields", False):
+            return None
+        if dependant.body_params and route.body_field is None:
+            return None
+        if route.response_field is None and not _answers_a_response(route):
+            return None
+        return cls(route)
+
+    def arguments(self, scope: Scope, body: bytes) -> dict[str, Any] | None:
+        """The route function's arguments, or None: let FastAPI's handler answer."""
+        params = scope["path_params"]
+        arguments: dict[str, Any] = {name: params[name] for name in self.paths}
+        if self.body is not None:
+            value = self._body(scope, body)
+            if value is _REFUSED:
+                return None
+            arguments[self.body] = value
+        authorization = key = None
+        for name, raw in scope["headers"]:
+            if name == b"authorization" and authorization is None:
+                authorization = raw.decode("latin-1")
+            elif name == b"idempotency-key" and key is None:
+                key = raw.decode("latin-1")
+        arguments[self.write] = write_for(scope, authorization, key)
+        return arguments
+
+    def _body(self, scope: Scope, body: bytes) -> Any:
+        """The validated body, None for an optional one left out, or `_REFUSED`."""
+        field = self.body_field
+        assert field is not None
+        if not body:
+            return _REFUSED if self.required else None
+        if _content_type(scope) != _JSON:
+            return _REFUSED
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            return _REFUSED
+        if parsed is None:
+            return _REFUSED
+        value, errors = field.validate(parsed, {}, loc=("body",))
+        return _REFUSED if errors else value
+
+    def response(self, answer: Any, status: int) -> Response:
+        """The answer as FastAPI gives it: validated and serialized by the response field."""
+        field = self.response_field
+        assert field is not None, "a route without a response model must return a Response"
+        value, errors = field.validate(answer, {}, loc=("response",))
+        if errors:
+            raise TypeError(f"the route's answer does not match its response model: {errors}")
+        return Response(field.serialize_json(value), status, media_type="application/json")
+
+
+#: A body FastAPI's own handler must answer.
+_REFUSED = object()
+
+
+def _content_type(scope: Scope) -> bytes | None:
+    """The request's media type, lower case without parameters (None when not given)."""
+    for name, raw in scope["headers"]:
+        if name == b"content-type":
+            return bytes(raw).partition(b";")[0].strip().lower()
+    return None
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole request body, read as Starlette's `Request.body` reads it; None if the client
+    disconnected first."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` that gives `body` once more first (for a handler that reads it again)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _is_coroutine(function: Any) -> bool:
+    return inspect.iscoroutinefunction(function)
+
+
+def _answers_a_response(route: APIRoute) -> bool:
+    """Whether the route function is declared to return a `Response` itself."""
+    try:
+        returns = inspect.signature(route.endpoint, eval_str=True).return_annotation
+    except (NameError, TypeError, ValueError):
+        return False
+    return isinstance(returns, type) and issubclass(returns, Response)
