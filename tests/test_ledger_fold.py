@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -12,7 +12,7 @@ from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.events import Event
 from referee.bout.fold import apply, project
-from referee.bout.state import BoutState
+from referee.bout.state import BoutState, evolve
 from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
@@ -130,3 +130,21 @@ def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
     cached = service.cache.state(bout, records)
     assert cached == project([Event.from_dict(r) for r in records])
     assert cached.next_seq == len(records) > 10
+
+
+@settings(max_examples=100, deadline=None)
+@given(plan=plans(), seed=st.integers(0, 2**32), data=st.data())
+def test_evolve_makes_the_state_replace_makes(
+    plan: list[Step], seed: int, data: st.DataObject
+) -> None:
+    """The fold's one copy per event (`evolve`) equals `dataclasses.replace`, every field
+    (`in_force`, outside equality, included)."""
+    states = states_event_by_event(play(plan, SeededRng(seed)).events) or [BoutState()]
+    state = data.draw(st.sampled_from(states))
+    donor = data.draw(st.sampled_from(states))
+    names = data.draw(st.sets(st.sampled_from([f.name for f in fields(BoutState)])))
+    changes = {name: getattr(donor, name) for name in names}
+    made = evolve(state, changes)
+    assert made == replace(state, **changes)
+    for f in fields(BoutState):
+        assert getattr(made, f.name) is changes.get(f.name, getattr(state, f.name))

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.bout.events import Event, EventType
-from referee.bout.state import BoutState, Fighter, InForce, Status
+from referee.bout.state import BoutState, Fighter, InForce, Status, evolve
 
 #: Events a command's group may contain after its opening ACTION (always with actor "system").
 _GROUP_TYPES = frozenset(
@@ -102,16 +102,14 @@ def apply(state: BoutState, event: Event, seq: int) -> BoutState:
 
 
 def _step(state: BoutState, event: Event, seq: int) -> BoutState:
-    """One event's own effect (a void's refold is `apply`'s), remembered as in force."""
+    """One event's own effect (a void's refold is `apply`'s), remembered as in force: one
+    copy of the state per event."""
     handler = _HANDLERS.get(event.type)
-    if handler is not None:
-        state = handler(state, event.payload, event.actor, seq)
-    return replace(
-        state,
-        next_seq=seq + 1,
-        actions=_track_group(state.actions, event, seq),
-        in_force=InForce(seq, event, state.in_force),
-    )
+    changes = {} if handler is None else handler(state, event.payload, event.actor, seq)
+    changes["next_seq"] = seq + 1
+    changes["actions"] = _track_group(state.actions, event, seq)
+    changes["in_force"] = InForce(seq, event, state.in_force)
+    return evolve(state, changes)
 
 
 def _refold_without(in_force: InForce, gone: range) -> BoutState:
@@ -142,97 +140,101 @@ def _track_group(
 
 
 Payload = dict[str, Any]
-Handler = Callable[[BoutState, Payload, str, int], BoutState]
+#: What one event changes: the state's fields by name, with their new values.
+Changes = dict[str, Any]
+Handler = Callable[[BoutState, Payload, str, int], Changes]
 
 
-def _opened(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
-    return replace(
-        state,
-        system=str(p["system"]),
-        name=str(p["name"]),
-        rules=p.get("rules") or {},
-        dialect=str(p.get("dialect") or "roll20"),
-    )
+def _opened(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+    return {
+        "system": str(p["system"]),
+        "name": str(p["name"]),
+        "rules": p.get("rules") or {},
+        "dialect": str(p.get("dialect") or "roll20"),
+    }
 
 
-def _added(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _added(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     fighter = Fighter(
         name=str(p["name"]),
         side=str(p.get("side") or p["name"]),
         stats=dict(p.get("stats") or {}),
         hidden=frozenset(p.get("hidden") or ()),
     )
-    state = state.with_fighter(fighter)
+    changes: Changes = {"fighters": state.fighters_with(fighter)}
     if state.status in (Status.RUNNING, Status.PAUSED):
-        state = replace(state, order=(*state.order, fighter.name))
-    return state
+        changes["order"] = (*state.order, fighter.name)
+    return changes
 
 
-def _updated(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _fighter(state: BoutState, fighter: Fighter) -> Changes:
+    """The change of one fighter."""
+    return {"fighters": state.fighters_with(fighter)}
+
+
+def _updated(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p["name"]))
     stats = {**f.stats, **(p.get("stats") or {})}
     wounds = p.get("wounds", f.wounds)
     hidden = frozenset(p["hidden"]) if "hidden" in p else f.hidden
-    return state.with_fighter(replace(f, stats=stats, wounds=int(wounds), hidden=hidden))
+    return _fighter(state, replace(f, stats=stats, wounds=int(wounds), hidden=hidden))
 
 
-def _removed(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _removed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     name = str(p["name"])
     current = state.current
     order = tuple(n for n in state.order if n != name)
     turn = order.index(current) if current in order else None
-    return replace(
-        state,
-        fighters=tuple(f for f in state.fighters if f.name != name),
-        order=order,
-        turn=turn,
-        free_attack=None if state.free_attack == name else state.free_attack,
-    )
+    return {
+        "fighters": tuple(f for f in state.fighters if f.name != name),
+        "order": order,
+        "turn": turn,
+        "free_attack": None if state.free_attack == name else state.free_attack,
+    }
 
 
-def _revealed(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _revealed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p["name"]))
     keys = set(p.get("keys") or f.hidden)
-    return state.with_fighter(replace(f, hidden=f.hidden - keys))
+    return _fighter(state, replace(f, hidden=f.hidden - keys))
 
 
-def _action(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _action(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     if state.free_attack is not None and state.free_attack == actor:
-        return replace(state, free_attack=None)
-    return state
+        return {"free_attack": None}
+    return {}
 
 
-def _initiative(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
-    return replace(state, order=tuple(p["order"]), status=Status.RUNNING, round=1, turn=None)
+def _initiative(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+    return {"order": tuple(p["order"]), "status": Status.RUNNING, "round": 1, "turn": None}
 
 
-def _outcome(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _outcome(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     free = p.get("actor") if p.get("extra_action") else None
     wounds = dict(state.outcome_wounds)
     wounds[seq] = ()
-    return replace(
-        state,
-        free_attack=str(free) if free else state.free_attack,
-        last_outcome=seq,
-        outcome_wounds=wounds,
-    )
+    return {
+        "free_attack": str(free) if free else state.free_attack,
+        "last_outcome": seq,
+        "outcome_wounds": wounds,
+    }
 
 
-def _wound(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _wound(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     target = str(p["target"])
     f = state.fighter(target)
-    state = state.with_fighter(replace(f, wounds=int(p["total"])))
+    changes = _fighter(state, replace(f, wounds=int(p["total"])))
     if state.last_outcome is not None and actor == "system":
         wounds = dict(state.outcome_wounds)
         wounds[state.last_outcome] = (
             *wounds.get(state.last_outcome, ()),
             (target, int(p["amount"])),
         )
-        state = replace(state, outcome_wounds=wounds)
-    return state
+        changes["outcome_wounds"] = wounds
+    return changes
 
 
-def _condition(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _condition(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p["target"]))
     conditions = dict(f.conditions)
     rounds = p.get("rounds")
@@ -240,47 +242,49 @@ def _condition(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
         conditions.pop(str(p["condition"]), None)
     else:
         conditions[str(p["condition"])] = rounds
-    return state.with_fighter(replace(f, conditions=conditions))
+    return _fighter(state, replace(f, conditions=conditions))
 
 
-def _stat(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _stat(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p["target"]))
-    return state.with_fighter(replace(f, stats={**f.stats, str(p["key"]): p.get("value")}))
+    return _fighter(state, replace(f, stats={**f.stats, str(p["key"]): p.get("value")}))
 
 
-def _defeated(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _defeated(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p["name"]))
-    return state.with_fighter(replace(f, defeated=bool(p.get("defeated", True))))
+    return _fighter(state, replace(f, defeated=bool(p.get("defeated", True))))
 
 
-def _turn(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _turn(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     name = str(p["fighter"])
     turn = state.order.index(name) if name in state.order else None
-    return replace(state, turn=turn, round=int(p.get("round", state.round)), free_attack=None)
+    return {"turn": turn, "round": int(p.get("round", state.round)), "free_attack": None}
 
 
 def _status(status: Status) -> Handler:
-    def handler(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
-        return replace(state, status=status)
+    def handler(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+        return {"status": status}
 
     return handler
 
 
-def _ended(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _ended(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     winner = p.get("winner")
-    return replace(state, status=Status.ENDED, winner=str(winner) if winner else None)
+    return {"status": Status.ENDED, "winner": str(winner) if winner else None}
 
 
-def _overridden(state: BoutState, p: Payload, actor: str, seq: int) -> BoutState:
+def _overridden(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+    fighters = state
     for entry in p.get("wounds") or ():
-        f = state.fighter(str(entry["target"]))
-        state = state.with_fighter(replace(f, wounds=int(entry["total"])))
+        f = fighters.fighter(str(entry["target"]))
+        fighters = fighters.with_fighter(replace(f, wounds=int(entry["total"])))
+    changes: Changes = {"fighters": fighters.fighters}
     of = p.get("of")
     if isinstance(of, int):
         wounds = dict(state.outcome_wounds)
         wounds[of] = tuple((str(e["target"]), int(e["amount"])) for e in p.get("wounds") or ())
-        state = replace(state, outcome_wounds=wounds)
-    return state
+        changes["outcome_wounds"] = wounds
+    return changes
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -302,7 +306,7 @@ _HANDLERS: dict[str, Handler] = {
     EventType.ENDED: _ended,
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,
-    EventType.CLOSED: lambda state, p, actor, seq: replace(state, closed=True),
+    EventType.CLOSED: lambda state, p, actor, seq: {"closed": True},
 }
 
 

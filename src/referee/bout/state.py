@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import Any
 
 from referee.errors import NotFoundError
@@ -128,8 +129,32 @@ class BoutState:
 
     def with_fighter(self, fighter: Fighter) -> BoutState:
         """A copy with `fighter` replacing the one of the same name (or added)."""
-        if self.has_fighter(fighter.name):
-            fighters = tuple(fighter if f.name == fighter.name else f for f in self.fighters)
-        else:
-            fighters = (*self.fighters, fighter)
-        return replace(self, fighters=fighters)
+        return replace(self, fighters=self.fighters_with(fighter))
+
+    def fighters_with(self, fighter: Fighter) -> tuple[Fighter, ...]:
+        """The fighters with `fighter` replacing the one of the same name (or added)."""
+        name = fighter.name
+        for i, f in enumerate(self.fighters):
+            if f.name == name:
+                return (*self.fighters[:i], fighter, *self.fighters[i + 1 :])
+        return (*self.fighters, fighter)
+
+
+_FIELDS = tuple(f.name for f in fields(BoutState))
+_VALUES = attrgetter(*_FIELDS)
+
+
+def evolve(state: BoutState, changes: Mapping[str, Any]) -> BoutState:
+    """`dataclasses.replace(state, **changes)` for names the fold knows are fields, without
+    `replace`'s checks and keyword call (the fold makes one copy per event; this one takes
+    about half as long).
+
+    >>> evolve(BoutState(name="spar"), {"round": 2}) == replace(BoutState(name="spar"), round=2)
+    True
+    """
+    new = object.__new__(BoutState)
+    for name, value in zip(_FIELDS, _VALUES(state), strict=True):
+        object.__setattr__(new, name, value)
+    for name, value in changes.items():
+        object.__setattr__(new, name, value)
+    return new
