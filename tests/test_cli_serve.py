@@ -3,6 +3,7 @@ is one clear line and exit 2."""
 
 from __future__ import annotations
 
+import gc
 import socket
 import subprocess
 import sys
@@ -68,3 +69,20 @@ def test_serving_is_said_only_once_connections_are_accepted(tmp_path: Path) -> N
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_the_served_app_is_frozen_for_the_garbage_collector(tmp_path: Path) -> None:
+    """What the process holds from the start (modules, the app, its routes) is moved out of
+    the collector's reach, so full collections while serving do not walk it again."""
+    from referee.cli.serve import _app
+    from referee.store import Store
+
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    settings = {"rates": [], "max_streams": 10, "max_streams_per_address": 2, "poll_seconds": None}
+    with Store.open(str(tmp_path / "frozen.db")) as store:
+        try:
+            _app(store, settings)
+            assert gc.get_freeze_count() > 0
+        finally:
+            gc.unfreeze()

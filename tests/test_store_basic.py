@@ -93,7 +93,8 @@ def test_list_and_status(store: Store) -> None:
     new_bout(store, "b1")
     new_bout(store, "b2", created_at="2026-11-29T23:00:00.000000Z")
     assert [b.id for b in store.list_bouts()] == ["b2", "b1"]
-    store.set_status("b1", "ended")
+    assert store.set_status("b1", "ended") == store.get_bout("b1")
+    assert store.get_bout("b1").status == "ended"
     assert [b.id for b in store.list_bouts(status="ended")] == ["b1"]
     with pytest.raises(LimitError):
         store.list_bouts(limit=0)

@@ -7,6 +7,7 @@ The listening socket is bound before anything is said: a port in use is one clea
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import socket
@@ -226,9 +227,13 @@ def _app(store: Any, settings: dict[str, Any]) -> Any:
     from referee.service.receipts import Keep
 
     keep = Keep(seconds=float(settings.get("receipt_hours", 24.0)) * 3600)
-    return create_app(
+    app = create_app(
         store, limits=_limits(settings), poll_seconds=settings["poll_seconds"], keep=keep
     )
+    # Everything made so far (modules, the app, its routes) lives as long as the process:
+    # the garbage collector's full passes need not walk it again and again while serving.
+    gc.freeze()
+    return app
 
 
 def worker_app() -> Any:

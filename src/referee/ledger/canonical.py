@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -171,7 +172,15 @@ def is_utc_time(value: Any) -> bool:
     >>> is_utc_time("2026-11-29T22:40:12.123456Z"), is_utc_time("2026-11-29 22:40")
     (True, False)
     """
-    if not isinstance(value, str) or _AT.fullmatch(value) is None:
+    # At most 27 characters (the regex's longest), so what is remembered stays small.
+    return isinstance(value, str) and len(value) <= 27 and _is_utc_text(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _is_utc_text(value: str) -> bool:
+    """`is_utc_time` of a short string, remembered: every event of one write has the same
+    time."""
+    if _AT.fullmatch(value) is None:
         return False
     try:
         datetime.fromisoformat(value[:19])  # the regex fixed the shape; this checks the date

@@ -15,6 +15,7 @@ at that event.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -108,6 +109,14 @@ def link(
 
 def _text(value: str | None) -> str:
     """A string (or null) as canonical JSON writes it."""
+    if value is not None and len(value) > 64:
+        return json.dumps(value, ensure_ascii=False)
+    return _short_text(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_text(value: str | None) -> str:
+    """`_text` of a name (an event type, an actor), remembered: they repeat."""
     return json.dumps(value, ensure_ascii=False)
 
 
