@@ -4,9 +4,10 @@ Starts the referee service (a separate process, real database) and a bare FastAP
 (same framework, same server) on 127.0.0.1, then drives each with 1, 8 and 32 concurrent
 clients for a fixed number of requests, in rounds that alternate which of the two goes
 first (a shared machine's speed drifts within a run; the round of the median ratio is
-shown). The bare route is durable too: it appends one row to SQLite (WAL,
-synchronous=FULL, one commit per request) before it answers, as the referee does with every
-event it acknowledges; a route that writes nothing is no baseline for a durable service.
+shown). The bare route is durable too: it appends one row to the same kind of database before
+it answers (SQLite with WAL, synchronous=FULL, one commit per request; or the same PostgreSQL
+database, one commit per request), as the referee does with every event it acknowledges; a
+route that writes nothing is no baseline for a durable service.
 Every client runs its own MSV bout and attacks with the referee's token for whoever has the
 turn, going on to a new bout when one ends. The bouts are opened (created, two fighters,
 initiative) before the clock starts: what is timed is attacks against the bare route's
@@ -51,31 +52,61 @@ def free_port() -> int:
 
 
 def bare_app(db: str) -> Any:
-    """One FastAPI route that durably appends the request to SQLite, then answers."""
+    """One FastAPI route that durably appends the request to SQLite (a file path) or to
+    PostgreSQL (a postgresql:// URL), then answers."""
     import json
-    import sqlite3
     import threading
 
     from fastapi import FastAPI
 
-    connection = sqlite3.connect(db, check_same_thread=False, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=FULL")
-    connection.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, bout, body)")
+    append = _pg_append(db) if db.startswith("postgres") else _sqlite_append(db)
     lock = threading.Lock()
     app = FastAPI()
 
     @app.post("/api/bouts/{bout_id}/attacks")
     def attack(bout_id: str, body: dict[str, Any]) -> dict[str, Any]:
         with lock:
-            connection.execute("BEGIN IMMEDIATE")
-            cursor = connection.execute(
-                "INSERT INTO rows (bout, body) VALUES (?, ?)", (bout_id, json.dumps(body))
-            )
-            connection.execute("COMMIT")
-        return {"roll": 47, "success": True, "damage": 4, "seq": cursor.lastrowid}
+            seq = append(bout_id, json.dumps(body))
+        return {"roll": 47, "success": True, "damage": 4, "seq": seq}
 
     return app
+
+
+def _sqlite_append(db: str) -> Any:
+    import sqlite3
+
+    connection = sqlite3.connect(db, check_same_thread=False, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, bout, body)")
+
+    def append(bout: str, body: str) -> int:
+        connection.execute("BEGIN IMMEDIATE")
+        cursor = connection.execute("INSERT INTO rows (bout, body) VALUES (?, ?)", (bout, body))
+        connection.execute("COMMIT")
+        return int(cursor.lastrowid or 0)
+
+    return append
+
+
+def _pg_append(url: str) -> Any:
+    import psycopg
+
+    connection = psycopg.connect(url)
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS bench_bare_rows "
+        "(id BIGSERIAL PRIMARY KEY, bout TEXT, body TEXT)"
+    )
+    connection.commit()
+
+    def append(bout: str, body: str) -> int:
+        row = connection.execute(
+            "INSERT INTO bench_bare_rows (bout, body) VALUES (%s, %s) RETURNING id", (bout, body)
+        ).fetchone()
+        connection.commit()
+        return int(row[0]) if row else 0
+
+    return append
 
 
 def serve_bare(port: int, db: str) -> None:
@@ -225,12 +256,6 @@ def main() -> None:
         return
     counts = [int(n) for n in args.clients.split(",")]
     bare_dir = tempfile.TemporaryDirectory()
-    bare_db = str(Path(bare_dir.name) / "bare.db")
-    bare_port = free_port()
-    bare = start(
-        [sys.executable, __file__, "--bare-server", str(bare_port), "--bare-db", bare_db],
-        bare_port,
-    )
     databases = [("sqlite", None)] + ([("postgres", args.pg)] if args.pg else [])
     header = (
         "database",
@@ -249,6 +274,20 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for name, url in databases:
                 db = url or str(Path(tmp) / "bench.db")
+                # The bare route appends to the same kind of database as the referee.
+                bare_port = free_port()
+                bare_db = url or str(Path(bare_dir.name) / "bare.db")
+                bare = start(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--bare-server",
+                        str(bare_port),
+                        "--bare-db",
+                        bare_db,
+                    ],
+                    bare_port,
+                )
                 port = free_port()
                 command = [
                     sys.executable,
@@ -294,15 +333,18 @@ def main() -> None:
                 finally:
                     service.terminate()
                     service.wait(10)
+                    bare.terminate()
+                    bare.wait(10)
     finally:
-        bare.terminate()
-        bare.wait(10)
         bare_dir.cleanup()
     print(
         "ratio = referee attacks/s over the bare durable route's requests/s (target >= 0.8), "
         "the median of the rounds (every round's ratio in brackets, lowest first)"
     )
-    print("bare route: one row appended to SQLite (WAL, synchronous=FULL) per request;")
+    print(
+        "bare route: one row appended per request to the same kind of database "
+        "(SQLite: WAL, synchronous=FULL; PostgreSQL: the same database, one commit each);"
+    )
     print("referee: SQLite WAL + synchronous FULL, PostgreSQL default fsync.")
     print(
         "cpu ms: the server process's CPU time (user + system) per request in the timed "
