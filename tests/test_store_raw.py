@@ -98,3 +98,37 @@ def test_a_driver_error_is_sqlalchemys_with_the_parameters_hidden(db_url: str) -
         pytest.raises(IntegrityError),
     ):
         run_sql(conn, "INSERT INTO tokens (token_hash) VALUES (NULL)")
+
+
+def test_more_events_than_one_statement_carries_are_inserted_whole(db_url: str) -> None:
+    """PostgreSQL inserts events (and the notification) in statements of at most `_PG_ROWS`
+    rows: more than that (an append's own bound is lower; in one statement these would pass
+    the protocol's 65,535 parameters) come back whole and in order."""
+    count = 8 * hot._PG_ROWS + 7
+    at = "2026-11-29T22:40:13.000000Z"
+    built = []
+    last = None
+    for n in range(count):
+        last = chain(last, "note", None, {"n": n}, at)
+        built.append(last)
+    with Store.open(db_url) as store:
+        _bouts(store, "b1")
+        with store._engine.begin() as conn:
+            hot.insert_events(conn, "b1", built)
+        stored = store.events("b1")
+        assert [e["hash"] for e in stored] == [e["hash"] for e in built]
+        assert [e["seq"] for e in stored] == list(range(count))
+        assert [e["payload"]["n"] for e in stored] == list(range(count))
+
+
+def test_a_statement_runs_with_positional_parameters(db_url: str) -> None:
+    with Store.open(db_url) as store, store._engine.begin() as conn:
+        _bouts(store, "b1")
+        mark = "%s" if conn.dialect.name == "postgresql" else "?"
+        run_sql(
+            conn,
+            f"INSERT INTO tokens (token_hash, bout_id, role) VALUES ({mark}, {mark}, {mark})",
+            [SECRET_HASH, "b1", "referee"],
+        )
+        found = _BY_HASH.first(conn, {"digest": SECRET_HASH})
+        assert (found.bout_id, found.role) == ("b1", "referee")

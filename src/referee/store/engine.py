@@ -4,7 +4,7 @@ migrations.
 SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
 timeout, foreign keys; write transactions start with BEGIN IMMEDIATE so that writers
 queue instead of failing half-way (how they queue, and commit together: `store.writers`).
-PostgreSQL: the psycopg 3 driver.
+PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use.
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
 True
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import contextvars
 import os
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
@@ -41,6 +42,12 @@ from referee.store.writers import (
 
 #: Environment variable naming the default database (a path or a URL).
 DB_ENV = "REFEREE_DB"
+
+#: A pooled PostgreSQL connection idle this long (seconds) is pinged before it is used: a
+#: restarted server or a dropped link shows then, and a new connection takes its place. One in
+#: steady use is not pinged (a round trip saved on every operation of a busy service).
+PING_AFTER_IDLE_S = 1.0
+_IDLE_SINCE = "referee_idle_since"
 
 #: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
 _MIGRATION_LOCK = 0x5EFE_EE01
@@ -106,7 +113,9 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     if path is not None and not create and not path.exists():
         raise NotFoundError(f"no database file at {str(path)!r}")
     if full.startswith("postgresql"):
-        return create_engine(full, hide_parameters=True, pool_pre_ping=True)
+        engine = create_engine(full, hide_parameters=True)
+        _ping_when_idle(engine)
+        return engine
     options: dict[str, Any] = {"hide_parameters": True}
     options["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
     if path is None:
@@ -118,6 +127,30 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     event.listen(engine, "connect", _sqlite_settings)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection at checkout when it has been idle `PING_AFTER_IDLE_S` or
+    longer (SQLAlchemy's "pessimistic" disconnect handling, by idle time): a failed ping
+    raises DisconnectionError, and the pool replaces the connection and checks out again."""
+
+    def idle_from_now(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    def checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is not None and time.monotonic() - since < PING_AFTER_IDLE_S:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as err:
+            raise DisconnectionError("the pooled connection is gone") from err
+        if not alive:
+            raise DisconnectionError("the pooled connection is gone")
+
+    event.listen(engine, "connect", idle_from_now)
+    event.listen(engine, "checkin", idle_from_now)
+    event.listen(engine, "checkout", checkout)
 
 
 def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:

@@ -52,13 +52,14 @@ _LOCK = threading.Lock()
 _NOTIFY = text("SELECT pg_notify(:channel, :bout_id)")
 
 
-def appended(conn: Connection, bout_id: str) -> None:
-    """Mark `bout_id` as changed by the open transaction (and NOTIFY on PostgreSQL)."""
+def appended(conn: Connection, bout_id: str, *, notified: bool = False) -> None:
+    """Mark `bout_id` as changed by the open transaction (and NOTIFY on PostgreSQL, unless
+    the statement that appended already did: `notified`)."""
     touched: set[str] = conn.info.setdefault(_TOUCHED, set())
     if bout_id in touched:
         return
     touched.add(bout_id)
-    if conn.dialect.name == "postgresql":
+    if conn.dialect.name == "postgresql" and not notified:
         conn.execute(_NOTIFY, {"channel": CHANNEL, "bout_id": bout_id})
 
 

@@ -37,9 +37,10 @@ from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import Compiled
 
 
-def run_sql(conn: Connection, sql: str) -> None:
-    """Run one statement of the driver's SQL, without parameters, on its cursor."""
-    _execute(conn, sql, None, many=False, fetch=False)
+def run_sql(conn: Connection, sql: str, parameters: Sequence[Any] | None = None) -> None:
+    """Run one statement of the driver's SQL (with positional `parameters` in the driver's
+    style, if any) on its cursor."""
+    _execute(conn, sql, parameters, many=False, fetch=False)
 
 
 def _execute(

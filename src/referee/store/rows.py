@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -11,8 +12,8 @@ from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
-from referee.store.notify import appended
-from referee.store.raw import Statement
+from referee.store.notify import CHANNEL, appended
+from referee.store.raw import Statement, run_sql
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS
 
@@ -161,6 +162,32 @@ def insert_events(
                 "hash": event["hash"],
             }
         )
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":
+        # One statement, one round trip: the rows (up to `_PG_ROWS` at once, within the
+        # protocol's bound on parameters), and the notification of the commit.
+        for start in range(0, len(rows), _PG_ROWS):
+            part = rows[start : start + _PG_ROWS]
+            values = [row[column] for row in part for column in _EVENT_COLUMNS]
+            run_sql(conn, _pg_insert_events(len(part)), [*values, CHANNEL, bout_id])
+        appended(conn, bout_id, notified=True)
+        return
     _INSERT_EVENTS.many(conn, rows)
-    if rows:
-        appended(conn, bout_id)  # live streams hear of it after the commit
+    appended(conn, bout_id)  # live streams hear of it after the commit
+
+
+_EVENT_COLUMNS = tuple(column.key for column in EVENTS.c)
+#: Most rows one PostgreSQL INSERT carries (9 parameters each; the protocol takes 65,535).
+_PG_ROWS = 1000
+
+
+@functools.lru_cache(maxsize=64)
+def _pg_insert_events(count: int) -> str:
+    """PostgreSQL: insert `count` events and notify their bout's listeners, in one statement
+    (the notification is delivered only if the transaction commits)."""
+    row = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+    return (
+        f"WITH added AS (INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
+        f"VALUES {', '.join([row] * count)}) SELECT pg_notify(%s, %s)"
+    )
