@@ -1,7 +1,10 @@
 """The API fuzzed from its own schema: schemathesis reads /openapi.json of a real service on
 127.0.0.1 and sends generated requests to every operation, with the tokens of a real bout
 (referee, fighter, none, another bout's), running all of its checks: no server error, every
-answer's status, content type, headers and body as the schema declares. Bounded: a fixed number
+answer's status, content type, headers and body as the schema declares. Each case gets a fresh
+bout in play, so a case that closes or hands over its bout leaves the next one something to act
+on; generated requests are mostly refused, so each operation is also sent one request it
+accepts (`ACCEPTED`), whose success answer goes through the same checks. Bounded: a fixed number
 of cases per operation (`FUZZ_CASES`, more with $REFEREE_FUZZ_CASES) and no deadline per case.
 
 The live stream (`GET .../events`) never ends by design, so it is fuzzed here with its own
@@ -26,6 +29,7 @@ from schemathesis.config import SchemathesisConfig
 from referee.service.app import create_app
 from referee.store import Store
 from tests.service_fixtures import LiveServer, start_server
+from tests.test_judge_api import EXAMPLE as JUDGED_LOG
 
 FUZZ_CASES = int(os.environ.get("REFEREE_FUZZ_CASES", "20"))
 #: Checks not yet run (every check runs, status codes included; this list only shrinks).
@@ -43,10 +47,20 @@ expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "413", "42
 
 
 class Bouts:
-    """A server with a bout in each state the routes care about, and its tokens."""
+    """A server, a bout of another rule system (SRP), and for every case a fresh MSV bout in
+    play (two fighters, initiative rolled) with its tokens: a case that closes, cancels or hands
+    over its bout, or removes its fighter, leaves the next case a bout the routes can act on."""
 
     def __init__(self, live: LiveServer) -> None:
         self.live = live
+        other = live.post("/api/bouts", json={"system": "srp", "name": "Other"}).json()
+        self.other_bout, self.other_referee = other["id"], other["referee_token"]
+        #: (method, path) -> the status codes its cases were answered with.
+        self.answers: dict[tuple[str, str], list[int]] = {}
+        self.fresh()
+
+    def fresh(self, *, initiative: bool = True) -> None:
+        live = self.live
         made = live.post("/api/bouts", json={"system": "msv", "name": "Fuzz"}).json()
         self.bout, self.referee = made["id"], made["referee_token"]
         added = live.post(
@@ -56,8 +70,8 @@ class Bouts:
         live.post(
             f"/api/bouts/{self.bout}/fighters", self.referee, json={"name": "Pa-Kur", "cs": 70}
         )
-        other = live.post("/api/bouts", json={"system": "srp", "name": "Other"}).json()
-        self.other_bout, self.other_referee = other["id"], other["referee_token"]
+        if initiative:
+            live.post(f"/api/bouts/{self.bout}/initiative", self.referee)
 
     def token_for(self, seed: int) -> str | None:
         return [self.referee, self.fighter, None, self.other_referee][seed % 4]
@@ -109,6 +123,7 @@ def test_every_operation_answers_as_its_schema_says(
         database=None,
     )
     def fuzz(case: Any) -> None:
+        fuzzed.fresh()
         seed = zlib.crc32(repr((case.path_parameters, case.query, case.body)).encode())
         if case.path_parameters and "bout_id" in case.path_parameters and seed % 5:
             case.path_parameters["bout_id"] = fuzzed.bout_for(seed)
@@ -116,7 +131,10 @@ def test_every_operation_answers_as_its_schema_says(
             case.path_parameters["name"] = "Tarl"
         token = fuzzed.token_for(seed // 7)
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        case.call_and_validate(headers=headers, timeout=60, excluded_checks=list(PENDING_CHECKS))
+        response = case.call_and_validate(
+            headers=headers, timeout=60, excluded_checks=list(PENDING_CHECKS)
+        )
+        fuzzed.answers.setdefault((method, path), []).append(response.status_code)
 
     fuzz()
 
@@ -150,3 +168,96 @@ def test_the_live_stream_starts_or_answers_a_4xx(
             response.read()
             assert kind.startswith("application/json")
             assert set(response.json()) == {"error", "message"}
+
+
+#: One request each operation accepts, on a fresh bout in play (`Bouts.fresh`): (token:
+#: "referee", "fighter" or None; path parameters besides bout_id; JSON body, text, or None).
+#: Some need the bout in a state of their own first (`_before`). Generated cases are mostly
+#: refused; these make sure every operation's success answer is checked against the schema too.
+ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
+    ("GET", "/api/bouts"): (None, {}, None),
+    ("GET", "/api/bouts/{bout_id}"): ("referee", {}, None),
+    ("GET", "/api/bouts/{bout_id}/export"): ("fighter", {}, None),
+    ("GET", "/api/bouts/{bout_id}/log"): (None, {}, None),
+    ("GET", "/api/bouts/{bout_id}/scoreboard"): (None, {}, None),
+    ("GET", "/api/systems"): (None, {}, None),
+    ("GET", "/healthz"): (None, {}, None),
+    ("POST", "/api/bouts"): (None, {}, {"system": "msv", "name": "Accepted", "client_seed": "c"}),
+    ("POST", "/api/bouts/{bout_id}/actions"): ("fighter", {}, "attack"),
+    ("POST", "/api/bouts/{bout_id}/attacks"): ("fighter", {}, "attack"),
+    ("POST", "/api/bouts/{bout_id}/cancel"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/chat"): ("referee", {}, "roll 1d20"),
+    ("POST", "/api/bouts/{bout_id}/close"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/end"): ("referee", {}, {"winner": "Tarl", "reason": "time"}),
+    ("POST", "/api/bouts/{bout_id}/fighters"): ("referee", {}, {"name": "Bran", "cs": 55}),
+    ("PATCH", "/api/bouts/{bout_id}/fighters/{name}"): ("referee", {"name": "Tarl"}, {"wounds": 2}),
+    ("DELETE", "/api/bouts/{bout_id}/fighters/{name}"): ("fighter", {"name": "Tarl"}, None),
+    ("POST", "/api/bouts/{bout_id}/fighters/{name}/reveal"): ("referee", {"name": "Ghost"}, {}),
+    ("POST", "/api/bouts/{bout_id}/fighters/{name}/token"): ("referee", {"name": "Tarl"}, None),
+    ("POST", "/api/bouts/{bout_id}/handover"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/initiative"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/join"): (None, {}, {"name": "Kai", "cs": 60}),
+    ("POST", "/api/bouts/{bout_id}/override"): ("referee", {}, "override"),
+    ("POST", "/api/bouts/{bout_id}/pause"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/resume"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/rolls"): ("fighter", {}, {"dice": "2d6+1", "actor": "Tarl"}),
+    ("POST", "/api/bouts/{bout_id}/rotate-seed"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/skip"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/void"): ("referee", {}, None),
+    ("POST", "/api/judge"): (None, {}, "judge"),
+    ("POST", "/api/lab/analyse"): (None, {}, {"pack": {}, "from": 40, "to": 60, "step": 10}),
+}  # fmt: skip
+
+
+def _before(bouts: Bouts, method: str, path: str) -> Any:
+    """Put the fresh bout in the state the operation needs; the body it needs, if made here."""
+    live, bout, referee = bouts.live, bouts.bout, bouts.referee
+    body = ACCEPTED[(method, path)][2]
+    if path.endswith("/initiative") or path.endswith("/join"):
+        bouts.fresh(initiative=False)
+    elif path.endswith("/resume"):
+        assert live.post(f"/api/bouts/{bout}/pause", referee).status_code == 200
+    elif path.endswith("/reveal"):
+        hidden = {"name": "Ghost", "cs": 50, "hidden": ["cs"]}
+        assert live.post(f"/api/bouts/{bout}/fighters", referee, json=hidden).status_code == 201
+    if body == "attack":
+        # Tarl's token, so Tarl attacks: give Tarl the turn (skip Pa-Kur's when it is first).
+        state = live.get(f"/api/bouts/{bout}", referee).json()
+        if state["turn"] != "Tarl":
+            assert live.post(f"/api/bouts/{bout}/skip", referee).status_code == 200
+        attack = {"attacker": "Tarl", "target": "Pa-Kur"}
+        if path.endswith("/actions"):
+            return {"actor": "Tarl", "kind": "attack", "options": {"target": "Pa-Kur"}}
+        return attack
+    if body == "override":
+        _before(bouts, "POST", "/api/bouts/{bout_id}/attacks")
+        attack = {"attacker": "Tarl", "target": "Pa-Kur"}
+        seq = live.post(f"/api/bouts/{bout}/attacks", referee, json=attack).json()["seq"]
+        return {"of": seq, "wounds": {"Pa-Kur": 1}, "note": "judged again"}
+    if body == "judge":
+        return {"log": JUDGED_LOG.read_text(encoding="utf-8")}
+    return body
+
+
+def test_every_operation_has_a_request_it_accepts() -> None:
+    assert sorted(ACCEPTED) == sorted(operations())
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(ACCEPTED))
+def test_a_request_each_operation_accepts_answers_as_its_schema_says(
+    method: str, path: str, api_schema: Any, fuzzed: Bouts
+) -> None:
+    fuzzed.fresh()
+    body = _before(fuzzed, method, path)
+    token_kind, names, _ = ACCEPTED[(method, path)]
+    token = {"referee": fuzzed.referee, "fighter": fuzzed.fighter, None: None}[token_kind]
+    parameters = {"bout_id": fuzzed.bout, **names} if "{bout_id}" in path else None
+    more: dict[str, Any] = {}
+    if isinstance(body, str):
+        more = {"body": body, "media_type": "text/plain"}
+    elif body is not None:
+        more = {"body": body, "media_type": "application/json"}
+    case = api_schema[path][method].Case(path_parameters=parameters, **more)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = case.call_and_validate(headers=headers, timeout=60)
+    assert 200 <= response.status_code < 300, (response.status_code, response.text)
