@@ -59,7 +59,7 @@ from urllib.parse import quote
 
 import httpx
 
-from referee.service.bouts import RefereeService, status_name
+from referee.service.bouts import RefereeService
 from referee.store import Store
 
 COUNTS = ("lost", "applied_twice", "half_done", "exports_failing", "unexpected_answers")
@@ -341,10 +341,8 @@ def half_done(bout: Bout, store: Store, service: RefereeService, problem: Any) -
     state = service.state(bout.id)
     events = store.events(bout.id)
     types = Counter(e["type"] for e in events)
-    if record.status != status_name(state):
-        problem(
-            "half_done", f"{bout.id}: status {record.status}, the log says {status_name(state)}"
-        )
+    if record.status != state.status_name:
+        problem("half_done", f"{bout.id}: status {record.status}, the log says {state.status_name}")
     seeds = store.seeds(bout.id)
     if len(seeds) != 1 + types["seed_rotated"] or record.seed_index != len(seeds) - 1:
         problem("half_done", f"{bout.id}: {len(seeds)} seeds, {types['seed_rotated']} rotations")

@@ -403,3 +403,26 @@ def test_the_stored_status_follows_the_bout(live: LiveServer) -> None:
     live.post(f"/api/bouts/{bid}/close", ref)
     assert live.store.get_bout(bid).status == "closed"
     assert live.get(f"/api/bouts/{bid}").json()["closed"] is True
+
+
+def test_an_exports_status_must_be_the_one_its_events_give(live: LiveServer) -> None:
+    """`bout.status` is outside the hash chain; the rules replay folds the events and holds
+    the export to the status they give, so an edited status fails `verify` at any status."""
+    from referee.bout.replay import check_export
+
+    bid, ref, _ = srp_bout(live)
+    for step, status in (("pause", "paused"), ("resume", "running"), ("cancel", "cancelled")):
+        assert live.post(f"/api/bouts/{bid}/{step}", ref).status_code == 200
+        doc = live.get(f"/api/bouts/{bid}/export", ref).json()
+        assert doc["bout"]["status"] == status
+        assert verify_export(doc, replay=check_export, partial=True).ok
+        for other in {"open", "running", "paused", "cancelled", "ended"} - {status}:
+            edited = {**doc, "bout": {**doc["bout"], "status": other}}
+            report = verify_export(edited, replay=check_export, partial=True)
+            assert report.first is not None and report.first.check == "rules"
+            assert report.first.message == (
+                f"bout.status {other!r} differs from {status!r}, the status the events give"
+            )
+    assert live.post(f"/api/bouts/{bid}/close", ref).status_code == 200
+    doc = live.get(f"/api/bouts/{bid}/export", ref).json()
+    assert verify_export(doc, replay=check_export).ok

@@ -54,12 +54,29 @@ def check_export(doc: Mapping[str, Any]) -> list[Problem]:
     """The rules replay as a checker for `verify_export(doc, replay=check_export)`.
 
     The verifier runs it only once the chain and the dice hold, so every record is an event.
+    Beyond the outcomes, the export's `bout.status` must be the status its events fold to
+    (the header check covers only whether a closed bout ends with the close).
     """
-    return check_outcomes([Event.from_dict(record) for record in doc["events"]])
+    problems, state = _replay([Event.from_dict(record) for record in doc["events"]])
+    bout = doc.get("bout")
+    if problems or not isinstance(bout, Mapping) or "status" not in bout:
+        return problems
+    if bout["status"] != state.status_name:
+        message = (
+            f"bout.status {bout['status']!r} differs from {state.status_name!r}, the status "
+            "the events give"
+        )
+        return [Problem(None, None, message)]
+    return []
 
 
 def check_outcomes(events: Sequence[Event]) -> list[Problem]:
     """Every event whose recorded outcome differs from what the rules give for its dice."""
+    return _replay(events)[0]
+
+
+def _replay(events: Sequence[Event]) -> tuple[list[Problem], BoutState]:
+    """The problems of `check_outcomes` (the first one found), and the state folded so far."""
     problems: list[Problem] = []
     state = BoutState()
     seq = 0
@@ -70,14 +87,14 @@ def check_outcomes(events: Sequence[Event]) -> list[Problem]:
             problem = _check_group(state, events, seq, end)
             if problem:
                 problems.append(problem)
-                return problems
+                return problems, state
             for i in range(seq, end):
                 state = apply(state, events[i], i)
             seq = end
             continue
         state = apply(state, event, seq)
         seq += 1
-    return problems
+    return problems, state
 
 
 def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int) -> Problem | None:

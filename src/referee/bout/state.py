@@ -117,6 +117,12 @@ class BoutState:
         return tuple(f for f in self.living() if f.side != side)
 
     @property
+    def status_name(self) -> str:
+        """The bout's status as the store and an export's `bout.status` say it: the folded
+        status, or "closed" once the server seed is revealed."""
+        return "closed" if self.closed else self.status.value
+
+    @property
     def current(self) -> str | None:
         """Whose action it is now (a free attack's owner first), or None."""
         if self.status is not Status.RUNNING and self.status is not Status.PAUSED:

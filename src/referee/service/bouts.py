@@ -483,8 +483,8 @@ class RefereeService:
                 after = self.state(bout_id)
             elif records:
                 self.cache.remember(bout_id, records[-1], after)
-            if status_name(after) != status_name(seen["before"]):
-                self.store.set_status(bout_id, status_name(after))
+            if after.status_name != seen["before"].status_name:
+                self.store.set_status(bout_id, after.status_name)
             rolled = any(r["type"] == EventType.ROLL for r in records)
             if rolled and seen["nonce"] >= self.rotate_every:
                 self.store.rotate_seed(
@@ -495,11 +495,6 @@ class RefereeService:
 
 #: The store's status of a closed bout (the folded state's status otherwise).
 CLOSED = "closed"
-
-
-def status_name(state: BoutState) -> str:
-    """The bout's status as the store keeps it: the folded state's, or "closed"."""
-    return CLOSED if state.closed else state.status.value
 
 
 class _NoDice:
