@@ -136,6 +136,63 @@ def test_a_crash_after_a_quit_keeps_the_fighter_and_its_token(
     assert service.caller(bid, tokens["A"]).fighter == "A"
 
 
+@pytest.fixture
+def rotating(db_url: str) -> Iterator[tuple[CrashingStore, RefereeService]]:
+    """A crashing store under a service that rotates the seed after every roll."""
+    store = CrashingStore.open(db_url)
+    yield store, RefereeService(store, rotate_every=1, entropy=for_test())
+    store.close()
+
+
+@pytest.mark.parametrize("step", [("_remember", 1), ("_remember", 2), ("_remember", 3)])
+def test_a_crash_during_a_rotation_keeps_the_seed_secret_and_in_use(
+    crashing: tuple[CrashingStore, RefereeService], step: tuple[str, int]
+) -> None:
+    """`_remember` runs after the rotation's reads, then after its last statement (the event,
+    the old seed revealed, the new seed, the bout's seed index): a crash there undoes it all."""
+    store, service = crashing
+    bid, ref, _ = started(service)
+    referee = service.caller(bid, ref)
+    before = snapshot(store, bid)
+    store.crash_at = step
+    with pytest.raises(Crash):
+        service.rotate_seed(bid, referee)
+    assert snapshot(store, bid) == before
+    assert [(s.index, s.revealed) for s in store.seeds(bid)] == [(0, False)]
+    assert service.rotate_seed(bid, referee)["event"]["type"] == "seed_rotated"
+    assert [(s.index, s.revealed) for s in store.seeds(bid)] == [(0, True), (1, False)]
+
+
+@pytest.mark.parametrize(
+    "step", [("rotate_seed", 1), ("_remember", 3), ("_remember", 4), ("set_status", 1)]
+)
+def test_a_crash_in_the_rotation_after_a_roll_stores_neither(
+    rotating: tuple[CrashingStore, RefereeService], step: tuple[str, int]
+) -> None:
+    """A roll that reaches `rotate_every` rotates the seed in its own transaction: a crash in
+    the rotation (or as the status is set) leaves neither the roll nor the rotation, and the
+    next roll goes on from the bout as it was."""
+    from referee.bout import commands as c
+
+    store, service = rotating
+    bid, ref, _ = started(service)
+    referee = service.caller(bid, ref)
+    if step[0] == "set_status":
+        roll: Any = coin_system_initiative()  # open -> running: the status changes
+    else:
+        roll = c.FreeRoll("A", (6,))
+    before = snapshot(store, bid)
+    store.crash_at = step
+    with pytest.raises(Crash):
+        service.command(bid, referee, roll)
+    assert snapshot(store, bid) == before
+    assert [(s.index, s.revealed) for s in store.seeds(bid)] == [(0, False)]
+    service.command(bid, referee, roll)
+    assert [(s.index, s.revealed) for s in store.seeds(bid)] == [(0, True), (1, False)]
+    types = [e["type"] for e in store.events(bid)]
+    assert types[len(before[0]) :].count("roll") >= 1 and types[-1] == "seed_rotated"
+
+
 def coin_system_initiative() -> Any:
     from referee.bout import commands as c
 
