@@ -2,7 +2,9 @@
 project's own errors (`RefereeError`, which the CLI and the service turn into one line or a
 4xx). Never any other exception. Dice notation, chat lines (the service's grammar and AOL
 `//roll` lines), rule packs (MSV TOML files, SRP rules, gear packs, fight files), exports (what
-`referee verify` reads) and chat logs (what `referee judge` reads).
+`referee verify` reads, through the rules replay too, and what `referee judge --export` reads),
+chat logs (what `referee judge` reads and judges) and the Discord bot's words (characters,
+durations).
 
 Text is drawn from the parser's own vocabulary mixed with anything at all, so that it reaches
 past the first character."""
@@ -19,17 +21,22 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.bout.replay import check_export
 from referee.chat.grammar import Roster, parse_line
 from referee.cli.ledger import read_export
 from referee.dice.chat import parse_chat, parse_host_line
 from referee.dice.parser import parse
+from referee.discord.characters import parse_character
+from referee.discord.clock import parse_duration
 from referee.errors import RefereeError
-from referee.ledger import verify_export
+from referee.ledger import event_hash, verify_export
 from referee.systems.msv.rules import load_rules as load_msv_rules
 from referee.systems.srp.fightfile import read_fight
 from referee.systems.srp.gear import load_pack, parse_toml
 from referee.systems.srp.rules import load_rules as load_srp_rules
+from referee.transcripts.judgement import judge_log
 from referee.transcripts.reader import decode_log, read_lines
+from referee.transcripts.receipts import Ledger
 
 CASES = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -327,3 +334,89 @@ def test_chat_logs(text: str, raw: bytes) -> None:
     only_our_errors(lambda: list(read_lines(text)))
     only_our_errors(decode_log, raw)
     only_our_errors(decode_log, text.encode("utf-8", "surrogatepass"))
+    only_our_errors(judge_log, text)
+    only_our_errors(judge_log, text, ("Tarl=65", "Pa-Kur=70"))
+
+
+def _played_export() -> dict[str, Any]:
+    """A real MSV bout's export, played out and closed by the service on an in-memory store."""
+    from referee.bout.commands import RollInitiative
+    from referee.service.bouts import RefereeService
+    from referee.store import Store
+    from tests.seeds import SeededEntropy
+
+    with Store.open("sqlite://") as store:
+        service = RefereeService(store, entropy=SeededEntropy("untrusted-export"))
+        made = service.create_bout("msv", "Fuzzed", "table")
+        referee = service.caller(made["id"], made["referee_token"])
+        for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+            service.add_fighter(made["id"], referee, name, {"cs": cs})
+        service.command(made["id"], referee, RollInitiative())
+        for _ in range(6):
+            turn = service.state(made["id"]).current
+            if turn is None:
+                break
+            target = "Pa-Kur" if turn == "Tarl" else "Tarl"
+            service.act(made["id"], referee, turn, "attack", {"target": target})
+        service.close(made["id"], referee)
+        return service.export(made["id"], referee)
+
+
+PLAYED = _played_export()
+
+
+#: The events a forger would edit: outcomes, wounds, turns (not the rolls, whose faces the dice
+#: check holds to the seed, nor the header event, which the header check holds to `bout`).
+EDITABLE = [i for i, e in enumerate(PLAYED["events"]) if e["type"] not in ("roll", "bout_opened")]
+
+
+@CASES
+@given(
+    where=st.sampled_from(EDITABLE),
+    pick=st.integers(min_value=0, max_value=10**6),
+    key=st.sampled_from(["payload", "payload", "payload", "actor", "type"]),
+    field=st.text(max_size=12),
+    value=st.one_of(st.integers(-3, 30), json_values()),
+    status=st.one_of(st.none(), st.sampled_from(["open", "ended", "closed"]), json_values()),
+)
+def test_tampered_exports_through_the_rules_replay(
+    where: int, pick: int, key: str, field: str, value: Any, status: Any
+) -> None:
+    """A real export with one value changed and the chain hashed again (as a careful forger
+    would): the chain and the dice hold, so the rules replay reads it (and the judge's reader
+    of exports after it)."""
+    doc = json.loads(json.dumps(PLAYED))
+    event = doc["events"][where]
+    if key == "payload":
+        fields = sorted(event["payload"])
+        event["payload"][fields[pick % len(fields)] if fields and pick % 4 else field] = value
+    else:
+        event[key] = value
+    if status is not None:
+        doc["bout"]["status"] = status
+    previous = "0" * 64
+    for each in doc["events"]:
+        each["prev"] = previous
+        with contextlib.suppress(RefereeError, TypeError, ValueError):
+            each["hash"] = event_hash(each)
+        previous = each["hash"]
+    only_our_errors(lambda: verify_export(doc, replay=check_export))
+    only_our_errors(lambda: verify_export(doc, replay=check_export, partial=True))
+    only_our_errors(Ledger.from_export, doc)
+
+
+def test_the_untampered_export_verifies_with_the_rules_replay() -> None:
+    report = verify_export(PLAYED, replay=check_export)
+    assert report.ok and report.checks[-1] == "rules", report.problems
+
+
+@CASES
+@given(words_=st.lists(words("cs=", "=", "65", "hits=", "skill=", "Tarl", "10**9"), max_size=5))
+def test_discord_characters(words_: list[str]) -> None:
+    only_our_errors(parse_character, words_)
+
+
+@CASES
+@given(text=words("s", "m", "h", "90", "2", "0", "-", "1e9", "99999999999"))
+def test_discord_durations(text: str) -> None:
+    only_our_errors(parse_duration, text)
