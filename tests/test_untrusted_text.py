@@ -420,3 +420,27 @@ def test_discord_characters(words_: list[str]) -> None:
 @given(text=words("s", "m", "h", "90", "2", "0", "-", "1e9", "99999999999"))
 def test_discord_durations(text: str) -> None:
     only_our_errors(parse_duration, text)
+
+
+def _rehashed(doc: dict[str, Any]) -> dict[str, Any]:
+    previous = "0" * 64
+    for each in doc["events"]:
+        each["prev"] = previous
+        each["hash"] = previous = event_hash(each)
+    return doc
+
+
+def test_an_event_the_rules_never_write_is_a_rules_problem_not_a_crash() -> None:
+    """Found by the test above: a re-hashed export whose fighter has `"stats": 5` made the
+    replay raise TypeError (a traceback from `referee verify`) and the judge's reader
+    AttributeError."""
+    doc = json.loads(json.dumps(PLAYED))
+    added = next(e for e in doc["events"] if e["type"] == "fighter_added")
+    added["payload"]["stats"] = 5
+    report = verify_export(_rehashed(doc), replay=check_export)
+    assert report.first is not None and report.first.check == "rules"
+    assert (report.first.seq, report.first.type) == (added["seq"], "fighter_added")
+    assert report.first.message.startswith("the fighter_added event is not one the rules write")
+    ledger = Ledger.from_export(doc)
+    assert ledger.fighters == ()  # no CS to read: the fighters are given or announced instead
+    assert ledger.notes == [f"the ledger's own outcomes: {report.first}"]

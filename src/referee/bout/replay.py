@@ -19,6 +19,21 @@ from referee.errors import RefereeError
 from referee.rng import ScriptedRng
 from referee.vocabulary import JSON, Problem
 
+#: What folding or deciding an event of the wrong shape raises: an export is untrusted text, and
+#: its chain may hold (a forger hashes again) around a payload the rules never wrote.
+_MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def _fold(state: BoutState, event: Event, seq: int) -> BoutState | Problem:
+    """`apply`, or the problem of an event it cannot fold."""
+    try:
+        return apply(state, event, seq)
+    except RefereeError as err:
+        return Problem(seq, event.type, f"the event cannot be applied: {err}")
+    except _MALFORMED as err:
+        message = f"the {event.type} event is not one the rules write ({err})"
+        return Problem(seq, event.type, message)
+
 
 def _group_end(events: Sequence[Event], start: int) -> int:
     end = start + 1
@@ -89,10 +104,16 @@ def _replay(events: Sequence[Event]) -> tuple[list[Problem], BoutState]:
                 problems.append(problem)
                 return problems, state
             for i in range(seq, end):
-                state = apply(state, events[i], i)
+                folded = _fold(state, events[i], i)
+                if isinstance(folded, Problem):
+                    return [*problems, folded], state
+                state = folded
             seq = end
             continue
-        state = apply(state, event, seq)
+        folded = _fold(state, event, seq)
+        if isinstance(folded, Problem):
+            return [*problems, folded], state
+        state = folded
         seq += 1
     return problems, state
 
@@ -110,7 +131,7 @@ def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int
         again, _ = decide(
             state, _command(recorded[0]), ScriptedRng(faces), by=str(by), system=system_of(state)
         )
-    except RefereeError as err:
+    except (RefereeError, *_MALFORMED) as err:
         message = f"the action cannot be decided again from its dice: {err}"
         return Problem(start, recorded[0].type, message)
     for offset, (mine, theirs) in enumerate(zip(again, recorded, strict=False)):

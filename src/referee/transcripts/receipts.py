@@ -194,9 +194,11 @@ def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
     out: set[int] = set()
     for event in events:
         if event.get("type") == "voided":
-            payload = event.get("payload") or {}
-            low, high = int(payload.get("from", 0)), int(payload.get("to", -1))
-            out.update(range(low, min(high, low + 100_000) + 1))
+            payload = event.get("payload")
+            low = payload.get("from") if isinstance(payload, Mapping) else None
+            high = payload.get("to") if isinstance(payload, Mapping) else None
+            if isinstance(low, int) and isinstance(high, int):
+                out.update(range(low, min(high, low + 100_000) + 1))
     return out
 
 
@@ -205,8 +207,11 @@ def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
     out = []
     for event in events:
         if event.get("type") == "fighter_added":
-            payload = event.get("payload") or {}
-            cs = (payload.get("stats") or {}).get("cs")
+            payload = event.get("payload")
+            if not isinstance(payload, Mapping):
+                return ()
+            stats = payload.get("stats")
+            cs = stats.get("cs") if isinstance(stats, Mapping) else None
             if not isinstance(cs, int) or isinstance(cs, bool):
                 return ()
             out.append(Fighter(str(payload.get("name")), check_cs(cs)))
