@@ -6,13 +6,17 @@ MSV and SRP bouts over HTTP are in test_service_bouts.py.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from sqlalchemy import text
 
 from referee.ledger import verify_export
 from referee.rng import commitment, verifiable_faces
+from referee.store.schema import SCHEMA_VERSION
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
 from tests.service_fixtures import LiveServer, start_server
 
@@ -45,6 +49,7 @@ def started(live: LiveServer) -> tuple[dict[str, Any], dict[str, str]]:
 def test_healthz(live: LiveServer) -> None:
     r = live.get("/healthz")
     assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.json()["schema"] == SCHEMA_VERSION
 
 
 def test_create_publishes_the_commitment_before_any_roll(live: LiveServer) -> None:
@@ -300,3 +305,41 @@ def test_the_console_is_served_with_a_strict_policy(live: LiveServer) -> None:
 def test_the_live_stream_of_an_unknown_bout_is_a_404(live: LiveServer) -> None:
     r = live.get("/api/bouts/no-such-bout/events")
     assert r.status_code == 404 and r.json()["error"] == "not_found"
+
+
+#: What anyone is told when the database is unusable: never where it is (path, host, user).
+UNAVAILABLE = {
+    "error": "storage_unavailable",
+    "message": "the database is unavailable right now; nothing was stored; try again later",
+}
+
+
+def test_healthz_answers_503_when_the_database_is_unusable(
+    live: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A monitor pointed at /healthz sees the database too: its schema table gone (or another
+    schema version than this code's) is 503 storage_unavailable, and 200 again once it is back.
+    The answer never says where the database is; the log does."""
+    engine = live.store._engine
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE schema_version RENAME TO schema_version_away"))
+    try:
+        with caplog.at_level(logging.WARNING, logger="referee.service"):
+            r = live.get("/healthz")
+        assert (r.status_code, r.json()) == (503, UNAVAILABLE)
+        assert "schema_version" in caplog.text  # the detail is the operator's, in the log
+        with engine.begin() as conn:
+            conn.execute(text("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
+            conn.execute(text(f"INSERT INTO schema_version VALUES ({SCHEMA_VERSION + 1})"))
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="referee.service"):
+            r = live.get("/healthz")
+        assert (r.status_code, r.json()) == (503, UNAVAILABLE)
+        assert (
+            f"has schema version {SCHEMA_VERSION + 1}; this referee reads version {SCHEMA_VERSION}"
+        ) in caplog.text
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS schema_version"))
+            conn.execute(text("ALTER TABLE schema_version_away RENAME TO schema_version"))
+    assert live.get("/healthz").json()["schema"] == SCHEMA_VERSION

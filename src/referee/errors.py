@@ -20,6 +20,12 @@ class RefereeError(Exception):
     http_status: int = 400
     code: str = "bad_request"
 
+    @property
+    def public(self) -> str:
+        """The message as the service and the bots say it to whoever asked (the CLI, run by
+        the operator, says `str(err)`)."""
+        return str(self)
+
 
 class NotationError(RefereeError, ValueError):
     """Dice notation or a chat line that cannot be read."""
@@ -93,6 +99,12 @@ class StorageError(RefereeError):
 
     code = "storage_unavailable"
     http_status = 503
+
+    @property
+    def public(self) -> str:
+        """Where the database is (a path, a host, a user) is the operator's to know: the
+        service logs it and tells its clients only that the database is unavailable."""
+        return "the database is unavailable right now; nothing was stored; try again later"
 
 
 __all__ = [

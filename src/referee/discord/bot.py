@@ -250,7 +250,7 @@ async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
     try:
         reply = work()
     except RefereeError as err:
-        await ctx.send(f"error: {err}")
+        await ctx.send(f"error: {err.public}")
         return
     await send(ctx, reply, ctx.bot)
 

@@ -34,7 +34,7 @@ async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -
     try:
         reply = work()
     except RefereeError as err:
-        await interaction.response.send_message(f"error: {err}", ephemeral=True)
+        await interaction.response.send_message(f"error: {err.public}", ephemeral=True)
         return
     text = (reply.text or "done")[:MAX_MESSAGE]
     file = (

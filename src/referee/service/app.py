@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
 from referee import __version__
-from referee.errors import NotationError, RefereeError
+from referee.errors import NotationError, RefereeError, StorageError
 from referee.numerals import is_whole
 from referee.rng import SECURE_ENTROPY, Entropy
 from referee.service import (
@@ -280,10 +280,12 @@ def create_app(
 
     @app.exception_handler(RefereeError)
     async def referee_error(request: Request, err: RefereeError) -> Response:
+        if isinstance(err, StorageError):
+            log.warning("%s %s: %s", request.method, request.url.path, err)
         if _is_chat(request.scope):
             answer: Response = chat_error(err.http_status, error_answer(err))
         else:
-            answer = JSONResponse(error_body(err.code, str(err)), status_code=err.http_status)
+            answer = JSONResponse(error_body(err.code, err.public), status_code=err.http_status)
         if isinstance(err, RateLimitedError):
             answer.headers.update(refusal_headers(err))
         return answer

@@ -60,7 +60,7 @@ def answer_chat(service: RefereeService, bout_id: str, caller: Caller, line: str
 
 def error_answer(err: RefereeError) -> str:
     """An error as the chat says it."""
-    return k.error_line(str(err))
+    return k.error_line(err.public)
 
 
 Runner = Callable[[RefereeService, str, Caller, Any], str]

@@ -328,9 +328,9 @@ async def answer_refusal(
 ) -> None:
     """Send the 429 (JSON, or one plain-text line at the chat endpoint)."""
     if is_chat(path):
-        body, kind = f"error: {err}".encode(), b"text/plain; charset=utf-8"
+        body, kind = f"error: {err.public}".encode(), b"text/plain; charset=utf-8"
     else:
-        body = json.dumps({"error": err.code, "message": str(err)}).encode()
+        body = json.dumps({"error": err.code, "message": err.public}).encode()
         kind = b"application/json"
     headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
     headers += [(k.lower().encode(), v.encode()) for k, v in refusal_headers(err).items()]

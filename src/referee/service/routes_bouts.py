@@ -18,9 +18,10 @@ def routes(ask: Ask, router: APIRouter) -> None:
     service, store = ask.service, ask.store
 
     @router.get("/healthz", tags=["service"])
-    def healthz() -> dict[str, str]:
-        """200 while the service is up."""
-        return {"status": "ok", "version": __version__}
+    def healthz() -> dict[str, str | int]:
+        """200 while the service is up and its database answers with the schema this version
+        reads; 503 `storage_unavailable` otherwise."""
+        return {"status": "ok", "version": __version__, "schema": store.schema_version()}
 
     @router.get("/api/systems", tags=["service"])
     def systems() -> list[dict[str, Any]]:

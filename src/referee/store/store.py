@@ -40,9 +40,9 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
-from referee.errors import ConflictError, LimitError, RuleError
+from referee.errors import ConflictError, LimitError, RuleError, StorageError
 from referee.ledger import (
     ROLL,
     SEED_ROTATED,
@@ -85,7 +85,7 @@ from referee.store.rows import (
     seed_records,
     seed_row,
 )
-from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SEEDS, TOKENS
+from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SCHEMA_VERSION, SEEDS, TOKENS
 from referee.store.writers import Begun, WriterConnection, begin_now
 
 #: build(last event or None, all events so far) -> the new events. May run more than once.
@@ -203,6 +203,24 @@ class Store:
     def shared_counters(self) -> SharedCounters | None:
         """Rate counters every process on this database shares (PostgreSQL), else None."""
         return SharedCounters(self._engine) if crosses_processes(self._engine) else None
+
+    def schema_version(self) -> int:
+        """The database's schema version, read from it now (a health check): StorageError when
+        the database cannot be reached or read, or holds another version than this code's."""
+        try:
+            with self._guard(), self._connect() as conn:
+                found = conn.execute(text("SELECT max(version) FROM schema_version")).scalar()
+        except DBAPIError as err:  # reached, but not usable (a table gone, say)
+            reason = str(err.orig).strip().splitlines()[0] if str(err.orig).strip() else "unknown"
+            raise StorageError(
+                f"database {self.url!r} is unusable: {type(err.orig).__name__}: {reason}"
+            ) from None
+        if found != SCHEMA_VERSION:
+            raise StorageError(
+                f"database {self.url!r} has schema version {found}; this referee reads "
+                f"version {SCHEMA_VERSION}"
+            )
+        return SCHEMA_VERSION
 
     def close(self) -> None:
         """Close every pooled connection."""
