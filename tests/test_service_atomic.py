@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from referee.service.bouts import RefereeService
 from referee.store import Store
+from referee.store.schema import TOKENS
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
 from tests.seeds import for_test
 from tests.service_fixtures import LiveServer
@@ -303,3 +305,12 @@ def test_a_4xx_answer_leaves_the_chain_exactly_as_it_was(live: LiveServer, steps
         if 400 <= r.status_code < 500:
             after = [(e["seq"], e["hash"]) for e in live.store.events(bid)]
             assert after == before, (method, url, body, line, r.status_code, r.text)
+        # Whatever happened, every fighter token left names a fighter in the bout: a token
+        # never outlives the fighter it was granted for (so it cannot speak for a newcomer
+        # of the same name).
+        present = {row["name"] for row in live.get(f"/api/bouts/{bid}/scoreboard").json()}
+        with live.store._engine.connect() as conn:
+            held = conn.execute(
+                select(TOKENS.c.fighter).where(TOKENS.c.bout_id == bid, TOKENS.c.role == "fighter")
+            ).scalars()
+            assert set(held) <= present, (method, url, body, line)

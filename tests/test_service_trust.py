@@ -10,8 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from referee.ledger import verify_export
+from referee.store.schema import TOKENS
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
 from tests.service_fixtures import LiveServer
 
@@ -169,6 +171,26 @@ def test_a_quit_fighters_token_is_refused_even_for_a_new_fighter_of_that_name(
     # Removed by the referee: the same.
     assert live.request("DELETE", f"/api/bouts/{bid}/fighters/Tarl", ref).status_code == 200
     assert live.get(f"/api/bouts/{bid}", new).status_code == 401
+
+
+def test_a_fighter_who_leaves_by_chat_takes_its_tokens_along(live: LiveServer) -> None:
+    """`quit` and `remove NAME` at the chat endpoint revoke as DELETE does, also for a newcomer
+    whose name differs only in letter case; the store keeps no token of an absent fighter."""
+    bid, ref, tokens = coin_bout(live, "Tarl", "B")
+    old = tokens["Tarl"]
+    assert live.chat(bid, old, "quit").status_code == 200
+    r = live.post(f"/api/bouts/{bid}/join", json={"name": "TARL", "sheet": {"power": 1}})
+    assert r.status_code == 201, r.text
+    newcomer = r.json()["token"]
+    assert live.get(f"/api/bouts/{bid}", old).status_code == 401
+    assert live.get(f"/api/bouts/{bid}", newcomer).json()["you"] == "TARL"
+    assert live.chat(bid, ref, "remove TARL").status_code == 200
+    assert live.get(f"/api/bouts/{bid}", newcomer).status_code == 401
+    with live.store._engine.connect() as conn:
+        held = conn.execute(
+            select(TOKENS.c.fighter).where(TOKENS.c.bout_id == bid, TOKENS.c.role == "fighter")
+        ).scalars()
+        assert sorted(held) == ["B"]
 
 
 def test_a_hand_over_revokes_the_old_referee_token_in_one_step(live: LiveServer) -> None:
