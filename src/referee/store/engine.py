@@ -203,12 +203,15 @@ class StorageErrors:
 
     def __exit__(self, kind: object, err: BaseException | None, _trace: object) -> None:
         if isinstance(err, OperationalError) and not is_transient(err):
-            text = str(err.orig).strip()
-            reason = text.splitlines()[0] if text else "unknown"
             raise StorageError(
-                f"database {safe_url(self.engine)!r} is unavailable: "
-                f"{type(err.orig).__name__}: {reason}"
+                f"database {safe_url(self.engine)!r} is unavailable: {driver_reason(err)}"
             ) from None
+
+
+def driver_reason(err: DBAPIError) -> str:
+    """The driver's error class and the first line of its message, for a StorageError."""
+    text = str(err.orig).strip()
+    return f"{type(err.orig).__name__}: {text.splitlines()[0] if text else 'unknown'}"
 
 
 def unavailable_as_storage_error(engine: Engine) -> StorageErrors:

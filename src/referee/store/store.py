@@ -63,6 +63,7 @@ from referee.store.engine import (
     StorageErrors,
     ambient,
     default_url,
+    driver_reason,
     is_postgres,
     is_transient,
     make_engine,
@@ -211,10 +212,7 @@ class Store:
             with self._guard(), self._connect() as conn:
                 found = conn.execute(text("SELECT max(version) FROM schema_version")).scalar()
         except DBAPIError as err:  # reached, but not usable (a table gone, say)
-            reason = str(err.orig).strip().splitlines()[0] if str(err.orig).strip() else "unknown"
-            raise StorageError(
-                f"database {self.url!r} is unusable: {type(err.orig).__name__}: {reason}"
-            ) from None
+            raise StorageError(f"database {self.url!r} is unusable: {driver_reason(err)}") from None
         if found != SCHEMA_VERSION:
             raise StorageError(
                 f"database {self.url!r} has schema version {found}; this referee reads "
