@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.bout.state import BoutState, Fighter
 from referee.errors import RuleError
-from referee.rng import Rng, die
+from referee.rng import Rng, die, fighter_dice
 from referee.systems.base import (
     JSON,
     ConditionChange,
@@ -42,7 +42,7 @@ class CoinSystem(RuleSystem):
         return ("power",)
 
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
-        rolls = {f.name: die(rng, 6) for f in fighters}
+        rolls = {f.name: die(fighter_dice(rng, f.name), 6) for f in fighters}
         order = sorted(rolls, key=lambda n: -rolls[n])
         return Initiative(tuple(order), {"rolls": dict(rolls)})
 

@@ -184,8 +184,32 @@ def test_scripted_faces_run_out_or_misfit_with_a_clear_error() -> None:
         roll(parse("2d6r1"), rng=ScriptedRng([1, 7]))
 
 
-def test_a_roll_that_divides_by_zero_is_a_rule_error() -> None:
+@pytest.mark.parametrize(
+    ("text", "divisor", "can"),
+    [
+        ("6/(1d2-1)", "(1d2-1)", "can be"),
+        ("1/(1d100>31)", "(1d100>31)", "can be"),  # the outside probe's preview of a d100
+        ("1d20 % (2d6-7)", "(2d6-7)", "can be"),
+        ("1d6/floor(1d6/4)", "floor(1d6/4)", "can be"),
+        ("7/0", "0", "is"),
+    ],
+)
+def test_a_divisor_that_can_be_zero_is_refused_when_read(text: str, divisor: str, can: str) -> None:
+    """No outcome before its record: a division by zero that showed only after the throw would
+    tell the roller about faces nobody recorded, so it is refused before any die is thrown."""
+    with pytest.raises(NotationError, match=rf"the divisor {re.escape(repr(divisor))} .* {can} 0"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["6/(1d2+1)", "1d20 % (2d6)", "-1d6 / -1d4", "1d6/(1d2-3)"])
+def test_a_divisor_that_cannot_be_zero_is_read(text: str) -> None:
+    parse(text)
+
+
+def test_a_tree_built_by_hand_that_divides_by_zero_is_a_rule_error() -> None:
+    from referee.dice.expr import BinOp, Const, Dice, Op
     from referee.errors import RuleError
 
+    tree = BinOp(Op.DIV, Const(6), BinOp(Op.SUB, Dice(1, 2), Const(1)))
     with pytest.raises(RuleError, match=r"division by zero in '6/\(1d2-1\)'"):
-        roll(parse("6/(1d2-1)"), rng=ScriptedRng([1]))
+        roll(tree, rng=ScriptedRng([1]))

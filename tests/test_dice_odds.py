@@ -205,8 +205,12 @@ def test_odds_with_fractions() -> None:
 
 
 def test_a_tree_that_can_divide_by_zero_has_no_finite_distribution() -> None:
+    from referee.dice.expr import BinOp, Const, Dice, Op
+
+    # parse refuses such a divisor; a tree built by hand still gets a clear answer
+    tree = BinOp(Op.DIV, Const(6), BinOp(Op.SUB, Dice(1, 2), Const(1)))
     with pytest.raises(RuleError, match=r"has no finite distribution: it divides by zero"):
-        odds(parse("6/(1d2-1)"))
+        odds(tree)
 
 
 def test_a_tree_too_large_to_compute_says_so() -> None:
@@ -250,9 +254,10 @@ def test_cli_odds_plot_writes_a_png(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_cli_odds_not_finite_is_one_line_exit_2() -> None:
+def test_cli_a_divisor_that_can_be_zero_is_one_line_exit_2() -> None:
     code, out, err = run("6/(1d2-1)", "--odds")
     assert (code, out) == (2, "")
     assert err == (
-        "error: '6/(1d2-1)' has no finite distribution: it divides by zero with probability 1/2\n"
+        "error: the divisor '(1d2-1)' at column 3 in '6/(1d2-1)' can be 0 (a divisor that can "
+        "be 0 is refused before any die is thrown; write one that cannot)\n"
     )

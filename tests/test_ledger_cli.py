@@ -135,6 +135,48 @@ def test_verify_expect_hash(db: str, tmp_path: Path) -> None:
     )
 
 
+def test_verify_expect_commitment(db: str, tmp_path: Path) -> None:
+    """An export rewritten from another seed holds together by itself; the commitment a
+    player kept from the start of the bout shows it."""
+    out = export_file(db, tmp_path)
+    shown = json.loads(out.read_text())["fairness"]["commitment"]
+    assert run("verify", str(out), "--expect-commitment", shown.upper()).exit_code == 0
+    other = "ab" * 32
+    result = run("verify", str(out), "--expect-commitment", other, "--expect-hash", other)
+    assert result.exit_code == 1
+    assert (
+        f"  fairness: the export's commitment {shown[:12] + '...'!r} is not 'abababababab...', "
+        "the one you were shown (the export was rewritten from another seed)"
+    ) in result.stdout
+    assert f"no event has hash {other!r}" in result.stdout
+    for bad in ("nope", "ab" * 31, "zz" * 32):
+        result = run("verify", str(out), "--expect-commitment", bad)
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"error: --expect-commitment {bad!r} is not 64 hex characters\n",
+        )
+    result = run("verify", str(out), "--expect-hash", "x")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "error: --expect-hash 'x' is not 64 hex characters\n",
+    )
+
+
+def test_verify_roll_of_a_stream(tmp_path: Path) -> None:
+    """`verify-roll --stream` recomputes a roll of a bout with dice streams (scheme 2)."""
+    args = ["verify-roll", "--server-seed", SEED, "--client-seed", "table", "--nonce", "0"]
+    result = run(*args, "--dice", "d20,d20,d6", "--stream", "act:Tarl")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1] == "roll act:Tarl 0 (d20,d20,d6): 19 19 6"
+    plain = run(*args, "--dice", "d20,d20,d6")
+    assert plain.stdout.splitlines()[1] == "roll 0 (d20,d20,d6): 6 14 6"
+    as_json = json.loads(run(*args, "--dice", "d6", "--stream", "referee", "--json").stdout)
+    assert as_json["stream"] == "referee" and len(as_json["faces"]) == 1
+    for bad in ("bogus", "act:", "free:" + "x" * 60, "act:\n"):
+        result = run(*args, "--dice", "d6", "--stream", bad)
+        assert result.exit_code == 2 and result.stderr.startswith("error: --stream: "), bad
+
+
 def test_verify_unrevealed_seed_exits_1(tmp_path: Path) -> None:
     path = str(tmp_path / "x.db")
     with Store.open(path) as store:

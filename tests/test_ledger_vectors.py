@@ -168,7 +168,7 @@ def test_texts_python_reads_its_own_way(vector: Vector, node: NodeVerifier) -> N
     COUNT["generated"] += 1
 
 
-@pytest.mark.parametrize("vector", spirit_vectors(), ids=lambda v: v.name)
+@pytest.mark.parametrize("vector", spirit_vectors() + spirit_vectors(2), ids=lambda v: v.name)
 def test_spirit_combat_exports(vector: Vector, node: NodeVerifier) -> None:
     # SRP-17 rounds are ordinary events: both verifiers judge them alike; the rules replay
     # of `referee verify` decides every round again from its dice.
@@ -187,6 +187,10 @@ def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
     for vector in valid_vectors(shape):
         check(vector, node)
         COUNT["generated"] += 1
+    # and the rules replay decides every action again, each roll from the stream it names
+    closed = parse_export(valid_vectors(shape)[0].text)
+    report = verify_export(closed, replay=check_export)
+    assert report.ok, (shape, [str(p) for p in report.problems])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -208,7 +212,7 @@ def test_the_console_names_every_event_type_as_the_vocabulary_does() -> None:
     vocabulary's EVENT_TYPES, in the same order; a type the engine adds shows up in both."""
     api = STATIC_JS / "api.js"
     assert tuple(js_strings(api, r"export const EVENT_TYPES = \[(.*?)\];")) == EVENT_TYPES
-    assert len(EVENT_TYPES) == len(set(EVENT_TYPES)) == 24
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES)) == 25
 
 
 def test_the_browser_verifier_spells_the_ledger_event_types_as_the_vocabulary_does() -> None:

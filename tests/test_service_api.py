@@ -111,7 +111,9 @@ def test_an_attack_rolls_verifiable_dice_in_turn(live: LiveServer) -> None:
     assert r.status_code == 200, r.text
     answer = r.json()
     assert answer["rolls"][0]["dice"] == ["d6"]
-    assert answer["rolls"][0]["nonce"] == 2  # two initiative rolls came first
+    # the attacker's own stream: its initiative roll took nonce 0 (the other fighter's initiative
+    # roll was drawn from that fighter's stream, so it moved nothing here)
+    assert (answer["rolls"][0]["stream"], answer["rolls"][0]["nonce"]) == (f"act:{first}", 1)
     assert answer["face"] == answer["rolls"][0]["faces"][0]
 
 
@@ -134,14 +136,15 @@ def test_close_reveals_the_seed_and_every_face_checks(live: LiveServer) -> None:
     assert commitment(seed) == bout["commitment"]
     export = live.get(f"/api/bouts/{bout['id']}/export").json()
     assert export["fairness"]["server_seed"] == seed
-    rolls = [e for e in export["events"] if e["type"] == "roll"]
-    assert [e["payload"]["nonce"] for e in rolls] == list(range(len(rolls)))
-    for e in rolls:
-        sides = [int(d[1:]) for d in e["payload"]["dice"]]
-        expected = verifiable_faces(
-            seed, export["fairness"]["client_seed"], e["payload"]["nonce"], sides
-        )
-        assert e["payload"]["faces"] == list(expected)
+    rolls = [e["payload"] for e in export["events"] if e["type"] == "roll"]
+    for stream in {"act:A", "act:B"}:  # nonces run from 0 per stream
+        mine = [p["nonce"] for p in rolls if p["stream"] == stream]
+        assert mine == list(range(len(mine)))
+    for p in rolls:
+        sides = [int(d[1:]) for d in p["dice"]]
+        client = export["fairness"]["client_seed"]
+        expected = verifiable_faces(seed, client, p["nonce"], sides, p["stream"])
+        assert p["faces"] == list(expected)
     # After the close nothing more happens.
     r = live.post(
         f"/api/bouts/{bout['id']}/attacks", tokens["A"], json={"attacker": "A", "target": "B"}

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from referee.bout import commands as c
 from referee.bout.runner import BoutRunner
 from referee.ledger.verify import verify_export
-from referee.rng import Entropy, VerifiableRng
+from referee.rng import Entropy, VerifiableStreams
 from tests.browser_fixtures import PHONE, WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
 from tests.seeds import fixed
 from tests.service_fixtures import LiveServer
@@ -36,12 +36,20 @@ def entropy() -> Entropy:
 
 #: A client seed whose spar has a critical chain of two free attacks in a row (found by
 #: trying table-0, table-1, ... with `spar`).
-CHAIN_SEED = "table-34"
+CHAIN_SEED = "table-74"
+#: What the console draws for each fighter's part of the client seed once the test has made
+#: the browser's generator give bytes 1, 8, 15, ... (`BROWSER_DICE`): randomness passed in.
+BROWSER_PART = bytes((i * 7 + 1) & 255 for i in range(8)).hex()
+BROWSER_DICE = (
+    "crypto.getRandomValues = (a) => { for (let i = 0; i < a.length; i++) a[i] = (i * 7 + 1) & 255;"
+    " return a; };"
+)
 
 
 def spar(client_seed: str) -> BoutRunner:
     """Tarl (65) vs Pa-Kur (70) played out by the bout engine from SERVER_SEED and the seed."""
-    bout = BoutRunner.open("msv", "spar", rng=VerifiableRng(SERVER_SEED, client_seed))
+    dice = VerifiableStreams(SERVER_SEED, client_seed, lambda stream: 0)  # the service's scheme
+    bout = BoutRunner.open("msv", "spar", rng=dice)
     bout.run(c.AddFighter("Tarl", {"cs": 65}, "Ko-ro-ba"))
     bout.run(c.AddFighter("Pa-Kur", {"cs": 70}, "Assassins"))
     bout.run(c.RollInitiative())
@@ -111,11 +119,15 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
 ) -> None:
-    client_seed, expected = CHAIN_SEED, spar(CHAIN_SEED)
+    # The referee's part, then each fighter's part, drawn by the console after the commitment.
+    client_seed = f"{CHAIN_SEED}:{BROWSER_PART}:{BROWSER_PART}"
+    expected = spar(client_seed)
     assert max(chain_lengths(expected)) >= 2
     home = pages()
-    links = create_on_home(home, web.url, client_seed)
+    home.add_init_script(BROWSER_DICE)
+    links = create_on_home(home, web.url, CHAIN_SEED)
     bout = bout_id(links["referee"])
+    assert web.get(f"/api/bouts/{bout}").json()["client_seed"] == client_seed
     assert set(links["invites"]) == {"Tarl", "Pa-Kur"}
     assert "token=" in links["referee"].split("#")[1] and "?" not in links["referee"]
     assert web.get(f"/api/bouts/{bout}").json()["commitment"] == links["commitment"]
@@ -193,6 +205,17 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
         f"Verified: {report.events} events, {report.rolls} rolls, 1 seed(s)."
     )
     shoot(verify, "verify")
+    # A fresh browser saw nothing of the bout; a fighter's browser kept the commitment and the
+    # last event it was shown, and its verifier checks the export against them unasked.
+    assert verify.locator("#memory").is_hidden()
+    seen = fighters["Tarl"]
+    seen.goto(links["verify"])
+    seen.wait_for_selector("#verdict.ok")
+    expect(seen.locator("#memory.ok")).to_contain_text(
+        "Matches what this browser saw of this bout: the commitment is the one this browser "
+        f"was shown ({links['commitment'][:12]}…); event {report.last[0]}, the last this "
+        "browser saw, is in it with the hash it had."
+    )
     for page in (referee, board, verify, phone, *fighters.values()):
         clean(page)
 

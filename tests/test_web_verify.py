@@ -356,3 +356,48 @@ def test_the_browser_agrees_with_python_on_a_sample_of_the_stored_vectors(
             wanted = {k: python[k] for k in ("verdict", "problems", "rulings")}
             assert js == wanted, f"{vector.name}:\n{vector.text}"
     clean(page)
+
+
+def test_the_verifier_checks_an_export_against_what_this_browser_saw(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """A rewrite from another seed (every face and hash recomputed) verifies by itself; the
+    commitment and the last event hash a player's browser kept while the bout went on show it,
+    and the verifier page checks them without being asked."""
+    from tests.vectors.generate import stored
+
+    text = next(v["text"] for v in stored() if v["name"] == "valid closed export")
+    doc = json.loads(text)
+    bout, last = doc["bout"]["id"], doc["events"][-1]
+    page = pages()
+    page.goto(web.url + "/static/verify.html")
+
+    def kept(memory: dict[str, Any]) -> None:
+        page.evaluate(
+            "([key, value]) => localStorage.setItem(key, value)",
+            [f"referee-witness-{bout}", json.dumps(memory)],
+        )
+        page.fill("#export-text", text)
+        page.click("#paste-form button[type=submit]")
+
+    kept({"commitment": doc["fairness"]["commitment"], "seq": last["seq"], "hash": last["hash"]})
+    expect(page.locator("#verdict.ok")).to_be_visible()
+    expect(page.locator("#memory.ok")).to_contain_text("Matches what this browser saw")
+
+    other = "ab" * 32
+    kept({"commitment": other, "seq": last["seq"], "hash": other})
+    expect(page.locator("#verdict.ok")).to_be_visible()  # the chain holds by itself...
+    expect(page.locator("#memory.bad")).to_have_text(  # ...but not what this browser saw
+        "Does NOT match what this browser saw of this bout: the commitment "
+        f"{doc['fairness']['commitment'][:12]}… is not the one this browser was shown "
+        f"(abababababab…): the export was rewritten from another seed; event {last['seq']} has "
+        "another hash than the one this browser saw: the export was rewritten."
+    )
+    expect(page.locator("#message.error")).to_contain_text("does not match what this browser")
+
+    kept({"seq": last["seq"] + 5, "hash": other})
+    expect(page.locator("#memory.bad")).to_contain_text(
+        f"event {last['seq'] + 5}, which this browser saw, is not in it: the export was cut"
+    )
+    clean(page)

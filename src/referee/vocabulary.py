@@ -48,6 +48,9 @@ class EventType(enum.StrEnum):
     """The turn order was settled, with every roll recorded in `detail`."""
     OUTCOME = "outcome"
     """How the rules read the action's dice: the system's interpretation and a summary line."""
+    FAILED = "failed"
+    """The action's dice were thrown and recorded, then it could not be settled: `error` says
+    why. Nothing else changes; the faces stay spent (no answer ever shows a face unrecorded)."""
     WOUND = "wound"
     """A fighter took damage (MSV damage points, SRP hits); `total` after it."""
     CONDITION = "condition"

@@ -30,7 +30,7 @@ from referee.bout.events import Event
 from referee.bout.fold import apply
 from referee.bout.runner import BoutRunner
 from referee.ledger import SeedRecord, build_export, chain, event_hash, rotation_payload
-from referee.rng import VerifiableRng, commitment
+from referee.rng import VerifiableRng, VerifiableStreams, commitment
 from tests.vectors.bouts import Step, plans, play
 
 #: A first problem that is not predicted (the verifiers must still agree on it).
@@ -89,6 +89,15 @@ class Shape:
     rotate_before: frozenset[int]
     gaps: tuple[int, ...]
     digits: int
+    #: The dice scheme: 1 (one nonce sequence per bout) or 2 (a stream per owner).
+    scheme: int = 1
+
+
+def dice(shape: Shape, seed: str) -> VerifiableRng | VerifiableStreams:
+    """The bout's verifiable dice under `seed`, by its dice scheme (every stream from 0)."""
+    if shape.scheme == 2:
+        return VerifiableStreams(seed, shape.client_seed, lambda name: 0)
+    return VerifiableRng(seed, shape.client_seed)
 
 
 def at_text(moment: datetime, digits: int) -> str:
@@ -104,7 +113,7 @@ def bout_export(shape: Shape, *, close: bool = True, cut: int | None = None) -> 
     state = _Builder(shape)
     bout = play(
         list(shape.plan),
-        VerifiableRng(shape.seeds[0], shape.client_seed),
+        dice(shape, shape.seeds[0]),
         ((shape.names[0], 60), (shape.names[1], 70)),
         on_step=state.maybe_rotate,
     )
@@ -135,7 +144,7 @@ class _Builder:
         bout.state = apply(bout.state, event, len(bout.events))
         bout.events.append(event)
         self.rotations.append(len(bout.events) - 1)
-        bout.rng = VerifiableRng(seeds[self.index], self.shape.client_seed)
+        bout.rng = dice(self.shape, seeds[self.index])
 
     def closing(self) -> dict[str, Any]:
         seed = self.shape.seeds[self.index]
@@ -144,7 +153,13 @@ class _Builder:
     def export(self, events: list[Event], *, closed: bool, cut: int | None) -> Doc:
         shape = self.shape
         created = at_text(START, shape.digits)
-        header = {"id": "vec-1", "created_at": created, "commitment": commitment(shape.seeds[0])}
+        header: dict[str, Any] = {
+            "id": "vec-1",
+            "created_at": created,
+            "commitment": commitment(shape.seeds[0]),
+        }
+        if shape.scheme == 2:
+            header["dice_scheme"] = 2
         moment = START
         chained: list[dict[str, Any]] = []
         for i, event in enumerate(events):
@@ -184,8 +199,9 @@ def hex64() -> st.SearchStrategy[str]:
 
 
 @st.composite
-def shapes(draw: st.DrawFn, max_steps: int = 14) -> Shape:
-    """A bout to play: a plan with voids and overrides, 1 to 3 seeds, two names, times."""
+def shapes(draw: st.DrawFn, max_steps: int = 14, scheme: int | None = None) -> Shape:
+    """A bout to play: a plan with voids and overrides, 1 to 3 seeds, two names, times, and
+    its dice scheme (`scheme`, or either)."""
     plan = draw(plans(max_steps))
     seeds = tuple(draw(st.lists(hex64(), min_size=1, max_size=3, unique=True)))
     rotate = draw(st.frozensets(st.integers(1, len(plan)), max_size=len(seeds) - 1))
@@ -193,7 +209,9 @@ def shapes(draw: st.DrawFn, max_steps: int = 14) -> Shape:
     second = draw(st.sampled_from([n for n in NAMES if n != first]))
     client = draw(st.sampled_from(["table", "t:Ærnir 🗡", "a:b:c", "x" * 64]))
     gaps = tuple(draw(st.lists(st.integers(0, 5_000_000), min_size=1, max_size=5)))
-    return Shape(plan, seeds, client, (first, second), rotate, gaps, draw(st.integers(0, 6)))
+    digits = draw(st.integers(0, 6))
+    scheme = scheme if scheme is not None else draw(st.sampled_from([1, 2]))
+    return Shape(plan, seeds, client, (first, second), rotate, gaps, digits, scheme)
 
 
 def text_of(doc: Any, ascii_only: bool = False) -> str:
@@ -461,6 +479,52 @@ def _huge(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, st
     return f"event {i} with integer {value}", "rejected", i
 
 
+def _stream_swapped(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """A roll moved to another stream (or given one in a bout of scheme 1), chain repaired: the
+    stringing a verifier must see even when every hash holds."""
+    rolls = positions_of(doc, "roll")
+    if not rolls:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(rolls))
+    payload = events[i]["payload"]
+    fighters = [e["payload"]["name"] for e in events if e["type"] == "fighter_added"]
+    others = [f"{kind}:{name}" for kind in ("act", "free") for name in fighters] + ["referee"]
+    choices = [stream for stream in others if stream != payload.get("stream")]
+    payload["stream"] = draw(st.sampled_from([*choices, "", "act:", "x" * 65, "act:\n", 7, None]))
+    rehash_from(doc, i)
+    return f"roll {i} stream = {payload['stream']!r}, chain repaired", "rejected", i
+
+
+def _stream_dropped(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    rolls = [i for i in positions_of(doc, "roll") if "stream" in events[i]["payload"]]
+    if not rolls:
+        return _stream_swapped(draw, doc, events, n)
+    i = draw(st.sampled_from(rolls))
+    del events[i]["payload"]["stream"]
+    rehash_from(doc, i)
+    return f"roll {i} without its stream, chain repaired", "rejected", i
+
+
+def _scheme_changed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """The header's dice scheme dropped or changed, every hash repaired."""
+    header = events[0]["payload"]
+    value = draw(st.sampled_from(["drop", 1, 2, 3, -1, "2", True, None, [2]]))
+    if value == "drop":
+        header.pop("dice_scheme", None)
+    else:
+        header["dice_scheme"] = value
+    rehash_from(doc, 0)
+    rolls = positions_of(doc, "roll")
+    now = header.get("dice_scheme", 1)
+    known = type(now) is int and now in (1, 2)
+    if not known:
+        return f"header dice_scheme = {value!r}, chain repaired", "rejected", 0
+    streams = any("stream" in events[i]["payload"] for i in rolls)
+    if (now == 2) == streams or not rolls:
+        return f"header dice_scheme = {value!r} (as before), chain repaired", "verified", None
+    return f"header dice_scheme = {value!r}, chain repaired", "rejected", rolls[0]
+
+
 def _junk_event(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
     i = draw(st.integers(0, n - 1))
     events[i] = draw(JUNK.filter(lambda v: not isinstance(v, dict)))
@@ -485,6 +549,9 @@ TAMPERS = {
     "float": _float,
     "huge integer": _huge,
     "junk event": _junk_event,
+    "stream swapped": _stream_swapped,
+    "stream dropped": _stream_dropped,
+    "scheme changed": _scheme_changed,
 }
 
 
@@ -516,15 +583,18 @@ def texts_beyond_python() -> list[Vector]:
 
 
 @functools.cache
-def spirit_vectors() -> list[Vector]:
+def spirit_vectors(scheme: int = 1) -> list[Vector]:
     """An SRP bout of spirit combat (SRP-17) to its close, and the same with a forged face.
 
     The spirit rounds are ordinary action, roll, outcome and stat events: both verifiers must
-    verify the export, and both must reject a forged die at the roll that holds it.
+    verify the export, and both must reject a forged die at the roll that holds it. In dice
+    scheme 2 both sides' dice of a round come from the stream of the fighter who acts.
     """
     seed, client = "5b17" * 16, "spirit"
-    shape = Shape((), (seed,), client, ("Andrea", "Ghost"), frozenset(), (1_000, 250_000), 6)
-    bout = BoutRunner.open("srp", "Haunting", rng=VerifiableRng(seed, client))
+    shape = Shape(
+        (), (seed,), client, ("Andrea", "Ghost"), frozenset(), (1_000, 250_000), 6, scheme
+    )
+    bout = BoutRunner.open("srp", "Haunting", rng=dice(shape, seed))
     bout.run(c.AddFighter("Andrea", {"hits": 10, "spirit": 5, "pm": 5}))
     bout.run(c.AddFighter("Ghost", {"hits": 10, "spirit": 4, "pm": 2}))
     bout.run(c.RollInitiative())
@@ -543,9 +613,10 @@ def spirit_vectors() -> list[Vector]:
     faces = forged["events"][roll]["payload"]["faces"]
     faces[0] = faces[0] % 6 + 1
     rehash_from(forged, roll)
+    named = "SRP spirit combat" + (", dice streams" if scheme == 2 else "")
     return [
-        Vector("SRP spirit combat, closed", text_of(doc), "verified"),
-        Vector("SRP spirit combat, a forged die", text_of(forged), "rejected", roll),
+        Vector(f"{named}, closed", text_of(doc), "verified"),
+        Vector(f"{named}, a forged die", text_of(forged), "rejected", roll),
     ]
 
 
@@ -566,10 +637,42 @@ def write_stored(valid: int = 12, tampers: int = 120) -> None:  # pragma: no cov
     warnings.simplefilter("ignore", NonInteractiveExampleWarning)
     found: list[Vector] = []
     for _ in range(valid):
-        found += valid_vectors(shapes().example())
+        found += valid_vectors(shapes(scheme=1).example())
     _write("valid.json", found)
-    pairs = shapes(8).flatmap(tampered)
+    pairs = shapes(8, scheme=1).flatmap(tampered)
     _write("tampered.json", [pairs.example() for _ in range(tampers)])
+    write_streams(valid // 2, tampers // 2)
+
+
+def write_streams(valid: int = 6, tampers: int = 60) -> None:  # pragma: no cover - by hand
+    """Store vectors of bouts with dice streams (scheme 2): valid ones and tampered ones, the
+    stream tamperings among them (`python -m tests.vectors.generate streams`)."""
+    import warnings
+
+    from hypothesis.errors import NonInteractiveExampleWarning
+
+    warnings.simplefilter("ignore", NonInteractiveExampleWarning)
+    found: list[Vector] = []
+    for _ in range(valid):
+        found += valid_vectors(shapes(scheme=2).example())
+    found += spirit_vectors(2)
+    pairs = shapes(8, scheme=2).flatmap(tampered)
+    found += [pairs.example() for _ in range(tampers)]
+    streamed = st.sampled_from(sorted(k for k in TAMPERS if "stream" in k or "scheme" in k))
+    for kind in sorted({streamed.example() for _ in range(50)}):
+        for _ in range(6):
+            found.append(
+                shapes(8, scheme=2).flatmap(lambda sh, k=kind: _tampered_by(sh, k)).example()
+            )
+    _write("streams.json", found)
+
+
+@st.composite
+def _tampered_by(draw: st.DrawFn, shape: Shape, kind: str) -> Vector:
+    doc = bout_export(shape)
+    events = _events(doc)
+    name, verdict, first = TAMPERS[kind](draw, doc, events, len(events))
+    return Vector(f"{kind}: {name}", text_of(doc, draw(st.booleans())), verdict, first)
 
 
 def _write(name: str, vectors: list[Vector]) -> None:  # pragma: no cover - by hand
@@ -578,4 +681,6 @@ def _write(name: str, vectors: list[Vector]) -> None:  # pragma: no cover - by h
 
 
 if __name__ == "__main__":  # pragma: no cover
-    write_stored()
+    import sys
+
+    write_streams() if sys.argv[1:] == ["streams"] else write_stored()

@@ -5,6 +5,12 @@ of `referee.bout.permissions`.
 Pure: it reads a state, draws dice only from `rng`, and returns events with the state it
 folded along the way (so no caller folds them again); it stores nothing.
 It calls the rule system's hooks and never asks which system it runs.
+
+Whose dice: an action's dice come from its actor's stream, a free roll's from its roller's
+free stream, initiative's from each fighter's own (`referee.rng.streams`); a source that
+keeps no streams serves them all from its one sequence. A command that fails after it has
+thrown dice is recorded by `failed` (its action, its rolls and the error), never dropped:
+whoever stores decisions calls it, so that no answer shows a face that was not recorded.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
-from referee.errors import ConflictError, NotFoundError, RuleError
-from referee.rng import RecordingRng, Rng, Throw
+from referee.errors import ConflictError, NotFoundError, RefereeError, RuleError
+from referee.rng import RecordingRng, Rng, Throw, action_stream, free_stream, stream_of
 from referee.systems.base import Outcome, RuleSystem, find_system
 from referee.vocabulary import JSON
 
@@ -67,6 +73,8 @@ class _Log:
                 "dice": list(t.dice),
                 "faces": list(t.faces),
             }
+            if t.stream is not None:
+                payload["stream"] = t.stream
             self.add(EventType.ROLL, SYSTEM, payload)
 
 
@@ -99,6 +107,56 @@ def decide(
         raise RuleError(f"unknown command {command!r}")
     handler(log, command, rules, rng, by)
     return Decision(log.events, log.state)
+
+
+def failed(
+    state: BoutState, command: c.Command, by: str, throws: list[Throw], error: BaseException
+) -> Decision:
+    """The record of `command` when it failed (`error`) after it had thrown dice: its action
+    event (marked `failed`, so it changes nothing), every throw as a roll, and a `failed`
+    event with the error. Thrown dice are spent: storing this, rather than nothing, keeps any
+    answer from showing a face before it is recorded (no preview, no stringing).
+
+    >>> from referee.rng import Throw
+    >>> events, _ = failed(BoutState(next_seq=5), c.FreeRoll("Tarl", (6,)), "Tarl",
+    ...                    [Throw((6,), (4,), 2, "free:Tarl")], RuleError("no"))
+    >>> [(str(e.type), e.payload.get("failed"), e.payload.get("error")) for e in events]
+    [('action', True, None), ('roll', None, None), ('failed', None, 'no')]
+    """
+    if isinstance(command, c.Act):
+        actor = command.actor
+        payload: dict[str, JSON] = {
+            "kind": command.kind,
+            "options": to_json(dict(command.options), "options"),
+            "by": by,
+        }
+    elif isinstance(command, c.FreeRoll):
+        actor = command.actor
+        payload = {"kind": "roll", "by": by}
+        if command.expression:
+            written = write_dice(
+                parse_dice(command.expression, dialect=state.dialect), state.dialect
+            )
+            payload["expression"] = written
+        else:
+            payload["dice"] = [f"d{s}" for s in command.sides]
+    elif isinstance(command, c.RollInitiative):
+        actor, payload = by, {"kind": "initiative", "by": by}
+    else:  # no other command throws dice
+        raise error
+    log = _Log(state)
+    log.add(EventType.ACTION, actor, {**payload, "failed": True})
+    log.rolls(throws)
+    log.add(EventType.FAILED, SYSTEM, {"error": failure_text(error)})
+    return Decision(log.events, log.state)
+
+
+def failure_text(error: BaseException) -> str:
+    """What a `failed` event says: the rules' own message, or a plain line for anything else
+    (an internal error's text is no business of the log's)."""
+    if isinstance(error, RefereeError):
+        return str(error)
+    return "the rules could not settle it (an internal error)"
 
 
 def _open(state: BoutState, cmd: c.Open, by: str) -> Event:
@@ -221,7 +279,7 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     if reason:
         raise ConflictError(f"{actor} cannot {cmd.kind}: {reason}")
     options = to_json(dict(cmd.options), "options")
-    recorder = RecordingRng(rng)
+    recorder = RecordingRng(stream_of(rng, action_stream(actor)))
     outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
     log.add(EventType.ACTION, actor, {"kind": cmd.kind, "options": options, "by": by})
     log.rolls(recorder.take())
@@ -243,7 +301,7 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
         return
     if not 1 <= len(cmd.sides) <= 100:
         raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
-    recorder = RecordingRng(rng)
+    recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     recorder.throw(cmd.sides)
     dice: list[JSON] = [f"d{s}" for s in cmd.sides]
     log.add(EventType.ACTION, actor, {"kind": "roll", "dice": dice, "by": by})
@@ -253,7 +311,7 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
 def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) -> None:
     notation = log.state.dialect
     expr = parse_dice(cmd.expression, dialect=notation)
-    recorder = RecordingRng(rng)
+    recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     result = roll_dice(expr, rng=recorder)
     payload: dict[str, JSON] = {
         "kind": "roll",

@@ -19,11 +19,12 @@ from referee.bout.events import Event, EventType
 from referee.bout.state import BoutState, Fighter, InForce, Status, evolve
 
 #: Events a command's group may contain after its opening ACTION (always with actor "system").
-_GROUP_TYPES = frozenset(
+GROUP_TYPES = frozenset(
     {
         EventType.ROLL,
         EventType.INITIATIVE,
         EventType.OUTCOME,
+        EventType.FAILED,
         EventType.WOUND,
         EventType.CONDITION,
         EventType.STAT,
@@ -132,7 +133,7 @@ def _track_group(
     """Action groups after `event`: an `action` opens one; its consequences extend it."""
     if event.type == EventType.ACTION:
         return (*actions, (seq, seq))
-    if event.actor == "system" and event.type in _GROUP_TYPES and actions:
+    if event.actor == "system" and event.type in GROUP_TYPES and actions:
         first, last = actions[-1]
         if last == seq - 1:
             return (*actions[:-1], (first, seq))
@@ -200,6 +201,8 @@ def _revealed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
 
 
 def _action(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+    if p.get("failed") is True:  # its dice were thrown, then it could not be settled: no effect
+        return {}
     if state.free_attack is not None and state.free_attack == actor:
         return {"free_attack": None}
     return {}

@@ -1,8 +1,10 @@
 """Check that every rolled outcome in a log follows the rules, by deciding it again.
 
 Each group of events that a command caused (it opens with an `action` event) is decided again
-from the state before it, with the very faces its `roll` events recorded. Any difference in
-what follows is a problem; so is a group that needs more or other dice than it recorded.
+from the state before it, with the very faces its `roll` events recorded (and, in a bout with
+dice streams, each roll must come from the stream the engine takes it from). Any difference in
+what follows is a problem; so is a group that needs more or other dice than it recorded. A
+group that records a failure after its throws must fail again the same way with those dice.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.bout import commands as c
-from referee.bout.engine import decide, system_of
+from referee.bout.engine import decide, failed, system_of
 from referee.bout.events import Event, EventType
-from referee.bout.fold import apply
+from referee.bout.fold import GROUP_TYPES, apply
 from referee.bout.state import BoutState
-from referee.errors import RefereeError
-from referee.rng import ScriptedRng
+from referee.errors import RefereeError, ScriptError
+from referee.rng import RecordingRng, Rng, ScriptedRng, ScriptedStreams
 from referee.vocabulary import JSON, Problem
 
 #: What folding or deciding an event of the wrong shape raises: an export is untrusted text, and
@@ -36,8 +38,10 @@ def _fold(state: BoutState, event: Event, seq: int) -> BoutState | Problem:
 
 
 def _group_end(events: Sequence[Event], start: int) -> int:
+    """Where the group opened at `start` ends: after the consequences that follow its action
+    (the fold's `GROUP_TYPES`, by "system"; a seed rotation by "system" is not one of them)."""
     end = start + 1
-    while end < len(events) and events[end].actor == "system" and events[end].type != "action":
+    while end < len(events) and events[end].actor == "system" and events[end].type in GROUP_TYPES:
         end += 1
     return end
 
@@ -121,19 +125,25 @@ def _replay(events: Sequence[Event]) -> tuple[list[Problem], BoutState]:
 def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int) -> Problem | None:
     recorded = list(events[start:end])
     faces: list[int] = []
+    streams = False
     for e in recorded:
         if e.type == EventType.ROLL:
             raw = e.payload.get("faces")
             if isinstance(raw, list):
                 faces.extend(f for f in raw if isinstance(f, int))
-    by = recorded[0].payload.get("by") or recorded[0].actor
+            streams = streams or "stream" in e.payload
+    by = str(recorded[0].payload.get("by") or recorded[0].actor)
+    source: Rng = ScriptedStreams(faces) if streams else ScriptedRng(faces)
+    dice = RecordingRng(source)
     try:
-        again, _ = decide(
-            state, _command(recorded[0]), ScriptedRng(faces), by=str(by), system=system_of(state)
-        )
+        command = _command(recorded[0])
+        again, _ = decide(state, command, dice, by=by, system=system_of(state))
     except (RefereeError, *_MALFORMED) as err:
-        message = f"the action cannot be decided again from its dice: {err}"
-        return Problem(start, recorded[0].type, message)
+        stopped = isinstance(err, ScriptError) or not dice.throws
+        if stopped or not any(e.type == EventType.FAILED for e in recorded):
+            message = f"the action cannot be decided again from its dice: {err}"
+            return Problem(start, recorded[0].type, message)
+        again, _ = failed(state, command, by, dice.throws, err)
     for offset, (mine, theirs) in enumerate(zip(again, recorded, strict=False)):
         if _comparable(mine) != _comparable(theirs):
             return Problem(

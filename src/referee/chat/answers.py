@@ -53,6 +53,8 @@ def error_line(message: str) -> str:
 def said(answer: Mapping[str, Any]) -> str:
     """An action's answer: the rules' reading, the nonces, and who is next (or who won)."""
     text = str(answer.get("summary") or "done")
+    if answer.get("failed"):
+        text = f"failed after its dice were thrown and recorded: {answer['failed']}"
     rolls = answer.get("rolls") or []
     if rolls:
         nonces = ", ".join(str(r.get("nonce")) for r in rolls)
@@ -90,14 +92,28 @@ def status_line(
     return ", ".join(parts)
 
 
-def roll_line(who: str, expression: str, faces: Sequence[int], nonces: Sequence[int]) -> str:
-    """A notation roll as said in chat, every face shown, from its recorded faces.
+def roll_line(
+    who: str,
+    expression: str,
+    faces: Sequence[int],
+    nonces: Sequence[int],
+    failed: str | None = None,
+) -> str:
+    """A notation roll as said in chat, every face shown, from its recorded faces (or, for a
+    roll that failed after its dice were thrown, the faces and why).
 
     >>> roll_line("Tarl", "2d20+1d6", [14, 3, 5], [4, 5])
     'Tarl rolled 2d20+1d6 = [14, 3] + [5] = 22 (nonce 4, 5)'
+    >>> roll_line("Tarl", "1d6", [2], [7], failed="too deep")
+    'Tarl rolled 1d6: faces 2, then it failed (recorded): too deep (nonce 7)'
     """
+    numbers = f"(nonce {', '.join(str(n) for n in nonces)})"
+    if failed is not None:
+        shown = ", ".join(str(f) for f in faces)
+        said = f"faces {shown}, then it failed (recorded): {failed}"
+        return f"{who} rolled {expression}: {said} {numbers}"
     shown = render(roll(parse(expression), rng=ScriptedRng(faces)))
-    return f"{who} rolled {shown} (nonce {', '.join(str(n) for n in nonces)})"
+    return f"{who} rolled {shown} {numbers}"
 
 
 #: Most totals whose P(>=) one odds answer lists (evenly spread when there are more).

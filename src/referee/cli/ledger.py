@@ -14,7 +14,7 @@ import click
 from referee.bout.replay import check_export
 from referee.cli.output import emit_json
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
-from referee.ledger import Checker, Problem, Report, parse_export, verify_export
+from referee.ledger import Checker, Problem, Report, is_hex64, parse_export, verify_export
 
 #: The largest export `referee verify` reads.
 MAX_EXPORT_BYTES = 64 * 1024 * 1024
@@ -68,6 +68,38 @@ def expect_hashes(hashes: tuple[str, ...]) -> Checker:
     return contains_hashes
 
 
+def expect_commitment(expected: str) -> Checker:
+    """A checker: the export's commitment is the one you were shown when the bout began (on
+    the console, in chat, on a HUD), so its server seed was not changed afterwards. An export
+    rewritten from a new seed (every face and hash recomputed) holds together by itself;
+    only what a player kept from before can show it.
+
+    >>> found = expect_commitment("ab" * 32)({"fairness": {"commitment": "cd" * 32}})
+    >>> print(found[0])  # doctest: +NORMALIZE_WHITESPACE
+    fairness: the export's commitment 'cdcdcdcdcdcd...' is not 'abababababab...', the one you
+    were shown (the export was rewritten from another seed)
+    """
+
+    def same_commitment(doc: Any) -> list[Problem]:
+        found = doc["fairness"].get("commitment")
+        if found == expected:
+            return []
+        shown = f"{found[:12]}..." if isinstance(found, str) else found
+        message = (
+            f"the export's commitment {shown!r} is not {expected[:12] + '...'!r}, the one you "
+            "were shown (the export was rewritten from another seed)"
+        )
+        return [Problem(None, None, message, "commitment")]
+
+    return same_commitment
+
+
+def _hex64(option: str, value: str) -> str:
+    if not is_hex64(value.strip().lower()):
+        raise NotationError(f"{option} {value!r} is not 64 hex characters")
+    return value.strip().lower()
+
+
 def summary(report: Report) -> list[str]:
     """The text report: the referee's rulings, then one line when all holds, else the problems.
 
@@ -119,13 +151,21 @@ def ruling_lines(report: Report) -> list[str]:
     help="An event hash you saw earlier (e.g. in chat) that must still be in the export.",
 )
 @click.option(
+    "--expect-commitment",
+    "expected",
+    metavar="HASH",
+    help="The commitment you were shown when the bout began: the export must carry it.",
+)
+@click.option(
     "--partial",
     is_flag=True,
     help="Accept an export that does not end with the close (a bout still going): check it "
     "up to its last event, and say so.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
-def verify(file: str, hashes: tuple[str, ...], partial: bool, as_json: bool) -> None:
+def verify(
+    file: str, hashes: tuple[str, ...], expected: str | None, partial: bool, as_json: bool
+) -> None:
     """Verify a bout's export: the hash chain, the commitment(s), every roll, the bout's
     header, the times, the close and the rules; list the referee's rulings.
 
@@ -136,16 +176,26 @@ def verify(file: str, hashes: tuple[str, ...], partial: bool, as_json: bool) -> 
     which says up to which event it holds; the rolls under a seed not revealed yet are
     then left unchecked, and said so.
 
+    An export rewritten as a whole (a new seed ground and every hash recomputed) holds
+    together by itself: check it against what you kept while the bout went on, the
+    commitment shown at its start (--expect-commitment) and an event hash you saw
+    (--expect-hash, repeatable).
+
     \b
     Examples:
       referee verify bout-b1.json
       referee verify --json bout-b1.json
       referee export b1 | referee verify -
       referee verify bout-b1.json --expect-hash 3f9a...c2
+      referee verify bout-b1.json --expect-commitment 60e0...0f55
       referee verify --partial running-bout.json
     """
+    hashes = tuple(_hex64("--expect-hash", h) for h in hashes)
+    checks: list[Checker] = [expect_hashes(hashes)] if hashes else []
+    if expected is not None:
+        checks.append(expect_commitment(_hex64("--expect-commitment", expected)))
     doc = read_export(file)
-    checkers = (expect_hashes(hashes),) if hashes else ()
+    checkers = tuple(checks)
     report = verify_export(doc, checkers, replay=check_export, partial=partial)
     if as_json:
         emit_json(report.as_json())

@@ -22,6 +22,7 @@ import re
 import unicodedata
 from typing import Any, NoReturn
 
+from referee.dice.bounds import bounds
 from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, Kind, Modifier, dialect
 from referee.dice.expr import (
     FUNCTIONS,
@@ -84,6 +85,8 @@ _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
 _PRODUCT_OPS = frozenset("*/%")
+#: The operators whose right side must not be 0.
+_DIVIDING = frozenset({Op.DIV, Op.FLOORDIV, Op.MOD})
 _AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
 _QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` reads
 _LABEL_OR_SPACE = frozenset("[ \t")
@@ -429,6 +432,20 @@ class _Parser:
             return ""
         return f"; this is {' and '.join(readers)} notation (dialect={readers[0]!r})"
 
+    def check_divisor(self, divisor: Expr, start: int) -> None:
+        """Refuse a divisor that can be 0 now, before any die is thrown: a division by zero
+        that showed only once the dice were rolled would tell the roller something about its
+        faces without recording them."""
+        low, high = bounds(divisor, self.limits)
+        if not low <= 0 <= high:
+            return
+        shown = self.text[start : self.pos].strip()
+        can = "is" if low == high == 0 else "can be"
+        raise NotationError(
+            f"the divisor {shown!r} at column {start + 1} in {self.text!r} {can} 0 (a divisor "
+            "that can be 0 is refused before any die is thrown; write one that cannot)"
+        )
+
     def after_value(self) -> str:
         ops = " ".join(self.d.operators)
         if self.d.comparisons:
@@ -504,7 +521,11 @@ class _Parser:
                 if text not in operators:
                     self.fail(self.after_value())
                 self.pos += len(text)
-                node = _new(BinOp, (_OPS[text], node, self.unary()))
+                start, op = self.pos, _OPS[text]
+                right = self.unary()
+                if op in _DIVIDING:
+                    self.check_divisor(right, start)
+                node = _new(BinOp, (op, node, right))
             elif char in _COMPARE_FIRST and self.d.comparisons and level == 0:
                 for text in _COMPARE_OPS:
                     if low.startswith(text, self.pos):

@@ -9,6 +9,7 @@ watched live in the web console, exported and verified like any other.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -41,6 +42,7 @@ from referee.service.bouts import (
 from referee.store import Role, Store
 from referee.systems.srp.actions import Special
 from referee.systems.srp.system import SrpSystem
+from referee.vocabulary import EventType
 
 #: Dice one ledger event may hold (the engine's bound for a free roll).
 DICE_PER_EVENT = 100
@@ -260,10 +262,18 @@ class Desk:
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
         name, stats = self._entrant(who, system, args.strip())
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, joining=True)
+        part = self._seed_part(bout)
+        self.service.add_fighter(bout, ANONYMOUS, name, stats, joining=True, client_seed=part)
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
         return Reply([f"{name} joins the spar ({shown})."])
+
+    def _seed_part(self, bout: str) -> str | None:
+        """A part of the client seed drawn by the bot for a fighter it adds (after the spar's
+        commitment was published), or None once the spar has rolled (its client seed is then
+        fixed): so that whoever runs the server could not have chosen its seed to suit it."""
+        rolled = any(r["type"] == EventType.ROLL for r in self.service.records(bout))
+        return None if rolled else secrets.token_hex(8)
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
         if system == "msv" and is_whole(args):
@@ -464,7 +474,8 @@ class Desk:
         """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the proctor adds a fighter."""
         bout = self.bout_of(place)
         self.require_proctor(bout, who, "add fighters")
-        self.service.add_fighter(bout, REF, name, {"cs": cs}, side)
+        part = self._seed_part(bout)
+        self.service.add_fighter(bout, REF, name, {"cs": cs}, side, client_seed=part)
         if user is not None:
             self.links.set_member(bout, user, fighter=name, name=name)
         return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
@@ -499,7 +510,8 @@ class Desk:
                 )
             chosen_name, stats = chosen[0].name, dict(chosen[0].stats)
         hidden = rule_system(state).hidden_stats() if hide else ()
-        self.service.add_fighter(bout, REF, chosen_name, stats, side, hidden)
+        part = self._seed_part(bout)
+        self.service.add_fighter(bout, REF, chosen_name, stats, side, hidden, client_seed=part)
         if not hidden:
             shown = f" (CS {stats['cs']})" if state.system == "msv" else ""
         else:

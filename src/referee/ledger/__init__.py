@@ -22,17 +22,21 @@ from referee.ledger.canonical import (
 from referee.ledger.chain import EVENT_KEYS, Event, chain, check_event, link, verify_chain
 from referee.ledger.export import (
     CLOSED,
+    OPENED,
     ROLL,
     SEED_ROTATED,
     SeedPosition,
     SeedRecord,
+    advance,
     build_export,
+    dice_scheme,
     parse_export,
     roll_payload,
     rotation_payload,
     seed_position,
+    stream_nonce,
 )
-from referee.ledger.header import HEADER_FIELDS, OPENED
+from referee.ledger.header import HEADER_FIELDS
 from referee.ledger.rulings import Ruling, rulings
 from referee.ledger.verify import (
     Checker,
@@ -58,12 +62,14 @@ __all__ = [
     "Ruling",
     "SeedPosition",
     "SeedRecord",
+    "advance",
     "build_export",
     "canonical_json",
     "chain",
     "check_event",
     "check_json",
     "check_roll",
+    "dice_scheme",
     "event_hash",
     "is_hex64",
     "is_utc_time",
@@ -73,6 +79,7 @@ __all__ = [
     "rotation_payload",
     "rulings",
     "seed_position",
+    "stream_nonce",
     "utc_time",
     "verify_chain",
     "verify_export",

@@ -29,6 +29,7 @@ from typing import Any
 
 from referee.errors import LimitError, NotationError, RuleError
 from referee.ledger.chain import Event
+from referee.rng.streams import ONE_SEQUENCE, SCHEME_KEY, STREAMS
 from referee.vocabulary import EventType
 
 #: The event type that reveals the old server seed and publishes the next commitment.
@@ -37,8 +38,12 @@ SEED_ROTATED = EventType.SEED_ROTATED.value
 #: The event type that closes a bout; its payload may reveal the current seed as `server_seed`.
 CLOSED = EventType.CLOSED.value
 
-#: The event type of one verifiable roll; its payload has `nonce`, `dice` and `faces`.
+#: The event type of one verifiable roll; its payload has `nonce`, `dice` and `faces` (and
+#: `stream` in a bout of dice scheme 2).
 ROLL = EventType.ROLL.value
+
+#: The event a bout's chain opens with; its payload carries the header (and the dice scheme).
+OPENED = EventType.BOUT_OPENED.value
 
 #: The bout fields an export carries, in order.
 BOUT_FIELDS = ("id", "system", "name", "rules", "created_at", "status")
@@ -73,7 +78,8 @@ class SeedRecord:
 
 @dataclass(frozen=True, slots=True)
 class SeedPosition:
-    """Where the next roll stands: which seed (0, 1, ...) and which nonce of that seed."""
+    """Where the next roll stands: which seed (0, 1, ...) and which nonce of that seed (in
+    scheme 1; in scheme 2 `nonce` counts the rolls under that seed, of every stream)."""
 
     index: int
     nonce: int
@@ -135,13 +141,69 @@ def seed_position(events: Sequence[Mapping[str, Any]]) -> SeedPosition:
     >>> seed_position([{"type": "roll"}, {"type": "seed_rotated"}, {"type": "roll"}])
     SeedPosition(index=1, nonce=1)
     """
-    index = nonce = 0
+    return advance(SeedPosition(0, 0), events)
+
+
+def advance(position: SeedPosition, events: Sequence[Mapping[str, Any]]) -> SeedPosition:
+    """`position` moved on by more events: how a store that knows where a bout stood reads only
+    its new events.
+
+    >>> advance(SeedPosition(0, 2), [{"type": "roll"}, {"type": "seed_rotated"}])
+    SeedPosition(index=1, nonce=0)
+    """
+    index, nonce = position.index, position.nonce
     for event in events:
-        if event.get("type") == SEED_ROTATED:
+        kind = event.get("type")
+        if kind == SEED_ROTATED:
             index, nonce = index + 1, 0
-        elif event.get("type") == ROLL:
+        elif kind == ROLL:
             nonce += 1
     return SeedPosition(index, nonce)
+
+
+def dice_scheme(events: Sequence[Mapping[str, Any]]) -> Any:
+    """The dice scheme of a bout's events (`referee.rng.streams`): what its first event, the
+    header, says (`dice_scheme`; 1 when it says nothing, as before streams). A bare chain with
+    no header is of scheme 2 when a roll names its stream.
+
+    >>> dice_scheme([{"type": "bout_opened", "payload": {"dice_scheme": 2}}])
+    2
+    >>> dice_scheme([{"type": "roll", "payload": {"nonce": 0}}])
+    1
+    """
+    first = events[0] if events else None
+    if isinstance(first, Mapping) and first.get("type") == OPENED:
+        payload = first.get("payload")
+        return payload.get(SCHEME_KEY, ONE_SEQUENCE) if isinstance(payload, Mapping) else 1
+    for event in events:
+        if not isinstance(event, Mapping) or event.get("type") != ROLL:
+            continue
+        payload = event.get("payload")
+        if isinstance(payload, Mapping) and "stream" in payload:
+            return STREAMS
+    return ONE_SEQUENCE
+
+
+def stream_nonce(events: Sequence[Mapping[str, Any]], stream: str) -> int:
+    """The nonce the next roll of `stream` takes under the current seed (scheme 2): one more
+    than the stream's last roll since the last rotation, else 0. Reads back from the end and
+    stops at that roll, so a fighter's next nonce costs a few events, not the whole bout.
+
+    >>> roll = {"type": "roll", "payload": {"stream": "act:Tarl", "nonce": 4}}
+    >>> stream_nonce([roll, {"type": "turn"}], "act:Tarl"), stream_nonce([roll], "free:Tarl")
+    (5, 0)
+    >>> stream_nonce([roll, {"type": "seed_rotated"}], "act:Tarl")
+    0
+    """
+    for event in reversed(events):
+        kind = event.get("type")
+        if kind == SEED_ROTATED:
+            return 0
+        if kind == ROLL:
+            payload = event.get("payload")
+            if isinstance(payload, Mapping) and payload.get("stream") == stream:
+                return int(payload["nonce"]) + 1
+    return 0
 
 
 def parse_export(text: str, name: str = "the export") -> Any:

@@ -18,11 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.ledger.canonical import is_utc_time, same_json, time_key
-from referee.ledger.export import BOUT_FIELDS, CLOSED
-from referee.vocabulary import EventType, Problem
-
-#: The event a bout's chain opens with; its payload carries the header.
-OPENED = EventType.BOUT_OPENED.value
+from referee.ledger.export import BOUT_FIELDS, CLOSED, OPENED
+from referee.vocabulary import Problem
 
 #: The header fields the first event carries and the export's `bout` repeats.
 HEADER_FIELDS = ("id", "system", "name", "rules", "created_at")

@@ -40,12 +40,21 @@ from typing import Any
 from referee.errors import NotationError, RefereeError
 from referee.ledger.canonical import is_hex64, same_json
 from referee.ledger.chain import verify_chain
-from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED
+from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED, dice_scheme
 from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.rulings import Ruling, rulings
 from referee.numerals import is_whole
-from referee.rng import commitment, verifiable_faces
-from referee.vocabulary import Problem
+from referee.rng import action_stream, commitment, free_stream, verifiable_faces
+from referee.rng.streams import (
+    DICE_SCHEMES,
+    MAX_STREAM,
+    ONE_SEQUENCE,
+    SCHEME_KEY,
+    STREAMS,
+    check_stream,
+    owner_of,
+)
+from referee.vocabulary import EventType, Problem
 
 #: A rule checker: reads the whole export, returns what does not follow the rules.
 Checker = Callable[[Mapping[str, Any]], Sequence[Problem]]
@@ -166,9 +175,14 @@ def _verify(
 ) -> Report:
     problems = verify_chain(events)
     seeds, known, seed_problems = _seeds(fairness, events, partial)
-    roll_problems, rolls, unchecked = _check_rolls(events, fairness.get("client_seed"), known)
-    problems += seed_problems + roll_problems + check_times(events) + extra
+    scheme, scheme_problems = _scheme(events)
+    roll_problems, rolls, unchecked = _check_rolls(
+        events, fairness.get("client_seed"), known, scheme, owners=bout_checks
+    )
+    problems += seed_problems + scheme_problems + roll_problems + check_times(events) + extra
     checks = ["chain", "commitment", "faces", "nonce", "time"]
+    if scheme == STREAMS:
+        checks.append("stream")
     if bout_checks:
         checks += ["header", "complete"]
     skipped: list[str] = list(unchained)
@@ -373,10 +387,70 @@ def _check_listed_seed(index: int, seed: _Seed) -> list[Problem]:
     return []
 
 
+def _scheme(events: list[Any]) -> tuple[int, list[Problem]]:
+    """The dice scheme the rolls are checked by, and the problem of a header naming another."""
+    scheme = dice_scheme(events)
+    if _whole(scheme) and scheme in DICE_SCHEMES:
+        return scheme, []
+    message = (
+        f"{SCHEME_KEY} {scheme!r} is not a dice scheme this verifier knows "
+        f"({' or '.join(map(str, DICE_SCHEMES))}); its rolls are checked as scheme 1"
+    )
+    return ONE_SEQUENCE, [Problem(events[0].get("seq"), events[0].get("type"), message, "stream")]
+
+
+@dataclass(slots=True)
+class _Owners:
+    """Whose stream each roll of a bout must come from: the open action group, the fighters."""
+
+    actor: Any = None
+    kind: Any = None
+    fighters: set[str] = field(default_factory=set)
+
+    def see(self, event: dict[str, Any]) -> None:
+        """Follow one event that is not a roll."""
+        kind, payload = event.get("type"), event.get("payload")
+        payload = payload if isinstance(payload, dict) else {}
+        if kind == EventType.ACTION:
+            self.actor, self.kind = event.get("actor"), payload.get("kind")
+            return
+        if event.get("actor") != "system":  # a group runs while its consequences follow
+            self.actor = self.kind = None
+        name = payload.get("name")
+        if kind == EventType.FIGHTER_ADDED and isinstance(name, str):
+            self.fighters.add(name)
+        elif kind == EventType.FIGHTER_REMOVED and isinstance(name, str):
+            self.fighters.discard(name)
+
+    def problem(self, stream: str) -> str | None:
+        """What is wrong with a roll of the open group drawing from `stream`, if anything."""
+        actor, kind = self.actor, self.kind
+        if not isinstance(actor, str) or not isinstance(kind, str):
+            return f"stream {stream!r}: a roll outside any action (it follows the action it is for)"
+        if kind == "initiative":
+            try:
+                drawn, owner = owner_of(stream)
+            except RefereeError:
+                drawn, owner = "", ""
+            if drawn == "act" and owner in self.fighters:
+                return None
+            return (
+                f"stream {stream!r} is not a fighter's own: initiative takes each fighter's die "
+                "from its act:NAME stream"
+            )
+        expected = free_stream(actor) if kind == "roll" else action_stream(actor)
+        if stream == expected:
+            return None
+        what = "free roll" if kind == "roll" else repr(kind)
+        return f"stream {stream!r} is not this roll's: {actor}'s {what} draws from {expected!r}"
+
+
 def _check_rolls(
-    events: list[Any], client_seed: Any, known: dict[int, str]
+    events: list[Any], client_seed: Any, known: dict[int, str], scheme: int, *, owners: bool
 ) -> tuple[list[Problem], int, int]:
-    """Every roll: nonces from 0 per seed, faces recomputed from the revealed seed.
+    """Every roll: nonces from 0 per seed (per stream and seed in scheme 2), faces recomputed
+    from the revealed seed; in scheme 2 with `owners` (a bout's export), each roll from the
+    stream it must come from.
 
     Returns the problems, the number of rolls and how many of them had no seed to check by.
     """
@@ -384,44 +458,99 @@ def _check_rolls(
         problem = _fairness_problem(f"client seed {client_seed!r} is not a string", "format")
         return [problem], 0, 0
     problems: list[Problem] = []
-    index = nonce = rolls = unchecked = 0
+    index = rolls = unchecked = 0
+    nonces: dict[str | None, int] = {}
+    who = _Owners()
     for event in events:
         if not isinstance(event, dict):
             continue
-        if event.get("type") == SEED_ROTATED:
-            index, nonce = index + 1, 0
-        elif event.get("type") == ROLL:
-            rolls += 1
-            unchecked += index not in known
-            found = check_roll(event.get("payload"), nonce, known.get(index), client_seed)
-            if found is not None:
-                problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
-            nonce += 1
+        kind = event.get("type")
+        if kind == SEED_ROTATED:
+            index, nonces = index + 1, {}
+        if kind != ROLL:
+            who.see(event)
+            continue
+        rolls += 1
+        unchecked += index not in known
+        payload = event.get("payload")
+        shape = _roll_shape(payload)
+        found: tuple[str, str] | None = None if shape is None else ("format", shape)
+        stream: str | None = None
+        if found is None:
+            found, stream = _stream_problem(payload, scheme, who if owners else None)
+        nonce = nonces.get(stream, 0)
+        if found is None:
+            found = check_roll(payload, nonce, known.get(index), client_seed, stream)
+        if found is not None:
+            problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
+        nonces[stream] = nonce + 1
     return problems, rolls, unchecked
 
 
+def _stream_problem(
+    payload: Any, scheme: int, owners: _Owners | None
+) -> tuple[tuple[str, str] | None, str | None]:
+    """(problem, stream) of a roll: its stream (None in scheme 1) and what is wrong with it."""
+    stream = payload.get("stream") if isinstance(payload, dict) else None
+    if scheme == ONE_SEQUENCE:
+        if isinstance(payload, dict) and "stream" in payload:
+            message = f"stream {stream!r} in a bout of dice scheme 1 (one nonce sequence)"
+            return ("stream", message), None
+        return None, None
+    if not isinstance(stream, str):
+        message = f"stream {stream!r}: every roll of a bout with dice streams names its stream"
+        return ("stream", message), None
+    if not _stream_name(stream):
+        message = (
+            f"stream {stream!r} is not a stream name (1 to {MAX_STREAM} characters of valid "
+            "Unicode, no control characters)"
+        )
+        return ("stream", message), None
+    problem = owners.problem(stream) if owners is not None else None
+    return (None if problem is None else ("stream", problem)), stream
+
+
+def _stream_name(stream: str) -> bool:
+    """Whether a roll's stream is a name the HMAC message can carry (`check_stream`), in valid
+    Unicode (text with a lone surrogate has no UTF-8 bytes to hash)."""
+    try:
+        check_stream(stream)
+        stream.encode("utf-8")
+    except (RefereeError, UnicodeEncodeError):
+        return False
+    return True
+
+
 def check_roll(
-    payload: Any, nonce: int, seed: str | None, client_seed: str
+    payload: Any, nonce: int, seed: str | None, client_seed: str, stream: str | None = None
 ) -> tuple[str, str] | None:
     """(check, message) for the first thing wrong with one roll, or None.
 
-    `seed` None skips the faces (the seed is not revealed yet).
+    `seed` None skips the faces (the seed is not revealed yet); `stream` is the roll's stream
+    in a bout of dice scheme 2, whose nonces run per stream.
 
     >>> check_roll({"nonce": 1, "dice": ["d6"], "faces": [7]}, 0, None, "table")
     ('nonce', 'nonce 1 (expected 0: nonces run from 0 per seed)')
     >>> check_roll({"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [6, 14, 5]}, 0, "00" * 32,
     ...            "table")
     ('faces', 'face 5 does not match the seed (expected 6) at die 3 of 3 (d6)')
+    >>> check_roll({"nonce": 2, "dice": ["d6"], "faces": [1]}, 0, None, "t", "act:Tarl")
+    ('nonce', "nonce 2 (expected 0: nonces run from 0 per stream and seed, here 'act:Tarl')")
     """
     shape = _roll_shape(payload)
     if shape is not None:
         return "format", shape
     if payload["nonce"] != nonce:
+        if stream is not None:
+            return "nonce", (
+                f"nonce {payload['nonce']!r} (expected {nonce}: nonces run from 0 per stream "
+                f"and seed, here {stream!r})"
+            )
         return "nonce", f"nonce {payload['nonce']!r} (expected {nonce}: nonces run from 0 per seed)"
     if seed is None:
         return None
     sides = [int(name[1:]) for name in payload["dice"]]
-    expected = verifiable_faces(seed, client_seed, nonce, sides)
+    expected = verifiable_faces(seed, client_seed, nonce, sides, stream)
     for i, (got, want) in enumerate(zip(payload["faces"], expected, strict=True)):
         if got != want:
             where = "" if len(sides) == 1 else f" at die {i + 1} of {len(sides)} (d{sides[i]})"

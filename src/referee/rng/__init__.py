@@ -7,12 +7,14 @@
 True
 """
 
-from referee.rng.base import RecordingRng, Rng, Throw, die, die_name
-from referee.rng.sources import ScriptedRng, SeededRng, SystemRng
+from referee.rng.base import RecordingRng, Rng, Throw, die, die_name, fighter_dice, stream_of
+from referee.rng.sources import ScriptedRng, ScriptedStreams, SeededRng, SystemRng
+from referee.rng.streams import action_stream, free_stream
 from referee.rng.verifiable import (
     SECURE_ENTROPY,
     Entropy,
     VerifiableRng,
+    VerifiableStreams,
     check_server_seed,
     commitment,
     new_server_seed,
@@ -25,14 +27,20 @@ __all__ = [
     "RecordingRng",
     "Rng",
     "ScriptedRng",
+    "ScriptedStreams",
     "SeededRng",
     "SystemRng",
     "Throw",
     "VerifiableRng",
+    "VerifiableStreams",
+    "action_stream",
     "check_server_seed",
     "commitment",
     "die",
     "die_name",
+    "fighter_dice",
+    "free_stream",
     "new_server_seed",
+    "stream_of",
     "verifiable_faces",
 ]

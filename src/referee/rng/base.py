@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from referee.errors import RuleError
+from referee.rng.streams import action_stream
 
 
 class Throw(NamedTuple):
-    """One roll: dice thrown at once, their faces in stated order, and the nonce if verifiable.
+    """One roll: dice thrown at once, their faces in stated order, the nonce if verifiable,
+    and the stream it was drawn from where the source keeps streams (`referee.rng.streams`).
 
     A named tuple rather than a dataclass: it is made for every roll, and a tuple is built
     several times faster (it is just as frozen).
@@ -22,6 +24,7 @@ class Throw(NamedTuple):
     sides: tuple[int, ...]
     faces: tuple[int, ...]
     nonce: int | None = None
+    stream: str | None = None
 
     @property
     def dice(self) -> tuple[str, ...]:
@@ -36,6 +39,31 @@ class Rng(Protocol):
     def throw(self, sides: Sequence[int]) -> Throw:
         """Throw one die of each given size at once; faces come back in the same order."""
         ...
+
+
+def stream_of(rng: Rng, name: str) -> Rng:
+    """The dice of stream `name` when `rng` keeps streams (the service's verifiable dice, see
+    `referee.rng.streams`); otherwise `rng` itself, whose one sequence serves every owner
+    (scripted, seeded and system sources, scheme-1 bouts).
+
+    >>> from referee.rng import ScriptedRng
+    >>> rng = ScriptedRng([5])
+    >>> stream_of(rng, "act:Tarl") is rng
+    True
+    """
+    pick = getattr(rng, "stream", None)
+    return rng if pick is None else pick(name)
+
+
+def fighter_dice(rng: Rng, fighter: str) -> Rng:
+    """`fighter`'s own dice: the stream of its actions (`stream_of`). A rule system's
+    `initiative`, which throws for every fighter at once, takes each fighter's die from here.
+
+    >>> from referee.rng import ScriptedStreams
+    >>> fighter_dice(ScriptedStreams([4]), "Tarl").throw((6,)).stream
+    'act:Tarl'
+    """
+    return stream_of(rng, action_stream(fighter))
 
 
 def die_name(sides: int) -> str:
@@ -68,7 +96,8 @@ def die(rng: Rng, sides: int) -> int:
 
 @dataclass(slots=True)
 class RecordingRng:
-    """Wraps a source and keeps every throw made through it, in order.
+    """Wraps a source and keeps every throw made through it, in order: its own, and those of
+    the streams taken from it (`stream`), in one list.
 
     >>> from referee.rng import ScriptedRng
     >>> rec = RecordingRng(ScriptedRng([3, 4]))
@@ -84,6 +113,10 @@ class RecordingRng:
         result = self.inner.throw(sides)
         self.throws.append(result)
         return result
+
+    def stream(self, name: str) -> RecordingRng:
+        """The inner source's stream `name` (itself when it keeps none), recorded here too."""
+        return RecordingRng(stream_of(self.inner, name), self.throws)
 
     def take(self) -> list[Throw]:
         """Return the throws so far and start a fresh record."""

@@ -6,8 +6,9 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 
-from referee.errors import ScriptError
+from referee.errors import RuleError, ScriptError
 from referee.rng.base import Throw, check_sides
+from referee.rng.streams import check_stream
 
 _new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
 #: Whether `Random._randbelow` is CPython's rejection sampling of `getrandbits(n.bit_length())`
@@ -62,19 +63,19 @@ class SeededRng:
             size = sides[0]
             if type(size) is int and size >= 1:
                 if bits is None:
-                    return _new(Throw, (sides, (self._below(size) + 1,), None))
+                    return _new(Throw, (sides, (self._below(size) + 1,), None, None))
                 k = size.bit_length()
                 face = bits(k)
                 while face >= size:
                     face = bits(k)
-                return _new(Throw, (sides, (face + 1,), None))
+                return _new(Throw, (sides, (face + 1,), None, None))
         sizes = sides if type(sides) is tuple else tuple(sides)
         for size in sizes:  # every size checked before any die is drawn
             if type(size) is not int or size < 1:
                 check_sides(sizes)
         if bits is None:
             below = self._below
-            return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None))
+            return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None, None))
         faces = []
         k = last = 0
         for size in sizes:
@@ -84,7 +85,7 @@ class SeededRng:
             while face >= size:
                 face = bits(k)
             faces.append(face + 1)
-        return _new(Throw, (sizes, tuple(faces), None))
+        return _new(Throw, (sizes, tuple(faces), None, None))
 
     def __repr__(self) -> str:
         return f"SeededRng({self.seed})"
@@ -128,3 +129,44 @@ class ScriptedRng:
 
     def __repr__(self) -> str:
         return f"ScriptedRng({self._faces[self._used :]!r})"
+
+
+class ScriptedStreams:
+    """Replays given faces in order, whichever stream asks, and names the stream in each
+    throw: how a log of a bout with dice streams is decided again from its recorded faces
+    (so the replay checks whose stream every roll came from, too).
+
+    >>> dice = ScriptedStreams([3, 4])
+    >>> dice.stream("act:Tarl").throw((6,))
+    Throw(sides=(6,), faces=(3,), nonce=None, stream='act:Tarl')
+    >>> dice.stream("referee").throw((6,)).stream
+    'referee'
+    """
+
+    __slots__ = ("_script",)
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._script = ScriptedRng(faces)
+
+    def stream(self, name: str) -> _ScriptedStream:
+        """The shared script, as stream `name`."""
+        return _ScriptedStream(self._script, check_stream(name))
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        raise RuleError("a roll in a bout with dice streams must say whose stream it draws from")
+
+    def __repr__(self) -> str:
+        return f"ScriptedStreams({self._script!r})"
+
+
+class _ScriptedStream:
+    """One stream's view of a `ScriptedStreams`."""
+
+    __slots__ = ("_script", "name")
+
+    def __init__(self, script: ScriptedRng, name: str) -> None:
+        self._script, self.name = script, name
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        done = self._script.throw(sides)
+        return Throw(done.sides, done.faces, None, self.name)

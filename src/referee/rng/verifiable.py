@@ -2,9 +2,11 @@
 
 1. The server seed is 32 random bytes written as 64 lowercase hex characters;
    its commitment is SHA-256 of that text (ASCII), in hex.
-2. Each roll takes the next nonce, from 0.
+2. Each roll takes the next nonce, from 0: of the bout (scheme 1), or of its stream
+   (scheme 2, `VerifiableStreams`: each owner's dice come from a stream of its own).
 3. Bytes: HMAC-SHA256(key = server seed hex text, msg = "<client seed>:<nonce>:<cursor>"),
-   cursor 0, 1, 2, ... as more bytes are needed, read as 4-byte big-endian words.
+   in scheme 2 msg = "<client seed>:<stream>:<nonce>:<cursor>"; cursor 0, 1, 2, ... as more
+   bytes are needed, read as 4-byte big-endian words.
 4. A die of n sides takes the next word w; w >= 2**32 - (2**32 mod n) is rejected,
    else the face is (w mod n) + 1. Dice of one roll are drawn in stated order.
 
@@ -13,6 +15,8 @@
 '60e05bd1b195af2f'
 >>> verifiable_faces(seed, "table", 0, (20, 20, 6))
 (6, 14, 6)
+>>> verifiable_faces(seed, "table", 0, (20, 20, 6), stream="act:Tarl")
+(19, 19, 6)
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ import secrets
 import struct
 from collections.abc import Callable, Sequence
 
-from referee.errors import VerificationError
+from referee.errors import RuleError, VerificationError
 from referee.rng.base import Throw, check_sides
+from referee.rng.streams import check_stream
 
 _SEED = re.compile(r"[0-9a-f]{64}")
 _WORD = 1 << 32
@@ -115,14 +120,30 @@ def _faces(mac: _Hmac, client_seed: bytes, nonce: int, sides: tuple[int, ...]) -
 
 
 def verifiable_faces(
-    server_seed: str, client_seed: str, nonce: int, sides: Sequence[int]
+    server_seed: str,
+    client_seed: str,
+    nonce: int,
+    sides: Sequence[int],
+    stream: str | None = None,
 ) -> tuple[int, ...]:
-    """Recompute the faces of one roll from (server seed, client seed, nonce)."""
+    """Recompute the faces of one roll from (server seed, client seed, nonce), and in
+    scheme 2 the roll's `stream`."""
     check_server_seed(server_seed)
     if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
         raise VerificationError(f"nonce must be a whole number >= 0, got {nonce!r}")
     key = _Hmac(server_seed.encode("ascii"))
-    return _faces(key, client_seed.encode("utf-8"), nonce, check_sides(sides))
+    return _faces(key, message_prefix(client_seed, stream), nonce, check_sides(sides))
+
+
+def message_prefix(client_seed: str, stream: str | None = None) -> bytes:
+    """What every HMAC message of a roll starts with, before `:<nonce>:<cursor>`: the client
+    seed, and in scheme 2 `:` and the stream, as UTF-8.
+
+    >>> message_prefix("table:tarl", "act:Tarl")
+    b'table:tarl:act:Tarl'
+    """
+    text = client_seed if stream is None else f"{client_seed}:{stream}"
+    return text.encode("utf-8")
 
 
 class VerifiableRng:
@@ -130,19 +151,30 @@ class VerifiableRng:
 
     >>> rng = VerifiableRng("00" * 32, "table")
     >>> rng.throw((20, 20, 6))
-    Throw(sides=(20, 20, 6), faces=(6, 14, 6), nonce=0)
+    Throw(sides=(20, 20, 6), faces=(6, 14, 6), nonce=0, stream=None)
     >>> rng.nonce
     1
     """
 
-    __slots__ = ("_client", "_mac", "client_seed", "nonce", "server_seed")
+    __slots__ = ("_client", "_mac", "client_seed", "nonce", "server_seed", "stream")
 
-    def __init__(self, server_seed: str, client_seed: str, nonce: int = 0) -> None:
+    def __init__(
+        self,
+        server_seed: str,
+        client_seed: str,
+        nonce: int = 0,
+        stream: str | None = None,
+        *,
+        mac: _Hmac | None = None,
+    ) -> None:
+        """`stream` names the scheme-2 stream these rolls are drawn from (None: scheme 1);
+        `mac` is the server seed's prepared HMAC, when the caller has it already."""
         self.server_seed = check_server_seed(server_seed)
         self.client_seed = client_seed
         self.nonce = nonce
-        self._mac = _Hmac(server_seed.encode("ascii"))
-        self._client = client_seed.encode("utf-8")
+        self.stream = None if stream is None else check_stream(stream)
+        self._mac = mac or _Hmac(server_seed.encode("ascii"))
+        self._client = message_prefix(client_seed, stream)
 
     @property
     def commitment(self) -> str:
@@ -162,13 +194,73 @@ class VerifiableRng:
                 w = _FIRST.unpack_from(outer.digest())[0]
                 if w < _WORD - (_WORD % n):
                     self.nonce = nonce + 1
-                    return _new(Throw, (sides, (w % n + 1,), nonce))
+                    return _new(Throw, (sides, (w % n + 1,), nonce, self.stream))
                 # a rejected first word: the general way reads on
         sizes = check_sides(sides)
         nonce = self.nonce
         faces = _faces(self._mac, self._client, nonce, sizes)
         self.nonce = nonce + 1
-        return _new(Throw, (sizes, faces, nonce))
+        return _new(Throw, (sizes, faces, nonce, self.stream))
 
     def __repr__(self) -> str:
-        return f"VerifiableRng(commitment={self.commitment[:12]}..., nonce={self.nonce})"
+        stream = "" if self.stream is None else f", stream={self.stream!r}"
+        return f"VerifiableRng(commitment={self.commitment[:12]}..., nonce={self.nonce}{stream})"
+
+
+class VerifiableStreams:
+    """Scheme 2: every owner's dice from a stream of its own, each with its own nonces.
+
+    `nonces(name)` says where stream `name` stands (its next nonce under this seed); a stream
+    is set up the first time it is asked for. Every throw of every stream is kept in
+    `throws`, in order. A throw that names no stream is refused: in a bout with streams every
+    roll is somebody's (`referee.rng.streams` names them).
+
+    >>> dice = VerifiableStreams("00" * 32, "table", lambda name: 0)
+    >>> dice.stream("act:Tarl").throw((20, 20, 6))
+    Throw(sides=(20, 20, 6), faces=(19, 19, 6), nonce=0, stream='act:Tarl')
+    >>> dice.stream("act:Tarl").throw((100,)).nonce, dice.stream("free:Tarl").throw((100,)).nonce
+    (1, 0)
+    """
+
+    __slots__ = ("_mac", "_nonces", "_streams", "client_seed", "server_seed", "throws")
+
+    def __init__(self, server_seed: str, client_seed: str, nonces: Callable[[str], int]) -> None:
+        self.server_seed = check_server_seed(server_seed)
+        self.client_seed = client_seed
+        self._mac = _Hmac(server_seed.encode("ascii"))
+        self._nonces = nonces
+        self._streams: dict[str, _Stream] = {}
+        self.throws: list[Throw] = []
+
+    def stream(self, name: str) -> _Stream:
+        """The dice of stream `name`, at its next nonce."""
+        found = self._streams.get(name)
+        if found is None:
+            start = self._nonces(check_stream(name))
+            found = _Stream(self.server_seed, self.client_seed, start, name, mac=self._mac)
+            found.kept = self.throws
+            self._streams[name] = found
+        return found
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        raise RuleError("a roll in a bout with dice streams must say whose stream it draws from")
+
+    @property
+    def thrown(self) -> bool:
+        """Whether any die has been thrown."""
+        return bool(self.throws)
+
+    def __repr__(self) -> str:
+        return f"VerifiableStreams(commitment={commitment(self.server_seed)[:12]}...)"
+
+
+class _Stream(VerifiableRng):
+    """One stream of a `VerifiableStreams`, which keeps its throws."""
+
+    __slots__ = ("kept",)
+    kept: list[Throw]
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        done = super().throw(sides)
+        self.kept.append(done)
+        return done

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.bout import commands as c
-from referee.bout.engine import REFEREE, decide, system_of
+from referee.bout.engine import REFEREE, decide, failed, system_of
 from referee.bout.events import Event, EventType
 from referee.bout.fold import apply, project
 from referee.bout.names import fighter_name
@@ -27,8 +27,9 @@ from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import utc_time
-from referee.rng import SECURE_ENTROPY, Entropy, new_server_seed
-from referee.store import Role, Store, TokenRecord
+from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
+from referee.rng.streams import SCHEME_KEY, STREAMS
+from referee.store import Dice, Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
 
@@ -117,6 +118,14 @@ class StateCache:
             state = project(_to_bout_events(records))
         self.remember(bout_id, records[-1], state)
         return state
+
+    def after(self, bout_id: str, last: Record) -> BoutState | None:
+        """The state kept as the one after the event `last`, if that is the one kept."""
+        with self._lock:
+            cached = self._states.get(bout_id)
+        if cached is None or cached[0] != last["seq"] or cached[1] != last["hash"]:
+            return None
+        return cached[2]
 
     def remember(self, bout_id: str, last: Record, state: BoutState) -> None:
         """Keep `state` as the state after the event `last`."""
@@ -269,6 +278,8 @@ class RefereeService:
                 "id": record.id,
                 "created_at": record.created_at,
                 "commitment": record.commitment,
+                # every owner's dice from a stream of its own (`referee.rng.streams`)
+                SCHEME_KEY: STREAMS,
             }
             opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
             self.store.extend(record.id, lambda current, rng: opened, dice=False)
@@ -347,7 +358,7 @@ class RefereeService:
         with self.unit():
             events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
             if caller.role is not Role.REFEREE:
-                events = redact_hidden(events, hidden_stats(self.records(bout_id)))
+                events = redact_hidden(events, self._hidden_after(bout_id, events))
         return action_answer(events)
 
     def free_roll(
@@ -358,16 +369,21 @@ class RefereeService:
         events = self.command(bout_id, caller, c.FreeRoll(who, expression=dice))
         action = next(e for e in events if e["type"] == EventType.ACTION)
         rolls = [e for e in events if e["type"] == EventType.ROLL]
-        return {
+        answer = {
             "actor": who,
             "expression": action["payload"]["expression"],
-            "total": action["payload"]["total"],
+            "total": action["payload"].get("total"),
             "nonce": rolls[0]["payload"]["nonce"] if rolls else None,
+            "stream": rolls[0]["payload"].get("stream") if rolls else None,
             "dice": [d for r in rolls for d in r["payload"]["dice"]],
             "faces": [f for r in rolls for f in r["payload"]["faces"]],
             "rolls": [{**r["payload"], "seq": r["seq"]} for r in rolls],
             "seq": action["seq"],
         }
+        failure = failure_of(events)
+        if failure is not None:
+            answer["failed"] = failure
+        return answer
 
     def close(self, bout_id: str, caller: Caller) -> dict[str, Any]:
         """End the bout if it is still going, reveal the server seed, and mark it closed.
@@ -434,6 +450,14 @@ class RefereeService:
         """A fresh server seed from the service's entropy source."""
         return new_server_seed(self._entropy)
 
+    def _hidden_after(self, bout_id: str, events: Sequence[Record]) -> dict[str, frozenset[str]]:
+        """Each fighter's stats still hidden once `events` (just stored) are in: read off the
+        state the write folded (no second reading of the whole ledger), else the ledger."""
+        state = self.cache.after(bout_id, events[-1]) if events else None
+        if state is None:
+            return hidden_stats(self.records(bout_id))
+        return {f.name: f.hidden for f in state.fighters if f.hidden}
+
     def _live_state(self, bout_id: str) -> BoutState:
         """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
         state = self.state(bout_id)
@@ -455,14 +479,23 @@ class RefereeService:
         (derived from the folded state) in the same transaction."""
         seen: dict[str, Any] = {}
 
-        def fold(current: list[Record], rng: Any) -> list[Event]:
+        def fold(current: list[Record], rng: Dice | None) -> list[Event]:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
             system = self.cache.system(bout_id, state) if state.system else None
-            dice = _NO_DICE if rng is None else rng
-            decision = decide(state, command, dice, by=by, system=system)
-            seen["before"], seen["nonce"] = state, getattr(rng, "nonce", 0)
+            dice = RecordingRng(_NO_DICE if rng is None else rng)
+            try:
+                decision = decide(state, command, dice, by=by, system=system)
+            except Exception as err:
+                # No outcome before its record: once a die is thrown, whatever happens next
+                # (an error too) depends on its face, so the throw and the failure are stored
+                # and answered as such. Nothing but this answers a roll, so every client (the
+                # routes, the chat endpoint and the HUD, the Discord bot) inherits it.
+                if not dice.throws:
+                    raise
+                decision = failed(state, command, by, dice.throws, err)
+            seen["before"], seen["rolls"] = state, getattr(rng, "rolls", 0)
             if decision.events:  # the engine folded its events as it wrote them: no second fold
                 seen["after"] = decision.state
             return decision.events
@@ -486,7 +519,7 @@ class RefereeService:
             if after.status_name != seen["before"].status_name:
                 self.store.set_status(bout_id, after.status_name)
             rolled = any(r["type"] == EventType.ROLL for r in records)
-            if rolled and seen["nonce"] >= self.rotate_every:
+            if rolled and seen["rolls"] >= self.rotate_every:
                 self.store.rotate_seed(
                     bout_id, actor="system", at=utc_time(), new_seed=self.new_seed()
                 )
@@ -522,11 +555,27 @@ def _seed_part(text: str) -> str:
     return text
 
 
+def failure_of(events: Sequence[Record]) -> str | None:
+    """Why a command failed after its dice were thrown (its `failed` event), or None.
+
+    Such a command answers like one that worked (its rolls stored, status 200) and says so
+    here: a 4xx answer means that nothing changed.
+    """
+    for e in events:
+        if e["type"] == EventType.FAILED:
+            return str(e["payload"].get("error"))
+    return None
+
+
 def action_answer(events: Sequence[Record]) -> dict[str, Any]:
-    """The answer to one action: its outcome's reading, the rolls and what followed."""
+    """The answer to one action: its outcome's reading, the rolls and what followed (or why
+    it failed after its dice were thrown: `failed`)."""
     outcome = next((e for e in events if e["type"] == EventType.OUTCOME), None)
     rolls = [e["payload"] for e in events if e["type"] == EventType.ROLL]
     answer: dict[str, Any] = dict(outcome["payload"]) if outcome else {}
+    failure = failure_of(events)
+    if failure is not None:
+        answer["failed"] = failure
     answer["rolls"] = rolls
     answer["events"] = [{"seq": e["seq"], "type": e["type"]} for e in events]
     if outcome:

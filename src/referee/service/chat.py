@@ -15,7 +15,7 @@ from referee.bout import commands as c
 from referee.dice import odds, parse
 from referee.dice.chat import format_host_line
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
-from referee.service.bouts import Caller, RefereeService
+from referee.service.bouts import Caller, RefereeService, failure_of
 from referee.store import Role
 
 MAX_CHAT_BYTES = k.MAX_CHAT_BYTES
@@ -94,7 +94,8 @@ def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) ->
     events = service.command(bout_id, caller, c.FreeRoll(actor, expression=cmd.expression))
     rolls = [e["payload"] for e in events if e["type"] == "roll"]
     faces = [f for r in rolls for f in r["faces"]]
-    return k.roll_line(_shown(actor), cmd.expression, faces, [r["nonce"] for r in rolls])
+    nonces = [r["nonce"] for r in rolls]
+    return k.roll_line(_shown(actor), cmd.expression, faces, nonces, failure_of(events))
 
 
 def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack) -> str:

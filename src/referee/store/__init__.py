@@ -9,12 +9,13 @@ from referee.errors import StorageError
 from referee.store.engine import default_url, engine_url
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.schema import SCHEMA_VERSION
-from referee.store.store import Build, RngBuild, Store
+from referee.store.store import Build, Dice, RngBuild, Store
 
 __all__ = [
     "SCHEMA_VERSION",
     "BoutRecord",
     "Build",
+    "Dice",
     "RngBuild",
     "Role",
     "ServerSeed",

@@ -47,17 +47,29 @@ from referee.ledger import (
     ROLL,
     SEED_ROTATED,
     Event,
+    SeedPosition,
+    advance,
     build_export,
     chain,
     check_roll,
+    dice_scheme,
     is_utc_time,
     link,
     rotation_payload,
     seed_position,
+    stream_nonce,
     utc_time,
     verify_chain,
 )
-from referee.rng import Throw, VerifiableRng, check_server_seed, commitment, new_server_seed
+from referee.rng import (
+    Throw,
+    VerifiableRng,
+    VerifiableStreams,
+    check_server_seed,
+    commitment,
+    new_server_seed,
+)
+from referee.rng.streams import STREAMS
 from referee.store.counters import SharedCounters
 from referee.store.engine import (
     StorageErrors,
@@ -106,9 +118,12 @@ class Draft(Protocol):
     def payload(self) -> Mapping[str, Any]: ...
 
 
-#: draft(all events so far, a verifiable rng at the bout's current seed and next nonce, or
-#: None without dice) -> the new events, unlinked. May run more than once.
-DraftBuild = Callable[[list[Event], VerifiableRng | None], Sequence[Draft]]
+#: The dice `Store.extend` hands its build: one verifiable sequence (a bout of dice scheme 1)
+#: or a stream per owner (scheme 2), at the bout's current seed; None when nothing may roll.
+Dice = VerifiableRng | VerifiableStreams
+#: draft(all events so far, the bout's dice or None without dice) -> the new events,
+#: unlinked. May run more than once.
+DraftBuild = Callable[[list[Event], "Dice | None"], Sequence[Draft]]
 #: What runs inside the bout's write lock: (connection, bout row, its current seed or None,
 #: the events so far) -> the events appended.
 _Work = Callable[[Connection, Row, "ServerSeed | None", list[Event]], list[Event]]
@@ -136,7 +151,15 @@ _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class Store:
     """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
 
-    __slots__ = ("__weakref__", "_engine", "_errors", "_known", "_known_lock", "_writer")
+    __slots__ = (
+        "__weakref__",
+        "_engine",
+        "_errors",
+        "_known",
+        "_known_lock",
+        "_positions",
+        "_writer",
+    )
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -150,6 +173,9 @@ class Store:
         # the same hash; only the rows after it are read again.
         self._known: dict[str, list[Event]] = {}
         self._known_lock = threading.Lock()
+        # Where each bout's next roll stands after how many of its events (and the hash of the
+        # last of them), so a roll reads only the events since (`_position`).
+        self._positions: dict[str, tuple[int, str, SeedPosition]] = {}
 
     def _all_events(self, conn: Connection, bout_id: str) -> list[Event]:
         """Every event of the bout, reading only those this store has not seen yet."""
@@ -165,6 +191,24 @@ class Store:
             events = read_events(conn, bout_id, -1)
         self._remember(bout_id, events)
         return list(events)
+
+    def _position(self, bout_id: str, current: list[Event]) -> SeedPosition:
+        """`seed_position(current)`, from where this store last saw the bout stand when those
+        events are still the start of `current` (same count, same last hash)."""
+        with self._known_lock:
+            known = self._positions.get(bout_id)
+        start, position = 0, SeedPosition(0, 0)
+        if known is not None:
+            count, last, at = known
+            if 0 < count <= len(current) and current[count - 1]["hash"] == last:
+                start, position = count, at
+        position = advance(position, current[start:])
+        if current:
+            with self._known_lock:
+                if len(self._positions) >= KNOWN_BOUTS and bout_id not in self._positions:
+                    self._positions.pop(next(iter(self._positions)))
+                self._positions[bout_id] = (len(current), current[-1]["hash"], position)
+        return position
 
     def _remember(self, bout_id: str, events: list[Event]) -> None:
         """Keep `events` as the bout's ledger so far (it is checked against the database,
@@ -462,9 +506,11 @@ class Store:
 
         The store gives each event its `seq`, `prev` and `hash` (all at `at`, default now)
         inside the bout's write lock, so what it appends extends the chain by construction and
-        nothing is checked twice. `build` gets a VerifiableRng at the bout's current seed and
-        next nonce (None when `dice` is False: nothing may roll); each roll event must be one
-        of its throws (nonce, dice and faces), else it is refused like any roll that would not
+        nothing is checked twice. `build` gets the bout's dice at its current seed (None when
+        `dice` is False: nothing may roll): a VerifiableRng at the next nonce in a bout of
+        dice scheme 1, a VerifiableStreams whose every stream stands at its next nonce in
+        scheme 2 (the bout's first event says which). Each roll event must be one of their
+        throws (stream, nonce, dice and faces), else it is refused like any roll that would not
         verify. `build` may run more than once, so it must only compute from its arguments.
         `client_seed_part` and `grant` are as in `append`.
         """
@@ -472,9 +518,9 @@ class Store:
         def work(
             conn: Connection, bout: Row, seed: ServerSeed | None, current: list[Event]
         ) -> list[Event]:
-            rng = None
+            rng: _Thrown | _ThrownStreams | None = None
             if seed is not None:
-                rng = _Thrown(seed.server_seed, bout.client_seed, seed_position(current).nonce)
+                rng = _dice_of(seed, bout.client_seed, current, self._position(bout.id, current))
             drafts = build(current, rng)
             self._check_size(bout.id, current, len(drafts))
             when = _check_time(at)
@@ -707,22 +753,24 @@ class Store:
         current: list[Event],
         new: list[Event],
         seed: ServerSeed | None = None,
-        rng: _Thrown | None = None,
+        rng: _Thrown | _ThrownStreams | None = None,
     ) -> None:
-        """Refuse rolls that would not verify: nonces in order from the ledger's position, at
-        the store's current seed, unrevealed, and faces that the seed gives (a throw of `rng`
-        is compared, not derived again)."""
+        """Refuse rolls that would not verify: nonces in order from the ledger's position (per
+        stream in a bout of dice scheme 2, whose every roll names its stream), at the store's
+        current seed, unrevealed, and faces that the seed gives (a throw of `rng` is compared,
+        not derived again)."""
         if not any(event["type"] in (ROLL, SEED_ROTATED) for event in new):
             return
         if seed is None:
             seed = seed_records(conn, bout.id)[-1]
-        position = seed_position(current)
+        position = rng.position if rng is not None else self._position(bout.id, current)
         if position.index != seed.index:
             raise ConflictError(
                 f"bout {bout.id!r}: the ledger is at seed {position.index}, the store at "
                 f"seed {seed.index}; refusing to roll"
             )
-        nonce = position.nonce
+        streams = dice_scheme(current) == STREAMS
+        nonces: dict[str | None, int] = {None: position.nonce}
         for event in new:
             if event["type"] == SEED_ROTATED:
                 raise RuleError(f"event {event['seq']}: rotate seeds with Store.rotate_seed")
@@ -730,33 +778,97 @@ class Store:
                 continue
             _check_unrevealed(bout.id, seed)
             payload = event["payload"]
-            if _was_thrown(payload, nonce, rng) and not check_roll(payload, nonce, None, ""):
-                nonce += 1
+            stream = _stream_of(event, streams)
+            nonce = nonces.get(stream)
+            if nonce is None:
+                nonce = nonces[stream] = stream_nonce(current, str(stream))
+            nonces[stream] = nonce + 1
+            if _was_thrown(payload, stream, nonce, rng) and not check_roll(
+                payload, nonce, None, "", stream
+            ):
                 continue
-            found = check_roll(payload, nonce, seed.server_seed, bout.client_seed)
+            found = check_roll(payload, nonce, seed.server_seed, bout.client_seed, stream)
             if found is not None:
                 raise RuleError(f"event {event['seq']} (roll) would not verify: {found[1]}")
-            nonce += 1
+
+
+def _dice_of(
+    seed: ServerSeed, client_seed: str, current: list[Event], position: SeedPosition
+) -> _Thrown | _ThrownStreams:
+    """The bout's dice at its current seed (`position`, where the ledger stands), by its dice
+    scheme, keeping what they throw."""
+    if dice_scheme(current) == STREAMS:
+        return _ThrownStreams(
+            seed.server_seed, client_seed, lambda name: stream_nonce(current, name), position
+        )
+    return _Thrown(seed.server_seed, client_seed, position)
+
+
+def _stream_of(event: Event, streams: bool) -> str | None:
+    """The stream a new roll names: one in a bout with streams, none in one without."""
+    stream = event["payload"].get("stream") if isinstance(event["payload"], dict) else None
+    if streams != isinstance(stream, str):
+        raise RuleError(
+            f"event {event['seq']} (roll): stream {stream!r} in a bout of dice scheme "
+            f"{STREAMS if streams else 1} (a roll names its stream exactly when the bout has them)"
+        )
+    return stream
 
 
 class _Thrown(VerifiableRng):
-    """A VerifiableRng that keeps what it threw, by nonce (for `Store._check_rolls`)."""
+    """A VerifiableRng that keeps what it threw, by nonce (for `Store._check_rolls`), and the
+    ledger's position it started from."""
 
-    __slots__ = ("thrown",)
+    __slots__ = ("position", "thrown")
 
-    def __init__(self, server_seed: str, client_seed: str, nonce: int = 0) -> None:
-        super().__init__(server_seed, client_seed, nonce)
-        self.thrown: dict[int, Throw] = {}
+    def __init__(self, server_seed: str, client_seed: str, position: SeedPosition) -> None:
+        super().__init__(server_seed, client_seed, position.nonce)
+        self.position = position
+        self.thrown: dict[tuple[str | None, int], Throw] = {}
 
     def throw(self, sides: Sequence[int]) -> Throw:
         done = super().throw(sides)
-        self.thrown[self.nonce - 1] = done
+        self.thrown[None, done.nonce or 0] = done
         return done
 
+    @property
+    def rolls(self) -> int:
+        """Rolls under the current seed, these included."""
+        return self.nonce
 
-def _was_thrown(payload: Any, nonce: int, rng: _Thrown | None) -> bool:
-    """Whether a roll's payload shows what `rng` threw at `nonce` (its dice and faces)."""
-    done = None if rng is None else rng.thrown.get(nonce)
+
+class _ThrownStreams(VerifiableStreams):
+    """VerifiableStreams that say what they threw, by stream and nonce, and the ledger's
+    position they started from (for `Store._check_rolls` and the rotation of long bouts)."""
+
+    __slots__ = ("position",)
+
+    def __init__(
+        self,
+        server_seed: str,
+        client_seed: str,
+        nonces: Callable[[str], int],
+        position: SeedPosition,
+    ) -> None:
+        super().__init__(server_seed, client_seed, nonces)
+        self.position = position
+
+    @property
+    def thrown(self) -> dict[tuple[str | None, int], Throw]:  # type: ignore[override]
+        return {(t.stream, t.nonce or 0): t for t in self.throws}
+
+    @property
+    def rolls(self) -> int:
+        """Rolls under the current seed, of every stream, these included."""
+        return self.position.nonce + len(self.throws)
+
+
+def _was_thrown(
+    payload: Any, stream: str | None, nonce: int, rng: _Thrown | _ThrownStreams | None
+) -> bool:
+    """Whether a roll's payload shows what `rng` threw at (`stream`, `nonce`): its dice and
+    faces."""
+    done = None if rng is None else rng.thrown.get((stream, nonce))
     return (
         done is not None
         and isinstance(payload, dict)

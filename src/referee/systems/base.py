@@ -100,7 +100,10 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
-        """Settle the turn order of the given (living) fighters."""
+        """Settle the turn order of the given (living) fighters.
+
+        Each fighter's die comes from its own stream, `fighter_dice(rng, name)`
+        (`referee.rng.streams`), so that nobody's roll moves another fighter's dice."""
 
     @abstractmethod
     def act(
@@ -111,7 +114,9 @@ class RuleSystem(ABC):
         options: Mapping[str, Any],
         rng: Rng,
     ) -> Outcome:
-        """Resolve one action of `actor` (e.g. kind "attack" with options {"target": name})."""
+        """Resolve one action of `actor` (e.g. kind "attack" with options {"target": name}).
+
+        `rng` is the actor's own dice stream: every die of the action comes from it."""
 
     @abstractmethod
     def defeat_threshold(self, fighter: Fighter) -> int:

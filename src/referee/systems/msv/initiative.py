@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.errors import LimitError, RuleError
-from referee.rng import Rng, die
+from referee.rng import Rng, die, fighter_dice
 from referee.systems.msv.attack import D100, CombatSkill, check_cs, effect_number, succeeds
 from referee.systems.msv.rules import MsvRules, TieBreak, default_rules, interpret_face
 
@@ -137,7 +137,8 @@ def _roll_group(
 ) -> tuple[InitiativeRound, list[tuple[str, ...]]]:
     rolls = []
     for name in group:
-        roll = die(rng, D100)  # one fighter's roll is one roll (one nonce)
+        # one fighter's roll is one roll (one nonce), from that fighter's own dice stream
+        roll = die(fighter_dice(rng, name), D100)
         rolls.append(
             InitiativeRoll(name, skills[name], roll, effect_number(skills[name], roll, rules))
         )

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from referee.errors import RuleError
-from referee.rng import Rng, die
+from referee.rng import Rng, die, fighter_dice
 from referee.systems.base import (
     JSON,
     ConditionChange,
@@ -101,7 +101,7 @@ class SrpSystem(RuleSystem):
         rolls: list[JSON] = []
         totals = {}
         for f in fighters:
-            face = die(rng, 20)
+            face = die(fighter_dice(rng, f.name), 20)  # each from its own stream
             bonus = self.sheet(f).initiative
             totals[f.name] = face + bonus
             rolls.append({"name": f.name, "d20": face, "initiative": bonus, "total": face + bonus})

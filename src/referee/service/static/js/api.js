@@ -1,6 +1,8 @@
 // Talking to the referee service: JSON requests with the bearer token, the service's error
 // messages shown as they are, the page's fragment (#bout=ID&token=T) and the live stream.
 
+import { sawCommitment, sawEvent } from "./witness.js";
+
 /** The page's fragment as an object: #bout=ID&token=T -> {bout: "ID", token: "T"}. */
 export function fragment() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -46,6 +48,25 @@ export async function call(method, path, { token = null, body = undefined } = {}
   return data;
 }
 
+/** A part of the client seed drawn by this browser (16 hex digits from its own secure
+ * generator, never the server's): what a fighter's page adds when it joins or is added, after
+ * the commitment is published, so that no seed can be chosen to suit the client seed. */
+export function seedPart() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `send(body)` with a part of the client seed drawn here added, or without one when the bout
+ * has rolled already (its client seed is fixed by the first roll). */
+export async function withSeedPart(send, body) {
+  try {
+    return await send({ ...body, client_seed: seedPart() });
+  } catch (err) {
+    if (err instanceof ServiceError && /client seed is fixed/.test(err.message)) return send(body);
+    throw err;
+  }
+}
+
 /** A small client bound to one bout and one token. */
 export class Bout {
   constructor(id, token = null) {
@@ -54,8 +75,10 @@ export class Bout {
     this.base = `/api/bouts/${encodeURIComponent(id)}`;
   }
 
-  get(path = "") {
-    return call("GET", this.base + path, { token: this.token });
+  async get(path = "") {
+    const data = await call("GET", this.base + path, { token: this.token });
+    if (path === "" && data) sawCommitment(this.id, data.commitment); // kept for the verifier
+    return data;
   }
 
   post(path, body) {
@@ -82,6 +105,7 @@ export class Bout {
       const event = JSON.parse(message.data);
       if (event.seq <= last) return;
       last = event.seq;
+      sawEvent(this.id, event); // the last event shown, kept for the verifier
       onEvent(event);
     };
     source.onmessage = handle;
@@ -95,7 +119,8 @@ export class Bout {
 /** Every event type the bout engine writes (SSE messages are named by type). */
 export const EVENT_TYPES = [
   "bout_opened", "fighter_added", "fighter_updated", "fighter_removed", "revealed", "action",
-  "roll", "initiative", "outcome", "wound", "condition", "stat", "defeated", "turn", "skipped",
+  "roll", "initiative", "outcome", "failed", "wound", "condition", "stat", "defeated", "turn",
+  "skipped",
   "paused", "resumed", "overridden", "voided", "ended", "cancelled", "referee_changed",
   "seed_rotated", "closed",
 ];

@@ -158,15 +158,17 @@ const WORD = 2 ** 32;
 
 /**
  * The faces of one roll (CONTEXT.md, "Verifiable rolls"): HMAC-SHA256(key = server seed hex
- * text, msg = "<client seed>:<nonce>:<cursor>"), 4-byte big-endian words, rejection sampling.
- * `mac` is a function from hmacFor(serverSeed).
+ * text, msg = "<client seed>:<nonce>:<cursor>", or in dice scheme 2
+ * "<client seed>:<stream>:<nonce>:<cursor>"), 4-byte big-endian words, rejection sampling.
+ * `mac` is a function from hmacFor(serverSeed); `stream` is null in scheme 1.
  */
-export async function facesOf(mac, clientSeed, nonce, sides) {
+export async function facesOf(mac, clientSeed, nonce, sides, stream = null) {
+  const prefix = stream === null ? clientSeed : `${clientSeed}:${stream}`;
   let cursor = 0;
   let words = [];
   const next = async () => {
     if (words.length === 0) {
-      const block = await mac(`${clientSeed}:${nonce}:${cursor}`);
+      const block = await mac(`${prefix}:${nonce}:${cursor}`);
       const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
       for (let i = 0; i < 32; i += 4) words.push(view.getUint32(i));
       cursor += 1;

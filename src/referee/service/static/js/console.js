@@ -2,7 +2,7 @@
 // data-role="referee|fighter|board"> says which parts are live. Every page follows the
 // bout's event stream and re-reads the state (with its token) after each event.
 
-import { Bout, attempt, el, fill, fragment, say } from "./api.js";
+import { attempt, Bout, el, fill, fragment, say, withSeedPart } from "./api.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
@@ -324,7 +324,8 @@ function wireReferee() {
       if (side) body.side = side;
       const hidden = $("add-hidden").value.split(",").map((s) => s.trim()).filter(Boolean);
       if (hidden.length) body.hidden = hidden;
-      const r = await state.bout.post("/fighters", body);
+      // the new fighter's part of the client seed, drawn here (until the first roll fixes it)
+      const r = await withSeedPart((sent) => state.bout.post("/fighters", sent), body);
       addInvite(r.name, r.token);
       return r;
     }, (r) => `${r.name} added: send the invite link below.`);

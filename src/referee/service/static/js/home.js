@@ -1,7 +1,8 @@
 // The home page: start a bout, add its fighters, hand out the links. Tokens travel only in
 // a link's fragment (#...), which browsers never send to the server.
 
-import { ServiceError, attempt, call, el, fill, say } from "./api.js";
+import { ServiceError, attempt, call, el, fill, say, seedPart } from "./api.js";
+import { sawCommitment } from "./witness.js";
 import { systemSpec } from "./systems.js";
 import { fieldSet } from "./ui.js";
 
@@ -70,10 +71,16 @@ async function create() {
     return f;
   });
   const bout = await call("POST", "/api/bouts", { body });
+  sawCommitment(bout.id, bout.commitment);
   const invites = {};
   for (const f of fighters) {
     try {
-      const added = await call("POST", `/api/bouts/${bout.id}/fighters`, { token: bout.referee_token, body: f });
+      // Each fighter's part of the client seed, drawn here, after the commitment was published:
+      // the server cannot have chosen its seed to suit it.
+      const added = await call("POST", `/api/bouts/${bout.id}/fighters`, {
+        token: bout.referee_token,
+        body: { ...f, client_seed: seedPart() },
+      });
       invites[added.name] = added.token;
     } catch (err) {
       keep(bout, invites);

@@ -2,7 +2,7 @@
 // its own part of the client seed, and lands on its fighter page. The token it gets back goes
 // only into that page's fragment (#...), which browsers never send to the server.
 
-import { Bout, ServiceError, el, fill, fragment, say } from "./api.js";
+import { Bout, ServiceError, el, fill, fragment, say, seedPart } from "./api.js";
 import { systemSpec } from "./systems.js";
 import { fieldSet } from "./ui.js";
 
@@ -69,12 +69,16 @@ async function load({ quiet = false } = {}) {
   $("system-line").textContent = `Rule system: ${state.spec.title || view.system}.`;
   showFighters(view);
   $("join-seed-now").textContent = view.client_seed;
+  // By default the fighter adds a part of its own, drawn here once the commitment is shown.
+  if (open_(view) && !$("join-seed").value) $("join-seed").value = seedPart();
   const open = view.status === "open";
   $("join-form").hidden = false;
   $("join-submit").disabled = !open;
   if (!open && !quiet) say(`The bout is ${view.status}: fighters may join only before initiative. Ask the referee to add you from the referee page.`, "error");
   return view;
 }
+
+const open_ = (view) => view.status === "open";
 
 function showFighters(view) {
   const names = view.fighters.map((f) => (f.side === f.name ? f.name : `${f.name} (side ${f.side})`));
@@ -98,8 +102,18 @@ function body() {
 async function join() {
   $("join-submit").disabled = true;
   try {
-    const joined = await state.bout.post("/join", body());
-    say(`Joined as ${joined.name}. Client seed now ${joined.client_seed}. Opening your fighter page…`, "ok");
+    const sent = body();
+    let joined;
+    try {
+      joined = await state.bout.post("/join", sent);
+    } catch (err) {
+      // A roll before initiative fixed the client seed: join without a part, and say so.
+      if (!(sent.client_seed && /client seed is fixed/.test(err.message))) throw err;
+      delete sent.client_seed;
+      joined = await state.bout.post("/join", sent);
+      joined.note = "A roll had fixed the client seed already, so you joined without a part of it.";
+    }
+    say(`Joined as ${joined.name}. Client seed now ${joined.client_seed}. ${joined.note || ""} Opening your fighter page…`, "ok");
     const id = encodeURIComponent(params.bout);
     location.assign(`/static/fighter.html#bout=${id}&token=${encodeURIComponent(joined.token)}`);
   } catch (err) {
@@ -111,7 +125,6 @@ async function join() {
 
 /** 16 random hex digits from the browser's own generator (never the server's). */
 function drawPart() {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  $("join-seed").value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  $("join-seed").value = seedPart();
   $("join-seed").focus();
 }

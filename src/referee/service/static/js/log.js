@@ -70,6 +70,13 @@ function optionText(options) {
   return rest.length ? ` (${rest.map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")})` : "";
 }
 
+/** A roll's place in its dice: `nonce 4 of act:Tarl` (a stream per owner), `nonce 4` (one
+ * sequence per bout) or `unverifiable` (dice the service did not throw). */
+function nonceText(p) {
+  if (p.nonce === null || p.nonce === undefined) return "unverifiable";
+  return p.stream ? `nonce ${p.nonce} of ${p.stream}` : `nonce ${p.nonce}`;
+}
+
 const LINES = {
   bout_opened: (e) => `Bout "${e.payload.name}" opened (${e.payload.system})`,
   fighter_added: (e) => `${e.payload.name} joins on side ${e.payload.side}`,
@@ -80,6 +87,7 @@ const LINES = {
   fighter_removed: (e) => `${e.payload.name} leaves the bout`,
   revealed: (e) => `Referee reveals ${e.payload.name}'s ${e.payload.keys.join(", ")}`,
   initiative: (e) => `Initiative: ${e.payload.order.join(" > ")}`,
+  failed: (e) => `Could not be settled after its dice were recorded: ${e.payload.error}`,
   wound: (e) => `${e.payload.target} takes ${e.payload.amount} (total ${e.payload.total})`,
   condition: (e) =>
     e.payload.rounds === 0
@@ -169,7 +177,7 @@ export class DiceLog {
           { class: "roll" },
           seq,
           el("span", { class: "die" }, "roll"),
-          el("span", { class: "nonce" }, event.payload.nonce === null ? "unverifiable" : `nonce ${event.payload.nonce}`),
+          el("span", { class: "nonce" }, nonceText(event.payload)),
           el("strong", { class: "faces" }, rollText(event.payload)),
         );
   }
@@ -192,6 +200,7 @@ export class DiceLog {
       text = "Initiative";
       this.initiativeRolls = [];
     }
+    else if (p.kind === "roll" && p.expression && p.failed) text = `${event.actor} rolls ${p.expression} (free roll, failed)`;
     else if (p.kind === "roll" && p.expression) text = `${event.actor} rolls ${p.expression} = ${p.total} (free roll)`;
     else if (p.kind === "roll") text = `${event.actor} rolls ${p.dice.length} × ${p.dice[0]} (free roll)`;
     else {

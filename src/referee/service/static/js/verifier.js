@@ -331,15 +331,21 @@ function rollShape(payload) {
 }
 
 /** [check, message] for the first thing wrong with one roll, or null; fills `row`. */
-async function checkRoll(payload, nonce, mac, clientSeed, row) {
+async function checkRoll(payload, nonce, mac, clientSeed, row, stream = null) {
   const shape = rollShape(payload);
   if (shape !== null) return ["format", shape];
   if (payload.nonce !== nonce) {
+    if (stream !== null) {
+      return [
+        "nonce",
+        `nonce ${pyRepr(payload.nonce)} (expected ${nonce}: nonces run from 0 per stream and seed, here ${pyRepr(stream)})`,
+      ];
+    }
     return ["nonce", `nonce ${pyRepr(payload.nonce)} (expected ${nonce}: nonces run from 0 per seed)`];
   }
   if (mac === null) return null;
   const sides = payload.dice.map((name) => Number(name.slice(1)));
-  const expected = await facesOf(mac, clientSeed, nonce, sides);
+  const expected = await facesOf(mac, clientSeed, nonce, sides, stream);
   row.expected = expected;
   for (let i = 0; i < sides.length; i += 1) {
     if (payload.faces[i] !== expected[i]) {
@@ -353,7 +359,131 @@ async function checkRoll(payload, nonce, mac, clientSeed, row) {
   return null;
 }
 
-async function checkRolls(events, clientSeed, known) {
+// ---- dice schemes and streams (src/referee/rng/streams.py) ------------------------------
+
+const ONE_SEQUENCE = 1;
+const STREAMS = 2;
+const DICE_SCHEMES = [ONE_SEQUENCE, STREAMS];
+const SCHEME_KEY = "dice_scheme";
+const REFEREE_STREAM = "referee";
+const MAX_STREAM = 64;
+
+const actionStream = (fighter) => `act:${fighter}`;
+const freeStream = (owner) => (owner === REFEREE_STREAM ? REFEREE_STREAM : `free:${owner}`);
+
+/** [kind, owner] of a stream name, or null when it is none (act:NAME, free:NAME, referee). */
+function ownerOf(stream) {
+  if (stream === REFEREE_STREAM) return [REFEREE_STREAM, REFEREE_STREAM];
+  const colon = stream.indexOf(":");
+  if (colon < 0) return null;
+  const kind = stream.slice(0, colon);
+  const owner = stream.slice(colon + 1);
+  if (!["act", "free"].includes(kind) || owner === "") return null;
+  return [kind, owner];
+}
+
+/** Whether a stream is a name the HMAC message can carry: 1..64 code points of valid
+ * Unicode without control characters. */
+function streamName(stream) {
+  if (!wellFormed(stream)) return false;
+  const points = Array.from(stream, (c) => c.codePointAt(0));
+  return points.length >= 1 && points.length <= MAX_STREAM && points.every((p) => p >= 32 && p !== 127);
+}
+
+/** The dice scheme of the events: the header's `dice_scheme` (absent: 1); a bare chain is of
+ * scheme 2 when a roll names its stream. */
+function diceScheme(events) {
+  const first = events.length ? events[0] : null;
+  if (isObject(first) && first.type === OPENED) {
+    if (!isObject(first.payload)) return ONE_SEQUENCE;
+    return has(first.payload, SCHEME_KEY) ? first.payload[SCHEME_KEY] : ONE_SEQUENCE;
+  }
+  for (const event of events) {
+    if (isObject(event) && event.type === ROLL && isObject(event.payload) && has(event.payload, "stream")) {
+      return STREAMS;
+    }
+  }
+  return ONE_SEQUENCE;
+}
+
+function schemeOf(events) {
+  const scheme = diceScheme(events);
+  if (isWhole(scheme) && DICE_SCHEMES.includes(scheme)) return { scheme, problems: [] };
+  const message =
+    `${SCHEME_KEY} ${pyRepr(scheme)} is not a dice scheme this verifier knows ` +
+    `(${DICE_SCHEMES.join(" or ")}); its rolls are checked as scheme 1`;
+  const first = events[0];
+  return { scheme: ONE_SEQUENCE, problems: [new Problem(get(first, "seq"), get(first, "type"), message, "stream")] };
+}
+
+/** Whose stream each roll of a bout must come from: the open action group, the fighters. */
+class Owners {
+  constructor() {
+    this.actor = null;
+    this.kind = null;
+    this.fighters = new Set();
+  }
+
+  see(event) {
+    const kind = get(event, "type");
+    const payload = isObject(event.payload) ? event.payload : {};
+    if (kind === "action") {
+      this.actor = get(event, "actor");
+      this.kind = get(payload, "kind");
+      return;
+    }
+    if (get(event, "actor") !== "system") {
+      this.actor = null;
+      this.kind = null;
+    }
+    const name = get(payload, "name");
+    if (kind === "fighter_added" && typeof name === "string") this.fighters.add(name);
+    else if (kind === "fighter_removed" && typeof name === "string") this.fighters.delete(name);
+  }
+
+  problem(stream) {
+    const { actor, kind } = this;
+    if (typeof actor !== "string" || typeof kind !== "string") {
+      return `stream ${pyRepr(stream)}: a roll outside any action (it follows the action it is for)`;
+    }
+    if (kind === "initiative") {
+      const owner = ownerOf(stream);
+      if (owner !== null && owner[0] === "act" && this.fighters.has(owner[1])) return null;
+      return (
+        `stream ${pyRepr(stream)} is not a fighter's own: initiative takes each fighter's die ` +
+        "from its act:NAME stream"
+      );
+    }
+    const expected = kind === "roll" ? freeStream(actor) : actionStream(actor);
+    if (stream === expected) return null;
+    const what = kind === "roll" ? "free roll" : pyRepr(kind);
+    return `stream ${pyRepr(stream)} is not this roll's: ${actor}'s ${what} draws from ${pyRepr(expected)}`;
+  }
+}
+
+/** [problem or null, stream or null] of a roll whose shape holds. */
+function streamProblem(payload, scheme, owners) {
+  const stream = has(payload, "stream") ? payload.stream : null;
+  if (scheme === ONE_SEQUENCE) {
+    if (has(payload, "stream")) {
+      return [["stream", `stream ${pyRepr(stream)} in a bout of dice scheme 1 (one nonce sequence)`], null];
+    }
+    return [null, null];
+  }
+  if (typeof stream !== "string") {
+    return [["stream", `stream ${pyRepr(stream)}: every roll of a bout with dice streams names its stream`], null];
+  }
+  if (!streamName(stream)) {
+    const message =
+      `stream ${pyRepr(stream)} is not a stream name (1 to ${MAX_STREAM} characters of valid ` +
+      "Unicode, no control characters)";
+    return [["stream", message], null];
+  }
+  const problem = owners === null ? null : owners.problem(stream);
+  return [problem === null ? null : ["stream", problem], stream];
+}
+
+async function checkRolls(events, clientSeed, known, scheme, { owners: withOwners }) {
   if (typeof clientSeed !== "string") {
     return {
       problems: [fairnessProblem(`client seed ${pyRepr(clientSeed)} is not a string`, "format")],
@@ -366,26 +496,35 @@ async function checkRolls(events, clientSeed, known) {
   const problems = [];
   const rows = [];
   let index = 0;
-  let nonce = 0;
   let unchecked = 0;
+  let nonces = new Map();
+  const who = new Owners();
   for (const event of events) {
     if (!isObject(event)) continue;
     if (event.type === SEED_ROTATED) {
       index += 1;
-      nonce = 0;
-    } else if (event.type === ROLL) {
-      const payload = event.payload;
-      const row = { seq: get(event, "seq"), seed: index, nonce, payload, expected: null, ok: true };
-      if (!macs.has(index)) unchecked += 1;
-      const found = await checkRoll(payload, nonce, macs.get(index) || null, clientSeed, row);
-      if (found !== null) {
-        row.ok = false;
-        row.problem = found[1];
-        problems.push(new Problem(get(event, "seq"), ROLL, found[1], found[0]));
-      }
-      rows.push(row);
-      nonce += 1;
+      nonces = new Map();
     }
+    if (event.type !== ROLL) {
+      who.see(event);
+      continue;
+    }
+    const payload = event.payload;
+    const shape = rollShape(payload);
+    let found = shape === null ? null : ["format", shape];
+    let stream = null;
+    if (found === null) [found, stream] = streamProblem(payload, scheme, withOwners ? who : null);
+    const nonce = nonces.has(stream) ? nonces.get(stream) : 0;
+    const row = { seq: get(event, "seq"), seed: index, stream, nonce, payload, expected: null, ok: true };
+    if (!macs.has(index)) unchecked += 1;
+    if (found === null) found = await checkRoll(payload, nonce, macs.get(index) || null, clientSeed, row, stream);
+    if (found !== null) {
+      row.ok = false;
+      row.problem = found[1];
+      problems.push(new Problem(get(event, "seq"), ROLL, found[1], found[0]));
+    }
+    rows.push(row);
+    nonces.set(stream, nonce + 1);
   }
   return { problems, rows, unchecked };
 }
@@ -614,8 +753,9 @@ export async function verifyExport(doc, { partial = false } = {}) {
   const header = checkHeader(doc.bout, events, fairness);
   const problems = await verifyChain(events);
   const seeds = await seedsOf(fairness, events, partial);
-  const rolls = await checkRolls(events, get(fairness, "client_seed"), seeds.known);
-  problems.push(...seeds.problems, ...rolls.problems, ...checkTimes(events), ...header.problems);
+  const scheme = schemeOf(events);
+  const rolls = await checkRolls(events, get(fairness, "client_seed"), seeds.known, scheme.scheme, { owners: true });
+  problems.push(...seeds.problems, ...scheme.problems, ...rolls.problems, ...checkTimes(events), ...header.problems);
   problems.push(...checkEnd(doc.bout, events, partial));
   const skipped = [...header.skipped];
   if (partial && rolls.unchecked) {
@@ -639,7 +779,7 @@ export async function verifyExport(doc, { partial = false } = {}) {
     events: events.length,
     rolls: rolls.rows.length,
     seeds: seeds.listed.length,
-    checks: ["chain", "commitment", "faces", "nonce", "time", "header", "complete"],
+    checks: ["chain", "commitment", "faces", "nonce", "time", ...(scheme.scheme === STREAMS ? ["stream"] : []), "header", "complete"],
     skipped,
     rulings: rulingsOf(events),
     rows: rolls.rows,

@@ -6,6 +6,7 @@
 
 import { attempt, el, fill, fragment, say, ServiceError } from "./api.js";
 import { CannotVerifyHere, NotAnExport, verifyExport, verifyExportText } from "./verifier.js";
+import { checkAgainstMemory } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,16 +19,36 @@ async function run(text) {
     if (err instanceof NotAnExport) throw err;
     throw new Error(`could not verify: ${err.message}`);
   }
-  render(report, JSON.parse(text));
+  const doc = JSON.parse(text);
+  render(report, doc);
+  // What this browser was shown of the bout (its commitment, the last event it saw), checked
+  // without being asked: a rewrite from another seed holds together by itself.
+  const memory = checkAgainstMemory(doc);
+  showMemory(memory);
+  report.memory = memory;
+  if (memory && !memory.ok) {
+    say("The export does not match what this browser was shown of this bout: see the report.", "error");
+    return report;
+  }
   const said = { verified: "Verified.", partial: "Partial: verified up to its last event." };
   say(said[report.verdict] || "The export does not verify: see the report.", report.ok ? "ok" : "error");
   return report;
+}
+
+function showMemory(memory) {
+  const box = $("memory");
+  box.hidden = memory === null;
+  if (memory === null) return;
+  box.className = `verdict ${memory.ok ? "ok" : "bad"}`;
+  const head = memory.ok ? "Matches what this browser saw of this bout: " : "Does NOT match what this browser saw of this bout: ";
+  box.textContent = head + memory.lines.join("; ") + ".";
 }
 
 function cannot(err) {
   const verdict = $("verdict");
   verdict.className = "verdict pending";
   verdict.textContent = `Cannot verify here: ${err.message}`;
+  showMemory(null);
   for (const id of ["problems", "facts", "rolls", "rulings"]) fill($(id), []);
   say("This export cannot be verified in a browser.", "error");
   return { verdict: "cannot", message: err.message };
@@ -79,7 +100,7 @@ function render(report, doc) {
         { class: r.ok ? "ok" : "bad" },
         el("th", { scope: "row" }, `#${r.seq}`),
         el("td", {}, String(r.seed)),
-        el("td", {}, String(r.nonce)),
+        el("td", {}, r.stream ? `${r.nonce} of ${r.stream}` : String(r.nonce)),
         el("td", {}, Array.isArray(r.payload && r.payload.dice) ? r.payload.dice.join(" ") : "?"),
         el("td", {}, Array.isArray(r.payload && r.payload.faces) ? r.payload.faces.join(" ") : "?"),
         el("td", {}, r.expected ? r.expected.join(" ") : "-"),
