@@ -231,3 +231,40 @@ def test_the_browser_verifier_spells_the_ledger_event_types_as_the_vocabulary_do
         EventType.ROLL,
         EventType.BOUT_OPENED,
     )
+
+
+def test_both_verifiers_read_one_table_of_printable_characters() -> None:
+    """Messages quote values as Python's repr does, which escapes what `str.isprintable` calls
+    unprintable: a Unicode-version question. Both verifiers read one fixed table (Unicode 14.0,
+    Python 3.11's), so they word a problem alike on any Python and in any browser."""
+    import unicodedata
+
+    from referee.ledger.printable import PRINTABLE_RANGES, printable, shown
+
+    js = (STATIC_JS / "printable.js").read_text(encoding="utf-8")
+    found = re.search(r"const PRINTABLE_RANGES =\n(.*?);\n", js, re.S)
+    assert found is not None
+    assert "".join(re.findall(r'"([^"]*)"', found.group(1))) == PRINTABLE_RANGES
+    if unicodedata.unidata_version == "14.0.0":  # the table is Python 3.11's isprintable
+        assert all(printable(chr(c)) == chr(c).isprintable() for c in range(0x110000))
+    assert shown(["\U00018d80", "Ærnir 🗡", {"k": "\n"}]) == (
+        "['\\U00018d80', 'Ærnir 🗡', {'k': '\\n'}]"
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"\U00018d80": 1, "\uffff": 2},  # a key beyond the BMP, unassigned in Unicode 14.0
+        ["\U00018d80", "\U0001f5e1"],
+        "\U00031350\u0378\u2028 \u00a0",
+    ],
+)
+def test_characters_newer_than_unicode_14_are_worded_alike(value: Any, node: NodeVerifier) -> None:
+    """Found by the generated vectors: a payload key outside the BMP got another message from
+    Python than from verifier.js (Node's Unicode is newer than Python 3.11's)."""
+    doc = json.loads(stored()[0]["text"])
+    roll = next(i for i, e in enumerate(doc["events"]) if e["type"] == "roll")
+    doc["events"][roll]["payload"]["nonce"] = value
+    vector = Vector("a value beyond Unicode 14.0", json.dumps(doc, ensure_ascii=False), "rejected")
+    check(Vector(vector.name, vector.text, "rejected", roll), node)

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from referee.errors import RuleError
+from referee.ledger.printable import shown
 
 #: The `prev` of event 0: 64 zeros.
 GENESIS = "0" * 64
@@ -73,7 +74,7 @@ def _explain(value: Any, where: str, depth: int) -> None:
     if value is None or isinstance(value, bool | int | str):
         return
     if isinstance(value, float):
-        raise RuleError(f"float {value!r} at {where}: events hold no floats (use integers)")
+        raise RuleError(f"float {shown(value)} at {where}: events hold no floats (use integers)")
     if isinstance(value, list):
         for i, item in enumerate(value):
             _explain(item, f"{where}[{i}]", depth + 1)
@@ -81,12 +82,14 @@ def _explain(value: Any, where: str, depth: int) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise RuleError(f"key {key!r} at {where} is not a string")
+                raise RuleError(f"key {shown(key)} at {where} is not a string")
             if not _encodable(key):
-                raise RuleError(f"key {key!r} at {where} has a lone surrogate (not valid Unicode)")
+                raise RuleError(
+                    f"key {shown(key)} at {where} has a lone surrogate (not valid Unicode)"
+                )
             _explain(item, f"{where}.{key}", depth + 1)
         return
-    raise RuleError(f"{type(value).__name__} {value!r} at {where} is not JSON")
+    raise RuleError(f"{type(value).__name__} {shown(value)} at {where} is not JSON")
 
 
 def _encodable(text: str) -> bool:

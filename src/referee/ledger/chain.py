@@ -30,6 +30,7 @@ from referee.ledger.canonical import (
     is_hex64,
     is_utc_time,
 )
+from referee.ledger.printable import shown
 from referee.vocabulary import Problem
 
 #: One ledger event, as JSON.
@@ -76,13 +77,13 @@ def link(
     ('{"a":"é","b":1}', True)
     """
     if not isinstance(type, str) or not type:
-        raise RuleError(f"event type must be a non-empty string, got {type!r}")
+        raise RuleError(f"event type must be a non-empty string, got {shown(type)}")
     if actor is not None and not isinstance(actor, str):
-        raise RuleError(f"event actor must be a string or None, got {actor!r}")
+        raise RuleError(f"event actor must be a string or None, got {shown(actor)}")
     if not is_utc_time(at):
-        raise RuleError(f"event time {at!r} is not RFC 3339 UTC like '2026-11-29T22:40:12.1Z'")
+        raise RuleError(f"event time {shown(at)} is not RFC 3339 UTC like '2026-11-29T22:40:12.1Z'")
     if not isinstance(payload, Mapping):
-        raise RuleError(f"event payload must be an object, got {payload!r}")
+        raise RuleError(f"event payload must be an object, got {shown(payload)}")
     body = dict(payload)
     check_json(body, f"{type}.payload")
     # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either.
@@ -125,7 +126,9 @@ def _next_link(prev: Mapping[str, Any] | None) -> tuple[int, str]:
         return 0, GENESIS
     seq, link = prev.get("seq"), prev.get("hash")
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not is_hex64(link):
-        raise RuleError(f"previous event has no valid seq and hash: seq={seq!r} hash={link!r}")
+        raise RuleError(
+            f"previous event has no valid seq and hash: seq={shown(seq)} hash={shown(link)}"
+        )
     return seq + 1, str(link)
 
 
@@ -195,12 +198,12 @@ def _is_seq(value: Any) -> bool:
 def _format_message(event: dict[str, Any]) -> str | None:
     for key in EVENT_KEYS:
         if key not in event:
-            return f"missing key {key!r} (an event has {', '.join(EVENT_KEYS)})"
+            return f"missing key {shown(key)} (an event has {', '.join(EVENT_KEYS)})"
     checks = (
         (_is_seq(event["seq"]), "seq is not a whole number >= 0"),
         (isinstance(event["type"], str) and event["type"] != "", "type is not a string"),
         (event["actor"] is None or isinstance(event["actor"], str), "actor is not a string"),
-        (is_utc_time(event["at"]), f"at {event['at']!r} is not RFC 3339 UTC"),
+        (is_utc_time(event["at"]), f"at {shown(event['at'])} is not RFC 3339 UTC"),
         (isinstance(event["payload"], dict), "payload is not an object"),
         (is_hex64(event["prev"]), "prev is not 64 lowercase hex characters"),
         (is_hex64(event["hash"]), "hash is not 64 lowercase hex characters"),

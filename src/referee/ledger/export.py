@@ -29,6 +29,7 @@ from typing import Any
 
 from referee.errors import LimitError, NotationError, RuleError
 from referee.ledger.chain import Event
+from referee.ledger.printable import shown
 from referee.rng.streams import ONE_SEQUENCE, SCHEME_KEY, STREAMS
 from referee.vocabulary import EventType
 
@@ -99,7 +100,9 @@ def build_export(
     (['bout', 'fairness', 'events'], {'id': 'b1', 'status': 'ended'}, 's')
     """
     if not seeds or seeds[0].index != 0:
-        raise RuleError(f"an export needs the bout's first seed (index 0), got {list(seeds)!r}")
+        raise RuleError(
+            f"an export needs the bout's first seed (index 0), got {shown(list(seeds))}"
+        )
     first = seeds[0]
     fairness: dict[str, Any] = {
         "commitment": first.commitment,

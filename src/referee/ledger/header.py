@@ -19,6 +19,7 @@ from typing import Any
 
 from referee.ledger.canonical import is_utc_time, same_json, time_key
 from referee.ledger.export import BOUT_FIELDS, CLOSED, OPENED
+from referee.ledger.printable import shown
 from referee.vocabulary import Problem
 
 #: The header fields the first event carries and the export's `bout` repeats.
@@ -65,10 +66,10 @@ def check_header(
                 continue
             message = f"the first event carries no {key} (the bout's header)"
         elif key not in bout:
-            message = f"bout.{key} is missing (the chain opens with {payload[key]!r})"
+            message = f"bout.{key} is missing (the chain opens with {shown(payload[key])})"
         elif not same_json(bout[key], payload[key]):
             message = (
-                f"bout.{key} {bout[key]!r} differs from the {key} {payload[key]!r} "
+                f"bout.{key} {shown(bout[key])} differs from the {key} {shown(payload[key])} "
                 "the chain opens with"
             )
         else:
@@ -76,8 +77,8 @@ def check_header(
         problems.append(Problem(seq, kind, message, "header"))
     if "commitment" in payload and not same_json(payload["commitment"], fairness.get("commitment")):
         message = (
-            f"fairness.commitment {fairness.get('commitment')!r} differs from the commitment "
-            f"{payload['commitment']!r} the chain opens with"
+            f"fairness.commitment {shown(fairness.get('commitment'))} differs from the commitment "
+            f"{shown(payload['commitment'])} the chain opens with"
         )
         problems.append(Problem(seq, kind, message, "commitment"))
     skipped = []
@@ -110,7 +111,10 @@ def check_end(bout: Mapping[str, Any], events: list[Any], partial: bool) -> list
     if closed and "status" in bout and status != "closed":
         problems.append(
             Problem(
-                None, None, f"bout.status {status!r} but the chain ends with the close", "complete"
+                None,
+                None,
+                f"bout.status {shown(status)} but the chain ends with the close",
+                "complete",
             )
         )
     if closed:
@@ -153,7 +157,8 @@ def check_times(events: list[Any]) -> list[Problem]:
         if before is not None and time_key(at) < time_key(before):
             kind = event.get("type") if isinstance(event.get("type"), str) else None
             message = (
-                f"at {at!r} is before the previous event's {before!r} (times must not go backwards)"
+                f"at {shown(at)} is before the previous event's {shown(before)} "
+                "(times must not go backwards)"
             )
             problems.append(Problem(event.get("seq"), kind, message, "time"))
         before = at

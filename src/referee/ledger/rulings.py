@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from referee.ledger.printable import shown
+
 #: Who makes rulings.
 REFEREE = "referee"
 
@@ -48,38 +50,40 @@ def _ended(p: Payload) -> str | None:
     reason = f" ({p['reason']})" if isinstance(p.get("reason"), str) and p["reason"] else ""
     if p.get("winner") is None:
         return f"the referee ended the bout without a winner{reason}"
-    return f"the referee declared side {p['winner']!r} the winner{reason}"
+    return f"the referee declared side {shown(p['winner'])} the winner{reason}"
 
 
 def _overridden(p: Payload) -> str | None:
     wounds: list[Any] = p["wounds"] if isinstance(p.get("wounds"), list) else []
     given = ", ".join(f"{w.get('target')} {w.get('amount')}" for w in wounds if isinstance(w, dict))
     note = f": {p['note']}" if isinstance(p.get("note"), str) and p["note"] else ""
-    return f"the referee replaced the wounds of event {p.get('of')!r} with {given or 'none'}{note}"
+    of = shown(p.get("of"))
+    return f"the referee replaced the wounds of event {of} with {given or 'none'}{note}"
 
 
 def _voided(p: Payload) -> str | None:
-    return f"the referee voided events {p.get('from')!r} to {p.get('to')!r}"
+    return f"the referee voided events {shown(p.get('from'))} to {shown(p.get('to'))}"
 
 
 def _action(p: Payload) -> str | None:
     options: dict[str, Any] = p["options"] if isinstance(p.get("options"), dict) else {}
-    chosen = [f"{key} {options[key]!r}" for key in CHOSEN_OPTIONS if key in options]
+    chosen = [f"{key} {shown(options[key])}" for key in CHOSEN_OPTIONS if key in options]
     if p.get("by") != REFEREE or not chosen:
         return None
-    return f"the referee set {', '.join(chosen)} for this {p.get('kind')!r}"
+    return f"the referee set {', '.join(chosen)} for this {shown(p.get('kind'))}"
 
 
 def _updated(p: Payload) -> str | None:
     stats: dict[str, Any] = p["stats"] if isinstance(p.get("stats"), dict) else {}
     parts = [f"stats {', '.join(sorted(stats))}"] if stats else []
     if "wounds" in p:
-        parts.append(f"wounds to {p['wounds']!r}")
-    return f"the referee changed {p.get('name')!r}: {'; '.join(parts) or 'nothing'}"
+        parts.append(f"wounds to {shown(p['wounds'])}")
+    return f"the referee changed {shown(p.get('name'))}: {'; '.join(parts) or 'nothing'}"
 
 
 def _stat(p: Payload) -> str | None:
-    return f"the referee set {p.get('key')!r} of {p.get('target')!r} to {p.get('value')!r}"
+    key, target, value = shown(p.get("key")), shown(p.get("target")), shown(p.get("value"))
+    return f"the referee set {key} of {target} to {value}"
 
 
 #: Event types that, written by the referee, are rulings; each says what was decided.
@@ -90,7 +94,7 @@ RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
     "action": _action,
     "fighter_updated": _updated,
     "stat": _stat,
-    "skipped": lambda p: f"the referee skipped the turn of {p.get('name')!r}",
+    "skipped": lambda p: f"the referee skipped the turn of {shown(p.get('name'))}",
     "cancelled": lambda p: "the referee called the bout off",
 }
 

@@ -42,6 +42,7 @@ from referee.ledger.canonical import is_hex64, same_json
 from referee.ledger.chain import verify_chain
 from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED, dice_scheme
 from referee.ledger.header import check_end, check_header, check_times
+from referee.ledger.printable import shown
 from referee.ledger.rulings import Ruling, rulings
 from referee.numerals import is_whole
 from referee.rng import action_stream, commitment, free_stream, verifiable_faces
@@ -236,7 +237,7 @@ def _shape(doc: Any) -> tuple[list[Any], dict[str, Any]]:
     for key, kind in (("bout", dict), ("fairness", dict), ("events", list)):
         if not isinstance(doc.get(key), kind):
             raise NotationError(
-                f"not a referee export: {key!r} is missing or not a {kind.__name__} "
+                f"not a referee export: {shown(key)} is missing or not a {kind.__name__} "
                 "(expected bout, fairness and events)"
             )
     return doc["events"], doc["fairness"]
@@ -312,22 +313,39 @@ def _closing_reveal(
     problems: list[Problem],
     seq: Any,
 ) -> None:
-    """A `closed` event may reveal the current seed in its payload's `server_seed`."""
+    """A `closed` event may reveal the current seed in its payload's `server_seed`, and
+    restate the commitment in force (`commitment`), which must then be that seed's."""
+    stated = payload.get("commitment")
+    in_force = listed[index].commitment if index < len(listed) else None
+    if "commitment" in payload and index < len(listed) and not same_json(stated, in_force):
+        message = (
+            f"the close's commitment {shown(stated)} is not the commitment of seed {index}, "
+            f"{shown(in_force)}"
+        )
+        problems.append(Problem(seq, CLOSED, message, "commitment"))
     revealed = payload.get("server_seed")
     if revealed is None:
         return
     if not is_hex64(revealed):
-        message = f"revealed server seed {revealed!r} is not 64 lowercase hex characters"
+        message = f"revealed server seed {shown(revealed)} is not 64 lowercase hex characters"
     elif index < len(listed) and commitment(revealed) != listed[index].commitment:
         message = (
-            f"revealed seed {index} does not match its commitment {listed[index].commitment!r}"
+            f"revealed seed {index} does not match its commitment {shown(listed[index].commitment)}"
         )
-    elif index < len(listed) and listed[index].server_seed not in (None, revealed):
-        message = f"the export's server seed {index} differs from the one revealed here"
+    elif index < len(listed) and listed[index].server_seed != revealed:
+        message = _listed_message(index, listed[index])
     else:
         reveals[index] = revealed
         return
     problems.append(Problem(seq, CLOSED, message, "commitment"))
+
+
+def _listed_message(index: int, seed: _Seed) -> str:
+    """What is wrong with the export's listing of a seed its chain reveals (it must give it)."""
+    if seed.server_seed is None:
+        where = "fairness.server_seed" if index == 0 else f"fairness.rotations[{index - 1}]"
+        return f"{where} gives no server seed {index}, but this event reveals it"
+    return f"the export's server seed {index} differs from the one revealed here"
 
 
 def _rotation_message(
@@ -335,19 +353,21 @@ def _rotation_message(
 ) -> str | None:
     revealed, following = payload.get("server_seed"), payload.get("next_commitment")
     if not same_json(payload.get("index"), index + 1):
-        return f"index {payload.get('index')!r} (expected {index + 1})"
+        return f"index {shown(payload.get('index'))} (expected {index + 1})"
     if not is_hex64(revealed):
-        return f"revealed server seed {revealed!r} is not 64 lowercase hex characters"
+        return f"revealed server seed {shown(revealed)} is not 64 lowercase hex characters"
     if index < len(listed) and commitment(revealed) != listed[index].commitment:
-        return f"revealed seed {index} does not match its commitment {listed[index].commitment!r}"
-    if index < len(listed) and listed[index].server_seed not in (None, revealed):
-        return f"the export's server seed {index} differs from the one revealed here"
+        return (
+            f"revealed seed {index} does not match its commitment {shown(listed[index].commitment)}"
+        )
+    if index < len(listed) and listed[index].server_seed != revealed:
+        return _listed_message(index, listed[index])
     if index + 1 >= len(listed):
         return f"fairness.rotations lists no seed {index + 1}"
     if following != listed[index + 1].commitment:
-        return f"next commitment {following!r} differs from fairness.rotations"
+        return f"next commitment {shown(following)} differs from fairness.rotations"
     if not same_json(listed[index + 1].seq, seq):
-        return f"fairness.rotations gives seq {listed[index + 1].seq!r} for this rotation"
+        return f"fairness.rotations gives seq {shown(listed[index + 1].seq)} for this rotation"
     return None
 
 
@@ -355,7 +375,9 @@ def _commitment_shape(seed: _Seed) -> list[Problem]:
     if is_hex64(seed.commitment):
         return []
     return [
-        _fairness_problem(f"commitment {seed.commitment!r} is not 64 hex characters", "commitment")
+        _fairness_problem(
+            f"commitment {shown(seed.commitment)} is not 64 hex characters", "commitment"
+        )
     ]
 
 
@@ -373,7 +395,7 @@ def _check_listed_seed(index: int, seed: _Seed) -> list[Problem]:
     if not is_hex64(seed.server_seed):
         return [
             _fairness_problem(
-                f"{name} {seed.server_seed!r} is not 64 lowercase hex characters", "commitment"
+                f"{name} {shown(seed.server_seed)} is not 64 lowercase hex characters", "commitment"
             )
         ]
     if commitment(seed.server_seed) != seed.commitment:
@@ -393,7 +415,7 @@ def _scheme(events: list[Any]) -> tuple[int, list[Problem]]:
     if _whole(scheme) and scheme in DICE_SCHEMES:
         return scheme, []
     message = (
-        f"{SCHEME_KEY} {scheme!r} is not a dice scheme this verifier knows "
+        f"{SCHEME_KEY} {shown(scheme)} is not a dice scheme this verifier knows "
         f"({' or '.join(map(str, DICE_SCHEMES))}); its rolls are checked as scheme 1"
     )
     return ONE_SEQUENCE, [Problem(events[0].get("seq"), events[0].get("type"), message, "stream")]
@@ -426,7 +448,10 @@ class _Owners:
         """What is wrong with a roll of the open group drawing from `stream`, if anything."""
         actor, kind = self.actor, self.kind
         if not isinstance(actor, str) or not isinstance(kind, str):
-            return f"stream {stream!r}: a roll outside any action (it follows the action it is for)"
+            return (
+                f"stream {shown(stream)}: a roll outside any action (it follows the action it "
+                "is for)"
+            )
         if kind == "initiative":
             try:
                 drawn, owner = owner_of(stream)
@@ -435,14 +460,18 @@ class _Owners:
             if drawn == "act" and owner in self.fighters:
                 return None
             return (
-                f"stream {stream!r} is not a fighter's own: initiative takes each fighter's die "
+                f"stream {shown(stream)} is not a fighter's own: initiative takes each "
+                "fighter's die "
                 "from its act:NAME stream"
             )
         expected = free_stream(actor) if kind == "roll" else action_stream(actor)
         if stream == expected:
             return None
-        what = "free roll" if kind == "roll" else repr(kind)
-        return f"stream {stream!r} is not this roll's: {actor}'s {what} draws from {expected!r}"
+        what = "free roll" if kind == "roll" else shown(kind)
+        return (
+            f"stream {shown(stream)} is not this roll's: {actor}'s {what} draws from "
+            f"{shown(expected)}"
+        )
 
 
 def _check_rolls(
@@ -455,7 +484,7 @@ def _check_rolls(
     Returns the problems, the number of rolls and how many of them had no seed to check by.
     """
     if not isinstance(client_seed, str):
-        problem = _fairness_problem(f"client seed {client_seed!r} is not a string", "format")
+        problem = _fairness_problem(f"client seed {shown(client_seed)} is not a string", "format")
         return [problem], 0, 0
     problems: list[Problem] = []
     index = rolls = unchecked = 0
@@ -494,15 +523,15 @@ def _stream_problem(
     stream = payload.get("stream") if isinstance(payload, dict) else None
     if scheme == ONE_SEQUENCE:
         if isinstance(payload, dict) and "stream" in payload:
-            message = f"stream {stream!r} in a bout of dice scheme 1 (one nonce sequence)"
+            message = f"stream {shown(stream)} in a bout of dice scheme 1 (one nonce sequence)"
             return ("stream", message), None
         return None, None
     if not isinstance(stream, str):
-        message = f"stream {stream!r}: every roll of a bout with dice streams names its stream"
+        message = f"stream {shown(stream)}: every roll of a bout with dice streams names its stream"
         return ("stream", message), None
     if not _stream_name(stream):
         message = (
-            f"stream {stream!r} is not a stream name (1 to {MAX_STREAM} characters of valid "
+            f"stream {shown(stream)} is not a stream name (1 to {MAX_STREAM} characters of valid "
             "Unicode, no control characters)"
         )
         return ("stream", message), None
@@ -543,10 +572,13 @@ def check_roll(
     if payload["nonce"] != nonce:
         if stream is not None:
             return "nonce", (
-                f"nonce {payload['nonce']!r} (expected {nonce}: nonces run from 0 per stream "
-                f"and seed, here {stream!r})"
+                f"nonce {shown(payload['nonce'])} (expected {nonce}: nonces run from 0 per stream "
+                f"and seed, here {shown(stream)})"
             )
-        return "nonce", f"nonce {payload['nonce']!r} (expected {nonce}: nonces run from 0 per seed)"
+        return (
+            "nonce",
+            f"nonce {shown(payload['nonce'])} (expected {nonce}: nonces run from 0 per seed)",
+        )
     if seed is None:
         return None
     sides = [int(name[1:]) for name in payload["dice"]]
@@ -554,7 +586,7 @@ def check_roll(
     for i, (got, want) in enumerate(zip(payload["faces"], expected, strict=True)):
         if got != want:
             where = "" if len(sides) == 1 else f" at die {i + 1} of {len(sides)} (d{sides[i]})"
-            return "faces", f"face {got!r} does not match the seed (expected {want}){where}"
+            return "faces", f"face {shown(got)} does not match the seed (expected {want}){where}"
     return None
 
 
@@ -563,17 +595,17 @@ def _roll_shape(payload: Any) -> str | None:
         return "roll payload is not an object"
     nonce, dice, faces = payload.get("nonce"), payload.get("dice"), payload.get("faces")
     if isinstance(nonce, bool) or not isinstance(nonce, int):
-        return f"nonce {nonce!r} is not a whole number"
+        return f"nonce {shown(nonce)} is not a whole number"
     if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE_PER_ROLL:
-        return f"dice {dice!r} is not a list of 1..{MAX_DICE_PER_ROLL} dice"
+        return f"dice {shown(dice)} is not a list of 1..{MAX_DICE_PER_ROLL} dice"
     for name in dice:
         if not _die_name(name):
-            return f"die {name!r} is not a die name like 'd20'"
+            return f"die {shown(name)} is not a die name like 'd20'"
     if not isinstance(faces, list) or len(faces) != len(dice):
-        return f"faces {faces!r} are not one face per die of {dice!r}"
+        return f"faces {shown(faces)} are not one face per die of {shown(dice)}"
     for face in faces:
         if not _whole(face):
-            return f"face {face!r} is not a whole number"
+            return f"face {shown(face)} is not a whole number"
     return None
 
 

@@ -7,6 +7,8 @@
 // their order of first appearance, and an integer JavaScript cannot hold exactly is counted
 // (the verifier then says plainly that it cannot check the export, instead of a wrong verdict).
 
+import { printable } from "./printable.js";
+
 /** A number written with a fraction or an exponent: Python reads it as a float. */
 export class PyFloat {
   constructor(value) {
@@ -192,7 +194,6 @@ export function pyFloatRepr(x) {
   return `${sign}${whole}.${fraction || "0"}`;
 }
 
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
 function pyStr(text) {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
@@ -204,7 +205,7 @@ function pyStr(text) {
     else if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
     else if (ch === "\t") out += "\\t";
-    else if (ch === " " || !UNPRINTABLE.test(ch)) out += ch;
+    else if (printable(ch)) out += ch; // Unicode 14.0's table, as Python's verifier reads it
     else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, "0")}`;
     else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, "0")}`;
     else out += `\\U${code.toString(16).padStart(8, "0")}`;

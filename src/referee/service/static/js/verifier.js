@@ -237,7 +237,22 @@ async function revealsOf(events, listed, problems) {
   return reveals;
 }
 
+/** What is wrong with the export's listing of a seed its chain reveals (it must give it). */
+function listedMessage(index, seed) {
+  if (seed.serverSeed === null) {
+    const where = index === 0 ? "fairness.server_seed" : `fairness.rotations[${index - 1}]`;
+    return `${where} gives no server seed ${index}, but this event reveals it`;
+  }
+  return `the export's server seed ${index} differs from the one revealed here`;
+}
+
 async function closingReveal(payload, index, listed, reveals, problems, seq) {
+  if (has(payload, "commitment") && index < listed.length && !sameJson(payload.commitment, listed[index].commitment)) {
+    const message =
+      `the close's commitment ${pyRepr(payload.commitment)} is not the commitment of seed ${index}, ` +
+      `${pyRepr(listed[index].commitment)}`;
+    problems.push(new Problem(seq, CLOSED, message, "commitment"));
+  }
   const revealed = get(payload, "server_seed");
   if (revealed === null) return;
   let message;
@@ -245,8 +260,8 @@ async function closingReveal(payload, index, listed, reveals, problems, seq) {
     message = `revealed server seed ${pyRepr(revealed)} is not 64 lowercase hex characters`;
   } else if (index < listed.length && (await commitmentOf(revealed)) !== listed[index].commitment) {
     message = `revealed seed ${index} does not match its commitment ${pyRepr(listed[index].commitment)}`;
-  } else if (index < listed.length && ![null, revealed].includes(listed[index].serverSeed)) {
-    message = `the export's server seed ${index} differs from the one revealed here`;
+  } else if (index < listed.length && listed[index].serverSeed !== revealed) {
+    message = listedMessage(index, listed[index]);
   } else {
     reveals.set(index, revealed);
     return;
@@ -266,9 +281,7 @@ async function rotationMessage(payload, index, listed, seq) {
   if (index < listed.length && (await commitmentOf(revealed)) !== listed[index].commitment) {
     return `revealed seed ${index} does not match its commitment ${pyRepr(listed[index].commitment)}`;
   }
-  if (index < listed.length && ![null, revealed].includes(listed[index].serverSeed)) {
-    return `the export's server seed ${index} differs from the one revealed here`;
-  }
+  if (index < listed.length && listed[index].serverSeed !== revealed) return listedMessage(index, listed[index]);
   if (index + 1 >= listed.length) return `fairness.rotations lists no seed ${index + 1}`;
   if (following !== listed[index + 1].commitment) {
     return `next commitment ${pyRepr(following)} differs from fairness.rotations`;
