@@ -597,6 +597,9 @@ def test_the_discord_bot_strings_nothing_either(tmp_path: Path, monkeypatch: Any
             mine = [p["nonce"] for p in rolls if p["stream"] == f"act:{name}"]
             assert len(mine) >= 10 and mine == list(range(len(mine)))
         assert {p["stream"] for p in rolls} == {f"act:{name}" for name in names}
+        # the bot added a random part of the client seed for each fighter who joined
+        parts = next(b for b in store.list_bouts() if b.id == spar.id).client_seed.split(":")
+        assert len(parts) == 3 and len(set(parts)) == 3
 
     async def run() -> None:
         harness = Harness(store)
