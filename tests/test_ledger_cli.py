@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,7 @@ from referee.cli.main import cli
 from referee.ledger import chain, event_hash, roll_payload
 from referee.rng import VerifiableRng
 from referee.store import Store
+from tests.vectors.generate import ruling_vectors
 
 SEED = "00" * 32
 AT = "2026-11-29T22:40:12.000000Z"
@@ -267,3 +271,32 @@ def test_help_has_examples() -> None:
     for command in ("verify", "export"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Examples:" in result.output
+
+
+def test_verify_names_a_lone_surrogate_and_never_stops_with_a_traceback(tmp_path: Path) -> None:
+    """A forged export (its chain hashed again over a note with a lone surrogate, or a last
+    event whose type has one): `referee verify`, text and --json, says what is wrong and exits 1;
+    what no UTF-8 can carry is written as its escape."""
+    forged = next(v for v in ruling_vectors() if "lone surrogate" in v.name)
+    note = tmp_path / "note.json"
+    note.write_text(forged.text, encoding="utf-8")
+    doc = json.loads(forged.text)
+    doc["events"][-1]["type"] = "closed\ud800"
+    last = tmp_path / "last.json"
+    last.write_text(json.dumps(doc), encoding="utf-8")
+    for path, said in ((note, "x\\ud800y"), (last, "closed\\ud800")):
+        for args in ([], ["--json"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "referee.cli.main", "verify", *args, str(path)],
+                capture_output=True,
+                timeout=120,
+                env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+            )
+            out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+            assert done.returncode == 1 and "Traceback" not in err, err
+            assert err.startswith("error: event ")
+            if args:
+                report = json.loads(out)
+                assert report["verdict"] == "rejected" and report["first_problem"]
+            else:
+                assert said in out + err

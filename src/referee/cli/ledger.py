@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from referee.bout.replay import check_export
-from referee.cli.output import emit_json
+from referee.cli.output import echo, emit_json
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
 from referee.ledger import Checker, Problem, Report, parse_export, verify_export
 
@@ -151,7 +151,7 @@ def verify(file: str, hashes: tuple[str, ...], partial: bool, as_json: bool) -> 
         emit_json(report.as_json())
     else:
         for line in summary(report):
-            click.echo(line)
+            echo(line)
     if report.first is not None:
         more = len(report.problems) - 1
         raise VerificationError(f"{report.first}" + (f" (+{more} more)" if more else ""))
