@@ -17,7 +17,7 @@ from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
 from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
-from referee.chat import Roster, parse_line
+from referee.chat import Roster, parse_line, read_value
 from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
 from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
@@ -627,17 +627,18 @@ class Desk:
 
 
 def pairs(words: Sequence[str]) -> dict[str, Any]:
-    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}.
+    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}: each value read as a chat line reads it
+    (`referee.chat.read_value`: a whole number, `true`/`false`, or the text).
 
-    >>> pairs(["cs=70", "defend=shield"])
-    {'cs': 70, 'defend': 'shield'}
+    >>> pairs(["cs=70", "defend=shield", "rear=false"])
+    {'cs': 70, 'defend': 'shield', 'rear': False}
     """
     out: dict[str, Any] = {}
     for word in words:
         key, eq, value = word.partition("=")
         if not eq or not key:
             raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = int(value) if is_whole(value, signed=True) else value
+        out[key] = read_value(value)
     return out
 
 

@@ -1,0 +1,86 @@
+"""Typed input on every path of a real server on 127.0.0.1 (SQLite, PostgreSQL): an option that
+is true or false takes a JSON boolean (a chat line's `true`/`false`), never text or a number read
+as true; a refused request says which field and stores nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.service_fixtures import LiveServer
+from tests.test_service_trust import chain, srp_bout, whose_turn
+
+#: What `rear` must never be read as true (or false) from: text, numbers, null, lists.
+NOT_BOOLEANS: list[Any] = ["no", "false", "0", "", "yes", "true", 0, 1, None, [], {}]
+
+
+def turn_pair(live: LiveServer, bid: str) -> tuple[str, str]:
+    me = whose_turn(live, bid)
+    return me, "Bran" if me == "Ann" else "Ann"
+
+
+@pytest.mark.parametrize("value", NOT_BOOLEANS, ids=repr)
+def test_rear_takes_a_json_boolean_only(live: LiveServer, value: Any) -> None:
+    bid, ref, _ = srp_bout(live)
+    me, foe = turn_pair(live, bid)
+    before = chain(live, bid)
+    attack = {"attacker": me, "target": foe, "rear": value}
+    refused = live.post(f"/api/bouts/{bid}/attacks", ref, json=attack)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"] == "rule_violation"
+    assert refused.json()["message"].startswith(f"rear {value!r} is not true or false")
+    action = {"actor": me, "kind": "disarm", "options": {"target": foe, "rear": value}}
+    refused = live.post(f"/api/bouts/{bid}/actions", ref, json=action)
+    assert refused.status_code == 400 and "rear" in refused.json()["message"], refused.text
+    assert chain(live, bid) == before
+
+
+@pytest.mark.parametrize("rear", [True, False])
+def test_rear_true_and_false_are_read_as_given(live: LiveServer, rear: bool) -> None:
+    bid, ref, _ = srp_bout(live)
+    me, foe = turn_pair(live, bid)
+    r = live.post(
+        f"/api/bouts/{bid}/attacks", ref, json={"attacker": me, "target": foe, "rear": rear}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["rear"] is rear
+
+
+def test_a_chat_line_reads_true_and_false_and_refuses_other_words(live: LiveServer) -> None:
+    bid, ref, _ = srp_bout(live)
+    me, foe = turn_pair(live, bid)
+    before = chain(live, bid)
+    for word in ("no", "yes", "0", "1", "off"):
+        said = live.chat(bid, ref, f"act attack actor={me} target={foe} rear={word}")
+        assert said.status_code == 400, said.text
+        shown = int(word) if word.isdigit() else repr(word)
+        assert said.text.startswith(f"error: rear {shown} is not true or false"), said.text
+    assert chain(live, bid) == before
+    said = live.chat(bid, ref, f"act attack actor={me} target={foe} rear=FALSE")
+    assert said.status_code == 200, said.text
+    action = next(e for e in live.store.events(bid)[::-1] if e["type"] == "action")
+    assert action["payload"]["options"]["rear"] is False
+
+
+BOW = {"name": "bow", "damage": 2, "effective_range_cm": 3000, "long_range_cm": 9000, "rof": 2}
+
+
+def test_fire_that_is_not_aimed_or_rapid_is_refused_by_name(live: LiveServer) -> None:
+    bout = live.post("/api/bouts", json={"system": "srp", "name": "Butts", "client_seed": "gm"})
+    bid, ref = bout.json()["id"], bout.json()["referee_token"]
+    archer = {"hits": 9, "skills": {"bow": 14}, "weapons": [BOW]}
+    for name in ("Ann", "Bran"):
+        r = live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "sheet": archer})
+        assert r.status_code == 201, r.text
+    assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+    me, foe = turn_pair(live, bid)
+    before = chain(live, bid)
+    for fire in ("volley", 3, True, ["aimed"], None):
+        body = {"actor": me, "kind": "shoot", "options": {"target": foe, "fire": fire}}
+        r = live.post(f"/api/bouts/{bid}/actions", ref, json=body)
+        assert r.status_code == 400, r.text
+        assert r.json()["message"] == f"fire {fire!r} is not one of: aimed, rapid"
+    assert chain(live, bid) == before
+    body = {"actor": me, "kind": "shoot", "options": {"target": foe, "fire": "rapid"}}
+    assert live.post(f"/api/bouts/{bid}/actions", ref, json=body).status_code == 200
