@@ -84,3 +84,88 @@ def test_fire_that_is_not_aimed_or_rapid_is_refused_by_name(live: LiveServer) ->
     assert chain(live, bid) == before
     body = {"actor": me, "kind": "shoot", "options": {"target": foe, "fire": "rapid"}}
     assert live.post(f"/api/bouts/{bid}/actions", ref, json=body).status_code == 200
+
+
+# -- JSON nested deeper than any route takes --------------------------------------------------
+
+#: How deep the probe nested its bodies (2 KB of brackets).
+DEPTH = 1_000
+
+
+def deep(levels: int = DEPTH) -> str:
+    return "[" * levels + "]" * levels
+
+
+def body_with(field: str, levels: int) -> str:
+    """A JSON body whose `field` holds a value nested `levels` deep (the whole body, for "")."""
+    return deep(levels) if field == "" else f'{{"{field}": {deep(levels)}}}'
+
+
+def json_bodies(live: LiveServer) -> list[tuple[str, str, str]]:
+    """(method, path, field) of every operation that takes a JSON body, each field of its body
+    (and "" for the whole body), from the service's own schema."""
+    schema = live.get("/openapi.json").json()
+    out = []
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            content = (operation.get("requestBody") or {}).get("content") or {}
+            if "application/json" not in content:
+                continue
+            ref = content["application/json"]["schema"].get("$ref", "")
+            model = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else {}
+            fields = [*sorted(model.get("properties") or {}), "extra", ""]
+            out += [(method.upper(), path, field) for field in fields]
+    return out
+
+
+def test_json_nested_1000_deep_is_a_clear_4xx_on_every_route_and_changes_nothing(
+    live: LiveServer,
+) -> None:
+    bid, ref, tokens = srp_bout(live)
+    paths = {"bout_id": bid, "name": "Ann"}
+    before = chain(live, bid)
+    bouts = len(live.get("/api/bouts").json())
+    tried = set()
+    for method, path, field in json_bodies(live):
+        url = path.format(**paths)
+        body = body_with(field, DEPTH)
+        # application/json takes the lean way on write routes; a `+json` type goes to FastAPI's
+        # own handler; with and without an Idempotency-Key (whose digest reads the body).
+        for kind, key in (("application/json", None), ("application/vnd.referee+json", "k-1")):
+            headers = {"content-type": kind, **({"Idempotency-Key": key} if key else {})}
+            r = live.request(method, url, ref, content=body, headers=headers)
+            assert r.status_code == 400, (method, path, field, r.status_code, r.text)
+            assert r.json() == {
+                "error": "bad_request",
+                "message": "the request body nests JSON arrays and objects more than 64 deep; "
+                "nothing was stored",
+            }
+        tried.add(field)
+    assert {"rules", "extra", "options", "sheet", "wounds"} <= tried
+    # The chat endpoint reads a line of text, however it looks: a plain 400 line.
+    said = live.chat(bid, tokens["Ann"], deep(500))
+    assert said.status_code == 400 and said.text.startswith("error: not a command")
+    assert chain(live, bid) == before and len(live.get("/api/bouts").json()) == bouts
+
+
+def test_json_within_the_nesting_bound_is_judged_by_the_routes_as_before(
+    live: LiveServer,
+) -> None:
+    # 64 levels in all are read, and refused by the fields' own bounds (never a 500); brackets
+    # inside strings are text, however many.
+    bid, ref, _ = srp_bout(live)
+    paths = {"bout_id": bid, "name": "Ann"}
+    before = chain(live, bid)
+    for method, path, field in json_bodies(live):
+        body = body_with(field, 63 if field else 64)
+        url = path.format(**paths)
+        r = live.request(
+            method, url, ref, content=body, headers={"content-type": "application/json"}
+        )
+        assert 400 <= r.status_code < 500 and "nests JSON" not in r.text, (method, path, r.text)
+    text = {"actor": "Ann", "kind": "pass", "options": {"note": "[{" * 90}}
+    r = live.post(f"/api/bouts/{bid}/actions", ref, json=text)
+    assert r.status_code in (400, 409) and "nests JSON" not in r.text, r.text
+    judged = live.post("/api/judge", json={"log": "[" * 5000 + "{" * 5000})
+    assert "nests JSON" not in judged.text, judged.text
+    assert chain(live, bid) == before
