@@ -169,3 +169,72 @@ def test_json_within_the_nesting_bound_is_judged_by_the_routes_as_before(
     judged = live.post("/api/judge", json={"log": "[" * 5000 + "{" * 5000})
     assert "nests JSON" not in judged.text, judged.text
     assert chain(live, bid) == before
+
+
+# -- headers: what the schema states is what the service takes --------------------------------
+
+
+def header_schema(live: LiveServer, path: str, method: str, name: str) -> dict[str, Any]:
+    operation = live.get("/openapi.json").json()["paths"][path][method]
+    found = [p for p in operation["parameters"] if p["name"].lower() == name.lower()]
+    assert len(found) == 1, operation["parameters"]
+    schema: dict[str, Any] = found[0]["schema"]
+    return schema
+
+
+def test_an_idempotency_key_the_schema_admits_is_taken_and_others_are_not(
+    live: LiveServer,
+) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    schema = header_schema(live, "/api/bouts/{bout_id}/rolls", "post", "Idempotency-Key")
+    assert schema["type"] == "string" and (schema["minLength"], schema["maxLength"]) == (1, 255)
+    bid, ref, _ = srp_bout(live)
+
+    @given(key=st.from_regex(schema["pattern"], fullmatch=True))
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    def admitted(key: str) -> None:
+        assert 1 <= len(key) <= 255
+        r = live.post(
+            f"/api/bouts/{bid}/rolls", ref, json={"dice": "1d6"}, headers={"Idempotency-Key": key}
+        )
+        assert r.status_code == 200, (key, r.text)
+
+    admitted()
+    before = chain(live, bid)
+    for key in ("", "k" * 256, "caf\u00e9", "a b", "a\x7fb"):
+        r = live.post(
+            f"/api/bouts/{bid}/rolls",
+            ref,
+            json={"dice": "1d6"},
+            headers={"Idempotency-Key": key.encode("latin-1")},  # type: ignore[dict-item]
+        )
+        assert r.status_code == 400, (key, r.text)
+    assert chain(live, bid) == before
+
+
+def test_a_last_event_id_the_schema_admits_is_taken_and_others_are_not(live: LiveServer) -> None:
+    import httpx
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    schema = header_schema(live, "/api/bouts/{bout_id}/events", "get", "Last-Event-ID")
+    bid, _, _ = srp_bout(live)
+    url = f"{live.url}/api/bouts/{bid}/events"
+
+    def status(last: str) -> int:
+        with httpx.stream("GET", url, headers={"Last-Event-ID": last}, timeout=60) as r:
+            if r.status_code == 200:
+                assert next(r.iter_lines()) == "retry: 1000"
+            return r.status_code
+
+    @given(last=st.from_regex(schema["pattern"], fullmatch=True))
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+    def admitted(last: str) -> None:
+        assert len(last) <= schema["maxLength"] and -1 <= int(last) <= 100_000
+        assert status(last) == 200, last
+
+    admitted()
+    for last in ("--1", "-2", "100001", "007", "5x", "1e3", "-0", "99999999999999"):
+        assert status(last) == 400, last

@@ -37,8 +37,12 @@ from referee.errors import ConflictError, RuleError
 from referee.ledger.canonical import utc_time
 from referee.store import Store
 
-#: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one).
-KEY = re.compile(r"[\x21-\x7e]{1,255}")
+#: The longest Idempotency-Key.
+MAX_KEY = 255
+#: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one); the same
+#: pattern in the OpenAPI schema (JSON Schema's regular expressions are ECMA 262's).
+KEY_PATTERN = f"^[!-~]{{1,{MAX_KEY}}}$"
+KEY = re.compile(f"[!-~]{{1,{MAX_KEY}}}")
 
 
 def check_key(key: str) -> str:
