@@ -38,6 +38,7 @@ from pydantic import BaseModel, WithJsonSchema
 from referee.errors import AuthError
 from referee.service import receipts
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
+from referee.service.limits import client_address
 from referee.service.live import LiveHub
 from referee.service.receipts import request_digest
 from referee.store import Store
@@ -119,8 +120,10 @@ class Write:
             request = Request(self.scope)
             fingerprint = request_digest(request.method, request.url.path, dumped(body))
         ask = self.ask
+        # A receipt is the caller's own: its token's, or without one its address's.
+        scope = receipts.caller_scope(self.token, client_address(self.scope))
         return receipts.once(
-            ask.store, self.key, self.token, fingerprint, lambda: run(self.caller()), ask.keep
+            ask.store, self.key, scope, fingerprint, lambda: run(self.caller()), ask.keep
         )
 
 
