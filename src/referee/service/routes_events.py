@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
@@ -10,8 +11,10 @@ from fastapi.responses import StreamingResponse
 from pydantic import WithJsonSchema
 from starlette.concurrency import run_in_threadpool
 
-from referee.errors import RuleError
+from referee.errors import AuthError, ForbiddenError, RuleError
+from referee.service.bouts import Caller
 from referee.service.limits import client_address
+from referee.service.live import Grant
 from referee.service.routing import Ask, AuthHeader, Reader, bearer, caller_of
 from referee.store import Role
 from referee.store.store import MAX_EVENTS_PER_BOUT
@@ -55,6 +58,17 @@ def routes(ask: Ask, router: APIRouter) -> None:
     `router`."""
     service, store = ask.service, ask.store
 
+    def _still(bout_id: str, given: str, caller: Caller) -> Callable[[], bool]:
+        """Whether the token `given` still stands for `caller` in the bout (blocking)."""
+
+        def still() -> bool:
+            try:
+                return service.caller(bout_id, given) == caller
+            except (AuthError, ForbiddenError):  # revoked, or not this bout's
+                return False
+
+        return still
+
     @router.get("/api/bouts/{bout_id}/export", tags=["fairness"])
     def export(bout_id: str, caller: Reader) -> dict[str, Any]:
         """The export document: bout, fairness (commitment, client seed, seeds once revealed)
@@ -88,12 +102,21 @@ def routes(ask: Ask, router: APIRouter) -> None:
     ) -> StreamingResponse:
         """Live events as server-sent events (`id` = seq, `event` = type, `data` = the event)."""
         # The one route that may take its token from the query: EventSource sets no headers.
-        caller = await run_in_threadpool(caller_of, request, bearer(authorization) or token)
+        given = bearer(authorization) or token
+        caller = await run_in_threadpool(caller_of, request, given)
         await run_in_threadpool(store.get_bout, bout_id)  # 404 now, not inside the stream
         resumed = _cursor(last_event_id, "Last-Event-ID")
         start = after if resumed is None else resumed
         referee = caller.role is Role.REFEREE
-        stream = ask.hub.open(bout_id, start, referee, client_address(request.scope))
+        # A stream shows what its token grants only while it does: asked again before it sends
+        # events it has not sent (a hand-over, a removal, a reissued link end it).
+        grant = (
+            None
+            if not given or caller.role is None
+            else Grant(given, _still(bout_id, given, caller))
+        )
+        address = client_address(request.scope)
+        stream = ask.hub.open(bout_id, start, referee, address, grant)
         return StreamingResponse(
             stream,
             media_type="text/event-stream",
