@@ -30,14 +30,8 @@ from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
-from referee.service.bouts import (
-    ANONYMOUS,
-    Caller,
-    RefereeService,
-    hidden_stats,
-    redact_hidden,
-    rule_system,
-)
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
+from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
 from referee.systems.srp.actions import Special
 from referee.systems.srp.system import SrpSystem
@@ -392,7 +386,7 @@ class Desk:
         if hidden:
             # SRP-10 (and an MSV NPC's hidden CS): the channel reads what the service shows
             # the public (`redact_hidden`); what that leaves out goes to the proctor only.
-            public = lines_for(redact_hidden(list(records), hidden), state.system)
+            public = lines_for(redact_hidden(list(records), hidden, state.system), state.system)
             secret = [ln for ln in lines if ln not in public]
             lines = [ln for ln in public if not ln.startswith("Next:")]
             proctor = self.links.proctor(bout)

@@ -41,7 +41,7 @@ from referee.service import (
     routes_judge,
     routes_powers,
 )
-from referee.service.bouts import ROTATE_EVERY, RefereeService, redact_hidden
+from referee.service.bouts import ROTATE_EVERY, RefereeService
 from referee.service.chat import error_answer
 from referee.service.lean import LeanRoute
 from referee.service.limits import (
@@ -51,6 +51,7 @@ from referee.service.limits import (
     refusal_headers,
 )
 from referee.service.live import LiveHub
+from referee.service.redaction import redact_hidden
 from referee.service.routing import Ask
 from referee.store import Store
 

@@ -46,6 +46,7 @@ from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.gear import Weapon
 from referee.systems.srp.geometry import Body, can_attack, distance, rear_attack
 from referee.systems.srp.odds import hits_to_down
+from referee.systems.srp.public import PUBLIC_OUTCOMES
 from referee.systems.srp.rules import TurnOrder, load_rules
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
@@ -68,6 +69,7 @@ class SrpSystem(RuleSystem):
         "attack", "shoot", "disarm", "entangle", "grapple", "unhorse", "break_free", "pick_up",
         "release", "move", "step", "charge", "face", "spirit", "pass",
     )  # fmt: skip
+    public_outcomes = PUBLIC_OUTCOMES
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
