@@ -86,3 +86,71 @@ def test_the_served_app_is_frozen_for_the_garbage_collector(tmp_path: Path) -> N
             assert gc.get_freeze_count() > 0
         finally:
             gc.unfreeze()
+
+
+class Served:
+    """`referee serve` in a subprocess with a lowered open-file limit; its URL and port."""
+
+    def __init__(self, tmp_path: Path, files: int, *options: str) -> None:
+        command = [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0", *options]
+        self.log = open(tmp_path / "serve.log", "w")  # noqa: SIM115  (closed in stop)
+        # The shell lowers the limit for the server alone, then becomes it (exec: same pid).
+        self.proc = subprocess.Popen(
+            ["sh", "-c", f'ulimit -n {files} && exec "$@"', "sh", *command],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = ""
+        while "serving on" not in line:
+            line = self.proc.stdout.readline()
+            assert line, "referee serve stopped before serving"
+        self.url = line.split("serving on ")[1].split()[0].rstrip("/")
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+        self.log.close()
+
+
+def half_sent(port: int) -> socket.socket:
+    """A connection that sends half a request and then nothing."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: referee\r\n")
+    return sock
+
+
+def test_half_sent_requests_do_not_keep_healthz_from_answering(tmp_path: Path) -> None:
+    """A client holding more half-sent requests than the process may have files open (1,024
+    here; about 20,000 took the service down before) no longer keeps anyone out: past its
+    connection cap the service lets the longest-waiting connection go, and `/healthz` answers.
+    Bounded: 1,100 connections, each opened once; the server is killed at the end."""
+    served = Served(tmp_path, 1024)
+    held: list[socket.socket] = []
+    try:
+        for _ in range(1_100):
+            held.append(half_sent(served.port))
+        answer = httpx.get(f"{served.url}/healthz", timeout=30)
+        assert answer.status_code == 200 and answer.json()["status"] == "ok"
+    finally:
+        for sock in held:
+            sock.close()
+        served.stop()
+
+
+def test_a_request_sent_too_slowly_is_cut_off(tmp_path: Path) -> None:
+    """A connection that does not send its whole request within --request-timeout is closed
+    (the client reads the end of the stream); a whole request is answered as ever."""
+    served = Served(tmp_path, 1024, "--request-timeout", "1")
+    held = [half_sent(served.port) for _ in range(5)]
+    try:
+        for sock in held:
+            sock.settimeout(60)  # generous: the server closes it after about a second
+            assert sock.recv(1024) == b"", "a half-sent request was kept open"
+        assert httpx.get(f"{served.url}/healthz", timeout=30).status_code == 200
+    finally:
+        for sock in held:
+            sock.close()
+        served.stop()

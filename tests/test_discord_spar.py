@@ -485,3 +485,33 @@ def test_void_and_the_target_of_a_roll(tmp_path: Path) -> None:
         assert f"  {others[-1]}: 0 of 15" in board
 
     play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
+
+
+def test_the_proctors_rear_is_true_or_false_never_any_word(tmp_path: Path) -> None:
+    """`~spar:act attack rear=false` is a rear attack of false (it was read as true, as was
+    `rear=no`); a word that is not true or false is refused by name and stores nothing."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~char set Orc weapon=mace skill=13 defense=11 hits=30")
+        await h.text("Ann", "~char set Ann weapon=spear skill=15 defense=12 hits=30")
+        await h.text("Judge", "~spar:open srp Backs")
+        await h.text("Ann", "~spar:join Ann")
+        await h.text("Judge", "~spar:npc Orc on raiders")
+        await h.text("Judge", "~spar:begin")  # listed order: Ann, Orc
+        await h.text("Ann", "~spar:act pass")
+        bout = bout_id(store, "Backs")
+        before = len(store.events(bout))
+        for word in ("no", "0", "yes"):
+            said = await h.text("Judge", f"~spar:act attack {h.mention('Ann')} rear={word}")
+            assert said.startswith(f"error: rear {int(word) if word.isdigit() else repr(word)} "
+                                   "is not true or false"), said  # fmt: skip
+        assert len(store.events(bout)) == before
+        struck = await h.text("Judge", f"~spar:act attack {h.mention('Ann')} rear=false")
+        assert "Orc attacks Ann with the mace: " in struck, struck
+        action = next(e for e in store.events(bout)[before:] if e["type"] == "action")
+        outcome = next(e for e in store.events(bout)[before:] if e["type"] == "outcome")
+        assert action["payload"]["options"] == {"target": "Ann", "rear": False}
+        assert outcome["payload"]["rear"] is False
+
+    play(store, ["Judge", "Ann"], script)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +17,7 @@ from referee.cli.main import cli
 from referee.ledger import chain, event_hash, roll_payload
 from referee.rng import VerifiableRng
 from referee.store import Store
+from tests.vectors.generate import ruling_vectors
 
 SEED = "00" * 32
 AT = "2026-11-29T22:40:12.000000Z"
@@ -309,3 +314,74 @@ def test_help_has_examples() -> None:
     for command in ("verify", "export"):
         result = run(command, "--help")
         assert result.exit_code == 0 and "Examples:" in result.output
+
+
+def test_verify_names_a_lone_surrogate_and_never_stops_with_a_traceback(tmp_path: Path) -> None:
+    """A forged export (its chain hashed again over a note with a lone surrogate, or a last
+    event whose type has one): `referee verify`, text and --json, says what is wrong and exits 1;
+    what no UTF-8 can carry is written as its escape."""
+    forged = next(v for v in ruling_vectors() if "lone surrogate" in v.name)
+    note = tmp_path / "note.json"
+    note.write_text(forged.text, encoding="utf-8")
+    doc = json.loads(forged.text)
+    doc["events"][-1]["type"] = "closed\ud800"
+    last = tmp_path / "last.json"
+    last.write_text(json.dumps(doc), encoding="utf-8")
+    for path, said in ((note, "x\\ud800y"), (last, "closed\\ud800")):
+        for args in ([], ["--json"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "referee.cli.main", "verify", *args, str(path)],
+                capture_output=True,
+                timeout=120,
+                env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+            )
+            out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+            assert done.returncode == 1 and "Traceback" not in err, err
+            assert err.startswith("error: event ")
+            if args:
+                report = json.loads(out)
+                assert report["verdict"] == "rejected" and report["first_problem"]
+            else:
+                assert said in out + err
+
+
+def test_export_of_a_bout_still_going_leaves_hidden_stats_out(tmp_path: Path) -> None:
+    """`referee export` (JSON and --chat) of a bout still going is the export everyone gets from
+    the service: the hidden CS shows nowhere, unless the referee's token says otherwise; once
+    the bout is closed the export is complete."""
+    from referee.bout import commands as c
+    from referee.service.bouts import RefereeService
+    from tests.seeds import for_test
+
+    path = str(tmp_path / "spar.db")
+    with Store.open(path) as store:
+        service = RefereeService(store, entropy=for_test())
+        made = service.create_bout("msv", "Ambush", client_seed="gm")
+        bout, referee = made["id"], service.caller(made["id"], made["referee_token"])
+        service.add_fighter(bout, referee, "Tarl", {"cs": 65})
+        orc = service.add_fighter(bout, referee, "Orc", {"cs": 73}, hidden=("cs",))["token"]
+        service.command(bout, referee, c.RollInitiative())
+        for _ in range(4):
+            current = service.state(bout).current
+            if current is None:
+                break
+            foe = "Orc" if current == "Tarl" else "Tarl"
+            service.act(bout, referee, current, "attack", {"target": foe})
+    secret = re.compile(r"\"cs\": 73\b|CS 73\b")
+    for args in ([], ["--chat"], ["--token", orc], ["--chat", "--token", orc]):
+        shown = run("export", bout, "--db", path, *args)
+        assert shown.exit_code == 0, shown.output
+        assert not secret.search(shown.stdout), args
+        assert "hidden" in shown.stdout
+    full = run("export", bout, "--db", path, "--token", made["referee_token"])
+    assert json.loads(full.stdout)["events"][2]["payload"]["stats"] == {"cs": 73}
+    assert run("verify", "--partial", "-", stdin=full.stdout).exit_code == 0
+    chat = run("export", bout, "--db", path, "--chat", "--token", made["referee_token"])
+    assert re.search(r"vs CS 73\b", chat.stdout)
+    refused = run("export", bout, "--db", path, "--token", "not-a-token")
+    assert (refused.exit_code, refused.stderr) == (2, "error: unknown token\n")
+    with Store.open(path) as store:
+        RefereeService(store).close(bout, RefereeService(store).caller(bout, made["referee_token"]))
+    closed = run("export", bout, "--db", path)
+    assert json.loads(closed.stdout)["events"][2]["payload"]["stats"] == {"cs": 73}
+    assert run("verify", "-", stdin=closed.stdout).exit_code == 0

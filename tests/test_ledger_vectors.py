@@ -38,6 +38,7 @@ from tests.vectors.generate import (
     ANY,
     Shape,
     Vector,
+    ruling_vectors,
     shapes,
     spirit_vectors,
     stored,
@@ -178,6 +179,36 @@ def test_spirit_combat_exports(vector: Vector, node: NodeVerifier) -> None:
         assert report.ok and report.verdict == "verified", report
         kinds = [e["payload"].get("kind") for e in json.loads(vector.text)["events"]]
         assert kinds.count("spirit") >= 4  # two rounds at least: action and outcome each
+    COUNT["generated"] += 1
+
+
+@pytest.mark.parametrize("vector", ruling_vectors(), ids=lambda v: v.name)
+def test_rotations_and_notes_are_worded_alike(vector: Vector, node: NodeVerifier) -> None:
+    # Every seed rotation is a ruling (who, when, after which roll), and a note's control
+    # characters or lone surrogate are shown escaped, never as they are: both verifiers alike.
+    check(vector, node)
+    doc = parse_export(vector.text)
+    texts = [str(r) for r in verify_export(doc).rulings]
+    events = doc["events"]
+    for i, event in enumerate(events):
+        if event["type"] != SEED_ROTATED:
+            continue
+        before = [e["seq"] for e in events[:i] if e["type"] == ROLL]
+        who = {"referee": "the referee", "system": "the service (its own rotation)"}
+        assert (
+            f"event {event['seq']} (seed_rotated): {who[event['actor']]} rotated the server seed "
+            f"to seed {event['payload']['index']} at {event['at']}, after the roll at event "
+            f"{before[-1]}"
+        ) in texts
+    for text in texts:
+        assert text.isprintable() and text.encode("utf-8")
+    notes = [t for t in texts if "(overridden)" in t]
+    assert notes and notes[0].endswith(
+        {
+            "an override note with control characters": ": strap\\u000abroke\\u001b[2J\\u0007",
+            "an override note with a lone surrogate, chain forged": ": x\\ud800y",
+        }.get(vector.name, notes[0][-8:])
+    )
     COUNT["generated"] += 1
 
 

@@ -241,11 +241,26 @@ def test_closed_event_may_reveal_the_current_seed() -> None:
     doc = export_doc("rr", reveal=False)
     last = doc["events"][-1]
     doc["events"].append(chain(last, "closed", "ref", {"server_seed": SEED0}, AT))
+    # The export must give the seed its chain reveals: null there was let through once.
+    assert messages(doc) == [
+        "fairness: server seed is not revealed yet, so the faces cannot be checked yet",
+        "event 2 (closed): fairness.server_seed gives no server seed 0, but this event reveals it",
+    ]
+    doc["fairness"]["server_seed"] = SEED0
     assert verify_ledger(doc).ok
+    doc["fairness"]["server_seed"] = None
     doc["events"][-1] = chain(last, "closed", "ref", {"server_seed": SEED1}, AT)
     assert messages(doc) == [
         "fairness: server seed is not revealed yet, so the faces cannot be checked yet",
         f"event 2 (closed): revealed seed 0 does not match its commitment {commitment(SEED0)!r}",
+    ]
+    # and a close that restates another commitment than the one in force, re-hashed
+    doc["fairness"]["server_seed"] = SEED0
+    stated = {"server_seed": SEED0, "commitment": commitment(SEED1)}
+    doc["events"][-1] = chain(last, "closed", "ref", stated, AT)
+    assert messages(doc) == [
+        f"event 2 (closed): the close's commitment {commitment(SEED1)!r} is not the commitment "
+        f"of seed 0, {commitment(SEED0)!r}"
     ]
 
 

@@ -278,11 +278,33 @@ def test_long_bouts_rotate_their_server_seed(tmp_path: Path) -> None:
                 )
                 nonces.append(r.json()["nonce"])
             assert nonces == [0, 1, 2, 0, 1, 2, 0]
+            # The referee throws the rest of seed 2 away: a ruling, like the service's own.
+            rotated = client.post(f"/api/bouts/{bout['id']}/rotate-seed", headers=auth)
+            assert rotated.status_code == 200, rotated.text
             client.post(f"/api/bouts/{bout['id']}/close", headers=auth)
             export = client.get(f"/api/bouts/{bout['id']}/export").json()
-            assert len(export["fairness"]["rotations"]) == 2
-            assert [e["type"] for e in export["events"]].count("seed_rotated") == 2
-            assert verify_export(export).ok
+            assert len(export["fairness"]["rotations"]) == 3
+            events = export["events"]
+            assert [e["type"] for e in events].count("seed_rotated") == 3
+            report = verify_export(export)
+            assert report.ok
+            said = [str(r) for r in report.rulings if r.type == "seed_rotated"]
+            expected = []
+            for i, e in enumerate(events):
+                if e["type"] == "seed_rotated":
+                    who = (
+                        "the referee"
+                        if e["actor"] == "referee"
+                        else "the service (its own rotation)"
+                    )
+                    roll = [r["seq"] for r in events[:i] if r["type"] == "roll"][-1]
+                    expected.append(
+                        f"event {e['seq']} (seed_rotated): {who} rotated the server seed to seed "
+                        f"{e['payload']['index']} at {e['at']}, after the roll at event {roll}"
+                    )
+            assert said == expected and [
+                e["actor"] for e in events if e["type"] == "seed_rotated"
+            ] == ["system", "system", "referee"]
     finally:
         server.should_exit = True
         thread.join(10)

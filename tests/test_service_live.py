@@ -308,3 +308,91 @@ def test_workers_need_postgres(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("error: --workers needs a PostgreSQL database")
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+class Stream:
+    """A live stream read in a thread, every SSE event kept as (event name, data), and whether
+    the server ended it."""
+
+    def __init__(self, url: str) -> None:
+        self.got: list[tuple[str, dict[str, Any]]] = []
+        self.status: int | None = None
+        self.ended = threading.Event()
+        self._url = url
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            with httpx.Client(timeout=WAIT) as client, client.stream("GET", self._url) as r:
+                self.status = r.status_code
+                kind = None
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        kind = line.removeprefix("event: ")
+                    elif line.startswith("data: ") and kind:
+                        self.got.append((kind, json.loads(line.removeprefix("data: "))))
+        finally:
+            self.ended.set()
+
+    def names(self) -> list[str]:
+        return [kind for kind, _ in self.got]
+
+    def wait_for(self, kind: str) -> dict[str, Any]:
+        wait_for(lambda: kind in self.names())
+        return next(data for name, data in self.got if name == kind)
+
+
+def hidden_bout(live: LiveServer) -> tuple[str, str]:
+    made = live.post("/api/bouts", json={"system": "srp", "name": "Ford"}).json()
+    return made["id"], made["referee_token"]
+
+
+def add_hidden(live: LiveServer, bout: str, ref: str, name: str) -> str:
+    body = {"name": name, "sheet": BRAN, "hidden": ["defense"]}
+    r = live.post(f"/api/bouts/{bout}/fighters", ref, json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"])
+
+
+def test_a_referee_stream_stops_at_the_hand_over(live: LiveServer) -> None:
+    bout, old = hidden_bout(live)
+    stream = Stream(f"{live.url}/api/bouts/{bout}/events?token={old}")
+    add_hidden(live, bout, old, "Bran")
+    assert stream.wait_for("fighter_added")["payload"]["stats"]["defense"] == 11
+    new = live.post(f"/api/bouts/{bout}/handover", old).json()["referee_token"]
+    add_hidden(live, bout, new, "Cade")  # the next referee's, hidden from the old one
+    assert stream.ended.wait(WAIT), "the old referee's stream goes on after the hand-over"
+    assert stream.names()[-1] == "revoked"
+    shown = [data for name, data in stream.got if name not in ("revoked",)]
+    assert [e["type"] for e in shown][-1] == "fighter_added"  # nothing after the hand-over
+    assert all(e["payload"].get("name") != "Cade" for e in shown)
+    again = live.get(f"/api/bouts/{bout}/events", params={"token": old})
+    assert again.status_code == 401
+    current = Stream(f"{live.url}/api/bouts/{bout}/events?token={new}")
+    wait_for(lambda: len([n for n in current.names() if n == "fighter_added"]) == 2)
+    added = [d for n, d in current.got if n == "fighter_added"]
+    assert [a["payload"]["stats"]["defense"] for a in added] == [11, 11]
+    # The next hand-over ends this stream too (and so the test's server need not wait for it).
+    assert live.post(f"/api/bouts/{bout}/handover", new).status_code == 200
+    assert current.ended.wait(WAIT) and current.names()[-1] == "revoked"
+
+
+@pytest.mark.parametrize("how", ["remove", "quit", "reissue"])
+def test_a_fighters_stream_stops_when_its_token_is_revoked(live: LiveServer, how: str) -> None:
+    bout, ref = hidden_bout(live)
+    token = add_hidden(live, bout, ref, "Bran")
+    add_hidden(live, bout, ref, "Cade")
+    stream = Stream(f"{live.url}/api/bouts/{bout}/events?token={token}")
+    wait_for(lambda: stream.names().count("fighter_added") == 2)
+    if how == "remove":
+        assert live.request("DELETE", f"/api/bouts/{bout}/fighters/Bran", ref).status_code == 200
+    elif how == "quit":
+        assert live.request("DELETE", f"/api/bouts/{bout}/fighters/Bran", token).status_code == 200
+    else:
+        assert live.post(f"/api/bouts/{bout}/fighters/Bran/token", ref).status_code == 200
+        # A reissue writes no event: the old token's stream ends before the next one.
+    assert live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d6"}).status_code == 200
+    assert stream.ended.wait(WAIT), f"the stream goes on after {how}"
+    assert stream.names() == ["bout_opened", "fighter_added", "fighter_added", "revoked"]
+    assert live.get(f"/api/bouts/{bout}/events", params={"token": token}).status_code == 401

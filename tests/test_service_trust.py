@@ -448,3 +448,32 @@ def test_an_exports_status_must_be_the_one_its_events_give(live: LiveServer) -> 
     assert live.post(f"/api/bouts/{bid}/close", ref).status_code == 200
     doc = live.get(f"/api/bouts/{bid}/export", ref).json()
     assert verify_export(doc, replay=check_export).ok
+
+
+def test_an_anonymous_key_is_the_callers_own_not_anyone_elses(live: LiveServer) -> None:
+    """A receipt belongs to whoever sent the request: its token, or without a token its client
+    address. Another host sending the same key and body (it saw or guessed the key) gets a
+    bout of its own, never the first caller's answer with its referee token."""
+    key = {"Idempotency-Key": "create-1"}
+    body = {"system": "coin-test", "name": "Mine"}
+    first = live.post("/api/bouts", json=body, headers=key)
+    assert first.status_code == 201, first.text
+    other = httpx.HTTPTransport(local_address="127.0.0.2")  # another host, over the loopback
+    with httpx.Client(base_url=live.url, transport=other, timeout=60) as elsewhere:
+        theirs = elsewhere.post("/api/bouts", json=body, headers=key)
+        assert theirs.status_code == 201, theirs.text
+        assert theirs.json()["id"] != first.json()["id"]
+        assert theirs.json()["referee_token"] != first.json()["referee_token"]
+        again = elsewhere.post("/api/bouts", json=body, headers=key)  # its own retry
+        assert again.json() == theirs.json()
+        # A token nobody issued, with the same key: refused, not answered from a receipt.
+        forged = elsewhere.post(
+            "/api/bouts", json=body, headers={**key, "Authorization": "Bearer create-1"}
+        )
+        assert forged.status_code == 201 and forged.json()["id"] not in (
+            first.json()["id"],
+            theirs.json()["id"],
+        )
+    retry = live.post("/api/bouts", json=body, headers=key)  # the first caller's retry
+    assert retry.status_code == 201 and retry.json() == first.json()
+    assert len({b["id"] for b in live.get("/api/bouts").json()}) >= 3

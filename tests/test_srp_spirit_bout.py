@@ -17,7 +17,7 @@ from referee.chat import Odds, Roster, Spirit, parse_line
 from referee.errors import ConflictError, RuleError
 from referee.ledger import verify_export
 from referee.rng import ScriptedRng
-from referee.service.bouts import redact_hidden
+from referee.service.redaction import redact_hidden
 from tests.service_fixtures import LiveServer
 
 

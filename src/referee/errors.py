@@ -52,6 +52,12 @@ class LimitError(RefereeError, ValueError):
     http_status = 413
 
 
+class TooLargeError(LimitError):
+    """A request body over the service's size limit (HTTP 413, `too_large`)."""
+
+    code = "too_large"
+
+
 class ScriptError(RefereeError, ValueError):
     """A scripted dice source that ran out, or was given a face that does not fit."""
 
@@ -119,5 +125,6 @@ __all__ = [
     "RulePackError",
     "ScriptError",
     "StorageError",
+    "TooLargeError",
     "VerificationError",
 ]

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,9 @@ class Shape:
     rotate_before: frozenset[int]
     gaps: tuple[int, ...]
     digits: int
+    #: Who makes each rotation (the k-th entry the k-th): "system" (the service's own, every so
+    #: many rolls) or "referee" (`rotate-seed`); "system" when not given.
+    rotated_by: tuple[str, ...] = ()
     #: The dice scheme: 1 (one nonce sequence per bout) or 2 (a stream per owner).
     scheme: int = 1
 
@@ -140,7 +144,10 @@ class _Builder:
         seeds = self.shape.seeds
         self.index += 1
         payload = rotation_payload(self.index, seeds[self.index - 1], commitment(seeds[self.index]))
-        event = Event("seed_rotated", "system", dict(payload))
+        by = self.shape.rotated_by
+        event = Event(
+            "seed_rotated", by[self.index - 1] if len(by) >= self.index else "system", dict(payload)
+        )
         bout.state = apply(bout.state, event, len(bout.events))
         bout.events.append(event)
         self.rotations.append(len(bout.events) - 1)
@@ -211,7 +218,9 @@ def shapes(draw: st.DrawFn, max_steps: int = 14, scheme: int | None = None) -> S
     gaps = tuple(draw(st.lists(st.integers(0, 5_000_000), min_size=1, max_size=5)))
     digits = draw(st.integers(0, 6))
     scheme = scheme if scheme is not None else draw(st.sampled_from([1, 2]))
-    return Shape(plan, seeds, client, (first, second), rotate, gaps, digits, scheme)
+    by = tuple(draw(st.lists(st.sampled_from(["system", "referee"]), min_size=len(seeds) - 1,
+                             max_size=len(seeds) - 1)))  # fmt: skip
+    return Shape(plan, seeds, client, (first, second), rotate, gaps, digits, by, scheme)
 
 
 def text_of(doc: Any, ascii_only: bool = False) -> str:
@@ -615,7 +624,7 @@ def spirit_vectors(scheme: int = 1) -> list[Vector]:
     """
     seed, client = "5b17" * 16, "spirit"
     shape = Shape(
-        (), (seed,), client, ("Andrea", "Ghost"), frozenset(), (1_000, 250_000), 6, scheme
+        (), (seed,), client, ("Andrea", "Ghost"), frozenset(), (1_000, 250_000), 6, scheme=scheme
     )
     bout = BoutRunner.open("srp", "Haunting", rng=dice(shape, seed))
     bout.run(c.AddFighter("Andrea", {"hits": 10, "spirit": 5, "pm": 5}))
@@ -640,6 +649,40 @@ def spirit_vectors(scheme: int = 1) -> list[Vector]:
     return [
         Vector(f"{named}, closed", text_of(doc), "verified"),
         Vector(f"{named}, a forged die", text_of(forged), "rejected", roll),
+    ]
+
+
+@functools.cache
+def ruling_vectors() -> list[Vector]:
+    """Rulings both verifiers must word alike: seed rotations by the referee and by the service
+    (each with the roll it came after), and override notes with text a terminal must not get
+    as it is (control characters; a lone surrogate, in an export whose chain a forger repaired
+    by hashing it anyway)."""
+    seeds = ("00" * 32, "11" * 32, "22" * 32)
+    plan = tuple(Step(k, n) for n, k in enumerate(["attack"] * 3 + ["override"] + ["attack"] * 3))
+    shape = Shape(plan, seeds, "table", ("Tarl", "Pa-Kur"), frozenset({2, 5}), (1_000,), 6,
+                  ("referee", "system"))  # fmt: skip
+    rotated = bout_export(shape)
+    first = bout_export(replace(shape, rotate_before=frozenset({1})))
+    noted = copy.deepcopy(rotated)
+    at = positions_of(noted, "overridden")[0]
+    noted["events"][at]["payload"]["note"] = "strap\nbroke\x1b[2J\x07"
+    rehash_from(noted, at)
+    forged = copy.deepcopy(rotated)
+    forged["events"][at]["payload"]["note"] = "x\ud800y"
+    for i in range(at, len(forged["events"])):
+        event = forged["events"][i]
+        event["prev"] = forged["events"][i - 1]["hash"]
+        body = json.dumps({k: v for k, v in event.items() if k != "hash"}, sort_keys=True,
+                          separators=(",", ":"), ensure_ascii=False)  # fmt: skip
+        event["hash"] = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+    return [
+        Vector("rotations by the referee and by the service", text_of(rotated), "verified"),
+        Vector("the referee's rotation after initiative", text_of(first), "verified"),
+        Vector("an override note with control characters", text_of(noted), "verified"),
+        Vector(
+            "an override note with a lone surrogate, chain forged", text_of(forged), "rejected", at
+        ),
     ]
 
 

@@ -40,7 +40,7 @@ from referee.chat.commands import (
     Status,
     Update,
 )
-from referee.chat.grammar import VERBS, AmbiguousName, NotACommand, Roster, parse_line
+from referee.chat.grammar import VERBS, AmbiguousName, NotACommand, Roster, parse_line, read_value
 
 __all__ = [
     "HELP",
@@ -73,6 +73,7 @@ __all__ = [
     "error_line",
     "odds_line",
     "parse_line",
+    "read_value",
     "roll_line",
     "said",
     "score_line",

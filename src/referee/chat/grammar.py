@@ -278,7 +278,15 @@ def _number(word: str) -> int:
     return int(word)
 
 
-def _value(text: str) -> k.Value:
+def read_value(text: str) -> k.Value:
+    """The value of a `key=value` word: a whole number, `true`/`false` (any letter case) as a
+    boolean, anything else as the words typed. Only those two words are booleans: `rear=no`
+    is the text "no", which an option that takes true or false refuses by name (it is never
+    read as true for being there).
+
+    >>> read_value("62"), read_value("True"), read_value("false"), read_value("no")
+    (62, True, False, 'no')
+    """
     if k.is_whole(text):
         return _number(text)
     return {"true": True, "false": False}.get(text.lower(), text)
@@ -304,7 +312,7 @@ def _options(words: list[str], roster: Roster, usage: str, example: str) -> k.Op
         if key in NAME_KEYS:
             out.append((key, _one_of(parts, roster.names, "fighter")))
         else:
-            out.append((key, _value(" ".join(parts))))
+            out.append((key, read_value(" ".join(parts))))
     return tuple(out)
 
 

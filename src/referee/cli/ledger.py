@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from referee.bout.replay import check_export
-from referee.cli.output import emit_json
+from referee.cli.output import echo, emit_json
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
 from referee.ledger import Checker, Problem, Report, is_hex64, parse_export, verify_export
 
@@ -201,7 +201,7 @@ def verify(
         emit_json(report.as_json())
     else:
         for line in summary(report):
-            click.echo(line)
+            echo(line)
     if report.first is not None:
         more = len(report.problems) - 1
         raise VerificationError(f"{report.first}" + (f" (+{more} more)" if more else ""))
@@ -219,10 +219,23 @@ def verify(
 )
 @click.option("--out", "out", metavar="FILE", help="Write to FILE instead of stdout.")
 @click.option("--chat", "as_chat", is_flag=True, help="An AOL-style chat transcript with receipts.")
-def export(bout_id: str, db_url: str | None, out: str | None, as_chat: bool) -> None:
+@click.option(
+    "--token",
+    envvar="REFEREE_TOKEN",
+    metavar="TOKEN",
+    help="A token of the bout: the export shows what it grants (the referee's: everything, "
+    "hidden stats included, before the close too). Without it, the export everyone gets "
+    "[default: $REFEREE_TOKEN].",
+)
+def export(
+    bout_id: str, db_url: str | None, out: str | None, as_chat: bool, token: str | None
+) -> None:
     """Export a bout as one JSON document: bout, fairness and every event.
 
-    Anyone can check the document with `referee verify`.
+    Anyone can check the document with `referee verify`. Before the close the export is the
+    one the service gives everyone: stats the referee keeps hidden show as "hidden" (and the
+    chain cannot be checked past them) unless --token is the referee's; after the close it
+    is complete.
 
     \b
     Examples:
@@ -230,11 +243,16 @@ def export(bout_id: str, db_url: str | None, out: str | None, as_chat: bool) -> 
       referee export b1 --db sqlite:///bouts.db --out bout-b1.json
       referee export b1 --db postgresql://referee@db.example/referee
       referee export b1 --chat > b1.log      # referee judge b1.log --export bout-b1.json
+      referee export b1 --token "$REFEREE_TOKEN" --out running.json   # the referee's view
     """
+    from referee.service.bouts import ANONYMOUS, RefereeService
     from referee.store import Store
 
     with Store.open(db_url, create=False) as store:
-        doc = store.export(bout_id)
+        # Through the service, as every client reaches a bout: the same redaction (SRP-10).
+        service = RefereeService(store)
+        caller = service.caller(bout_id, token) if token else ANONYMOUS
+        doc = service.export(bout_id, caller)
     text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     if as_chat:
         from referee.transcripts import bout_as_chat

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from referee import __version__
+from referee.cli.output import echo
 from referee.errors import RefereeError
 
 
@@ -22,7 +23,7 @@ class RefereeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except RefereeError as err:
-            click.echo(f"error: {err}", err=True)
+            echo(f"error: {err}", err=True)
             ctx.exit(err.exit_code)
 
 

@@ -18,9 +18,20 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """`click.echo`, but a character UTF-8 cannot carry (a lone surrogate, which only a forged
+    export or log can bring in) is written as its `\\uXXXX` escape instead of stopping the
+    command with a traceback. In JSON text the escape is exactly how JSON writes it.
+
+    >>> echo("ok " + chr(0xD800))
+    ok \\ud800
+    """
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"), err=err, nl=nl)
+
+
 def emit_json(data: Any) -> None:
     """Print one JSON document (keys in insertion order, UTF-8 kept)."""
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> Table:

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from referee.errors import RefereeError
-from referee.service.limits import Limits, parse_limits
+from referee.service.limits import KEEP_ALIVE_SECONDS, REQUEST_SECONDS, Limits, parse_limits
 
 
 class AddressInUseError(RefereeError):
@@ -132,6 +132,28 @@ WORKER_ENV = "REFEREE_SERVE_WORKER"
     help="Hours an Idempotency-Key's answer is kept for retries (then the key is forgotten).",
 )
 @click.option(
+    "--max-connections",
+    default=None,
+    type=click.IntRange(16, 10_000_000),
+    help="Connections one process holds at once; past it, the one that has waited longest for "
+    "its request is closed [default: the open-file limit less a reserve]",
+)
+@click.option(
+    "--request-timeout",
+    default=REQUEST_SECONDS,
+    show_default=True,
+    type=click.FloatRange(0.5, 3600),
+    help="Seconds a connection may take to send a request's head and body (or, idle, its next "
+    "request); then it is closed.",
+)
+@click.option(
+    "--keep-alive",
+    default=KEEP_ALIVE_SECONDS,
+    show_default=True,
+    type=click.IntRange(1, 3600),
+    help="Seconds an idle connection is kept open between two requests.",
+)
+@click.option(
     "--log-level",
     default="warning",
     show_default=True,
@@ -147,6 +169,9 @@ def serve(
     max_streams_per_address: int,
     poll_seconds: float | None,
     receipt_hours: float,
+    max_connections: int | None,
+    request_timeout: float,
+    keep_alive: int,
     log_level: str,
 ) -> None:
     """Run the referee service: the HTTP API, the chat endpoint and the web console.
@@ -157,10 +182,12 @@ def serve(
       referee serve --port 8080 --db ./spars.db
       referee serve --db postgresql://referee@localhost/referee --workers 4
       referee serve --rate token=50/20s --rate create=off
+      referee serve --max-connections 4000 --request-timeout 10
     """
     try:
         import uvicorn
 
+        from referee.service.connections import Guard, ServeConfig
         from referee.store import Store
         from referee.store.engine import default_url, engine_url
     except ImportError as err:  # pragma: no cover - the service extra is missing
@@ -188,9 +215,14 @@ def serve(
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"referee database: {store.url}")
         # No access log: request lines may carry tokens in query strings (EventSource).
-        options: dict[str, Any] = {"log_level": log_level, "access_log": False}
+        options: dict[str, Any] = {
+            "log_level": log_level,
+            "access_log": False,
+            "timeout_keep_alive": keep_alive,
+            "guard": Guard(max_connections, request_timeout),
+        }
         if workers == 1:
-            config = uvicorn.Config(_app(store, settings), **options)
+            config = ServeConfig(_app(store, settings), **options)
             server = uvicorn.Server(config)
             click.echo(_serving(shown, sock, workers))
             server.run(sockets=[sock])
@@ -199,7 +231,7 @@ def serve(
         from uvicorn.supervisors import Multiprocess
 
         os.environ[WORKER_ENV] = json.dumps(settings)
-        config = uvicorn.Config(f"{__name__}:worker_app", factory=True, workers=workers, **options)
+        config = ServeConfig(f"{__name__}:worker_app", factory=True, workers=workers, **options)
         click.echo(_serving(shown, sock, workers))
         Multiprocess(config, sockets=[sock]).run()
     finally:

@@ -18,7 +18,7 @@ from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
 from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
-from referee.chat import Roster, parse_line
+from referee.chat import Roster, parse_line, read_value
 from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
 from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
@@ -31,14 +31,8 @@ from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
-from referee.service.bouts import (
-    ANONYMOUS,
-    Caller,
-    RefereeService,
-    hidden_stats,
-    redact_hidden,
-    rule_system,
-)
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
+from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
 from referee.systems.srp.actions import Special
 from referee.systems.srp.system import SrpSystem
@@ -402,7 +396,7 @@ class Desk:
         if hidden:
             # SRP-10 (and an MSV NPC's hidden CS): the channel reads what the service shows
             # the public (`redact_hidden`); what that leaves out goes to the proctor only.
-            public = lines_for(redact_hidden(list(records), hidden), state.system)
+            public = lines_for(redact_hidden(list(records), hidden, state.system), state.system)
             secret = [ln for ln in lines if ln not in public]
             lines = [ln for ln in public if not ln.startswith("Next:")]
             proctor = self.links.proctor(bout)
@@ -639,17 +633,18 @@ class Desk:
 
 
 def pairs(words: Sequence[str]) -> dict[str, Any]:
-    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}.
+    """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}: each value read as a chat line reads it
+    (`referee.chat.read_value`: a whole number, `true`/`false`, or the text).
 
-    >>> pairs(["cs=70", "defend=shield"])
-    {'cs': 70, 'defend': 'shield'}
+    >>> pairs(["cs=70", "defend=shield", "rear=false"])
+    {'cs': 70, 'defend': 'shield', 'rear': False}
     """
     out: dict[str, Any] = {}
     for word in words:
         key, eq, value = word.partition("=")
         if not eq or not key:
             raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = int(value) if is_whole(value, signed=True) else value
+        out[key] = read_value(value)
     return out
 
 

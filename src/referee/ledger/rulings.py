@@ -4,6 +4,13 @@ Verification checks the rules (every rolled outcome follows from its dice); a ru
 other kind of decision, one the referee made by hand and the ledger records as such: a
 declared winner, an override of an outcome's wounds (SRP-20), a void, a circumstance modifier
 or a defense chosen by the referee, a change to a fighter, a skipped turn, a cancelled bout.
+Every seed rotation is listed too, whoever made it (the referee's `rotate-seed`, or the service's
+own rotation after so many rolls, actor "system"): a rotation throws away the rolls the old
+seed would have given next, so who rotated, when, and after which roll is the reader's to see.
+
+Text from the export (a note, a reason, a name) is shown as it is, but for characters no
+terminal should be sent and no UTF-8 can carry: control characters and lone surrogates (in a
+forged export) are written as `\\uXXXX` escapes, the same in the browser's verifier.
 
 >>> from referee.ledger.chain import chain
 >>> e = chain(None, "ended", "referee", {"winner": "A", "reason": "yield"},
@@ -14,6 +21,7 @@ or a defense chosen by the referee, a change to a fighter, a skipped turn, a can
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -45,9 +53,27 @@ class Ruling:
 
 Payload = Mapping[str, Any]
 
+#: Characters a ruling never shows as they are: control characters (C0, DEL, C1) and lone
+#: surrogates (Python keeps a surrogate pair read from JSON as one character, so any surrogate
+#: left is a lone one).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def plain(value: Any) -> str:
+    """A value as a ruling says it in its own words: text as itself with control characters and
+    lone surrogates as `\\uXXXX` (six characters), anything else as its repr (`shown`, where a
+    ruling quotes a value).
+
+    >>> plain("a clean blow"), plain("bell\x07"), plain(3), plain(None)
+    ('a clean blow', 'bell\\\\u0007', '3', 'None')
+    """
+    if not isinstance(value, str):
+        return shown(value)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+
 
 def _ended(p: Payload) -> str | None:
-    reason = f" ({p['reason']})" if isinstance(p.get("reason"), str) and p["reason"] else ""
+    reason = f" ({plain(p['reason'])})" if isinstance(p.get("reason"), str) and p["reason"] else ""
     if p.get("winner") is None:
         return f"the referee ended the bout without a winner{reason}"
     return f"the referee declared side {shown(p['winner'])} the winner{reason}"
@@ -55,8 +81,10 @@ def _ended(p: Payload) -> str | None:
 
 def _overridden(p: Payload) -> str | None:
     wounds: list[Any] = p["wounds"] if isinstance(p.get("wounds"), list) else []
-    given = ", ".join(f"{w.get('target')} {w.get('amount')}" for w in wounds if isinstance(w, dict))
-    note = f": {p['note']}" if isinstance(p.get("note"), str) and p["note"] else ""
+    given = ", ".join(
+        f"{plain(w.get('target'))} {plain(w.get('amount'))}" for w in wounds if isinstance(w, dict)
+    )
+    note = f": {plain(p['note'])}" if isinstance(p.get("note"), str) and p["note"] else ""
     of = shown(p.get("of"))
     return f"the referee replaced the wounds of event {of} with {given or 'none'}{note}"
 
@@ -75,7 +103,7 @@ def _action(p: Payload) -> str | None:
 
 def _updated(p: Payload) -> str | None:
     stats: dict[str, Any] = p["stats"] if isinstance(p.get("stats"), dict) else {}
-    parts = [f"stats {', '.join(sorted(stats))}"] if stats else []
+    parts = [f"stats {', '.join(plain(k) for k in sorted(stats))}"] if stats else []
     if "wounds" in p:
         parts.append(f"wounds to {shown(p['wounds'])}")
     return f"the referee changed {shown(p.get('name'))}: {'; '.join(parts) or 'nothing'}"
@@ -99,13 +127,35 @@ RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
 }
 
 
+#: Who rotates a seed, as a ruling says it: the referee (`rotate-seed`), or the service itself
+#: after its set number of rolls (actor "system").
+ROTATED_BY = {REFEREE: "the referee", "system": "the service (its own rotation)"}
+
+
+def _rotated(event: Mapping[str, Any], payload: Payload, last_roll: Any) -> str:
+    actor = event.get("actor")
+    who = ROTATED_BY[actor] if isinstance(actor, str) and actor in ROTATED_BY else shown(actor)
+    after = f"after the roll at event {plain(last_roll)}" if last_roll is not None else ""
+    return (
+        f"{who} rotated the server seed to seed {plain(payload.get('index'))} at "
+        f"{plain(event.get('at'))}, {after or 'before any roll'}"
+    )
+
+
 def rulings(events: list[Any]) -> tuple[Ruling, ...]:
-    """Every ruling of the referee in the chain, in order."""
+    """Every ruling of the referee in the chain, and every seed rotation, in order."""
     found: list[Ruling] = []
+    last_roll: Any = None
     for event in events:
         if not isinstance(event, dict):
             continue
         kind, payload = event.get("type"), event.get("payload")
+        if kind == "roll":
+            last_roll = event.get("seq")
+            continue
+        if kind == "seed_rotated" and isinstance(payload, dict):
+            found.append(Ruling(event.get("seq"), kind, _rotated(event, payload, last_roll)))
+            continue
         if event.get("actor") != REFEREE and kind != "action":  # an action says `by` itself
             continue
         describe = RULING_TYPES.get(kind) if isinstance(kind, str) else None

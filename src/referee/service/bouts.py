@@ -29,6 +29,7 @@ from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import utc_time
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
+from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Dice, Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
@@ -187,10 +188,10 @@ class RefereeService:
         hidden from everyone but the referee until revealed or the close)."""
         everything = self.records(bout_id)
         state = self.cache.state(bout_id, everything)
-        wanted = everything[after_seq + 1 :] if after_seq >= 0 else everything
-        if caller.role is Role.REFEREE or state.closed:
-            return wanted
-        return redact_hidden(wanted, hidden_stats(everything))
+        if caller.role is not Role.REFEREE and not state.closed:
+            # Redacted whole, then cut: an event's hash shows only if no earlier one hides a stat.
+            everything = redact_hidden(everything, hidden_stats(everything), state.system)
+        return everything[after_seq + 1 :] if after_seq >= 0 else everything
 
     def state(self, bout_id: str) -> BoutState:
         """The bout's state, folded from its events."""
@@ -236,8 +237,9 @@ class RefereeService:
     def export(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, Any]:
         """The export document; before the close only the referee sees hidden stats."""
         doc = self.store.export(bout_id)
-        if caller.role is not Role.REFEREE and not self.state(bout_id).closed:
-            doc["events"] = redact_hidden(doc["events"], hidden_stats(doc["events"]))
+        state = self.state(bout_id)
+        if caller.role is not Role.REFEREE and not state.closed:
+            doc["events"] = redact_hidden(doc["events"], hidden_stats(doc["events"]), state.system)
         return doc
 
     # -- creating ------------------------------------------------------------------------
@@ -358,7 +360,8 @@ class RefereeService:
         with self.unit():
             events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
             if caller.role is not Role.REFEREE:
-                events = redact_hidden(events, self._hidden_after(bout_id, events))
+                hidden, system = self._hidden_after(bout_id, events)
+                events = redact_hidden(events, hidden, system)
         return action_answer(events)
 
     def free_roll(
@@ -450,13 +453,17 @@ class RefereeService:
         """A fresh server seed from the service's entropy source."""
         return new_server_seed(self._entropy)
 
-    def _hidden_after(self, bout_id: str, events: Sequence[Record]) -> dict[str, frozenset[str]]:
-        """Each fighter's stats still hidden once `events` (just stored) are in: read off the
-        state the write folded (no second reading of the whole ledger), else the ledger."""
+    def _hidden_after(
+        self, bout_id: str, events: Sequence[Record]
+    ) -> tuple[dict[str, frozenset[str]], str]:
+        """Each fighter's stats still hidden once `events` (just stored) are in, and the bout's
+        rule system: read off the state the write folded (no second reading of the whole
+        ledger), else from the ledger."""
         state = self.cache.after(bout_id, events[-1]) if events else None
         if state is None:
-            return hidden_stats(self.records(bout_id))
-        return {f.name: f.hidden for f in state.fighters if f.hidden}
+            everything = self.records(bout_id)
+            return hidden_stats(everything), self.cache.state(bout_id, everything).system
+        return {f.name: f.hidden for f in state.fighters if f.hidden}, state.system
 
     def _live_state(self, bout_id: str) -> BoutState:
         """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
@@ -588,134 +595,6 @@ def action_answer(events: Sequence[Record]) -> dict[str, Any]:
     if rolls and "roll" not in answer and len(rolls[0]["faces"]) == 1:
         answer["roll"] = rolls[0]["faces"][0]
     return answer
-
-
-#: What an outcome still shows while a fighter in it has hidden stats: who did what to whom,
-#: the summary, the levels the dice reached, the damage rolled and the hits. Everything else
-#: (effective skill, the explanation lines, armor) could give a hidden stat away.
-PUBLIC_OUTCOME = frozenset(
-    {
-        "kind", "actor", "target", "summary", "extra_action", "weapon", "rear", "range", "fire",
-        "dice", "attack_level", "defense", "defense_level", "hit_level", "damage", "hits", "stun",
-        "action", "worked", "effects", "step", "freed", "released", "facing", "shots",
-        "helpers", "leads", "lost_pm", "passed_out",
-    }
-)  # fmt: skip
-#: What one shot of a volley still shows then.
-PUBLIC_SHOT = frozenset({"dice", "attack_level", "hit_level", "hits", "level", "hit"})
-
-
-def hidden_stats(events: Sequence[Record]) -> dict[str, frozenset[str]]:
-    """Each fighter's stats still hidden after `events` (all of a bout's, from the start)."""
-    hidden: dict[str, set[str]] = {}
-    for e in events:
-        p = e.get("payload") or {}
-        if e["type"] == EventType.FIGHTER_ADDED or (
-            e["type"] == EventType.FIGHTER_UPDATED and "hidden" in p
-        ):
-            hidden[str(p.get("name"))] = set(p.get("hidden") or ())
-        elif e["type"] == EventType.REVEALED:
-            hidden.get(str(p.get("name")), set()).difference_update(p.get("keys") or ())
-    return {name: frozenset(keys) for name, keys in hidden.items() if keys}
-
-
-def redact_hidden(
-    events: list[Record], hidden: Mapping[str, frozenset[str]] | None = None
-) -> list[Record]:
-    """Events with hidden stats left out (SRP-10), as everyone but the referee sees them.
-
-    `hidden` maps each fighter to its stats still hidden (`hidden_stats` of the whole bout;
-    by default, of `events`). The values of those stats become "hidden", and an outcome of an
-    action by or on such a fighter keeps only `PUBLIC_OUTCOME`. A redacted event carries
-    `"redacted": true`; its hash no longer matches, so a public export before the close is a
-    preview, not a proof.
-    """
-    if hidden is None:
-        hidden = hidden_stats(events)
-    if not hidden:
-        return events
-    out = []
-    for e in events:
-        p = e.get("payload") or {}
-        kind = e["type"]
-        name = str(p.get("name"))
-        if kind in (EventType.FIGHTER_ADDED, EventType.FIGHTER_UPDATED) and name in hidden:
-            stats = {
-                k: ("hidden" if k in hidden[name] else v) for k, v in (p.get("stats") or {}).items()
-            }
-            e = {**e, "payload": {**p, "stats": stats}, "redacted": True}
-        elif kind == EventType.STAT and p.get("key") in hidden.get(str(p.get("target")), ()):
-            e = {**e, "payload": {**p, "value": "hidden"}, "redacted": True}
-        elif kind == EventType.INITIATIVE and _hides_a_roll(p, hidden):
-            e = {**e, "payload": _initiative_public(p, hidden), "redacted": True}
-        elif kind == EventType.OUTCOME and (
-            str(p.get("actor")) in hidden or str(p.get("target")) in hidden
-        ):
-            public = {k: v for k, v in p.items() if k in PUBLIC_OUTCOME}
-            public["summary"] = _summary_public(p, hidden.get(str(p.get("actor")), frozenset()))
-            if isinstance(public.get("shots"), list):
-                public["shots"] = [
-                    {k: v for k, v in shot.items() if k in PUBLIC_SHOT}
-                    for shot in public["shots"]
-                    if isinstance(shot, dict)
-                ]
-            e = {**e, "payload": public, "redacted": True}
-        out.append(e)
-    return out
-
-
-#: How a stat is written in an outcome's summary, so the summary can say "hidden" instead
-#: (MSV: `Orc attacks Tarl: 47 vs CS 70: hit` -> `47 vs CS hidden`; the CS is the attacker's).
-SUMMARY_STATS = {"cs": "CS {}"}
-
-
-def _summary_public(p: Mapping[str, Any], hidden: frozenset[str]) -> Any:
-    summary = p.get("summary")
-    if not isinstance(summary, str):
-        return summary
-    for key in sorted(hidden & SUMMARY_STATS.keys()):
-        if key in p:
-            written = SUMMARY_STATS[key]
-            summary = summary.replace(written.format(p[key]), written.format("hidden"))
-    return summary
-
-
-def _rolls_of(p: Mapping[str, Any]) -> list[Any]:
-    detail = p.get("detail")
-    rounds = detail.get("rounds") if isinstance(detail, Mapping) else None
-    return list(rounds) if isinstance(rounds, list) else []
-
-
-def _hides_a_roll(p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]) -> bool:
-    return any(
-        isinstance(r, Mapping) and set(r) & hidden.get(str(r.get("name")), frozenset())
-        for record in _rolls_of(p)
-        if isinstance(record, Mapping)
-        for r in record.get("rolls") or []
-    )
-
-
-def _initiative_public(
-    p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]
-) -> dict[str, Any]:
-    """An initiative with each hidden stat of each roll (MSV: the CS) as "hidden"; the rolls,
-    effect numbers, ties and the order stay (they are what the dice said)."""
-
-    def roll(r: Any) -> Any:
-        if not isinstance(r, Mapping):
-            return r
-        keys = hidden.get(str(r.get("name")), frozenset())
-        return {k: ("hidden" if k in keys else v) for k, v in r.items()}
-
-    rounds = [
-        {**record, "rolls": [roll(r) for r in record.get("rolls") or []]}
-        if isinstance(record, Mapping)
-        else record
-        for record in _rolls_of(p)
-    ]
-    detail = p.get("detail")
-    assert isinstance(detail, Mapping)
-    return {**p, "detail": {**detail, "rounds": rounds}}
 
 
 def rule_system(bout: BoutState) -> RuleSystem:

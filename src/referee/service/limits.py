@@ -100,6 +100,13 @@ class Limits:
 #: Every rate limit off (stream caps stay): for tests and benchmarks that need bursts.
 NO_RATE_LIMITS = Limits(token=None, address=None, create=None)
 
+#: Seconds a connection may take to send a request's head and body (or, idle between two
+#: requests, its next one); then it is closed (`referee.service.connections`). A HUD on a slow
+#: link sends a request in well under a second.
+REQUEST_SECONDS = 15.0
+#: Seconds a connection may stay idle between two requests (uvicorn's `timeout_keep_alive`).
+KEEP_ALIVE_SECONDS = 5
+
 _RATE = re.compile(r"([0-9]{1,9})/([0-9]{1,9}(?:\.[0-9]{1,3})?)(s|m|h)?")
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 KINDS = ("token", "address", "create")

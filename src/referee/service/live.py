@@ -7,6 +7,14 @@ fallback, and the only way on SQLite to see another process's writes). The feed 
 each event once per view (the referee's, and the public one with hidden stats redacted) and
 every stream sends the same text. Streams are capped per client address and in all; over
 the cap the answer is 429 (per address) or 503 (in all), each with Retry-After.
+
+A stream opened with a token shows what that token grants (the referee's view to the referee's
+token) only while the token still grants it: before it sends events it has not sent yet, it
+asks whether its token still stands for the same caller (`Grant`), once per token and batch of
+events for all the streams of a bout (`Feed.granted`), asked after those events were read. A
+token revoked meanwhile (a hand-over, a fighter removed or quitting, a reissued link) ends the
+stream with a last `revoked` event, before anything new is sent; the browser's reconnect then
+gets 401.
 """
 
 from __future__ import annotations
@@ -43,6 +51,23 @@ Redact = Callable[[list[Record]], list[Record]]
 Read = Callable[[str, int], list[Record]]
 
 
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a stream's token grants, to be asked again: `still()` says (blocking: it reads the
+    store) whether `token` still stands for the caller the stream was opened for."""
+
+    token: str
+    still: Callable[[], bool]
+
+
+#: The last words of a stream whose token no longer grants what it showed.
+REVOKED = (
+    "event: revoked\ndata: "
+    + json.dumps({"message": "this stream's token was revoked; open it again with a valid one"})
+    + "\n\n"
+)
+
+
 def sse(record: Record) -> str:
     """One event as server-sent-event text: `id` = seq, `event` = type, `data` = the event."""
     data = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -65,6 +90,29 @@ class Feed:
     #: Set once the first read is done (or failed).
     loaded: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
+    #: token -> how many of `records` it was last found to still grant (read before asking).
+    grants: dict[str, int] = field(default_factory=dict)
+    #: Tokens found revoked (a token never comes back).
+    revoked: set[str] = field(default_factory=set)
+
+    async def granted(self, grant: Grant, upto: int) -> bool:
+        """Whether `grant.token` still grants what it did, asked after the first `upto`
+        records were read (at most once per token and batch for all the bout's streams)."""
+        if grant.token in self.revoked:
+            return False
+        if self.grants.get(grant.token, -1) >= upto:
+            return True
+        read = len(self.records)  # the answer covers every record read before the question
+        try:
+            still = bool(await run_in_threadpool(grant.still))
+        except Exception:  # cannot tell (the database is away): show nothing more
+            log.warning("live stream could not check its token; the stream ends")
+            return False
+        if not still:
+            self.revoked.add(grant.token)
+            return False
+        self.grants[grant.token] = max(self.grants.get(grant.token, -1), read)
+        return True
 
     def add(self, new: list[Record], redact: Redact) -> None:
         """Append events read from the store (seq order, following the ones held)."""
@@ -123,8 +171,14 @@ class LiveHub:
 
     # -- opening and closing -------------------------------------------------------------
 
-    def open(self, bout_id: str, after: int, referee: bool, address: str) -> AsyncIterator[str]:
+    def open(
+        self, bout_id: str, after: int, referee: bool, address: str, grant: Grant | None = None
+    ) -> AsyncIterator[str]:
         """A stream of the bout's events after seq `after`, or RateLimitedError/BusyError.
+
+        `grant`: the token the stream was opened with, asked again before each batch of events
+        (the stream ends, with a `revoked` event, once it no longer grants what it did); None
+        for a stream opened without a token.
 
         Call from the event loop; the slot is taken now and given back when the stream ends.
         """
@@ -167,13 +221,18 @@ class LiveHub:
                 if feed.reader is not None:
                     feed.reader.cancel()
 
-        stream = self._stream(feed, after, referee, release)
+        stream = self._stream(feed, after, referee, release, grant)
         # A stream dropped before it ever started still gives its slot back.
         weakref.finalize(stream, _on_loop, self._loop, release)
         return stream
 
     async def _stream(
-        self, feed: Feed, after: int, referee: bool, release: Callable[[], None]
+        self,
+        feed: Feed,
+        after: int,
+        referee: bool,
+        release: Callable[[], None],
+        grant: Grant | None = None,
     ) -> AsyncIterator[str]:
         try:
             yield "retry: 1000\n\n"
@@ -183,8 +242,12 @@ class LiveHub:
                 updated = feed.updated
                 texts = feed.texts(referee)
                 if len(texts) > cursor:
-                    chunk = "".join(texts[cursor:])
-                    cursor = len(texts)
+                    upto = len(texts)
+                    if grant is not None and not await feed.granted(grant, upto):
+                        yield REVOKED
+                        return
+                    chunk = "".join(texts[cursor:upto])
+                    cursor = upto
                     yield chunk
                     continue
                 try:

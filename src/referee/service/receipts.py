@@ -5,11 +5,14 @@ the same request again with the same key. The first answer is kept (a receipt) i
 transaction that stored the request's events, so either both are stored or neither, and a
 retry finds the receipt and gets that answer back without deciding anything again.
 
-A receipt is found by SHA-256 of (the caller's token, or none, and the key), and holds SHA-256
-of the request (method, path, body) and the answer sealed with a key derived from the caller's
-token and the `Idempotency-Key`: the database alone does not give away a token or a seed an
-answer carried. The same key with another request is refused (409). A request that failed
-keeps no receipt (it stored nothing, so sending it again is safe).
+A receipt belongs to its caller (`caller_scope`): the bearer token when the request has one,
+else the client's address. It is found by SHA-256 of (that scope and the key), and holds
+SHA-256 of the request (method, path, body) and the answer sealed with a key derived from the
+scope and the `Idempotency-Key`: the database alone does not give away a token or a seed an
+answer carried. Another caller sending the same key (and the same request) has a receipt of its
+own to find, or none: its request runs for it, and never gets someone else's answer (a bout's
+referee token, say). The same key with another request from the same caller is refused (409).
+A request that failed keeps no receipt (it stored nothing, so sending it again is safe).
 
 Receipts expire: after `Keep.seconds` (24 hours unless `referee serve --receipt-hours` says
 otherwise) a key is forgotten, and the same key with the same request is a new request. Every
@@ -37,8 +40,12 @@ from referee.errors import ConflictError, RuleError
 from referee.ledger.canonical import utc_time
 from referee.store import Store
 
-#: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one).
-KEY = re.compile(r"[\x21-\x7e]{1,255}")
+#: The longest Idempotency-Key.
+MAX_KEY = 255
+#: An Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good one); the same
+#: pattern in the OpenAPI schema (JSON Schema's regular expressions are ECMA 262's).
+KEY_PATTERN = f"^[!-~]{{1,{MAX_KEY}}}$"
+KEY = re.compile(f"[!-~]{{1,{MAX_KEY}}}")
 
 
 def check_key(key: str) -> str:
@@ -48,14 +55,24 @@ def check_key(key: str) -> str:
     return key
 
 
-def _material(purpose: str, key: str, token: str | None) -> bytes:
-    caller = "" if token is None else token
+def caller_scope(token: str | None, address: str) -> str:
+    """Whose receipts a request finds: its bearer token's, or, without a token, its client
+    address's (`\\0address ...`: a NUL, which no header can carry, keeps the two apart).
+
+    >>> caller_scope("tok", "203.0.113.7"), caller_scope(None, "203.0.113.7")
+    ('tok', '\\x00address 203.0.113.7')
+    """
+    return token if token is not None else f"\0address {address}"
+
+
+def _material(purpose: str, key: str, caller: str | None) -> bytes:
+    caller = "" if caller is None else caller  # None: a caller of the service in Python
     return hashlib.sha256(f"referee {purpose}\0{caller}\0{key}".encode()).digest()
 
 
-def digest(key: str, token: str | None) -> str:
+def digest(key: str, caller: str | None) -> str:
     """Where the receipt of (caller, key) is kept."""
-    return _material("receipt", key, token).hex()
+    return _material("receipt", key, caller).hex()
 
 
 def _stream(secret: bytes, length: int) -> bytes:
@@ -63,17 +80,17 @@ def _stream(secret: bytes, length: int) -> bytes:
     return b"".join(hashlib.sha256(secret + n.to_bytes(8, "big")).digest() for n in range(blocks))
 
 
-def seal(key: str, token: str | None, text: str) -> str:
+def seal(key: str, caller: str | None, text: str) -> str:
     """`text` sealed with (caller, key): base64 of it XOR a SHA-256 counter stream."""
     data = text.encode("utf-8")
-    pad = _stream(_material("seal", key, token), len(data))
+    pad = _stream(_material("seal", key, caller), len(data))
     return base64.b64encode(bytes(a ^ b for a, b in zip(data, pad, strict=False))).decode()
 
 
-def unseal(key: str, token: str | None, box: str) -> str:
+def unseal(key: str, caller: str | None, box: str) -> str:
     """The text `seal` sealed."""
     data = base64.b64decode(box)
-    pad = _stream(_material("seal", key, token), len(data))
+    pad = _stream(_material("seal", key, caller), len(data))
     return bytes(a ^ b for a, b in zip(data, pad, strict=False)).decode("utf-8")
 
 
@@ -121,13 +138,14 @@ def _stamp(seconds: float) -> str:
 def once(
     store: Store,
     key: str | None,
-    token: str | None,
+    caller: str | None,
     request: str,
     run: Callable[[], Any],
     keep: Keep = KEEP,
 ) -> Any:
     """`run()` in one unit of work with its receipt, or the first answer again for a retry
-    (within `keep.seconds` of the first).
+    from the same `caller` (`caller_scope`: its token, or its address) within `keep.seconds`
+    of the first.
 
     `run` returns the answer (JSON: a dict, a list or text). Without a key it simply runs
     in a unit of work, so that nothing of a failed request is stored either.
@@ -135,7 +153,7 @@ def once(
     with store.unit():
         if key is None:
             return run()
-        where = digest(check_key(key), token)
+        where = digest(check_key(key), caller)
         now, since = keep.times()
         kept = store.claim_receipt(where, since)
         if kept is not None:
@@ -144,10 +162,10 @@ def once(
                 raise ConflictError(
                     "this Idempotency-Key was already used for another request; use a new key"
                 )
-            return json.loads(unseal(key, token, box))
+            return json.loads(unseal(key, caller, box))
         answer = run()
         text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
-        store.keep_receipt(where, request, seal(key, token, text), now)
+        store.keep_receipt(where, request, seal(key, caller, text), now)
         if keep.count():
             store.forget_receipts(since)
         return answer

@@ -33,22 +33,34 @@ from typing import Annotated, Any
 from anyio import CapacityLimiter, to_thread
 from anyio.lowlevel import RunVar
 from fastapi import Depends, Header, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, WithJsonSchema
 
 from referee.errors import AuthError
 from referee.service import receipts
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
+from referee.service.limits import client_address
 from referee.service.live import LiveHub
 from referee.service.receipts import request_digest
 from referee.store import Store
 
 AuthHeader = Annotated[str | None, Header(description="Bearer TOKEN")]
+#: The Idempotency-Key header as the schema states it: exactly what `receipts.check_key` takes
+#: (anything else is 400), so a key the schema admits is never refused.
 KeyHeader = Annotated[
     str | None,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": receipts.MAX_KEY,
+            "pattern": receipts.KEY_PATTERN,
+        }
+    ),
     Header(
         alias="Idempotency-Key",
-        description="any unique text (a UUID): a retry with the same key gets the first "
-        "answer again and changes nothing more",
+        description="any unique text (a UUID), 1 to 255 visible ASCII characters: a retry "
+        "with the same key from the same caller gets the first answer again and changes "
+        "nothing more",
     ),
 ]
 
@@ -108,8 +120,10 @@ class Write:
             request = Request(self.scope)
             fingerprint = request_digest(request.method, request.url.path, dumped(body))
         ask = self.ask
+        # A receipt is the caller's own: its token's, or without one its address's.
+        scope = receipts.caller_scope(self.token, client_address(self.scope))
         return receipts.once(
-            ask.store, self.key, self.token, fingerprint, lambda: run(self.caller()), ask.keep
+            ask.store, self.key, scope, fingerprint, lambda: run(self.caller()), ask.keep
         )
 
 

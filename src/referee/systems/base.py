@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from referee.errors import NotFoundError
 from referee.rng import Rng
@@ -67,6 +67,13 @@ class Outcome:
     uses_turn: bool = True
 
 
+#: What of one kind of outcome stays public while a fighter it names has hidden stats (SRP-10):
+#: each key named is kept, as it is (`True`) or, for a list of objects (a volley's shots, a
+#: charge's extra attacks) or an object, with only the keys of the inner shape. A key not named
+#: is left out, so a key added to a payload later stays private until it is declared public.
+PublicShape = Mapping[str, "Literal[True] | PublicShape"]
+
+
 @dataclass(frozen=True, slots=True)
 class Initiative:
     """A settled turn order, with every roll (and reroll) recorded in `payload`."""
@@ -86,6 +93,9 @@ class RuleSystem(ABC):
     title: ClassVar[str]
     #: The action kinds `act` accepts, e.g. ("attack",) for MSV.
     actions: ClassVar[tuple[str, ...]]
+    #: Each outcome kind's public part while a fighter it names has hidden stats (SRP-10);
+    #: a kind not listed shows only who did what (the engine's kind, actor and summary).
+    public_outcomes: ClassVar[Mapping[str, PublicShape]] = {}
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         self.rules: dict[str, JSON] = self.load_rules(rules or {})

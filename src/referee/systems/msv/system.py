@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from referee.errors import RuleError
 from referee.rng import Rng
@@ -30,6 +30,7 @@ from referee.systems.base import (
     ConditionChange,
     Initiative,
     Outcome,
+    PublicShape,
     RuleSystem,
     Wound,
     register,
@@ -55,6 +56,14 @@ class MsvSystem(RuleSystem):
     name = "msv"
     title = "MSV - Mago System of Vonda (1d100 Combat Skill)"
     actions = ("attack",)
+    #: A hidden CS (the attacker's) leaves the roll, hit or miss, the damage and a critical's
+    #: stun public; only the CS itself is left out (and said `hidden` in the summary).
+    public_outcomes: ClassVar[Mapping[str, PublicShape]] = {
+        "attack": {
+            "target": True, "roll": True, "success": True, "damage": True, "critical": True,
+            "free_attack": True, "extra_damage": True, "free": True, "stuns": True,
+        }
+    }  # fmt: skip
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)

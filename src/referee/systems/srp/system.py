@@ -46,6 +46,7 @@ from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.gear import Weapon
 from referee.systems.srp.geometry import Body, can_attack, distance, rear_attack
 from referee.systems.srp.odds import hits_to_down
+from referee.systems.srp.public import PUBLIC_OUTCOMES
 from referee.systems.srp.rules import TurnOrder, load_rules
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
@@ -68,6 +69,7 @@ class SrpSystem(RuleSystem):
         "attack", "shoot", "disarm", "entangle", "grapple", "unhorse", "break_free", "pick_up",
         "release", "move", "step", "charge", "face", "spirit", "pass",
     )  # fmt: skip
+    public_outcomes = PUBLIC_OUTCOMES
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -183,9 +185,29 @@ def _check_reach(att: Sheet, weapon: Weapon, target: Sheet) -> None:
 
 
 def _rear(att: Sheet, target: Sheet, options: Mapping[str, Any]) -> bool:
+    rear = bool_option(options, "rear")
     if att.placed and target.placed:
         return rear_attack((att.x, att.y), _body(target))
-    return bool(options.get("rear", False))
+    return rear
+
+
+def bool_option(options: Mapping[str, Any], key: str, default: bool = False) -> bool:
+    """An option that is true or false: a JSON boolean, never text or a number.
+
+    `"no"`, `"false"` and `"0"` are not false (nor true): they are a clear error naming the
+    option, as is anything but `true` and `false`.
+
+    >>> bool_option({"rear": True}, "rear"), bool_option({}, "rear")
+    (True, False)
+    >>> bool_option({"rear": "no"}, "rear")
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: rear 'no' is not true or false (a JSON boolean: true or false)
+    """
+    value = options.get(key, default)
+    if not isinstance(value, bool):
+        raise RuleError(f"{key} {value!r} is not true or false (a JSON boolean: true or false)")
+    return value
 
 
 def _int_option(options: Mapping[str, Any], key: str) -> int:
@@ -271,7 +293,7 @@ def _shoot(
     shot = missile.Shot(
         skill=att.skill(weapon.name), weapon_damage=weapon.damage, dam=att.dam,
         thrown=weapon.thrown, modifier=_int_option(options, "modifier"), rof=weapon.rof,
-        fire=missile.Fire(options.get("fire", "aimed")), distance=_range(att, tgt, weapon, options),
+        fire=_fire(options), distance=_range(att, tgt, weapon, options),
     )  # fmt: skip
     result = missile.shoot(shot, tgt.shield, tgt.armor, rng, system.srp)
     payload: dict[str, JSON] = {
@@ -282,6 +304,15 @@ def _shoot(
     summary = f"{actor} shoots {foe.name} {with_weapon(weapon)}: {result.hits} hits"
     wounds = (Wound(foe.name, result.hits),) if result.hits else ()
     return Outcome("shoot", payload, summary, wounds=wounds)
+
+
+def _fire(options: Mapping[str, Any]) -> missile.Fire:
+    value = options.get("fire", "aimed")
+    try:
+        return missile.Fire(value)
+    except ValueError:
+        kinds = ", ".join(f.value for f in missile.Fire)
+        raise RuleError(f"fire {value!r} is not one of: {kinds}") from None
 
 
 def _range(att: Sheet, tgt: Sheet, weapon: Weapon, options: Mapping[str, Any]) -> missile.Range:

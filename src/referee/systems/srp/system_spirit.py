@@ -11,7 +11,7 @@ both sides' PM are in the folded state after every round. A fighter at -1 PM has
 
 Hidden stats (SRP-10): `pm` and `spirit` may be hidden. The summary, which everyone sees,
 never names a hidden PM or a total that would tell a hidden Spirit; the payload holds them
-all (`totals`, `pm_after`) and the public log keeps only what `PUBLIC_OUTCOME` allows.
+all (`totals`, `pm_after`) and the public log keeps only what `public.PUBLIC_OUTCOMES` allows.
 """
 
 from __future__ import annotations

@@ -669,10 +669,18 @@ function checkTimes(events) {
 
 const CHOSEN_OPTIONS = ["modifier", "rear", "defend", "defense", "range", "aim", "mounted"];
 const isText = (v) => typeof v === "string" && v !== "";
+// Control characters and lone surrogates, shown as \\uXXXX (rulings.py: _UNSAFE, shown).
+const UNSAFE = /[\x00-\x1f\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A value as a ruling shows it (rulings.py: shown): text with unsafe characters escaped. */
+function shown(value) {
+  if (typeof value !== "string") return pyRepr(value);
+  return value.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
 
 const RULING_TYPES = {
   ended(p) {
-    const reason = isText(get(p, "reason")) ? ` (${p.reason})` : "";
+    const reason = isText(get(p, "reason")) ? ` (${shown(p.reason)})` : "";
     if (get(p, "winner") === null) return `the referee ended the bout without a winner${reason}`;
     return `the referee declared side ${pyRepr(p.winner)} the winner${reason}`;
   },
@@ -680,9 +688,9 @@ const RULING_TYPES = {
     const wounds = Array.isArray(get(p, "wounds")) ? p.wounds : [];
     const given = wounds
       .filter(isObject)
-      .map((w) => `${pyStrOf(get(w, "target"))} ${pyStrOf(get(w, "amount"))}`)
+      .map((w) => `${shown(get(w, "target"))} ${shown(get(w, "amount"))}`)
       .join(", ");
-    const note = isText(get(p, "note")) ? `: ${p.note}` : "";
+    const note = isText(get(p, "note")) ? `: ${shown(p.note)}` : "";
     return `the referee replaced the wounds of event ${pyRepr(get(p, "of"))} with ${given || "none"}${note}`;
   },
   voided: (p) => `the referee voided events ${pyRepr(get(p, "from"))} to ${pyRepr(get(p, "to"))}`,
@@ -695,7 +703,7 @@ const RULING_TYPES = {
   fighter_updated(p) {
     const stats = isObject(get(p, "stats")) ? p.stats : {};
     const names = Object.keys(stats).sort(codePointOrder);
-    const parts = names.length ? [`stats ${names.join(", ")}`] : [];
+    const parts = names.length ? [`stats ${names.map(shown).join(", ")}`] : [];
     if (has(p, "wounds")) parts.push(`wounds to ${pyRepr(p.wounds)}`);
     return `the referee changed ${pyRepr(get(p, "name"))}: ${parts.join("; ") || "nothing"}`;
   },
@@ -716,20 +724,41 @@ function codePointOrder(a, b) {
   return x.length - y.length;
 }
 
-/** Every ruling of the referee in the chain: {seq, type, text}; String() reads as Python's. */
+// Who rotates a seed (rulings.py: ROTATED_BY).
+const ROTATED_BY = { referee: "the referee", system: "the service (its own rotation)" };
+
+function rotated(event, p, lastRoll) {
+  const actor = get(event, "actor");
+  const who = typeof actor === "string" && has(ROTATED_BY, actor) ? ROTATED_BY[actor] : pyRepr(actor);
+  const after = lastRoll !== null && lastRoll !== undefined ? `after the roll at event ${shown(lastRoll)}` : "";
+  return `${who} rotated the server seed to seed ${shown(get(p, "index"))} at ${shown(get(event, "at"))}, ${after || "before any roll"}`;
+}
+
+/** Every ruling of the referee in the chain, and every seed rotation: {seq, type, text};
+ * String() reads as Python's. */
 export function rulingsOf(events) {
   const found = [];
+  const add = (event, kind, said) => {
+    const seq = get(event, "seq");
+    found.push({ seq, type: kind, text: said, toString: () => `event ${pyStrOf(seq)} (${kind}): ${said}` });
+  };
+  let lastRoll = null;
   for (const event of events) {
     if (!isObject(event)) continue;
     const kind = event.type;
+    if (kind === "roll") {
+      lastRoll = get(event, "seq");
+      continue;
+    }
+    if (kind === "seed_rotated" && isObject(event.payload)) {
+      add(event, kind, rotated(event, event.payload, lastRoll));
+      continue;
+    }
     if (get(event, "actor") !== "referee" && kind !== "action") continue;
     const describe = typeof kind === "string" && has(RULING_TYPES, kind) ? RULING_TYPES[kind] : null;
     if (describe === null || !isObject(event.payload)) continue;
     const said = describe(event.payload);
-    if (said !== null) {
-      const seq = get(event, "seq");
-      found.push({ seq, type: kind, text: said, toString: () => `event ${pyStrOf(seq)} (${kind}): ${said}` });
-    }
+    if (said !== null) add(event, kind, said);
   }
   return found;
 }
