@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from referee.bout.replay import check_export
 from referee.cli.main import cli
 from referee.errors import RulePackError
-from referee.lab.formula import FormulaError
 from referee.ledger import verify_export
+from referee.systems.formula import FormulaError
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, resolve
