@@ -25,6 +25,7 @@ from referee.systems.formula import (
     parse_formula,
     render,
 )
+from tests.depth import examples
 
 
 def oracle(node: Node, env: dict[str, int]) -> Fraction:
@@ -169,7 +170,7 @@ def _grow(children: st.SearchStrategy[Node]) -> st.SearchStrategy[Node]:
 trees = st.recursive(_leaf, _grow, max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(trees, st.integers(1, 100), st.integers(0, 100))
 def test_evaluation_matches_the_fraction_oracle(tree: Node, roll: int, cs: int) -> None:
     text = render(tree)
@@ -193,7 +194,7 @@ _PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join) | st.text(max_size=60))
 def test_fuzzed_text_never_crashes_and_stays_in_budget(text: str) -> None:
     try:

@@ -34,6 +34,7 @@ from referee.ledger import (
     verify_export,
 )
 from referee.vocabulary import EVENT_TYPES, EventType
+from tests.depth import examples
 from tests.vectors.generate import (
     ANY,
     Shape,
@@ -181,7 +182,7 @@ def test_spirit_combat_exports(vector: Vector, node: NodeVerifier) -> None:
     COUNT["generated"] += 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=shapes())
 def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
     for vector in valid_vectors(shape):
@@ -189,7 +190,7 @@ def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
         COUNT["generated"] += 1
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), shape=shapes(8))
 def test_fresh_tampered_exports(data: st.DataObject, shape: Shape, node: NodeVerifier) -> None:
     check(data.draw(tampered(shape)), node)
