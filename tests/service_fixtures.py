@@ -103,7 +103,12 @@ def start_server(
         poll_seconds=poll_seconds,
         entropy=for_test() if entropy is None else entropy,
     )
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
+    # A test's streams may still be open when it ends: on exit the server gives them a second,
+    # then cancels them, so that it has stopped when the fixture's join returns.
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="error", access_log=False,
+        timeout_graceful_shutdown=1,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

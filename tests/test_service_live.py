@@ -50,6 +50,14 @@ class Watcher:
         self._thread.start()
 
     def _run(self) -> None:
+        try:
+            self._read()
+        except httpx.TransportError:
+            if not self._stop.is_set():
+                raise
+            # Closed, and then the server stopped and cut the stream: nothing left to read.
+
+    def _read(self) -> None:
         transport = httpx.HTTPTransport(local_address=self._source)
         with (
             httpx.Client(transport=transport, timeout=WAIT) as client,
