@@ -7,10 +7,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: one per core ("auto"); PYTEST_WORKERS=0 runs in one process.
+# pytest-xdist workers: one per core ("auto"); PYTEST_WORKERS=0 runs in one process. An idle
+# worker takes tests from a busy one (worksteal): the slow tests do not pile up at the end.
 PYTEST_WORKERS ?= auto
 # Every run the same order (pytest-randomly off); test-stress shuffles.
-PYTEST_RUN := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) -p no:randomly --durations=20
+PYTEST_RUN := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal -p no:randomly --durations=20
 
 .PHONY: run test lint typecheck pytest test-stress test-deep bench screenshots clean
 

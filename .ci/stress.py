@@ -89,7 +89,7 @@ def stop(processes: list[subprocess.Popen[bytes]]) -> None:
 def run_once(number: int, args: argparse.Namespace, pytest_args: list[str]) -> Run:
     seed = random.SystemRandom().randrange(2**31)
     limit = args.minutes * 60
-    command = [sys.executable, "-m", "pytest", "-n", "auto"]  # pytest-randomly is on
+    command = [sys.executable, "-m", "pytest", "-n", "auto", "--dist", "worksteal"]
     command += [f"--randomly-seed={seed}", "--durations=10", *pytest_args]
     print(f"== run {number}: {args.hogs} CPU hogs; {' '.join(command[1:])}", flush=True)
     before = untracked()
