@@ -264,7 +264,7 @@ def lone_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
 lone_case = st.sampled_from(sorted(DIALECTS)).flatmap(lone_texts)
 
 
-@settings(max_examples=examples(600), deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=lone_case)
 def test_the_lone_group_fast_path_reads_as_the_grammar(case: tuple[str, str]) -> None:
     """Where it reads a text at all, the same tree as the grammar's; parse gives the same tree
@@ -293,7 +293,7 @@ def grouped_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
     return wrapped.map(lambda t: (t, dialect))
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(case=st.sampled_from(sorted(DIALECTS)).flatmap(grouped_texts))
 def test_groups_read_by_regex_inside_expressions_read_as_the_grammar(
     case: tuple[str, str],
@@ -338,7 +338,7 @@ set_text = st.tuples(
 ).map("".join)
 
 
-@settings(max_examples=examples(500), deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(text=set_text, dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
 def test_sets_read_by_the_set_reader_read_as_the_grammar(text: str, dialect: str) -> None:
     """Same tree or same error (column, expected) as the grammar without any fast path."""
@@ -397,7 +397,7 @@ def test_the_lone_group_fast_path_reads_the_common_groups(text: str, dialect: st
     assert repr(fast) == careful(text, dialect)
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     text=st.one_of(st.text(), notation_soup, st.text(max_size=400)),
     dialect=st.sampled_from(["roll20", "onlinehost", "d20"]),
@@ -510,7 +510,7 @@ def readme_sum(draw: st.DrawFn, depth: int = 0) -> str:
     return draw(space) + text + draw(space)
 
 
-@settings(max_examples=examples(600), deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=readme_sum(), dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
 def test_the_quick_readers_read_d20_readme_forms_as_the_grammar(text: str, dialect: str) -> None:
     """Labels, sets, pool keeps, modifiers, blanks and signs: whatever the quick readers

@@ -269,7 +269,7 @@ LINES = st.sampled_from(
 
 
 @settings(
-    max_examples=examples(40),
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
