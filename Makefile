@@ -1,12 +1,19 @@
 # The two commands: `make run` and `make test`. Both create .venv when it is missing.
+# More: `make test-stress` (the suite under a CPU hog, random order, three times), `make
+# test-deep` (property tests with fresh examples, ten times as many), `make bench`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers: one per core ("auto"); PYTEST_WORKERS=0 runs in one process. An idle
+# worker takes tests from a busy one (worksteal): the slow tests do not pile up at the end.
+PYTEST_WORKERS ?= auto
+# Every run the same order (pytest-randomly off); test-stress shuffles.
+PYTEST_RUN := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal -p no:randomly --durations=20
 
-.PHONY: run test lint typecheck pytest bench screenshots clean
+.PHONY: run test lint typecheck pytest test-stress test-deep bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,17 +28,28 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
+# ruff, and the import contracts of docs/architecture.md ([tool.importlinter] in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks .ci
+	$(BIN)/ruff format --check src tests benchmarks .ci
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST_RUN) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The whole suite under a CPU hog on every core, in random order (pytest-randomly), three
+# times; each run and the hog are bounded in time. STRESS_ARGS: e.g. --runs 1 --minutes 30.
+test-stress: $(STAMP)
+	$(BIN)/python .ci/stress.py $(STRESS_ARGS) -- $(PYTEST_ARGS)
+
+# Property tests draw fresh examples, REFEREE_TEST_DEPTH times as many (tests/depth.py).
+test-deep: $(STAMP)
+	REFEREE_TEST_DEPTH=$${REFEREE_TEST_DEPTH:-10} $(PYTEST_RUN) $(PYTEST_ARGS)
 
 # Rewrites docs/screenshots/*.png from the browser tests (`make test` never writes them).
 screenshots: $(STAMP)

@@ -20,7 +20,7 @@ from importlib import resources
 import numpy as np
 
 from referee.analysis.msv_matrix import first_mover_matrix, first_mover_wins, win_matrix
-from referee.analysis.msv_outcomes import face_counts
+from referee.analysis.msv_outcomes import face_counts, grid_arrays
 from referee.systems.msv.rules import MsvRules, face_grid, rules_from_text
 
 SKILLS = list(range(1, 101))
@@ -33,6 +33,7 @@ def default_kernel() -> np.ndarray:
 
 def formula_pack() -> np.ndarray:
     face_grid.cache_clear()
+    grid_arrays.cache_clear()
     return win_matrix(SKILLS, rules_from_text(TEXT, "msv-text.toml"))
 
 

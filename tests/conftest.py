@@ -2,15 +2,24 @@
 
 Outside CI a missing PostgreSQL or Chromium skips the tests that need it;
 with CI=true it fails them.
+
+Property tests run under the hypothesis profile of tests/depth.py ("fixed": the same examples
+every run; "deep": fresh ones), with no example database, and hypothesis keeps its files in a
+temporary directory: no test writes into the repository.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from referee.rng import Entropy
+from tests.depth import PROFILE
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -23,10 +32,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+settings.register_profile("fixed", derandomize=True, database=None)
+settings.register_profile("deep", derandomize=False, database=None, print_blob=True)
+settings.load_profile(PROFILE)
+
+#: Where hypothesis keeps its caches during this run (removed at its end).
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="referee-hypothesis-")
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     from tests.seeds import SALT
 
     SALT["value"] = str(config.getoption("--seed-salt"))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
 
 
 @pytest.fixture
@@ -39,9 +61,10 @@ def entropy() -> Entropy:
     return for_test()
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     salt = config.getoption("--seed-salt")
-    return f"server seeds salted with {salt!r}" if salt else None
+    lines = [f"hypothesis profile: {PROFILE} (tests/depth.py)"]
+    return [*lines, f"server seeds salted with {salt!r}"] if salt else lines
 
 
 def need(condition: bool, what: str) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,12 +24,28 @@ from referee.service.limits import NO_RATE_LIMITS, Limits
 from referee.store import Store
 from tests.seeds import for_test
 
+SERVE = [sys.executable, "-m", "referee.cli.main", "serve"]
+_SERVING = re.compile(r"referee is serving on (http://127\.0\.0\.1:[0-9]+)/")
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+
+def serve_process(
+    db: str | Path, *extra: str, stderr: int = subprocess.PIPE
+) -> tuple[subprocess.Popen[str], str]:
+    """`referee serve --db DB --port 0 --rate off EXTRA...` in a process of its own; returns it
+    with its base URL once it says it is serving (it says so only once it accepts connections).
+
+    The kernel picks the port when the process binds it, so no other test (another xdist
+    worker's, say) can take the same port first, as it could between a probe and the bind.
+    """
+    command = [*SERVE, "--db", str(db), "--port", "0", "--rate", "off", *extra]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    assert proc.stdout is not None
+    for _ in range(5):
+        found = _SERVING.search(proc.stdout.readline())
+        if found:
+            return proc, found.group(1)
+    proc.kill()
+    raise AssertionError(f"the service did not start: {proc.communicate(timeout=30)}")
 
 
 @dataclass
@@ -71,7 +91,11 @@ def start_server(
     (tests/seeds.py): the same dice on every run.
     """
     store = Store.open(db_url)
-    port = free_port()
+    # Bound here, on a port the kernel picks, and handed to the server: nothing else can take
+    # it between choosing it and binding it.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     app = create_app(
         store,
         rotate_every=rotate_every,
@@ -79,9 +103,14 @@ def start_server(
         poll_seconds=poll_seconds,
         entropy=for_test() if entropy is None else entropy,
     )
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
+    # A test's streams may still be open when it ends: on exit the server gives them a second,
+    # then cancels them, so that it has stopped when the fixture's join returns.
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="error", access_log=False,
+        timeout_graceful_shutdown=1,
+    )  # fmt: skip
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60  # generous: a loaded CI machine starts slowly
     while not server.started:

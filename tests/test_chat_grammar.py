@@ -37,6 +37,7 @@ from referee.chat import (
     parse_line,
 )
 from referee.errors import LimitError, NotFoundError, RefereeError
+from tests.depth import examples
 
 ROSTER = Roster(("Tarl", "Pa-Kur", "Pa Kur", "Bob the Bold", "Bob"), ("Reds", "Blues"))
 
@@ -196,7 +197,7 @@ _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ-'", min_size=1, m
 _NAME = st.lists(_WORD, min_size=1, max_size=3).map(" ".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(names=st.lists(_NAME, min_size=2, max_size=5, unique_by=str.casefold), data=st.data())
 def test_generated_commands_round_trip(names: list[str], data: st.DataObject) -> None:
     roster = Roster(tuple(names))
@@ -223,7 +224,7 @@ def test_generated_commands_round_trip(names: list[str], data: st.DataObject) ->
         assert read == Attack(next(n for n in names if n.casefold() == rest))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_is_a_command_or_one_clear_error(line: str) -> None:
     try:

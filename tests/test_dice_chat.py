@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from referee.dice import Dice, HostLine, format_host_line, parse_chat, parse_host_line
 from referee.errors import LimitError, NotationError, RuleError
+from tests.depth import examples
 
 COMMANDS = [
     ("//roll -sides100 -dice1", Dice(1, 100)),  # MSV-1, the MSV combat roll
@@ -114,14 +115,14 @@ def host_lines(draw: st.DrawFn) -> HostLine:
     return HostLine(draw(names), len(faces), sides, tuple(faces))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(line=host_lines())
 def test_host_lines_round_trip(line: HostLine) -> None:
     assert parse_host_line(str(line)) == line
     assert format_host_line(line.name, line.sides, line.faces) == str(line)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=st.text(max_size=200))
 def test_any_text_reads_as_a_host_line_or_fails_cleanly(text: str) -> None:
     try:

@@ -14,6 +14,7 @@ from referee.dice.parser import _lower, _Parser
 from referee.dice.rolling import RollResult, _State
 from referee.errors import LimitError, NotationError, RefereeError, RuleError
 from referee.rng import SeededRng
+from tests.depth import examples
 
 # Roomy limits so that generated expressions seldom trip them: only the grammar is under test.
 ROOMY = Limits(max_length=1000, max_nesting=200, max_dice=100_000)
@@ -137,7 +138,7 @@ def rolled_within_bounds(expr: object, seed: int) -> None:
     assert render(result).startswith(f"{expr} = ")
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(
     data=st.data(),
     dialect=st.sampled_from(["roll20", "onlinehost", "d20"]),
@@ -178,7 +179,7 @@ def outcome(text: str, dialect: str) -> str:
 notation_soup = st.text(alphabet="0123456789dDkKhHlLfF%!<>=+-*/(){},[] \t xrpcse", max_size=20)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=notation_soup, dialect=st.sampled_from(["roll20", "onlinehost", "d20"]))
 def test_the_fast_path_agrees_with_the_grammar(text: str, dialect: str) -> None:
     assert outcome(text, dialect) == careful(text, dialect)
@@ -202,7 +203,7 @@ plain_sum = st.tuples(
 ).map(lambda t: t[0] + t[1] + "".join(a + op + b + term for a, op, b, term in t[2]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     text=plain_sum, dialect=st.sampled_from(["roll20", "onlinehost", "d20"]), seed=st.integers(0)
 )
@@ -263,7 +264,7 @@ def lone_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
 lone_case = st.sampled_from(sorted(DIALECTS)).flatmap(lone_texts)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(case=lone_case)
 def test_the_lone_group_fast_path_reads_as_the_grammar(case: tuple[str, str]) -> None:
     """Where it reads a text at all, the same tree as the grammar's; parse gives the same tree
@@ -292,7 +293,7 @@ def grouped_texts(dialect: str) -> st.SearchStrategy[tuple[str, str]]:
     return wrapped.map(lambda t: (t, dialect))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(case=st.sampled_from(sorted(DIALECTS)).flatmap(grouped_texts))
 def test_groups_read_by_regex_inside_expressions_read_as_the_grammar(
     case: tuple[str, str],
@@ -337,7 +338,7 @@ set_text = st.tuples(
 ).map("".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(text=set_text, dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
 def test_sets_read_by_the_set_reader_read_as_the_grammar(text: str, dialect: str) -> None:
     """Same tree or same error (column, expected) as the grammar without any fast path."""
@@ -396,7 +397,7 @@ def test_the_lone_group_fast_path_reads_the_common_groups(text: str, dialect: st
     assert repr(fast) == careful(text, dialect)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     text=st.one_of(st.text(), notation_soup, st.text(max_size=400)),
     dialect=st.sampled_from(["roll20", "onlinehost", "d20"]),
@@ -412,7 +413,7 @@ def test_any_text_parses_or_fails_with_a_referee_error(text: str, dialect: str) 
     assert parse(write(expr, dialect), dialect=dialect) == expr
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(text=expressions("roll20", labels=False))
 def test_render_shows_every_group_once(text: str) -> None:
     expr = parsed(text, "roll20")
@@ -509,7 +510,7 @@ def readme_sum(draw: st.DrawFn, depth: int = 0) -> str:
     return draw(space) + text + draw(space)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=readme_sum(), dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
 def test_the_quick_readers_read_d20_readme_forms_as_the_grammar(text: str, dialect: str) -> None:
     """Labels, sets, pool keeps, modifiers, blanks and signs: whatever the quick readers
@@ -537,7 +538,7 @@ def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
     assert shape(fast) == strict(text, "d20", quick=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     text=readme_sum(),
     dialect=st.sampled_from(["d20", "roll20", "onlinehost"]),

@@ -31,6 +31,7 @@ from referee.rng import (
     VerifiableRng,
     verifiable_faces,
 )
+from tests.depth import examples
 
 SCRIPTED = [
     ("2d20+1d6", [14, 3, 5], "2d20+1d6 = [14, 3] + [5] = 22", 22),
@@ -266,7 +267,7 @@ def rolled(group: Dice, seed: int, limits: Limits, dice: int, *, fast: bool) -> 
     return result, budget, rng.throws
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     case=st.sampled_from(REROLL_ONLY),
     seed=st.integers(0),
@@ -288,7 +289,7 @@ def test_the_reroll_only_loop_throws_as_the_chains_do(
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     count=st.integers(1, 8),
     sides=st.sampled_from([1, 2, 6, 20]),
@@ -337,7 +338,7 @@ EXPLODE_ONLY = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     case=st.sampled_from(EXPLODE_ONLY),
     seed=st.integers(0),

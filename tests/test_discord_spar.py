@@ -423,7 +423,7 @@ def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Pat
         assert direct[0].content.startswith("Ambush, for the proctor:\n  attack: d20 rolled ")
         assert "\n  defense (weapon): d20 rolled " in direct[0].content
         # The desk addresses that message to the proctor, by Discord id.
-        from referee.discord.bot import person, place
+        from referee.discord.messages import person, place
 
         judge = person(h.members["Judge"])
         here = place(h.channels[0], h.guild)

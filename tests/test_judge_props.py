@@ -15,9 +15,12 @@ from hypothesis import strategies as st
 
 from referee.cli.main import cli
 from referee.transcripts import Use, judge_log
+from tests.depth import examples
 
 NAMES = ("Tarl Cabot", "Pa-Kur")
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @cache

@@ -5,13 +5,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RefereeError, RulePackError
-from referee.lab.formula import (
+from referee.systems.formula import (
     MAX_DEPTH,
     MAX_LENGTH,
     MAX_NODES,
@@ -26,6 +25,7 @@ from referee.lab.formula import (
     parse_formula,
     render,
 )
+from tests.depth import examples
 
 
 def oracle(node: Node, env: dict[str, int]) -> Fraction:
@@ -144,8 +144,8 @@ def test_parse_errors_name_the_column(text: str, message: str) -> None:
     ],
 )  # fmt: skip
 def test_evaluation_errors_say_where(text: str, message: str) -> None:
-    rolls = np.tile(np.arange(1, 101), 101)
-    cs = np.repeat(np.arange(101), 100)
+    rolls = list(range(1, 101)) * 101
+    cs = [skill for skill in range(101) for _ in range(100)]
     with pytest.raises(FormulaError) as err:
         parse_formula(text, "x").evaluate({"roll": rolls, "cs": cs})
     assert str(err.value) == message
@@ -170,7 +170,7 @@ def _grow(children: st.SearchStrategy[Node]) -> st.SearchStrategy[Node]:
 trees = st.recursive(_leaf, _grow, max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(trees, st.integers(1, 100), st.integers(0, 100))
 def test_evaluation_matches_the_fraction_oracle(tree: Node, roll: int, cs: int) -> None:
     text = render(tree)
@@ -194,7 +194,7 @@ _PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join) | st.text(max_size=60))
 def test_fuzzed_text_never_crashes_and_stays_in_budget(text: str) -> None:
     try:
@@ -205,15 +205,15 @@ def test_fuzzed_text_never_crashes_and_stays_in_budget(text: str) -> None:
     assert len(text) <= MAX_LENGTH
     count = _count(formula.tree)
     assert count <= MAX_NODES
-    rolls = np.tile(np.arange(1, 101), 101)
-    cs = np.repeat(np.arange(101), 100)
+    rolls = list(range(1, 101)) * 101
+    cs = [skill for skill in range(101) for _ in range(100)]
     try:
         num, den = formula.evaluate({"roll": rolls, "cs": cs})
     except RefereeError as err:
         assert isinstance(err, FormulaError)
         return
-    assert np.all(np.abs(num) <= MAX_VALUE)
-    assert den is None or (np.all(den >= 1) and np.all(den <= MAX_VALUE))
+    assert all(abs(n) <= MAX_VALUE for n in num)
+    assert den is None or all(1 <= d <= MAX_VALUE for d in den)
 
 
 def _count(node: Node) -> int:

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from referee.bout.replay import check_export
 from referee.cli.main import cli
 from referee.errors import RulePackError
-from referee.lab.formula import FormulaError
 from referee.ledger import verify_export
+from referee.systems.formula import FormulaError
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, resolve
@@ -26,6 +26,7 @@ from referee.systems.srp.odds import duel_odds, hit_counts, hit_distribution
 from referee.systems.srp.rules import FORMULA_SKILLS, SrpRules, load_rules
 from referee.systems.srp.sheet import DefenseKind
 from referee.systems.srp.system import SrpSystem
+from tests.depth import examples
 from tests.service_fixtures import LiveServer
 
 TEXT_PACK = resources.files("referee.lab").joinpath("packs/srp-text.toml")
@@ -347,7 +348,7 @@ def test_a_bad_srp_formula_in_a_service_bout_is_a_400(live: LiveServer) -> None:
     assert "formula 'special': unknown name 'cs'" in r.json()["message"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     third=st.integers(1, 12),
     tenth=st.integers(1, 25),

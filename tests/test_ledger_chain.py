@@ -20,6 +20,7 @@ from referee.ledger import (
     utc_time,
     verify_chain,
 )
+from tests.depth import examples
 
 AT = "2026-11-29T22:40:12.123456Z"
 
@@ -204,7 +205,7 @@ json_value = st.recursive(
 payloads = st.dictionaries(st.text(max_size=6), json_value, max_size=4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(payloads, min_size=1, max_size=6), st.data())
 def test_any_single_edit_is_caught_at_or_after_the_edited_event(
     items: list[dict[str, Any]], data: st.DataObject
@@ -221,7 +222,7 @@ def test_any_single_edit_is_caught_at_or_after_the_edited_event(
     assert problems and problems[0].seq == target
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     payloads,
     st.text(min_size=1, max_size=8),

@@ -17,6 +17,7 @@ from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
 from referee.store import Store
+from tests.depth import examples
 from tests.seeds import for_test
 from tests.vectors.bouts import Step, command_of, plans, play
 
@@ -29,7 +30,7 @@ def states_event_by_event(events: list[Event]) -> list[BoutState]:
     return states
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(plan=plans(), seed=st.integers(0, 2**32))
 def test_the_incremental_fold_equals_a_fold_from_scratch_event_by_event(
     plan: list[Step], seed: int
@@ -74,7 +75,7 @@ def test_no_caller_refolds_a_void_by_hand() -> None:
         assert "VOIDED" not in text and '"voided"' not in text, path
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(plan=plans(), seed=st.integers(0, 2**32))
 def test_the_state_decide_returns_is_the_fold_of_every_event_from_scratch(
     plan: list[Step], seed: int
@@ -132,7 +133,7 @@ def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
     assert cached.next_seq == len(records) > 10
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(plan=plans(), seed=st.integers(0, 2**32), data=st.data())
 def test_evolve_makes_the_state_replace_makes(
     plan: list[Step], seed: int, data: st.DataObject

@@ -34,6 +34,7 @@ from referee.ledger import (
     verify_export,
 )
 from referee.vocabulary import EVENT_TYPES, EventType
+from tests.depth import examples
 from tests.vectors.generate import (
     ANY,
     Shape,
@@ -212,7 +213,7 @@ def test_rotations_and_notes_are_worded_alike(vector: Vector, node: NodeVerifier
     COUNT["generated"] += 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=shapes())
 def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
     for vector in valid_vectors(shape):
@@ -224,7 +225,7 @@ def test_fresh_valid_exports(shape: Shape, node: NodeVerifier) -> None:
     assert report.ok, (shape, [str(p) for p in report.problems])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), shape=shapes(8))
 def test_fresh_tampered_exports(data: st.DataObject, shape: Shape, node: NodeVerifier) -> None:
     check(data.draw(tampered(shape)), node)

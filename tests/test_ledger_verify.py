@@ -22,6 +22,7 @@ from referee.ledger import (
     verify_ledger,
 )
 from referee.rng import VerifiableRng, commitment, verifiable_faces
+from tests.depth import examples
 from tests.oracles import reference_faces
 
 AT = "2026-11-29T22:40:12.000000Z"
@@ -372,7 +373,7 @@ junk = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_verify_never_crashes_on_junk(data: st.DataObject) -> None:
     doc = export_doc("rRr")

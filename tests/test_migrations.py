@@ -13,8 +13,8 @@ from sqlalchemy import Engine, inspect, text
 from referee.errors import StorageError
 from referee.ledger import verify_export
 from referee.store import Store
-from referee.store.engine import make_engine, migrate
-from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
+from referee.store.engine import make_engine, migrate, migrate_part
+from referee.store.schema import MIGRATIONS, RETIRED_VERSIONS, SCHEMA_VERSION
 from tests.test_deploy import closed_spar
 
 #: The columns of version 1, the schema as first shipped (frozen: shipped steps never change).
@@ -37,14 +37,28 @@ V1_COLUMNS = {
 }
 
 
+#: Every version a referee has shipped, retired ones included.
+SHIPPED = sorted([number for number, _ in MIGRATIONS] + list(RETIRED_VERSIONS))
+
+
+def shipped_steps(number: int) -> tuple[str, ...]:
+    """The DDL a referee of version `number` ran for it: a retired version's steps are the
+    Discord bot's own versions now (its version = the retired one - 2)."""
+    if number in RETIRED_VERSIONS:
+        from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
+
+        return dict(DISCORD_MIGRATIONS)[number - 2]
+    return dict(MIGRATIONS)[number]
+
+
 def build_at(engine: Engine, version: int) -> None:
     """Apply the migrations up to `version` only, as a referee of that version did."""
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for number, steps in MIGRATIONS:
+        for number in SHIPPED:
             if number > version:
                 break
-            for statement in steps:
+            for statement in shipped_steps(number):
                 conn.exec_driver_sql(statement)
             conn.execute(text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": number})
 
@@ -77,7 +91,7 @@ def copy_v1_rows(source: Engine, target: Engine) -> None:
 
 def test_the_first_schema_is_version_1_as_shipped() -> None:
     assert MIGRATIONS[0][0] == 1
-    assert [number for number, _ in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+    assert list(range(1, SCHEMA_VERSION + 1)) == SHIPPED
     engine = make_engine("sqlite://")
     build_at(engine, 1)
     assert {t: [c for c, _ in cols] for t, cols in shape(engine).items() if t in V1_COLUMNS} == {
@@ -109,20 +123,49 @@ def test_a_filled_first_schema_database_upgrades_and_still_verifies(
     assert columns(upgraded) == columns(fresh)
     with upgraded.connect() as conn:
         versions = [r[0] for r in conn.execute(text("SELECT version FROM schema_version"))]
-    assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))
+    assert sorted(versions) == [1, *(n for n, _ in MIGRATIONS if n > 1)]
     upgraded.dispose()
     fresh.dispose()
 
 
-@pytest.mark.parametrize("version", [number for number, _ in MIGRATIONS])
+@pytest.mark.parametrize("version", SHIPPED)
 def test_every_version_upgrades_to_the_current_schema(version: int, tmp_path: Any) -> None:
+    from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
+    from referee.discord.tables import PART
+
     old = make_engine(str(tmp_path / f"v{version}.db"))
     build_at(old, version)
     assert migrate(old) == SCHEMA_VERSION
     assert migrate(old) == SCHEMA_VERSION  # running it again changes nothing
+    # The bot's tables: a database that ran the retired versions runs none of their steps
+    # again (an ALTER TABLE twice would fail); any other gets them all.
+    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 2
+    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 2
     fresh = make_engine(str(tmp_path / "fresh.db"))
     migrate(fresh)
+    migrate_part(fresh, PART, DISCORD_MIGRATIONS)
     assert shape(old) == shape(fresh)
+
+
+def test_a_fresh_database_has_none_of_the_bots_tables_until_the_bot_makes_them() -> None:
+    from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
+    from referee.discord.tables import PART
+
+    engine = make_engine("sqlite://")
+    migrate(engine)
+    assert not [t for t in inspect(engine).get_table_names() if t.startswith("discord_")]
+    migrate_part(engine, PART, DISCORD_MIGRATIONS)
+    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 5
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 2)]
+
+
+def test_a_part_newer_than_the_code_is_refused() -> None:
+    engine = make_engine("sqlite://")
+    migrate(engine)
+    migrate_part(engine, "extra", ((1, ("CREATE TABLE extra_one (x TEXT)",)),))
+    with pytest.raises(StorageError, match="has extra tables of version 1, newer than"):
+        migrate_part(engine, "extra", ())
 
 
 def test_a_database_newer_than_the_code_is_refused(tmp_path: Any) -> None:
@@ -156,12 +199,14 @@ PRE_V3_DISCORD = (
 )
 
 
-def test_versions_3_and_4_hold_the_discord_tables_and_keep_what_the_bot_made_before(
+def test_the_bots_own_tables_keep_what_the_bot_made_before_version_3(
     db_url: str, tmp_path: Any
 ) -> None:
     from referee.discord.clock import Clocks
     from referee.discord.links import METADATA as DISCORD_METADATA
     from referee.discord.links import Links
+    from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
+    from referee.discord.tables import PART
 
     old = make_engine(db_url)
     build_at(old, 2)
@@ -185,6 +230,7 @@ def test_versions_3_and_4_hold_the_discord_tables_and_keep_what_the_bot_made_bef
     upgraded = make_engine(db_url)
     fresh = make_engine(str(tmp_path / "fresh.db"))
     migrate(fresh)
+    migrate_part(fresh, PART, DISCORD_MIGRATIONS)
     assert columns(upgraded) == columns(fresh)
     # The bot's queries name exactly the columns the migrations made, in order.
     found = inspect(fresh)

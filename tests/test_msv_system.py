@@ -16,6 +16,7 @@ from referee.errors import RuleError, RulePackError
 from referee.rng import ScriptedRng, SeededRng
 from referee.systems.base import find_system
 from referee.systems.msv.system import MsvSystem
+from tests.depth import examples
 
 
 def brief(bout: BoutRunner) -> list[tuple[Any, ...]]:
@@ -194,7 +195,7 @@ def test_rule_pack_is_validated_on_open() -> None:
         BoutRunner.open("msv", "spar", rng=ScriptedRng([]), rules={"dmg_cap": 3})
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     skills=st.lists(st.integers(0, 100), min_size=2, max_size=4).filter(lambda s: any(s)),
     seed=st.integers(0, 2**32),

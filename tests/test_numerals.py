@@ -17,9 +17,9 @@ from referee.cli.msv import parse_faces, parse_fighter
 from referee.cli.srp import numbers
 from referee.errors import RefereeError
 from referee.lab.battle import parse_side
-from referee.lab.formula import parse_formula
 from referee.numerals import MAX_DIGITS, is_whole
 from referee.service.limits import parse_rate
+from referee.systems.formula import parse_formula
 from referee.systems.msv.convert import parse_two_dice
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.magic import parse_cast

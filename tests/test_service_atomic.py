@@ -19,6 +19,7 @@ from referee.service.bouts import RefereeService
 from referee.store import Store
 from referee.store.schema import TOKENS
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
+from tests.depth import examples
 from tests.seeds import for_test
 from tests.service_fixtures import LiveServer
 
@@ -268,7 +269,7 @@ LINES = st.sampled_from(
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ from referee.ledger import chain
 from referee.service.live import LiveHub
 from referee.store import Store
 from referee.store.notify import listener_of
-from tests.service_fixtures import LiveServer, free_port, start_server
+from tests.service_fixtures import SERVE, LiveServer, serve_process, start_server
 from tests.test_service_bouts import BRAN, turns
 
 WAIT = 60.0
@@ -51,6 +50,14 @@ class Watcher:
         self._thread.start()
 
     def _run(self) -> None:
+        try:
+            self._read()
+        except httpx.TransportError:
+            if not self._stop.is_set():
+                raise
+            # Closed, and then the server stopped and cut the stream: nothing left to read.
+
+    def _read(self) -> None:
         transport = httpx.HTTPTransport(local_address=self._source)
         with (
             httpx.Client(transport=transport, timeout=WAIT) as client,
@@ -224,20 +231,8 @@ def _failing(last: Any, events: list[Any]) -> list[Any]:
     raise RuntimeError("the build fails")
 
 
-SERVE = [sys.executable, "-m", "referee.cli.main", "serve"]
-
-
-def _serve(db: str, port: int, *extra: str) -> subprocess.Popen[str]:
-    command = [*SERVE, "--db", db]
-    command += ["--port", str(port), "--rate", "off", "--poll", "3600", *extra]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    for _ in range(2):
-        line = proc.stdout.readline()
-        if "is serving" in line:
-            return proc
-    proc.kill()
-    raise AssertionError(f"the service did not start: {proc.communicate()}")
+def _serve(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    return serve_process(db, "--poll", "3600", *extra)
 
 
 def _spar_through(writer: LiveServer, watch_url: str) -> None:
@@ -272,24 +267,22 @@ def _spar_through(writer: LiveServer, watch_url: str) -> None:
 
 @pytest.mark.postgres
 def test_a_spar_on_one_process_reaches_a_stream_held_on_another(pg_url: str) -> None:
-    ports = [free_port(), free_port()]
-    procs = [_serve(pg_url, port) for port in ports]
+    started = [_serve(pg_url), _serve(pg_url)]
+    urls = [url for _, url in started]
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{ports[1]}", timeout=WAIT) as http:
-            writer = LiveServer(f"http://127.0.0.1:{ports[1]}", None, http)  # type: ignore[arg-type]
-            _spar_through(writer, f"http://127.0.0.1:{ports[0]}")
+        with httpx.Client(base_url=urls[1], timeout=WAIT) as http:
+            writer = LiveServer(urls[1], None, http)  # type: ignore[arg-type]
+            _spar_through(writer, urls[0])
     finally:
-        for proc in procs:
+        for proc, _ in started:
             proc.terminate()
             proc.communicate(timeout=30)
 
 
 @pytest.mark.postgres
 def test_serve_with_workers_on_one_postgres_database(pg_url: str) -> None:
-    port = free_port()
-    proc = _serve(pg_url, port, "--workers", "2")
+    proc, url = _serve(pg_url, "--workers", "2")
     try:
-        url = f"http://127.0.0.1:{port}"
         with httpx.Client(base_url=url, timeout=WAIT) as http:
             _spar_through(LiveServer(url, None, http), url)  # type: ignore[arg-type]
     finally:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,7 @@ import pytest
 
 from referee.ledger import verify_chain, verify_export
 from tests import coin_system  # noqa: F401  (registers the "coin-test" rule system)
-from tests.service_fixtures import LiveServer, free_port
+from tests.service_fixtures import LiveServer, serve_process
 
 
 def _open(client: httpx.Client, system: str = "coin-test") -> tuple[str, str]:
@@ -37,38 +35,16 @@ def _auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def _serve(db: Path | str, port: int) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "referee.cli.main",
-        "serve",
-        "--db",
-        str(db),
-        "--port",
-        str(port),
-        "--rate",
-        "off",
-    ]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 90  # generous: a loaded CI machine starts slowly
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
-                return proc
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the service process did not start")
+def _serve(db: Path | str) -> tuple[subprocess.Popen[str], str]:
+    return serve_process(db)
 
 
 def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "referee.db"
-    port = free_port()
-    proc = _serve(db, port)
+    proc, url = _serve(db)
     acknowledged: list[int] = []
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        with httpx.Client(base_url=url, timeout=60) as client:
             bout, ref = _open(client, "msv")
             for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
                 r = client.post(
@@ -84,9 +60,9 @@ def test_acknowledged_actions_survive_kill_9(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-    proc = _serve(db, port)
+    proc, url = _serve(db)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        with httpx.Client(base_url=url, timeout=60) as client:
             log = client.get(f"/api/bouts/{bout}/log").json()
             assert {e["seq"] for e in log} >= set(acknowledged)
             assert verify_chain(log) == []
@@ -129,9 +105,9 @@ def test_concurrent_writers_never_fork_the_chain(live: LiveServer) -> None:
 
 @pytest.mark.postgres
 def test_two_service_processes_share_one_postgres_database(pg_url: str) -> None:
-    ports = [free_port(), free_port()]
-    procs = [_serve(pg_url, port) for port in ports]
-    urls = [f"http://127.0.0.1:{port}" for port in ports]
+    started = [_serve(pg_url), _serve(pg_url)]
+    procs = [proc for proc, _ in started]
+    urls = [url for _, url in started]
     try:
         with httpx.Client(base_url=urls[0], timeout=60) as client:
             bout, ref = _open(client, "msv")
@@ -246,10 +222,9 @@ def test_wrong_tokens_never_reach_another_bout(live: LiveServer) -> None:
 
 def test_server_log_holds_no_token_or_seed(tmp_path: Path) -> None:
     db = tmp_path / "referee.db"
-    port = free_port()
-    proc = _serve(db, port)
+    proc, url = _serve(db)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        with httpx.Client(base_url=url, timeout=60) as client:
             bout, ref = _open(client, "msv")
             r = client.post(
                 f"/api/bouts/{bout}/fighters", json={"name": "Tarl", "cs": 65}, headers=_auth(ref)
@@ -260,7 +235,7 @@ def test_server_log_holds_no_token_or_seed(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=10)
-    log = err.decode()
+    log = err
     for secret in (ref, fighter, seed):
         assert secret not in log
 

@@ -1,6 +1,9 @@
 """Writes the event loop runs itself (`Store.unit_now`, `referee.store.writers.begin_now`): only
 where they need not wait, whole or nothing, on a kept connection that never waits for another
-process and goes back to the pool as it came."""
+process and goes back to the pool as it came.
+
+Which way a write goes depends on how long commits took lately; every test here times them by
+a clock of its own (`Ticking`), never by the machine's, so a busy machine changes nothing."""
 
 from __future__ import annotations
 
@@ -30,15 +33,38 @@ def note(words: str) -> Any:
     return build
 
 
+class Ticking:
+    """A clock for a store's writers: each reading is `step` seconds after the one before, so
+    every commit takes exactly `step` by it (0: every commit is instant)."""
+
+    def __init__(self, step: float = 0.0) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def writers(store: Store) -> Writers:
-    found = writers_of(store._engine)
+    found = writers_of(store.engine)
     assert found is not None
     return found
+
+
+def quick(store: Store) -> Writers:
+    """The store's commits timed by a clock on which each takes no time, as if none so far had
+    taken any (whatever opening the database took on this machine)."""
+    w = writers(store)
+    w.clock = Ticking(0.0)
+    w.commit_seconds = 0.0
+    return w
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
     with Store.open(str(tmp_path / "referee.db")) as opened:
+        quick(opened)
         opened.create_bout(system="msv", name="b1", bout_id="b1", created_at=AT)
         yield opened
 
@@ -96,12 +122,19 @@ def test_no_unit_begins_now_while_commits_are_slow_and_one_does_again_once_they_
     store: Store,
 ) -> None:
     w = writers(store)
-    w.took(100 * INLINE_COMMIT_S)  # one very slow commit (a disk whose fsync stalls)
-    assert w.commit_seconds > INLINE_COMMIT_S
+    w.clock = Ticking(100 * INLINE_COMMIT_S)  # a disk whose fsync stalls
+    with store.unit():
+        store.append("b1", note("slow"))
+    assert w.commit_seconds == pytest.approx(20 * INLINE_COMMIT_S)  # the average moved a fifth
     assert store.unit_now() is None
+    w.clock = Ticking(0.0)
+    quick_commits = 0
     while w.commit_seconds > INLINE_COMMIT_S:  # quick commits, on threads, bring it back
+        assert store.unit_now() is None
         with store.unit():
             store.append("b1", note("quick"))
+        quick_commits += 1
+    assert quick_commits == 14  # 20 x 0.8**14 = 0.88 <= 1 < 20 x 0.8**13
     unit = store.unit_now()
     assert unit is not None
     with unit:
@@ -124,6 +157,7 @@ def test_no_unit_begins_now_while_another_process_holds_sqlites_write_lock_and_n
     makes `unit_now` answer None at once (no busy-timeout wait), and nothing of it is lost."""
     url = str(tmp_path / "referee.db")
     with Store.open(url) as store, Store.open(url) as other:
+        quick(store)
         store.create_bout(system="msv", name="b1", bout_id="b1", created_at=AT)
         with other.unit():
             other.append("b1", note("other"))
@@ -145,13 +179,14 @@ def test_the_kept_connection_goes_back_to_the_pool_with_the_usual_busy_timeout(
         kept = store._writer.get()
         assert kept.execute(text("PRAGMA busy_timeout")).scalar() == 0
     store._writer.close()
-    with store._engine.connect() as again:  # the pool's only idle connection: the kept one
+    with store.engine.connect() as again:  # the pool's only idle connection: the kept one
         assert again.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_TIMEOUT_S * 1000
 
 
 def test_a_write_runs_on_the_event_loop_on_sqlite(tmp_path: Path) -> None:
     """`Write.once` on SQLite runs the write on the loop's own thread (no hand-off)."""
     with Store.open(str(tmp_path / "referee.db")) as store:
+        quick(store)
         ask = create_app(store).state.ask
         assert isinstance(ask, Ask)
         threads: list[int] = []

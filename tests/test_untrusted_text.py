@@ -37,8 +37,9 @@ from referee.systems.srp.rules import load_rules as load_srp_rules
 from referee.transcripts.judgement import judge_log
 from referee.transcripts.reader import decode_log, read_lines
 from referee.transcripts.receipts import Ledger
+from tests.depth import examples
 
-CASES = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+CASES = settings(max_examples=examples(200), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def words(*vocabulary: str) -> st.SearchStrategy[str]:

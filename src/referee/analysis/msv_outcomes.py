@@ -14,13 +14,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from referee.errors import RuleError
 from referee.systems.msv.attack import D100, check_cs, interpret
 from referee.systems.msv.initiative import sort_key
-from referee.systems.msv.rules import MsvRules, TieBreak, face_row, face_rows
+from referee.systems.msv.rules import (
+    GRID_SKILLS,
+    FaceRow,
+    MsvRules,
+    TieBreak,
+    face_grid,
+    face_row,
+)
 
 FACES = range(1, D100 + 1)
 
@@ -56,11 +64,10 @@ def _formula_outcomes(cs: int, rules: MsvRules) -> dict[Outcome, Fraction]:
     then simply rolls again in the same state, so that outcome is folded away (the others
     scaled by 1 / (1 - its chance)); free attacks are not rounds, so nothing else changes.
     """
-    _, damage, critical, _, _ = face_row(rules, cs)
-    again = critical & rules.free_attacks
+    row = face_row(rules, cs)
     weights: defaultdict[Outcome, int] = defaultdict(int)
-    for d, a in zip(damage.tolist(), again.tolist(), strict=True):
-        weights[Outcome(d, a)] += 1
+    for d, critical in zip(row.damage, row.critical, strict=True):
+        weights[Outcome(d, critical and rules.free_attacks)] += 1
     loop = weights.pop(Outcome(0, True), 0)
     if loop == D100:
         raise RuleError(
@@ -79,7 +86,7 @@ def key_distribution(cs: int, rules: MsvRules) -> dict[int, Fraction]:
     """
     weights: defaultdict[int, int] = defaultdict(int)
     if rules.uses_formulas and rules.tie_break is TieBreak.REROLL:
-        for key in face_row(rules, check_cs(cs))[4].tolist():
+        for key in face_row(rules, check_cs(cs)).effect:
             weights[key] += 1
         return {k: Fraction(n, D100) for k, n in sorted(weights.items())}
     for face in FACES:
@@ -129,6 +136,34 @@ class FaceCounts:
     totals: np.ndarray
     keys: np.ndarray
     key_counts: np.ndarray
+
+
+#: The columns of a face table (`referee.systems.msv.rules.FaceRow`), as numpy arrays.
+_COLUMNS = ("success", "damage", "critical", "extra", "effect")
+
+
+def _arrays(rows: Sequence[FaceRow]) -> tuple[np.ndarray, ...]:
+    return tuple(np.array([getattr(row, name) for row in rows]) for name in _COLUMNS)
+
+
+@lru_cache(maxsize=128)
+def grid_arrays(rules: MsvRules) -> tuple[np.ndarray, ...]:
+    """`face_grid` as arrays of shape (101, 100), CS 0..100 (made once per pack)."""
+    return _arrays(face_grid(rules))
+
+
+def face_rows(rules: MsvRules, skills: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """The pack's face table for many CS at once: (success, damage, critical, extra, effect),
+    each an array of shape (len(skills), 100).
+
+    >>> from referee.systems.msv import default_rules
+    >>> [int(x) for x in face_rows(default_rules(), [65, 130])[1][:, 99]]
+    [0, 4]
+    """
+    if all(0 <= cs < GRID_SKILLS for cs in skills):
+        at = np.asarray(skills, dtype=np.int64)
+        return tuple(column[at] for column in grid_arrays(rules))
+    return _arrays([face_row(rules, cs) for cs in skills])
 
 
 def face_counts(skills: Sequence[int], rules: MsvRules, cap: int) -> FaceCounts:

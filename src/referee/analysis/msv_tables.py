@@ -145,7 +145,7 @@ def success_chance(cs: int, rules: MsvRules) -> Fraction:
     """
     if not rules.uses_formulas:
         return Fraction(min(check_cs(cs), 100), 100)
-    return Fraction(int(face_row(rules, check_cs(cs))[0].sum()), 100)
+    return Fraction(sum(face_row(rules, check_cs(cs)).success), 100)
 
 
 def _new_cells(cs: int, rules: MsvRules) -> list[Cell]:

@@ -47,9 +47,6 @@ def _register() -> None:
 
     for command in commands.all_commands():
         cli.add_command(command)
-    cli.add_command(__import__("referee.cli.judge", fromlist=["judge_command"]).judge_command)
-    cli.add_command(__import__("referee.cli.discord", fromlist=["x"]).discord_command)
-    cli.add_command(__import__("referee.cli.lab", fromlist=["lab"]).lab)
 
 
 _register()

@@ -12,10 +12,11 @@ from referee.analysis.msv_duel import DuelAnalysis, analyse_duel, length_distrib
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
-from referee.cli.output import emit_json, read_text_file
+from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SeededRng
+from referee.systems.files import read_text_file
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
 from referee.systems.msv.chatlog import spar_log
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice

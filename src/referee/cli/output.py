@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
-
-from referee.errors import RulePackError
 
 
 def console() -> Console:
@@ -42,16 +39,3 @@ def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> Table
     for row in rows:
         out.add_row(*(str(cell) for cell in row))
     return out
-
-
-def read_text_file(path: str, what: str) -> str:
-    """The UTF-8 text of a file the user named; one RulePackError for anything else.
-
-    `what` names the file in the message ("rule pack", "fight file").
-    """
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise RulePackError(f"cannot read {what} {path!r}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise RulePackError(f"{what} {path!r} is not UTF-8 text") from None

@@ -13,10 +13,11 @@ from typing import Any
 import click
 from rich.console import Console
 
-from referee.cli.output import emit_json, read_text_file
+from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng
+from referee.systems.files import read_text_file
 from referee.systems.srp import actions, contest, levels, magic, melee, missile, odds, spirit
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec, spec_keys
 from referee.systems.srp.gear import Weapon, parse_shield, parse_toml

@@ -13,22 +13,25 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from referee.dice.expr import (
-    BinOp,
-    Call,
-    Const,
-    Dice,
+from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.tree import (
+    BinOpFields,
+    CallFields,
+    ConstFields,
+    DiceFields,
     Explode,
-    Expr,
     KeepMode,
-    Label,
-    Neg,
+    LabelFields,
+    NegFields,
     Number,
     Op,
-    Pool,
+    PoolFields,
 )
-from referee.dice.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from referee.dice.expr import Expr
 
 Range = tuple[Number, Number]
 
@@ -47,6 +50,7 @@ def whole(value: Number) -> Number:
 def bounds(node: Expr, limits: Limits = DEFAULT_LIMITS) -> Range:
     """The smallest and largest value a roll can give.
 
+    >>> from referee.dice.expr import BinOp, Const, Dice
     >>> bounds(BinOp(Op.SUB, Const(10), Dice(2, 6)))
     (-2, 8)
     """
@@ -55,25 +59,25 @@ def bounds(node: Expr, limits: Limits = DEFAULT_LIMITS) -> Range:
 
 
 def _bounds(node: Expr, depth: int) -> Range:
-    if isinstance(node, Const):
+    if isinstance(node, ConstFields):
         return node.value, node.value
-    if isinstance(node, Dice):
+    if isinstance(node, DiceFields):
         return dice_bounds(node, depth)
-    if isinstance(node, Neg):
+    if isinstance(node, NegFields):
         low, high = _bounds(node.operand, depth)
         return -high, -low
-    if isinstance(node, BinOp):
+    if isinstance(node, BinOpFields):
         return _binop(node, depth)
-    if isinstance(node, Label):
+    if isinstance(node, LabelFields):
         return _bounds(node.operand, depth)
-    if isinstance(node, Call):
+    if isinstance(node, CallFields):
         return _call(node.function, _bounds(node.operand, depth))
-    if isinstance(node, Pool):
+    if isinstance(node, PoolFields):
         return _pool(node, depth)
     return node.degrees(100), node.degrees(1)
 
 
-def _binop(node: BinOp, depth: int) -> Range:
+def _binop(node: BinOpFields, depth: int) -> Range:
     op = node.op
     a, b = _bounds(node.left, depth)
     c, e = _bounds(node.right, depth)
@@ -106,15 +110,15 @@ def _binop(node: BinOp, depth: int) -> Range:
 
 
 def _whole_valued(node: Expr) -> bool:
-    if isinstance(node, BinOp):
+    if isinstance(node, BinOpFields):
         if node.op is Op.DIV:
             return False
         return _whole_valued(node.left) and _whole_valued(node.right)
-    if isinstance(node, Neg | Label):
+    if isinstance(node, NegFields | LabelFields):
         return _whole_valued(node.operand)
-    if isinstance(node, Pool):
+    if isinstance(node, PoolFields):
         return all(_whole_valued(item) for item in node.items)
-    if isinstance(node, Call):
+    if isinstance(node, CallFields):
         return node.function != "abs" or _whole_valued(node.operand)
     return True
 
@@ -134,7 +138,7 @@ def _call(function: str, span: Range) -> Range:
     return 0, max(-low, high)
 
 
-def _pool(node: Pool, depth: int) -> Range:
+def _pool(node: PoolFields, depth: int) -> Range:
     if node.dice_level:
         spans: list[Range] = [(1, g.sides) for g in _dice_of(node.items[0]) for _ in range(g.count)]
     else:
@@ -155,25 +159,25 @@ def _pool(node: Pool, depth: int) -> Range:
     return sum(lows[:kept]), sum(highs[:kept])
 
 
-def _dice_of(node: Expr) -> list[Dice]:
-    if isinstance(node, Dice):
+def _dice_of(node: Expr) -> list[DiceFields]:
+    if isinstance(node, DiceFields):
         return [node]
-    if isinstance(node, BinOp):
+    if isinstance(node, BinOpFields):
         return _dice_of(node.left) + _dice_of(node.right)
     return []
 
 
-def _first_grammar(group: Dice) -> bool:
+def _first_grammar(group: DiceFields) -> bool:
     """Only explode-on-top, keep/drop by rank and success counting: exact bounds known."""
     bare = group._replace(explode=False, keep=None, success=None)
     rank = group.keep is None or group.keep.test is None
     return bare.plain and rank
 
 
-def dice_bounds(group: Dice, explode_depth: int) -> Range:
+def dice_bounds(group: DiceFields, explode_depth: int) -> Range:
     """Bounds of one group. Fewest dice: no explosion; most: every die explodes to the cap.
 
-    >>> from referee.dice.expr import Keep
+    >>> from referee.dice.expr import Dice, Keep
     >>> dice_bounds(Dice(3, 6, explode=True, keep=Keep(KeepMode.DROP_HIGHEST, 1)), 1)
     (2, 30)
     """
@@ -193,7 +197,7 @@ def dice_bounds(group: Dice, explode_depth: int) -> Range:
     return minimum, _most_passing_below_top(group, most)
 
 
-def _most_passing_below_top(group: Dice, most: int) -> int:
+def _most_passing_below_top(group: DiceFields, most: int) -> int:
     """Most passing dice when only faces below the top pass.
 
     Each explosion chain ends in at most one die below the top face, so at most
@@ -206,7 +210,7 @@ def _most_passing_below_top(group: Dice, most: int) -> int:
     return min(group.count, most)
 
 
-def _general(group: Dice, depth: int) -> Range:
+def _general(group: DiceFields, depth: int) -> Range:
     faces = group.faces()
     low, high = faces[0], faces[-1]
     if group.floor is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from referee.dice.expr import Compare, Explode, KeepMode
+from referee.dice.tree import Compare, Explode, KeepMode
 from referee.errors import NotationError
 
 

@@ -8,26 +8,29 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
-from referee.dice.expr import (
-    BinOp,
-    Call,
+from referee.dice.tree import (
+    BinOpFields,
+    CallFields,
     Compare,
-    Const,
-    Degrees,
-    Dice,
+    ConstFields,
+    DegreesFields,
+    DiceFields,
     Explode,
-    Expr,
     Keep,
     KeepMode,
-    Label,
-    Neg,
+    LabelFields,
+    NegFields,
     Op,
-    Pool,
+    PoolFields,
     Success,
 )
 from referee.errors import NotationError
+
+if TYPE_CHECKING:
+    from referee.dice.expr import Expr
 
 _ATOM = 4
 _SIGN = 3
@@ -40,34 +43,29 @@ _PRECEDENCE = {
     Op.MOD: 2,
 }
 
-Leaf = Callable[[Expr], str | None]
+Leaf = Callable[["Expr"], str | None]
 
 
 def precedence(node: Expr) -> int:
     """How tightly a node binds: comparisons 0, sums 1, products 2, signs 3, atoms 4.
 
+    >>> from referee.dice.expr import BinOp, Const
     >>> precedence(BinOp(Op.MUL, Const(2), Const(3)))
     2
     """
-    if isinstance(node, BinOp):
+    if isinstance(node, BinOpFields):
         return _PRECEDENCE.get(node.op, 0)
-    return _SIGN if isinstance(node, Neg) else _ATOM
+    return _SIGN if isinstance(node, NegFields) else _ATOM
 
 
 def write(node: Expr, name: str | Dialect = DEFAULT_DIALECT) -> str:
     """The notation of a tree in one dialect; `NotationError` where it has no spelling.
 
-    >>> write(parse_d20("(1d20, 1d20)kh1"), "roll20")
+    >>> from referee.dice import parse
+    >>> write(parse("(1d20, 1d20)kh1", dialect="d20"), "roll20")
     '{1d20,1d20}kh1'
     """
     return show(node, dialect(name))
-
-
-def parse_d20(text: str) -> Expr:
-    """`parse(text, dialect='d20')` (a doctest helper)."""
-    from referee.dice.parser import parse
-
-    return parse(text, dialect="d20")
 
 
 def canonical(node: Expr) -> str:
@@ -107,7 +105,7 @@ def show(node: Expr, d: Dialect, leaf: Leaf | None = None, spaced: bool = False)
         own = leaf(node)
         if own is not None:
             return own
-    if isinstance(node, BinOp):
+    if isinstance(node, BinOpFields):
         mine = precedence(node)
         if node.op.value not in d.operators and not (mine == 0 and d.comparisons):
             raise NotationError(f"{d.name} has no operator {node.op.value!r}")
@@ -119,32 +117,32 @@ def show(node: Expr, d: Dialect, leaf: Leaf | None = None, spaced: bool = False)
             right = f"({right})"
         sep = f" {node.op.value} " if spaced else node.op.value
         return f"{left}{sep}{right}"
-    if isinstance(node, Neg):
+    if isinstance(node, NegFields):
         inner = show(node.operand, d, leaf, spaced)
         return f"-({inner})" if precedence(node.operand) < _SIGN else f"-{inner}"
-    if isinstance(node, Const):
+    if isinstance(node, ConstFields):
         return str(node.value)
-    if isinstance(node, Label):
+    if isinstance(node, LabelFields):
         if not d.labels:
             raise NotationError(f"{d.name} has no labels")
         inner = show(node.operand, d, leaf, spaced)
-        if precedence(node.operand) < _ATOM or isinstance(node.operand, Neg):
+        if precedence(node.operand) < _ATOM or isinstance(node.operand, NegFields):
             inner = f"({inner})"
         return f"{inner}[{node.text}]"
-    if isinstance(node, Call):
+    if isinstance(node, CallFields):
         if not d.functions:
             raise NotationError(f"{d.name} has no function {node.function}()")
         return f"{node.function}({show(node.operand, d, leaf, spaced)})"
-    if isinstance(node, Pool):
+    if isinstance(node, PoolFields):
         return _pool(node, d, leaf, spaced)
-    if isinstance(node, Degrees):
+    if isinstance(node, DegreesFields):
         if not d.degrees:
             raise NotationError(f"{d.name} has no degrees of success")
         return f"dh{node.target}"
     return group_text(node, d)
 
 
-def _pool(node: Pool, d: Dialect, leaf: Leaf | None, spaced: bool) -> str:
+def _pool(node: PoolFields, d: Dialect, leaf: Leaf | None, spaced: bool) -> str:
     items = [show(item, d, leaf, spaced) for item in node.items]
     sep = ", " if spaced else ","
     if d.braces and len(items) == 1 and node.keep is not None and not node.dice_level:
@@ -167,9 +165,10 @@ def _pool(node: Pool, d: Dialect, leaf: Leaf | None, spaced: bool) -> str:
     return text
 
 
-def group_text(group: Dice, d: Dialect) -> str:
+def group_text(group: DiceFields, d: Dialect) -> str:
     """The notation of one dice group in one dialect.
 
+    >>> from referee.dice.expr import Dice
     >>> group_text(Dice(1, 100, explode=True, success=Success(Compare.GE, 90)), DEFAULT_DIALECT)
     '1d100!100>90'
     """
@@ -188,7 +187,7 @@ def group_text(group: Dice, d: Dialect) -> str:
     return text + writer(group, d)
 
 
-def _roll20(group: Dice, d: Dialect) -> str:
+def _roll20(group: DiceFields, d: Dialect) -> str:
     if group.add_on is not None or group.floor is not None or group.ceiling is not None:
         raise NotationError("roll20 has no ra, mi or ma")
     text = "".join(("ro" if group.reroll_once else "r") + _point(t, d) for t in group.reroll)
@@ -213,7 +212,7 @@ def _roll20(group: Dice, d: Dialect) -> str:
     return text
 
 
-def _onlinehost(group: Dice, d: Dialect) -> str:
+def _onlinehost(group: DiceFields, d: Dialect) -> str:
     extra = (group.reroll, group.add_on, group.floor, group.ceiling, group.failure)
     marks = (group.crit, group.fumble, group.order)
     if any(extra) or any(marks) or group.explode_kind is not Explode.EACH:
@@ -228,7 +227,7 @@ def _onlinehost(group: Dice, d: Dialect) -> str:
     return text
 
 
-def _d20(group: Dice, d: Dialect) -> str:
+def _d20(group: DiceFields, d: Dialect) -> str:
     if group.failure is not None or group.crit is not None or group.fumble is not None:
         raise NotationError("d20 has no f, cs or cf")
     if group.order or group.explode_kind is not Explode.EACH or group.success is not None:

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from referee.dice.dialects import DIALECTS, Dialect
 from referee.dice.expr import Const, Degrees, Dice, Expr, Number, Pool, Success
 from referee.dice.notation import _canonical, show
-from referee.dice.rolling import Die, GroupRoll, PoolRoll, RollResult
+
+if TYPE_CHECKING:
+    from referee.dice.rolling import Die, GroupRoll, PoolRoll, RollResult
 
 
 def number(value: Number) -> str:
@@ -103,6 +106,7 @@ def show_group(rolled: GroupRoll) -> str:
 def show_die(die: Die, success: Success | None = None, group: Dice | None = None) -> str:
     """One die as `render` shows it.
 
+    >>> from referee.dice.rolling import Die
     >>> show_die(Die(6, 1, kept=False))
     '~~1~~'
     """

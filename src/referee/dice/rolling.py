@@ -63,6 +63,7 @@ from referee.dice.members import (
     OP_SUB,
 )
 from referee.dice.parser import _parse_in, parse_cached
+from referee.dice.render import render
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
 
@@ -159,8 +160,6 @@ class RollResult(NamedTuple):
     pools: tuple[PoolRoll, ...] = ()
 
     def __str__(self) -> str:
-        from referee.dice.render import render
-
         return render(self)
 
     @property

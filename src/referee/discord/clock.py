@@ -19,7 +19,7 @@ from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import NotationError
-from referee.store.engine import write_transaction
+from referee.store import write_transaction
 
 CLOCKS = Table(
     "discord_clocks",
@@ -81,7 +81,7 @@ class Clocks:
     """The stored clocks (one table beside the bot's others)."""
 
     def __init__(self, links: Links) -> None:
-        self.engine = links.engine  # the table is schema version 4 (referee.store.schema)
+        self.engine = links.engine  # the table is the bot's version 2 (referee.discord.tables)
 
     def set(self, clock: Clock) -> None:
         with write_transaction(self.engine) as conn:

@@ -1,8 +1,8 @@
 """What the bot remembers beside the bouts: which bout a channel plays, who is who, characters.
 
-Four small tables in the referee's own database (SQLite or PostgreSQL), created by the store's
-versioned migrations (version 3, `referee.store.schema`), so a restart picks every spar up
-where it was. The bouts themselves, their events and
+Four small tables in the referee's own database (SQLite or PostgreSQL), the bot's own, made by
+its own versioned steps (`referee.discord.tables`) through the store's public hook, so a restart
+picks every spar up where it was. The bouts themselves, their events and
 their seeds stay in the store's tables; nothing here is needed to verify a bout.
 
 - `discord_channels`: per channel, the open spar's bout, the table ledger's bout and the dice
@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
-from sqlalchemy.engine import Engine
 
-from referee.store import Store
-from referee.store.engine import write_transaction
+from referee.discord.tables import make_tables
+from referee.store import Store, write_transaction
 
 METADATA = MetaData()
 
@@ -84,16 +83,12 @@ class Character:
     stats: dict[str, Any]
 
 
-def store_engine(store: Store) -> Engine:
-    """The engine of the store's database (the bot's tables live beside the bouts)."""
-    return store._engine
-
-
 class Links:
     """Reads and writes the bot's tables; every write is one transaction."""
 
     def __init__(self, store: Store) -> None:
-        self.engine = store_engine(store)
+        make_tables(store)
+        self.engine = store.engine
 
     # -- channels ------------------------------------------------------------------------
 

@@ -18,19 +18,16 @@ from discord import app_commands
 from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
+from referee.discord.messages import MAX_MESSAGE, person, place, send_direct, view_for
 from referee.discord.replies import Reply
 from referee.errors import RefereeError
 
 if TYPE_CHECKING:
     from referee.discord.bot import RefereeBot
 
-MAX_MESSAGE = 2000
-
 
 async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
     """Run one desk call and answer the interaction with its reply (or the refusal)."""
-    from referee.discord.bot import send_direct, view_for
-
     try:
         reply = work()
     except RefereeError as err:
@@ -50,8 +47,6 @@ async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -
 
 def register_slash(bot: RefereeBot) -> None:
     """Add the application commands to the bot's tree."""
-    from referee.discord.bot import person, place
-
     desk = bot.desk
     tree = bot.tree
 

@@ -40,6 +40,7 @@ from referee.lab.battle_result import (
     check_side,
     line_up,
 )
+from referee.systems.files import read_text_file
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml
 from referee.systems.srp.levels import Level
@@ -136,8 +137,6 @@ def parse_srp_side(text: str, gear: GearPack | None = None, *, pavise_ap: int = 
 
 
 def _sheet_file(name: str, path: str, gear: GearPack, pavise_ap: int) -> Sheet:
-    from referee.cli.output import read_text_file
-
     data = parse_toml(read_text_file(path, "sheet"), path)
     return sheet_from_table(name, data, gear, pavise_ap=pavise_ap, where=path)
 

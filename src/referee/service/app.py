@@ -39,6 +39,7 @@ from referee.service import (
     routes_events,
     routes_fighters,
     routes_judge,
+    routes_lab,
     routes_powers,
 )
 from referee.service.bouts import ROTATE_EVERY, RefereeService
@@ -453,7 +454,7 @@ def create_app(
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
-    app.include_router(__import__("referee.service.routes_lab", fromlist=["router"]).router)
+    app.include_router(routes_lab.router)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -21,9 +21,9 @@ from pydantic import Field
 from referee.analysis.msv_matrix import win_matrix
 from referee.errors import LimitError, RefereeError
 from referee.lab.analysis import build_ladder, compare_rows, skill_range
-from referee.lab.formula import parse_formula
 from referee.lab.svg import heat_map_svg
 from referee.service.models import Strict
+from referee.systems.formula import parse_formula
 from referee.systems.msv.rules import FORMULA_KEYS, default_rules, rules_from_mapping
 
 LAB_PATH = "/api/lab/analyse"

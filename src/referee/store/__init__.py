@@ -3,10 +3,21 @@
 >>> store = Store.open("sqlite://")
 >>> store.create_bout(system="msv", name="Spar", bout_id="b1").status
 'open'
+
+A client package (the Discord bot) may keep tables of its own in the same database: it makes
+them with `migrate_part(store.engine, part, migrations)` and writes them in
+`write_transaction(store.engine)`. This module is the store's public interface; its submodules
+are its own.
 """
 
 from referee.errors import StorageError
-from referee.store.engine import default_url, engine_url
+from referee.store.engine import (
+    PartMigrations,
+    default_url,
+    engine_url,
+    migrate_part,
+    write_transaction,
+)
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.schema import SCHEMA_VERSION
 from referee.store.store import Build, Dice, RngBuild, Store
@@ -16,6 +27,7 @@ __all__ = [
     "BoutRecord",
     "Build",
     "Dice",
+    "PartMigrations",
     "RngBuild",
     "Role",
     "ServerSeed",
@@ -24,5 +36,7 @@ __all__ = [
     "TokenRecord",
     "default_url",
     "engine_url",
+    "migrate_part",
     "token_hash",
+    "write_transaction",
 ]

@@ -306,3 +306,39 @@ def migrate(engine: Engine) -> int:
                     text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": version}
                 )
         return SCHEMA_VERSION
+
+
+#: A client package's own migrations: (version, DDL statements), versions 1, 2, 3, ...
+PartMigrations = tuple[tuple[int, tuple[str, ...]], ...]
+
+
+def migrate_part(engine: Engine, part: str, migrations: PartMigrations) -> int:
+    """Bring a client package's own tables (`part`, e.g. "discord") up to its last version.
+
+    The store's public hook for a client's tables: the client owns its DDL; the store applies
+    each version once, in one transaction with the record of it (`schema_parts`), safe when
+    several processes start at once. Returns the part's version.
+    """
+    with unavailable_as_storage_error(engine), write_transaction(engine) as connection:
+        if is_postgres(engine):
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        found = connection.execute(
+            text("SELECT version FROM schema_parts WHERE part = :part"), {"part": part}
+        ).scalar()
+        current = int(found or 0)
+        latest = migrations[-1][0] if migrations else 0
+        if current > latest:
+            raise StorageError(
+                f"database {safe_url(engine)!r} has {part} tables of version {current}, newer "
+                f"than this referee knows ({latest}); upgrade referee"
+            )
+        for version, steps in migrations:
+            if version > current:
+                for statement in steps:
+                    connection.exec_driver_sql(statement)
+        if latest > current:
+            record = "UPDATE schema_parts SET version = :v WHERE part = :part"
+            if not current:
+                record = "INSERT INTO schema_parts (part, version) VALUES (:part, :v)"
+            connection.execute(text(record), {"part": part, "v": latest})
+        return latest

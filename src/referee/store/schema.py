@@ -3,10 +3,11 @@
 One schema serves SQLite and PostgreSQL: only TEXT and INTEGER columns, composite primary
 keys, no vendor types. JSON is stored as text. Migrations are a versioned list of DDL
 steps; the `schema_version` table holds one row per applied version. Never edit a step
-that has shipped: add a new version.
+that has shipped: add a new version. A client package (the Discord bot) keeps tables of its
+own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4]
+[1, 2, 5]
 >>> sorted(METADATA.tables)
 ['bouts', 'events', 'receipts', 'seeds', 'tokens']
 """
@@ -137,59 +138,29 @@ _V2 = (
     )""",
 )
 
-#: The Discord bot's tables (`referee.discord.links` queries them). Before version 3 the bot
-#: created them itself when it started, so a database may already hold them (without
-#: `dialect`): hence IF NOT EXISTS, in the shape that bot created, then the new column.
-_V3 = (
-    """CREATE TABLE IF NOT EXISTS discord_channels (
-        channel_id TEXT NOT NULL,
-        guild_id TEXT,
-        spar_bout TEXT,
-        table_bout TEXT,
-        PRIMARY KEY (channel_id)
+#: Versions 3 and 4 created the Discord bot's tables. Those tables are the bot's own now: the
+#: `discord` package creates them through `referee.store.migrate_part`, with versions of its own
+#: kept in `schema_parts` (one row per client package). Version 5 makes that table and records
+#: how far a database that ran the old versions 3 and 4 already is (part version 1 = the old
+#: version 3, 2 = the old version 4), so those steps never run twice.
+_V5 = (
+    """CREATE TABLE schema_parts (
+        part TEXT PRIMARY KEY,
+        version INTEGER NOT NULL
     )""",
-    """CREATE TABLE IF NOT EXISTS discord_members (
-        bout_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        fighter TEXT,
-        name TEXT,
-        proctor INTEGER NOT NULL,
-        target TEXT,
-        PRIMARY KEY (bout_id, user_id)
-    )""",
-    """CREATE TABLE IF NOT EXISTS discord_characters (
-        user_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        system TEXT NOT NULL,
-        stats TEXT NOT NULL,
-        PRIMARY KEY (user_id, name)
-    )""",
-    """CREATE TABLE IF NOT EXISTS discord_guilds (
-        guild_id TEXT NOT NULL,
-        prefix TEXT NOT NULL,
-        PRIMARY KEY (guild_id)
-    )""",
-    "ALTER TABLE discord_channels ADD COLUMN dialect TEXT",
+    """INSERT INTO schema_parts (part, version)
+        SELECT 'discord', version - 2 FROM schema_version
+        WHERE version = (SELECT max(version) FROM schema_version WHERE version IN (3, 4))""",
 )
 
-#: The Discord bot's turn clocks (`referee.discord.clock`), also created by the bot itself
-#: before this version: hence IF NOT EXISTS, in that shape.
-_V4 = (
-    """CREATE TABLE IF NOT EXISTS discord_clocks (
-        bout_id TEXT NOT NULL,
-        channel_id TEXT NOT NULL,
-        seconds INTEGER NOT NULL,
-        skip INTEGER NOT NULL,
-        PRIMARY KEY (bout_id)
-    )""",
-)
+#: Versions no longer in `MIGRATIONS`: their steps belong to a client package now (`_V5`).
+RETIRED_VERSIONS = (3, 4)
 
 #: (version, DDL statements), applied in order, each version in one transaction.
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (1, _V1),
     (2, _V2),
-    (3, _V3),
-    (4, _V4),
+    (5, _V5),
 )
 
 #: The schema version this code reads and writes.

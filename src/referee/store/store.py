@@ -234,6 +234,12 @@ class Store:
         """The database URL, password hidden."""
         return safe_url(self._engine)
 
+    @property
+    def engine(self) -> Engine:
+        """The database's engine, for a client package's own tables beside the store's
+        (`referee.store.migrate_part` makes them); the store's own tables are this class's."""
+        return self._engine
+
     def watch(self, watcher: Watcher) -> Callable[[], None]:
         """Call `watcher(bout_id)` after each commit that appends events to a bout, from any
         thread (on PostgreSQL also other processes' commits, via LISTEN/NOTIFY; `None` means

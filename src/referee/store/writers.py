@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
 from sqlalchemy import Connection, Engine
@@ -72,11 +72,14 @@ class _Group:
 class Writers:
     """The in-process writers of one SQLite engine: one at a time (`lock`), how many wait for
     it, the group of operations that the next commit acknowledges (file databases), and how
-    long commits have taken lately."""
+    long commits have taken lately, by `clock` (seconds; a test gives one of its own, so that
+    which way a write goes does not depend on how busy the machine is)."""
 
-    __slots__ = ("commit_seconds", "count", "group", "grouped", "lock", "mutex", "waiting")
+    __slots__ = (
+        "clock", "commit_seconds", "count", "group", "grouped", "lock", "mutex", "waiting",
+    )  # fmt: skip
 
-    def __init__(self, grouped: bool) -> None:
+    def __init__(self, grouped: bool, clock: Callable[[], float] = time.perf_counter) -> None:
         self.lock = threading.Lock()
         self.mutex = threading.Lock()
         self.waiting = 0
@@ -85,6 +88,13 @@ class Writers:
         self.grouped = grouped
         #: How long a commit has taken lately (a moving average, seconds).
         self.commit_seconds = 0.0
+        self.clock = clock
+
+    def timed_commit(self, commit: Callable[[], None]) -> None:
+        """Run `commit` and count how long it took, by `clock`, into `commit_seconds`."""
+        started = self.clock()
+        commit()
+        self.took(self.clock() - started)
 
     def took(self, seconds: float) -> None:
         """Count one commit that took `seconds` into `commit_seconds`."""
@@ -191,9 +201,7 @@ def _end_group(writers: Writers, group: _Group) -> None:
             group.transaction.rollback()
             group.error = StorageError("a write failed beyond its savepoint")
         else:
-            started = time.perf_counter()
-            group.transaction.commit()
-            writers.took(time.perf_counter() - started)
+            writers.timed_commit(group.transaction.commit)
     except BaseException as err:  # every writer of the group hears of it
         group.error = err
     finally:
@@ -314,13 +322,11 @@ def run_begun(begun: Begun) -> Iterator[Connection]:
             except DBAPIError:
                 writer.close()
             raise
-        started = time.perf_counter()
         try:
-            begun.transaction.commit()
+            writers.timed_commit(begun.transaction.commit)
         except BaseException:
             writer.close()  # whatever SQLite left of the transaction goes with the connection
             raise
-        writers.took(time.perf_counter() - started)
         touched = take_touched(connection)
     finally:
         writers.lock.release()

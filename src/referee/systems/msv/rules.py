@@ -9,7 +9,7 @@ reading. Loading checks every key, type and value and names the key that is wron
 >>> rules_from_mapping({"damage_cap": 3}).damage_cap
 3
 
-A pack may also give formulas (`referee.lab.formula`) over `roll` and `cs` instead of the fixed
+A pack may also give formulas (`referee.systems.formula`) over `roll` and `cs` instead of the fixed
 options: `success`, `damage` (applies only on a success), `critical` (counts only on a success),
 `critical_extra_damage` (a number or a formula) and `initiative` (the effect number; by default
 the damage of the initiative roll, MSV-5). A formula must give a value for every roll 1..100 and
@@ -31,10 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from referee.errors import RulePackError
-from referee.lab.formula import Formula, FormulaError, parse_formula
+from referee.systems.formula import Formula, FormulaError, Value, parse_formula
 
 #: Upper bounds that keep every loop over damage or states small (DESIGN: budgets).
 MAX_BAND_WIDTH = 100
@@ -278,149 +276,151 @@ FACES = 100  # MSV-1
 
 
 @dataclass(frozen=True, slots=True)
-class FaceGrid:
-    """What every face does for a range of CS under one pack: arrays of shape (skills, 100).
+class FaceRow:
+    """What every face does at one CS under one pack: index j is roll j + 1.
 
-    Row i is CS `first + i`, column j is roll j + 1. `damage` includes a critical's extra
-    damage; `extra` is that extra alone; `effect` is the initiative effect number (MSV-5).
+    `damage` includes a critical's extra damage; `extra` is that extra alone; `effect` is the
+    initiative effect number (MSV-5).
     """
 
-    first: int
-    success: np.ndarray
-    damage: np.ndarray
-    critical: np.ndarray
-    extra: np.ndarray
-    effect: np.ndarray
-
-    def row(self, cs: int) -> tuple[np.ndarray, ...]:
-        i = cs - self.first
-        return self.success[i], self.damage[i], self.critical[i], self.extra[i], self.effect[i]
+    success: tuple[bool, ...]
+    damage: tuple[int, ...]
+    critical: tuple[bool, ...]
+    extra: tuple[int, ...]
+    effect: tuple[int, ...]
 
 
 def _whole(
     formula: Formula,
-    values: tuple[np.ndarray, np.ndarray | None],
-    where: np.ndarray,
-    points: dict[str, np.ndarray],
+    values: Value,
+    where: Sequence[bool],
+    points: Mapping[str, Sequence[int]],
     low: int,
     high: int,
     what: str,
-) -> np.ndarray:
+) -> list[int]:
+    """The formula's values where `where` holds (0 elsewhere), each checked to be a whole
+    number in low..high; the first that is not is a FormulaError naming its point."""
     num, den = values
-    bad = (
-        where & ((num < low) | (num > high))
-        if den is None
-        else where & ((den != 1) | (num < low) | (num > high))
-    )
-    if np.any(bad):
-        index = np.flatnonzero(bad.ravel())[0]
-        roll, cs = int(points["roll"].ravel()[index]), int(points["cs"].ravel()[index])
-        n = int(num.ravel()[index])
-        d = 1 if den is None else int(den.ravel()[index])
-        got = str(n) if d == 1 else f"{n}/{d}"
-        hint = " (round it with ceil or floor)" if d != 1 else ""
-        raise FormulaError(
-            f"formula {formula.column!r} gave {got} at roll = {roll}, cs = {cs}: "
-            f"{what} must be a whole number in {low}..{high}{hint}"
-        )
-    return np.where(where, num, 0) if den is None else np.where(where, num // np.maximum(den, 1), 0)
+    dens = [1] * len(num) if den is None else den
+    for index, (ok, n, d) in enumerate(zip(where, num, dens, strict=True)):
+        if ok and (d != 1 or not low <= n <= high):
+            roll, cs = points["roll"][index], points["cs"][index]
+            got = str(n) if d == 1 else f"{n}/{d}"
+            hint = " (round it with ceil or floor)" if d != 1 else ""
+            raise FormulaError(
+                f"formula {formula.column!r} gave {got} at roll = {roll}, cs = {cs}: "
+                f"{what} must be a whole number in {low}..{high}{hint}"
+            )
+    return [n if ok else 0 for ok, n in zip(where, num, strict=True)]
 
 
-def _truth(formula: Formula, points: dict[str, np.ndarray]) -> np.ndarray:
-    num, _ = formula.evaluate(points)
-    result: np.ndarray = num != 0
-    return result
+def _truth(formula: Formula, skills: Sequence[int]) -> list[bool]:
+    num, _ = _on_grid(formula, skills)
+    return [n != 0 for n in num]
 
 
-def evaluate_faces(rules: MsvRules, skills: np.ndarray) -> FaceGrid:
-    """Evaluate every rule of the pack at every (CS, roll); formulas checked for range.
+def _on_grid(formula: Formula, skills: Sequence[int]) -> Value:
+    """The formula at every (CS, roll) of `skills` x 1..100, CS by CS.
 
-    >>> grid = evaluate_faces(MsvRules(), np.arange(65, 66))
-    >>> int(grid.damage[0, 46]), bool(grid.critical[0, 39])
+    A formula that reads only `roll` is evaluated on the first CS's row and repeated (and one
+    that reads only `cs` on each CS once): the values are the same, and so is the first point
+    a problem is reported at, for every other row (or roll) repeats the first.
+    """
+    rows = len(skills)
+    if "cs" not in formula.reads:
+        num, den = formula.evaluate({"roll": range(1, FACES + 1), "cs": [skills[0]] * FACES})
+        return num * rows, None if den is None else den * rows
+    if "roll" not in formula.reads:
+        num, den = formula.evaluate({"roll": [1] * rows, "cs": skills})
+        spread = [value for value in num for _ in range(FACES)]
+        return spread, None if den is None else [value for value in den for _ in range(FACES)]
+    rolls = [roll for _ in skills for roll in range(1, FACES + 1)]
+    return formula.evaluate({"roll": rolls, "cs": [cs for cs in skills for _ in range(FACES)]})
+
+
+def evaluate_faces(rules: MsvRules, skills: Sequence[int]) -> tuple[FaceRow, ...]:
+    """Evaluate every rule of the pack at every (CS, roll), one row per CS of `skills`;
+    formulas checked for range (the first bad point, CS by CS and roll by roll, is named).
+
+    >>> row = evaluate_faces(MsvRules(), [65])[0]
+    >>> row.damage[46], row.critical[39]
     (4, True)
     """
-    rolls = np.broadcast_to(np.arange(1, FACES + 1, dtype=np.int64), (len(skills), FACES))
-    cs = np.broadcast_to(np.asarray(skills, dtype=np.int64)[:, None], rolls.shape)
-    flat = {"roll": rolls.ravel(), "cs": cs.ravel()}
-    shape = rolls.shape
-    success = (  # MSV-2
-        rolls <= cs if rules.success is None else _truth(rules.success, flat).reshape(shape)
-    )
-    if rules.damage is None:
-        base = np.where(success, np.minimum(rules.damage_cap, -(-rolls // rules.band_width)), 0)
+    if not skills:
+        return ()
+    rolls = [roll for _ in skills for roll in range(1, FACES + 1)]
+    css = [cs for cs in skills for _ in range(FACES)]
+    flat = {"roll": rolls, "cs": css}
+    if rules.success is None:  # MSV-2
+        success = [roll <= cs for roll, cs in zip(rolls, css, strict=True)]
     else:
-        value = rules.damage.evaluate(flat)
-        base = _whole(rules.damage, value, success.ravel(), flat, 0, MAX_DAMAGE, "damage")
-        base = base.reshape(shape)
-    if rules.critical is None:
-        critical = success & (rolls % 10 == 0)  # MSV-4
+        success = _truth(rules.success, skills)
+    if rules.damage is None:  # MSV-3
+        cap, width = rules.damage_cap, rules.band_width
+        base = [
+            min(cap, -(-roll // width)) if ok else 0
+            for ok, roll in zip(success, rolls, strict=True)
+        ]
     else:
-        critical = success & _truth(rules.critical, flat).reshape(shape)
-    extra = np.zeros(shape, dtype=np.int64)
+        value = _on_grid(rules.damage, skills)
+        base = _whole(rules.damage, value, success, flat, 0, MAX_DAMAGE, "damage")
+    if rules.critical is None:  # MSV-4
+        critical = [ok and roll % 10 == 0 for ok, roll in zip(success, rolls, strict=True)]
+    else:
+        marked = _truth(rules.critical, skills)
+        critical = [ok and c for ok, c in zip(success, marked, strict=True)]
+    extra = [0] * len(rolls)
     if rules.critical_effect is CriticalEffect.EXTRA_DAMAGE:
         formula = rules.critical_extra_damage_formula
         if formula is None:
-            extra = np.where(critical, rules.critical_extra_damage, 0)
+            extra = [rules.critical_extra_damage if c else 0 for c in critical]
         else:
-            value = formula.evaluate(flat)
-            extra = _whole(formula, value, critical.ravel(), flat, 0, MAX_DAMAGE, "extra damage")
-            extra = extra.reshape(shape)
+            value = _on_grid(formula, skills)
+            extra = _whole(formula, value, critical, flat, 0, MAX_DAMAGE, "extra damage")
     if rules.initiative is None:
         effect = base  # MSV-5: the damage of the roll, 0 on a failure
     else:
-        value = rules.initiative.evaluate(flat)
-        everywhere = np.ones(flat["roll"].shape, dtype=bool)
-        effect = _whole(
-            rules.initiative,
-            value,
-            everywhere,
-            flat,
-            -MAX_DAMAGE,
-            MAX_DAMAGE,
-            "an initiative effect",
-        ).reshape(shape)
-    first = int(skills[0]) if len(skills) else 0
-    return FaceGrid(first, success, base + extra, critical, extra, effect)
+        value = _on_grid(rules.initiative, skills)
+        everywhere = [True] * len(rolls)
+        low, what = -MAX_DAMAGE, "an initiative effect"
+        effect = _whole(rules.initiative, value, everywhere, flat, low, MAX_DAMAGE, what)
+    damage = [b + e for b, e in zip(base, extra, strict=True)]
+
+    def row(i: int) -> FaceRow:
+        cut = slice(i * FACES, (i + 1) * FACES)
+        return FaceRow(
+            tuple(success[cut]), tuple(damage[cut]), tuple(critical[cut]), tuple(extra[cut]),
+            tuple(effect[cut]),
+        )  # fmt: skip
+
+    return tuple(row(i) for i in range(len(skills)))
 
 
 @lru_cache(maxsize=128)
-def face_grid(rules: MsvRules) -> FaceGrid:
-    """The pack's faces for CS 0..100 (computed once per pack).
+def face_grid(rules: MsvRules) -> tuple[FaceRow, ...]:
+    """The pack's faces for CS 0..100, row i for CS i (computed once per pack).
 
-    >>> face_grid(MsvRules()).damage.shape
+    >>> len(face_grid(MsvRules())), len(face_grid(MsvRules())[65].damage)
     (101, 100)
     """
-    return evaluate_faces(rules, np.arange(GRID_SKILLS))
+    return evaluate_faces(rules, range(GRID_SKILLS))
 
 
 @lru_cache(maxsize=1024)
-def _high_row(rules: MsvRules, cs: int) -> tuple[np.ndarray, ...]:
-    return evaluate_faces(rules, np.array([cs])).row(cs)
+def _high_row(rules: MsvRules, cs: int) -> FaceRow:
+    return evaluate_faces(rules, [cs])[0]
 
 
-def face_row(rules: MsvRules, cs: int) -> tuple[np.ndarray, ...]:
-    """(success, damage, critical, extra, effect) per face for one CS, from the cached grid.
+def face_row(rules: MsvRules, cs: int) -> FaceRow:
+    """What each face does at one CS, from the cached grid.
 
-    >>> [int(x) for x in face_row(MsvRules(), 65)[1][[0, 46, 99]]]
+    >>> [face_row(MsvRules(), 65).damage[i] for i in (0, 46, 99)]
     [1, 4, 0]
     """
     if 0 <= cs < GRID_SKILLS:
-        return face_grid(rules).row(cs)
+        return face_grid(rules)[cs]
     return _high_row(rules, cs)
-
-
-def face_rows(rules: MsvRules, skills: Sequence[int]) -> tuple[np.ndarray, ...]:
-    """`face_row` of many CS at once: (success, damage, critical, extra, effect), each (n, 100).
-
-    >>> [int(x) for x in face_rows(MsvRules(), [65, 130])[1][:, 99]]
-    [0, 4]
-    """
-    grid = face_grid(rules)
-    if all(0 <= cs < GRID_SKILLS for cs in skills):
-        at = np.asarray(skills, dtype=np.int64) - grid.first
-        return grid.success[at], grid.damage[at], grid.critical[at], grid.extra[at], grid.effect[at]
-    rows = [face_row(rules, cs) for cs in skills]
-    return tuple(np.stack(column) for column in zip(*rows, strict=True))
 
 
 def interpret_face(rules: MsvRules, cs: int, roll: int) -> tuple[bool, int, bool, int, int]:
@@ -429,6 +429,5 @@ def interpret_face(rules: MsvRules, cs: int, roll: int) -> tuple[bool, int, bool
     >>> interpret_face(MsvRules(), 65, 40)
     (True, 3, True, 0, 3)
     """
-    success, damage, critical, extra, effect = face_row(rules, cs)
-    i = roll - 1
-    return bool(success[i]), int(damage[i]), bool(critical[i]), int(extra[i]), int(effect[i])
+    row, i = face_row(rules, cs), roll - 1
+    return row.success[i], row.damage[i], row.critical[i], row.extra[i], row.effect[i]

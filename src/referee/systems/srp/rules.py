@@ -4,7 +4,7 @@ A rule pack is a TOML table (or any mapping) of these keys; unknown keys and wro
 types are a `RulePackError` naming the key.
 
 A pack may also give the levels (SRP-5) and the damage bonuses (SRP-8) as formulas
-(`referee.lab.formula`): `success`, `special` and `critical` are true/false over `roll`
+(`referee.systems.formula`): `success`, `special` and `critical` are true/false over `roll`
 (the d20 face) and `skill` (the effective skill); `damage_bonus` (the high-skill bonus),
 `special_damage` and `critical_damage` are whole numbers over `skill`. A 20 still fails
 (SRP-5, for defense by `defense_twenty_fails`) whatever the formulas say. Every formula is
@@ -23,10 +23,8 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from referee.errors import RulePackError
-from referee.lab.formula import Formula, FormulaError, parse_formula
+from referee.systems.formula import Formula, FormulaError, parse_formula
 from referee.systems.srp.levels import (
     Level,
     check_d20,
@@ -296,7 +294,7 @@ def check_formulas(rules: SrpRules) -> None:
     >>> load_rules({"damage_bonus": "skill / 7"}, "x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    referee.lab.formula.FormulaError: rule pack 'x': formula 'damage_bonus' gave -100/7 at skill...
+    referee.systems.formula.FormulaError: rule pack 'x': formula 'damage_bonus' gave -100/7 ...
     """
     for skill in FORMULA_SKILLS:
         if any(getattr(rules, key) is not None for key in LEVEL_KEYS):
@@ -312,20 +310,20 @@ def _levels(
     success: Formula | None, special: Formula | None, critical: Formula | None, skill: int
 ) -> tuple[int, ...]:
     """Level of each roll 1..20 at `skill` by the formulas (the text's rule where None)."""
-    rolls = np.arange(1, 21, dtype=np.int64)
-    points = {"roll": rolls, "skill": np.full(20, skill, dtype=np.int64)}
+    rolls = list(range(1, 21))
+    points = {"roll": rolls, "skill": [skill] * 20}
 
-    def truth(formula: Formula | None, default: np.ndarray) -> np.ndarray:
+    def truth(formula: Formula | None, default: list[bool]) -> list[bool]:
         if formula is None:
             return default
-        result: np.ndarray = formula.evaluate(points)[0] != 0
-        return result
+        return [n != 0 for n in formula.evaluate(points)[0]]
 
-    hit = truth(success, rolls <= skill)
-    spec = truth(special, rolls <= max(1, skill // 3))
-    crit = truth(critical, rolls <= skill // 10)
-    table = np.where(hit, np.where(crit, 3, np.where(spec, 2, 1)), 0)
-    return tuple(int(x) for x in table)
+    hit = truth(success, [roll <= skill for roll in rolls])
+    spec = truth(special, [roll <= max(1, skill // 3) for roll in rolls])
+    crit = truth(critical, [roll <= skill // 10 for roll in rolls])
+    return tuple(
+        (3 if c else 2 if s else 1) if h else 0 for h, s, c in zip(hit, spec, crit, strict=True)
+    )
 
 
 @lru_cache(maxsize=8192)

@@ -15,22 +15,24 @@ Fraction(3, 1)
 >>> parse_formula("roll <= cs +", "success")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-referee.lab.formula.FormulaError: formula 'success': unexpected end at column 13 in ...
+referee.systems.formula.FormulaError: formula 'success': unexpected end at column 13 in ...
 
 Budgets (DESIGN: every loop a user can lengthen has a bound): a formula has at most
 `MAX_LENGTH` characters, `MAX_NODES` operations and `MAX_DEPTH` levels of nesting, and every
 value, numerator and denominator stays within `MAX_VALUE`; evaluating one formula over n
-points is O(nodes * n) numpy operations on int64 arrays.
+points is O(nodes * n) operations on Python integers. It lives with the rule systems, which
+read it (`referee.systems.msv.rules`, `referee.systems.srp.rules`), so it imports nothing but
+`referee.errors`.
 """
 
 from __future__ import annotations
 
+import math
+import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-
-import numpy as np
 
 from referee.errors import RulePackError
 
@@ -287,8 +289,8 @@ class _Parser:
 
 _KEYWORDS = frozenset({"and", "or", "not"})
 
-#: An exact value per point: numerators, and denominators (None where all are 1).
-Value = tuple[np.ndarray, np.ndarray | None]
+#: An exact value at each point: numerators, and denominators (None where all are 1).
+Value = tuple[list[int], list[int] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,14 +304,25 @@ class Formula:
     def __str__(self) -> str:
         return render(self.tree)
 
-    def evaluate(self, points: Mapping[str, np.ndarray]) -> Value:
-        """Exact values at every point (int64 arrays of equal length, one per name).
+    def evaluate(self, points: Mapping[str, Sequence[int]]) -> Value:
+        """Exact values at every point (sequences of integers of equal length, one per name).
 
-        >>> f = parse_formula("roll / 4", "x")
-        >>> [a.tolist() for a in f.evaluate({"roll": np.array([2, 8])}) if a is not None]
-        [[1, 2], [2, 1]]
+        A problem (a division by zero, a value past `MAX_VALUE`) is reported at the first
+        point where the first operation to meet it fails, whatever else fails later.
+
+        >>> parse_formula("roll / 4", "x").evaluate({"roll": [2, 8]})
+        ([1, 2], [2, 1])
         """
         return _Evaluator(self.column, points).run(self.tree)
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """The names the formula reads.
+
+        >>> sorted(parse_formula("min(4, ceil(roll / 15))", "damage").reads)
+        ['roll']
+        """
+        return frozenset(_names_in(self.tree))
 
     def values(self, **points: Sequence[int]) -> list[Fraction | int]:
         """Exact values as Python numbers (ints where whole).
@@ -317,13 +330,10 @@ class Formula:
         >>> parse_formula("roll / 2", "x").values(roll=[3, 4])
         [Fraction(3, 2), 2]
         """
-        arrays = {k: np.asarray(v, dtype=np.int64) for k, v in points.items()}
-        num, den = self.evaluate(arrays)
+        num, den = self.evaluate(points)
         if den is None:
-            return [int(n) for n in num]
-        return [
-            int(n) if d == 1 else Fraction(int(n), int(d)) for n, d in zip(num, den, strict=True)
-        ]
+            return list(num)
+        return [n if d == 1 else Fraction(n, d) for n, d in zip(num, den, strict=True)]
 
     def value(self, **point: int) -> Fraction:
         """The exact value at one point.
@@ -342,7 +352,7 @@ def parse_formula(text: str, column: str, names: Sequence[str] = ("roll", "cs"))
     >>> parse_formula("rol + 1", "damage")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    referee.lab.formula.FormulaError: formula 'damage': unknown name 'rol' at column 1 ...
+    referee.systems.formula.FormulaError: formula 'damage': unknown name 'rol' at column 1 ...
     """
     if not isinstance(text, str):
         raise FormulaError(f"formula {column!r} must be a string, got {text!r}")
@@ -353,43 +363,62 @@ def parse_formula(text: str, column: str, names: Sequence[str] = ("roll", "cs"))
     return Formula(column, _Parser(text, column, names).parse(), tuple(names))
 
 
+def _names_in(node: Node) -> Iterator[str]:
+    if isinstance(node, Name):
+        yield node.name
+    elif isinstance(node, Unary):
+        yield from _names_in(node.arg)
+    elif isinstance(node, Binary):
+        yield from _names_in(node.left)
+        yield from _names_in(node.right)
+    elif isinstance(node, Call):
+        for arg in node.args:
+            yield from _names_in(arg)
+
+
 class _Evaluator:
-    """Walks a tree once, each node one numpy operation over every point."""
+    """Walks a tree once, each node one pass over every point (column by column, so a problem
+    is found at the same node and point whatever the number of points)."""
 
-    def __init__(self, column: str, points: Mapping[str, np.ndarray]) -> None:
-        self.column, self.points = column, points
-        self.size = len(next(iter(points.values()))) if points else 1
+    def __init__(self, column: str, points: Mapping[str, Sequence[int]]) -> None:
+        self.column = column
+        self.points = {k: list(map(int, v)) for k, v in points.items()}
+        self.size = len(next(iter(self.points.values()))) if self.points else 1
 
-    def fail(self, message: str, where: np.ndarray) -> FormulaError:
-        index = int(np.flatnonzero(where)[0])
-        at = ", ".join(f"{k} = {int(v[index])}" for k, v in self.points.items())
+    def fail(self, message: str, where: list[bool]) -> FormulaError:
+        index = where.index(True)
+        at = ", ".join(f"{k} = {v[index]}" for k, v in self.points.items())
         return FormulaError(f"formula {self.column!r}: {message} (at {at})")
 
     def check(self, value: Value) -> Value:
         num, den = value
         if den is not None:
-            gcd = np.gcd(num, den)
-            num, den = num // gcd, den // gcd
-            if np.all(den == 1):
+            gcds = list(map(math.gcd, num, den))
+            if gcds.count(1) != len(gcds):
+                num = [n // g for n, g in zip(num, gcds, strict=True)]
+                den = [d // g for d, g in zip(den, gcds, strict=True)]
+            if den.count(1) == len(den):
                 den = None
-            elif np.any(den > MAX_VALUE):
-                raise self.fail(f"a fraction's denominator grew past {MAX_VALUE}", den > MAX_VALUE)
-        if np.any(np.abs(num) > MAX_VALUE):
-            raise self.fail(f"a value grew past {MAX_VALUE} in size", np.abs(num) > MAX_VALUE)
+            elif max(den) > MAX_VALUE:
+                big = [d > MAX_VALUE for d in den]
+                raise self.fail(f"a fraction's denominator grew past {MAX_VALUE}", big)
+        if num and (max(num) > MAX_VALUE or min(num) < -MAX_VALUE):
+            big = [abs(n) > MAX_VALUE for n in num]
+            raise self.fail(f"a value grew past {MAX_VALUE} in size", big)
         return num, den
 
     def run(self, node: Node) -> Value:
         if isinstance(node, Num):
-            return np.full(self.size, node.value, dtype=np.int64), None
+            return [node.value] * self.size, None
         if isinstance(node, Name):
             if node.name not in self.points:
                 raise FormulaError(f"formula {self.column!r} needs a value for {node.name!r}")
-            return self.check((np.asarray(self.points[node.name], dtype=np.int64), None))
+            return self.check((list(self.points[node.name]), None))
         if isinstance(node, Unary):
             num, den = self.run(node.arg)
             if node.op == "-":
-                return -num, den
-            return (num == 0).astype(np.int64), None
+                return [-n for n in num], den
+            return [int(n == 0) for n in num], None
         if isinstance(node, Call):
             return self.call(node)
         return self.binary(node.op, self.run(node.left), self.run(node.right))
@@ -404,79 +433,97 @@ class _Evaluator:
             return best
         num, den = args[0]
         if node.name == "abs":
-            return np.abs(num), den
+            return [abs(n) for n in num], den
         if den is None:
             return num, None
-        return (num // den, None) if node.name == "floor" else (-(-num // den), None)
+        if node.name == "floor":
+            return list(map(operator.floordiv, num, den)), None
+        return [-(-n // d) for n, d in zip(num, den, strict=True)], None
 
     def binary(self, op: str, left: Value, right: Value) -> Value:
         if op in ("and", "or"):
-            a, b = left[0] != 0, right[0] != 0
-            return ((a & b) if op == "and" else (a | b)).astype(np.int64), None
+            both = zip(left[0], right[0], strict=True)
+            if op == "and":
+                return [int(a != 0 and b != 0) for a, b in both], None
+            return [int(a != 0 or b != 0) for a, b in both], None
         if op in COMPARISONS:
             return _compare(op, left, right), None
         (n1, d1), (n2, d2) = left, right
         if op == "*":
-            return self.check((n1 * n2, _mul(d1, d2)))
+            return self.check(([a * b for a, b in zip(n1, n2, strict=True)], _mul(d1, d2)))
         if op in ("+", "-"):
-            a = n1 if d2 is None else n1 * d2
-            b = n2 if d1 is None else n2 * d1
-            return self.check((a + b if op == "+" else a - b, _mul(d1, d2)))
-        if np.any(n2 == 0):
-            raise self.fail(f"{'division' if op == '/' else 'remainder'} by zero", n2 == 0)
+            a = n1 if d2 is None else _times(n1, d2)
+            b = n2 if d1 is None else _times(n2, d1)
+            pairs = zip(a, b, strict=True)
+            summed = [x + y for x, y in pairs] if op == "+" else [x - y for x, y in pairs]
+            return self.check((summed, _mul(d1, d2)))
+        if 0 in n2:
+            what = "division" if op == "/" else "remainder"
+            raise self.fail(f"{what} by zero", [n == 0 for n in n2])
         quotient = self.check(_divide(left, right))
         if op == "/":
             return quotient
-        whole = quotient[0] if quotient[1] is None else quotient[0] // quotient[1]
-        product = self.check((n2 * whole, d2))
+        q, qd = quotient
+        whole = q if qd is None else [n // d for n, d in zip(q, qd, strict=True)]
+        product = self.check((_times(n2, whole), d2))
         return self.binary("-", left, product)
 
 
-def _mul(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+def _times(a: list[int], b: list[int]) -> list[int]:
+    return list(map(operator.mul, a, b))
+
+
+def _mul(a: list[int] | None, b: list[int] | None) -> list[int] | None:
     if a is None:
         return b
-    return a if b is None else a * b
+    return a if b is None else _times(a, b)
+
+
+def _sign(n: int) -> int:
+    return (n > 0) - (n < 0)
 
 
 def _divide(left: Value, right: Value) -> Value:
+    """left / right as (numerators, positive denominators), not yet reduced."""
     (n1, d1), (n2, d2) = left, right
-    sign = np.sign(n2)
-    num = n1 * sign if d2 is None else n1 * d2 * sign
-    den = np.abs(n2) if d1 is None else d1 * np.abs(n2)
-    return num, den
+    top = n1 if d2 is None else _times(n1, d2)
+    if n2 and min(n2) < 0:  # the sign goes to the numerator
+        top = _times(top, list(map(_sign, n2)))
+        n2 = list(map(abs, n2))
+    return top, (n2 if d1 is None else _times(d1, n2))
 
 
-def _cross(left: Value, right: Value) -> tuple[np.ndarray, np.ndarray]:
+def _cross(left: Value, right: Value) -> tuple[list[int], list[int]]:
     (n1, d1), (n2, d2) = left, right
-    return (n1 if d2 is None else n1 * d2), (n2 if d1 is None else n2 * d1)
+    return (n1 if d2 is None else _times(n1, d2)), (n2 if d1 is None else _times(n2, d1))
 
 
-def _less(left: Value, right: Value) -> np.ndarray:
+def _less(left: Value, right: Value) -> list[bool]:
     a, b = _cross(left, right)
-    result: np.ndarray = a < b
-    return result
+    return list(map(operator.lt, a, b))
 
 
-def _compare(op: str, left: Value, right: Value) -> np.ndarray:
+def _compare(op: str, left: Value, right: Value) -> list[int]:
     a, b = _cross(left, right)
-    result: np.ndarray = _COMPARE[op](a, b).astype(np.int64)
-    return result
+    return list(map(int, map(_COMPARE[op], a, b)))
 
 
-_COMPARE = {
-    "<": np.less,
-    "<=": np.less_equal,
-    ">": np.greater,
-    ">=": np.greater_equal,
-    "==": np.equal,
-    "!=": np.not_equal,
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 
 
-def _where(pick: np.ndarray, yes: Value, no: Value) -> Value:
+def _where(pick: list[bool], yes: Value, no: Value) -> Value:
+    choices = zip(pick, yes[0], no[0], strict=True)
+    num = [y if p else n for p, y, n in choices]
     if yes[1] is None and no[1] is None:
-        return np.where(pick, yes[0], no[0]), None
-    ones = np.ones_like(pick, dtype=np.int64)
+        return num, None
+    ones = [1] * len(pick)
     dy = ones if yes[1] is None else yes[1]
     dn = ones if no[1] is None else no[1]
-    return np.where(pick, yes[0], no[0]), np.where(pick, dy, dn)
+    return num, [y if p else n for p, y, n in zip(pick, dy, dn, strict=True)]

@@ -1,0 +1,70 @@
+"""The bot's own tables, made by the bot's own versioned steps through the store's public hook
+(`referee.store.migrate_part`): the store knows nothing of them.
+
+Version 1 was the store's schema version 3, version 2 its version 4: a database that ran those
+is recorded at that version (the store's version 5 does that), so no step runs twice. Before
+them the bot made its tables itself, in version 1's shape without `dialect`: hence IF NOT
+EXISTS, then the new column. Never edit a version that has shipped: add a new one.
+
+>>> [version for version, _ in MIGRATIONS]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+from referee.store import PartMigrations, Store, migrate_part
+
+#: The name the bot's tables go by in the store's `schema_parts`.
+PART = "discord"
+
+#: The channels, members, characters and guilds (`referee.discord.links`).
+_V1 = (
+    """CREATE TABLE IF NOT EXISTS discord_channels (
+        channel_id TEXT NOT NULL,
+        guild_id TEXT,
+        spar_bout TEXT,
+        table_bout TEXT,
+        PRIMARY KEY (channel_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_members (
+        bout_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        fighter TEXT,
+        name TEXT,
+        proctor INTEGER NOT NULL,
+        target TEXT,
+        PRIMARY KEY (bout_id, user_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_characters (
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        stats TEXT NOT NULL,
+        PRIMARY KEY (user_id, name)
+    )""",
+    """CREATE TABLE IF NOT EXISTS discord_guilds (
+        guild_id TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        PRIMARY KEY (guild_id)
+    )""",
+    "ALTER TABLE discord_channels ADD COLUMN dialect TEXT",
+)
+
+#: The turn clocks (`referee.discord.clock`).
+_V2 = (
+    """CREATE TABLE IF NOT EXISTS discord_clocks (
+        bout_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        skip INTEGER NOT NULL,
+        PRIMARY KEY (bout_id)
+    )""",
+)
+
+#: (version, DDL statements): the versions a database lacks run in order, in one transaction.
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2))
+
+
+def make_tables(store: Store) -> None:
+    """Bring the bot's tables in the store's database up to the last version."""
+    migrate_part(store.engine, PART, MIGRATIONS)
