@@ -105,7 +105,7 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
         (
             EXAMPLE.read_bytes(),
             ("--fighter", "Tarl=65", "--fighter", "Rask=70"),
-            "error: fighter 'Rask' never rolls",
+            "error: fighter 'Rask' (given) never rolls in the log",
         ),
         (EXAMPLE.read_bytes(), ("--rules", "/nonexistent.toml"), "error: cannot read rule pack"),
         (

@@ -1,9 +1,12 @@
 """Chat-log transcripts of MSV spars: formats as data, reading a log, and the judge.
 
-`judge_log(text)` reads a log (AOL room logs, time-stamped loggers, Second Life viewer logs,
-the service's receipts), finds the two fighters, decides the spar by the rule pack and lists
-every roll line that does not count, with why (`forged`, `wrong-dice`, `not-a-fighter`,
-`out-of-turn`, and with an export `missing`). `bout_as_chat(export)` is the other way round.
+`judge_log(text)` reads a log in any format of `FORMATS` (AOL room logs and time-stamped
+loggers, Second Life viewer logs and combat meters, IRC loggers, Pidgin and AIM, Discord
+exports with OnlineHost, Dice Maiden or Avrae, the service's receipts), finds who posted each
+roll line, finds the fighters and sides, decides the spar by the rule pack and lists every
+roll line that does not count, with why (`forged`, `wrong-dice`, `not-a-fighter`,
+`out-of-turn`, `no-target`, and with an export `missing`). `bout_as_chat(export)` is the other
+way round.
 
 >>> case = judge_log("OnlineHost: A rolled 1 100-sided die: 90\\n"
 ...                  "OnlineHost: B rolled 1 100-sided die: 30", ["A=50", "B=50"])
@@ -12,25 +15,29 @@ every roll line that does not count, with why (`forged`, `wrong-dice`, `not-a-fi
 """
 
 from referee.transcripts.chat_export import bout_as_chat
+from referee.transcripts.decoding import MAX_LOG_BYTES, decode_log
 from referee.transcripts.fighters import Fighter, parse_fighter
-from referee.transcripts.formats import STAMPS, Stamp
-from referee.transcripts.judge import Anomaly, Kind, Reading, Use, Verdict, decide
+from referee.transcripts.formats import FORMATS, STAMPS, Format, Stamp
+from referee.transcripts.judge import decide
 from referee.transcripts.judgement import Judgement, judge_log
 from referee.transcripts.reader import (
-    MAX_LOG_BYTES,
     HostRoll,
     LogLine,
-    decode_log,
+    Transcript,
     read_line,
     read_lines,
+    read_log,
 )
 from referee.transcripts.receipts import Ledger, LedgerRoll
+from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
 
 __all__ = [
+    "FORMATS",
     "MAX_LOG_BYTES",
     "STAMPS",
     "Anomaly",
     "Fighter",
+    "Format",
     "HostRoll",
     "Judgement",
     "Kind",
@@ -39,6 +46,7 @@ __all__ = [
     "LogLine",
     "Reading",
     "Stamp",
+    "Transcript",
     "Use",
     "Verdict",
     "bout_as_chat",
@@ -48,4 +56,5 @@ __all__ = [
     "parse_fighter",
     "read_line",
     "read_lines",
+    "read_log",
 ]
