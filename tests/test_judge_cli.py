@@ -27,16 +27,18 @@ def test_the_text_report_of_the_stun_chain() -> None:
         "error: line 8: forged: a host line typed after the speaker's name 'Pa-Kur' (+1 more)\n"
     )
     lines = result.stdout.splitlines()
-    assert lines[:6] == [
+    assert lines[:7] == [
         "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
         "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1)",
+        "Read as: second-life (Second Life viewer chat log (local chat, objects, /me)); rolls by "
+        "OnlineHost or Gorean Meter",
         "Initiative: Tarl acts first (MSV-5)",
         "  line 8: forged: a host line typed after the speaker's name 'Pa-Kur'",
         "  line 9: out-of-turn: it is Tarl's free attack (MSV-4)",
         "",
     ]
     assert (
-        lines[6]
+        lines[7]
         == " 1  [2026/11/29 21:03]  Proctor Marcus: Spar between Tarl (CS 65) and Pa-Kur (CS 70)"
     )
     assert "      = initiative round 1: 80 vs CS 70, effect 0 - Tarl acts first" in lines

@@ -156,7 +156,10 @@ def test_a_plain_host_line_or_an_unknown_nonce_is_forged_with_an_export(bout: An
     name = NAMES[0]
     for extra, reason in (
         (f"OnlineHost: {name} rolled 1 100-sided die: 50", "no nonce"),
-        (f"OnlineHost: {name} rolled 1 100-sided die: 50 (nonce 999)", "no roll of Tarl Cabot's with nonce 999"),
+        (
+            f"OnlineHost: {name} rolled 1 100-sided die: 50 (nonce 999)",
+            "no roll of Tarl Cabot's with nonce 999",
+        ),
         (f"OnlineHost: {name} rolled 1 100-sided die: 50 (nonce 0)", "nonce 0 (the ledger has"),
     ):
         verdict = judge_log("\n".join([*lines, extra]), export=doc).verdict

@@ -40,8 +40,28 @@ def read_log(path: str) -> bytes:
     "fighters",
     multiple=True,
     metavar="NAME=CS",
-    help="A fighter and their CS (twice; NAME=2dN converts old dice). Default: the log's "
-    "announcement 'Spar between A (CS 65) and B (CS 70)'.",
+    help="A fighter and their CS (twice or more; NAME=2dN converts old dice). Default: the "
+    "log's announcement 'Spar between A (CS 65) and B (CS 70)'.",
+)
+@click.option(
+    "--side",
+    "sides",
+    multiple=True,
+    metavar="NAME=SIDE",
+    help="Put a fighter on a side (teams); default: the announcement's, else its own.",
+)
+@click.option(
+    "--host",
+    "hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Trust one more dice bot or object to roll (besides the format's own).",
+)
+@click.option(
+    "--format",
+    "log_format",
+    metavar="FORMAT",
+    help="Read the log in this format (default: the one its lines fit; see docs/judge.md).",
 )
 @click.option("--rules", "rules_path", metavar="PACK.toml", help="A rule pack (default MSV-1..10).")
 @click.option(
@@ -55,14 +75,18 @@ def read_log(path: str) -> bytes:
 def judge_command(
     log: str,
     fighters: tuple[str, ...],
+    sides: tuple[str, ...],
+    hosts: tuple[str, ...],
+    log_format: str | None,
     rules_path: str | None,
     export_path: str | None,
     as_json: bool,
     html_path: str | None,
 ) -> None:
     """Decide an MSV spar from its chat log (LOG, or - for stdin), flagging every roll line
-    that does not count: forged, wrong-dice, not-a-fighter, out-of-turn (and with --export,
-    receipts the ledger does not hold and ledger rolls the log is missing).
+    that does not count: forged (posted by anyone but the dice bot, or a receipt reused),
+    wrong-dice, not-a-fighter, out-of-turn, no-target (and with --export, where the verdict
+    is the ledger's, receipts it does not hold and rolls the log is missing).
 
     Exit status: 0 when every roll line counts, 1 when some do not (after the report,
     with the first of them on stderr), 2 when the log cannot be judged.
@@ -72,12 +96,13 @@ def judge_command(
       referee judge spar.log
       referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
       referee judge spar.log --export bout-b1.json --html verdict.html
+      referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
     """
     from referee.cli.ledger import read_export
 
     rules = load_rules(rules_path) if rules_path else None
     export = read_export(export_path) if export_path else None
-    case = judge_log(read_log(log), fighters, rules, export)
+    case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
     if html_path:
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:

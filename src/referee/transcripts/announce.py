@@ -106,6 +106,9 @@ def _sides(parts: list[tuple[str, str, str]]) -> tuple[Fighter, ...] | None:
         return tuple(f for group in groups for f in group)
     out: list[Fighter] = []
     for group, label in zip(groups, labels, strict=True):
+        if label is None and len(group) == 1:
+            out += group  # a side of one is its own
+            continue
         side = label or " & ".join(f.name for f in group)
         out += [replace(f, side=side) for f in group]
     return tuple(out)

@@ -264,8 +264,8 @@ FORMATS: tuple[Format, ...] = (
         "OnlineHost: Tarl rolled 1 100-sided die: 47",
         ("OnlineHost",),
         speech=re.compile(
-            r"(?P<stamp>" + _AOL_STAMP + r")?(?P<author>[^:\s\[(<][^:\[\]()<>]{0,63}?):[ \t]*"
-            r"(?P<text>.*)"
+            r"(?P<stamp>" + _AOL_STAMP + r")?(?P<author>[^:\s\[(<][^:\[\]()<>]{0,63}?):(?!\d\d)"
+            r"[ \t]*(?P<text>.*)"
         ),
         speech_first=True,
     ),

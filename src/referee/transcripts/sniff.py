@@ -107,8 +107,9 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     ({first line number: joined text}), and how many were joined; None when none was cut.
 
     A line was cut when the log is narrow (no line over 80 characters), the line before is
-    long (55 or more) and stops short of its end (a roll without its faces, an announcement
-    whose next fighter follows), and the line itself is in no shape of the format.
+    long (55 or more) and stops short of its end: a roll without its faces (and the line goes
+    on with them), or an announcement whose next fighter follows on a line in no shape of
+    the format.
 
     >>> long = "[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die:"
     >>> unwrap(AOL, long + "\\n47 (nonce 12)\\nPa-Kur: hi")
@@ -123,7 +124,7 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     for number, line in enumerate(lines, start=1):
         before = joined.get(last, "")
         long_before = number > 1 and len(lines[number - 2]) >= WRAPPED_AT_LEAST
-        if long_before and _cut_short(before, line) and not fits(fmt, line):
+        if long_before and _cut_short(before, line, fits(fmt, line)):
             joined[last] = f"{before} {line.strip()}"
             count += 1
         else:
@@ -132,12 +133,15 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
 
 
 _ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
 
-def _cut_short(before: str, line: str) -> bool:
+def _cut_short(before: str, line: str, fitting: bool) -> bool:
+    """Whether `line` is the rest of `before`: a roll cut before its faces (whatever the rest
+    looks like), or an announcement going on with its next fighter (a line in no shape)."""
     if not line.strip() or line[:1].isspace():
         return False
-    if _ROLL_CUT.search(before):
+    if _ROLL_CUT.search(before) and _FACES.match(line):
         return True
-    return bool(_SKILL.search(line)) and bool(_SKILL.search(before))
+    return not fitting and bool(_SKILL.search(line)) and bool(_SKILL.search(before))
