@@ -47,6 +47,7 @@ class Spar:
     anomalies: list[Anomaly] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)
     last_roll: dict[str, int] = field(default_factory=dict)
+    aims: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.dealt = {f.name: 0 for f in self.fighters}
@@ -207,8 +208,11 @@ class Spar:
         if len(foes) == 1:
             return foes[0]
         after = self.last_roll.get(fighter.key, 0)
-        named = self.targets.named(fighter.key, after, number, until)
-        return next((f for f in foes if f.key == named), None)
+        named = self.targets.named(fighter.key, after, number, until) or self.aims.get(fighter.key)
+        target = next((f for f in foes if f.key == named), None)
+        if target is not None:
+            self.aims[fighter.key] = target.key
+        return target
 
     def _next(self, name: str) -> str:
         """The next fighter in the order still standing (MSV-6)."""

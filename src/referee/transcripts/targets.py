@@ -3,8 +3,9 @@
 With more than two fighters the attacker names the target of each attack. In chat that is a
 line of the attacker's own before the roll that names one foe (`Tarl: at Rask!`, `Tarl swings
 at Rask`), or the service's reading after it (`Referee: Tarl attacks Rask: 47 vs CS 65: hit,
-4 damage`), which comes first. A free attack goes to the stunned foe (MSV-4), and with one
-foe standing nobody needs to be named.
+4 damage`), which comes first; with neither, the foe the attacker named last, while it stands.
+A free attack goes to the stunned foe (MSV-4), and with one foe standing nobody needs to be
+named.
 
 >>> said = [(4, "Tarl", "I swing at Rask"), (6, "Referee", "Pa-Kur attacks Tarl: miss")]
 >>> book = TargetBook.read(said, ["Tarl", "Rask", "Pa-Kur"], lambda who: who == "Referee")
