@@ -93,6 +93,8 @@ class Format:
     `* Tarl waves`) has `author` and `text`; a system line is the logger's own (joins, session
     headers) and is nobody's. Block formats write the author on a `header` line and the
     message below it. `hosts` are the dice bots and objects that roll in such a log.
+    `prefix` matches what changes from line to line before the author (the time stamp): lines
+    alike after it are read once.
     """
 
     name: str
@@ -105,6 +107,7 @@ class Format:
     header: re.Pattern[str] | None = None
     container: str = "lines"
     speech_first: bool = False
+    prefix: re.Pattern[str] | None = None
 
     def __repr__(self) -> str:
         return f"Format({self.name!r})"
@@ -192,6 +195,7 @@ FORMATS: tuple[Format, ...] = (
         speech=_re(_PIDGIN + r"(?P<author>[^:]{1,64}?): (?P<text>.*)"),
         emote=_re(_PIDGIN + r"\*\*\*(?P<author>\S{1,64}) (?P<text>.*)"),
         system=_re(r"Conversation with .*|" + _PIDGIN + r"[^:]*"),
+        prefix=_re(r"\([\d/.: \-AaPpMm]{4,30}\) "),
     ),
     Format(
         "aim",
@@ -215,6 +219,7 @@ FORMATS: tuple[Format, ...] = (
             r"(?P<stamp>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\t" + _IRC_MODE + r"(?P<author>[^\t\s]"
             r"[^\t]{0,63})\t(?P<text>.*)"
         ),
+        prefix=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t"),
     ),
     Format(
         "hexchat",
@@ -227,6 +232,7 @@ FORMATS: tuple[Format, ...] = (
             r"(?P<stamp>[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2}) <" + _IRC_MODE + r"(?P<author>"
             r"[^>\s]{1,64})>\t(?P<text>.*)"
         ),
+        prefix=_re(r"[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} "),
     ),
     Format(
         "irssi",
@@ -236,6 +242,7 @@ FORMATS: tuple[Format, ...] = (
         system=_re(r"--- .*|" + _HHMM + r" -!- .*"),
         emote=_re(_HHMM + r"  \* (?P<author>\S{1,64}) (?P<text>.*)"),
         speech=_re(r"(?P<stamp>" + _HHMM + r") <[ ~&@%+]?(?P<author>[^>\s]{1,64})> (?P<text>.*)"),
+        prefix=_re(_HHMM + r" (?=<)"),
     ),
     Format(
         "mirc",
@@ -248,6 +255,7 @@ FORMATS: tuple[Format, ...] = (
             r"(?:\[(?P<stamp>" + _HHMM + r")\] )?<" + _IRC_MODE + r"(?P<author>[^>\s]{1,64})> ?"
             r"(?P<text>.*)"
         ),
+        prefix=_re(r"\[" + _HHMM + r"\] (?=<)"),
     ),
     Format(
         "second-life",
@@ -257,6 +265,7 @@ FORMATS: tuple[Format, ...] = (
         speech=re.compile(_SL + r"(?P<author>[^:\n]{1,80}?): (?P<text>.*)"),
         emote=re.compile(_SL + r"(?P<author>\S{1,40}(?: \([\w.\-]{1,40}\))?) (?P<text>.*)"),
         speech_first=True,
+        prefix=_re(r"\[\d{4}/\d{2}/\d{2} " + _HHMM + r"\] {1,2}(?=\S)"),
     ),
     Format(
         "aol",
@@ -268,6 +277,7 @@ FORMATS: tuple[Format, ...] = (
             r"[ \t]*(?P<text>.*)"
         ),
         speech_first=True,
+        prefix=_re(_AOL_STAMP),
     ),
 )
 

@@ -67,6 +67,8 @@ def decide(
 def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> None:
     receipts = ReceiptBook()
     genuine: dict[tuple[str, tuple[int, ...], int | None], int] = {}
+    quotes = any(line.quoted for line in lines)
+    group = len(spar.fighters) > 2
     pending = sorted(markers)
     mark = 0
     numbers = [line.number for line in lines]
@@ -74,18 +76,21 @@ def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> 
         while mark < len(pending) and pending[mark].line < line.number:
             _marker(spar, receipts, pending[mark])
             mark += 1
-        until = numbers[index + 1] if index + 1 < len(numbers) else line.number + 1_000_000
+        until = (
+            (numbers[index + 1] if index + 1 < len(numbers) else line.number + 1) if group else 0
+        )
         roll = line.roll
         if line.quoted:
             _quoted(spar, line, genuine)
         elif line.forged is not None or roll is None:
             spar.anomaly(line, Kind.FORGED, line.forged or "no roll", roll)
         else:
-            reused = receipts.check(roll, line.number)
+            reused = receipts.check(roll, line.number) if roll.nonce is not None else None
             if reused is not None:
                 spar.anomaly(line, Kind.FORGED, reused, roll)
                 continue
-            genuine.setdefault(_said(roll), line.number)
+            if quotes:
+                genuine.setdefault(_said(roll), line.number)
             spar.take(line, roll, until)
     for marker in pending[mark:]:
         _marker(spar, receipts, marker)

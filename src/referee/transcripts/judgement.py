@@ -17,7 +17,12 @@ from typing import Any
 
 from referee.errors import NotationError
 from referee.systems.msv.rules import MsvRules
-from referee.transcripts.announce import SKILL_RE, find_announcement, nearest_line
+from referee.transcripts.announce import (
+    SKILL_RE,
+    Announcement,
+    find_announcement,
+    nearest_line,
+)
 from referee.transcripts.authors import name_key
 from referee.transcripts.decoding import check_text, decode_log
 from referee.transcripts.fighters import Fighter, check_fighters, parse_fighter, with_sides
@@ -29,6 +34,8 @@ from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Verdict
 
 EXAMPLE_ANNOUNCEMENT = "'Spar between Tarl Cabot (CS 65) and PaKur (CS 70)'"
+#: How much of a log's start is searched first for its announcement (in characters).
+_HEAD = 100_000
 _SERVICE_WORDS = re.compile(r"nonces from 0|server seed \d+ revealed|commitment|table ledger", re.I)
 
 
@@ -64,7 +71,10 @@ def judge_log(
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
-    markers = _markers(transcript) if ledger is None else []
+    receipts = any(
+        line.roll is not None and line.roll.nonce is not None for line in transcript.rolls
+    )
+    markers = _markers(transcript) if ledger is None and receipts else []
     targets = _targets(transcript, chosen) if len(chosen) > 2 else None
     verdict = decide(transcript.rolls, chosen, rules, ledger, markers, targets)
     if transcript.notes:
@@ -83,8 +93,7 @@ def _fighters(
         chosen = check_fighters(with_sides(parsed, sides))
         _check_rolls(transcript, chosen, "given")
         return chosen, "given"
-    marked = transcript.said(transcript.grep(SKILL_RE))
-    found = find_announcement((s.number, s.text) for s in marked)
+    found = _announcement(transcript)
     if found is not None:
         chosen = check_fighters(with_sides(_as_rolled(transcript, found.fighters), sides))
         _check_rolls(transcript, chosen, f"announced on line {found.line}")
@@ -92,6 +101,17 @@ def _fighters(
     if ledger is not None and ledger.fighters:
         return check_fighters(with_sides(ledger.fighters, sides)), "the export"
     raise NotationError(_no_announcement(transcript))
+
+
+def _announcement(transcript: Transcript) -> Announcement | None:
+    """The first announcement: looked for in the log's head first, then in the whole log."""
+    head = transcript.body[:_HEAD]
+    numbers = transcript.grep(SKILL_RE, head)
+    found = find_announcement((s.number, s.text) for s in transcript.said(numbers))
+    if found is None and len(transcript.body) > _HEAD:
+        marked = transcript.said(transcript.grep(SKILL_RE) - numbers)
+        found = find_announcement((s.number, s.text) for s in marked)
+    return found
 
 
 def _no_announcement(transcript: Transcript) -> str:
@@ -107,11 +127,12 @@ def _no_announcement(transcript: Transcript) -> str:
 
 def _rollers(transcript: Transcript) -> dict[str, str]:
     """The names the genuine roll lines give, by key."""
-    return {
-        name_key(line.roll.name): line.roll.name
+    names = {
+        line.roll.name
         for line in transcript.rolls
         if line.roll is not None and line.forged is None and not line.quoted
     }
+    return {name_key(name): name for name in names}
 
 
 def _as_rolled(transcript: Transcript, fighters: Sequence[Fighter]) -> tuple[Fighter, ...]:

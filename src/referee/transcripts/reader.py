@@ -1,4 +1,4 @@
-"""Reading a chat log: its format found, every roll line read with who posted it.
+"""Found a chat log: its format found, every roll line read with who posted it.
 
 `read_log(text)` picks the format most of the log's lines fit (`referee.transcripts.formats`),
 takes off e-mail quote marks (`> `) when the whole log is quoted, joins lines hard-wrapped at
@@ -36,7 +36,7 @@ from referee.transcripts.decoding import (
 )
 from referee.transcripts.formats import AOL, BY_NAME, FORMATS, Format
 from referee.transcripts.rolls import HostRoll, find_roll, read_roll
-from referee.transcripts.sniff import Fit, nearest, sniff, unquote, unwrap
+from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
 
 __all__ = [
     "MAX_LOG_BYTES",
@@ -58,6 +58,7 @@ MAX_ROLL_LINE = 2048
 
 #: Where a roll may be said: the words every roll shape has.
 _KEYWORDS = re.compile(r"rolled|\*\*Result\*\*|Request:")
+_ROLLED = re.compile("rolled")
 _TAG = re.compile(r"<[^<>\n]{0,400}>")
 _QUOTE_MARKS = (">", "((", "[[")
 
@@ -112,12 +113,14 @@ class Transcript:
         rolls = {line.number: line for line in self.rolls}
         return tuple(rolls.get(n) or LogLine(n, text) for n, text in enumerate(self.raw, start=1))
 
-    def grep(self, pattern: re.Pattern[str]) -> set[int]:
-        """The numbers of the lines where `pattern` is found (one pass over the text)."""
+    def grep(self, pattern: re.Pattern[str], within: str | None = None) -> set[int]:
+        """The numbers of the lines where `pattern` is found (one pass over the text, or over
+        `within`, a start of it)."""
         numbers: set[int] = set()
         number, counted = 1, 0
-        for hit in pattern.finditer(self.body):
-            number += self.body.count("\n", counted, hit.start())
+        text = self.body if within is None else within
+        for hit in pattern.finditer(text):
+            number += text.count("\n", counted, hit.start())
             counted = hit.start()
             numbers.add(number)
         return numbers
@@ -174,14 +177,13 @@ def read_log(
     elif fmt.blocks:
         rolls = _block_rolls(fmt, body, raw, trust)
     else:
-        joined = unwrap(fmt, body)
+        rolls, cut = _line_rolls(fmt, body, raw, trust)
+        joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
         if joined is not None:
             parsed, count = joined
             notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
             found = (_roll_line(s, raw[s.number - 1], trust) for s in _said_all(fmt, parsed))
             rolls = [line for line in found if line is not None]
-        else:
-            rolls = _line_rolls(fmt, body, raw, trust)
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
     return Transcript(tuple(raw), fmt, trust, tuple(rolls), fit, notes, body, parsed)
@@ -231,41 +233,64 @@ def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
         yield _said_line(fmt, number, line)
 
 
-def _roll_line(said: Said, raw: str, trust: Trust, stamp: str | None = None) -> LogLine | None:
+#: What a roll line says about its roll, by (author, text, kind): the roll, why it is forged,
+#: whether it is a quote; None when the line says no roll. Logs repeat their lines' bodies.
+Found = tuple[HostRoll | None, str | None, bool] | None
+
+
+def _roll_line(
+    said: Said, raw: str, trust: Trust, seen: dict[tuple[str | None, str, str], Found] | None = None
+) -> LogLine | None:
     """The roll line a line is, or None when it says no roll."""
-    text = said.text
+    key = (said.author, said.text, said.kind)
+    found = seen.get(key, False) if seen is not None else False
+    if found is False:
+        found = _analyse(said, trust)
+        if seen is not None:
+            seen[key] = found
+    if found is None:
+        return None
+    roll, forged, quoted = found
+    return LogLine(said.number, raw, said.stamp, said.author, roll, forged, quoted)
+
+
+def _analyse(said: Said, trust: Trust) -> Found:
+    text, author = said.text, said.author
     if len(text) > MAX_ROLL_LINE:
         return None
     shape = find_roll(text)
     if shape is None:
         return None
-    stamp = stamp if stamp is not None else said.stamp
     bare = text.strip().lstrip(">").strip() if said.kind == "quote" else text
     roll = read_roll(bare, shape)
     parsed = roll if isinstance(roll, HostRoll) else None
-    number, author = said.number, said.author
     if said.kind == "quote":
-        return LogLine(number, raw, stamp, author, parsed, None, quoted=True)
+        return parsed, None, True
     if author is None:
-        return LogLine(number, raw, stamp, None, parsed, "a roll line with no author")
+        return parsed, "a roll line with no author", False
     if said.kind == "emote":
-        reason = f"a host line inside an emote (/me) of {author!r}"
-        return LogLine(number, raw, stamp, author, parsed, reason)
+        return parsed, f"a host line inside an emote (/me) of {author!r}", False
     doubt = trust.doubt(author)
     if doubt is not None:
         if text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts)):
             doubt = f"a host line typed after the speaker's name {author!r}"
-        return LogLine(number, raw, stamp, author, parsed, doubt)
+        return parsed, doubt, False
     if isinstance(roll, str):
-        return LogLine(number, raw, stamp, author, None, f"a broken host line ({roll})")
-    return LogLine(number, raw, stamp, author, roll)
+        return None, f"a broken host line ({roll})", False
+    return roll, None, False
 
 
-def _line_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
-    """The roll lines of a line-by-line format, found by their words (the fast path)."""
+def _line_rolls(
+    fmt: Format, body: str, raw: Sequence[str], trust: Trust
+) -> tuple[list[LogLine], bool]:
+    """The roll lines of a line-by-line format, found by their words (the fast path), and
+    whether a roll line seems cut short (the log may be hard-wrapped)."""
     rolls: list[LogLine] = []
-    number, counted, last_start = 1, 0, -1
-    for hit in _KEYWORDS.finditer(body):
+    seen: dict[str, tuple[str | None, Found]] = {}
+    number, counted, last_start, cut = 1, 0, -1, False
+    words = _ROLLED if "Re" not in body else _KEYWORDS
+    prefix = fmt.prefix.match if fmt.prefix is not None else None
+    for hit in words.finditer(body):
         start = body.rfind("\n", 0, hit.start()) + 1
         if start == last_start:
             continue
@@ -274,10 +299,19 @@ def _line_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> lis
         counted = start
         end = body.find("\n", start)
         line = body[start:] if end < 0 else body[start:end]
-        found = _roll_line(_said_line(fmt, number, line), raw[number - 1], trust)
+        stamped = prefix(line) if prefix is not None else None
+        tail = line[stamped.end() :] if stamped is not None else line
+        known = seen.get(tail)
+        if known is None:
+            said = _said_line(fmt, number, line)
+            known = seen[tail] = (said.author, _analyse(said, trust))
+            if known[1] is None and not cut and ROLL_CUT.search(line):
+                cut = True
+        author, found = known
         if found is not None:
-            rolls.append(found)
-    return rolls
+            stamp = stamped.group().strip("[]() \t") or None if stamped is not None else None
+            rolls.append(LogLine(number, raw[number - 1], stamp, author, *found))
+    return rolls, cut
 
 
 def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
@@ -327,7 +361,7 @@ def _message_rolls(
                 index += 1
                 continue
         kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-        found = _roll_line(Said(number, author, line, kind), raw[number - 1], trust, stamp)
+        found = _roll_line(Said(number, author, line, kind, stamp), raw[number - 1], trust)
         if found is not None:
             out.append(found)
         index += span if found is not None else 1

@@ -116,8 +116,10 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     ({1: '[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die: 47 (nonce 12)', \
 3: 'Pa-Kur: hi'}, 1)
     """
+    if fmt.blocks:
+        return None
     lines = text.split("\n")
-    if fmt.blocks or max(map(len, lines), default=0) > WRAP_WIDTH:
+    if max(map(len, lines), default=0) > WRAP_WIDTH:
         return None
     joined: dict[int, str] = {}
     last, count = 0, 0
@@ -132,7 +134,10 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     return (joined, count) if count else None
 
 
-_ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+#: A line that says `rolled` but stops before the faces (cut by a hard wrap).
+ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+#: A quick test over the whole text: an announcement line followed by one with another skill.
+SKILL_CUT = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)")
 _FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
@@ -142,6 +147,6 @@ def _cut_short(before: str, line: str, fitting: bool) -> bool:
     looks like), or an announcement going on with its next fighter (a line in no shape)."""
     if not line.strip() or line[:1].isspace():
         return False
-    if _ROLL_CUT.search(before) and _FACES.match(line):
+    if ROLL_CUT.search(before) and _FACES.match(line):
         return True
     return not fitting and bool(_SKILL.search(line)) and bool(_SKILL.search(before))

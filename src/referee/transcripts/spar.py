@@ -54,14 +54,23 @@ class Spar:
         self.taken = {f.name: 0 for f in self.fighters}
         self.by_key = {f.key: f for f in self.fighters}
         self.by_name = {f.name: f for f in self.fighters}
+        self.team_of = {f.name: name_key(f.team) for f in self.fighters}
         self.slots = [tuple(f.name for f in self.fighters)]
+        self._standing: list[Fighter] = list(self.fighters)
+        self._foes: dict[str, list[Fighter]] = {}
+        self._named: dict[str, Fighter | None] = {}
+        self._hits: dict[tuple[str, str, int], tuple[int, bool, str]] = {}
+        self._after: dict[str, str] = {}
         self._settle_unrollable()
 
     # -- bookkeeping ---------------------------------------------------------------------
 
     def fighter(self, roll: HostRoll) -> Fighter | None:
         """The fighter a roll names, by AOL's rule (case and spaces do not count)."""
-        return self.by_key.get(name_key(roll.name))
+        found = self._named.get(roll.name, False)
+        if found is False:
+            found = self._named[roll.name] = self.by_key.get(name_key(roll.name))
+        return found
 
     def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         """Note an anomaly (and, when the line's roll could be read, its reading)."""
@@ -73,17 +82,28 @@ class Spar:
         self, number: int, roll: HostRoll, name: str, use: Use, text: str, **more: Any
     ) -> None:
         """Note how a roll line was read."""
-        self.readings.append(
-            Reading(number, name, roll.dice, roll.faces, roll.nonce, use, text, **more)
-        )
+        dice = "1d100" if roll.is_d100 else roll.dice
+        self.readings.append(Reading(number, name, dice, roll.faces, roll.nonce, use, text, **more))
 
     def living(self) -> list[Fighter]:
         """The fighters not defeated, in the given order."""
-        return [f for f in self.fighters if self.taken[f.name] < self.rules.defeat_threshold]
+        return self._standing
+
+    def foes(self, fighter: Fighter) -> list[Fighter]:
+        """The fighters standing on other sides than `fighter`'s."""
+        team = self.team_of[fighter.name]
+        found = self._foes.get(team)
+        if found is None:
+            found = self._foes[team] = [f for f in self._standing if self.team_of[f.name] != team]
+        return found
 
     def sides_left(self) -> set[str]:
         """The sides that still have a fighter standing (MSV-7)."""
-        return {name_key(f.team) for f in self.living()}
+        return {self.team_of[f.name] for f in self._standing}
+
+    def _defeated(self, name: str) -> None:
+        self._standing = [f for f in self._standing if f.name != name]
+        self._foes, self._after = {}, {}
 
     # -- one roll ------------------------------------------------------------------------
 
@@ -106,7 +126,7 @@ class Spar:
             reason = f"the spar is over ({self.winner} won on line {self.won_on})"
             self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
         if fighter is not None:
-            self.last_roll[fighter.key] = line.number
+            self.last_roll[fighter.name] = line.number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
 
@@ -175,39 +195,50 @@ class Spar:
             return
         target = self._target(fighter, line.number, until)
         if target is None:
-            foes = _names(
-                [f.name for f in self.living() if name_key(f.team) != name_key(fighter.team)]
-            )
+            foes = _names([f.name for f in self.foes(fighter)])
             reason = f"{name} names no target among {foes} (MSV-6): the roll counts for nothing"
             self.anomaly(line, Kind.NO_TARGET, reason, roll)
             return
-        result = interpret(fighter.cs, roll.faces[0], self.rules)
+        damage, free_attack, text = self._hit(fighter, target.name, roll.faces[0])
         use = Use.FREE_ATTACK if self.stunned else Use.ATTACK
         self.attacks += 1
-        self.dealt[name] += result.damage
-        self.taken[target.name] += result.damage
-        text = f"{name} attacks {target.name}: {result}"
+        self.dealt[name] += damage
+        self.taken[target.name] += damage
         down = self.taken[target.name] >= self.rules.defeat_threshold  # MSV-7
         if down:
             text += f"; {target.name} is defeated"
-        sides = self.sides_left()
-        if len(sides) <= 1:
+            self._defeated(target.name)
+        if down and len(self.sides_left()) <= 1:
             self.phase, self.won_on = "over", line.number
-            self.winner = fighter.team if sides else None
+            self.winner = fighter.team if self._standing else None
             text += f": {self.winner} wins" if self.winner else ": nobody is left"
-        elif result.free_attack and not down:  # MSV-4: the foe is stunned, a free attack at once
+        elif free_attack and not down:  # MSV-4: the foe is stunned, a free attack at once
             self.stunned = target.name
         else:
             self.stunned, self.turn = None, self._next(name)
-        self.read(line.number, roll, name, use, text, damage=result.damage, target=target.name)
+        self.readings.append(
+            Reading(
+                line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name
+            )
+        )
+
+    def _hit(self, fighter: Fighter, target: str, face: int) -> tuple[int, bool, str]:
+        """An attack's damage, whether it gives a free attack, and its reading (MSV-2..MSV-4)."""
+        key = (fighter.name, target, face)
+        found = self._hits.get(key)
+        if found is None:
+            result = interpret(fighter.cs, face, self.rules)
+            text = f"{fighter.name} attacks {target}: {result}"
+            found = self._hits[key] = (result.damage, result.free_attack, text)
+        return found
 
     def _target(self, fighter: Fighter, number: int, until: int) -> Fighter | None:
         if self.stunned is not None:
             return self.by_name[self.stunned]
-        foes = [f for f in self.living() if name_key(f.team) != name_key(fighter.team)]
+        foes = self.foes(fighter)
         if len(foes) == 1:
             return foes[0]
-        after = self.last_roll.get(fighter.key, 0)
+        after = self.last_roll.get(fighter.name, 0)
         named = self.targets.named(fighter.key, after, number, until) or self.aims.get(fighter.key)
         target = next((f for f in foes if f.key == named), None)
         if target is not None:
@@ -216,11 +247,16 @@ class Spar:
 
     def _next(self, name: str) -> str:
         """The next fighter in the order still standing (MSV-6)."""
-        standing = {f.name for f in self.living()}
+        found = self._after.get(name)
+        if found is None:
+            found = self._after[name] = self._next_standing(name)
+        return found
+
+    def _next_standing(self, name: str) -> str:
         index = self.order.index(name)
         for step in range(1, len(self.order) + 1):
             candidate = self.order[(index + step) % len(self.order)]
-            if candidate in standing:
+            if self.taken[candidate] < self.rules.defeat_threshold:
                 return candidate
         return name
 
