@@ -144,3 +144,32 @@ def test_a_50_mb_file_and_a_missing_one(tmp_path: Path) -> None:
         result.output
         == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
     )
+
+
+def test_the_console_script_starts_the_judge_alone(tmp_path: Path) -> None:
+    """`referee judge` loads neither the service nor the other commands (a quick start), and
+    says the same as the full command group, errors included."""
+    import subprocess
+    import sys
+
+    from referee.cli.judge import judge_alone
+
+    code = (
+        "import sys; from referee.cli import entry, judge; "
+        "print(sorted(m for m in ('fastapi', 'sqlalchemy', 'rich', 'referee.service', "
+        "'referee.store', 'referee.cli.main') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+    alone = CliRunner().invoke(judge_alone(), ["judge", str(EXAMPLE)])
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (
+        run(str(EXAMPLE)).exit_code,
+        run(str(EXAMPLE)).stdout,
+        run(str(EXAMPLE)).stderr,
+    )
+    missing = CliRunner().invoke(judge_alone(), ["judge", str(tmp_path / "nope.log")])
+    assert missing.exit_code == 2
+    assert (
+        missing.output
+        == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
+    )

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from referee.cli.output import emit_json
-from referee.errors import NotFoundError, VerificationError
-from referee.systems.msv.rules import load_rules
-from referee.transcripts import MAX_LOG_BYTES, judge_log
-from referee.transcripts.html_report import html_page
-from referee.transcripts.judge import Anomaly
-from referee.transcripts.render import text_report, verdict_line
+from referee.errors import NotFoundError, RefereeError, VerificationError
+from referee.transcripts.decoding import MAX_LOG_BYTES
+from referee.transcripts.verdict import Anomaly
 
 
 def read_log(path: str) -> bytes:
@@ -98,15 +96,18 @@ def judge_command(
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
     """
-    from referee.cli.ledger import read_export
+    from referee.systems.msv.rules import load_rules
+    from referee.transcripts.html_report import html_page
+    from referee.transcripts.judgement import judge_log
+    from referee.transcripts.render import text_report, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
-    export = read_export(export_path) if export_path else None
+    export = _export(export_path) if export_path else None
     case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
     if html_path:
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:
-        emit_json(case.verdict.to_json())
+        click.echo(json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
@@ -117,6 +118,30 @@ def judge_command(
     if anomalies:
         more = f" (+{len(anomalies) - 1} more)" if len(anomalies) > 1 else ""
         raise VerificationError(f"{_described(anomalies[0])}{more}")
+
+
+def _export(path: str) -> Any:
+    from referee.cli.ledger import read_export
+
+    return read_export(path)
+
+
+class _Alone(click.Group):
+    """`referee` with only the judge in it, errors as `referee.cli.main` words them."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefereeError as err:
+            click.echo(f"error: {err}", err=True)
+            ctx.exit(err.exit_code)
+
+
+def judge_alone() -> click.Group:
+    """The `referee` group with only `judge` (the console script's quick start)."""
+    group = _Alone(name="referee", context_settings={"help_option_names": ["-h", "--help"]})
+    group.add_command(judge_command)
+    return group
 
 
 def _described(anomaly: Anomaly) -> str:

@@ -25,7 +25,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from referee.bout.names import skeleton
 from referee.errors import NotationError
 
 #: A Second Life avatar shown with its user name, a Discord user with its tag.
@@ -51,6 +50,8 @@ def look(name: str) -> str:
     >>> look("0nline_Host") == look("OnlineHost")
     True
     """
+    from referee.bout.names import skeleton  # loaded only for a name that is not a host's
+
     return _SEPARATORS.sub("", skeleton(name))
 
 

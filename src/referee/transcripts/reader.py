@@ -238,16 +238,9 @@ def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
 Found = tuple[HostRoll | None, str | None, bool] | None
 
 
-def _roll_line(
-    said: Said, raw: str, trust: Trust, seen: dict[tuple[str | None, str, str], Found] | None = None
-) -> LogLine | None:
+def _roll_line(said: Said, raw: str, trust: Trust) -> LogLine | None:
     """The roll line a line is, or None when it says no roll."""
-    key = (said.author, said.text, said.kind)
-    found = seen.get(key, False) if seen is not None else False
-    if found is False:
-        found = _analyse(said, trust)
-        if seen is not None:
-            seen[key] = found
+    found = _analyse(said, trust)
     if found is None:
         return None
     roll, forged, quoted = found

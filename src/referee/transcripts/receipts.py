@@ -21,9 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from referee.bout.replay import check_export
 from referee.errors import NotationError, RuleError, VerificationError
-from referee.ledger import verify_export
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
 from referee.transcripts.authors import name_key
@@ -76,6 +74,9 @@ class Ledger:
     @classmethod
     def from_export(cls, doc: Any) -> Ledger:
         """Read and verify an export document (`referee export`); errors name what is wrong."""
+        from referee.bout.replay import check_export
+        from referee.ledger import verify_export
+
         report = verify_export(doc, replay=check_export)
         events = [e for e in doc["events"] if isinstance(e, dict)]
         bout = doc["bout"]

@@ -67,10 +67,9 @@ class Spar:
 
     def fighter(self, roll: HostRoll) -> Fighter | None:
         """The fighter a roll names, by AOL's rule (case and spaces do not count)."""
-        found = self._named.get(roll.name, False)
-        if found is False:
-            found = self._named[roll.name] = self.by_key.get(name_key(roll.name))
-        return found
+        if roll.name not in self._named:
+            self._named[roll.name] = self.by_key.get(name_key(roll.name))
+        return self._named[roll.name]
 
     def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         """Note an anomaly (and, when the line's roll could be read, its reading)."""
