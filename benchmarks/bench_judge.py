@@ -1,33 +1,37 @@
-"""Judging a 100,000-line chat log, against a bare pass over the same file.
+"""Judging a 100,000-line chat log, against a bare read of the same file, side by side.
 
 Run: python benchmarks/bench_judge.py
 
-- judge: `referee.transcripts.judge_log` on the bytes of the log: decode, split, read every
-  line (stamp, host line, receipt, speaker), decide the spar, list every anomaly.
-- bare: decode and split the same bytes into lines and run the same regular expressions on
-  each line (stamp, then host line or speaker), building nothing and deciding nothing.
+- bare: decode the bytes, split them into lines and match one regular expression on each
+  line (a time stamp, a speaker and the text), building nothing and deciding nothing: what
+  any reader of the file must at least do.
+- judge: `referee.transcripts.judge_log` on the same bytes: sniff the format, find every roll
+  line and who posted it, check receipts, find the announcement, decide the spar, list every
+  anomaly.
 
 The log is made here from a seeded generator: time-stamped speech and roll lines of two
-fighters in turn (a long spar: CS 1 each, defeat at 100), with outsiders' rolls, wrong dice,
-typed host lines and receipts mixed in. Timing only, no asserts: prints lines per second and
-the ratio judge / bare (the cost of judging over the cost of just reading; lower is better).
+fighters in turn (a long spar: CS 1 each, defeat at 100), with outsiders' rolls, wrong dice and
+host lines typed by a fighter mixed in. Timing only, no asserts: prints lines per second of
+both, and the judge's rate as a share of the bare rate (issue 30 asks for at least a third).
 """
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
 
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import judge_log
-from referee.transcripts.formats import HOST_LIKE_RE, HOST_RE, SPEECH_RE, STAMP_RE, TYPED_HOST_RE
-from referee.transcripts.reader import decode_log, split_lines
+from referee.transcripts.decoding import decode_log, split_lines
 
 LINES = 100_000
 RUNS = 5
-FIGHTERS = ("Tarl Cabot=1", "PaKur=1")
 RULES = rules_from_mapping({"defeat_threshold": 100})
+
+#: The bare pass's one regular expression: a stamp, a speaker, the text.
+LINE = re.compile(r"(?:\[[\d:]+\] )?([^:]{1,64}): (.*)")
 
 
 def make_log(lines: int = LINES, seed: int = 7) -> bytes:
@@ -56,23 +60,14 @@ def make_log(lines: int = LINES, seed: int = 7) -> bytes:
 
 
 def bare(data: bytes) -> int:
-    """Split into lines and run the same regular expressions on each; count the roll lines."""
-    rolls = 0
-    for line in split_lines(decode_log(data)):
-        stamp = STAMP_RE.match(line)
-        body = line[stamp.end() :] if stamp else line
-        if HOST_LIKE_RE.match(body):
-            rolls += HOST_RE.fullmatch(body.strip()) is not None
-        else:
-            speech = SPEECH_RE.match(body)
-            if speech and TYPED_HOST_RE.search(speech["text"]):
-                rolls += 1
-    return rolls
+    """Decode, split into lines, one regular expression on each; count the lines it fits."""
+    match = LINE.match
+    return sum(1 for line in split_lines(decode_log(data)) if match(line))
 
 
 def judge(data: bytes) -> int:
     """The judge on the same bytes; the number of anomalies."""
-    return len(judge_log(data, FIGHTERS, RULES).verdict.anomalies)
+    return len(judge_log(data, rules=RULES).verdict.anomalies)
 
 
 def best(fns: list[Callable[[], object]]) -> list[float]:
@@ -88,7 +83,7 @@ def best(fns: list[Callable[[], object]]) -> list[float]:
 
 def main() -> None:
     data = make_log()
-    verdict = judge_log(data, FIGHTERS, RULES).verdict
+    verdict = judge_log(data, rules=RULES).verdict
     print(
         f"log: {LINES} lines, {len(data) / 1e6:.1f} MB; {len(verdict.rolls)} roll lines, "
         f"{verdict.attacks} attacks counted, {len(verdict.anomalies)} anomalies, "
@@ -97,7 +92,7 @@ def main() -> None:
     judged, read = best([lambda: judge(data), lambda: bare(data)])
     print(f"judge: {LINES / judged:12,.0f} lines/s ({judged * 1e3:.0f} ms)")
     print(f"bare : {LINES / read:12,.0f} lines/s ({read * 1e3:.0f} ms)")
-    print(f"ratio judge / bare: {judged / read:.2f}")
+    print(f"judge rate / bare rate: {read / judged:.2f} (at least 0.33 asked)")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def test_fighters_and_rules_in_the_body(web: LiveServer) -> None:  # noqa: F811
             {"log": "OnlineHost: A rolled 1 100-sided die: 4", "fighters": ["A=5", "B=6"]},
             400,
             "bad_notation",
-            "fighter 'B' never rolls",
+            "fighter 'B' (given) never rolls",
         ),
         ({"log": "x", "rules": {"dmg": 3}}, 400, "bad_rule_pack", "unknown key 'dmg'"),
         (
@@ -110,7 +110,7 @@ def test_the_body_limit_is_256_kib_here_and_16_kib_elsewhere(web: LiveServer) ->
     fits = {"log": "Spar between Tarl (CS 65) and Pa-Kur (CS 70)\n" + line * 3000}
     r = web.post("/api/judge", json=fits)
     assert r.status_code == 400, r.text  # 130 KB is read; Pa-Kur never rolls
-    assert "'Pa-Kur' never rolls" in r.json()["message"]
+    assert "'Pa-Kur' (announced on line 1) never rolls" in r.json()["message"]
     r = web.post("/api/judge", json={"log": line * 6000})
     assert (r.status_code, r.json()["error"]) == (413, "too_large")
     assert r.json()["message"] == "request body over 262144 bytes"

@@ -27,16 +27,18 @@ def test_the_text_report_of_the_stun_chain() -> None:
         "error: line 8: forged: a host line typed after the speaker's name 'Pa-Kur' (+1 more)\n"
     )
     lines = result.stdout.splitlines()
-    assert lines[:6] == [
+    assert lines[:7] == [
         "Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0; 6 attacks counted; 2 anomalies",
         "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1)",
+        "Read as: second-life (Second Life viewer chat log (local chat, objects, /me)); rolls by "
+        "OnlineHost or Gorean Meter",
         "Initiative: Tarl acts first (MSV-5)",
         "  line 8: forged: a host line typed after the speaker's name 'Pa-Kur'",
         "  line 9: out-of-turn: it is Tarl's free attack (MSV-4)",
         "",
     ]
     assert (
-        lines[6]
+        lines[7]
         == " 1  [2026/11/29 21:03]  Proctor Marcus: Spar between Tarl (CS 65) and Pa-Kur (CS 70)"
     )
     assert "      = initiative round 1: 80 vs CS 70, effect 0 - Tarl acts first" in lines
@@ -105,7 +107,7 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
         (
             EXAMPLE.read_bytes(),
             ("--fighter", "Tarl=65", "--fighter", "Rask=70"),
-            "error: fighter 'Rask' never rolls",
+            "error: fighter 'Rask' (given) never rolls in the log",
         ),
         (EXAMPLE.read_bytes(), ("--rules", "/nonexistent.toml"), "error: cannot read rule pack"),
         (
@@ -140,5 +142,34 @@ def test_a_50_mb_file_and_a_missing_one(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert (
         result.output
+        == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
+    )
+
+
+def test_the_console_script_starts_the_judge_alone(tmp_path: Path) -> None:
+    """`referee judge` loads neither the service nor the other commands (a quick start), and
+    says the same as the full command group, errors included."""
+    import subprocess
+    import sys
+
+    from referee.cli.judge import judge_alone
+
+    code = (
+        "import sys; from referee.cli import entry, judge; "
+        "print(sorted(m for m in ('fastapi', 'sqlalchemy', 'rich', 'referee.service', "
+        "'referee.store', 'referee.cli.main') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+    alone = CliRunner().invoke(judge_alone(), ["judge", str(EXAMPLE)])
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (
+        run(str(EXAMPLE)).exit_code,
+        run(str(EXAMPLE)).stdout,
+        run(str(EXAMPLE)).stderr,
+    )
+    missing = CliRunner().invoke(judge_alone(), ["judge", str(tmp_path / "nope.log")])
+    assert missing.exit_code == 2
+    assert (
+        missing.output
         == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
     )

@@ -133,7 +133,11 @@ def test_every_anomaly_kind_and_its_reason() -> None:
             "kind": "forged",
             "reason": "a broken host line (face 147 on a 100-sided die)",
         },
-        {"line": 11, "kind": "forged", "reason": "the speaker 'OnIineHost' imitates OnlineHost"},
+        {
+            "line": 11,
+            "kind": "forged",
+            "reason": "'OnIineHost' only looks like OnlineHost (other letters drawn alike)",
+        },
         {
             "line": 12,
             "kind": "forged",
@@ -146,7 +150,7 @@ def test_every_anomaly_kind_and_its_reason() -> None:
 def test_the_json_document_has_exactly_the_documented_keys() -> None:
     doc = judge_log("\n".join(ANOMALIES), ["Tarl=65", "PaKur=70"]).verdict.to_json()
     assert list(doc) == ["winner", "damage_dealt", "attacks", "anomalies", "rolls"]
-    assert [r["line"] for r in doc["rolls"]] == [2, 3, 4, 5, 6, 7, 8, 9, 13]
+    assert [r["line"] for r in doc["rolls"]] == [2, 3, 4, 5, 6, 7, 8, 9, 11, 13]
     assert doc["rolls"][6] == {
         "line": 8,
         "name": "Tarl",
@@ -244,7 +248,8 @@ def test_every_time_stamp_style(stamp: Stamp) -> None:
     prefix = stamp.example[: stamp.example.index("Tarl")]
     case = judge_log("\n".join(prefix + line for line in CLEAN))
     assert summary(case) == CLEAN_VERDICT
-    assert {line.stamp for line in case.lines} == {stamp.name}
+    written = prefix.strip().strip("[]()")
+    assert {line.stamp for line in case.transcript.rolls} == {written}
 
 
 def test_mixed_stamps_and_the_exact_shapes_of_each() -> None:
@@ -305,10 +310,17 @@ def test_old_dice_convert_and_the_bundled_example(tmp_path: Path) -> None:
         ("\n".join(CLEAN[3:]), (), NotationError, "the log announces no spar"),
         ("\n".join(CLEAN), ("Tarl Cabot",), NotationError, "bad fighter 'Tarl Cabot'"),
         ("\n".join(CLEAN), ("Tarl=sixty",), NotationError, "bad fighter 'Tarl=sixty'"),
-        ("\n".join(CLEAN), ("A=65",), RuleError, "a spar of two fighters, got 1"),
+        ("\n".join(CLEAN), ("A=65",), RuleError, "a spar needs two fighters or more, got 1"),
         ("\n".join(CLEAN), ("A=-5", "B=6"), NotationError, "bad fighter 'A=-5'"),
-        ("\n".join(CLEAN), ("Tarl=65", "PaKur=70"), NotationError, "'Tarl' never rolls"),
-        ("\n".join(CLEAN), ("PaKur=65", "pakur=70"), RuleError, "both fighters are called"),
+        (
+            "\n".join(CLEAN),
+            ("Tarl=65", "PaKur=70"),
+            NotationError,
+            "fighter 'Tarl' (given) never rolls in the log: the roll lines name PaKur, "
+            "Tarl Cabot; 9 lines name 'Tarl' (lines 2 to 17) but no roll line does; check the "
+            "spelling of the name",
+        ),
+        ("\n".join(CLEAN), ("PaKur=65", "pakur=70"), RuleError, "two fighters are called"),
     ],
     ids=lambda v: repr(v)[:30],
 )
@@ -329,7 +341,7 @@ def test_the_public_surface_of_referee_transcripts() -> None:
         for n, v in vars(t).items()
         if not n.startswith("_") and str(getattr(v, "__module__", "")).startswith("referee")
     }
-    assert public == set(t.__all__) - {"MAX_LOG_BYTES", "STAMPS"}
+    assert public == set(t.__all__) - {"MAX_LOG_BYTES", "STAMPS", "FORMATS"}
 
 
 def test_a_huge_line_is_only_text_and_read_quickly() -> None:

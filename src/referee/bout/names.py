@@ -14,12 +14,16 @@ Traceback (most recent call last):
 referee.errors.RuleError: fighter name 'Tarl\\u202e' has an invisible or control character (U+202E)
 >>> same_name("TARL", "tarl"), same_name("\\uff34\\uff41\\uff52\\uff4c", "Tarl")
 (True, True)
+>>> skeleton("\\u041enIineHost") == skeleton("OnlineHost")  # Cyrillic O, capital I for l
+True
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
+from importlib.resources import files
 
 from referee.errors import ConflictError, RuleError
 
@@ -36,6 +40,31 @@ _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 def key(text: str) -> str:
     """What two names are compared by: NFKC, case-folded (`TARL`, `tarl` and full-width match)."""
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+@cache
+def _confusables() -> dict[int, str]:
+    """Each character drawn like an ASCII one, to that ASCII character (`confusables.txt`)."""
+    table: dict[int, str] = {}
+    text = files("referee.bout").joinpath("confusables.txt").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            prototype, _, chars = line.partition("\t")
+            table.update(dict.fromkeys(map(ord, chars), " " if prototype == "SPACE" else prototype))
+    return table
+
+
+def skeleton(text: str) -> str:
+    """What a name looks like, for telling a look-alike: NFKC, each character drawn like an ASCII
+    one replaced by it (UTS #39 confusables: Cyrillic `О`, `0` and `O` alike, `I`, `1` and `l`
+    alike), accents dropped, case-folded. Equal skeletons look alike; equal `key`s are equal.
+
+    >>> skeleton("0nl\\u0131ne\\u0397ost"), skeleton("Pa-K\\u00fcr")
+    ('onlinehost', 'pa-kur')
+    """
+    mapped = unicodedata.normalize("NFKC", text).translate(_confusables())
+    bare = "".join(c for c in unicodedata.normalize("NFD", mapped) if not unicodedata.combining(c))
+    return bare.translate(_confusables()).casefold()
 
 
 def same_name(a: str, b: str) -> bool:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from referee.cli.output import emit_json
-from referee.errors import NotFoundError, VerificationError
-from referee.systems.msv.rules import load_rules
-from referee.transcripts import MAX_LOG_BYTES, judge_log
-from referee.transcripts.html_report import html_page
-from referee.transcripts.judge import Anomaly
-from referee.transcripts.render import text_report, verdict_line
+from referee.errors import NotFoundError, RefereeError, VerificationError
+from referee.transcripts.decoding import MAX_LOG_BYTES
+from referee.transcripts.verdict import Anomaly
 
 
 def read_log(path: str) -> bytes:
@@ -40,8 +38,28 @@ def read_log(path: str) -> bytes:
     "fighters",
     multiple=True,
     metavar="NAME=CS",
-    help="A fighter and their CS (twice; NAME=2dN converts old dice). Default: the log's "
-    "announcement 'Spar between A (CS 65) and B (CS 70)'.",
+    help="A fighter and their CS (twice or more; NAME=2dN converts old dice). Default: the "
+    "log's announcement 'Spar between A (CS 65) and B (CS 70)'.",
+)
+@click.option(
+    "--side",
+    "sides",
+    multiple=True,
+    metavar="NAME=SIDE",
+    help="Put a fighter on a side (teams); default: the announcement's, else its own.",
+)
+@click.option(
+    "--host",
+    "hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Trust one more dice bot or object to roll (besides the format's own).",
+)
+@click.option(
+    "--format",
+    "log_format",
+    metavar="FORMAT",
+    help="Read the log in this format (default: the one its lines fit; see docs/judge.md).",
 )
 @click.option("--rules", "rules_path", metavar="PACK.toml", help="A rule pack (default MSV-1..10).")
 @click.option(
@@ -55,14 +73,18 @@ def read_log(path: str) -> bytes:
 def judge_command(
     log: str,
     fighters: tuple[str, ...],
+    sides: tuple[str, ...],
+    hosts: tuple[str, ...],
+    log_format: str | None,
     rules_path: str | None,
     export_path: str | None,
     as_json: bool,
     html_path: str | None,
 ) -> None:
     """Decide an MSV spar from its chat log (LOG, or - for stdin), flagging every roll line
-    that does not count: forged, wrong-dice, not-a-fighter, out-of-turn (and with --export,
-    receipts the ledger does not hold and ledger rolls the log is missing).
+    that does not count: forged (posted by anyone but the dice bot, or a receipt reused),
+    wrong-dice, not-a-fighter, out-of-turn, no-target (and with --export, where the verdict
+    is the ledger's, receipts it does not hold and rolls the log is missing).
 
     Exit status: 0 when every roll line counts, 1 when some do not (after the report,
     with the first of them on stderr), 2 when the log cannot be judged.
@@ -72,16 +94,20 @@ def judge_command(
       referee judge spar.log
       referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
       referee judge spar.log --export bout-b1.json --html verdict.html
+      referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
     """
-    from referee.cli.ledger import read_export
+    from referee.systems.msv.rules import load_rules
+    from referee.transcripts.html_report import html_page
+    from referee.transcripts.judgement import judge_log
+    from referee.transcripts.render import text_report, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
-    export = read_export(export_path) if export_path else None
-    case = judge_log(read_log(log), fighters, rules, export)
+    export = _export(export_path) if export_path else None
+    case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
     if html_path:
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:
-        emit_json(case.verdict.to_json())
+        click.echo(json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
@@ -92,6 +118,30 @@ def judge_command(
     if anomalies:
         more = f" (+{len(anomalies) - 1} more)" if len(anomalies) > 1 else ""
         raise VerificationError(f"{_described(anomalies[0])}{more}")
+
+
+def _export(path: str) -> Any:
+    from referee.cli.ledger import read_export
+
+    return read_export(path)
+
+
+class _Alone(click.Group):
+    """`referee` with only the judge in it, errors as `referee.cli.main` words them."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefereeError as err:
+            click.echo(f"error: {err}", err=True)
+            ctx.exit(err.exit_code)
+
+
+def judge_alone() -> click.Group:
+    """The `referee` group with only `judge` (the console script's quick start)."""
+    group = _Alone(name="referee", context_settings={"help_option_names": ["-h", "--help"]})
+    group.add_command(judge_command)
+    return group
 
 
 def _described(anomaly: Anomaly) -> str:

@@ -1,8 +1,10 @@
 """A bout's export as an AOL-style chat transcript with the service's receipts.
 
-Each roll is the host's line with its nonce (`OnlineHost: Tarl rolled 1 100-sided die: 47
-(nonce 2)`), each consequence a line said by `Referee`, every line time-stamped `[hh:mm:ss]`
-(UTC) from its event. `referee judge --export` decides such a transcript back to the bout's
+Each roll is the host's line with its receipt (`OnlineHost: Tarl rolled 1 100-sided die: 47
+(nonce 2)`; a roll from another stream than the roller's actions names it, `(nonce 0,
+free:Tarl)`), each consequence a line said by `Referee`, the commitments in force (at the
+start and after each rotation) among them, every line time-stamped `[hh:mm:ss]` (UTC) from
+its event. `referee judge --export` decides such a transcript back to the bout's
 verdict with no anomaly. The web console's "Copy as chat" (static/js/transcript.js) writes
 the same lines.
 
@@ -39,8 +41,9 @@ def _host(name: str, payload: Mapping[str, Any]) -> str:
     faces = " ".join(str(f) for f in payload.get("faces") or [])
     sides = dice[0].lstrip("d") if dice else "?"
     noun = "die" if len(dice) == 1 else "dice"
-    nonce = payload.get("nonce")
-    receipt = f" (nonce {nonce})" if nonce is not None else ""
+    nonce, stream = payload.get("nonce"), payload.get("stream")
+    named = f", {stream}" if stream and stream != f"act:{name}" else ""
+    receipt = f" (nonce {nonce}{named})" if nonce is not None else ""
     return f"OnlineHost: {name} rolled {len(dice)} {sides}-sided {noun}: {faces}{receipt}"
 
 
@@ -52,6 +55,11 @@ def _cs(payload: Mapping[str, Any]) -> str:
 def _announcement(events: Sequence[Event]) -> str:
     fighters = [e["payload"] for e in events if e.get("type") == "fighter_added"]
     named = [f"{p.get('name')} ({_cs(p)})" for p in fighters]
+    sides: dict[str, list[str]] = {}
+    for payload, shown in zip(fighters, named, strict=True):
+        sides.setdefault(str(payload.get("side") or payload.get("name")), []).append(shown)
+    if len(sides) < len(named):  # teams: each side named, its fighters joined by '&'
+        return "Spar: " + " vs ".join(f"Team {s}: {' & '.join(f)}" for s, f in sides.items())
     if len(named) == 2:
         return f"Spar between {named[0]} and {named[1]}"
     return "Spar between " + ", ".join(named)
@@ -70,7 +78,10 @@ _SAYINGS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "voided": lambda p: f"voids events {p.get('from')}..{p.get('to')}",
     "ended": lambda p: f"Result: {p.get('winner') or 'no winner'} ({p.get('reason')})",
     "cancelled": lambda p: f"the bout is called off ({p.get('reason')})",
-    "seed_rotated": lambda p: f"server seed {int(p.get('index', 1)) - 1} revealed, nonces from 0",
+    "seed_rotated": lambda p: (
+        f"server seed {int(p.get('index', 1)) - 1} revealed, nonces from 0; "
+        f"commitment {p.get('next_commitment')}"
+    ),
     "closed": lambda p: f"bout closed, server seed {p.get('server_seed')}",
 }
 
@@ -84,6 +95,9 @@ def bout_as_chat(doc: Mapping[str, Any]) -> list[str]:
     first = _stamp(events[0]) if events else ""
     about = f"{name}: every roll has its receipt (nonce); judge it with referee judge --export"
     lines = [f"{first}{_said(_announcement(events))}", f"{first}{_said(about)}"]
+    commitment = opened.get("commitment")
+    if commitment:
+        lines.append(f"{first}{_said(f'commitment {commitment} (published before any roll)')}")
     actor, initiative = "", False
     pending: list[Event] = []
     for event in events:

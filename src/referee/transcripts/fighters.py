@@ -1,36 +1,43 @@
-"""Who fights: `NAME=CS` (or old dice `NAME=2d22`, MSV-8) or the log's announcement.
+"""Who fights: `NAME=CS` (or old dice `NAME=2d22`, MSV-8), their sides, or the announcement.
 
 Names are matched the way AOL matched screen names: case and spaces do not count
-(`Pa Kur` is `pakur`).
+(`Pa Kur` is `pakur`). A fighter is on its own side unless a side is named (teams): the
+spar ends when one side is left (MSV-7).
 
 >>> parse_fighter("Tarl Cabot=65"), parse_fighter("PaKur=2d24")
-(Fighter(name='Tarl Cabot', cs=65), Fighter(name='PaKur', cs=70))
->>> announced("Judge: Spar between Tarl Cabot (CS 65) and PaKur (CS 70)")
-(Fighter(name='Tarl Cabot', cs=65), Fighter(name='PaKur', cs=70))
+(Fighter(name='Tarl Cabot', cs=65, side=None), Fighter(name='PaKur', cs=70, side=None))
+>>> with_sides([parse_fighter("Tarl=65"), parse_fighter("Rask=60")], ["Rask=Ar"])[1].team
+'Ar'
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.systems.msv.attack import CombatSkill, check_cs
 from referee.systems.msv.convert import dice_to_cs
-from referee.transcripts.formats import ANNOUNCE_RE, ANNOUNCED_FIGHTER_RE
+from referee.transcripts.authors import name_key
 
 _OLD_DICE = re.compile(r"2d[0-9]{1,4}", re.IGNORECASE)
 _HINT = "NAME=CS, e.g. 'Tarl Cabot=65', or old dice NAME=2dN, e.g. 'PaKur=2d24'"
 
+#: The most fighters one spar may have (a group spar fought in one chat room).
+MAX_FIGHTERS = 32
+
+__all__ = ["MAX_FIGHTERS", "Fighter", "check_fighters", "name_key", "parse_fighter", "with_sides"]
+
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
-    """A fighter of the spar: the name as given and the Combat Skill (MSV-2)."""
+    """A fighter of the spar: the name as given, the Combat Skill (MSV-2), the side."""
 
     name: str
     cs: CombatSkill
+    side: str | None = None
 
     @property
     def key(self) -> str:
@@ -41,14 +48,10 @@ class Fighter:
         """
         return name_key(self.name)
 
-
-def name_key(name: str) -> str:
-    """A screen name with case and spaces taken out.
-
-    >>> name_key("Tarl Cabot") == name_key("tarlcabot")
-    True
-    """
-    return "".join(name.split()).casefold()
+    @property
+    def team(self) -> str:
+        """The side the fighter is on: the one named, or its own."""
+        return self.side or self.name
 
 
 def parse_fighter(text: str) -> Fighter:
@@ -63,60 +66,53 @@ or old dice NAME=2dN, e.g. 'PaKur=2d24')
     name, sep, value = text.rpartition("=")
     value = value.strip()
     if not sep or not name.strip() or len(name) > 64:
-        raise NotationError(f"bad fighter {text!r} (expected {_HINT})")
+        raise NotationError(f"bad fighter {text[:80]!r} (expected {_HINT})")
+    return Fighter(name.strip(), skill(value, text))
+
+
+def skill(value: str, text: str) -> CombatSkill:
+    """A CS (`65`) or old dice (`2d23`, MSV-8) as a Combat Skill."""
     if is_whole(value):
-        return Fighter(name.strip(), check_cs(int(value)))
+        return check_cs(int(value))
     if _OLD_DICE.fullmatch(value):
-        return Fighter(name.strip(), dice_to_cs(value).cs)
-    raise NotationError(f"bad fighter {text!r} (expected {_HINT})")
+        return dice_to_cs(value).cs
+    raise NotationError(f"bad fighter {text[:80]!r} (expected {_HINT})")
 
 
-def check_pair(fighters: Sequence[Fighter]) -> tuple[Fighter, Fighter]:
-    """Exactly two fighters with different names (the judge decides two-fighter spars).
+def with_sides(fighters: Sequence[Fighter], sides: Sequence[str]) -> tuple[Fighter, ...]:
+    """The fighters with the sides `NAME=SIDE` puts them on."""
+    out = list(fighters)
+    for text in sides:
+        name, sep, side = text.rpartition("=")
+        index = next((i for i, f in enumerate(out) if f.key == name_key(name)), None)
+        if not sep or index is None or not side.strip() or len(side) > 64:
+            names = ", ".join(f.name for f in out)
+            raise NotationError(f"bad side {text[:80]!r} (expected NAME=SIDE for one of: {names})")
+        out[index] = replace(out[index], side=side.strip())
+    return tuple(out)
 
-    >>> check_pair([parse_fighter("A=50")])
+
+def check_fighters(fighters: Sequence[Fighter]) -> tuple[Fighter, ...]:
+    """Two to `MAX_FIGHTERS` fighters with different names, on at least two sides.
+
+    >>> check_fighters([parse_fighter("A=50")])
     Traceback (most recent call last):
     ...
-    referee.errors.RuleError: the judge decides a spar of two fighters, got 1: A
+    referee.errors.RuleError: a spar needs two fighters or more, got 1: A
     """
-    if len(fighters) != 2:
-        names = ", ".join(f.name for f in fighters)
-        raise RuleError(f"the judge decides a spar of two fighters, got {len(fighters)}: {names}")
-    first, second = fighters
-    if first.key == second.key:
-        raise RuleError(f"both fighters are called {first.name!r}")
-    return first, second
-
-
-def announced(text: str) -> tuple[Fighter, ...] | None:
-    """The fighters a line announces (`Spar between A (CS 65) and B (CS 70)`), or None.
-
-    >>> announced("Spar: Tarl (CS 65) vs Pa-Kur (CS 70), seed 7")
-    (Fighter(name='Tarl', cs=65), Fighter(name='Pa-Kur', cs=70))
-    >>> announced("Tarl: nice spar") is None
-    True
-    """
-    match = ANNOUNCE_RE.search(text)
-    if match is None:
-        return None
-    found = tuple(
-        Fighter(m["name"].strip(), check_cs(int(m["cs"])))
-        for m in ANNOUNCED_FIGHTER_RE.finditer(match["rest"])
-        if m["name"].strip()
-    )
-    return found or None
-
-
-def find_announcement(lines: Iterable[tuple[int, str]]) -> tuple[int, tuple[Fighter, ...]] | None:
-    """The first announcement in (number, text) lines: its line number and fighters.
-
-    >>> find_announcement([(1, "hi"), (2, "Judge: Spar between A (CS 50) and B (CS 55)")])
-    (2, (Fighter(name='A', cs=50), Fighter(name='B', cs=55)))
-    """
-    for number, text in lines:
-        if "(" not in text:
-            continue
-        found = announced(text)
-        if found is not None:
-            return number, found
-    return None
+    names = ", ".join(f.name for f in fighters[:MAX_FIGHTERS])
+    if not 2 <= len(fighters) <= MAX_FIGHTERS:
+        raise RuleError(
+            f"a spar needs two fighters or more (at most {MAX_FIGHTERS}), got {len(fighters)}: "
+            f"{names}"
+            if len(fighters) > MAX_FIGHTERS
+            else f"a spar needs two fighters or more, got {len(fighters)}: {names}"
+        )
+    seen: dict[str, Fighter] = {}
+    for fighter in fighters:
+        if fighter.key in seen:
+            raise RuleError(f"two fighters are called {fighter.name!r}")
+        seen[fighter.key] = fighter
+    if len({name_key(f.team) for f in fighters}) < 2:
+        raise RuleError(f"every fighter is on one side ({fighters[0].team}): nobody to fight")
+    return tuple(fighters)

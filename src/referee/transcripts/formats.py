@@ -1,17 +1,21 @@
-"""Chat-log formats as data: time stamps written by chat loggers, and the roll lines of AOL.
+"""Chat-log formats as data: how each logger writes a line, and who posted it.
 
-A chat logger puts a time stamp in front of each line; a new logger is one more `Stamp`
-entry in `STAMPS` (a name, a regular expression for the stamp with its trailing spaces, an
-example). The body that follows the stamp is read by the patterns below, in order: the host's
-roll line (`OnlineHost: NAME rolled 1 100-sided die: 47`, MSV-1), the service's own receipt
-(the same line with ` (nonce 12)` after it), a speaker's line (`Name: text`).
+A `Format` says how one logger or exporter writes a log: the patterns of its lines (a speech
+line with its author, an emote, the logger's own lines), or for exporters that write an
+author header above a message (DiscordChatExporter, a copy from Discord's window) the
+header's pattern; and the dice bots or objects whose roll lines count there by default
+(`hosts`). A new logger is one more entry in `FORMATS`, with its sample log in
+`tests/data/judge/formats/` and a test.
 
+Time stamps written in front of AOL-style lines (`[21:03]`, `(9:03:12 PM)`, ...) are one more
+table, `STAMPS`, as before.
+
+>>> [f.name for f in FORMATS][:4]
+['discord-txt', 'discord-csv', 'discord-copy', 'pidgin-html']
 >>> [s.name for s in STAMPS]
 ['hh:mm', 'hh:mm:ss', 'second-life', 'am-pm', 'iso']
 >>> split_stamp("[2026/11/29 21:03]  Tarl: hi")
 ('second-life', 'Tarl: hi')
->>> split_stamp("Tarl: hi")
-(None, 'Tarl: hi')
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class Stamp:
         return f"Stamp({self.name!r})"
 
 
-#: The time-stamp styles the reader knows, tried in this order. One entry per logger style.
+#: The time-stamp styles written in front of AOL-style lines, tried in this order.
 STAMPS: tuple[Stamp, ...] = (
     Stamp("hh:mm", r"\[\d{1,2}:\d{2}\] ?", "[21:03] Tarl: hi"),
     Stamp("hh:mm:ss", r"\[\d{1,2}:\d{2}:\d{2}\] ?", "[21:03:12] Tarl: hi"),
@@ -53,37 +57,13 @@ STAMPS: tuple[Stamp, ...] = (
 #: ASCII digits only (`re.ASCII`): no logger writes `٢١:٠٣`, so such a stamp is not one.
 STAMP_RE = re.compile("|".join(f"(?P<s{i}>{s.pattern})" for i, s in enumerate(STAMPS)), re.ASCII)
 
-#: A host line, loosely: anything the host may have said about a roll (checked strictly after).
-HOST_LIKE_RE = re.compile(r"\s*online\s*host\s*:.*\brolled\b", re.IGNORECASE)
-
-#: A host roll line inside what a speaker said (`PaKur: OnlineHost: PaKur rolled 1 ...`):
-#: "rolled" and a number after it, so that talk about the host is not taken for a forgery.
-TYPED_HOST_RE = re.compile(r"online\s*host\s*:.*\brolled\s+\d", re.IGNORECASE)
-
 #: The host's roll line exactly as AOL wrote it (MSV-1), with the service's `(nonce N)` receipt.
 HOST_RE = re.compile(
     r"OnlineHost:[ \t]+(?P<name>\S(?:.{0,62}?\S)?)[ \t]+rolled[ \t]+(?P<count>\d{1,3})[ \t]+"
     r"(?P<sides>\d{1,4})-sided[ \t]+(?P<noun>die|dice):[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
     r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})\))?[ \t]*",
-    re.ASCII,  # the host writes ASCII digits; `٤٧` in a host line is typed, not rolled
+    re.ASCII,
 )
-
-#: A speaker's line: `Name: text` (AOL screen names and SL names have no colon).
-SPEECH_RE = re.compile(r"(?P<name>[^:\s][^:]{0,63}?):[ \t]*(?P<text>.*)")
-
-#: An announcement of a spar, e.g. `Spar between Tarl Cabot (CS 65) and PaKur (CS 70)` or the
-#: header `referee msv spar` prints, `Spar: Tarl (CS 65) vs Pa-Kur (CS 70), seed 7`.
-ANNOUNCE_RE = re.compile(
-    r"\bspar(?:[ \t]+between[ \t]+|[ \t]*:[ \t]*)(?P<rest>.*\(\s*CS\b.*)", re.I
-)
-
-#: One fighter named in an announcement: `NAME (CS 65)`, after a separator (`and`, `vs`, `,`).
-ANNOUNCED_FIGHTER_RE = re.compile(
-    r"\s*(?:(?:,|\band\b|\bvs\b\.?|\bversus\b)\s*)*(?P<name>[^()]*?)\s*"
-    r"\(\s*CS\s*(?P<cs>\d{1,4})\s*\)",
-    re.I | re.ASCII,
-)
-
 
 #: The first characters of every stamp style (a quick test before the pattern).
 _OPENERS = frozenset(s.example[0] for s in STAMPS)
@@ -94,9 +74,215 @@ def split_stamp(line: str) -> tuple[str | None, str]:
 
     >>> split_stamp("(9:03:12 PM) OnlineHost: Tarl rolled 1 100-sided die: 47")
     ('am-pm', 'OnlineHost: Tarl rolled 1 100-sided die: 47')
+    >>> split_stamp("Tarl: hi")
+    (None, 'Tarl: hi')
     """
     match = STAMP_RE.match(line) if line[:1] in _OPENERS else None
     if match is None:
         return None, line
     index = int(str(match.lastgroup)[1:])
     return STAMPS[index].name, line[match.end() :]
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One logger's way of writing a log.
+
+    `speech`, `emote` and `system` match one whole line: a speech line has the groups
+    `author` and `text` (and `stamp` when the logger writes one); an emote (`/me`, IRC's
+    `* Tarl waves`) has `author` and `text`; a system line is the logger's own (joins, session
+    headers) and is nobody's. Block formats write the author on a `header` line and the
+    message below it. `hosts` are the dice bots and objects that roll in such a log.
+    `prefix` matches what changes from line to line before the author (the time stamp): lines
+    alike after it are read once.
+    """
+
+    name: str
+    title: str
+    example: str
+    hosts: tuple[str, ...]
+    speech: re.Pattern[str] | None = None
+    emote: re.Pattern[str] | None = None
+    system: re.Pattern[str] | None = None
+    header: re.Pattern[str] | None = None
+    container: str = "lines"
+    speech_first: bool = False
+    prefix: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Format({self.name!r})"
+
+    @property
+    def blocks(self) -> bool:
+        """Whether the author is on a header line above the message (not on each line)."""
+        return self.header is not None
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.ASCII)
+
+
+_AOL_STAMP = "(?:" + "|".join(s.pattern for s in STAMPS) + ")"
+_HHMM = r"\d{1,2}:\d{2}(?::\d{2})?"
+_AMPM = r"(?: ?[AaPp]\.? ?[Mm]\.?)"
+_DATE = r"\d{1,4}[-./]\d{1,2}[-./]\d{2,4},?"
+_SL = r"\[(?P<stamp>\d{4}/\d{2}/\d{2} " + _HHMM + r")\] {1,2}"
+_PIDGIN = r"\((?P<stamp>(?:\d{1,4}[-./]\d{1,2}[-./]\d{1,4} )?" + _HHMM + _AMPM + r"?)\) "
+_IRC_MODE = r"[~&@%+]?"
+_DCE_STAMP = (
+    r"\[(?P<stamp>"
+    + _DATE
+    + " "
+    + _HHMM
+    + _AMPM
+    + r"?|\d{1,2}-[A-Za-z]{3}-\d{2} "
+    + _HHMM
+    + _AMPM
+    + r"?)\]"
+)
+
+#: Every format the judge reads, the most particular first (the reader picks the one most of a
+#: log's lines fit; on a tie, the earlier).
+FORMATS: tuple[Format, ...] = (
+    Format(
+        "discord-txt",
+        "DiscordChatExporter, plain text (TXT)",
+        "[11/29/2026 9:03 PM] Avrae#6944\n@Tarl  🎲\n**Result**: 1d100 (47)\n**Total**: 47",
+        ("OnlineHost", "Dice Maiden", "Avrae"),
+        header=_re(_DCE_STAMP + r" (?P<author>[^\s:][^\n:]{0,80}?)(?: \(pinned\))?[ \t]*"),
+        system=_re(
+            r"={20,}|(?:Guild|Channel|Topic|After|Before): .*|Exported [\d,.]+ message\(s\)"
+            r"|\{(?:Attachments|Embed|Reactions|Stickers)\}"
+        ),
+        container="blocks",
+    ),
+    Format(
+        "discord-csv",
+        "DiscordChatExporter, CSV",
+        '"1","OnlineHost#0000","11/29/2026 9:03 PM","Tarl rolled 1 100-sided die: 47","",""',
+        ("OnlineHost", "Dice Maiden", "Avrae"),
+        header=_re(r'"?AuthorID"?,"?Author"?,"?Date"?,"?Content"?.*'),
+        container="csv",
+    ),
+    Format(
+        "discord-copy",
+        "copied from Discord's window",
+        "Avrae APP — 11/29/2026 9:03 PM\n@Tarl  🎲\n**Result**: 1d100 (47)\n**Total**: 47",
+        ("OnlineHost", "Dice Maiden", "Avrae"),
+        header=re.compile(
+            r"(?P<author>[^\n—]{1,80}?)(?: ?(?P<bot>BOT|APP))? — (?P<stamp>(?:Today at |"
+            r"Yesterday at |" + _DATE + r" )?" + _HHMM + _AMPM + r"?)[ \t]*",
+            re.ASCII,
+        ),
+        container="blocks",
+    ),
+    Format(
+        "pidgin-html",
+        "Pidgin, HTML",
+        '<font color="#16569E"><font size="2">(21:03:12)</font> <b>OnlineHost:</b></font> '
+        "Tarl rolled 1 100-sided die: 47<br/>",
+        ("OnlineHost",),
+        speech=_re(_PIDGIN + r"(?P<author>[^:]{1,64}?): (?P<text>.*)"),
+        emote=_re(_PIDGIN + r"\*\*\*(?P<author>\S{1,64}) (?P<text>.*)"),
+        system=_re(r"Conversation with .*|" + _PIDGIN + r"[^:]*|<html>.*|</body>.*|"),
+        container="html",
+    ),
+    Format(
+        "pidgin",
+        "Pidgin, plain text (AIM, IRC and other networks)",
+        "(21:03:12) OnlineHost: Tarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        speech=_re(_PIDGIN + r"(?P<author>[^:]{1,64}?): (?P<text>.*)"),
+        emote=_re(_PIDGIN + r"\*\*\*(?P<author>\S{1,64}) (?P<text>.*)"),
+        system=_re(r"Conversation with .*|" + _PIDGIN + r"[^:]*"),
+        prefix=_re(r"\([\d/.: \-AaPpMm]{4,30}\) "),
+    ),
+    Format(
+        "aim",
+        "AIM with time stamps (Name (9:03:12 PM): text)",
+        "OnlineHost (9:03:12 PM): Tarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        speech=_re(
+            r"(?P<author>[^:()\s][^:()]{0,63}?) \((?P<stamp>" + _HHMM + _AMPM + r"?)\):"
+            r"[ \t]*(?P<text>.*)"
+        ),
+        system=_re(r"Session (?:Start|Close)\b.*|-{3,}.*"),
+    ),
+    Format(
+        "weechat",
+        "WeeChat (tab-separated)",
+        "2026-11-29 21:03:12\t@OnlineHost\tTarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        system=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t(?:-->|<--|--|=!=|)\t.*"),
+        emote=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t \*\t(?P<author>\S{1,64}) (?P<text>.*)"),
+        speech=_re(
+            r"(?P<stamp>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\t" + _IRC_MODE + r"(?P<author>[^\t\s]"
+            r"[^\t]{0,63})\t(?P<text>.*)"
+        ),
+        prefix=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t"),
+    ),
+    Format(
+        "hexchat",
+        "HexChat / XChat",
+        "Nov 29 21:03:12 <OnlineHost>\tTarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        system=_re(r"\*{4} (?:BEGIN|ENDING) LOGGING.*"),
+        emote=_re(r"[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} \*\t(?P<author>\S{1,64}) (?P<text>.*)"),
+        speech=_re(
+            r"(?P<stamp>[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2}) <" + _IRC_MODE + r"(?P<author>"
+            r"[^>\s]{1,64})>\t(?P<text>.*)"
+        ),
+        prefix=_re(r"[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} "),
+    ),
+    Format(
+        "irssi",
+        "irssi",
+        "21:03 <@OnlineHost> Tarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        system=_re(r"--- .*|" + _HHMM + r" -!- .*"),
+        emote=_re(_HHMM + r"  \* (?P<author>\S{1,64}) (?P<text>.*)"),
+        speech=_re(r"(?P<stamp>" + _HHMM + r") <[ ~&@%+]?(?P<author>[^>\s]{1,64})> (?P<text>.*)"),
+        prefix=_re(_HHMM + r" (?=<)"),
+    ),
+    Format(
+        "mirc",
+        "mIRC, ZNC and other [hh:mm] <nick> IRC logs",
+        "[21:03] <OnlineHost> Tarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        system=_re(r"(?:\[" + _HHMM + r"\] )?(?:\*\*\* |-\S+- |Session \w+:).*"),
+        emote=_re(r"(?:\[" + _HHMM + r"\] )?\* (?P<author>\S{1,64}) (?P<text>.*)"),
+        speech=_re(
+            r"(?:\[(?P<stamp>" + _HHMM + r")\] )?<" + _IRC_MODE + r"(?P<author>[^>\s]{1,64})> ?"
+            r"(?P<text>.*)"
+        ),
+        prefix=_re(r"\[" + _HHMM + r"\] (?=<)"),
+    ),
+    Format(
+        "second-life",
+        "Second Life viewer chat log (local chat, objects, /me)",
+        "[2026/11/29 21:03]  Gorean Meter: Tarl Cabot rolled 42",
+        ("OnlineHost", "Gorean Meter"),
+        speech=re.compile(_SL + r"(?P<author>[^:\n]{1,80}?): (?P<text>.*)"),
+        emote=re.compile(_SL + r"(?P<author>\S{1,40}(?: \([\w.\-]{1,40}\))?) (?P<text>.*)"),
+        speech_first=True,
+        prefix=_re(r"\[\d{4}/\d{2}/\d{2} " + _HHMM + r"\] {1,2}(?=\S)"),
+    ),
+    Format(
+        "aol",
+        "AOL room log (Name: text), with or without time stamps",
+        "OnlineHost: Tarl rolled 1 100-sided die: 47",
+        ("OnlineHost",),
+        speech=re.compile(
+            r"(?P<stamp>" + _AOL_STAMP + r")?(?P<author>[^:\s\[(<][^:\[\]()<>]{0,63}?):(?!\d\d)"
+            r"[ \t]*(?P<text>.*)"
+        ),
+        speech_first=True,
+        prefix=_re(_AOL_STAMP),
+    ),
+)
+
+#: Formats by name.
+BY_NAME = {f.name: f for f in FORMATS}
+
+#: The format a log is read in when nothing else fits (and `read_line` reads one line in).
+AOL = BY_NAME["aol"]

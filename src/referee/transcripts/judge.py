@@ -1,19 +1,19 @@
-"""The judge: rebuild a two-fighter MSV spar from the roll lines of a log, and flag the rest.
+"""The judge: rebuild an MSV spar from the roll lines of a log, and flag the rest.
 
-Initiative first: each fighter's first valid 1d100 roll; ties and double failures reroll
-(MSV-5). Then the fighter whose turn it is attacks with their next valid 1d100 roll; a critical
-gives a free attack at once (MSV-4); turns alternate otherwise (MSV-6); the spar ends when one
-fighter's damage taken reaches the pack's threshold (MSV-7). **Only the first valid 1d100 host
-roll of the fighter whose turn it is counts**; every other roll line is an anomaly and changes
-nothing.
+The spar is followed as the bout engine would referee it (`referee.transcripts.spar`, MSV-5
+to MSV-7, any number of fighters and sides). **Only the first valid 1d100 host roll of the
+fighter whose turn it is counts**; every other roll line is an anomaly and changes nothing:
+one its author could not post (`forged`), a receipt or commitment used twice or out of order
+(`forged`, `referee.transcripts.reuse`), a roll of someone else, the wrong dice, out of turn.
+With the bout's export the verdict is the ledger's own and the log is listed against it.
 
->>> from referee.transcripts.reader import read_lines
+>>> from referee.transcripts.reader import read_log
 >>> from referee.transcripts.fighters import parse_fighter
->>> log = '''OnlineHost: Tarl rolled 1 100-sided die: 47
+>>> log = read_log('''OnlineHost: Tarl rolled 1 100-sided die: 47
 ... OnlineHost: PaKur rolled 1 100-sided die: 12
 ... OnlineHost: Tarl rolled 1 100-sided die: 40
-... OnlineHost: Tarl rolled 1 100-sided die: 55'''
->>> verdict = decide(list(read_lines(log)), [parse_fighter("Tarl=65"), parse_fighter("PaKur=70")])
+... OnlineHost: Tarl rolled 1 100-sided die: 55''')
+>>> verdict = decide(log.rolls, [parse_fighter("Tarl=65"), parse_fighter("PaKur=70")])
 >>> verdict.damage_dealt, verdict.attacks, verdict.anomalies
 ({'Tarl': 7, 'PaKur': 0}, 2, ())
 """
@@ -21,264 +21,29 @@ nothing.
 from __future__ import annotations
 
 import bisect
-import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from referee.systems.msv.attack import effect_number, interpret
-from referee.systems.msv.initiative import sort_key
 from referee.systems.msv.rules import MsvRules, default_rules
-from referee.transcripts.fighters import Fighter, check_pair
+from referee.transcripts.authors import name_key
+from referee.transcripts.fighters import Fighter, check_fighters
 from referee.transcripts.reader import HostRoll, LogLine
 from referee.transcripts.receipts import Ledger
+from referee.transcripts.reuse import ReceiptBook
+from referee.transcripts.spar import Spar
+from referee.transcripts.targets import TargetBook
+from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
+
+__all__ = ["Anomaly", "Kind", "Marker", "Reading", "Use", "Verdict", "decide"]
 
 
-class Kind(enum.Enum):
-    """The kinds of anomaly, by their names in JSON."""
-
-    FORGED = "forged"
-    """A host line the host did not write: typed after a name, broken, or not in the ledger."""
-    WRONG_DICE = "wrong-dice"
-    """A fighter's host line whose dice are not one 100-sided die (MSV-1)."""
-    NOT_A_FIGHTER = "not-a-fighter"
-    """A host line of someone who is not in the spar."""
-    OUT_OF_TURN = "out-of-turn"
-    """A fighter's roll when it is not their turn, including a second roll in one turn."""
-    MISSING = "missing"
-    """A ledger roll the log lacks (with an export): someone edited the log."""
-
-
-class Use(enum.Enum):
-    """What a roll line was to the spar."""
-
-    INITIATIVE = "initiative"
-    """An initiative roll (MSV-5); not an attack."""
-    ATTACK = "attack"
-    """An attack that counted (MSV-2..MSV-4, MSV-6)."""
-    FREE_ATTACK = "free-attack"
-    """A free attack after a critical (MSV-4); it counts as an attack."""
-    FREE_ROLL = "free-roll"
-    """A roll the ledger records outside the fight (a `//roll` on the service)."""
-    VOIDED = "voided"
-    """A roll of an action the referee voided in the ledger."""
-    ANOMALY = "anomaly"
-    """A roll line that changes nothing (see its anomaly)."""
-
-
-class Anomaly(NamedTuple):
-    """A roll line (or a ledger roll) that changes nothing, and why (a named tuple: a long
-    log may have many)."""
+class Marker(NamedTuple):
+    """A line of the service's that is not a roll but matters to receipts: a server seed
+    revealed (`rotation`) or a commitment announced (`commitment`, its hex digest)."""
 
     line: int
-    kind: Kind
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        """`{"line", "kind", "reason"}` as `--json` prints it."""
-        return {"line": self.line, "kind": self.kind.value, "reason": self.reason}
-
-
-class Reading(NamedTuple):
-    """How the judge read one roll line: whose, the dice, what for, and what it did (a named
-    tuple, one per roll line)."""
-
-    line: int
-    name: str
-    dice: str
-    faces: tuple[int, ...]
-    nonce: int | None
-    use: Use
-    text: str
-    damage: int = 0
-    target: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """One entry of `rolls` in `--json`."""
-        return {
-            "line": self.line,
-            "name": self.name,
-            "dice": self.dice,
-            "faces": list(self.faces),
-            "nonce": self.nonce,
-            "use": self.use.value,
-            "damage": self.damage,
-            "target": self.target,
-            "reading": self.text,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The judged spar: who won, each fighter's damage dealt, the attacks that counted, every
-    anomaly and every roll line's reading. `winner` is None for an unfinished spar."""
-
-    fighters: tuple[Fighter, Fighter]
-    winner: str | None
-    damage_dealt: dict[str, int]
-    attacks: int
-    anomalies: tuple[Anomaly, ...]
-    rolls: tuple[Reading, ...]
-    order: tuple[str, ...] = ()
-    threshold: int = 15
-    notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """Exactly the `--json` document: winner, damage_dealt, attacks, anomalies, rolls."""
-        return {
-            "winner": self.winner,
-            "damage_dealt": dict(self.damage_dealt),
-            "attacks": self.attacks,
-            "anomalies": [a.to_json() for a in self.anomalies],
-            "rolls": [r.to_json() for r in self.rolls],
-        }
-
-
-@dataclass
-class _Spar:
-    """The spar as the judge follows it, one roll line at a time."""
-
-    fighters: tuple[Fighter, Fighter]
-    rules: MsvRules
-    ledger: Ledger | None
-    phase: str = "initiative"
-    initiative: dict[str, int] = field(default_factory=dict)
-    initiative_round: int = 1
-    order: tuple[str, ...] = ()
-    turn: str = ""
-    free: bool = False
-    winner: str | None = None
-    won_on: int = 0
-    attacks: int = 0
-    dealt: dict[str, int] = field(default_factory=dict)
-    anomalies: list[Anomaly] = field(default_factory=list)
-    readings: list[Reading] = field(default_factory=list)
-    claims: dict[int, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.dealt = {f.name: 0 for f in self.fighters}
-        self.by_key = {f.key: f for f in self.fighters}
-        if all(f.cs == 0 for f in self.fighters):  # MSV-5: a CS 0 group keeps the given order
-            self._start(tuple(f.name for f in self.fighters))
-
-    def _start(self, order: tuple[str, ...]) -> None:
-        self.phase, self.order, self.turn = "fight", order, order[0]
-
-    def foe(self, name: str) -> str:
-        return next(f.name for f in self.fighters if f.name != name)
-
-    def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
-        self.anomalies.append(Anomaly(line.number, kind, reason))
-        if roll is not None:
-            self._read(line, roll, roll.name, Use.ANOMALY, reason)
-
-    def _read(
-        self, line: LogLine, roll: HostRoll, name: str, use: Use, text: str, **more: Any
-    ) -> None:
-        reading = Reading(line.number, name, roll.dice, roll.faces, roll.nonce, use, text, **more)
-        self.readings.append(reading)
-
-    def take(self, line: LogLine) -> None:
-        """Read one roll line (real or forged)."""
-        roll = line.roll
-        if line.forged is not None:
-            self.anomaly(line, Kind.FORGED, line.forged, roll)
-            return
-        assert roll is not None
-        if self.ledger is not None and not self._ledger_allows(line, roll):
-            return
-        fighter = self.by_key.get(_key(roll.name))
-        if fighter is None:
-            names = " and ".join(f.name for f in self.fighters)
-            self.anomaly(
-                line, Kind.NOT_A_FIGHTER, f"{roll.name} is not in the spar ({names})", roll
-            )
-            return
-        if roll.count != 1 or roll.sides != 100:
-            reason = f"{fighter.name} rolled {roll.dice}; MSV rolls one 100-sided die (MSV-1)"
-            self.anomaly(line, Kind.WRONG_DICE, reason, roll)
-            return
-        if self.phase == "initiative":
-            self._initiative(line, roll, fighter)
-        elif self.phase == "fight":
-            self._attack(line, roll, fighter)
-        else:
-            reason = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
-
-    def _ledger_allows(self, line: LogLine, roll: HostRoll) -> bool:
-        """A receipt the ledger holds for the fight; free rolls and voided ones are set aside."""
-        assert self.ledger is not None
-        held, forged = self.ledger.claim(roll)
-        if held is not None:
-            self.claims[held.seq] = line.number
-        if forged is not None:
-            self.anomaly(line, Kind.FORGED, forged, roll)
-            return False
-        assert held is not None
-        if held.voided:
-            self._read(line, roll, roll.name, Use.VOIDED, "voided by the referee (ledger)")
-            return False
-        if held.use == "free-roll":
-            self._read(line, roll, roll.name, Use.FREE_ROLL, "a free roll (ledger): no effect")
-            return False
-        return True
-
-    def _initiative(self, line: LogLine, roll: HostRoll, fighter: Fighter) -> None:
-        face, name = roll.faces[0], fighter.name
-        if name in self.initiative:
-            reason = (
-                f"{name} already rolled initiative (round {self.initiative_round}, "
-                f"{self.initiative[name]}); the first roll counts"
-            )
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
-            return
-        self.initiative[name] = face
-        effect = effect_number(fighter.cs, face, self.rules)
-        text = (
-            f"initiative round {self.initiative_round}: {face} vs CS {fighter.cs}, effect {effect}"
-        )
-        if len(self.initiative) == 2:
-            text += self._settle()
-        self._read(line, roll, name, Use.INITIATIVE, text)
-
-    def _settle(self) -> str:
-        """Both have rolled: an order, or a reroll (MSV-5)."""
-        a, b = self.fighters
-        key_a = sort_key(a.cs, self.initiative[a.name], self.rules)
-        key_b = sort_key(b.cs, self.initiative[b.name], self.rules)
-        self.initiative = {}
-        if key_a == key_b:
-            self.initiative_round += 1
-            return " - tied: both reroll (MSV-5)"
-        first, second = (a, b) if key_a > key_b else (b, a)
-        self._start((first.name, second.name))
-        return f" - {first.name} acts first"
-
-    def _attack(self, line: LogLine, roll: HostRoll, fighter: Fighter) -> None:
-        name = fighter.name
-        if name != self.turn:
-            what = "free attack (MSV-4)" if self.free else "turn"
-            self.anomaly(line, Kind.OUT_OF_TURN, f"it is {self.turn}'s {what}", roll)
-            return
-        result = interpret(fighter.cs, roll.faces[0], self.rules)
-        foe = self.foe(name)
-        use = Use.FREE_ATTACK if self.free else Use.ATTACK
-        self.attacks += 1
-        self.dealt[name] += result.damage
-        text = f"{name} attacks {foe}: {result}"
-        if self.dealt[name] >= self.rules.defeat_threshold:  # MSV-7
-            self.phase, self.winner, self.won_on = "over", name, line.number
-            text += f"; {foe} is defeated: {name} wins"
-        elif result.free_attack:  # MSV-4: the foe is stunned, the attacker goes again at once
-            self.free = True
-        else:
-            self.free, self.turn = False, foe
-        self._read(line, roll, name, use, text, damage=result.damage, target=foe)
-
-
-def _key(name: str) -> str:
-    return "".join(name.split()).casefold()
+    kind: str
+    value: str = ""
 
 
 def decide(
@@ -286,37 +51,155 @@ def decide(
     fighters: Sequence[Fighter],
     rules: MsvRules | None = None,
     ledger: Ledger | None = None,
+    markers: Sequence[Marker] = (),
+    targets: TargetBook | None = None,
 ) -> Verdict:
-    """Judge the roll lines of a read log for two fighters; see the module text."""
-    pair = check_pair(fighters)
-    spar = _Spar(pair, rules or default_rules(), ledger)
-    last = 0
-    for line in lines:
-        last = line.number
-        if line.is_roll:
-            spar.take(line)
+    """Judge the roll lines of a read log; see the module text."""
+    checked = check_fighters(fighters)
+    rules = rules or default_rules()
     if ledger is not None:
-        _missing(spar, ledger, last)
-    anomalies = sorted(spar.anomalies, key=lambda a: a.line)
+        return _against_ledger(lines, checked, rules, ledger)
+    spar = Spar(checked, rules, targets or TargetBook())
+    _follow(spar, lines, markers)
+    return _verdict(spar, checked)
+
+
+def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> None:
+    receipts = ReceiptBook()
+    genuine: dict[tuple[str, tuple[int, ...], int | None], int] = {}
+    quotes = any(line.quoted for line in lines)
+    group = len(spar.fighters) > 2
+    pending = sorted(markers)
+    mark = 0
+    numbers = [line.number for line in lines]
+    for index, line in enumerate(lines):
+        while mark < len(pending) and pending[mark].line < line.number:
+            _marker(spar, receipts, pending[mark])
+            mark += 1
+        until = (
+            (numbers[index + 1] if index + 1 < len(numbers) else line.number + 1) if group else 0
+        )
+        roll = line.roll
+        if line.quoted:
+            _quoted(spar, line, genuine)
+        elif line.forged is not None or roll is None:
+            spar.anomaly(line, Kind.FORGED, line.forged or "no roll", roll)
+        else:
+            reused = receipts.check(roll, line.number) if roll.nonce is not None else None
+            if reused is not None:
+                spar.anomaly(line, Kind.FORGED, reused, roll)
+                continue
+            if quotes:
+                genuine.setdefault(_said(roll), line.number)
+            spar.take(line, roll, until)
+    for marker in pending[mark:]:
+        _marker(spar, receipts, marker)
+
+
+def _said(roll: HostRoll) -> tuple[str, tuple[int, ...], int | None]:
+    return (name_key(roll.name), roll.faces, roll.nonce)
+
+
+def _quoted(
+    spar: Spar, line: LogLine, genuine: dict[tuple[str, tuple[int, ...], int | None], int]
+) -> None:
+    roll = line.roll
+    first = genuine.get(_said(roll)) if roll is not None else None
+    if roll is not None and first is not None:
+        spar.read(line.number, roll, roll.name, Use.QUOTED, f"quoted from line {first}: no effect")
+        return
+    who = f" by {line.speaker!r}" if line.speaker else ""
+    reason = f"a quoted roll{who} that no host line of the log says"
+    spar.anomaly(line, Kind.FORGED, reason, roll)
+
+
+def _marker(spar: Spar, receipts: ReceiptBook, marker: Marker) -> None:
+    if marker.kind == "rotation":
+        receipts.rotated()
+        return
+    reused = receipts.commitment(marker.value, marker.line)
+    if reused is not None:
+        spar.anomalies.append(Anomaly(marker.line, Kind.FORGED, reused))
+
+
+def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = ()) -> Verdict:
     return Verdict(
-        fighters=pair,
+        fighters=fighters,
         winner=spar.winner,
         damage_dealt=spar.dealt,
         attacks=spar.attacks,
-        anomalies=tuple(anomalies),
+        anomalies=tuple(sorted(spar.anomalies, key=lambda a: a.line)),
         rolls=tuple(spar.readings),
         order=spar.order,
         threshold=spar.rules.defeat_threshold,
-        notes=tuple(ledger.notes) if ledger is not None else (),
+        notes=tuple(notes),
+        damage_taken=spar.taken,
     )
 
 
-def _missing(spar: _Spar, ledger: Ledger, last: int) -> None:
+def _against_ledger(
+    lines: Sequence[LogLine], fighters: tuple[Fighter, ...], rules: MsvRules, ledger: Ledger
+) -> Verdict:
+    """The ledger's own spar, and each log line listed against it."""
+    fight = [r for r in ledger.rolls if not r.voided and r.use in ("initiative", "attack")]
+    named = TargetBook()
+    for held in fight:
+        if held.target:  # the ledger's line numbers: a roll at 2 * seq, its target after it
+            named.add(2 * held.seq + 1, held.name, held.target, service=True)
+    truth = Spar(fighters, rules, named)
+    by_seq: dict[int, Reading] = {}
+    for held in fight:
+        sides = held.sides[0] if held.sides else 0
+        roll = HostRoll(held.name, len(held.sides), sides, held.faces, held.nonce, held.stream)
+        before = len(truth.readings)
+        truth.take(LogLine(2 * held.seq, ""), roll, 2 * held.seq + 2)
+        if len(truth.readings) > before:
+            by_seq[held.seq] = truth.readings[-1]
+    log = Spar(fighters, rules)
+    for line in lines:
+        _against(log, line, ledger, by_seq)
+    _missing(log, ledger, lines[-1].number if lines else 0)
+    return Verdict(
+        fighters=fighters,
+        winner=truth.winner,
+        damage_dealt=truth.dealt,
+        attacks=truth.attacks,
+        anomalies=tuple(sorted(log.anomalies, key=lambda a: a.line)),
+        rolls=tuple(log.readings),
+        order=truth.order,
+        threshold=rules.defeat_threshold,
+        notes=tuple(ledger.notes),
+        damage_taken=truth.taken,
+    )
+
+
+def _against(log: Spar, line: LogLine, ledger: Ledger, by_seq: dict[int, Reading]) -> None:
+    roll = line.roll
+    if line.quoted or line.forged is not None or roll is None:
+        reason = line.forged or "a quoted roll: not a receipt"
+        log.anomaly(line, Kind.FORGED, reason, roll)
+        return
+    held, forged = ledger.claim(roll)
+    if held is not None:
+        ledger.claimed_on[held.seq] = line.number
+    if forged is not None or held is None:
+        log.anomaly(line, Kind.FORGED, forged or "not in the ledger", roll)
+    elif held.voided:
+        log.read(line.number, roll, roll.name, Use.VOIDED, "voided by the referee (ledger)")
+    elif held.use == "free-roll":
+        log.read(line.number, roll, roll.name, Use.FREE_ROLL, "a free roll (ledger): no effect")
+    elif held.seq in by_seq:
+        log.readings.append(by_seq[held.seq]._replace(line=line.number, nonce=roll.nonce))
+    else:
+        log.read(line.number, roll, roll.name, Use.ANOMALY, "the ledger's roll changed nothing")
+
+
+def _missing(log: Spar, ledger: Ledger, last: int) -> None:
     """Each ledger roll no receipt claimed, placed on the line of the next claimed receipt."""
-    claimed = sorted(spar.claims.items())
+    claimed = sorted(ledger.claimed_on.items())
     seqs = [seq for seq, _ in claimed]
     for held in ledger.missing():
         later = bisect.bisect_right(seqs, held.seq)
         where = claimed[later][1] if later < len(claimed) else last
         reason = f"the ledger's roll {held} is not in the log"
-        spar.anomalies.append(Anomaly(where, Kind.MISSING, reason))
+        log.anomalies.append(Anomaly(where, Kind.MISSING, reason))

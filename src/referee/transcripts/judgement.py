@@ -1,4 +1,4 @@
-"""One call from a log to its judgement: read the lines, find the fighters, decide the spar.
+"""One call from a log to its judgement: read the log, find the fighters, decide the spar.
 
 >>> text = '''Judge: Spar between Tarl (CS 65) and PaKur (CS 70)
 ... OnlineHost: Tarl rolled 1 100-sided die: 47
@@ -10,28 +10,47 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.errors import NotationError
 from referee.systems.msv.rules import MsvRules
-from referee.transcripts.fighters import Fighter, check_pair, find_announcement, parse_fighter
-from referee.transcripts.judge import Verdict, decide
-from referee.transcripts.reader import LogLine, check_text, decode_log, read_lines
+from referee.transcripts.announce import (
+    SKILL_RE,
+    Announcement,
+    find_announcement,
+    nearest_line,
+)
+from referee.transcripts.authors import name_key
+from referee.transcripts.decoding import check_text, decode_log
+from referee.transcripts.fighters import Fighter, check_fighters, parse_fighter, with_sides
+from referee.transcripts.judge import Marker, decide
+from referee.transcripts.reader import LogLine, Transcript, read_log
 from referee.transcripts.receipts import Ledger
+from referee.transcripts.reuse import COMMITMENT_RE, ROTATION_RE
+from referee.transcripts.targets import TargetBook
+from referee.transcripts.verdict import Verdict
 
-EXAMPLE_ROLL = "'OnlineHost: NAME rolled 1 100-sided die: 47'"
 EXAMPLE_ANNOUNCEMENT = "'Spar between Tarl Cabot (CS 65) and PaKur (CS 70)'"
+#: How much of a log's start is searched first for its announcement (in characters).
+_HEAD = 100_000
+_SERVICE_WORDS = re.compile(r"nonces from 0|server seed \d+ revealed|commitment|table ledger", re.I)
 
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    """A judged log: its lines as read, where the fighters came from, the verdict."""
+    """A judged log: the log as read, where the fighters came from, the verdict."""
 
-    lines: tuple[LogLine, ...]
+    transcript: Transcript
     source: str
     verdict: Verdict
+
+    @property
+    def lines(self) -> tuple[LogLine, ...]:
+        """Every line of the log, read."""
+        return self.transcript.lines
 
 
 def judge_log(
@@ -39,49 +58,146 @@ def judge_log(
     fighters: Sequence[str | Fighter] = (),
     rules: MsvRules | None = None,
     export: Any = None,
+    hosts: Sequence[str] = (),
+    sides: Sequence[str] = (),
+    format: str | None = None,
 ) -> Judgement:
-    """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`), or the
-    ones it announces, or the export's; `export` (a bout export document) checks receipts."""
+    """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
+    `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
+    bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    lines = tuple(read_lines(text))
-    if not any(line.is_roll for line in lines):
-        raise NotationError(f"the log has no roll lines (expected lines like {EXAMPLE_ROLL})")
+    transcript = read_log(text, hosts, format)
     ledger = Ledger.from_export(export) if export is not None else None
-    pair, source = _fighters(lines, fighters, ledger)
-    _check_rolls(lines, pair)
+    chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
-    return Judgement(lines, source, decide(lines, pair, rules, ledger))
+    receipts = any(
+        line.roll is not None and line.roll.nonce is not None for line in transcript.rolls
+    )
+    markers = _markers(transcript) if ledger is None and receipts else []
+    targets = _targets(transcript, chosen) if len(chosen) > 2 else None
+    verdict = decide(transcript.rolls, chosen, rules, ledger, markers, targets)
+    if transcript.notes:
+        verdict = replace(verdict, notes=transcript.notes + verdict.notes)
+    return Judgement(transcript, source, verdict)
 
 
 def _fighters(
-    lines: Sequence[LogLine], given: Sequence[str | Fighter], ledger: Ledger | None
-) -> tuple[tuple[Fighter, Fighter], str]:
+    transcript: Transcript,
+    given: Sequence[str | Fighter],
+    sides: Sequence[str],
+    ledger: Ledger | None,
+) -> tuple[tuple[Fighter, ...], str]:
     if given:
         parsed = [f if isinstance(f, Fighter) else parse_fighter(f) for f in given]
-        return check_pair(parsed), "given"
-    found = find_announcement((line.number, line.text) for line in lines)
+        chosen = check_fighters(with_sides(parsed, sides))
+        _check_rolls(transcript, chosen, "given")
+        return chosen, "given"
+    found = _announcement(transcript)
     if found is not None:
-        number, announced = found
-        return check_pair(announced), f"announced on line {number}"
+        chosen = check_fighters(with_sides(_as_rolled(transcript, found.fighters), sides))
+        _check_rolls(transcript, chosen, f"announced on line {found.line}")
+        return chosen, f"announced on line {found.line}"
     if ledger is not None and ledger.fighters:
-        return check_pair(ledger.fighters), "the export"
-    raise NotationError(
-        f"the log announces no spar (a line like {EXAMPLE_ANNOUNCEMENT}): name both "
-        "fighters as NAME=CS (--fighter 'Tarl Cabot=65' --fighter PaKur=70)"
+        return check_fighters(with_sides(ledger.fighters, sides)), "the export"
+    raise NotationError(_no_announcement(transcript))
+
+
+def _announcement(transcript: Transcript) -> Announcement | None:
+    """The first announcement: looked for in the log's head first, then in the whole log."""
+    head = transcript.body[:_HEAD]
+    numbers = transcript.grep(SKILL_RE, head)
+    found = find_announcement((s.number, s.text) for s in transcript.said(numbers))
+    if found is None and len(transcript.body) > _HEAD:
+        marked = transcript.said(transcript.grep(SKILL_RE) - numbers)
+        found = find_announcement((s.number, s.text) for s in marked)
+    return found
+
+
+def _no_announcement(transcript: Transcript) -> str:
+    hint = "name the fighters as NAME=CS (--fighter 'Tarl Cabot=65' --fighter PaKur=70)"
+    near = nearest_line((s.number, s.text) for s in transcript.said())
+    if near is None:
+        return f"the log announces no spar (a line like {EXAMPLE_ANNOUNCEMENT}): {hint}"
+    return (
+        f"the log announces no spar: line {near[0]} comes nearest ({near[1]!r}) but does not "
+        f"give each fighter a skill, like {EXAMPLE_ANNOUNCEMENT}: {hint}"
     )
 
 
-def _check_rolls(lines: Sequence[LogLine], pair: tuple[Fighter, Fighter]) -> None:
-    """Each fighter rolls at least once (a name that never rolls is misspelt or absent)."""
-    rollers = {
-        "".join(line.roll.name.split()).casefold()
-        for line in lines
-        if line.roll is not None and line.forged is None
+def _rollers(transcript: Transcript) -> dict[str, str]:
+    """The names the genuine roll lines give, by key."""
+    names = {
+        line.roll.name
+        for line in transcript.rolls
+        if line.roll is not None and line.forged is None and not line.quoted
     }
-    for fighter in pair:
-        if fighter.key not in rollers:
-            raise NotationError(
-                f"fighter {fighter.name!r} never rolls in the log (no OnlineHost line names "
-                "them): check the spelling of the name"
-            )
+    return {name_key(name): name for name in names}
+
+
+def _as_rolled(transcript: Transcript, fighters: Sequence[Fighter]) -> tuple[Fighter, ...]:
+    """Announced names as the rolls give them: `Lord Tarl of Ko-ro-ba (CS 65)` is the `Tarl`
+    who rolls, when exactly one rolling name is a run of the announced name's words."""
+    rollers = _rollers(transcript)
+    out = []
+    for fighter in fighters:
+        if fighter.key in rollers:
+            out.append(fighter)
+            continue
+        words = [name_key(w) for w in fighter.name.split()]
+        inside = [
+            name
+            for key, name in rollers.items()
+            if _run_of(words, [name_key(w) for w in name.split()])
+        ]
+        out.append(replace(fighter, name=inside[0]) if len(inside) == 1 else fighter)
+    return tuple(out)
+
+
+def _run_of(words: Sequence[str], part: Sequence[str]) -> bool:
+    size = len(part)
+    return 0 < size < len(words) and any(
+        list(words[i : i + size]) == list(part) for i in range(len(words) - size + 1)
+    )
+
+
+def _check_rolls(transcript: Transcript, fighters: Sequence[Fighter], source: str) -> None:
+    """Each fighter rolls at least once (a name that never rolls is misspelt or absent)."""
+    rollers = _rollers(transcript)
+    for fighter in fighters:
+        if fighter.key in rollers:
+            continue
+        rolled = ", ".join(sorted(rollers.values())[:8]) or "nobody"
+        pattern = re.compile(re.escape(fighter.name), re.I)
+        named = sorted(transcript.grep(pattern))
+        where = (
+            f"; {len(named)} lines name {fighter.name!r} (lines {named[0]} to {named[-1]}) but "
+            "no roll line does"
+            if named
+            else ""
+        )
+        raise NotationError(
+            f"fighter {fighter.name!r} ({source}) never rolls in the log: the roll lines name "
+            f"{rolled}{where}; check the spelling of the name"
+        )
+
+
+def _markers(transcript: Transcript) -> list[Marker]:
+    """The service's seed rotations and commitments in the log, for the receipts."""
+    markers = []
+    for said in transcript.said(transcript.grep(_SERVICE_WORDS)):
+        if not transcript.trust.is_service(said.author):
+            continue
+        if ROTATION_RE.search(said.text):
+            markers.append(Marker(said.number, "rotation"))
+        for found in COMMITMENT_RE.finditer(said.text):
+            markers.append(Marker(said.number, "commitment", found["hex"]))
+    return markers
+
+
+def _targets(transcript: Transcript, fighters: Sequence[Fighter]) -> TargetBook:
+    names = [f.name for f in fighters]
+    pattern = re.compile("|".join(re.escape(n) for n in names), re.I)
+    said = transcript.said(transcript.grep(pattern))
+    lines = ((s.number, s.author, s.text) for s in said if s.kind in ("speech", "emote"))
+    return TargetBook.read(lines, names, transcript.trust.is_service)

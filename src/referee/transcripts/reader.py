@@ -1,72 +1,72 @@
-"""Reading a chat log: bytes to text (BOM, UTF-8, UTF-16, cp1252), text to numbered lines.
+"""Found a chat log: its format found, every roll line read with who posted it.
 
-Line numbers are the file's own, 1-based: a line ends at CRLF, LF or a lone CR. Each line is
-read once by `read_line`: its time stamp (any style of `referee.transcripts.formats`), a host
-roll line, a forged one, or a speaker's line.
+`read_log(text)` picks the format most of the log's lines fit (`referee.transcripts.formats`),
+takes off e-mail quote marks (`> `) when the whole log is quoted, joins lines hard-wrapped at
+72 columns back into one, and reads every line that says a roll. A roll line counts only when
+its author is a host the judge trusts (`referee.transcripts.authors`): anyone else's is
+`forged` whatever it says, and so is one inside an emote; one inside a quote (`> `, `(( ))`)
+is marked quoted. Line numbers are the file's own, from 1.
 
 >>> line = read_line(3, "[21:03] OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 4)")
->>> line.stamp, line.roll
-('hh:mm', HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4))
+>>> line.stamp, line.roll.faces, line.roll.nonce
+('21:03', (47,), 4)
 >>> read_line(4, "PaKur: OnlineHost: PaKur rolled 1 100-sided die: 99").forged
 "a host line typed after the speaker's name 'PaKur'"
 """
 
 from __future__ import annotations
 
+import csv
+import html
+import io
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
-from referee.errors import LimitError, NotationError
-from referee.transcripts.formats import (
-    HOST_LIKE_RE,
-    HOST_RE,
-    SPEECH_RE,
-    TYPED_HOST_RE,
-    split_stamp,
+from referee.errors import NotationError
+from referee.transcripts.authors import Trust
+from referee.transcripts.decoding import (
+    MAX_LOG_BYTES,
+    check_text,
+    decode_log,
+    one_line_end,
+    split_lines,
 )
+from referee.transcripts.formats import AOL, BY_NAME, FORMATS, Format
+from referee.transcripts.rolls import HostRoll, find_roll, read_roll
+from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
 
-#: The largest log the judge reads, in bytes (a 100,000-line log is about 5 MB).
-MAX_LOG_BYTES = 16 * 1024 * 1024
+__all__ = [
+    "MAX_LOG_BYTES",
+    "HostRoll",
+    "LogLine",
+    "Said",
+    "Transcript",
+    "check_text",
+    "decode_log",
+    "read_line",
+    "read_lines",
+    "read_log",
+    "split_lines",
+]
 
-#: A roll line is never longer than a chat message (1,024 bytes): longer lines are only text,
-#: which also keeps the patterns' work per line bounded.
-MAX_ROLL_LINE = 1024
+#: A roll line is never longer than a chat message (at most 2,000 characters on Discord):
+#: longer lines are only text, which also keeps the patterns' work per line bounded.
+MAX_ROLL_LINE = 2048
 
-#: AOL allowed 1..15 dice of 2..999 sides (MSV-1); a host line outside that is not the host's.
-AOL_DICE = range(1, 16)
-AOL_SIDES = range(2, 1000)
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-_ROLLED = re.compile("rolled", re.IGNORECASE)
-_HOST_NAME = "OnlineHost"
-
-
-@dataclass(frozen=True, slots=True)
-class HostRoll:
-    """What a host line says: who rolled how many dice of how many sides, the faces, a nonce."""
-
-    name: str
-    count: int
-    sides: int
-    faces: tuple[int, ...]
-    nonce: int | None = None
-
-    @property
-    def dice(self) -> str:
-        """The dice in notation: `1d100`.
-
-        >>> HostRoll("Tarl", 2, 20, (14, 17)).dice
-        '2d20'
-        """
-        return f"{self.count}d{self.sides}"
+#: Where a roll may be said: the words every roll shape has.
+_KEYWORDS = re.compile(r"rolled|\*\*Result\*\*|Request:")
+_ROLLED = re.compile("rolled")
+_TAG = re.compile(r"<[^<>\n]{0,400}>")
+_QUOTE_MARKS = (">", "((", "[[")
 
 
 class LogLine(NamedTuple):
-    """One line of a log: its number, text, stamp style, speaker, roll, and why it is forged
-    (a named tuple, like `HostRoll`)."""
+    """One line of a log: its number and text; for a roll line, its time stamp as written,
+    its author, the roll, and why it does not count as rolled (`forged`) or that it is a
+    quote (`quoted`)."""
 
     number: int
     text: str
@@ -74,149 +74,333 @@ class LogLine(NamedTuple):
     speaker: str | None = None
     roll: HostRoll | None = None
     forged: str | None = None
+    quoted: bool = False
 
     @property
     def is_roll(self) -> bool:
-        """Whether the line is a roll line at all (a real or a forged host line)."""
+        """Whether the line says a roll at all (rolled, forged or quoted)."""
         return self.roll is not None or self.forged is not None
 
 
-def decode_log(data: bytes, source: str = "the log") -> str:
-    """The text of a log file: a BOM says UTF-8 or UTF-16; else UTF-8, else cp1252 (old logs).
+class Said(NamedTuple):
+    """What one line says and who said it: `kind` is speech, emote, quote, system or text
+    (a line in no shape of the format: nobody's)."""
 
-    >>> decode_log(b"\\xef\\xbb\\xbfTarl: hi\\r\\n")
-    'Tarl: hi\\r\\n'
-    >>> decode_log("Tarl: d\\u00e9j\\u00e0 vu".encode("cp1252"))
-    'Tarl: déjà vu'
-    >>> decode_log(b"")
-    Traceback (most recent call last):
-    ...
-    referee.errors.NotationError: the log is empty
-    """
-    if len(data) > MAX_LOG_BYTES:
-        raise LimitError(f"{source} is larger than {MAX_LOG_BYTES} bytes (at most 16 MiB)")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = _decode_utf16(data, source)
-    elif b"\x00" in data:
-        raise NotationError(f"{source} is not text (it has NUL bytes): give a chat log")
-    elif data.startswith(b"\xef\xbb\xbf"):
-        text = data[3:].decode("utf-8", "replace")
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("cp1252", "replace")
-    return check_text(text, source)
+    number: int
+    author: str | None
+    text: str
+    kind: str
+    stamp: str | None = None
 
 
-def _decode_utf16(data: bytes, source: str) -> str:
-    try:
-        return data.decode("utf-16")
-    except UnicodeDecodeError:
-        raise NotationError(f"{source} starts like UTF-16 text but is not") from None
+@dataclass(frozen=True)
+class Transcript:
+    """A read log: the file's lines, its format, its hosts, every roll line, and notes on how
+    it was read (quote marks taken off, lines joined)."""
+
+    raw: tuple[str, ...]
+    format: Format
+    trust: Trust
+    rolls: tuple[LogLine, ...]
+    fit: Fit
+    notes: tuple[str, ...] = ()
+    body: str = field(default="", repr=False)
+    joined: dict[int, str] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def lines(self) -> tuple[LogLine, ...]:
+        """Every line of the log as a `LogLine` (roll lines read, the rest only text)."""
+        rolls = {line.number: line for line in self.rolls}
+        return tuple(rolls.get(n) or LogLine(n, text) for n, text in enumerate(self.raw, start=1))
+
+    def grep(self, pattern: re.Pattern[str], within: str | None = None) -> set[int]:
+        """The numbers of the lines where `pattern` is found (one pass over the text, or over
+        `within`, a start of it)."""
+        numbers: set[int] = set()
+        number, counted = 1, 0
+        text = self.body if within is None else within
+        for hit in pattern.finditer(text):
+            number += text.count("\n", counted, hit.start())
+            counted = hit.start()
+            numbers.add(number)
+        return numbers
+
+    def said(self, numbers: set[int] | None = None) -> Iterator[Said]:
+        """What lines say and who said them (all lines, or those numbered), in order."""
+        if self.format.container == "csv":
+            yield from (s for s in _csv_said(self.body) if numbers is None or s.number in numbers)
+        elif self.format.blocks:
+            yield from (
+                s
+                for s in _block_said(self.format, self.body)
+                if numbers is None or s.number in numbers
+            )
+        else:
+            lines = self.joined or dict(enumerate(self.body.split("\n"), start=1))
+            wanted = sorted(lines) if numbers is None else sorted(n for n in numbers if n in lines)
+            for number in wanted:
+                yield _said_line(self.format, number, lines[number])
 
 
-def check_text(text: str, source: str = "the log") -> str:
-    """The text itself if it can be a chat log: not empty, not binary, within the size bound.
-
-    >>> check_text("   \\n ")
-    Traceback (most recent call last):
-    ...
-    referee.errors.NotationError: the log is empty
-    """
-    if not text.strip():
-        raise NotationError(f"{source} is empty" if source != "the log" else "the log is empty")
-    if len(text) > MAX_LOG_BYTES:
-        raise LimitError(f"{source} is larger than {MAX_LOG_BYTES} bytes (at most 16 MiB)")
-    sample = text[:65536]
-    if "\x00" in sample or len(_CONTROL.findall(sample)) * 100 > len(sample):
-        raise NotationError(f"{source} is not text (it is full of control bytes): give a chat log")
-    return text
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of a text, ending at CRLF, LF or CR (no empty line after a final newline).
-
-    >>> split_lines("a\\r\\nb\\rc\\n")
-    ['a', 'b', 'c']
-    """
-    lines = _NEWLINE.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
+    """One line of an AOL-style log (a speaker prefix, any time stamp)."""
+    said = _said_line(AOL, number, text)
+    return _roll_line(said, text, trust or Trust.of(AOL.hosts)) or LogLine(number, text)
 
 
 def read_lines(text: str) -> Iterator[LogLine]:
-    """Every line of a log, read (numbers from 1).
+    """Every line of a log, read in the format that fits it (numbers from 1).
 
     >>> [line.number for line in read_lines("a\\nb")]
     [1, 2]
     """
-    for number, line in enumerate(split_lines(text), start=1):
-        yield read_line(number, line)
+    yield from read_log(text, require_rolls=False).lines
 
 
-def read_line(number: int, text: str) -> LogLine:
-    """One line: stamp, then a host roll line, a forged one, or a speaker's line.
+def read_log(
+    text: str,
+    hosts: Sequence[str] = (),
+    format: str | None = None,
+    require_rolls: bool = True,
+) -> Transcript:
+    """Read a log (see the module text); `hosts` adds to the format's, `format` names one."""
+    text = one_line_end(text)
+    raw = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    body, notes = unquote(text)
+    fmt, fit = _format(body, format)
+    trust = Trust.of(fmt.hosts).add(hosts)
+    if fmt.container == "html":
+        body = html.unescape(_TAG.sub("", body))
+    parsed: dict[int, str] = {}
+    if fmt.container == "csv":
+        rolls = _csv_rolls(body, raw, trust)
+    elif fmt.blocks:
+        rolls = _block_rolls(fmt, body, raw, trust)
+    else:
+        rolls, cut = _line_rolls(fmt, body, raw, trust)
+        joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
+        if joined is not None:
+            parsed, count = joined
+            notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
+            found = (_roll_line(s, raw[s.number - 1], trust) for s in _said_all(fmt, parsed))
+            rolls = [line for line in found if line is not None]
+    if require_rolls and not rolls:
+        raise NotationError(_no_rolls(fmt, fit, body))
+    return Transcript(tuple(raw), fmt, trust, tuple(rolls), fit, notes, body, parsed)
 
-    >>> read_line(1, "OnlineHost: Tarl rolled 1 100-sided dice: 47").forged
-    "a broken host line ('1 ... dice' where the host writes 'die' for one)"
-    """
-    stamp, body = split_stamp(text)
-    if len(body) > MAX_ROLL_LINE or _ROLLED.search(body) is None:
-        speech = SPEECH_RE.match(body)
-        return LogLine(number, text, stamp, speech["name"] if speech else None)
-    if HOST_LIKE_RE.match(body):
-        return _host_line(number, text, stamp, body)
-    speech = SPEECH_RE.match(body)
-    if speech is None:
-        return LogLine(number, text, stamp)
-    speaker, said = speech["name"].strip(), speech["text"]
-    if TYPED_HOST_RE.search(said):
-        roll = _strict(said)
-        reason = f"a host line typed after the speaker's name {speaker!r}"
-        parsed = roll if isinstance(roll, HostRoll) else None
-        return LogLine(number, text, stamp, speaker, parsed, reason)
-    if _looks_like_host(speaker):
-        reason = f"the speaker {speaker!r} imitates {_HOST_NAME}"
-        return LogLine(number, text, stamp, speaker, None, reason)
-    return LogLine(number, text, stamp, speaker)
+
+def _format(body: str, name: str | None) -> tuple[Format, Fit]:
+    if name is None:
+        return sniff(body)
+    fmt = BY_NAME.get(name)
+    if fmt is None:
+        known = ", ".join(f.name for f in FORMATS)
+        raise NotationError(f"unknown log format {name!r} (one of: {known})")
+    return fmt, nearest(body, [fmt])[1]
 
 
-def _host_line(number: int, text: str, stamp: str | None, body: str) -> LogLine:
-    roll = _strict(body)
+def _no_rolls(fmt: Format, fit: Fit, body: str) -> str:
+    example = "'OnlineHost: NAME rolled 1 100-sided die: 47'"
+    if fit.total and fit.fitting * 2 < fit.total:
+        return (
+            f"the log is in no format the judge knows: the nearest, {fmt.name} ({fmt.title}), "
+            f"fits {fit.fitting} of {fit.total} lines (line {fit.first_miss} is not in its shape: "
+            f"{fit.miss_text!r}); the formats are listed in docs/judge.md"
+        )
+    return (
+        f"the log has no roll lines (read as {fmt.name}: {fmt.title}; expected lines like "
+        f"{example})"
+    )
+
+
+def _said_line(fmt: Format, number: int, line: str) -> Said:
+    """Who said one line of a line-by-line format, and what."""
+    if fmt.system is not None and fmt.system.fullmatch(line):
+        return Said(number, None, line, "system")
+    kinds = (("speech", fmt.speech), ("emote", fmt.emote))
+    for kind, pattern in kinds if fmt.speech_first else kinds[::-1]:
+        match = pattern.fullmatch(line) if pattern is not None else None
+        if match is not None:
+            text = match["text"]
+            quoted = text.lstrip().startswith(_QUOTE_MARKS)
+            stamp = (match.groupdict().get("stamp") or "").strip("[]() \t") or None
+            return Said(number, match["author"].strip(), text, "quote" if quoted else kind, stamp)
+    return Said(number, None, line, "text")
+
+
+def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
+    for number, line in lines.items():
+        yield _said_line(fmt, number, line)
+
+
+#: What a roll line says about its roll, by (author, text, kind): the roll, why it is forged,
+#: whether it is a quote; None when the line says no roll. Logs repeat their lines' bodies.
+Found = tuple[HostRoll | None, str | None, bool] | None
+
+
+def _roll_line(said: Said, raw: str, trust: Trust) -> LogLine | None:
+    """The roll line a line is, or None when it says no roll."""
+    found = _analyse(said, trust)
+    if found is None:
+        return None
+    roll, forged, quoted = found
+    return LogLine(said.number, raw, said.stamp, said.author, roll, forged, quoted)
+
+
+def _analyse(said: Said, trust: Trust) -> Found:
+    text, author = said.text, said.author
+    if len(text) > MAX_ROLL_LINE:
+        return None
+    shape = find_roll(text)
+    if shape is None:
+        return None
+    bare = text.strip().lstrip(">").strip() if said.kind == "quote" else text
+    roll = read_roll(bare, shape)
+    parsed = roll if isinstance(roll, HostRoll) else None
+    if said.kind == "quote":
+        return parsed, None, True
+    if author is None:
+        return parsed, "a roll line with no author", False
+    if said.kind == "emote":
+        return parsed, f"a host line inside an emote (/me) of {author!r}", False
+    doubt = trust.doubt(author)
+    if doubt is not None:
+        if text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts)):
+            doubt = f"a host line typed after the speaker's name {author!r}"
+        return parsed, doubt, False
     if isinstance(roll, str):
-        return LogLine(number, text, stamp, _HOST_NAME, None, f"a broken host line ({roll})")
-    return LogLine(number, text, stamp, _HOST_NAME, roll)
+        return None, f"a broken host line ({roll})", False
+    return roll, None, False
 
 
-def _strict(body: str) -> HostRoll | str:
-    """The host roll a line says, or why it is not one the host wrote."""
-    match = HOST_RE.fullmatch(body.strip())
-    if match is None:
-        return "not in the host's shape 'OnlineHost: NAME rolled 1 100-sided die: 47'"
-    name, count_text, sides_text, noun, shown, nonce = match.group(
-        "name", "count", "sides", "noun", "faces", "nonce"
-    )
-    count, sides = int(count_text), int(sides_text)
-    faces = tuple(map(int, shown.split()))
-    if (noun == "die") != (count == 1):
-        return f"'{count} ... {noun}' where the host writes 'die' for one"
-    if count not in AOL_DICE or sides not in AOL_SIDES:
-        return f"{count} dice of {sides} sides, which AOL never rolled (MSV-1)"
-    if len(faces) != count:
-        return f"{count} dice but {len(faces)} faces"
-    if min(faces) < 1 or max(faces) > sides:
-        bad = next(f for f in faces if not 1 <= f <= sides)
-        return f"face {bad} on a {sides}-sided die"
-    return HostRoll(name, count, sides, faces, None if nonce is None else int(nonce))
+def _line_rolls(
+    fmt: Format, body: str, raw: Sequence[str], trust: Trust
+) -> tuple[list[LogLine], bool]:
+    """The roll lines of a line-by-line format, found by their words (the fast path), and
+    whether a roll line seems cut short (the log may be hard-wrapped)."""
+    rolls: list[LogLine] = []
+    seen: dict[str, tuple[str | None, Found]] = {}
+    number, counted, last_start, cut = 1, 0, -1, False
+    words = _ROLLED if "Re" not in body else _KEYWORDS
+    prefix = fmt.prefix.match if fmt.prefix is not None else None
+    for hit in words.finditer(body):
+        start = body.rfind("\n", 0, hit.start()) + 1
+        if start == last_start:
+            continue
+        last_start = start
+        number += body.count("\n", counted, start)
+        counted = start
+        end = body.find("\n", start)
+        line = body[start:] if end < 0 else body[start:end]
+        stamped = prefix(line) if prefix is not None else None
+        tail = line[stamped.end() :] if stamped is not None else line
+        known = seen.get(tail)
+        if known is None:
+            said = _said_line(fmt, number, line)
+            known = seen[tail] = (said.author, _analyse(said, trust))
+            if known[1] is None and not cut and ROLL_CUT.search(line):
+                cut = True
+        author, found = known
+        if found is not None:
+            stamp = stamped.group().strip("[]() \t") or None if stamped is not None else None
+            rolls.append(LogLine(number, raw[number - 1], stamp, author, *found))
+    return rolls, cut
 
 
-_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", " ": "", "_": "", ".": ""})
+def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
+    """The roll lines of a format with author headers (a message may span lines)."""
+    assert fmt.header is not None
+    rolls: list[LogLine] = []
+    author: str | None = None
+    stamp: str | None = None
+    message: list[tuple[int, str]] = []
+    for number, line in enumerate(body.split("\n"), start=1):
+        header = fmt.header.fullmatch(line)
+        if header is None and (not line.strip() or _is_system(fmt, line)):
+            rolls += _message_rolls(message, author, stamp, trust, raw)
+            message = []
+        elif header is None:
+            message.append((number, line))
+        else:
+            rolls += _message_rolls(message, author, stamp, trust, raw)
+            author, stamp, message = header["author"].strip(), header["stamp"], []
+    rolls += _message_rolls(message, author, stamp, trust, raw)
+    return rolls
 
 
-def _looks_like_host(speaker: str) -> bool:
-    """A screen name made to pass for OnlineHost (`OnIineHost`, `0nlineHost`, `Online_Host`)."""
-    return speaker != _HOST_NAME and (
-        speaker.casefold().translate(_LOOKALIKE) == _HOST_NAME.casefold().translate(_LOOKALIKE)
-    )
+def _is_system(fmt: Format, line: str) -> bool:
+    return fmt.system is not None and fmt.system.fullmatch(line) is not None
+
+
+def _message_rolls(
+    message: list[tuple[int, str]],
+    author: str | None,
+    stamp: str | None,
+    trust: Trust,
+    raw: Sequence[str],
+) -> list[LogLine]:
+    """The rolls in one message: each line alone, or a bot's answer over two or three lines
+    (Avrae: the roller, the result, the total)."""
+    out: list[LogLine] = []
+    index = 0
+    while index < len(message):
+        number, line = message[index]
+        span = 1
+        if find_roll(line) is None:
+            more = [text for _, text in message[index + 1 : index + 3]]
+            span = 3 if len(more) == 2 and more[1].startswith("**Total**") else 2
+            line = "\n".join([line, *more][:span])
+            if len(more) == 0 or find_roll(line) is None:
+                index += 1
+                continue
+        kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
+        found = _roll_line(Said(number, author, line, kind, stamp), raw[number - 1], trust)
+        if found is not None:
+            out.append(found)
+        index += span if found is not None else 1
+    return out
+
+
+def _block_said(fmt: Format, body: str) -> Iterator[Said]:
+    assert fmt.header is not None
+    author: str | None = None
+    for number, line in enumerate(body.split("\n"), start=1):
+        header = fmt.header.fullmatch(line)
+        if header is not None:
+            author = header["author"].strip()
+        elif line.strip() and not _is_system(fmt, line):
+            kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
+            yield Said(number, author, line, kind if author else "text")
+
+
+def _csv_said(body: str) -> Iterator[Said]:
+    reader = csv.reader(io.StringIO(body))
+    start = 1
+    try:
+        for record in reader:
+            number, start = start, reader.line_num + 1
+            if len(record) >= 4 and record[0] != "AuthorID":
+                kind = "quote" if record[3].lstrip().startswith(_QUOTE_MARKS) else "speech"
+                yield Said(number, record[1], record[3], kind, record[2])
+    except csv.Error:
+        return
+
+
+def _csv_rolls(body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
+    """DiscordChatExporter's CSV: one record per message, the content may span lines."""
+    reader = csv.reader(io.StringIO(body))
+    rolls: list[LogLine] = []
+    start = 1
+    try:
+        for record in reader:
+            number, start = start, reader.line_num + 1
+            if len(record) < 4 or record[0] == "AuthorID":
+                continue
+            kind = "quote" if record[3].lstrip().startswith(_QUOTE_MARKS) else "speech"
+            said = Said(number, record[1], record[3], kind, record[2])
+            found = _roll_line(said, raw[number - 1], trust)
+            if found is not None:
+                rolls.append(found)
+    except csv.Error as err:
+        raise NotationError(f"the CSV log is broken at line {start}: {err}") from None
+    return rolls

@@ -1,9 +1,10 @@
 """The service's receipts in a log checked against the bout's export (its ledger).
 
-Every roll the service makes is a `roll` event with a nonce; its chat receipt is the host line
-with ` (nonce N)` after it. Given the export, each receipt must name a roll the ledger holds
-(same nonce, roller and faces) whose faces pass the fairness check of `referee verify`; every
-ledger roll that no receipt names is *missing* from the log.
+Every roll the service makes is a `roll` event with a nonce in its owner's dice stream; its chat
+receipt is the host line with ` (nonce N)` after it (` (nonce N, STREAM)` when the stream is
+not the roller's own actions'). Given the export, each receipt must name a roll the ledger
+holds (same roller's stream and nonce, same faces) whose faces pass the fairness check of
+`referee verify`; every ledger roll that no receipt names is *missing* from the log.
 
 >>> from referee.transcripts.reader import HostRoll
 >>> ledger = Ledger.from_rolls([LedgerRoll(3, 0, "Tarl", (100,), (47,), "attack")])
@@ -11,22 +12,21 @@ ledger roll that no receipt names is *missing* from the log.
 >>> str(held), forged
 ('nonce 0 (Tarl, 1d100: 47)', None)
 >>> ledger.claim(HostRoll("Tarl", 1, 100, (99,), 1))[1]
-'the ledger holds no roll with nonce 1'
+"the ledger holds no roll of Tarl's with nonce 1"
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from referee.bout.replay import check_export
 from referee.errors import NotationError, RuleError, VerificationError
-from referee.ledger import verify_export
 from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
-from referee.transcripts.fighters import Fighter, name_key
-from referee.transcripts.reader import HostRoll
+from referee.transcripts.authors import name_key
+from referee.transcripts.fighters import Fighter
+from referee.transcripts.rolls import HostRoll
 
 #: How the chat shows a roll made by the referee (as the chat endpoint answers it).
 REFEREE_NAME = "Referee"
@@ -34,7 +34,8 @@ REFEREE_NAME = "Referee"
 
 @dataclass(frozen=True, slots=True)
 class LedgerRoll:
-    """One `roll` event: seq, nonce, who rolled (as chat shows it), dice, faces, what for."""
+    """One `roll` event: seq, nonce, who rolled (as chat shows it), dice, faces, what for, its
+    dice stream (None before streams) and the attack's target."""
 
     seq: int
     nonce: int
@@ -43,6 +44,8 @@ class LedgerRoll:
     faces: tuple[int, ...]
     use: str
     voided: bool = False
+    stream: str | None = None
+    target: str | None = None
 
     def __str__(self) -> str:
         dice = f"{len(self.sides)}d{self.sides[0]}" if self.sides else "no dice"
@@ -58,6 +61,7 @@ class Ledger:
     notes: list[str] = field(default_factory=list)
     fighters: tuple[Fighter, ...] = ()
     rules: MsvRules | None = None
+    claimed_on: dict[int, int] = field(default_factory=dict)
     _claimed: set[int] = field(default_factory=set)
     _by_nonce: dict[int, list[LedgerRoll]] = field(default_factory=dict)
     _last: int = -1
@@ -70,6 +74,9 @@ class Ledger:
     @classmethod
     def from_export(cls, doc: Any) -> Ledger:
         """Read and verify an export document (`referee export`); errors name what is wrong."""
+        from referee.bout.replay import check_export
+        from referee.ledger import verify_export
+
         report = verify_export(doc, replay=check_export)
         events = [e for e in doc["events"] if isinstance(e, dict)]
         bout = doc["bout"]
@@ -103,12 +110,12 @@ class Ledger:
         if not self._by_nonce:
             for held_roll in self.rolls:
                 self._by_nonce.setdefault(held_roll.nonce, []).append(held_roll)
-        same = self._by_nonce.get(roll.nonce, [])
+        same = [r for r in self._by_nonce.get(roll.nonce, []) if _owns(r, roll)]
         free = [r for r in same if r.seq not in self._claimed]
         if not free:
             if same:
                 return None, f"a second receipt of nonce {roll.nonce} (the ledger has one)"
-            return None, f"the ledger holds no roll with nonce {roll.nonce}"
+            return None, f"the ledger holds no roll of {roll.name}'s with nonce {roll.nonce}"
         exact = [r for r in free if _same(r, roll)]  # nonces start again after a rotation
         held = _next(exact, self._last) if exact else free[0]
         self._claimed.add(held.seq)
@@ -129,6 +136,17 @@ def _next(rolls: Sequence[LedgerRoll], after: int) -> LedgerRoll:
     the first after the last one claimed: a log reads in ledger order, so a receipt past a
     rotation is the later seed's even when the earlier seed's own receipt is missing."""
     return next((r for r in rolls if r.seq > after), rolls[0])
+
+
+def _owns(held: LedgerRoll, roll: HostRoll) -> bool:
+    """Whether a ledger roll is in the stream a receipt names (its roller's actions when it
+    names none; any stream before streams)."""
+    if held.stream is None:
+        return True
+    if roll.stream is not None:
+        return held.stream == roll.stream
+    owner = held.stream.partition(":")[2] or REFEREE_NAME
+    return name_key(owner) == name_key(roll.name)
 
 
 def _same(held: LedgerRoll, roll: HostRoll) -> bool:
@@ -154,6 +172,9 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
         payload = event.get("payload") or {}
         if kind_of == "action":
             actor, kind, pending = str(event.get("actor")), str(payload.get("kind")), []
+        elif kind_of == "outcome" and rolls and isinstance(payload.get("target"), str):
+            if rolls[-1].use == "attack" and rolls[-1].target is None:
+                rolls[-1] = replace(rolls[-1], target=payload["target"])
         elif kind_of == "roll" and payload.get("nonce") is not None:
             roll = _roll(event, payload, actor, kind, voided)
             rolls.append(roll)
@@ -177,11 +198,13 @@ def _roll(
         raise NotationError(f"export event {event.get('seq')!r} is not a readable roll") from None
     use = {"initiative": "initiative", "attack": "attack"}.get(kind, "free-roll")
     name = REFEREE_NAME if actor == "referee" else actor
-    return LedgerRoll(seq, nonce, name, sides, faces, use, seq in voided)
+    stream = payload.get("stream")
+    stream = stream if isinstance(stream, str) else None
+    return LedgerRoll(seq, nonce, name, sides, faces, use, seq in voided, stream)
 
 
 def _renamed(roll: LedgerRoll, name: str) -> LedgerRoll:
-    return LedgerRoll(roll.seq, roll.nonce, name, roll.sides, roll.faces, roll.use, roll.voided)
+    return replace(roll, name=name)
 
 
 def _rounds(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -214,7 +237,9 @@ def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
             cs = stats.get("cs") if isinstance(stats, Mapping) else None
             if not isinstance(cs, int) or isinstance(cs, bool):
                 return ()
-            out.append(Fighter(str(payload.get("name")), check_cs(cs)))
+            name, side = str(payload.get("name")), payload.get("side")
+            team = side if isinstance(side, str) and side != name else None
+            out.append(Fighter(name, check_cs(cs), team))
     return tuple(out)
 
 

@@ -37,7 +37,9 @@ def fighters_line(case: Judgement) -> str:
     ...                         "OnlineHost: B rolled 1 100-sided die: 3", ["A=50", "B=50"]))
     'Fighters: A (CS 50), B (CS 50) (given)'
     """
-    named = ", ".join(f"{f.name} (CS {f.cs})" for f in case.verdict.fighters)
+    named = ", ".join(
+        f"{f.name} (CS {f.cs}{f', side {f.side}' if f.side else ''})" for f in case.verdict.fighters
+    )
     return f"Fighters: {named} ({case.source})"
 
 
@@ -54,11 +56,24 @@ def notes_by_line(case: Judgement) -> dict[int, list[str]]:
     return notes
 
 
+def format_line(case: Judgement) -> str:
+    """How the log was read: its format and the hosts trusted to roll.
+
+    >>> from referee.transcripts.judgement import judge_log
+    >>> format_line(judge_log("OnlineHost: A rolled 1 100-sided die: 9\\n"
+    ...                       "OnlineHost: B rolled 1 100-sided die: 3", ["A=50", "B=50"]))
+    'Read as: aol (AOL room log (Name: text), with or without time stamps); rolls by OnlineHost'
+    """
+    log = case.transcript
+    return f"Read as: {log.format.name} ({log.format.title}); rolls by {log.trust.named}"
+
+
 def text_report(case: Judgement) -> Iterator[str]:
     """The whole text report, line by line."""
     verdict = case.verdict
     yield verdict_line(verdict)
     yield fighters_line(case)
+    yield format_line(case)
     if verdict.order:
         yield f"Initiative: {verdict.order[0]} acts first (MSV-5)"
     for note in verdict.notes:

@@ -15,7 +15,8 @@ function host(name, payload) {
   const faces = (payload.faces || []).join(" ");
   const sides = dice.length ? dice[0].replace(/^d+/, "") : "?";
   const noun = dice.length === 1 ? "die" : "dice";
-  const receipt = payload.nonce === null || payload.nonce === undefined ? "" : ` (nonce ${payload.nonce})`;
+  const named = payload.stream && payload.stream !== `act:${name}` ? `, ${payload.stream}` : "";
+  const receipt = payload.nonce === null || payload.nonce === undefined ? "" : ` (nonce ${payload.nonce}${named})`;
   return `OnlineHost: ${name} rolled ${dice.length} ${sides}-sided ${noun}: ${faces}${receipt}`;
 }
 
@@ -25,7 +26,17 @@ function skill(payload) {
 }
 
 function announcement(events) {
-  const named = events.filter((e) => e.type === "fighter_added").map((e) => `${e.payload.name} (${skill(e.payload)})`);
+  const fighters = events.filter((e) => e.type === "fighter_added").map((e) => e.payload);
+  const named = fighters.map((p) => `${p.name} (${skill(p)})`);
+  const sides = new Map();
+  fighters.forEach((p, i) => {
+    const side = String(p.side || p.name);
+    if (!sides.has(side)) sides.set(side, []);
+    sides.get(side).push(named[i]);
+  });
+  if (sides.size < named.length) {
+    return `Spar: ${[...sides].map(([side, shown]) => `Team ${side}: ${shown.join(" & ")}`).join(" vs ")}`;
+  }
   return named.length === 2 ? `Spar between ${named[0]} and ${named[1]}` : `Spar between ${named.join(", ")}`;
 }
 
@@ -40,7 +51,7 @@ const SAYINGS = {
   voided: (p) => `voids events ${p.from}..${p.to}`,
   ended: (p) => `Result: ${p.winner || "no winner"} (${p.reason})`,
   cancelled: (p) => `the bout is called off (${p.reason})`,
-  seed_rotated: (p) => `server seed ${Number(p.index ?? 1) - 1} revealed, nonces from 0`,
+  seed_rotated: (p) => `server seed ${Number(p.index ?? 1) - 1} revealed, nonces from 0; commitment ${p.next_commitment}`,
   closed: (p) => `bout closed, server seed ${p.server_seed}`,
 };
 
@@ -66,6 +77,9 @@ export function boutAsChat(events) {
     `${first}${said(announcement(events))}`,
     `${first}${said(`${name}: every roll has its receipt (nonce); judge it with referee judge --export`)}`,
   ];
+  if (opened && opened.payload.commitment) {
+    lines.push(`${first}${said(`commitment ${opened.payload.commitment} (published before any roll)`)}`);
+  }
   let actor = "";
   let initiative = false;
   let pending = [];

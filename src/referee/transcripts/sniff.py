@@ -1,0 +1,152 @@
+"""Which format a log is in, and the wrappings it came in: e-mail quote marks, hard wraps.
+
+`sniff` tries every format of `FORMATS` on the first lines of a log and takes the one most of
+them fit (the earlier on a tie, AOL's when none does); `Fit` says how well, and which line
+did not fit, for the message when a log cannot be read. A log pasted into an e-mail reply
+has `> ` before every line (`unquote` takes the marks off); one hard-wrapped at 72 columns
+has its long lines cut in two (`unwrap` joins them back, in the format's shape).
+
+>>> sniff("(21:03:12) Tarl: hi\\n(21:03:15) OnlineHost: Tarl rolled 1 100-sided die: 47")[0]
+Format('pidgin')
+>>> unquote("> Tarl: hi\\n> > Pa-Kur: hey\\n")[0]
+'Tarl: hi\\nPa-Kur: hey\\n'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from referee.transcripts.formats import AOL, FORMATS, Format
+
+#: How many lines of a log the sniffing reads.
+SAMPLE = 400
+
+#: A log is hard-wrapped when no line is longer than this, and a line this long or longer is
+#: followed by one in no shape of its format.
+WRAP_WIDTH, WRAPPED_AT_LEAST = 80, 55
+
+_QUOTED = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?", re.M)
+_TAG = re.compile(r"<[^<>\n]{0,400}>")
+_CSV_HEADER = re.compile(r'\ufeff?"?AuthorID"?,"?Author"?,')
+
+
+class Fit(NamedTuple):
+    """How well a format fits a log: lines in its shape of the lines read, and the first line
+    that is not (its number and text)."""
+
+    fitting: int
+    total: int
+    first_miss: int = 0
+    miss_text: str = ""
+
+
+def unquote(text: str) -> tuple[str, tuple[str, ...]]:
+    """The text without e-mail quote marks when most of its lines have them, and a note."""
+    lines = [line for line in text[:200_000].split("\n") if line.strip()]
+    marked = sum(1 for line in lines if line.lstrip().startswith(">"))
+    if not lines or marked * 10 < len(lines) * 6 or _looks_like_html(text):
+        return text, ()
+    return _QUOTED.sub("", text), ("the log is quoted in an e-mail: read without its '> ' marks",)
+
+
+def _looks_like_html(text: str) -> bool:
+    head = text[:2000].lower()
+    return "<html" in head or "<font" in head or "<br" in head
+
+
+def sniff(text: str) -> tuple[Format, Fit]:
+    """The format that fits the most of the log's first lines, and how well."""
+    if _CSV_HEADER.match(text):
+        csv_format = next(f for f in FORMATS if f.container == "csv")
+        return csv_format, Fit(1, 1)
+    return nearest(text, [f for f in FORMATS if f.container != "csv"])
+
+
+def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
+    """Of `formats`, the one most of the first `SAMPLE` lines fit (see the module text)."""
+    sample = [(n, line) for n, line in enumerate(text.split("\n", SAMPLE)[:SAMPLE], 1) if line]
+    best: tuple[Format, Fit] | None = None
+    for fmt in formats:
+        fit = _fit(fmt, sample, text)
+        if best is None or fit.fitting > best[1].fitting:
+            best = (fmt, fit)
+    assert best is not None
+    if best[1].fitting == 0 and AOL in formats:
+        return AOL, _fit(AOL, sample, text)
+    return best
+
+
+def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str) -> Fit:
+    if fmt.container == "csv":
+        return Fit(int(bool(_CSV_HEADER.match(text))), 1)
+    if fmt.container == "html":
+        if not _looks_like_html(text):
+            return Fit(0, len(sample), sample[0][0] if sample else 0, "no HTML")
+        sample = [(n, html.unescape(_TAG.sub("", line))) for n, line in sample]
+    count, miss, in_block = 0, (0, ""), False
+    for number, line in sample:
+        if fmt.header is not None and fmt.header.fullmatch(line):
+            count, in_block = count + 1, True
+        elif fits(fmt, line) or (in_block and fmt.blocks):
+            count += 1
+        elif not miss[0]:
+            miss = (number, line[:80])
+    return Fit(count, len(sample), *miss)
+
+
+def fits(fmt: Format, line: str) -> bool:
+    """Whether one line is in a shape of a line-by-line format (speech, emote, system)."""
+    return any(p is not None and p.fullmatch(line) for p in (fmt.system, fmt.speech, fmt.emote))
+
+
+def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
+    """The lines of a hard-wrapped log, each cut line joined to the one it was cut from
+    ({first line number: joined text}), and how many were joined; None when none was cut.
+
+    A line was cut when the log is narrow (no line over 80 characters), the line before is
+    long (55 or more) and stops short of its end: a roll without its faces (and the line goes
+    on with them), or an announcement whose next fighter follows on a line in no shape of
+    the format.
+
+    >>> long = "[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die:"
+    >>> unwrap(AOL, long + "\\n47 (nonce 12)\\nPa-Kur: hi")
+    ({1: '[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die: 47 (nonce 12)', \
+3: 'Pa-Kur: hi'}, 1)
+    """
+    if fmt.blocks:
+        return None
+    lines = text.split("\n")
+    if max(map(len, lines), default=0) > WRAP_WIDTH:
+        return None
+    joined: dict[int, str] = {}
+    last, count = 0, 0
+    for number, line in enumerate(lines, start=1):
+        before = joined.get(last, "")
+        long_before = number > 1 and len(lines[number - 2]) >= WRAPPED_AT_LEAST
+        if long_before and _cut_short(before, line, fits(fmt, line)):
+            joined[last] = f"{before} {line.strip()}"
+            count += 1
+        else:
+            joined[number], last = line, number
+    return (joined, count) if count else None
+
+
+#: A line that says `rolled` but stops before the faces (cut by a hard wrap).
+ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+#: A quick test over the whole text: an announcement line followed by one with another skill.
+SKILL_CUT = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)")
+_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
+_SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
+
+
+def _cut_short(before: str, line: str, fitting: bool) -> bool:
+    """Whether `line` is the rest of `before`: a roll cut before its faces (whatever the rest
+    looks like), or an announcement going on with its next fighter (a line in no shape)."""
+    if not line.strip() or line[:1].isspace():
+        return False
+    if ROLL_CUT.search(before) and _FACES.match(line):
+        return True
+    return not fitting and bool(_SKILL.search(line)) and bool(_SKILL.search(before))
