@@ -15,6 +15,7 @@ from referee.bout import commands as c
 from referee.dice import odds, parse
 from referee.dice.chat import format_host_line
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
+from referee.rng import action_stream
 from referee.service.bouts import Caller, RefereeService, failure_of
 from referee.store import Role
 
@@ -86,7 +87,11 @@ def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolR
     roll = next(e for e in events if e["type"] == "roll")
     faces = roll["payload"]["faces"]
     line = format_host_line(_shown(actor), cmd.sides, faces)
-    return f"{line} (nonce {roll['payload']['nonce']})"
+    # The receipt as `referee export --chat` writes it (and the judge reads it): a roll from
+    # another stream than the roller's actions names it, so it is not taken for an attack.
+    stream = roll["payload"].get("stream")
+    named = f", {stream}" if stream and stream != action_stream(actor) else ""
+    return f"{line} (nonce {roll['payload']['nonce']}{named})"
 
 
 def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:

@@ -14,70 +14,24 @@ way round.
 ('B', 'A')
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from referee.transcripts.chat_export import bout_as_chat
-    from referee.transcripts.decoding import MAX_LOG_BYTES, decode_log
-    from referee.transcripts.fighters import Fighter, parse_fighter
-    from referee.transcripts.formats import FORMATS, STAMPS, Format, Stamp
-    from referee.transcripts.judge import decide
-    from referee.transcripts.judgement import Judgement, judge_log
-    from referee.transcripts.reader import (
-        HostRoll,
-        LogLine,
-        Transcript,
-        read_line,
-        read_lines,
-        read_log,
-    )
-    from referee.transcripts.receipts import Ledger, LedgerRoll
-    from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
-
-#: Where each public name lives: loaded when first used, so that a command that judges a log
-#: does not load what writing a transcript or checking an export needs.
-_HOMES = {
-    "bout_as_chat": "chat_export",
-    "MAX_LOG_BYTES": "decoding",
-    "decode_log": "decoding",
-    "Fighter": "fighters",
-    "parse_fighter": "fighters",
-    "FORMATS": "formats",
-    "STAMPS": "formats",
-    "Format": "formats",
-    "Stamp": "formats",
-    "decide": "judge",
-    "Judgement": "judgement",
-    "judge_log": "judgement",
-    "HostRoll": "reader",
-    "LogLine": "reader",
-    "Transcript": "reader",
-    "read_line": "reader",
-    "read_lines": "reader",
-    "read_log": "reader",
-    "Ledger": "receipts",
-    "LedgerRoll": "receipts",
-    "Anomaly": "verdict",
-    "Kind": "verdict",
-    "Reading": "verdict",
-    "Use": "verdict",
-    "Verdict": "verdict",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'referee.transcripts' has no attribute {name!r}")
-    value = getattr(import_module(f"referee.transcripts.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOMES])
-
+# Every part is imported here, eagerly and by name (the import contracts see each arrow): the
+# parts a judge does not need cost a judge's start-up some 10 ms in all.
+from referee.transcripts.chat_export import bout_as_chat
+from referee.transcripts.decoding import MAX_LOG_BYTES, decode_log
+from referee.transcripts.fighters import Fighter, parse_fighter
+from referee.transcripts.formats import FORMATS, STAMPS, Format, Stamp
+from referee.transcripts.judge import decide
+from referee.transcripts.judgement import Judgement, judge_log
+from referee.transcripts.reader import (
+    HostRoll,
+    LogLine,
+    Transcript,
+    read_line,
+    read_lines,
+    read_log,
+)
+from referee.transcripts.receipts import Ledger, LedgerRoll
+from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
 
 __all__ = [
     "FORMATS",
