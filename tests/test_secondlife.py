@@ -1,0 +1,333 @@
+"""The Second Life scripts (examples/secondlife, examples/referee-hud.lsl) compiled by lummao and
+run in a fake region (tests/sl_region.py) against a real `referee serve` on 127.0.0.1.
+
+Every script must compile (a compile error fails the build). A whole MSV spar is played by two
+fighter HUDs and refereed from the table; its export verifies against the commitment the table
+said and the last hash the HUD showed, and its local chat judges clean. An SRP fight takes
+positions from where the avatars stand; a dropped answer is retried once with the same
+Idempotency-Key and acts once; a wearer typing on channel 0 sends nothing. Time is the region's
+own: timers fire only when a test advances it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import need
+from tests.service_fixtures import serve_process
+
+try:
+    import lummao
+except ImportError:  # a failure with CI=true (tests.conftest.need), a skip elsewhere
+    lummao = None
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted((ROOT / "examples").rglob("*.lsl"))
+HUD = ROOT / "examples/secondlife/fighter-hud.lsl"
+TABLE = ROOT / "examples/secondlife/referee-table.lsl"
+METER = ROOT / "examples/secondlife/meter.lsl"
+LINK = re.compile(r"https?://\S+#bout=[A-Za-z0-9_-]+")
+SHEET = {"weapons": [{"name": "broadsword", "damage": 3}], "skills": {"broadsword": 15}, "hits": 12}
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`referee serve` in a process of its own, with Second Life's rate per token."""
+    need(lummao is not None, "lummao (pip install lummao)")
+    db = tmp_path_factory.mktemp("sl") / "referee.db"
+    proc, url = serve_process(
+        db, "--rate", "token=25/20s", "--rate", "address=600/1m", stderr=subprocess.DEVNULL
+    )
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def region() -> Iterator[object]:
+    need(lummao is not None, "lummao (pip install lummao)")
+    from tests.sl_region import Region
+
+    world = Region()
+    yield world
+    world.close()
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_every_script_compiles(path: Path) -> None:
+    need(lummao is not None, "lummao (pip install lummao)")
+    source = lummao.convert_script_file(path).decode()
+    assert "class Script(BaseLSLScript)" in source
+
+
+def test_a_compile_error_is_an_error() -> None:
+    need(lummao is not None, "lummao (pip install lummao)")
+    with pytest.raises(lummao.CompileError, match="undeclared"):
+        lummao.convert_script("default { state_entry() { llNoSuchFunction(1); } }")
+
+
+# -- the scene ---------------------------------------------------------------------------------
+
+
+def opened(region, url: str, desc: str, *, world: bool = False):  # type: ignore[no-untyped-def]
+    """The referee rezzes the table and opens a bout; returns (referee, table, commitment)."""
+    referee = region.avatar("Marcus", "marcus.resident", (128.0, 128.0, 25.0))
+    table = region.rez(TABLE, "referee table", referee, desc=f"{url} {desc}", worn=False)
+    if world:
+        region.touch(referee, table)
+        region.click(referee, "positions")
+    region.touch(referee, table)
+    region.click(referee, "open")
+    said = region.chat[-1]
+    assert said.speaker == "Referee" and "commitment" in said.text, said
+    commitment = re.search(r"commitment ([0-9a-f]{64})", said.text)
+    assert commitment is not None
+    return referee, table, commitment.group(1)
+
+
+def fighter(region, referee, table, name, username, pos, facing, setting, notecard=False):  # type: ignore[no-untyped-def]
+    """An avatar steps up, is invited by the table, pastes its invite and wears HUD and meter."""
+    avatar = region.avatar(name, username, pos, facing)
+    region.touch(referee, table)
+    region.click(referee, "invite")
+    invite = LINK.search(avatar.private[-1])
+    assert invite is not None, avatar.private
+    if notecard:
+        hud = region.rez(
+            HUD, "fighter HUD", avatar, notecards={"referee": [invite.group(0), setting]}
+        )
+    else:
+        hud = region.rez(HUD, "fighter HUD", avatar, desc=f"{invite.group(0)} {setting}")
+    meter = region.rez(METER, "meter", avatar)
+    assert any("you joined as" in line for line in avatar.private), avatar.private
+    return avatar, hud, meter
+
+
+def begin(region, referee, table) -> None:  # type: ignore[no-untyped-def]
+    region.touch(referee, table)
+    region.click(referee, "begin")
+
+
+def act(region, avatar, hud, button: str = "1 attack") -> None:  # type: ignore[no-untyped-def]
+    region.touch(avatar, hud)
+    region.click(avatar, button)
+
+
+def export(url: str, bout: str) -> dict:  # type: ignore[type-arg]
+    return httpx.get(f"{url}/api/bouts/{bout}/export", timeout=30).json()  # type: ignore[no-any-return]
+
+
+def bout_of(table) -> str:  # type: ignore[no-untyped-def]
+    return str(table.script.bout)
+
+
+# -- a whole MSV spar ------------------------------------------------------------------------
+
+
+def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    from referee.bout.replay import check_export
+    from referee.ledger import verify_export
+    from referee.transcripts import judge_log
+
+    referee, table, commitment = opened(region, serve, "msv Spar at the Tarn")
+    tarl, hud_t, meter_t = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, meter_p = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    assert any("committed to its seed " + commitment in line for line in tarl.private)
+    begin(region, referee, table)
+    huds = {"Tarl": (tarl, hud_t), "Pa-Kur": (pakur, hud_p)}
+
+    # The wearer typing on channel 0 (role play, never read).
+    before = len(region.requests)
+    region.say(tarl, 0, "attack Pa-Kur")
+    assert len(region.requests) == before
+    # The referee pauses and resumes from the table.
+    for power in ("pause", "resume"):
+        region.touch(referee, table)
+        region.click(referee, power)
+
+    for _ in range(200):
+        region.advance(4.0)  # the HUDs poll; the one whose turn it is tells its wearer
+        turn = hud_t.script.turn
+        if hud_t.script.turn in ("", "\ufdd5") or "ended" in meter_t.text:
+            break
+        avatar, hud = huds[turn]
+        assert any("your turn" in line for line in avatar.private[-6:]), avatar.private[-6:]
+        act(region, avatar, hud)
+    region.advance(4.0)
+    assert "ended" in meter_t.text and "ended" in meter_p.text, (meter_t.text, meter_p.text)
+    assert "damage" in meter_t.text and "/ 15" in meter_t.text
+
+    region.touch(referee, table)
+    region.click(referee, "close")
+    region.click(referee, "yes, close")
+    assert region.chat[-1].text.endswith(f"/static/verify.html#bout={bout_of(table)}")
+    region.advance(4.0)
+    shown = [line for line in tarl.private if "last event hash" in line][-1]
+    last_hash = re.search(r"hash is ([0-9a-f]{64})", shown)
+    assert last_hash is not None, shown
+
+    doc = export(serve, bout_of(table))
+    report = verify_export(doc, replay=check_export)
+    assert report.ok, report.problems
+    assert doc["fairness"]["commitment"] == commitment
+    assert doc["events"][-1]["hash"] == last_hash.group(1)
+    client_seed = doc["fairness"]["client_seed"]
+    assert len(client_seed.split(":")) == 3  # the table's part, then each HUD's own
+
+    log = region.chat_log()
+    case = judge_log(log)
+    assert not case.verdict.anomalies, [(a.line, a.reason) for a in case.verdict.anomalies]
+    winner = next(e for e in doc["events"] if e["type"] == "ended")["payload"]["winner"]
+    assert case.verdict.winner == winner
+    against = judge_log(log, export=doc)
+    assert not against.verdict.anomalies
+    assert region.violations == []
+    # No secret was ever said: not the tokens, not on any channel.
+    tokens = [
+        hud_t.script.token,
+        hud_p.script.token,
+        *(r.headers.get("Authorization", "") for r in region.requests),
+    ]
+    said = log + "".join(tarl.private + pakur.private)
+    assert all(t.removeprefix("Bearer ") not in said for t in tokens if t)
+    figures(region, "msv spar")
+
+
+def figures(region, what: str) -> None:  # type: ignore[no-untyped-def]
+    """Requests per object and the scripts' memory, for docs/secondlife.md (`-s` shows them)."""
+    from tests.sl_region import MEMORY_LIMIT
+
+    by_object: dict[str, int] = {}
+    for request in region.requests:
+        name = next(
+            f"{o.path.name} of {o.owner.name}" for o in region.objects if str(o.key) == request.obj
+        )
+        by_object[name] = by_object.get(name, 0) + 1
+    peak = {o.path.name: o.peak_memory for o in region.objects}
+    most = max(r.size for r in region.requests)
+    print(f"\n{what}: requests {by_object}, largest answer {most} bytes, peak data {peak}")
+    assert all(v < MEMORY_LIMIT // 4 for v in peak.values())
+    assert most < 2048
+
+
+# -- an SRP fight with positions from the world ---------------------------------------------------
+
+
+def test_an_srp_fight_takes_positions_from_the_world(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    from referee.bout.replay import check_export
+    from referee.ledger import verify_export
+
+    referee, table, _ = opened(region, serve, "srp Skirmish", world=True)
+    sheet = "sheet=" + json.dumps(SHEET)
+    # Ann stands just west of Orc, both facing east: Ann is in Orc's rear arc (SRP-14).
+    ann, hud_a, _ = fighter(
+        region, referee, table, "Ann", "ann.resident", (120.0, 128.0, 25.0), 0, sheet, notecard=True
+    )
+    orc, hud_o, _ = fighter(
+        region, referee, table, "Orc", "orc.resident", (121.0, 128.0, 25.0), 0, sheet, notecard=True
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    assert hud_a.script.world == "world"
+    act(region, ann, hud_a)
+    sent = json.loads(region.requests[-1].body) if region.requests[-1].method == "POST" else None
+    attack = next(json.loads(r.body) for r in region.requests if r.url.endswith("/actions"))
+    assert attack["options"]["at"] == [12000, 12800, 0]
+    assert attack["options"]["target_at"] == [12100, 12800, 0]
+    doc = export(serve, bout_of(table))
+    outcome = next(e for e in doc["events"] if e["type"] == "outcome")
+    assert outcome["payload"]["rear"] is True
+    assert "+ 4 rear" in outcome["payload"]["explanation"][0]
+    # Orc turns to face Ann and strikes back: no rear attack from the front.
+    orc.facing = 180.0
+    region.advance(4.0)
+    act(region, orc, hud_o)
+    doc = export(serve, bout_of(table))
+    second = [e for e in doc["events"] if e["type"] == "outcome"][1]
+    assert second["actor"] in ("Orc", "system") and second["payload"]["rear"] is False
+    # Ann steps 8 m away: out of reach, the rules refuse her attack and nothing is stored.
+    ann.pos = (113.0, 128.0, 25.0)
+    region.advance(4.0)
+    events = len(export(serve, bout_of(table))["events"])
+    act(region, ann, hud_a)
+    assert "reaches up to 1.5 m" in ann.private[-1], ann.private[-1]
+    assert len(export(serve, bout_of(table))["events"]) == events
+    region.touch(referee, table)
+    region.click(referee, "close")
+    region.click(referee, "yes, close")
+    report = verify_export(export(serve, bout_of(table)), replay=check_export)
+    assert report.ok, report.problems
+    assert sent is None or "actor" in sent
+    assert region.violations == []
+    figures(region, "srp fight")
+
+
+def test_with_the_maps_positions_no_hud_reports_where_it_stands(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    referee, table, _ = opened(region, serve, "srp Skirmish")
+    sheet = "sheet=" + json.dumps(SHEET)
+    ann, hud_a, _ = fighter(
+        region, referee, table, "Ann", "ann.resident", (120.0, 128.0, 25.0), 0, sheet, notecard=True
+    )
+    fighter(
+        region, referee, table, "Orc", "orc.resident", (121.0, 128.0, 25.0), 0, sheet, notecard=True
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    assert hud_a.script.world == "map"
+    act(region, ann, hud_a)
+    attack = next(json.loads(r.body) for r in region.requests if r.url.endswith("/actions"))
+    assert attack["options"] == {"target": "Orc"}
+    assert region.violations == []
+
+
+# -- limits -------------------------------------------------------------------------------------
+
+
+def test_a_dropped_answer_is_retried_once_with_the_same_key(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    referee, table, _ = opened(region, serve, "msv Retry")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    act(region, pakur, hud_p, "roll d100")  # a free roll, said as OnlineHost with its receipt
+    assert region.chat[-1].speaker == "OnlineHost" and "free:Pa-Kur" in region.chat[-1].text
+    avatar, hud = (tarl, hud_t) if hud_t.script.turn == "Tarl" else (pakur, hud_p)
+    region.drop = lambda request: request.url.endswith("/actions")
+    act(region, avatar, hud)
+    sent = [r for r in region.requests if r.url.endswith("/actions")]
+    assert [r.dropped for r in sent] == [True, False]
+    assert sent[0].headers["Idempotency-Key"] == sent[1].headers["Idempotency-Key"]
+    assert sent[0].answer == sent[1].answer  # the first answer again, byte for byte
+    doc = export(serve, bout_of(table))
+    attacks = [
+        e for e in doc["events"] if e["type"] == "action" and e["payload"].get("kind") == "attack"
+    ]
+    assert len(attacks) == 1
+    hosts = [c for c in region.chat if c.speaker == "OnlineHost" and avatar.name in c.text]
+    assert len([h for h in hosts if "(nonce 1)" in h.text]) == 1  # said once, after the retry
+    assert region.violations == []
+
+
+def test_polls_within_the_throttle_and_quiet_polls_cost_nothing(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    referee, table, _ = opened(region, serve, "msv Quiet")
+    fighter(region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65")
+    region.advance(600.0)  # ten quiet minutes
+    polls = [r for r in region.requests if "/glance?after=" in r.url]
+    assert len(polls) >= 100
+    assert all(r.status == 204 and r.size == 0 for r in polls[2:])
+    assert region.violations == []
