@@ -11,17 +11,23 @@ races a clock: time is the region's own number, moved only by `advance`, which f
 that fall due; events run only when the test drives them (`touch`, `say`, `click`, `advance`,
 `run`). What Second Life would refuse or cut is recorded in `violations` (and the tests expect
 none): more than 25 requests in 20 s from one object, an answer longer than the script reads
-(2,048 bytes unless it asks for more), a chat message over 1,024 bytes, a dialog's button over
-24 bytes or more than 12 buttons, floating text over 254 bytes.
+(2,048 bytes unless it asks for more), more than 8 custom headers or one over 253 bytes, a
+chat message (llSay, llOwnerSay, llRegionSayTo) over 1,024 bytes, a dialog with more than 12
+buttons, a button over 24 bytes or empty, or a message empty or of 512 bytes or more, floating
+text over 254 bytes, a description over 127 bytes, a notecard line over 1,024 bytes, and a
+script whose memory passes Mono's 64 KiB. Everything said on any channel is kept in `said`
+(local chat also in `chat`), and every floating text an object showed in `shown`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import httpx
@@ -38,7 +44,9 @@ INVENTORY_NOTECARD, INVENTORY_NONE = 7, -1
 #: by default and at most, bytes of a chat message, its timeout.
 THROTTLE, THROTTLE_SECONDS = 25, 20.0
 BODY_DEFAULT, BODY_MOST = 2048, 16384
+HEADERS, HEADER_BYTES = 8, 253
 CHAT_BYTES, DIALOG_BUTTON_BYTES, DIALOG_BUTTONS, TEXT_BYTES = 1024, 24, 12, 254
+DIALOG_MESSAGE_BYTES, DESC_BYTES, NOTECARD_LINE_BYTES = 512, 127, 1024
 TIMEOUT = 60.0
 #: Mono's memory per script.
 MEMORY_LIMIT = 65536
@@ -111,6 +119,7 @@ class SLObject:
         self.started = region.clock
         self.peak_memory = 0
         self.reset = False
+        self.shown: list[str] = []
         self.script = self._compile()
 
     def _compile(self) -> BaseLSLScript:
@@ -128,6 +137,38 @@ class SLObject:
         """An estimate of the script's data in Mono's memory (its globals; see `value_bytes`)."""
         names = getattr(type(self.script), "__annotations__", {})
         return sum(value_bytes(getattr(self.script, n)) for n in names if hasattr(self.script, n))
+
+    def run_one(self) -> None:
+        """Run the next queued event, measuring its peak: the globals with the event's
+        arguments (an answer's body, a heard line) and the locals of every function of the
+        script on the stack, each time one of them returns (or waits), as Mono holds them."""
+        _, args, _ = self.script.event_queue[0]
+        held = sum(value_bytes(a) for a in args)
+        source = str(self.path)
+        peak = self.memory() + held
+
+        def measure(frame: FrameType, event: str, arg: object) -> None:
+            nonlocal peak
+            if event != "return" or frame.f_code.co_filename != source:
+                return
+            size, walk = 0, frame
+            while walk is not None:
+                if walk.f_code.co_filename == source:
+                    size += sum(value_bytes(v) for k, v in walk.f_locals.items() if k != "self")
+                walk = walk.f_back  # type: ignore[assignment]
+            peak = max(peak, self.memory() + held + size)
+
+        sys.setprofile(measure)
+        try:
+            self.region._loop.run_until_complete(self.script.execute_one())
+        finally:
+            sys.setprofile(None)
+        peak = max(peak, self.memory())
+        self.peak_memory = max(self.peak_memory, peak)
+        if peak > MEMORY_LIMIT:
+            self.region.violations.append(
+                f"{self.name}: {peak} bytes of memory (Stack-Heap Collision)"
+            )
 
 
 def value_bytes(value: Any) -> int:
@@ -157,6 +198,7 @@ class Region:
         self.chat: list[ChatLine] = []
         self.requests: list[Request] = []
         self.violations: list[str] = []
+        self.said: list[tuple[str, int, str]] = []  # (speaker, channel, text) on any channel
         self.drop: Callable[[Request], bool] | None = None
         self._pending: list[tuple[SLObject, Key, Request, int]] = []
         self._handles = 0
@@ -173,7 +215,8 @@ class Region:
     def compiled(self, path: Path) -> type[BaseLSLScript]:
         if path not in self._compiled:
             namespace = dict(vars(lummao))
-            exec(lummao.convert_script_file(path), namespace)  # the compiled script's class
+            source = lummao.convert_script_file(path)  # the compiled script's class
+            exec(compile(source, str(path), "exec"), namespace)
             self._compiled[path] = namespace["Script"]
         return self._compiled[path]
 
@@ -188,7 +231,11 @@ class Region:
         self, path: Path, name: str, owner: Avatar, desc: str = "",
         notecards: dict[str, list[str]] | None = None, worn: bool = True,
     ) -> SLObject:  # fmt: skip
-        """Rez (or wear) an object with the script at `path`; its state_entry runs at once."""
+        """Rez (or wear) an object with the script at `path`; its state_entry runs at once.
+        A description is cut to 127 bytes, a notecard's lines to 1,024, as Second Life does."""
+        if len(desc.encode("utf-8")) > DESC_BYTES:
+            self.violations.append(f"{name}: a description of {len(desc.encode())} bytes")
+            desc = desc.encode("utf-8")[:DESC_BYTES].decode("utf-8", "ignore")
         obj = SLObject(self, path, name, owner, desc, notecards, worn)
         self.objects.append(obj)
         self.run()
@@ -205,6 +252,7 @@ class Region:
         """The avatar types `text` (on channel 0: local chat, as `/7 text` on another)."""
         if channel == 0:
             self._log(f"{avatar.name} ({avatar.username})", text)
+        self.said.append((avatar.name, channel, text))
         self._hear(avatar.key, avatar.name, channel, text, None)
         self.run()
 
@@ -238,8 +286,7 @@ class Region:
         for _ in range(MAX_EVENTS):
             obj = next((o for o in self.objects if o.script.event_queue), None)
             if obj is not None:
-                self._loop.run_until_complete(obj.script.execute_one())
-                obj.peak_memory = max(obj.peak_memory, obj.memory())
+                obj.run_one()
                 if obj.reset:
                     obj.reset = False
                     obj.script = obj._compile()
@@ -298,11 +345,18 @@ class Region:
                     continue
                 obj.script.queue_event("listen", (channel, name, speaker, text))
 
-    def _speak(self, obj: SLObject, channel: int, text: str) -> None:
+    def _chat_size(self, obj: SLObject, how: str, text: str) -> str:
+        """`text` as Second Life delivers it: cut to 1,024 bytes (and a violation recorded)."""
         if len(text.encode("utf-8")) > CHAT_BYTES:
-            self.violations.append(f"{obj.name}: a chat message of {len(text.encode())} bytes")
+            self.violations.append(f"{obj.name}: {how} of {len(text.encode())} bytes")
+            return text.encode("utf-8")[:CHAT_BYTES].decode("utf-8", "ignore")
+        return text
+
+    def _speak(self, obj: SLObject, channel: int, text: str) -> None:
+        text = self._chat_size(obj, "a chat message", text)
         if channel == 0:
             self._log(obj.name, text)
+        self.said.append((obj.name, channel, text))
         self._hear(obj.key, obj.name, channel, text, None)
 
     # -- the world's functions ---------------------------------------------------------------
@@ -321,6 +375,7 @@ class Region:
             return region._request(obj, url, options, body)
 
         def region_say_to(target: Key, channel: int, text: str) -> None:
+            text = region._chat_size(obj, "llRegionSayTo", text)
             avatar = region._avatar(target)
             if avatar is not None and channel == 0:
                 avatar.private.append(text)
@@ -328,8 +383,12 @@ class Region:
                 region._hear(obj.key, obj.name, channel, text, avatar.key)
 
         def dialog(avatar_key: Key, message: str, buttons: list[str], channel: int) -> None:
-            if len(buttons) > DIALOG_BUTTONS or len(message.encode()) > 512:
+            if len(buttons) > DIALOG_BUTTONS:
                 region.violations.append(f"{obj.name}: a dialog of {len(buttons)} buttons")
+            if not message or len(message.encode("utf-8")) >= DIALOG_MESSAGE_BYTES:
+                region.violations.append(
+                    f"{obj.name}: a dialog message of {len(message.encode())} bytes"
+                )
             for b in buttons:
                 if not b or len(b.encode("utf-8")) > DIALOG_BUTTON_BYTES:
                     region.violations.append(f"{obj.name}: a dialog button {b!r}")
@@ -341,6 +400,7 @@ class Region:
             if len(text.encode("utf-8")) > TEXT_BYTES:
                 region.violations.append(f"{obj.name}: floating text of {len(text.encode())} bytes")
             obj.text = text
+            obj.shown.append(text)
 
         def set_timer(seconds: float) -> None:
             obj.timer = float(seconds)
@@ -353,6 +413,11 @@ class Region:
             query = key()
             lines = obj.notecards[name]
             data = lines[line] if line < len(lines) else EOF
+            if len(data.encode("utf-8")) > NOTECARD_LINE_BYTES:
+                region.violations.append(
+                    f"{obj.name}: a notecard line of {len(data.encode())} bytes"
+                )
+                data = data.encode("utf-8")[:NOTECARD_LINE_BYTES].decode("utf-8", "ignore")
             script.queue_event("dataserver", (query, data))
             return query
 
@@ -377,7 +442,9 @@ class Region:
             avatar = region._avatar(k)
             return avatar.name if avatar else ""
 
-        f["llOwnerSay"] = lambda text: obj.owner.private.append(text)
+        f["llOwnerSay"] = lambda text: obj.owner.private.append(
+            region._chat_size(obj, "llOwnerSay", text)
+        )
         f["llSay"] = lambda channel, text: region._speak(obj, channel, text)
         f["llShout"] = f["llWhisper"] = f["llSay"]
         f["llRegionSayTo"] = region_say_to
@@ -431,6 +498,8 @@ class Region:
             elif flag == HTTP_CUSTOM_HEADER:
                 name = options.pop(0)
                 headers[name] = options.pop(0)
+                if len(headers) > HEADERS or len(name) + len(headers[name]) > HEADER_BYTES:
+                    self.violations.append(f"{obj.name}: custom header {name} refused")
             else:
                 raise AssertionError(f"{obj.name}: HTTP option {flag} is not modelled")
         headers.update({

@@ -201,24 +201,34 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region) -> None:  
     ]
     said = log + "".join(tarl.private + pakur.private)
     assert all(t.removeprefix("Bearer ") not in said for t in tokens if t)
-    figures(region, "msv spar")
+    rates = figures(region, "msv spar")
+    assert rates["meter of Tarl"] == rates["meter of Pa-Kur"] == 0
+    assert rates["fighter-hud of Tarl"] <= 60  # the HUD's own budget: 20 in any 20 s
 
 
-def figures(region, what: str) -> None:  # type: ignore[no-untyped-def]
-    """Requests per object and the scripts' memory, for docs/secondlife.md (`-s` shows them)."""
+def figures(region, what: str) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Requests and bytes per minute of region time for each object, the largest answer and
+    each script's peak memory, for docs/secondlife.md (`-s` shows them); returns the
+    requests per minute by object."""
     from tests.sl_region import MEMORY_LIMIT
 
-    by_object: dict[str, int] = {}
+    minutes = region.clock / 60
+    count: dict[str, int] = {f"{o.path.stem} of {o.owner.name}": 0 for o in region.objects}
+    size = dict.fromkeys(count, 0)
     for request in region.requests:
-        name = next(
-            f"{o.path.name} of {o.owner.name}" for o in region.objects if str(o.key) == request.obj
-        )
-        by_object[name] = by_object.get(name, 0) + 1
-    peak = {o.path.name: o.peak_memory for o in region.objects}
+        obj = next(o for o in region.objects if str(o.key) == request.obj)
+        count[f"{obj.path.stem} of {obj.owner.name}"] += 1
+        size[f"{obj.path.stem} of {obj.owner.name}"] += request.size
+    rates = {name: n / minutes for name, n in count.items()}
+    peak = {o.path.stem: o.peak_memory for o in region.objects}
     most = max(r.size for r in region.requests)
-    print(f"\n{what}: requests {by_object}, largest answer {most} bytes, peak data {peak}")
+    print(f"\n{what} ({minutes:.1f} min of region time): largest answer {most} bytes")
+    for name, n in count.items():
+        print(f"  {name}: {n} requests, {rates[name]:.1f}/min, {size[name] / minutes:.0f} B/min")
+    print(f"  peak memory (data, bytes): {peak}")
     assert all(v < MEMORY_LIMIT // 4 for v in peak.values())
-    assert most < 2048
+    assert most <= 2048
+    return rates
 
 
 # -- an SRP fight with positions from the world ---------------------------------------------------
@@ -291,6 +301,122 @@ def test_with_the_maps_positions_no_hud_reports_where_it_stands(serve: str, regi
     assert region.violations == []
 
 
+# -- secrets -------------------------------------------------------------------------------------
+
+
+def test_the_invite_is_never_said_where_anyone_else_hears(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """The invite (the service's address and the bout's id: anyone who has both may join) goes
+    to each fighter alone; nothing said on any channel, no floating text and nothing a bystander
+    is told carries it or the bout's id while joining is open, nor a token ever."""
+    referee, table, _ = opened(region, serve, "msv Secret")
+    bystander = region.avatar("Eve", "eve.resident", (128.0, 170.0, 25.0))  # 42 m away
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    bout = bout_of(table)
+    invites = [LINK.search(line) for line in tarl.private + pakur.private]
+    assert {m.group(0) for m in invites if m} == {f"{serve}/static/join.html#bout={bout}"}
+    begin(region, referee, table)
+    region.advance(8.0)
+    act(region, *((tarl, hud_t) if hud_t.script.turn == "Tarl" else (pakur, hud_p)))
+    public = [text for _, _, text in region.said] + [t for o in region.objects for t in o.shown]
+    assert public and bystander.private == []
+    assert not [text for text in public if bout in text]  # on no channel, in no floating text
+    tokens = [hud_t.script.token, hud_p.script.token, table.script.token]
+    assert all(len(t) >= 16 for t in tokens)
+    assert not [
+        text for text in public + tarl.private + pakur.private if any(t in text for t in tokens)
+    ]
+    # The HUDs listen to their wearer on channel 7 and their dialogs, never on channel 0.
+    assert all(chan != 0 for hud in (hud_t, hud_p) for chan, *_ in hud.listens.values())
+    assert region.violations == []
+
+
+# -- limits -------------------------------------------------------------------------------------
+
+
+def limits_script(tmp_path: Path, body: str) -> Path:
+    """A small LSL script doing one thing Second Life refuses, on touch."""
+    path = tmp_path / "limit.lsl"
+    path.write_text("default { touch_start(integer n) { " + body + " } }\n", encoding="utf-8")
+    return path
+
+
+#: Scripts each doing one thing Second Life refuses (an empty violation: within every limit).
+BREAKS = {
+    "throttle": (
+        'integer i; for (i = 0; i < 26; ++i) llHTTPRequest(URL + "/api/health", [], "");',
+        "request 26 within 20 s",
+    ),
+    "small-answer": ('llHTTPRequest(URL + "/api/bouts/nosuchbout/glance", [], "");', ""),
+    "long-answer": ('llHTTPRequest(URL + "/openapi.json", [], "");', "an answer of"),
+    "header": (
+        'llHTTPRequest(URL + "/api/health",'
+        ' [HTTP_CUSTOM_HEADER, "X-A", llGetSubString(BIG, 0, 250)], "");',
+        "custom header X-A refused",
+    ),
+    "buttons": (
+        "list b; integer i; for (i = 0; i < 13; ++i) b += [(string)i];"
+        ' llDialog(llGetOwner(), "?", b, -5);',
+        "a dialog of 13 buttons",
+    ),
+    "label": (
+        'llDialog(llGetOwner(), "pick", ["1234567890123456789012345"], -5);',
+        "a dialog button '1234567890123456789012345'",
+    ),
+    "message": ('llDialog(llGetOwner(), "", ["ok"], -5);', "a dialog message of 0 bytes"),
+    "say": ("llSay(0, BIG);", "a chat message of 1025 bytes"),
+    "owner-say": ("llOwnerSay(BIG);", "llOwnerSay of 1025 bytes"),
+    "say-to": ("llRegionSayTo(llGetOwner(), 5, BIG);", "llRegionSayTo of 1025 bytes"),
+    "text": ("llSetText(llGetSubString(BIG, 0, 254), <1,1,1>, 1.0);", "floating text of 255 bytes"),
+    "local-memory": (
+        "string s = BIG; integer i; for (i = 0; i < 6; ++i) s += s;",
+        "bytes of memory",
+    ),
+    "global-memory": ("integer i; for (i = 0; i < 6; ++i) BIG += BIG;", "bytes of memory"),
+}
+
+
+@pytest.mark.parametrize(("body", "violation"), BREAKS.values(), ids=BREAKS.keys())
+def test_the_region_catches_what_second_life_refuses(
+    serve: str, region, tmp_path: Path, body: str, violation: str
+) -> None:  # type: ignore[no-untyped-def]
+    """The fake region's limits can fail a test: each script here breaks one (an empty
+    `violation`: a script within every limit, which the region lets be)."""
+    head = f'string URL = "{serve}";\nstring BIG;\n'
+    path = limits_script(tmp_path, body)
+    path.write_text(
+        head
+        + path.read_text().replace(
+            "touch_start(integer n) {",
+            'state_entry() { integer i; for (i = 0; i < 1025; ++i) BIG += "x"; }\n'
+            "    touch_start(integer n) {",
+        ),
+        encoding="utf-8",
+    )
+    owner = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0))
+    obj = region.rez(path, "limit", owner)
+    region.touch(owner, obj)
+    if violation:
+        assert len(region.violations) == 1 and violation in region.violations[0], region.violations
+    else:
+        assert region.violations == []
+
+
+def test_a_long_description_or_notecard_line_is_cut(region, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    owner = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0))
+    path = limits_script(tmp_path, "llOwnerSay(llGetObjectDesc());")
+    obj = region.rez(path, "limit", owner, desc="d" * 128)
+    region.touch(owner, obj)
+    assert owner.private == ["d" * 127]
+    assert region.violations == ["limit: a description of 128 bytes"]
+    region.rez(HUD, "fighter HUD", owner, notecards={"referee": ["x" * 1025]})
+    assert region.violations[-1] == "fighter HUD: a notecard line of 1025 bytes"
+
+
 # -- limits -------------------------------------------------------------------------------------
 
 
@@ -331,3 +457,5 @@ def test_polls_within_the_throttle_and_quiet_polls_cost_nothing(serve: str, regi
     assert len(polls) >= 100
     assert all(r.status == 204 and r.size == 0 for r in polls[2:])
     assert region.violations == []
+    rates = figures(region, "ten quiet minutes")
+    assert rates["meter of Tarl"] == 0 and rates["fighter-hud of Tarl"] <= 15.5

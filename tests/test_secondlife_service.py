@@ -125,3 +125,35 @@ def test_a_reported_position_is_checked(live: LiveServer) -> None:
             json={"actor": "Ann", "kind": "attack", "options": {"target": "Orc", "at": at}},
         )
         assert answer.status_code in (400, 413, 422), (at, answer.text)
+
+
+def test_glance_never_exceeds_what_a_script_reads(live: LiveServer) -> None:
+    """32 fighters with 40-character names of 3 bytes a character: every answer still fits a
+    Second Life script's default 2,048-byte read, keeps the asking fighter's row and the
+    actor's, and says it was cut."""
+    bout, ref = _bout(live, "msv")
+    names = [("戦士" * 19) + chr(0x4E00 + i) + chr(0x4E80 + i) for i in range(32)]
+    for name in names:
+        added = live.post(f"/api/bouts/{bout}/fighters", ref, json={"name": name, "cs": 50})
+        assert added.status_code == 201, added.text
+    opened = live.get(f"/api/bouts/{bout}/glance")
+    assert len(opened.content) <= 2048 and opened.json()["announce"] is None  # over 1,024 bytes
+    live.post(f"/api/bouts/{bout}/initiative", ref)
+    asker = names[7]
+    seen = live.get(f"/api/bouts/{bout}/glance", params={"fighter": asker})
+    doc = seen.json()
+    assert len(seen.content) <= 2048 and doc["cut"] is True
+    assert {row["name"] for row in doc["fighters"]} == {asker, doc["turn"]}
+    foes = doc["actions"]["attack"]
+    assert 1 <= len(foes) < 31 and doc["turn"] not in foes
+    whole = live.get(f"/api/bouts/{bout}/glance", params={"fighter": names[0]})
+    assert len(whole.content) <= 2048
+    missing = live.get(f"/api/bouts/{bout}/glance", params={"fighter": "Nobody"})
+    assert missing.status_code == 404 and "Nobody" in missing.json()["message"]
+    assert live.get(f"/api/bouts/{bout}/glance", params={"fighter": "x" * 41}).status_code == 422
+    # A small bout is never cut.
+    small, ref2 = _bout(live, "msv")
+    _join(live, small, "Tarl", cs=65)
+    _join(live, small, "Pa-Kur", cs=70)
+    live.post(f"/api/bouts/{small}/initiative", ref2)
+    assert "cut" not in live.get(f"/api/bouts/{small}/glance", params={"fighter": "Tarl"}).json()

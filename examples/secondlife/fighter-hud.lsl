@@ -103,7 +103,7 @@ poll()
 {
     if (pending != NULL_KEY || !room()) return;
     pending_what = "glance";
-    pending_url = base + "/api/bouts/" + bout + "/glance?after=" + (string)seq;
+    pending_url = base + "/api/bouts/" + bout + "/glance?after=" + (string)seq + "&fighter=" + llEscapeURL(me);
     pending_method = "GET";
     pending_type = "text/plain";
     pending_body = "";
@@ -390,7 +390,7 @@ default
         else if (pending_what == "act") { answered_action(body); poll(); }
         else if (pending_what == "chat")
         {
-            tell(body);
+            llOwnerSay(body);  // at most 1,024 bytes (the chat endpoint's bound): one message
             if (llGetSubString(body, 0, 11) == "OnlineHost: ") announce("OnlineHost", llGetSubString(body, 12, -1));
         }
     }

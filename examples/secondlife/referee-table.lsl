@@ -50,8 +50,9 @@ announce(string speaker, string text)
 
 show()
 {
+    // Never the bout's id: with the service's address it is the invite, and anyone who sees
+    // this text could join. The id is said only with the verify link, after the close.
     string text = "referee table: " + name + "\n" + phase;
-    if (bout != "") text += " (bout " + bout + ")";
     if (system == "srp") text += "\npositions: " + llList2String(["map", "world"], world);
     llSetText(text, <1.0, 1.0, 1.0>, 1.0);
 }
@@ -145,13 +146,15 @@ answered(string body)
         bout = llJsonGetValue(body, ["id"]);
         token = llJsonGetValue(body, ["referee_token"]);
         phase = "open";
-        announce("Referee", name + " is open (bout " + bout + "): commitment "
+        announce("Referee", name + " is open: commitment "
             + llJsonGetValue(body, ["commitment"]) + " (published before any roll)");
         tell("bout " + bout + " is open: touch me to invite the avatars near me, then begin");
     }
     else if (pending_what == "announce")
     {
-        announce("Referee", llJsonGetValue(body, ["announce"]));
+        string line = llJsonGetValue(body, ["announce"]);
+        if (line == JSON_NULL || line == JSON_INVALID) tell("too many fighters, or names too long, to announce in one line of chat");
+        else announce("Referee", line);
         pending = NULL_KEY;
         request("begin", "POST", "/" + bout + "/initiative", "");
         return;

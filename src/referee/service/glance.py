@@ -1,10 +1,14 @@
 """A bout at a glance, for objects in a virtual world: a meter's floating text, a HUD's menu.
 
 One short public JSON answer (no token; nothing hidden in it: names, wounds against
-thresholds, conditions, whose turn, the actions legal now), small enough for a Second Life
-script's default 2,048-byte read (docs/secondlife.md). `GET /api/bouts/{id}/glance?after=SEQ`
-answers 204 with no body while the bout has no event after SEQ, so polling a quiet bout costs
-a few bytes.
+thresholds, conditions, whose turn, the actions legal now) that never exceeds a Second Life
+script's default 2,048-byte read (docs/secondlife.md), whatever the fighters' names or their
+number: when the whole answer would be longer, `fit` leaves out, in this order, the rows of
+fighters other than the one asked for (`?fighter=NAME`) and the one to act, then the last foes
+of each action, then the announcement, and says so (`"cut": true`). The announcement is also
+left out (null) when it is longer than one chat line (1,024 bytes), which no object could say.
+`GET /api/bouts/{id}/glance?after=SEQ` answers 204 with no body while the bout has no event
+after SEQ, so polling a quiet bout costs a few bytes.
 
 The actions legal now are the rule system's own answer: each action kind of the system is
 tried for the fighter whose action it is, against each foe standing (or with no target), with
@@ -14,7 +18,8 @@ not legal now; one that reaches its dice (or needs none) is. Nothing is stored o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +32,10 @@ from referee.vocabulary import JSON
 
 #: Most fighters a glance lists (a bout may hold more; a meter shows one, a menu the foes).
 MAX_FIGHTERS = 16
+#: Most bytes of a glance: what a Second Life script reads of an answer unless it asks for more.
+MAX_BYTES = 2048
+#: Most bytes of the announcement: one line of Second Life chat.
+MAX_ANNOUNCE = 1024
 #: The condition every rule system here uses for a fighter that loses its next action.
 STUNNED = "stunned"
 #: Stats that place a fighter on the ground; left out when the world gives positions.
@@ -44,10 +53,13 @@ class _Probe:
         raise _Reached
 
 
-def glance(service: RefereeService, bout_id: str) -> dict[str, JSON]:
-    """The bout at a glance (see the module text)."""
+def glance(service: RefereeService, bout_id: str, fighter: str | None = None) -> dict[str, JSON]:
+    """The bout at a glance (see the module text), at most `MAX_BYTES` once encoded; `fighter`
+    (a fighter of the bout, or NotFoundError) names the row to keep when not every row fits."""
     record = service.store.get_bout(bout_id)
     state = service.state(bout_id)
+    if fighter is not None:
+        state.fighter(fighter)  # NotFoundError for a name not in the bout
     system = rule_system(state)
     last = service.visible_records(bout_id, ANONYMOUS, state.next_seq - 2)
     answer: dict[str, JSON] = {
@@ -64,6 +76,46 @@ def glance(service: RefereeService, bout_id: str) -> dict[str, JSON]:
     }
     if "world_positions" in state.rules:
         answer["positions"] = "world" if state.rules["world_positions"] else "map"
+    if len(str(answer["announce"]).encode("utf-8")) > MAX_ANNOUNCE:
+        answer["announce"] = None
+    kept = {state.current, fighter} - {None}
+    return fit(answer, lambda row: row.get("name") in kept)
+
+
+def encoded(answer: Mapping[str, JSON]) -> bytes:
+    """The answer as the service sends it (Starlette's JSONResponse encoding)."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def fit(answer: dict[str, JSON], keep: Callable[[dict[str, JSON]], bool]) -> dict[str, JSON]:
+    """`answer` cut down to `MAX_BYTES` (see the module text); `keep(row)` is true of the
+    fighters' rows kept to the last.
+
+    >>> rows = [{"name": "x" * 500}, {"name": "me"}, {"name": "y" * 500}]
+    >>> cut = fit({"fighters": rows, "actions": {"attack": ["z" * 1200, "w" * 1200]}},
+    ...           lambda row: row["name"] == "me")
+    >>> cut["fighters"], [len(foe) for foe in cut["actions"]["attack"]], cut["cut"]
+    ([{'name': 'me'}], [1200], True)
+    """
+    if len(encoded(answer)) <= MAX_BYTES:
+        return answer
+    answer = {**answer, "cut": True}
+    rows = answer.get("fighters")
+    if isinstance(rows, list):
+        answer["fighters"] = [r for r in rows if isinstance(r, dict) and keep(r)]
+    actions = answer.get("actions")
+    if isinstance(actions, dict):
+        trimmed = {
+            kind: list(foes) if isinstance(foes, list) else foes for kind, foes in actions.items()
+        }
+        answer["actions"] = trimmed
+        while len(encoded(answer)) > MAX_BYTES:
+            longest = max(trimmed.values(), key=lambda f: len(f) if isinstance(f, list) else 0)
+            if not isinstance(longest, list) or not longest:
+                break
+            longest.pop()
+    if len(encoded(answer)) > MAX_BYTES:
+        answer["announce"] = None
     return answer
 
 

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from referee.service.glance import glance
+from referee.bout.names import MAX_NAME
+from referee.service.glance import encoded, glance
 from referee.service.routes_events import MAX_CURSOR
 from referee.service.routing import Ask
 
@@ -24,13 +25,16 @@ def routes(ask: Ask, router: APIRouter) -> None:
     def at_a_glance(
         bout_id: str,
         after: Annotated[int, Query(ge=-1, le=MAX_CURSOR)] = -1,
+        fighter: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME)] = None,
     ) -> Any:
         """The bout at a glance for a meter or a HUD in a virtual world: whose turn, every
         fighter's wounds against its threshold, stunned or down, the actions legal now, the
-        commitment and the last public event hash; public, well under 2,048 bytes. 204 with no
-        body while the bout has no event after seq `after`."""
+        commitment and the last public event hash; public, never over 2,048 bytes (with many
+        fighters or long names the rows other than `fighter`'s and the actor's go first, then
+        the last foes of each action; `"cut": true` says so). 204 with no body while the bout
+        has no event after seq `after`."""
         service.store.get_bout(bout_id)  # 404 for an unknown bout, whatever `after` says
         if after >= 0 and service.state(bout_id).next_seq - 1 <= after:
             return Response(status_code=204, headers={"Cache-Control": "no-store"})
-        answer: dict[str, Any] = glance(service, bout_id)
-        return answer
+        body = encoded(glance(service, bout_id, fighter))
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
