@@ -40,6 +40,7 @@ EOF = "\n\n\n"
 HTTP_METHOD, HTTP_MIMETYPE, HTTP_BODY_MAXLENGTH, HTTP_CUSTOM_HEADER = 0, 1, 2, 5
 OBJECT_POS, OBJECT_ROT = 3, 4
 INVENTORY_NOTECARD, INVENTORY_NONE = 7, -1
+CHANGED_INVENTORY, CHANGED_OWNER = 1, 128
 #: Second Life's limits (CONTEXT.md): requests per object per 20 s, bytes of an answer read
 #: by default and at most, bytes of a chat message, its timeout.
 THROTTLE, THROTTLE_SECONDS = 25, 20.0
@@ -263,6 +264,18 @@ class Region:
         assert button in buttons, f"{button!r} is not among {buttons}"
         avatar.dialog = None
         self._hear(avatar.key, avatar.name, channel, button, None)
+        self.run()
+
+    def edit_notecard(self, obj: SLObject, name: str, lines: list[str]) -> None:
+        """The owner saves a notecard in the object: `changed(CHANGED_INVENTORY)`."""
+        obj.notecards[name] = list(lines)
+        obj.script.queue_event("changed", (CHANGED_INVENTORY,))
+        self.run()
+
+    def give(self, obj: SLObject, avatar: Avatar) -> None:
+        """The object passes to another owner: `changed(CHANGED_OWNER)`."""
+        obj.owner = avatar
+        obj.script.queue_event("changed", (CHANGED_OWNER,))
         self.run()
 
     def advance(self, seconds: float) -> None:

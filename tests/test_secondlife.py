@@ -1,4 +1,4 @@
-"""The Second Life scripts (examples/secondlife, examples/referee-hud.lsl) compiled by lummao and
+"""The Second Life scripts (examples/secondlife) compiled by lummao and
 run in a fake region (tests/sl_region.py) against a real `referee serve` on 127.0.0.1.
 
 Every script must compile (a compile error fails the build). A whole MSV spar is played by two
@@ -335,6 +335,72 @@ def test_the_invite_is_never_said_where_anyone_else_hears(serve: str, region) ->
     assert region.violations == []
 
 
+def test_a_fighter_link_and_commands_on_channel_7(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """What the old one-script HUD did, the fighter HUD does: given a fighter link (after a
+    script reset, say) it acts as that fighter without joining again, sends the lines its
+    wearer types on channel 7 to the chat endpoint and answers privately; a roll's public line
+    is said as OnlineHost; a line that is not a command changes nothing; nobody else's lines
+    and nothing on channel 0 are sent."""
+    referee, table, _ = opened(region, serve, "msv Link")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, _, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    begin(region, referee, table)
+    link = f"{serve}/static/fighter.html#bout={bout_of(table)}&token={hud_t.script.token}"
+    assert len(link.encode()) <= 127  # fits a description
+    region.objects.remove(hud_t)
+    again = region.rez(HUD, "fighter HUD", tarl, desc=link)
+    assert any("fighting as Tarl" in line for line in tarl.private[-2:]), tarl.private[-2:]
+    assert [r.url.rsplit("/", 1)[-1] for r in region.requests if r.obj == str(again.key)] == [
+        "glance?after=-1&fighter=Tarl"
+    ]
+    events = len(export(serve, bout_of(table))["events"])
+
+    region.say(tarl, 7, "status")
+    assert tarl.private[-1].startswith("Round 1") or "Tarl" in tarl.private[-1], tarl.private[-1]
+    region.say(tarl, 7, "close call!")
+    assert tarl.private[-1].endswith("error: not a command; did you mean `close bout`?")
+    mine = lambda: [r for r in region.requests if r.obj == str(again.key)]  # noqa: E731
+    sent = len(mine())
+    region.say(pakur, 7, "status")  # on channel 7, but not this HUD's wearer: Pa-Kur's HUD's
+    region.say(tarl, 0, "//roll -sides100 -dice1")  # channel 0 is role play, never read
+    assert len(mine()) == sent
+    region.say(tarl, 7, "//roll -sides100 -dice1")
+    said = region.chat[-1]
+    assert said.speaker == "OnlineHost" and said.text.startswith("Tarl rolled 1 100-sided die: ")
+    doc = export(serve, bout_of(table))
+    added = [e["type"] for e in doc["events"][events:]]
+    assert added == ["action", "roll"]  # the free roll; no second join, nothing else stored
+    assert region.violations == []
+
+
+def test_a_changed_notecard_or_owner_resets_the_script(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """`changed`: a HUD whose notecard is saved again reads it again (here a fighter link: it
+    acts as that fighter without joining twice); a table given to someone else forgets its bout
+    and its referee token and answers its new owner only."""
+    referee, table, _ = opened(region, serve, "msv Changes")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65",
+        notecard=True,
+    )  # fmt: skip
+    link = f"{serve}/static/fighter.html#bout={bout_of(table)}&token={hud_t.script.token}"
+    joins = len([r for r in region.requests if r.url.endswith("/join")])
+    region.edit_notecard(hud_t, "referee", [link])
+    assert any("fighting as Tarl" in line for line in tarl.private[-2:]), tarl.private[-2:]
+    assert len([r for r in region.requests if r.url.endswith("/join")]) == joins
+    heir = region.avatar("Kamras", "kamras.resident", (128.0, 126.0, 25.0))
+    region.give(table, heir)
+    assert table.script.token == "" and table.script.bout == ""
+    region.touch(referee, table)
+    assert referee.dialog is None  # the old owner gets no menu
+    region.touch(heir, table)
+    assert heir.dialog is not None and heir.dialog[2] == ["open"]
+    assert region.violations == []
+
+
 # -- limits -------------------------------------------------------------------------------------
 
 
@@ -417,7 +483,22 @@ def test_a_long_description_or_notecard_line_is_cut(region, tmp_path: Path) -> N
     assert region.violations[-1] == "fighter HUD: a notecard line of 1025 bytes"
 
 
-# -- limits -------------------------------------------------------------------------------------
+def test_the_table_begins_a_bout_of_eight(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """Initiative's answer grows with the fighters (over 2,048 bytes for eight): the table
+    reads it whole and says every roll and the order; every other answer stays small."""
+    referee, table, _ = opened(region, serve, "msv Melee")
+    names = ["Tarl", "Pa-Kur", "Ho-Tu", "Kamras", "Talena", "Elizabeth", "Cernus", "Saphrar"]
+    for i, name in enumerate(names):
+        fighter(region, referee, table, name, name.lower() + ".resident",
+                (126.0 + i, 128.0, 25.0), 0, f"cs={50 + i}")  # fmt: skip
+    begin(region, referee, table)
+    begun = next(r for r in region.requests if r.url.endswith("/initiative"))
+    assert begun.size > 2048
+    rolls = [c for c in region.chat if c.speaker == "OnlineHost"]
+    assert {c.text.split(" rolled ")[0] for c in rolls} == set(names)  # ties roll again
+    assert region.chat[-1].text.startswith("Order: ")
+    assert max(r.size for r in region.requests if r is not begun) <= 2048
+    assert region.violations == []
 
 
 def test_a_dropped_answer_is_retried_once_with_the_same_key(serve: str, region) -> None:  # type: ignore[no-untyped-def]

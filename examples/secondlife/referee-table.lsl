@@ -15,7 +15,8 @@
 //   positions  (SRP, before open) world: reach, rear and zones of control from where the
 //              avatars stand (each HUD reports it); map: the map's positions (the default)
 // The referee token lives in this script only and is never said. Every answer it reads is
-// under Second Life's default 2,048 bytes; one request per touch; one retry with the same
+// under Second Life's default 2,048 bytes but initiative's (up to 16 KB, for many fighters);
+// one request per touch; one retry with the same
 // Idempotency-Key when SL gives up waiting (status 499), so a power is never used twice.
 
 float RANGE = 20.0;      // invite avatars this near the table (metres)
@@ -74,6 +75,9 @@ send()
     list options = [HTTP_METHOD, pending_method, HTTP_MIMETYPE, "application/json",
         HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key];
     if (token != "") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
+    // The one answer that grows with the bout: initiative lists every fighter's roll (about
+    // 1 KB for two, 250 bytes more a fighter), so it may be read up to Mono's 16 KB.
+    if (pending_what == "begin") options += [HTTP_BODY_MAXLENGTH, 16384];
     pending = llHTTPRequest(pending_url, options, pending_body);
 }
 
