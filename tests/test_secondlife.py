@@ -377,6 +377,37 @@ def test_a_fighter_link_and_commands_on_channel_7(serve: str, region) -> None:  
     assert region.violations == []
 
 
+def test_the_referee_voids_skips_and_may_think_better_of_closing(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    referee, table, _ = opened(region, serve, "msv Powers")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    first = hud_t.script.turn
+    avatar, hud = (tarl, hud_t) if first == "Tarl" else (pakur, hud_p)
+    act(region, avatar, hud)
+    for power in ("void", "skip"):
+        region.touch(referee, table)
+        region.click(referee, power)
+        assert region.chat[-1].text == f"the referee: {power}"
+    region.touch(referee, table)
+    region.click(referee, "close")
+    assert "Close the bout" in referee.dialog[1]
+    region.click(referee, "no")
+    region.advance(4.0)
+    doc = export(serve, bout_of(table))
+    kinds = [e["type"] for e in doc["events"]]
+    assert kinds.count("voided") == 1 and kinds.count("skipped") == 1
+    assert "closed" not in kinds and table.script.phase == "running"
+    skipped = next(e for e in doc["events"] if e["type"] == "skipped")["payload"]["name"]
+    assert hud_t.script.turn != skipped
+    assert region.violations == []
+
+
 def test_a_changed_notecard_or_owner_resets_the_script(serve: str, region) -> None:  # type: ignore[no-untyped-def]
     """`changed`: a HUD whose notecard is saved again reads it again (here a fighter link: it
     acts as that fighter without joining twice); a table given to someone else forgets its bout
