@@ -101,7 +101,10 @@ def fighter(region, referee, table, name, username, pos, facing, setting, noteca
     assert invite is not None, avatar.private
     if notecard:
         hud = region.rez(
-            HUD, "fighter HUD", avatar, notecards={"referee": [invite.group(0), setting]}
+            HUD,
+            "fighter HUD",
+            avatar,
+            notecards={"referee": [invite.group(0), *setting.split("\n")]},
         )
     else:
         hud = region.rez(HUD, "fighter HUD", avatar, desc=f"{invite.group(0)} {setting}")
@@ -286,18 +289,22 @@ def test_an_srp_fight_takes_positions_from_the_world(serve: str, region) -> None
 def test_with_the_maps_positions_no_hud_reports_where_it_stands(serve: str, region) -> None:  # type: ignore[no-untyped-def]
     referee, table, _ = opened(region, serve, "srp Skirmish")
     sheet = "sheet=" + json.dumps(SHEET)
+    # Ann fights under another name than her display name, with a space and a letter past ASCII.
     ann, hud_a, _ = fighter(
-        region, referee, table, "Ann", "ann.resident", (120.0, 128.0, 25.0), 0, sheet, notecard=True
-    )
+        region, referee, table, "Ann", "ann.resident", (120.0, 128.0, 25.0), 0,
+        sheet + "\nname=Ann of Tharna é", notecard=True,
+    )  # fmt: skip
     fighter(
         region, referee, table, "Orc", "orc.resident", (121.0, 128.0, 25.0), 0, sheet, notecard=True
     )
     begin(region, referee, table)
     region.advance(4.0)
     assert hud_a.script.world == "map"
+    assert any(r.url.endswith("&fighter=Ann%20of%20Tharna%20%C3%A9") for r in region.requests)
+    assert hud_a.script.turn == "Ann of Tharna é"  # SRP's listed order: the first to join
     act(region, ann, hud_a)
     attack = next(json.loads(r.body) for r in region.requests if r.url.endswith("/actions"))
-    assert attack["options"] == {"target": "Orc"}
+    assert attack["actor"] == "Ann of Tharna é" and attack["options"] == {"target": "Orc"}
     assert region.violations == []
 
 
@@ -558,6 +565,31 @@ def test_a_dropped_answer_is_retried_once_with_the_same_key(serve: str, region) 
     assert len(attacks) == 1
     hosts = [c for c in region.chat if c.speaker == "OnlineHost" and avatar.name in c.text]
     assert len([h for h in hosts if "(nonce 1)" in h.text]) == 1  # said once, after the retry
+    assert region.violations == []
+
+
+def test_a_wearer_typing_fast_stays_within_both_throttles(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """Thirty lines typed at once: the HUD sends 20 in any 20 s (SL allows 25 per object) and
+    tells its wearer to wait for the rest; the service's 25 per 20 s per token is never hit."""
+    referee, table, _ = opened(region, serve, "msv Haste")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    fighter(region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70")
+    region.advance(20.0)  # the join and the first polls fall out of the window
+    start = len(region.requests)
+    for _ in range(30):
+        region.say(tarl, 7, "status")
+    sent = [r for r in region.requests[start:] if r.obj == str(hud_t.key)]
+    window = [r for r in region.requests if r.obj == str(hud_t.key) and r.at > region.clock - 20]
+    assert len(window) == 20 and len(sent) == 20 - (len(window) - len(sent))
+    assert tarl.private.count(
+        "referee: too many requests just now; try again in a few seconds"
+    ) == 30 - len(sent)
+    assert all(r.status == 200 for r in sent)  # never 429 from the service
+    region.advance(20.0)
+    region.say(tarl, 7, "status")
+    assert region.requests[-1].obj == str(hud_t.key) and region.requests[-1].status == 200
     assert region.violations == []
 
 
