@@ -30,7 +30,7 @@ from referee.service.bouts import ANONYMOUS, RefereeService, rule_system
 from referee.systems.base import RuleSystem
 from referee.vocabulary import JSON
 
-#: Most fighters a glance lists (a bout may hold more; a meter shows one, a menu the foes).
+#: Fighters a glance lists first (a bout may hold more: the actor's and the asker's rows come too).
 MAX_FIGHTERS = 16
 #: Most bytes of a glance: what a Second Life script reads of an answer unless it asks for more.
 MAX_BYTES = 2048
@@ -71,14 +71,18 @@ def glance(service: RefereeService, bout_id: str, fighter: str | None = None) ->
         "commitment": record.commitment,
         "hash": last[-1].get("hash") if last else None,
         "announce": announcement(state),
-        "fighters": [_row(system, f) for f in state.fighters[:MAX_FIGHTERS]],
+        "fighters": [
+            _row(system, f)
+            for i, f in enumerate(state.fighters)
+            if i < MAX_FIGHTERS or f.name in (state.current, fighter)
+        ],
         "actions": legal_actions(system, state),
     }
     if "world_positions" in state.rules:
         answer["positions"] = "world" if state.rules["world_positions"] else "map"
     if len(str(answer["announce"]).encode("utf-8")) > MAX_ANNOUNCE:
         answer["announce"] = None
-    kept = {state.current, fighter} - {None}
+    kept = {state.current, fighter}
     return fit(answer, lambda row: row.get("name") in kept)
 
 
@@ -138,7 +142,7 @@ def announcement(state: BoutState) -> str:
     >>> announcement(BoutState(name="Spar", fighters=fighters))
     'Spar between Tarl (CS 65) and Pa-Kur (CS 70)'
     """
-    named = [f"{f.name}{_skill(f)}" for f in state.fighters[:MAX_FIGHTERS]]
+    named = [f"{f.name}{_skill(f)}" for f in state.fighters]  # all: the judge counts them
     sides: dict[str, list[str]] = {}
     for fighter, shown in zip(state.fighters, named, strict=False):
         sides.setdefault(fighter.side, []).append(shown)
