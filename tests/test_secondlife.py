@@ -415,6 +415,38 @@ def test_the_referee_voids_skips_and_may_think_better_of_closing(serve: str, reg
     assert region.violations == []
 
 
+def test_menu_labels_fit_24_bytes_whatever_the_names(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """Foes with names of 3 bytes a letter: each dialog button is cut to 24 bytes, not 24
+    letters, and picking one still aims at the right foe."""
+    referee, table, _ = opened(region, serve, "msv Far")
+    foes = ["戦士" * 10, "剣士" * 10]
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 0, "cs=65",
+        notecard=True,
+    )  # fmt: skip
+    for i, name in enumerate(foes):
+        fighter(region, referee, table, f"Foe{i}", f"foe{i}.resident", (129.0 - i, 128.0, 25.0),
+                0, f"cs=40\nname={name}", notecard=True)  # fmt: skip
+    begin(region, referee, table)
+    region.advance(4.0)
+    region.advance(4.0)
+    for _ in range(2):  # the foes are skipped until Tarl is to act
+        if hud_t.script.turn != "Tarl":
+            region.touch(referee, table)
+            region.click(referee, "skip")
+            region.advance(4.0)
+    assert hud_t.script.turn == "Tarl"
+    region.touch(tarl, hud_t)
+    region.click(tarl, "1 attack")
+    assert tarl.dialog is not None
+    buttons = tarl.dialog[2]
+    assert buttons == ["1 " + "戦士" * 3 + "戦", "2 " + "剣士" * 3 + "剣"]  # 2 + 21 bytes
+    region.click(tarl, buttons[1])
+    attack = next(json.loads(r.body) for r in region.requests if r.url.endswith("/actions"))
+    assert attack["options"] == {"target": foes[1]}
+    assert region.violations == []
+
+
 def test_a_changed_notecard_or_owner_resets_the_script(serve: str, region) -> None:  # type: ignore[no-untyped-def]
     """`changed`: a HUD whose notecard is saved again reads it again (here a fighter link: it
     acts as that fighter without joining twice); a table given to someone else forgets its bout

@@ -273,6 +273,15 @@ glanced(string body)
     }
 }
 
+// A dialog button: at most 24 bytes of UTF-8 (not characters: a name in Japanese is 3 bytes a
+// letter). Base64 of 24 bytes is 32 characters, of 25 bytes 36.
+string label(string text)
+{
+    text = llGetSubString(text, 0, 23);
+    while (llStringLength(llStringToBase64(text)) > 32) text = llGetSubString(text, 0, -2);
+    return text;
+}
+
 menu(string text, list buttons)
 {
     llListenRemove(menu_listener);
@@ -295,7 +304,7 @@ picked_button(string button)
         list buttons = [];
         integer i;
         for (i = 0; i < llGetListLength(targets) && i < 12; ++i)
-            buttons += [llGetSubString((string)(i + 1) + " " + llList2String(targets, i), 0, 23)];
+            buttons += [label((string)(i + 1) + " " + llList2String(targets, i))];
         menu(picked + " whom?", buttons);
         return;
     }
@@ -341,7 +350,7 @@ default
         kinds_json = llList2Json(JSON_ARRAY, kinds);
         list buttons = ["roll d100", "status", "score"];
         for (i = 0; i < llGetListLength(kinds); ++i)
-            buttons += [llGetSubString((string)(i + 1) + " " + llList2String(kinds, i), 0, 23)];
+            buttons += [label((string)(i + 1) + " " + llList2String(kinds, i))];
         string text = "referee: " + me + " in bout " + bout;
         if (turn == me) text += "\nYour turn: pick an action.";
         else if (turn != "" && turn != JSON_NULL) text += "\n" + turn + " is to act.";
