@@ -134,30 +134,35 @@ class SLObject:
     def position(self) -> tuple[float, float, float]:
         return self.owner.pos if self.worn else self.pos
 
+    def globals(self) -> list[Any]:
+        names = getattr(type(self.script), "__annotations__", {})
+        return [getattr(self.script, n) for n in names if hasattr(self.script, n)]
+
     def memory(self) -> int:
         """An estimate of the script's data in Mono's memory (its globals; see `value_bytes`)."""
-        names = getattr(type(self.script), "__annotations__", {})
-        return sum(value_bytes(getattr(self.script, n)) for n in names if hasattr(self.script, n))
+        return held_bytes(self.globals())
 
     def run_one(self) -> None:
         """Run the next queued event, measuring its peak: the globals with the event's
-        arguments (an answer's body, a heard line) and the locals of every function of the
-        script on the stack, each time one of them returns (or waits), as Mono holds them."""
+        arguments (an answer's body, a heard line), the locals of every function of the script
+        on the stack and the value being returned, each time a function of the script returns
+        (or waits). A value held in several places (a string passed down) counts once: Mono
+        passes references too."""
         _, args, _ = self.script.event_queue[0]
-        held = sum(value_bytes(a) for a in args)
         source = str(self.path)
-        peak = self.memory() + held
+        peak = held_bytes([*self.globals(), *args])
 
         def measure(frame: FrameType, event: str, arg: object) -> None:
             nonlocal peak
             if event != "return" or frame.f_code.co_filename != source:
                 return
-            size, walk = 0, frame
+            values: list[Any] = [*self.globals(), *args, arg]
+            walk: FrameType | None = frame
             while walk is not None:
                 if walk.f_code.co_filename == source:
-                    size += sum(value_bytes(v) for k, v in walk.f_locals.items() if k != "self")
-                walk = walk.f_back  # type: ignore[assignment]
-            peak = max(peak, self.memory() + held + size)
+                    values += [v for k, v in walk.f_locals.items() if k != "self"]
+                walk = walk.f_back
+            peak = max(peak, held_bytes(values))
 
         sys.setprofile(measure)
         try:
@@ -170,6 +175,12 @@ class SLObject:
             self.region.violations.append(
                 f"{self.name}: {peak} bytes of memory (Stack-Heap Collision)"
             )
+
+
+def held_bytes(values: list[Any]) -> int:
+    """Bytes of `values`, each object once (see `value_bytes`)."""
+    unique = {id(v): v for v in values if v is not None}
+    return sum(value_bytes(v) for v in unique.values())
 
 
 def value_bytes(value: Any) -> int:

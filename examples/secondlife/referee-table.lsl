@@ -165,16 +165,18 @@ answered(string body)
     }
     else if (pending_what == "begin")
     {
-        list events = llJson2List(llJsonGetValue(body, ["events"]));
+        // One event at a time (not llJson2List of them all): the answer grows with the
+        // fighters, and a copy of every event at once would double the memory it takes.
         integer i;
-        for (i = 0; i < llGetListLength(events); ++i)
+        string item = llJsonGetValue(body, ["events", 0]);
+        while (item != JSON_INVALID)
         {
-            string item = llList2String(events, i);
             if (llJsonGetValue(item, ["type"]) == "roll")
             {
                 string roll = llJsonGetValue(item, ["payload"]);
                 announce("OnlineHost", host_line(llGetSubString(llJsonGetValue(roll, ["stream"]), 4, -1), roll));
             }
+            item = llJsonGetValue(body, ["events", ++i]);
         }
         announce("Referee", "Order: " + llDumpList2String(llJson2List(llJsonGetValue(body, ["order"])), ", "));
         phase = "running";
