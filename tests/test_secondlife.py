@@ -19,7 +19,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from referee.cli.main import cli
 from tests.conftest import need
 from tests.service_fixtures import serve_process
 
@@ -134,7 +136,7 @@ def bout_of(table) -> str:  # type: ignore[no-untyped-def]
 # -- a whole MSV spar ------------------------------------------------------------------------
 
 
-def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from referee.bout.replay import check_export
     from referee.ledger import verify_export
     from referee.transcripts import judge_log
@@ -195,6 +197,14 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region) -> None:  
     assert case.verdict.winner == winner
     against = judge_log(log, export=doc)
     assert not against.verdict.anomalies
+    # The command a referee runs on a saved local-chat log: every roll line counts (exit 0).
+    saved, exported = tmp_path / "chat.txt", tmp_path / "bout.json"
+    saved.write_text(log, encoding="utf-8")
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    for extra in ([], ["--export", str(exported)]):
+        judged = CliRunner().invoke(cli, ["judge", str(saved), *extra])
+        assert judged.exit_code == 0, judged.output
+        assert winner in judged.output
     assert region.violations == []
     # No secret was ever said: not the tokens, not on any channel.
     tokens = [
