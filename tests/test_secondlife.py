@@ -197,6 +197,15 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: 
     assert case.verdict.winner == winner
     against = judge_log(log, export=doc)
     assert not against.verdict.anomalies
+    # Any object in Second Life may call itself OnlineHost: against the export, a line whose
+    # faces the ledger does not hold is caught.
+    first = next(c for c in region.chat if c.speaker == "OnlineHost" and "(nonce 0" in c.text)
+    face = re.search(r": (\d+) \(nonce", first.text)
+    assert face is not None, first.text
+    other = "1" if face.group(1) != "1" else "2"
+    forged_line = first.text.replace(face.group(0), f": {other} (nonce")
+    forged = log.replace(f"OnlineHost: {first.text}\n", f"OnlineHost: {forged_line}\n", 1)
+    assert forged != log and judge_log(forged, export=doc).verdict.anomalies
     # The command a referee runs on a saved local-chat log: every roll line counts (exit 0).
     saved, exported = tmp_path / "chat.txt", tmp_path / "bout.json"
     saved.write_text(log, encoding="utf-8")
