@@ -148,8 +148,11 @@ def test_glance_never_exceeds_what_a_script_reads(live: LiveServer) -> None:
         assert 1 <= len(foes) < 31 and doc["turn"] not in foes
     whole = live.get(f"/api/bouts/{bout}/glance", params={"fighter": names[0]})
     assert len(whole.content) <= 2048
-    missing = live.get(f"/api/bouts/{bout}/glance", params={"fighter": "Nobody"})
-    assert missing.status_code == 404 and "Nobody" in missing.json()["message"]
+    for after in ("-1", "100000"):  # a quiet poll is no excuse
+        missing = live.get(
+            f"/api/bouts/{bout}/glance", params={"fighter": "Nobody", "after": after}
+        )
+        assert missing.status_code == 404 and "Nobody" in missing.json()["message"]
     assert live.get(f"/api/bouts/{bout}/glance", params={"fighter": "x" * 41}).status_code == 422
     # A small bout is never cut.
     small, ref2 = _bout(live, "msv")

@@ -34,7 +34,10 @@ def routes(ask: Ask, router: APIRouter) -> None:
         the last foes of each action; `"cut": true` says so). 204 with no body while the bout
         has no event after seq `after`."""
         service.store.get_bout(bout_id)  # 404 for an unknown bout, whatever `after` says
-        if after >= 0 and service.state(bout_id).next_seq - 1 <= after:
+        state = service.state(bout_id)
+        if fighter is not None:
+            state.fighter(fighter)  # 404 for a fighter not in the bout, whatever `after` says
+        if after >= 0 and state.next_seq - 1 <= after:
             return Response(status_code=204, headers={"Cache-Control": "no-store"})
         body = encoded(glance(service, bout_id, fighter))
         return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
