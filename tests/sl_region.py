@@ -14,9 +14,10 @@ none): more than 25 requests in 20 s from one object, an answer longer than the 
 (2,048 bytes unless it asks for more), more than 8 custom headers or one over 253 bytes, a
 chat message (llSay, llOwnerSay, llRegionSayTo) over 1,024 bytes, a dialog with more than 12
 buttons, a button over 24 bytes or empty, or a message empty or of 512 bytes or more, floating
-text over 254 bytes, a description over 127 bytes, a notecard line over 1,024 bytes, and a
-script whose memory passes Mono's 64 KiB. Everything said on any channel is kept in `said`
-(local chat also in `chat`), and every floating text an object showed in `shown`.
+text over 254 bytes, a description over 127 bytes, a notecard line over 1,024 bytes, more
+than 65 listens open in one script, and a script whose memory passes Mono's 64 KiB.
+Everything said on any channel is kept in `said` (local chat also in `chat`), and every
+floating text an object showed in `shown`.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ BODY_DEFAULT, BODY_MOST = 2048, 16384
 HEADERS, HEADER_BYTES = 8, 253
 CHAT_BYTES, DIALOG_BUTTON_BYTES, DIALOG_BUTTONS, TEXT_BYTES = 1024, 24, 12, 254
 DIALOG_MESSAGE_BYTES, DESC_BYTES, NOTECARD_LINE_BYTES = 512, 127, 1024
+LISTENS = 65  # open listens per script
 TIMEOUT = 60.0
 #: Mono's memory per script.
 MEMORY_LIMIT = 65536
@@ -391,6 +393,9 @@ class Region:
         f = script.builtin_funcs
 
         def listen(channel: int, name: str, id_: Key, msg: str) -> int:
+            if len(obj.listens) >= LISTENS:
+                region.violations.append(f"{obj.name}: a listen past {LISTENS} at once")
+                return -1
             region._handles += 1
             obj.listens[region._handles] = (channel, name, str(id_), msg)
             return region._handles

@@ -527,6 +527,10 @@ BREAKS = {
     "owner-say": ("llOwnerSay(BIG);", "llOwnerSay of 1025 bytes"),
     "say-to": ("llRegionSayTo(llGetOwner(), 5, BIG);", "llRegionSayTo of 1025 bytes"),
     "text": ("llSetText(llGetSubString(BIG, 0, 254), <1,1,1>, 1.0);", "floating text of 255 bytes"),
+    "listens": (
+        'integer i; for (i = 0; i < 66; ++i) llListen(i + 1, "", NULL_KEY, "");',
+        "a listen past 65 at once",
+    ),
     "local-memory": (
         "string s = BIG; integer i; for (i = 0; i < 6; ++i) s += s;",
         "bytes of memory",
