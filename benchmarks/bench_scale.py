@@ -529,8 +529,8 @@ def across(db: str, args: argparse.Namespace) -> None:
         )
         if name.startswith("other"):
             same = next(
-                r
-                for n, r in results
+                s
+                for n, s in results
                 if n.startswith("same") and ("quiet" in n) == ("quiet" in name)
             )
             line += f"  (p99 x{r['p99'] / same['p99']:.2f} the same instance's)"
