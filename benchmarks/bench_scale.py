@@ -179,6 +179,11 @@ def servers() -> Iterator[Servers]:
 # -- a small HTTP/1.1 client (keep-alive; cheap, so the servers get the machine) ----------------
 
 
+#: Seconds a connection may have been idle and still be used: the servers close idle ones
+#: after 5 s (`serve --keep-alive`, uvicorn's default), so an older one is opened anew.
+IDLE_REUSE = 3.0
+
+
 class Http:
     """One keep-alive connection to 127.0.0.1:port, one request at a time."""
 
@@ -186,10 +191,13 @@ class Http:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
 
     async def request(
         self, method: str, path: str, body: Any = None, token: str | None = None
     ) -> tuple[int, Any]:
+        if self.writer is not None and time.monotonic() - self.used > IDLE_REUSE:
+            self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
@@ -209,6 +217,7 @@ class Http:
             if name.lower() == "content-length":
                 length = int(value)
         payload = await asyncio.wait_for(self.reader.readexactly(length), TIMEOUT)
+        self.used = time.monotonic()
         answer = json.loads(payload) if payload else None
         if status >= 400:
             raise RuntimeError(f"{method} {path}: {status} {payload[:200]!r}")
