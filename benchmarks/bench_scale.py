@@ -44,9 +44,10 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,6 +57,8 @@ BARE_ENV = "REFEREE_BENCH_BARE_DB"
 #: The referee's writes at once per process (`referee.service.routing.WRITE_THREADS`).
 BARE_CONNECTIONS = 4
 TIMEOUT = 30.0
+#: The bare route's sessions call themselves this (the referee's are counted apart).
+BARE_NAME = "bench_bare"
 
 
 # -- the bare route ----------------------------------------------------------------------------
@@ -70,7 +73,7 @@ def bare_factory() -> Any:
     url = os.environ[BARE_ENV]
     pool: queue.Queue[psycopg.Connection[Any]] = queue.Queue()
     for _ in range(BARE_CONNECTIONS):
-        pool.put(psycopg.connect(url))
+        pool.put(psycopg.connect(url, application_name=BARE_NAME))
     app = FastAPI()
 
     @app.post("/api/bouts/{bout_id}/attacks")
@@ -485,14 +488,52 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+class Sessions:
+    """The most PostgreSQL sessions the referee's processes held at once while counted: every
+    session on the database but the bare route's and this one (sampled every 0.1 s)."""
+
+    def __init__(self, db: str) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(db, autocommit=True)
+        self.most = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.1):
+            row = self.conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name <> %s AND pid <> pg_backend_pid()",
+                (BARE_NAME,),
+            ).fetchone()
+            self.most = max(self.most, int(row[0]) if row else 0)
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        try:
+            yield
+        finally:
+            self._stop.set()
+            self._thread.join()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 def throughput(db: str, args: argparse.Namespace) -> None:
     configs: list[tuple[str, int, int]] = [
         (f"{n} process{'es' if n > 1 else ''}", n, 1) for n in args.process_counts
     ]
     configs.append(("2 instances x 1", 1, 2))
     header = ("setup", "attacks/s", "p50 ms", "p99 ms", "bare/s", "bare p50", "bare p99", "ratio")
-    print("{:18} {:>9} {:>7} {:>7} {:>8} {:>8} {:>8} {:>6}".format(*header))
+    print("{:18} {:>9} {:>7} {:>7} {:>8} {:>8} {:>8} {:>6}".format(*header), " sessions")
+    sessions = Sessions(db)
     for name, workers, instances in configs:
+        sessions.most = 0
         with servers() as started:
             referee = [started.referee(db, workers) for _ in range(instances)]
             bare = [started.bare(db, workers) for _ in range(instances)]
@@ -501,9 +542,10 @@ def throughput(db: str, args: argparse.Namespace) -> None:
                 pair: dict[bool, dict[str, float]] = {}
                 for bare_turn in (True, False) if round_ % 2 == 0 else (False, True):
                     ports = bare if bare_turn else referee
-                    pair[bare_turn] = asyncio.run(
-                        drive(ports, args.clients, args.requests, bare_turn)
-                    )
+                    with nullcontext() if bare_turn else sessions.counting():
+                        pair[bare_turn] = asyncio.run(
+                            drive(ports, args.clients, args.requests, bare_turn)
+                        )
                 rounds.append(pair)
             rounds.sort(key=lambda p: p[False]["rate"] / p[True]["rate"])
             middle = rounds[len(rounds) // 2]
@@ -512,13 +554,15 @@ def throughput(db: str, args: argparse.Namespace) -> None:
             print(
                 f"{name:18} {ref['rate']:9.0f} {ref['p50']:7.1f} {ref['p99']:7.1f} "
                 f"{base['rate']:8.0f} {base['p50']:8.1f} {base['p99']:8.1f} "
-                f"{ref['rate'] / base['rate']:6.2f}  ({spread})",
+                f"{ref['rate'] / base['rate']:6.2f}  ({spread})  {sessions.most}",
                 flush=True,
             )
+    sessions.close()
     print(
         f"ratio = referee attacks/s over the bare route's appends/s with the same processes, "
         f"the round of the median ratio ({args.rounds} rounds' ratios in brackets, lowest first); "
-        f"{args.clients} clients, {args.requests} attacks per measurement; load {load()}"
+        f"{args.clients} clients, {args.requests} attacks per measurement; sessions: the most "
+        f"PostgreSQL sessions the referee's processes held at once; load {load()}"
     )
 
 
