@@ -63,6 +63,12 @@ def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row, ServerSeed]:
     NotFoundError."""
     row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
     if row is None:
+        # PostgreSQL: a rotation committed while this statement waited for the row's lock
+        # changed the bout's seed index; the waiting statement rechecks the join with the new
+        # bouts row but the seeds row of its own older snapshot, finds no match and answers
+        # nothing, yet holds the lock. Asked again (a new snapshot), it finds the new seed.
+        row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
+    if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     seed = ServerSeed(
         row.seed_index, row.seed_commitment, row.server_seed, bool(row.revealed), row.published_seq
