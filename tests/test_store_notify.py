@@ -3,6 +3,8 @@ batches, never from inside the write transaction; flushed when the store closes.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -119,3 +121,65 @@ def test_closing_the_store_sends_what_is_due(pg_url: str) -> None:
             wait_for(lambda: "last" in heard)
         finally:
             stop()
+
+
+def test_a_commit_is_notified_only_after_it_is_visible(pg_url: str) -> None:
+    """A unit still open has told no one, though a later write's commit has been heard (one
+    notifier sends in order: a bout handed over before the commit would have gone with or
+    before it); once the unit commits it is heard, and whoever hears it can read its event."""
+    with Store.open(pg_url) as listening, Store.open(pg_url) as writing:
+        writing.create_bout(system="msv", name="Spar", bout_id="held")
+        writing.create_bout(system="msv", name="Spar", bout_id="other")
+        seen: dict[str, int] = {}
+
+        def heard(bout: str | None) -> None:
+            if bout is not None and bout not in seen:
+                seen[bout] = len(listening.events(bout))
+
+        stop = listening.watch(heard)
+        listener = listener_of(listening.engine)
+        assert listener is not None and listener.listening.wait(WAIT)
+        try:
+            with writing.unit():
+                writing.append("held", _note)
+                other = threading.Thread(target=writing.append, args=("other", _note))
+                other.start()
+                other.join(WAIT)
+                wait_for(lambda: "other" in seen)
+                assert "held" not in seen
+            wait_for(lambda: "held" in seen)
+            assert seen == {"other": 1, "held": 1}
+        finally:
+            stop()
+
+
+_WRITE_AND_EXIT = """
+import sys
+from referee.ledger import chain
+from referee.store import Store
+
+store = Store.open(sys.argv[1])
+store.append("exiting", lambda last, events: [
+    chain(last, "note", None, {}, "2026-11-29T22:40:13.000000Z")
+])
+print("written", flush=True)
+# no close: the interpreter's exit sends the notification still due
+"""
+
+
+def test_a_process_that_writes_and_exits_without_closing_is_heard(pg_url: str) -> None:
+    with Store.open(pg_url) as store:
+        store.create_bout(system="msv", name="Spar", bout_id="exiting")
+    conninfo = pg_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(conninfo, autocommit=True) as watching:
+        watching.execute(f"LISTEN {CHANNEL}")
+        done = subprocess.run(
+            [sys.executable, "-c", _WRITE_AND_EXIT, pg_url],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            check=False,
+        )
+        assert done.returncode == 0 and done.stdout == "written\n", done.stderr
+        got = [n.payload for n in watching.notifies(timeout=WAIT, stop_after=1)]
+        assert got == ["exiting"]
