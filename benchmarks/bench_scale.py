@@ -26,8 +26,13 @@ and drops it at the end. Everything talks to 127.0.0.1 only.
    attack clients run against both instances. Delivery time: from just before the roll's
    request is sent to the watcher reading the event.
 
+3. **Notifications.** `--writers` threads, each committing one row per transaction on a
+   session of its own: notifying inside each transaction, after the commits through one
+   notifier session (as `referee.store.notify.Notifier`), and not at all (the baseline).
+
     .venv/bin/python benchmarks/bench_scale.py [--pg URL] [--processes 1,2,4] [--clients 32]
         [--requests 1600] [--rounds 3] [--watchers 1000] [--bouts 20] [--seconds 10]
+        [--writers 8] [--commits 2000] [--only throughput|streams|notify]
 
 Bounded: fixed request counts and windows, 30 s timeouts per request, only 127.0.0.1.
 """
@@ -591,6 +596,93 @@ def across(db: str, args: argparse.Namespace) -> None:
     print(f"delivery: from just before the roll's request to the watcher reading it; load {load()}")
 
 
+def notifying(db: str, args: argparse.Namespace) -> None:
+    """Commits per second of `--writers` threads, each appending one row per transaction on a
+    session of its own: notifying inside the transaction (what the referee's writes did before),
+    after it by one notifier session that sends every bout committed to since its last round
+    trip (what `referee.store.notify.Notifier` does), and not notifying at all (the baseline)."""
+    import psycopg
+
+    def run(mode: str) -> float:
+        due: set[str] = set()
+        changed = threading.Condition()
+        done = threading.Event()
+
+        def notifier() -> None:
+            with psycopg.connect(db, autocommit=True) as conn:
+                conn.execute("SET synchronous_commit TO off")
+                while True:
+                    with changed:
+                        while not due and not done.is_set():
+                            changed.wait(1.0)
+                        if not due:
+                            return
+                        batch = sorted(due)
+                        due.clear()
+                    conn.execute(
+                        "SELECT pg_notify('bench_scale', b) FROM unnest(%s::text[]) AS b",
+                        (batch,),
+                    )
+
+        def writer(i: int, count: int) -> None:
+            bout = f"w{i}"
+            with psycopg.connect(db) as conn:
+                for n in range(count):
+                    conn.execute(
+                        "INSERT INTO bench_bare_rows (bout, body) VALUES (%s, %s)", (bout, str(n))
+                    )
+                    if mode == "inside":
+                        conn.execute("SELECT pg_notify('bench_scale', %s)", (bout,))
+                    conn.commit()
+                    if mode == "after":
+                        with changed:
+                            due.add(bout)
+                            changed.notify_all()
+
+        sender = threading.Thread(target=notifier) if mode == "after" else None
+        if sender is not None:
+            sender.start()
+        per_writer = max(1, int(args.commits) // int(args.writers))
+        threads = [
+            threading.Thread(target=writer, args=(i, per_writer)) for i in range(args.writers)
+        ]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        rate = per_writer * int(args.writers) / (time.perf_counter() - started)
+        done.set()
+        if sender is not None:
+            with changed:
+                changed.notify_all()
+            sender.join()
+        return rate
+
+    print(
+        f"\nnotifications, {args.writers} writer threads, {args.commits} commits of one row "
+        f"each per measurement, {args.rounds} rounds (median, rounds in brackets)"
+    )
+    rates: dict[str, list[float]] = {"none": [], "inside": [], "after": []}
+    for round_ in range(args.rounds):
+        order = list(rates) if round_ % 2 == 0 else list(reversed(rates))
+        for mode in order:
+            rates[mode].append(run(mode))
+    base = statistics.median(rates["none"])
+    for mode, label in (
+        ("inside", "pg_notify inside each write transaction"),
+        ("after", "one notifier session, after the commits"),
+        ("none", "no notification (baseline)"),
+    ):
+        got = sorted(rates[mode])
+        shown = " ".join(f"{r:.0f}" for r in got)
+        print(
+            f"  {label:42} {statistics.median(got):7.0f} commits/s  "
+            f"ratio {statistics.median(got) / base:4.2f}  ({shown})"
+        )
+    print(f"load {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pg", default=os.environ.get("REFEREE_TEST_PG_URL"))
@@ -602,7 +694,9 @@ def main() -> None:
     parser.add_argument("--bouts", type=int, default=20, help="watched bouts (default 20)")
     parser.add_argument("--every", type=float, default=0.5, help="seconds between rolls")
     parser.add_argument("--seconds", type=float, default=10.0, help="each stream window")
-    parser.add_argument("--only", choices=["throughput", "streams"], default=None)
+    parser.add_argument("--writers", type=int, default=8, help="notify: writer threads")
+    parser.add_argument("--commits", type=int, default=2000, help="notify: commits per run")
+    parser.add_argument("--only", choices=["throughput", "streams", "notify"], default=None)
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--bare-workers", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -614,10 +708,12 @@ def main() -> None:
     args.process_counts = [int(n) for n in args.processes.split(",")]
     print(f"bench_scale: {os.cpu_count()} cores; load at the start {load()}", flush=True)
     with fresh_database(args.pg) as db:
-        if args.only != "streams":
+        if args.only in (None, "throughput"):
             throughput(db, args)
-        if args.only != "throughput":
+        if args.only in (None, "streams"):
             across(db, args)
+        if args.only in (None, "notify"):
+            notifying(db, args)
 
 
 if __name__ == "__main__":
