@@ -4,7 +4,7 @@
 import { ServiceError, attempt, call, el, fill, say, seedPart } from "./api.js";
 import { sawCommitment } from "./witness.js";
 import { systemSpec } from "./systems.js";
-import { fieldSet } from "./ui.js";
+import { fieldSet, gate } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const rows = [];
@@ -92,6 +92,7 @@ async function create() {
 }
 
 function keep(bout, invites) {
+  started = bout;
   sessionStorage.setItem(`referee-invites-${bout.id}`, JSON.stringify(invites));
   show(bout, invites);
 }
@@ -114,11 +115,38 @@ function show(bout, invites) {
   $("created").scrollIntoView();
 }
 
+// One press makes one bout: Start is disabled while the bout is made and stays so once it
+// exists (even when a fighter was refused: its links are shown); "Start another bout" opens
+// the form for a new one.
+let started = null;
+
+function startable(yes) {
+  gate($("create"), yes ? null : started ? "This bout is started: its links are below. Press “Start another bout” for a new one." : "Starting the bout…");
+  $("start-another").hidden = !started;
+  $("create-hint").hidden = !started;
+}
+
+async function start() {
+  if (started || $("create").disabled) return;
+  startable(false);
+  await attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
+  startable(!started);
+}
+
+function startAnother() {
+  started = null;
+  $("created").hidden = true;
+  startable(true);
+  say("");
+  $("bout-name").focus();
+}
+
 $("system").addEventListener("change", resetRows);
 $("add-row").addEventListener("click", () => addRow());
+$("start-another").addEventListener("click", startAnother);
 $("create-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
+  start();
 });
 say("");
 resetRows();

@@ -90,6 +90,8 @@ const SRP = {
     return { sheet };
   },
   hideable: ["skills", "defense", "avoid", "armor", "pm", "spirit"],
+  /** The referee reviews each roll and may override an outcome (SRP-20). */
+  overrides: true,
   actions: {
     attack: { target: true, fields: SRP_STRIKE },
     shoot: {
