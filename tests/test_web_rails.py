@@ -210,3 +210,30 @@ def test_a_new_input_clears_the_old_verdict_on_the_judge(
     expect(page.locator("#anomalies li")).to_have_count(0)
     expect(page.locator("#judged-lines tr")).to_have_count(0)
     clean(page)
+
+
+def test_initiative_is_the_solid_button_and_msv_has_no_override_panel(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    r = web.post("/api/bouts", json={"system": "msv", "name": "Weights"})
+    bid, ref = r.json()["id"], r.json()["referee_token"]
+    for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
+        web.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "cs": cs})
+    page = pages()
+    page.goto(f"{web.url}/static/referee.html#bout={bid}&token={ref}")
+    initiative = page.locator("#do-initiative")
+    expect(initiative).to_be_visible()
+    background = "el => getComputedStyle(el).backgroundColor"
+    accent = "rgb(138, 45, 28)"
+    assert initiative.evaluate(background) == accent  # solid: the one thing to do now
+    assert page.locator("#roll-form button").evaluate(background) != accent  # an outline
+    # MSV has no overrides (SRP-20 is SRP's): no panel, no Override beside an outcome.
+    expect(page.locator("#override-panel")).to_be_hidden()
+    initiative.click()
+    page.wait_for_selector("#act-form.your-turn, #turn-hint:has-text('turn')")
+    page.click("#act-submit")
+    page.wait_for_selector("#log li.outcome")
+    expect(page.locator("#log button", has_text="Override")).to_have_count(0)
+    expect(page.locator("#override-panel")).to_be_hidden()
+    clean(page)
