@@ -6,7 +6,9 @@ import { attempt, Bout, el, fill, fragment, say, withSeedPart } from "./api.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
-import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, statusText, winnerWords } from "./ui.js";
+import { forget, remember } from "./mybouts.js";
+import { qrToggle } from "./qr.js";
+import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -57,6 +59,7 @@ async function refresh() {
   const view = await attempt(() => state.bout.get());
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
   state.view = view;
+  keepInMyBouts(view);
   if (!state.spec) {
     state.spec = systemSpec(view.system);
     document.body.dataset.system = view.system;
@@ -92,6 +95,19 @@ async function refresh() {
   if (role === "board") await refreshBoard();
   else updateActForm(view);
 }
+
+/** This page in the browser's "My bouts" (home page): its role, token and last state. */
+function keepInMyBouts(view) {
+  if (role === "board" || !params.token) return;
+  if (role === "fighter" && !view.you) return;
+  if (role === "referee" && view.you) return; // a fighter's token on the referee page
+  const entry = { id: params.bout, role, fighter: role === "fighter" ? view.you : null };
+  const words = stateWords(view, entry.fighter);
+  if (words === keptWords) return;
+  keptWords = words;
+  remember({ ...entry, token: params.token, name: view.name, system: view.system, state: words });
+}
+let keptWords = null;
 
 /** Who may be moved on the map now, and how a drag is sent (as the action form sends it). */
 function mapOptions(view, yourTurn) {
@@ -305,8 +321,9 @@ function wireReferee() {
     if (!(await confirmAction(handoverQuestion()))) return;
     const r = await power("handover", "A new referee token: give the link below to the new referee.");
     if (r) {
+      forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
       const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
-      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url));
+      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
     }
   });
   $("end-form").addEventListener("submit", async (ev) => {
@@ -357,7 +374,7 @@ function wireReferee() {
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
   const joinUrl = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
   $("join-url").textContent = joinUrl;
-  $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"));
+  $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"), qrToggle(() => joinUrl, "QR code of the join link"));
 }
 
 // ---- what each ending action does, said before it is done ---------------------------------
@@ -529,6 +546,7 @@ function addInvite(name, token, store = true) {
       copyButton(() => url, `Copy ${name}'s invite link`),
       " ",
       el("code", {}, url),
+      qrToggle(() => url, `QR code of ${name}'s invite link`),
     ),
   );
 }

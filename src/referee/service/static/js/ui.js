@@ -99,6 +99,20 @@ export function boutWords(view) {
   }[view.status] || `The bout is ${view.status}.`;
 }
 
+/** Where a bout stands, in a few words for a list ("running: round 2, Tarl to act";
+ * "running: your turn" when `you` is to act; "over: Tarl (Ko-ro-ba) won"; "closed: ..."). */
+export function stateWords(view, you = null) {
+  const end = view.status === "cancelled" ? "cancelled" : view.winner ? `over: ${winnerWords(view)}` : "over, no winner";
+  if (view.closed) return `closed (${end}); seed revealed`;
+  if (view.status === "open") return "open: waiting for initiative";
+  if (view.status === "paused") return `paused in round ${view.round}`;
+  if (view.status === "running") {
+    if (you && view.turn === you) return `running: your turn (round ${view.round})`;
+    return `running: round ${view.round}${view.turn ? `, ${view.turn} to act` : ""}`;
+  }
+  return ["ended", "cancelled"].includes(view.status) ? end : view.status;
+}
+
 /** The bout's status line: status, round, whose turn, winner. */
 export function statusText(view) {
   const parts = [`${view.system.toUpperCase()} · ${view.status}`];
