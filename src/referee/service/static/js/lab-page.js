@@ -56,7 +56,7 @@ function number(value, stat) {
 function compareTables(rows) {
   return rows.map((row) => {
     const title = row.table === "ratio" ? RATIOS[row.stat] : TITLES[row.stat];
-    const line = (label, cells) => el("tr", {}, el("td", { text: label }), cells.map((c) => el("td", { text: c })));
+    const line = (label, cells) => el("tr", {}, el("th", { scope: "row", text: label }), cells.map((c) => el("td", { text: c })));
     const body = [
       line("printed in the text", row.printed),
       line("the text's pack", row.against.map((v) => number(v, row.stat))),
@@ -65,10 +65,12 @@ function compareTables(rows) {
     if (row.pack_with_free_attacks.some((v) => v !== null)) {
       body.push(line("this pack, with free attacks", row.pack_with_free_attacks.map((v) => number(v, row.stat))));
     }
-    return el("table", { class: "lab-table", "data-stat": `${row.table}-${row.stat}` },
-      el("caption", { text: title }),
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), row.columns.map((c) => el("th", { scope: "col", text: c })))),
-      el("tbody", {}, body));
+    // A wide table scrolls inside its own box on a narrow screen (the page never does).
+    return el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": title },
+      el("table", { class: "lab-table", "data-stat": `${row.table}-${row.stat}` },
+        el("caption", { text: title }),
+        el("thead", {}, el("tr", {}, el("td", {}), row.columns.map((c) => el("th", { scope: "col", text: c })))),
+        el("tbody", {}, body)));
   });
 }
 
