@@ -149,7 +149,10 @@ function buildForms() {
   if (form) {
     const kinds = Object.keys(state.spec.actions);
     nameOptions($("act-kind"), kinds);
-    $("act-kind").addEventListener("change", () => actionOptions());
+    $("act-kind").addEventListener("change", () => {
+      actionOptions();
+      if (state.view) updateActForm(state.view);
+    });
     actionOptions();
   }
   if ($("add-form")) {
@@ -192,7 +195,10 @@ function updateActForm(view) {
   const target = view.fighters.find((f) => f.name === $("act-target").value);
   $("target-info").textContent = target ? state.spec.targetInfo(target) : "";
   const yourTurn = view.status === "running" && view.turn === me();
-  gate($("act-submit"), actReason(view, actor, enemies));
+  const why = actReason(view, actor, enemies);
+  gate($("act-submit"), why);
+  // Said beside the button too (a tooltip never shows on a phone); not while waiting a turn.
+  $("act-why").textContent = yourTurn && why ? why : "";
   const rollButton = $("roll-form") && $("roll-form").querySelector("button");
   gate(rollButton, ["ended", "cancelled"].includes(view.status) ? `${boutWords(view)} No more rolls.` : null);
   const who = role === "fighter" ? "Your" : `${me()}'s`;
@@ -218,7 +224,9 @@ function actReason(view, actor, enemies) {
   if (actor && actor.defeated) return role === "fighter" ? "You are defeated." : `${actor.name} is defeated.`;
   if (view.turn !== me()) return role === "fighter" ? `It is ${view.turn}'s turn, not yours.` : `It is ${view.turn}'s turn, not ${me()}'s.`;
   if (action().target && !enemies.length) return "No one to act against.";
-  return null;
+  // The rule system's own limits as the page sees them (SRP: reach, conditions).
+  const target = action().target ? view.fighters.find((f) => f.name === $("act-target").value) : null;
+  return state.spec.refusal ? state.spec.refusal(actor, $("act-kind").value, target || null) : null;
 }
 
 // ---- your turn: the heading, the title and (if the fighter turned it on) a short sound -----

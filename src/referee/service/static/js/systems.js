@@ -24,6 +24,50 @@ export function conditionWords(name) {
   return Object.prototype.hasOwnProperty.call(CONDITION_WORDS, name) ? CONDITION_WORDS[name] : String(name).replaceAll("_", " ");
 }
 
+/** SRP actions that use the weapon in hand, and full moves (a minimum move is "step"): the
+ * lists of `referee.systems.srp.actions`. */
+const SRP_WEAPON_ACTIONS = ["attack", "shoot", "disarm", "entangle", "grapple", "unhorse"];
+const SRP_FULL_MOVES = ["move", "charge"];
+/** What each SRP condition forbids, and why: `referee.systems.srp.actions.FORBIDS`, word for
+ * word (tests/test_web_legal.py holds the two to the same answers). */
+export const SRP_FORBIDS = {
+  disarmed: [SRP_WEAPON_ACTIONS, "is disarmed: pick the weapon up first"],
+  entangled: [SRP_FULL_MOVES, "is entangled: only minimum moves (step)"],
+  entangling: [SRP_WEAPON_ACTIONS, "is entangling with its weapon: it cannot use it"],
+  grappled: [SRP_FULL_MOVES, "is grappled: only minimum moves (step)"],
+  stunned: [["*"], "is stunned: it loses this action"],
+  lost_action: [["*"], "loses this action"],
+};
+/** Melee actions that must reach their target (SRP-15), and the normal reach in cm. */
+const SRP_REACHING = ["attack", "disarm", "entangle", "grapple", "unhorse"];
+const NORMAL_REACH_CM = 150;
+
+/** Why an SRP fighter may not take `kind` now, from what the page sees (its conditions, its
+ * weapon, the positions), as the service words it; null when the page sees no reason (the
+ * service still decides). `target` is the fighter aimed at, or null. */
+export function srpRefusal(actor, kind, target) {
+  if (!actor || kind === "pass") return null;
+  const stats = actor.stats || {};
+  const weapon = (Array.isArray(stats.weapons) && stats.weapons[0]) || {};
+  for (const condition of Object.keys(actor.conditions || {})) {
+    const [forbidden, reason] = SRP_FORBIDS[condition] || [[], ""];
+    if (forbidden.includes("*") || forbidden.includes(kind)) return `${actor.name} ${reason}`;
+    if (condition === "grappled" && SRP_WEAPON_ACTIONS.includes(kind) && Number(weapon.hands || 1) > 1) {
+      return `${actor.name} is grappled: only one-handed weapons`;
+    }
+  }
+  if (!SRP_REACHING.includes(kind) || !target) return null;
+  const placed = (f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm);
+  if (!placed(actor) || !placed(target)) return null;
+  // Grid distance (SRP-14): the larger of the two offsets; long weapons strike only beyond 1.5 m.
+  const gap = Math.max(Math.abs(target.stats.x_cm - stats.x_cm), Math.abs(target.stats.y_cm - stats.y_cm));
+  const reach = Number.isInteger(weapon.reach_cm) ? weapon.reach_cm : NORMAL_REACH_CM;
+  const long = reach > NORMAL_REACH_CM;
+  if (long ? gap > NORMAL_REACH_CM && gap <= reach : gap > 0 && gap <= NORMAL_REACH_CM) return null;
+  const band = long ? "beyond 1.5 m up to" : "up to";
+  return `${target.name} is ${gap / 100} m from ${actor.name}; the ${weapon.name || "unarmed"} reaches ${band} ${reach / 100} m (SRP-15)`;
+}
+
 /** MSV (MSV-1..7): a fighter is a Combat Skill; the one action is an attack on a target. */
 const MSV = {
   name: "msv",
@@ -36,6 +80,7 @@ const MSV = {
   },
   actions: { attack: { target: true, fields: [] } },
   targetInfo: () => "",
+  refusal: () => null,
 };
 
 // Fields marked `referee: true` are the referee's terms (the service refuses them from a
@@ -47,6 +92,7 @@ const SRP_STRIKE = [
 ];
 const SRP_PATH = [
   { key: "path", label: "Path: x,y in metres per square, e.g. 1.5,0; 3,0", type: "path", required: true },
+  { key: "facing", label: "Facing at the end (degrees; empty: the way of the last step)", type: "number", min: -360, max: 360 },
 ];
 
 /** SRP (SRP-4..16): a sheet; melee attacks with the defender's defense, shield, armor, rear. */
@@ -119,6 +165,8 @@ const SRP = {
     },
     pass: { target: false, fields: [] },
   },
+  /** Why an action cannot be taken now (reach, conditions), or null: the button waits. */
+  refusal: srpRefusal,
   /** What the attacker sees of the target's defense (hidden stats stay hidden). */
   targetInfo(f) {
     const s = f.stats || {};
@@ -139,6 +187,7 @@ const GENERIC = {
   },
   actions: { attack: { target: true, fields: [] } },
   targetInfo: () => "",
+  refusal: () => null,
 };
 
 export const SYSTEMS = { msv: MSV, srp: SRP };

@@ -1,0 +1,167 @@
+"""The console offers an SRP action only when the rules allow it (SRP-14..16): the page's
+check (systems.js `srpRefusal`) is held to the engine's answer for every position on a grid,
+every reach and every condition; in Chromium, Attack waits with the service's own words while
+the target is out of reach, and a fighter dragged backwards keeps its face to the enemy."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from referee.bout import commands as c
+from referee.bout.runner import BoutRunner
+from referee.errors import RefereeError
+from referee.rng import ScriptedRng
+from referee.systems.srp.actions import FORBIDS, Condition, why_blocked
+from tests.browser_fixtures import WAIT_MS, browser, clean, pages, web  # noqa: F401
+from tests.service_fixtures import LiveServer
+from tests.test_web_map import drag, ford, open_map, tarl
+
+SYSTEMS_JS = (
+    Path(__file__).resolve().parent.parent / "src/referee/service/static/js/systems.js"
+).as_uri()
+#: Offsets of the target from the attacker, in cm: on and off the 1.5 m squares.
+OFFSETS = (-600, -450, -300, -225, -150, -75, 0, 75, 150, 225, 300, 450, 600)
+REACHES = (150, 300, 450)
+KINDS = ("attack", "shoot", "disarm", "entangle", "grapple", "unhorse", "break_free", "pick_up")
+KINDS += ("release", "move", "step", "charge", "face", "spirit", "pass")
+
+
+def stats(weapon: str, reach_cm: int, x_cm: int, y_cm: int, hands: int = 1) -> dict[str, Any]:
+    return {
+        "hits": 12,
+        "weapons": [{"name": weapon, "damage": 3, "reach_cm": reach_cm, "hands": hands}],
+        "skills": {weapon: 15},
+        "defense": 10,
+        "x_cm": x_cm,
+        "y_cm": y_cm,
+        "facing": 0,
+    }
+
+
+def node_answers(cases: list[list[Any]]) -> list[str | None]:
+    """`srpRefusal(actor, kind, target)` of systems.js for each case, run by Node."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is needed to run the page's check (Debian: nodejs)")
+        pytest.skip("no Node.js here")
+    script = (
+        f"import({json.dumps(SYSTEMS_JS)}).then((m) => {{"
+        "let t = ''; process.stdin.on('data', (d) => t += d); process.stdin.on('end', () => "
+        "console.log(JSON.stringify(JSON.parse(t).map((a) => m.srpRefusal(...a)))));})"
+    )
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answers: list[str | None] = json.loads(out.stdout)
+    return answers
+
+
+def engine_answer(weapon: str, reach: int, dx: int, dy: int) -> str | None:
+    """The engine's refusal of Tarl's attack on Pa-Kur at (dx, dy) cm, or None if it strikes."""
+    bout = BoutRunner.open("srp", "reach", rng=ScriptedRng([20, 1, 5, 5, 5, 5, 5, 5]))
+    bout.run(c.AddFighter("Tarl", stats(weapon, reach, 0, 0), "Ko-ro-ba"))
+    bout.run(c.AddFighter("Pa-Kur", stats("sword", 150, dx, dy), "Assassins"))
+    bout.run(c.RollInitiative())
+    assert bout.state.current == "Tarl"
+    try:
+        bout.run(c.Act("Tarl", "attack", {"target": "Pa-Kur"}), by="Tarl")
+    except RefereeError as err:
+        return str(err)
+    return None
+
+
+def test_the_pages_reach_check_is_the_engines_on_every_square() -> None:  # SRP-15
+    cases: list[list[Any]] = []
+    expected: list[str | None] = []
+    for reach in REACHES:
+        weapon = {150: "broadsword", 300: "spear", 450: "pike"}[reach]
+        for dx in OFFSETS:
+            for dy in OFFSETS:
+                actor = {"name": "Tarl", "stats": stats(weapon, reach, 0, 0), "conditions": {}}
+                target = {"name": "Pa-Kur", "stats": stats("sword", 150, dx, dy)}
+                cases.append([actor, "attack", target])
+                expected.append(engine_answer(weapon, reach, dx, dy))
+    answers = node_answers(cases)
+    assert answers == expected
+    # The grid holds both answers for every reach (a check that refuses all or none fails).
+    # 1.5 m: the 5 x 5 offsets within 1.5 m but the fighter's own; 3 m and 4.5 m: within reach
+    # but beyond 1.5 m (9 x 9 - 5 x 5 and 11 x 11 - 5 x 5).
+    assert expected.count(None) == 24 + 56 + 96
+    assert "Pa-Kur is 6 m from Tarl; the pike reaches beyond 1.5 m up to 4.5 m (SRP-15)" in answers
+    assert (
+        "Pa-Kur is 0.75 m from Tarl; the spear reaches beyond 1.5 m up to 3 m (SRP-15)" in answers
+    )
+
+
+def test_the_pages_conditions_are_the_rules() -> None:  # SRP-16
+    assert {c.value for c in FORBIDS} <= {c.value for c in Condition}
+    cases: list[list[Any]] = []
+    expected: list[str | None] = []
+    for condition in Condition:
+        for hands in (1, 2):
+            for kind in KINDS:
+                actor = {
+                    "name": "Tarl",
+                    "stats": stats("pike", 450, 0, 0, hands),
+                    "conditions": {condition.value: None},
+                }
+                cases.append([actor, kind, None])
+                reason = why_blocked([condition], kind, weapon_hands=hands)
+                expected.append(None if reason is None else f"Tarl {reason}")
+    answers = node_answers(cases)
+    assert answers == expected
+    assert "Tarl is grappled: only one-handed weapons" in answers
+    assert answers.count(None) < len(answers) / 2 + len(KINDS) * 4
+
+
+@pytest.mark.browser
+def test_attack_waits_while_the_target_is_out_of_reach(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    bid, _, token = ford(web)  # Tarl (broadsword) at (0, 0) east, Pa-Kur (pike) at (6, 0) west
+    page = pages()
+    open_map(page, web, bid, token)
+    said = "Pa-Kur is 6 m from Tarl; the broadsword reaches up to 1.5 m (SRP-15)"
+    expect(page.locator("#act-submit")).to_be_disabled()
+    expect(page.locator("#act-submit")).to_have_attribute("title", said)
+    expect(page.locator("#act-why")).to_have_text(said)
+    # The same words as the service's refusal, which the button no longer needs to meet.
+    refused = web.post(
+        f"/api/bouts/{bid}/attacks", token, json={"attacker": "Tarl", "target": "Pa-Kur"}
+    )
+    assert refused.status_code == 400 and said in refused.text
+    # A move needs no target in reach: the button is back, with nothing said.
+    page.select_option("#act-kind", "move")
+    expect(page.locator("#act-submit")).to_be_enabled()
+    expect(page.locator("#act-why")).to_have_text("")
+    page.select_option("#act-kind", "attack")
+    expect(page.locator("#act-submit")).to_be_disabled()
+
+    # Dragged backwards (west to east would turn its back), Tarl still faces Pa-Kur.
+    with page.expect_response(lambda r: r.url.endswith("/actions")) as answer:
+        drag(page, (0, 0), (-3, 0))
+    assert answer.value.status == 200, answer.value.text()
+    assert answer.value.request.post_data_json["options"]["facing"] == 0
+    assert (tarl(web, bid)["x_cm"], tarl(web, bid)["facing"]) == (-300, 0)
+    expect(page.locator("#map svg")).to_have_attribute(
+        "aria-label",
+        "Map: Tarl at (-3, 0) m facing 0°; Pa-Kur at (6, 0) m facing 180°",
+        timeout=WAIT_MS,
+    )
+    expect(page.locator("#act-why")).to_have_text("")  # Pa-Kur's turn: not Tarl's to act
+    clean(page)
