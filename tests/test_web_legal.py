@@ -1,7 +1,8 @@
 """The console offers an SRP action only when the rules allow it (SRP-14..16): the page's
 check (systems.js `srpRefusal`) is held to the engine's answer for every position on a grid,
 every reach and every condition; in Chromium, Attack waits with the service's own words while
-the target is out of reach, and a fighter dragged backwards keeps its face to the enemy."""
+the target is out of reach, and a fighter dragged backwards keeps its face to the enemy; the
+dice log says moves in metres and words (srpwords.js), not `path [[-50,0],...]`."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ from tests.browser_fixtures import WAIT_MS, browser, clean, pages, web  # noqa: 
 from tests.service_fixtures import LiveServer
 from tests.test_web_map import drag, ford, open_map, tarl
 
-SYSTEMS_JS = (
-    Path(__file__).resolve().parent.parent / "src/referee/service/static/js/systems.js"
-).as_uri()
+JS = Path(__file__).resolve().parent.parent / "src/referee/service/static/js"
+SYSTEMS_JS = (JS / "systems.js").as_uri()
+WORDS_JS = (JS / "srpwords.js").as_uri()
 #: Offsets of the target from the attacker, in cm: on and off the 1.5 m squares.
 OFFSETS = (-600, -450, -300, -225, -150, -75, 0, 75, 150, 225, 300, 450, 600)
 REACHES = (150, 300, 450)
@@ -47,26 +48,33 @@ def stats(weapon: str, reach_cm: int, x_cm: int, y_cm: int, hands: int = 1) -> d
     }
 
 
-def node_answers(cases: list[list[Any]]) -> list[str | None]:
-    """`srpRefusal(actor, kind, target)` of systems.js for each case, run by Node."""
+def run_node(body: str, data: Any) -> Any:
+    """Run `body` under Node with `m` the module systems.js, `w` srpwords.js and `data` the
+    JSON given; what it passes to `done` comes back."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
         if os.environ.get("CI"):
-            pytest.fail("Node.js is needed to run the page's check (Debian: nodejs)")
+            pytest.fail("Node.js is needed to run the page's code (Debian: nodejs)")
         pytest.skip("no Node.js here")
     script = (
-        f"import({json.dumps(SYSTEMS_JS)}).then((m) => {{"
-        "let t = ''; process.stdin.on('data', (d) => t += d); process.stdin.on('end', () => "
-        "console.log(JSON.stringify(JSON.parse(t).map((a) => m.srpRefusal(...a)))));})"
+        f"Promise.all([import({json.dumps(SYSTEMS_JS)}), import({json.dumps(WORDS_JS)})])"
+        ".then(([m, w]) => { let t = ''; process.stdin.on('data', (d) => t += d);"
+        "process.stdin.on('end', () => { const data = JSON.parse(t);"
+        "const done = (x) => console.log(JSON.stringify(x));" + body + "});})"
     )
     out = subprocess.run(
         [node, "--input-type=module", "-e", script],
-        input=json.dumps(cases),
+        input=json.dumps(data),
         capture_output=True,
         text=True,
         check=True,
     )
-    answers: list[str | None] = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def node_answers(cases: list[list[Any]]) -> list[str | None]:
+    """`srpRefusal(actor, kind, target)` of systems.js for each case, run by Node."""
+    answers: list[str | None] = run_node("done(data.map((a) => m.srpRefusal(...a)));", cases)
     return answers
 
 
@@ -128,6 +136,73 @@ def test_the_pages_conditions_are_the_rules() -> None:  # SRP-16
     assert answers.count(None) < len(answers) / 2 + len(KINDS) * 4
 
 
+def added(seq: int, name: str, side: str, x_cm: int, y_cm: int, facing: int) -> dict[str, Any]:
+    stats = {"x_cm": x_cm, "y_cm": y_cm, "facing": facing}
+    payload = {"name": name, "side": side, "stats": stats}
+    return {"seq": seq, "type": "fighter_added", "actor": "referee", "payload": payload}
+
+
+def action(seq: int, actor: str, kind: str, **options: Any) -> dict[str, Any]:
+    payload = {"kind": kind, "options": options}
+    return {"seq": seq, "type": "action", "actor": actor, "payload": payload}
+
+
+def stat(seq: int, target: str, key: str, value: Any) -> dict[str, Any]:
+    payload = {"target": target, "key": key, "value": value}
+    return {"seq": seq, "type": "stat", "actor": "system", "payload": payload}
+
+
+def test_the_log_says_moves_in_metres_and_words() -> None:
+    events = [
+        added(1, "Tarl", "Ko-ro-ba", 0, 0, 0),
+        added(2, "Pa-Kur", "Assassins", 600, 0, 180),
+        action(3, "Tarl", "move", path=[[-50, 0], [-100, 0], [-150, 0], [-200, 0]], facing=0),
+        stat(4, "Tarl", "x_cm", -200),
+        stat(5, "Tarl", "y_cm", 0),
+        stat(6, "Tarl", "facing", 0),
+        action(7, "Pa-Kur", "charge", path=[[450, 0], [300, 0], [150, 0]]),
+        stat(8, "Pa-Kur", "x_cm", 150),
+        stat(9, "Pa-Kur", "facing", 180),
+        action(10, "Tarl", "step", path=[[-200, 150]]),
+        action(11, "Tarl", "face", facing=45),
+        stat(12, "Pa-Kur", "extra_attack_round", 2),
+        stat(13, "Pa-Kur", "holds", "Tarl"),
+        stat(14, "Pa-Kur", "holds", None),
+        {"seq": 15, "type": "voided", "actor": "referee", "payload": {"from": 7, "to": 9}},
+        action(16, "Tarl", "step", path=[[-50, 0]], facing=100),
+        {"seq": 17, "type": "defeated", "actor": "system", "payload": {"name": "Pa-Kur"}},
+        action(18, "Tarl", "move", path=[[-200, 150], [-200, 300]]),
+        stat(19, "Tarl", "pm", 4),
+    ]
+    said = run_node(
+        "const g = new w.Ground(); done(data.map((e) => { const s = e.type === 'action'"
+        " ? w.actionWords(e, g) : e.type === 'stat' ? w.statWords(e.payload, g) : null;"
+        " g.see(e); return s; }));",
+        events,
+    )
+    assert said == [
+        None,
+        None,
+        "Tarl moves 2 m away from Pa-Kur, facing Pa-Kur",
+        "Tarl now stands at x -2 m (east-west)",
+        "Tarl now stands at y 0 m (north-south)",
+        "Tarl now faces Pa-Kur, east (0°)",
+        "Pa-Kur charges 4.5 m toward Tarl",
+        "Pa-Kur now stands at x 1.5 m (east-west)",
+        "Pa-Kur now faces Tarl, west (180°)",
+        "Tarl steps 1.5 m away from Pa-Kur",  # (-2, 0) -> (-2, 1.5): 3.5 m -> 3.8 m from (1.5, 0)
+        "Tarl turns to face north-east (45°)",
+        "Pa-Kur has had its extra attack of round 2 (SRP-15)",
+        "Pa-Kur holds Tarl",
+        "Pa-Kur lets go",
+        None,
+        "Tarl steps 1.5 m toward Pa-Kur, facing 100°",  # the charge is voided: Pa-Kur at 6 m
+        None,
+        "Tarl moves 3 m north",  # no standing foe: a compass point
+        None,  # said as the log says any stat
+    ]
+
+
 @pytest.mark.browser
 def test_attack_waits_while_the_target_is_out_of_reach(
     web: LiveServer,  # noqa: F811
@@ -164,4 +239,13 @@ def test_attack_waits_while_the_target_is_out_of_reach(
         timeout=WAIT_MS,
     )
     expect(page.locator("#act-why")).to_have_text("")  # Pa-Kur's turn: not Tarl's to act
+    # The log says it in metres and words.
+    seq = answer.value.json()["seq"]
+    log = page.locator("#log")
+    expect(log.locator(f"li.action[data-seq='{seq - 1}']")).to_contain_text(
+        "Tarl moves 3 m away from Pa-Kur, facing Pa-Kur"
+    )
+    for words in ("Tarl now stands at x -3 m (east-west)", "Tarl now faces Pa-Kur, east (0°)"):
+        expect(log.locator("li.stat", has_text=words)).to_have_count(1)
+    assert "x_cm" not in log.inner_text() and "path" not in log.inner_text()
     clean(page)
