@@ -86,7 +86,10 @@ def test_ending_actions_ask_first_and_say_what_they_end_and_reveal(
     expect(dialog).to_contain_text("Ending declares Tarl (Ko-ro-ba) the winner (“Pa-Kur yields”)")
     with page.expect_response(lambda r: r.url.endswith("/end")):
         dialog.locator(".confirm-yes").click()
-    expect(page.locator("#message")).to_have_text("Bout ended: Tarl (Ko-ro-ba) won.")
+    expect(page.locator("#message")).to_have_text("The bout is over: Tarl (Ko-ro-ba) won.")
+    expect(page.locator("#log li.ended")).to_contain_text(
+        "The bout is over: Tarl (Ko-ro-ba) won (Pa-Kur yields)"
+    )
     expect(page.locator("#status")).to_contain_text("ended · round 1")
     expect(page.locator("#status")).to_contain_text("Tarl (Ko-ro-ba) won")
     expect(page.locator("#turn-hint")).to_have_text("The bout is over: Tarl (Ko-ro-ba) won.")

@@ -339,7 +339,7 @@ function wireReferee() {
     const winner = $("end-winner").value || null;
     const reason = $("end-reason").value.trim() || null;
     if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
-    power("end", (r) => `Bout ended: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
+    power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
   });
   $("override-form").addEventListener("submit", (ev) => {
     ev.preventDefault();

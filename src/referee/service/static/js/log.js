@@ -7,7 +7,7 @@ import { el } from "./api.js";
 import { Ground, actionWords, statWords } from "./srpwords.js";
 import { conditionWords } from "./systems.js";
 import { boutAsChat } from "./transcript.js";
-import { copyButton } from "./ui.js";
+import { copyButton, winnerWords } from "./ui.js";
 
 /** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
 export function timeStamp(at) {
@@ -168,7 +168,7 @@ export class DiceLog {
         this.markVoided(event.payload.from, event.payload.to);
         return el("li", { class: "power" }, seq, LINES.voided(event));
       default: {
-        const said = event.type === "stat" ? statWords(event.payload, this.ground) : null;
+        const said = event.type === "stat" ? statWords(event.payload, this.ground) : event.type === "ended" ? this.endedWords(event.payload) : null;
         const text = said || (LINES[event.type] ? LINES[event.type](event) : `${event.type} ${JSON.stringify(event.payload)}`);
         return el("li", { class: event.type }, seq, text);
       }
@@ -252,6 +252,13 @@ export class DiceLog {
       original.append(el("span", { class: "override-note" }, `overridden by #${event.seq}: ${now}`));
     }
     return el("li", { class: "power override" }, seq, text);
+  }
+
+  /** "The bout is over: Tarl (Ko-ro-ba) won (the last side standing)": the winner by its
+   * fighters, as the page's status says it. */
+  endedWords(p) {
+    const fighters = [...this.ground.fighters].map(([name, f]) => ({ name, side: f.side }));
+    return `The bout is over: ${winnerWords({ fighters, winner: p.winner })} (${p.reason})`;
   }
 
   markVoided(from, to) {
