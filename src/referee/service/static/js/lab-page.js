@@ -74,10 +74,27 @@ function compareTables(rows) {
   });
 }
 
+/** Mark the figures stale (a formula has an error: they are the last good pack's) or not. */
+function stale(yes) {
+  document.body.classList.toggle("stale", yes);
+  for (const note of document.querySelectorAll(".stale-note")) note.hidden = !yes;
+  for (const figure of document.querySelectorAll(".figure")) {
+    if (yes) figure.dataset.stale = "stale";
+    else delete figure.dataset.stale;
+  }
+}
+
 function draw(answer) {
   state.last = answer;
   const change = $("show-change").checked;
   fill($("heat-map"), svgFrom(change ? answer.change_svg : answer.matrix_svg));
+  // The text's own pack changes nothing: say so rather than show a blank white square.
+  const moved = answer.change.some((row) => row.some((v) => v !== null && v !== 0));
+  $("heat-note").textContent = change
+    ? moved
+      ? "Blue: the row's fighter wins more often than under the text's pack; red: less often. Hover a cell for its value."
+      : "No change yet: this is the text's own pack, so every cell is 0. Edit a formula, or untick the box to see who beats whom."
+    : "Each cell: the chance that the fighter of the row beats the fighter of the column (blue: likely, red: unlikely). Hover a cell for its value.";
   fill($("ladder"), answer.ladder.steps.map((s) => el("tr", {},
     el("td", { text: `CS ${s.high} vs CS ${s.low}` }),
     el("td", { text: s.p_higher_wins.toFixed(3) }),
@@ -99,6 +116,7 @@ async function refresh() {
   say("");
   showErrors(answer.ok ? {} : answer.errors);
   if (answer.ok) draw(answer);
+  stale(!answer.ok && state.last !== null);
   state.latency = performance.now() - started;
   state.editedAt = null;
   state.version += 1;
