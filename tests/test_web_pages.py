@@ -1,7 +1,8 @@
 """Every page of the console, with content on it, at desktop and at phone width (390 px) in
 Debian's Chromium: nothing spills sideways off a phone (tables scroll inside their box or
-reflow), and axe-core (through axe-playwright-python) finds no serious or critical
-accessibility violation."""
+reflow), axe-core (through axe-playwright-python) finds no serious or critical
+accessibility violation, and the keyboard alone reaches every control: each Tab stop is
+visible, named and shows a focus ring."""
 
 from __future__ import annotations
 
@@ -38,6 +39,44 @@ SPILLS = """() => {
       + "." + (n.getAttribute("class") || ""))
     .slice(0, 12);
 }"""
+
+
+#: Where the focus is after a Tab: what it is, whether it shows, its name and its focus ring.
+FOCUSED = """() => {
+  const n = document.activeElement;
+  if (!n || n === document.body) return null;
+  const s = getComputedStyle(n);
+  const r = n.getBoundingClientRect();
+  const label = n.labels && n.labels.length ? n.labels[0].textContent : "";
+  const name = n.getAttribute("aria-label") || label || n.textContent || n.title || n.value || "";
+  // Chromium paints no outline on an SVG shape: the page draws a ring beside it instead.
+  const drawn = n.nextElementSibling && n.nextElementSibling.classList.contains("focus-ring")
+    && getComputedStyle(n.nextElementSibling).display !== "none";
+  const ring = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
+    || s.boxShadow !== "none" || Boolean(drawn);
+  const what = n.tagName.toLowerCase() + (n.id ? "#" + n.id : "");
+  return { what, seen: r.width > 0 && r.height > 0, named: name.trim() !== "", ring };
+}"""
+#: Tab stops walked on each page (more than any page has before the focus comes round).
+TABS = 80
+
+
+def keyboard_problems(page: Any, name: str) -> list[str]:
+    """Tab through the page from its top: every stop must show, have a name and a ring."""
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    problems, stops = [], 0
+    for _ in range(TABS):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUSED)
+        if now is None:
+            break  # round to the browser's own controls: every stop of the page was seen
+        stops += 1
+        for check in ("seen", "named", "ring"):
+            if not now[check]:
+                problems.append(f"{name}: Tab stop {stops} ({now['what']}) is not {check}")
+    if stops == 0:
+        problems.append(f"{name}: Tab reaches nothing")
+    return problems
 
 
 def msv_closed(server: LiveServer) -> dict[str, str]:
@@ -170,6 +209,7 @@ def test_every_page_fits_the_screen_and_passes_axe(
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > PHONE["width"]:
                 problems.append(f"{name}: {width} px wide: {page.evaluate(SPILLS)}")
+        problems += keyboard_problems(page, name)
         results = axe.run(page)
         for violation in results.response["violations"]:
             if violation["impact"] in FAILING:

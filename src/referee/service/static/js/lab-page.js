@@ -130,8 +130,9 @@ function edited() {
   timer = setTimeout(refresh, 25);
 }
 
+// "input" alone: every box and list fires it as it changes ("change" would come again on
+// leaving a box, and redraw the same pack twice).
 $("lab-form").addEventListener("input", edited);
-$("lab-form").addEventListener("change", edited);
 $("lab-form").addEventListener("submit", (event) => event.preventDefault());
 $("show-change").addEventListener("change", () => state.last && draw(state.last));
 refresh();

@@ -114,7 +114,8 @@ export function renderMap(node, view, { mover = null, send = null, mode = () => 
     const tip = [x + 0.8 * Math.cos(facing), y - 0.8 * Math.sin(facing)];
     token.append(svg("line", { x1: x, y1: y, x2: tip[0], y2: tip[1], class: "facing" }));
     const body = svg("circle", { cx: x, cy: y, r: 0.35, class: "body" });
-    token.append(body);
+    // Chromium paints no outline on SVG shapes: this ring shows the keyboard's focus instead.
+    token.append(body, svg("circle", { cx: x, cy: y, r: 0.55, class: "focus-ring", "aria-hidden": "true" }));
     bodies.append(token);
     const label = svg("text", { x, y: y + 0.95, class: "name", "data-name": f.name });
     label.textContent = f.name;
