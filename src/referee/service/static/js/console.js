@@ -114,6 +114,20 @@ function mapOptions(view, yourTurn) {
   if (view.closed || view.status !== "running" || role === "board") return {};
   const mover = role === "fighter" ? (yourTurn ? view.you : null) : view.turn;
   if (!mover) return {};
+  // A move its conditions forbid (grappled, entangled: only a step) is not offered for a drag.
+  const select = $("map-mode");
+  const fighter = view.fighters.find((f) => f.name === mover);
+  if (select && state.spec.refusal) {
+    for (const option of select.options) {
+      const why = state.spec.refusal(fighter, option.value, null);
+      option.disabled = Boolean(why);
+      option.title = why || "";
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
+      const open = [...select.options].find((o) => !o.disabled);
+      if (open) select.value = open.value;
+    }
+  }
   const send = (kind, options) =>
     attempt(
       () => state.bout.post("/actions", { actor: mover, kind, options }),
