@@ -36,9 +36,8 @@ def test_edit_a_formula_and_see_balance_move(pages: Callable[..., Any], web: Liv
     expect(heat.locator("text").filter(has_text="of the")).to_have_text(
         ["CS of the row's fighter", "CS of the column's fighter"]
     )
-    expect(heat.locator("text").last).to_have_text(
-        "colour: the row's fighter's chance to win the duel (0 to 1)"
-    )
+    legend = heat.locator("text").all_text_contents()[-2:]  # wrapped to the map's width
+    assert " ".join(legend) == "colour: the row's fighter's chance to win the duel (0 to 1)"
     expect(page.locator("#heat-note")).to_contain_text("the chance that the fighter of the row")
     page.check("#show-change")
     expect(page.locator("#heat-note")).to_contain_text("No change yet: this is the text's own")

@@ -199,7 +199,7 @@ def test_the_log_says_moves_in_metres_and_words() -> None:
         "Tarl steps 1.5 m toward Pa-Kur, facing 100°",  # the charge is voided: Pa-Kur at 6 m
         None,
         "Tarl moves 3 m north",  # no standing foe: a compass point
-        None,  # said as the log says any stat
+        "Tarl's PM is now 4",
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import textwrap
 from collections.abc import Sequence
 from html import escape
 
@@ -69,7 +70,9 @@ def heat_map_svg(
     width = left + max(grid, LEGEND_WIDTH) + 12
     top = 24
     bottom = top + grid
-    height = bottom + 78
+    # What the colour measures, wrapped to the drawing's width (about 5.6 px a character).
+    lines = textwrap.wrap(f"colour: {legend or title}", max(24, int((width - 8) / 5.6)))
+    height = bottom + 78 + 13 * (len(lines) - 1)
     every = max(1, math.ceil(n / 12))
     font = 'font-family="sans-serif"'
     scale_id = "heat-scale-" + hashlib.sha256(f"{title}|{low}|{high}".encode()).hexdigest()[:10]
@@ -126,10 +129,10 @@ def heat_map_svg(
             f'text-anchor="{anchor}" {font}>{_scale_value(low + (high - low) * t, low, digits)}'
             "</text>"
         )
-    parts.append(
-        f'<text x="{left}" y="{bar_y + 36}" font-size="10" {font}>'
-        f"colour: {escape(legend or title)}</text>"
-    )
+    for k, line in enumerate(lines):
+        parts.append(
+            f'<text x="4" y="{bar_y + 36 + 13 * k}" font-size="10" {font}>{escape(line)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 

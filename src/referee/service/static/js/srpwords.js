@@ -113,7 +113,8 @@ export function actionWords(event, ground) {
   return `${actor} ${VERBS[p.kind]} ${metres(walked * 100)} m ${where}${facing}`;
 }
 
-/** An SRP stat change in words, or null for a stat this page says as it is. */
+/** A stat change in words: positions in metres, facing in compass points, any other stat
+ * by its name ("Andrea's PM is now 3"). */
 export function statWords(payload, ground) {
   const { target, key, value } = payload;
   if (key === "x_cm" && Number.isInteger(value)) return `${target} now stands at x ${metres(value)} m (east-west)`;
@@ -126,5 +127,10 @@ export function statWords(payload, ground) {
   if (key === "extra_attack_round") return `${target} has had its extra attack of round ${value} (SRP-15)`;
   if (key === "holds") return value ? `${target} holds ${value}` : `${target} lets go`;
   if (key === "mounted" && typeof value === "boolean") return `${target} is ${value ? "mounted" : "on foot"}`;
-  return null;
+  const name = STAT_NAMES[key] || String(key).replaceAll("_", " ");
+  const said = typeof value === "string" || Number.isInteger(value) ? String(value) : JSON.stringify(value);
+  return `${target}'s ${name} is now ${said}`;
 }
+
+/** Stats as the rules name them (SRP-17: PM and Spirit). */
+const STAT_NAMES = { pm: "PM", spirit: "Spirit", dam: "DAM" };
