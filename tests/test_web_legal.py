@@ -78,15 +78,21 @@ def node_answers(cases: list[list[Any]]) -> list[str | None]:
     return answers
 
 
-def engine_answer(weapon: str, reach: int, dx: int, dy: int) -> str | None:
-    """The engine's refusal of Tarl's attack on Pa-Kur at (dx, dy) cm, or None if it strikes."""
-    bout = BoutRunner.open("srp", "reach", rng=ScriptedRng([20, 1, 5, 5, 5, 5, 5, 5]))
-    bout.run(c.AddFighter("Tarl", stats(weapon, reach, 0, 0), "Ko-ro-ba"))
-    bout.run(c.AddFighter("Pa-Kur", stats("sword", 150, dx, dy), "Assassins"))
+def engine_answer(
+    weapon: str, reach: int, dx: int, dy: int, kind: str = "attack", **extra: Any
+) -> str | None:
+    """The engine's refusal of Tarl's `kind` on Pa-Kur at (dx, dy) cm, or None if it acts.
+    `extra` goes into Tarl's weapon (codes, ranges) and `mounted` onto Pa-Kur."""
+    bout = BoutRunner.open("srp", "reach", rng=ScriptedRng([20, 1] + [5] * 12))
+    mine = stats(weapon, reach, 0, 0)
+    mine["weapons"][0].update({k: v for k, v in extra.items() if k != "mounted"})
+    theirs = stats("sword", 150, dx, dy) | {"mounted": extra.get("mounted", False)}
+    bout.run(c.AddFighter("Tarl", mine, "Ko-ro-ba"))
+    bout.run(c.AddFighter("Pa-Kur", theirs, "Assassins"))
     bout.run(c.RollInitiative())
     assert bout.state.current == "Tarl"
     try:
-        bout.run(c.Act("Tarl", "attack", {"target": "Pa-Kur"}), by="Tarl")
+        bout.run(c.Act("Tarl", kind, {"target": "Pa-Kur"}), by="Tarl")
     except RefereeError as err:
         return str(err)
     return None
@@ -113,6 +119,45 @@ def test_the_pages_reach_check_is_the_engines_on_every_square() -> None:  # SRP-
     assert (
         "Pa-Kur is 0.75 m from Tarl; the spear reaches beyond 1.5 m up to 3 m (SRP-15)" in answers
     )
+
+
+#: Weapons beside the melee ones: codes for the special actions, a bow and a thrown spear.
+GEAR: dict[str, dict[str, Any]] = {
+    "whip": {"codes": ["D", "E"]},
+    "hook": {"codes": ["G", "U"]},
+    "bow": {"effective_range_cm": 1500, "long_range_cm": 3000},
+    "javelin": {"effective_range_cm": 450, "thrown": True},
+    "sling": {"effective_range_cm": 450},
+}
+
+
+def test_the_pages_weapon_checks_are_the_engines() -> None:  # SRP-13, SRP-16
+    cases: list[list[Any]] = []
+    expected: list[str | None] = []
+    for weapon, extra in GEAR.items():
+        for kind in ("attack", "shoot", "disarm", "grapple", "unhorse"):
+            for mounted in (False, True):
+                for dx in (0, 150, 300, 450, 1500, 2250, 3000, 4500):
+                    mine = stats(weapon, 150, 0, 0)
+                    mine["weapons"][0].update(extra)
+                    actor = {"name": "Tarl", "stats": mine, "conditions": {}}
+                    theirs = stats("sword", 150, dx, 0) | {"mounted": mounted}
+                    cases.append([actor, kind, {"name": "Pa-Kur", "stats": theirs}])
+                    got = engine_answer(weapon, 150, dx, 0, kind, mounted=mounted, **extra)
+                    expected.append(got)
+    answers = node_answers(cases)
+    assert answers == expected
+    for said in (
+        "the bow is a missile weapon: use 'shoot'",
+        "the whip is not a missile weapon (it has no range)",
+        "Pa-Kur is 45 m away, beyond the bow's range",
+        "grapple needs a weapon with code 'G'; 'whip' has D, E",
+        "unhorse needs a mounted defender",
+    ):
+        assert said in answers
+    # Every kind is allowed somewhere on the grid (a check that refuses all fails).
+    allowed = {case[1] for case, said in zip(cases, answers, strict=True) if said is None}
+    assert allowed == {"attack", "shoot", "disarm", "grapple", "unhorse"}
 
 
 def test_the_pages_conditions_are_the_rules() -> None:  # SRP-16

@@ -43,7 +43,7 @@ const SRP_REACHING = ["attack", "disarm", "entangle", "grapple", "unhorse"];
 const NORMAL_REACH_CM = 150;
 
 /** Why an SRP fighter may not take `kind` now, from what the page sees (its conditions, its
- * weapon, the positions), as the service words it; null when the page sees no reason (the
+ * weapon and its codes and range, the positions, a rider), as the service words it; null when the page sees no reason (the
  * service still decides). `target` is the fighter aimed at, or null. */
 export function srpRefusal(actor, kind, target) {
   if (!actor || kind === "pass") return null;
@@ -56,17 +56,39 @@ export function srpRefusal(actor, kind, target) {
       return `${actor.name} is grappled: only one-handed weapons`;
     }
   }
-  if (!SRP_REACHING.includes(kind) || !target) return null;
+  if (!target || !(SRP_REACHING.includes(kind) || kind === "shoot")) return null;
+  const name = weapon.name || "unarmed";
+  const missile = Number.isInteger(weapon.effective_range_cm);
+  if (kind === "attack" && missile && !weapon.thrown) return `the ${name} is a missile weapon: use 'shoot'`;
+  if (kind === "shoot" && !missile) return `the ${name} is not a missile weapon (it has no range)`;
   const placed = (f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm);
-  if (!placed(actor) || !placed(target)) return null;
-  // Grid distance (SRP-14): the larger of the two offsets; long weapons strike only beyond 1.5 m.
-  const gap = Math.max(Math.abs(target.stats.x_cm - stats.x_cm), Math.abs(target.stats.y_cm - stats.y_cm));
+  const both = placed(actor) && placed(target);
+  // Grid distance (SRP-14): the larger of the two offsets.
+  const gap = both ? Math.max(Math.abs(target.stats.x_cm - stats.x_cm), Math.abs(target.stats.y_cm - stats.y_cm)) : null;
+  if (kind === "shoot") {
+    const effective = weapon.effective_range_cm || 0;
+    const longest = weapon.long_range_cm || effective;
+    return both && gap > effective && gap > longest ? `${target.name} is ${gap / 100} m away, beyond the ${name}'s range` : null;
+  }
+  // Long weapons strike only beyond 1.5 m, up to their reach (SRP-15).
   const reach = Number.isInteger(weapon.reach_cm) ? weapon.reach_cm : NORMAL_REACH_CM;
   const long = reach > NORMAL_REACH_CM;
-  if (long ? gap > NORMAL_REACH_CM && gap <= reach : gap > 0 && gap <= NORMAL_REACH_CM) return null;
-  const band = long ? "beyond 1.5 m up to" : "up to";
-  return `${target.name} is ${gap / 100} m from ${actor.name}; the ${weapon.name || "unarmed"} reaches ${band} ${reach / 100} m (SRP-15)`;
+  if (both && !(long ? gap > NORMAL_REACH_CM && gap <= reach : gap > 0 && gap <= NORMAL_REACH_CM)) {
+    const band = long ? "beyond 1.5 m up to" : "up to";
+    return `${target.name} is ${gap / 100} m from ${actor.name}; the ${name} reaches ${band} ${reach / 100} m (SRP-15)`;
+  }
+  // A special action needs its code on the weapon (SRP-16); unhorsing, a mounted defender.
+  const code = SRP_SPECIAL_CODES[kind];
+  if (code && !(weapon.codes || []).includes(code)) {
+    const codes = [...(weapon.codes || [])].sort().join(", ") || "none";
+    return `${kind} needs a weapon with code '${code}'; '${name}' has ${codes}`;
+  }
+  if (kind === "unhorse" && !(target.stats && target.stats.mounted === true)) return "unhorse needs a mounted defender";
+  return null;
 }
+
+/** The weapon code each SRP special action needs (SRP-16). */
+const SRP_SPECIAL_CODES = { disarm: "D", entangle: "E", grapple: "G", unhorse: "U" };
 
 /** MSV (MSV-1..7): a fighter is a Combat Skill; the one action is an attack on a target. */
 const MSV = {
