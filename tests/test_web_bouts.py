@@ -84,14 +84,22 @@ def test_my_bouts_lists_what_this_browser_opened_or_joined(
     turn = web.get(f"/api/bouts/{bid}").json()["turn"]
     home.reload()
     expect(mine(home)).to_have_count(3)
-    rows = {
-        (row.locator("a").inner_text(), row.locator(".badge").inner_text()): row
-        for row in mine(home).all()
-    }
-    assert set(rows) == {
+    # The list is read in one go: the other tabs of this browser keep their entries up to date
+    # (the one seen last moves to the top), so the rows may be drawn again in another order.
+    shown = home.eval_on_selector_all(
+        "#my-bouts li.my-bout",
+        "rows => rows.map((r) => [r.querySelector('a').textContent,"
+        " r.querySelector('.badge').textContent])",
+    )
+    assert sorted(map(tuple, shown)) == [
         ("Ford duel", "fighter Ann"),
         ("Spar at the Tarn Cot", "fighter Tarl"),
         ("Spar at the Tarn Cot", "referee"),
+    ]
+    ids = {"Spar at the Tarn Cot": bid, "Ford duel": other["id"]}
+    rows = {
+        (name, role): mine(home).and_(home.locator(f"[data-id='{ids[name]}'][data-role='{role}']"))
+        for name, role in map(tuple, shown)
     }
     tarl_state = (
         "running: your turn (round 1)" if turn == "Tarl" else f"running: round 1, {turn} to act"

@@ -254,7 +254,7 @@ export class DiceLog {
     return el("li", { class: "power override" }, seq, text);
   }
 
-  /** "The bout is over: Tarl (Ko-ro-ba) won (the last side standing)": the winner by its
+  /** "The bout is over: Tarl (Ko-ro-ba) won (one side is left)": the winner by its
    * fighters, as the page's status says it. */
   endedWords(p) {
     const fighters = [...this.ground.fighters].map(([name, f]) => ({ name, side: f.side }));
