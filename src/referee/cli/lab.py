@@ -118,7 +118,14 @@ def write_heat_map(
     suffix = Path(path).suffix.lower()
     if suffix == ".svg":
         low, high = (-scale, scale) if difference else (0.0, 1.0)
-        svg = heat_map_svg(skills, matrix, title, low, high, digits=4 if difference else 3)
+        legend = (
+            "change in the row's fighter's chance to win"
+            if difference
+            else "the row's fighter's chance to win (0 to 1)"
+        )
+        svg = heat_map_svg(
+            skills, matrix, title, low, high, digits=4 if difference else 3, legend=legend
+        )
         try:
             Path(path).write_text(svg, encoding="utf-8")
         except OSError as err:

@@ -465,6 +465,11 @@ def create_app(
         def home() -> FileResponse:
             return FileResponse(STATIC / "index.html")
 
+        # Browsers ask for /favicon.ico by themselves (the pages also name favicon.svg).
+        @app.get("/favicon.ico", include_in_schema=False)
+        def favicon() -> FileResponse:
+            return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
+
     return app
 
 

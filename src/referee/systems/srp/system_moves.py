@@ -1,9 +1,12 @@
 """Movement actions of the SRP rule system: move, step (a minimum move) and charge (SRP-15).
 
 Options: `{"path": [[x_cm, y_cm], ...]}`, the squares walked in order, in whole
-centimetres. A mover faces the way of its last step. A charge carries on through the
-expanded zones of long weapons; each such defender makes its one extra attack of the
-round on the mover at once (three dice each, in the order they were crossed).
+centimetres, and optionally `"facing"`, whole degrees: where the mover faces when it stops
+(turning is free, SRP-14; the console sends the way to the nearest foe, so a fighter dragged
+backwards keeps its face to the enemy). Without it a mover faces the way of its last step.
+A charge carries on through the expanded zones of long weapons; each such defender makes
+its one extra attack of the round on the mover at once (three dice each, in the order they
+were crossed).
 """
 
 from __future__ import annotations
@@ -51,9 +54,12 @@ def moving(
     system: SrpSystem, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
 ) -> Outcome:
     """Resolve a move, a step or a charge of `actor` along the given path."""
-    unknown = sorted(set(options) - {"path"})
+    unknown = sorted(set(options) - {"path", "facing"})
     if unknown:
-        raise RuleError(f"unknown {kind} options {unknown!r} (expected ['path'])")
+        raise RuleError(f"unknown {kind} options {unknown!r} (expected ['facing', 'path'])")
+    turned = options.get("facing")
+    if turned is not None and (isinstance(turned, bool) or not isinstance(turned, int)):
+        raise RuleError(f"facing {turned!r} is not whole degrees")
     me = system.sheet(bout.fighter(actor))
     if not me.placed:
         raise RuleError(f"{actor} has no position on the ground: give the sheet a position")
@@ -68,7 +74,8 @@ def moving(
     walked = move(
         (me.x, me.y), path, bodies, charge=kind == "charge", extra_used=used, rules=system.srp
     )
-    end, facing = walked.end, _facing(walked.path, me.facing)
+    end = walked.end
+    facing = _facing(walked.path, me.facing) if turned is None else turned % 360
     stats = [
         StatChange(actor, "x_cm", round(end[0] * 100)),
         StatChange(actor, "y_cm", round(end[1] * 100)),

@@ -4,9 +4,10 @@
 // marked as free attacks.
 
 import { el } from "./api.js";
+import { Ground, actionWords, statWords } from "./srpwords.js";
 import { conditionWords } from "./systems.js";
 import { boutAsChat } from "./transcript.js";
-import { copyButton } from "./ui.js";
+import { copyButton, winnerWords } from "./ui.js";
 
 /** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
 export function timeStamp(at) {
@@ -117,6 +118,7 @@ export class DiceLog {
     this.pendingFree = null;
     this.initiativeRolls = null; // roll lines since an initiative action, to name their rollers
     this.events = []; // every event shown, for "Copy as chat" (an AOL-style transcript)
+    this.ground = new Ground(); // where SRP fighters stand, to say moves in metres and words
     const whole = copyButton(() => this.transcript(), "Copy the whole bout as an AOL-style chat transcript with receipts", "Copy as chat");
     whole.id = "copy-chat";
     list.before(whole);
@@ -130,6 +132,7 @@ export class DiceLog {
   add(event) {
     this.events.push(event);
     const item = this.line(event);
+    this.ground.see(event);
     if (!item) return;
     item.dataset.seq = event.seq;
     item.dataset.type = event.type;
@@ -165,7 +168,8 @@ export class DiceLog {
         this.markVoided(event.payload.from, event.payload.to);
         return el("li", { class: "power" }, seq, LINES.voided(event));
       default: {
-        const text = LINES[event.type] ? LINES[event.type](event) : `${event.type} ${JSON.stringify(event.payload)}`;
+        const said = event.type === "stat" ? statWords(event.payload, this.ground) : event.type === "ended" ? this.endedWords(event.payload) : null;
+        const text = said || (LINES[event.type] ? LINES[event.type](event) : `${event.type} ${JSON.stringify(event.payload)}`);
         return el("li", { class: event.type }, seq, text);
       }
     }
@@ -205,7 +209,7 @@ export class DiceLog {
     else if (p.kind === "roll") text = `${event.actor} rolls ${p.dice.length} × ${p.dice[0]} (free roll)`;
     else {
       const target = p.options && p.options.target ? ` → ${p.options.target}` : "";
-      text = `${event.actor}: ${p.kind}${target}${optionText(p.options)}`;
+      text = actionWords(event, this.ground) || `${event.actor}: ${p.kind}${target}${optionText(p.options)}`;
     }
     const free = this.pendingFree === event.actor && p.kind !== "roll";
     const item = el("li", { class: `action${free ? " free-attack" : ""}` }, seq, text + by);
@@ -248,6 +252,13 @@ export class DiceLog {
       original.append(el("span", { class: "override-note" }, `overridden by #${event.seq}: ${now}`));
     }
     return el("li", { class: "power override" }, seq, text);
+  }
+
+  /** "The bout is over: Tarl (Ko-ro-ba) won (one side is left)": the winner by its
+   * fighters, as the page's status says it. */
+  endedWords(p) {
+    const fighters = [...this.ground.fighters].map(([name, f]) => ({ name, side: f.side }));
+    return `The bout is over: ${winnerWords({ fighters, winner: p.winner })} (${p.reason})`;
   }
 
   markVoided(from, to) {
