@@ -261,3 +261,12 @@ def test_cli_a_divisor_that_can_be_zero_is_one_line_exit_2() -> None:
         "error: the divisor '(1d2-1)' at column 3 in '6/(1d2-1)' can be 0 (a divisor that can "
         "be 0 is refused before any die is thrown; write one that cannot)\n"
     )
+
+
+def test_a_remainder_takes_the_sign_of_the_dividend_in_the_odds_too() -> None:
+    """JavaScript's `%`, as roll20's and a roll's: 1d6-10 is -9..-4, so -9 % 3 is 0, -8 % 3
+    is -2, -7 % 3 is -1 (Python's would be 0, 1, 2)."""
+    answer = odds(parse("(1d6-10) % 3"))
+    assert dict(answer.distribution) == {-2: Fraction(1, 3), -1: Fraction(1, 3), 0: Fraction(1, 3)}
+    expr = parse("(1d6-10) % 3")
+    assert expr.minimum <= -2 and expr.maximum >= 0
