@@ -87,11 +87,12 @@ class _Table:
     def __init__(self, dialect: Dialect) -> None:
         mods = sorted(dialect.dice, key=lambda m: -len(m.letters))
         kinds = list(Kind)
-        self.by_letters: dict[str, tuple[Modifier, int]] = {}
+        self.by_letters: dict[str, tuple[Modifier, int, int]] = {}
         for mod in mods:  # each with its kind as one bit (rerolls none: they may come again)
             repeats = mod.kind is KIND_REROLL or mod.kind is KIND_REROLL_ONCE
             bit = 0 if repeats else 1 << kinds.index(mod.kind)
-            self.by_letters.setdefault(mod.letters, (mod, bit))
+            stage = APPLIED_ORDER[mod.kind]  # where referee applies it (read without a hash)
+            self.by_letters.setdefault(mod.letters, (mod, bit, stage))
         self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
         prefixes = [p for p, _ in dialect.points if p]
         bare = any(p == "" for p, _ in dialect.points)
@@ -128,7 +129,27 @@ def group_at(
 ) -> tuple[Dice, int] | None:
     """The group (with its modifiers) that starts at `start` of a lower-cased text, and where
     it ends, when the grammar reads it so; else None. The caller checks what follows.
-    (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)"""
+    (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)
+
+    The last answer with modifiers (or None) is kept: `parse` tries the whole text as one
+    group first, then reads it as a sum, from the same group at the same place."""
+    last = _LAST[0]
+    if last[0] is low and last[1] == start and last[2] is limits and last[3] is dialect:
+        answer: tuple[Dice, int] | None = last[4]
+        return answer
+    found = _group_at(low, start, limits, dialect, lone)
+    if found is None or found[0] is not _PLAIN:
+        _LAST[0] = (low, start, limits, dialect, found)
+    return found
+
+
+_LAST: list[tuple[Any, ...]] = [(None, -1, None, None, None)]
+"""(text, start, limits, dialect, answer) of the last `group_at` with modifiers or none."""
+
+
+def _group_at(
+    low: str, start: int, limits: Limits, dialect: Dialect, lone: bool
+) -> tuple[Dice, int] | None:
     head = _HEAD.match(low, start)
     if head is None:
         return None
@@ -156,15 +177,15 @@ def group_at(
         found = letters.match(low, pos)
         if found is None:
             break
-        mod, bit = table.by_letters[found.group()]
+        mod, bit, applied = table.by_letters[found.group()]
         kind, arg = mod.kind, mod.arg
         if seen & bit:
             return None  # a kind twice: the grammar says so
         seen |= bit
         if ordered:
-            if APPLIED_ORDER[kind] < stage:
+            if applied < stage:
                 return None  # out of referee's order: the grammar refuses it
-            stage = APPLIED_ORDER[kind]
+            stage = applied
         pos = found.end()
         test: Success | None = None
         if arg is ARG_NONE:
