@@ -333,3 +333,15 @@ def test_exact_odds_stay_within_the_budget_or_say_so(text: str) -> None:
         assert "max_odds_work" in str(err) or "states in one step" in str(err)
         return
     assert worker.work <= DEFAULT_LIMITS.max_odds_work
+
+
+def test_keeping_among_very_many_wide_dice_is_refused_before_it_takes_the_memory() -> None:
+    """Order statistics hold a few big integers; for 1000d10000kh500 those would take
+    gigabytes, so the steps are charged by their size and the answer is refused at once."""
+    worker = _Worker(DEFAULT_LIMITS.max_explode_depth, DEFAULT_LIMITS.max_odds_work)
+    with pytest.raises(LimitError, match=r"Limits.max_odds_work"):
+        worker.dist(parse("1000d10000kh500"))
+    assert worker.work > DEFAULT_LIMITS.max_odds_work  # charged up front: the first step
+    worker = _Worker(DEFAULT_LIMITS.max_explode_depth, DEFAULT_LIMITS.max_odds_work)
+    worker.dist(parse("100d20kh50"))  # the same way, within the budget
+    assert 0 < worker.work <= DEFAULT_LIMITS.max_odds_work

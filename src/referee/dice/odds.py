@@ -142,7 +142,7 @@ class _Worker:
         if self.work > self.budget:
             raise LimitError(
                 f"the exact odds of {str(node)!r:.60} need more than {self.budget} steps "
-                f"(Limits.max_odds_work); a smaller expression, or a larger budget, is answered"
+                f"(Limits.max_odds_work): ask for a smaller one, or raise the budget"
             )
 
     def capped(self) -> Fraction:
@@ -572,6 +572,13 @@ def _kept_of_alike(
         worths[value] = worth
     least = min(worths.values())
     bits = _bits(below**count)
+    # Each packed weight holds up to keep * span coefficients of `bits` bits; a step on one
+    # costs about its size, so a step is charged once more per 8000 machine words (about what
+    # one state step costs), and the frontier's room before it is made (`1000d10000kh500`
+    # would need gigabytes).
+    words = keep * (max(worths.values()) - least + 1) * bits // 64 + 1
+    size = 1 + words // 8000
+    spend(keep * size)
     # frontier[placed]: (worth of the kept dice so far - placed * least) -> weight, packed
     # into one big integer (bits per coefficient); `placed` < keep
     frontier = [0] * keep
@@ -586,7 +593,7 @@ def _kept_of_alike(
             if not packed:
                 continue
             left, need = count - placed, keep - placed
-            spend(need + left + 1)
+            spend((need + left + 1) * size)
             # j more dice show this face: j < need stay in the frontier; j >= need place
             # every kept die, and the other dice show faces further in (`below`)
             share = packed
