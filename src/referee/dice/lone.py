@@ -134,17 +134,24 @@ def group_at(
     The last answer with modifiers (or None) is kept: `parse` tries the whole text as one
     group first, then reads it as a sum, from the same group at the same place."""
     last = _LAST[0]
-    if last[0] is low and last[1] == start and last[2] is limits and last[3] is dialect:
-        answer: tuple[Dice, int] | None = last[4]
+    if (
+        last[0] is low
+        and last[1] == start
+        and last[2] is limits
+        and last[3] is dialect
+        and last[4] is lone
+    ):
+        answer: tuple[Dice, int] | None = last[5]
         return answer
     found = _group_at(low, start, limits, dialect, lone)
     if found is None or found[0] is not _PLAIN:
-        _LAST[0] = (low, start, limits, dialect, found)
+        # One tuple, replaced whole: threads reading it see one answer or another, never a mix.
+        _LAST[0] = (low, start, limits, dialect, lone, found)
     return found
 
 
-_LAST: list[tuple[Any, ...]] = [(None, -1, None, None, None)]
-"""(text, start, limits, dialect, answer) of the last `group_at` with modifiers or none."""
+_LAST: list[tuple[Any, ...]] = [(None, -1, None, None, None, None)]
+"""(text, start, limits, dialect, lone, answer) of the last `group_at` with modifiers or none."""
 
 
 def _group_at(
