@@ -95,6 +95,10 @@ class RuleSystem(ABC):
     outcomes: ClassVar[Mapping[str, type[Shape]]]
     #: The shape of an initiative's `detail` (its rolls and what settled the order).
     initiative_detail: ClassVar[type[Shape]]
+    #: What a sentence calls one wound and several (MSV: damage; SRP: hit, hits).
+    wound_words: ClassVar[tuple[str, str]] = ("wound", "wounds")
+    #: Conditions as people read them, where the name does not say it (`referee.sentences`).
+    condition_words: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         self.rules: dict[str, JSON] = self.load_rules(rules or {})

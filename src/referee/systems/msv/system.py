@@ -60,6 +60,7 @@ class MsvSystem(RuleSystem):
     #: stun public; only the CS itself is left out (and said `hidden` in the summary).
     outcomes = payloads.OUTCOMES
     initiative_detail = payloads.Initiative
+    wound_words = ("damage", "damage")
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from referee.errors import RuleError
 from referee.rng import Rng, die, fighter_dice
@@ -70,6 +70,8 @@ class SrpSystem(RuleSystem):
     )  # fmt: skip
     outcomes = payloads.OUTCOMES
     initiative_detail = payloads.Initiative
+    wound_words = ("hit", "hits")
+    condition_words: ClassVar[Mapping[str, str]] = {c.value: c.words for c in Condition}
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
