@@ -34,6 +34,11 @@ Record = Mapping[str, Any]
 REFEREE = "Referee"
 
 
+#: Stats that chat lines leave to the map (where a fighter stands and faces, the round of its
+#: last extra attack): the console's log says them, the chat and the CLI's fight log do not.
+QUIET_STATS = frozenset({"x_cm", "y_cm", "facing", "extra_attack_round"})
+
+
 def who(actor: Any) -> str:
     """An actor as a sentence names it: the referee as `Referee`, a fighter by name.
 

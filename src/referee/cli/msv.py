@@ -12,13 +12,13 @@ from referee.analysis.msv_duel import DuelAnalysis, analyse_duel, length_distrib
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
+from referee.cli.chatlog import spar_log
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SeededRng
 from referee.systems.files import read_text_file
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
-from referee.systems.msv.chatlog import spar_log
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice
 from referee.systems.msv.initiative import InitiativeResult, InitiativeRound, roll_initiative
 from referee.systems.msv.old import MAX_OLD_SIDES, MIN_OLD_SIDES, old_interpret, old_roll
@@ -458,7 +458,7 @@ def spar_command(
         bout.run(c.AddFighter(name, {"cs": cs}, side=sides.get(name)))
     bout.run(c.RollInitiative())
     bout.play_out(_spar_strategy)
-    log = spar_log(bout.events, rules.defeat_threshold)
+    log = spar_log(bout.events, "msv")
     if as_json:
         emit_json(
             {

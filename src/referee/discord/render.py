@@ -26,7 +26,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.payloads import events as p
-from referee.sentences import explanation, initiative_readings, roll_line, sentence, who
+from referee.sentences import (
+    QUIET_STATS,
+    explanation,
+    initiative_readings,
+    roll_line,
+    sentence,
+    who,
+)
 from referee.vocabulary import EventType
 
 #: Events the channel does not say: an action shows as its rolls and outcome, whose turn it is
@@ -34,7 +41,6 @@ from referee.vocabulary import EventType
 #: a fighter's position and facing are the map's.
 SILENT = frozenset({EventType.ACTION, EventType.TURN, EventType.BOUT_OPENED,
                     EventType.FIGHTER_ADDED, EventType.SEED_ROTATED})  # fmt: skip
-QUIET_STATS = frozenset({"x_cm", "y_cm", "facing", "extra_attack_round"})
 
 
 def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:
