@@ -18,6 +18,7 @@ from referee.errors import AuthError, LimitError, NotationError, RefereeError, R
 from referee.rng import action_stream
 from referee.service.bouts import Caller, RefereeService, failure_of
 from referee.store import Role
+from referee.vocabulary import EventType
 
 MAX_CHAT_BYTES = k.MAX_CHAT_BYTES
 clip = k.clip
@@ -84,7 +85,7 @@ def _score(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = Non
 def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolRoll) -> str:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, (cmd.sides,) * cmd.count))
-    roll = next(e for e in events if e["type"] == "roll")
+    roll = next(e for e in events if e["type"] == EventType.ROLL)
     faces = roll["payload"]["faces"]
     line = format_host_line(_shown(actor), cmd.sides, faces)
     # The receipt as `referee export --chat` writes it (and the judge reads it): a roll from
@@ -97,7 +98,7 @@ def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolR
 def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, expression=cmd.expression))
-    rolls = [e["payload"] for e in events if e["type"] == "roll"]
+    rolls = [e["payload"] for e in events if e["type"] == EventType.ROLL]
     faces = [f for r in rolls for f in r["faces"]]
     nonces = [r["nonce"] for r in rolls]
     return k.roll_line(_shown(actor), cmd.expression, faces, nonces, failure_of(events))

@@ -10,6 +10,7 @@ from referee.bout import commands as c
 from referee.service import models as m
 from referee.service.bouts import Caller
 from referee.service.routing import Ask, Writer, events_answer
+from referee.vocabulary import EventType
 
 
 def routes(ask: Ask, router: APIRouter) -> None:
@@ -23,7 +24,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
 
         def run(caller: Caller) -> dict[str, Any]:
             events = service.command(bout_id, caller, c.RollInitiative())
-            settled = next(e for e in events if e["type"] == "initiative")
+            settled = next(e for e in events if e["type"] == EventType.INITIATIVE)
             return {"order": settled["payload"]["order"], **events_answer(events)}
 
         return dict(await write.once(None, run))

@@ -7,6 +7,7 @@ import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
 import { copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, statusText } from "./ui.js";
+import { EventType } from "./vocabulary.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -375,8 +376,8 @@ function prefillOverride(outcome) {
   const original = [];
   for (const e of state.events) {
     if (e.seq <= outcome.seq) continue;
-    if (e.type === "action" || (e.type !== "wound" && e.actor !== "system")) break;
-    if (e.type === "wound") original.push(e.payload);
+    if (e.type === EventType.ACTION || (e.type !== EventType.WOUND && e.actor !== "system")) break;
+    if (e.type === EventType.WOUND) original.push(e.payload);
   }
   $("override-original").textContent = `Original of #${outcome.seq}: ${outcome.payload.summary || outcome.payload.kind}; wounds ${original.map((w) => `${w.target} ${w.amount}`).join(", ") || "none"}`;
   const inputs = state.view.fighters.map((f) => {

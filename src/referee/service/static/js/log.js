@@ -7,6 +7,7 @@ import { el } from "./api.js";
 import { facesText, sentence, streamText } from "./sentences.js";
 import { boutAsChat } from "./transcript.js";
 import { copyButton } from "./ui.js";
+import { EventType } from "./vocabulary.js";
 
 /** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
 export function timeStamp(at) {
@@ -82,7 +83,7 @@ export class DiceLog {
 
   add(event) {
     this.events.push(event);
-    if (event.type === "bout_opened") this.system = event.payload.system;
+    if (event.type === EventType.BOUT_OPENED) this.system = event.payload.system;
     const item = this.line(event);
     if (!item) return;
     item.dataset.seq = event.seq;
@@ -100,22 +101,22 @@ export class DiceLog {
   line(event) {
     const seq = el("span", { class: "seq" }, `#${event.seq}`);
     switch (event.type) {
-      case "action":
+      case EventType.ACTION:
         return this.actionLine(event, seq);
-      case "roll":
+      case EventType.ROLL:
         if (this.initiativeRolls) {
           const item = this.rollLine(event, seq);
           this.initiativeRolls.push(item);
           return item;
         }
         return this.rollLine(event, seq);
-      case "initiative":
+      case EventType.INITIATIVE:
         return this.initiativeLine(event, seq);
-      case "outcome":
+      case EventType.OUTCOME:
         return this.outcomeLine(event, seq);
-      case "overridden":
+      case EventType.OVERRIDDEN:
         return this.overrideLine(event, seq);
-      case "voided":
+      case EventType.VOIDED:
         this.markVoided(event.payload.from, event.payload.to);
         return el("li", { class: "power" }, seq, this.said(event));
       default:

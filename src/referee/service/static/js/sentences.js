@@ -3,6 +3,7 @@
 // compares. A roll is said as the chat host says it (rollLine), with its receipt.
 
 import { SYSTEMS } from "./systems.js";
+import { EventType } from "./vocabulary.js";
 
 const REFEREE = "Referee";
 
@@ -118,31 +119,31 @@ function overridden(e, o) {
 }
 
 const SAY = {
-  bout_opened: (e, p) => `Bout "${p.name}" opened (${p.system})`,
-  fighter_added: (e, p) => `${p.name} joins on side ${p.side || p.name}`,
-  fighter_updated: updated,
-  fighter_removed: (e, p) => `${p.name} leaves the bout`,
-  revealed: (e, p) => `${p.name}'s ${(p.keys || []).join(", ") || "hidden stats"} revealed`,
-  action,
-  roll: (e, p) => rollText(p),
-  initiative: (e, p) => `Initiative: ${p.order.join(" > ")}`,
-  outcome: (e, p) => String(p.summary),
-  failed: (e, p) => `Could not be settled after its dice were recorded: ${p.error}`,
-  wound: (e, p, system) => wound(p, system),
-  condition: (e, p, system) => condition(p, system),
-  stat: (e, p) => stat(p),
-  defeated: (e, p) => (p.defeated === false ? `${p.name} is back on their feet` : `${p.name} is defeated`),
-  turn: (e, p) => `Round ${p.round}: ${p.fighter}'s turn`,
-  skipped: (e, p) => `${p.name}'s turn passes: ${p.reason}`,
-  paused: () => "The bout is paused",
-  resumed: () => "The bout is resumed",
-  overridden,
-  voided: (e, p) => `Events ${p.from}..${p.to} are voided (undone)`,
-  ended: (e, p) => `Bout ended: ${p.winner ? `side ${p.winner} wins` : "no winner"} (${p.reason})`,
-  cancelled: (e, p) => `Bout cancelled (${p.reason})`,
-  referee_changed: () => "The bout was handed to another referee",
-  seed_rotated: (e, p) => `Server seed ${p.index - 1} revealed, nonces from 0; commitment ${p.next_commitment}`,
-  closed: (e, p) => `Bout closed: server seed ${p.server_seed} revealed`,
+  [EventType.BOUT_OPENED]: (e, p) => `Bout "${p.name}" opened (${p.system})`,
+  [EventType.FIGHTER_ADDED]: (e, p) => `${p.name} joins on side ${p.side || p.name}`,
+  [EventType.FIGHTER_UPDATED]: updated,
+  [EventType.FIGHTER_REMOVED]: (e, p) => `${p.name} leaves the bout`,
+  [EventType.REVEALED]: (e, p) => `${p.name}'s ${(p.keys || []).join(", ") || "hidden stats"} revealed`,
+  [EventType.ACTION]: action,
+  [EventType.ROLL]: (e, p) => rollText(p),
+  [EventType.INITIATIVE]: (e, p) => `Initiative: ${p.order.join(" > ")}`,
+  [EventType.OUTCOME]: (e, p) => String(p.summary),
+  [EventType.FAILED]: (e, p) => `Could not be settled after its dice were recorded: ${p.error}`,
+  [EventType.WOUND]: (e, p, system) => wound(p, system),
+  [EventType.CONDITION]: (e, p, system) => condition(p, system),
+  [EventType.STAT]: (e, p) => stat(p),
+  [EventType.DEFEATED]: (e, p) => (p.defeated === false ? `${p.name} is back on their feet` : `${p.name} is defeated`),
+  [EventType.TURN]: (e, p) => `Round ${p.round}: ${p.fighter}'s turn`,
+  [EventType.SKIPPED]: (e, p) => `${p.name}'s turn passes: ${p.reason}`,
+  [EventType.PAUSED]: () => "The bout is paused",
+  [EventType.RESUMED]: () => "The bout is resumed",
+  [EventType.OVERRIDDEN]: overridden,
+  [EventType.VOIDED]: (e, p) => `Events ${p.from}..${p.to} are voided (undone)`,
+  [EventType.ENDED]: (e, p) => `Bout ended: ${p.winner ? `side ${p.winner} wins` : "no winner"} (${p.reason})`,
+  [EventType.CANCELLED]: (e, p) => `Bout cancelled (${p.reason})`,
+  [EventType.REFEREE_CHANGED]: () => "The bout was handed to another referee",
+  [EventType.SEED_ROTATED]: (e, p) => `Server seed ${p.index - 1} revealed, nonces from 0; commitment ${p.next_commitment}`,
+  [EventType.CLOSED]: (e, p) => `Bout closed: server seed ${p.server_seed} revealed`,
 };
 
 /** How an initiative's rolls read, in the order they were thrown: [roller, reading] for each
@@ -172,7 +173,7 @@ export function sentence(event, system) {
 
 /** Every event's sentence, in order (the system from the bout's opening event when not given). */
 export function sentences(events, system) {
-  const opened = events.find((e) => e.type === "bout_opened");
+  const opened = events.find((e) => e.type === EventType.BOUT_OPENED);
   const known = system === undefined ? (opened ? String(opened.payload.system) : undefined) : system;
   return events.map((e) => sentence(e, known));
 }

@@ -5,11 +5,12 @@
 // decides it back to the bout's verdict.
 
 import { initiativeReadings, rollLine, sentence, who } from "./sentences.js";
+import { EventType } from "./vocabulary.js";
 
 const REFEREE = "Referee";
 // Events not said in the referee's words: an action shows as its rolls' host lines, the bout
 // and its fighters as the announcement.
-const SILENT = new Set(["action", "roll", "bout_opened", "fighter_added"]);
+const SILENT = new Set([EventType.ACTION, EventType.ROLL, EventType.BOUT_OPENED, EventType.FIGHTER_ADDED]);
 
 function stamp(event) {
   const at = String(event.at || "");
@@ -22,7 +23,7 @@ function skill(payload) {
 }
 
 function announcement(events) {
-  const fighters = events.filter((e) => e.type === "fighter_added").map((e) => e.payload);
+  const fighters = events.filter((e) => e.type === EventType.FIGHTER_ADDED).map((e) => e.payload);
   const named = fighters.map((p) => `${p.name} (${skill(p)})`);
   const sides = new Map();
   fighters.forEach((p, i) => {
@@ -52,7 +53,7 @@ function initiativeLines(rolls, payload, system) {
 
 /** The transcript of a bout's events (as the log or the export has them), one string per line. */
 export function boutAsChat(events) {
-  const opened = events.find((e) => e.type === "bout_opened");
+  const opened = events.find((e) => e.type === EventType.BOUT_OPENED);
   const name = opened ? opened.payload.name : "";
   const system = opened ? opened.payload.system : undefined;
   const first = events.length ? stamp(events[0]) : "";
@@ -68,15 +69,15 @@ export function boutAsChat(events) {
   let pending = [];
   for (const event of events) {
     const payload = event.payload || {};
-    if (event.type === "action") {
+    if (event.type === EventType.ACTION) {
       actor = String(event.actor);
       initiative = payload.kind === "initiative";
       pending = [];
-    } else if (event.type === "roll" && initiative) {
+    } else if (event.type === EventType.ROLL && initiative) {
       pending.push(event);
-    } else if (event.type === "roll") {
+    } else if (event.type === EventType.ROLL) {
       lines.push(`${stamp(event)}${rollLine(who(actor), payload)}`);
-    } else if (event.type === "initiative") {
+    } else if (event.type === EventType.INITIATIVE) {
       lines.push(...initiativeLines(pending, payload, system));
       initiative = false;
       pending = [];
