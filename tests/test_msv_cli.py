@@ -65,7 +65,8 @@ def test_attack_json_and_rules(tmp_path: Path) -> None:
         ),
         (
             ["initiative", "Tarl65"],
-            "error: bad fighter 'Tarl65' (expected NAME=CS, e.g. Tarl=65)\n",
+            "error: bad fighter 'Tarl65' (expected NAME=CS, e.g. 'Tarl Cabot=65', or old dice "
+            "NAME=2dN, e.g. 'PaKur=2d24')\n",
         ),
         (
             ["initiative", "Tarl=-1"],
