@@ -45,8 +45,7 @@ from referee.systems.srp.actions import (
 from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.gear import Weapon
 from referee.systems.srp.geometry import Body, can_attack, distance, rear_attack
-from referee.systems.srp.odds import hits_to_down
-from referee.systems.srp.rules import TurnOrder, load_rules
+from referee.systems.srp.rules import TurnOrder, hits_to_down, load_rules
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
 from referee.systems.srp.system_moves import moving
