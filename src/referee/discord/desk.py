@@ -30,6 +30,7 @@ from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
 from referee.numerals import is_whole
+from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
 from referee.service.redaction import hidden_stats, redact_hidden
@@ -73,10 +74,10 @@ class LedgerRng:
         for start in range(0, len(sides), DICE_PER_EVENT):
             chunk = tuple(sides[start : start + DICE_PER_EVENT])
             records = self.service.command(self.bout_id, REF, c.FreeRoll(REFEREE, chunk))
-            rolled = next(r for r in records if r["type"] == EventType.ROLL)["payload"]
-            faces += [int(f) for f in rolled["faces"]]
-            self.nonces.append(int(rolled["nonce"]))
-            first = int(rolled["nonce"]) if first is None else first
+            rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+            faces += [int(f) for f in rolled.faces]
+            self.nonces.append(int(rolled.nonce or 0))
+            first = int(rolled.nonce or 0) if first is None else first
         return Throw(tuple(sides), tuple(faces), first)
 
 
