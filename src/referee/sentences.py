@@ -86,7 +86,8 @@ def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     >>> receipt({"nonce": 0, "stream": "free:Tarl"}, "Tarl"), receipt({"nonce": None})
     (' (nonce 0, free:Tarl)', '')
     """
-    nonce, stream = payload.get("nonce"), payload.get("stream")
+    roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
+    nonce, stream = roll.nonce, roll.stream
     if nonce is None:
         return ""
     named = f", {stream}" if stream and stream != f"act:{roller}" else ""
@@ -112,7 +113,8 @@ def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
 
 
 def _stream_text(payload: Mapping[str, Any]) -> str:
-    nonce, stream = payload.get("nonce"), payload.get("stream")
+    roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
+    nonce, stream = roll.nonce, roll.stream
     if nonce is None:
         return "unverifiable"
     return f"nonce {nonce} of {stream}" if stream else f"nonce {nonce}"
