@@ -41,6 +41,7 @@ from referee.service import (
     routes_judge,
     routes_lab,
     routes_powers,
+    routes_world,
 )
 from referee.service.bouts import ROTATE_EVERY, RefereeService
 from referee.service.chat import error_answer
@@ -451,6 +452,7 @@ def create_app(
         routes_powers,
         routes_events,
         routes_chat,
+        routes_world,
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)

@@ -95,6 +95,10 @@ class SrpRules:
     """SRP-11: a pavise's melee AP (none unless a pack gives one)."""
     charge_any_zone: bool = False
     """SRP-15: the text's "similar rule": one may charge through any zone, not only expanded."""
+    world_positions: bool = False
+    """SRP-14, 15 in a virtual world: the referee's switch to take every fighter's position and
+    facing from where its avatar stands, reported with each action (`at`, `target_at`), instead
+    of keeping the map's positions (the default)."""
     success: Formula | None = None
     """SRP-5 as a formula over roll, skill: the roll succeeds (default `roll <= skill`)."""
     special: Formula | None = None

@@ -50,6 +50,7 @@ from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
 from referee.systems.srp.system_moves import moving
 from referee.systems.srp.system_spirit import passed_out, spirit_round
+from referee.systems.srp.system_world import stand_where_reported
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState, Fighter
@@ -118,7 +119,11 @@ class SrpSystem(RuleSystem):
     ) -> Outcome:
         """Resolve one SRP action (see the module docstring for the kinds)."""
         handler = _HANDLERS.get(kind) or _move_handler(kind)
-        return handler(self, bout, actor, dict(options), rng)
+        options = dict(options)
+        # Positions from the world, when the referee's switch takes them (system_world).
+        bout, stood = stand_where_reported(self.srp.world_positions, bout, actor, options)
+        outcome = handler(self, bout, actor, options, rng)
+        return replace(outcome, stats=(*stood, *outcome.stats)) if stood else outcome
 
     def defeat_threshold(self, fighter: Fighter) -> int:
         """SRP-9: the sheet's hit total (one more when the pack says down means exceeding it)."""
