@@ -316,7 +316,7 @@ def test_example_fight_cli() -> None:
         "    grapple: attack d20 rolled 6 vs 16 -> success",  # +4 from the rear
         "    grappled target: the attack hits automatically at special level",
         "  Ann breaks free",
-        "ended: guards won (one side is left)",
+        "Bout ended: side guards wins (one side is left)",
         "(seed 1)",
     ]:
         assert expected in lines

@@ -20,6 +20,7 @@ from referee.discord.links import METADATA, Links
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import NotationError
 from referee.store import write_transaction
+from referee.vocabulary import EventType
 
 CLOCKS = Table(
     "discord_clocks",
@@ -136,7 +137,9 @@ class TurnClock:
             if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
                 self.clocks.stop(clock.bout_id)
                 continue
-            turns = [r for r in self.desk.service.records(clock.bout_id) if r["type"] == "turn"]
+            turns = [
+                r for r in self.desk.service.records(clock.bout_id) if r["type"] == EventType.TURN
+            ]
             if state.status is not Status.RUNNING or not state.current or not turns:
                 continue
             turn = turns[-1]

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from referee.analysis.msv_matrix import win_matrix
 from referee.errors import LimitError, RefereeError
-from referee.lab.analysis import build_ladder, compare_rows, skill_range
+from referee.lab.msv_packs import build_ladder, compare_rows, skill_range
 from referee.lab.svg import heat_map_svg
 from referee.service.models import Strict
 from referee.systems.formula import parse_formula

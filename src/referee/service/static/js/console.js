@@ -9,6 +9,7 @@ import { hasPositions, renderMap } from "./map.js";
 import { forget, remember } from "./mybouts.js";
 import { qrToggle } from "./qr.js";
 import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
+import { EventType } from "./vocabulary.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -487,8 +488,8 @@ function prefillOverride(outcome) {
   const original = [];
   for (const e of state.events) {
     if (e.seq <= outcome.seq) continue;
-    if (e.type === "action" || (e.type !== "wound" && e.actor !== "system")) break;
-    if (e.type === "wound") original.push(e.payload);
+    if (e.type === EventType.ACTION || (e.type !== EventType.WOUND && e.actor !== "system")) break;
+    if (e.type === EventType.WOUND) original.push(e.payload);
   }
   $("override-original").textContent = `Original of #${outcome.seq}: ${outcome.payload.summary || outcome.payload.kind}; wounds ${original.map((w) => `${w.target} ${w.amount}`).join(", ") || "none"}`;
   const inputs = state.view.fighters.map((f) => {

@@ -94,6 +94,8 @@ const SRP_SPECIAL_CODES = { disarm: "D", entangle: "E", grapple: "G", unhorse: "
 const MSV = {
   name: "msv",
   title: "MSV (1d100 Combat Skill)",
+  /** What a sentence calls one wound and several (as `MsvSystem.wound_words`). */
+  wounds: ["damage", "damage"],
   fighter: [
     { key: "cs", label: "Combat Skill (CS)", type: "number", min: 0, max: 1000, value: 65, required: true },
   ],
@@ -121,6 +123,8 @@ const SRP_PATH = [
 const SRP = {
   name: "srp",
   title: "SRP (Simple Role Playing)",
+  wounds: ["hit", "hits"],
+  conditions: CONDITION_WORDS,
   fighter: [
     { key: "hits", label: "Hit total", type: "number", min: 1, max: 1000, value: 12, required: true },
     { key: "weapon", label: "Weapon", type: "text", value: "broadsword" },
