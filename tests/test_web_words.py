@@ -62,11 +62,13 @@ def test_chips_and_log_lines_say_conditions_in_words(
           document.body.append(list);
           const log = new DiceLog(list);
           const at = "2026-12-01T23:00:00Z";
+          log.add({ seq: 0, type: "bout_opened", actor: "referee", at,
+                    payload: { system: "srp", name: "Spar", dice_scheme: 2 } });
           log.add({ seq: 7, type: "condition", actor: "system", at,
                     payload: { target: "Tarl", condition: "lost_action", rounds: 1 } });
           log.add({ seq: 8, type: "condition", actor: "system", at,
                     payload: { target: "Tarl", condition: "breaking_free", rounds: 0 } });
-          const lines = [...list.querySelectorAll("li")].map((li) => li.childNodes[3].textContent);
+          const lines = [...list.querySelectorAll("li.condition")].map((li) => li.childNodes[3].textContent);
           return { chips: [...chips.querySelectorAll("li")].map((li) => li.textContent), lines };
         }"""
     )

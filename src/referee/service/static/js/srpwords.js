@@ -4,6 +4,8 @@
 // seen (the sheets' x_cm, y_cm and facing; a voided range is taken back), so an action can be
 // said against the positions it started from.
 
+import { EventType } from "./vocabulary.js";
+
 /** Compass points every 45 degrees (0 = east, 90 = north, as the sheets count). */
 const COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
 const NEAR = 0.005; // metres: closer than this is "the same distance"
@@ -28,25 +30,25 @@ export class Ground {
   /** Take one event into account (after the log has said it). */
   see(event) {
     this.events.push(event);
-    if (event.type === "voided") this.replay();
+    if (event.type === EventType.VOIDED) this.replay();
     else this.apply(event);
   }
 
   replay() {
-    const gone = (seq) => this.events.some((e) => e.type === "voided" && seq >= e.payload.from && seq <= e.payload.to);
+    const gone = (seq) => this.events.some((e) => e.type === EventType.VOIDED && seq >= e.payload.from && seq <= e.payload.to);
     this.fighters.clear();
-    for (const e of this.events) if (e.type !== "voided" && !gone(e.seq)) this.apply(e);
+    for (const e of this.events) if (e.type !== EventType.VOIDED && !gone(e.seq)) this.apply(e);
   }
 
   apply(event) {
     const p = event.payload || {};
-    if (event.type === "fighter_added") {
+    if (event.type === EventType.FIGHTER_ADDED) {
       this.fighters.set(p.name, { side: p.side || p.name, defeated: false });
       this.place(p.name, p.stats);
-    } else if (event.type === "fighter_updated" && p.stats) this.place(p.name, p.stats);
-    else if (event.type === "fighter_removed") this.fighters.delete(p.name);
-    else if (event.type === "defeated" && this.fighters.has(p.name)) this.fighters.get(p.name).defeated = p.defeated !== false;
-    else if (event.type === "stat" && ["x_cm", "y_cm", "facing"].includes(p.key)) this.place(p.target, { [p.key]: p.value });
+    } else if (event.type === EventType.FIGHTER_UPDATED && p.stats) this.place(p.name, p.stats);
+    else if (event.type === EventType.FIGHTER_REMOVED) this.fighters.delete(p.name);
+    else if (event.type === EventType.DEFEATED && this.fighters.has(p.name)) this.fighters.get(p.name).defeated = p.defeated !== false;
+    else if (event.type === EventType.STAT && ["x_cm", "y_cm", "facing"].includes(p.key)) this.place(p.target, { [p.key]: p.value });
   }
 
   place(name, stats) {
