@@ -68,7 +68,8 @@ def test_chips_and_log_lines_say_conditions_in_words(
                     payload: { target: "Tarl", condition: "lost_action", rounds: 1 } });
           log.add({ seq: 8, type: "condition", actor: "system", at,
                     payload: { target: "Tarl", condition: "breaking_free", rounds: 0 } });
-          const lines = [...list.querySelectorAll("li.condition")].map((li) => li.childNodes[3].textContent);
+          const lines = [...list.querySelectorAll("li.condition")]
+            .map((li) => li.childNodes[3].textContent);
           return { chips: [...chips.querySelectorAll("li")].map((li) => li.textContent), lines };
         }"""
     )
