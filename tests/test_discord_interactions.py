@@ -111,7 +111,12 @@ def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> No
         )
         assert "token=" not in linked["content"]
         direct = [runner.sent_queue.get_nowait() for _ in range(runner.sent_queue.qsize())]
-        assert len(direct) == 1 and "/static/fighter.html#bout=" in direct[0].content
+        assert len(direct) == 2 and "/static/fighter.html#bout=" in direct[1].content
+        h.close_dms("Judge")
+        closed = await h.slash("Judge", "link", group="spar")
+        assert closed["flags"] == 64 and closed["content"].startswith(
+            "error: I could not send you a direct message"
+        )
         handed = await h.slash("Judge", "assign", option, group="spar", resolved=resolved)
         assert handed["content"] == "Tarl_1_nick is the proctor now."
         gone = await h.slash("Tarl", "remove", option, group="spar", resolved=resolved)

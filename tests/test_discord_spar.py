@@ -360,17 +360,32 @@ def test_a_fresh_link_by_direct_message_and_the_old_one_stops(tmp_path: Path) ->
                 "Sent you a fresh link by direct message; the old one stops working."
             ]
             prefix = f"Your fighter page for Linked: https://referee.example.org/static/fighter.html#bout={bout}&token="
-            assert len(direct) == 1 and direct[0].content.startswith(prefix)
-            tokens.append(direct[0].content[len(prefix) :])
+            assert len(direct) == 2 and direct[0].content == (
+                "Your fresh fighter link for Linked follows; the old one stops working now."
+            )
+            assert direct[1].content.startswith(prefix)
+            tokens.append(direct[1].content[len(prefix) :])
         assert service.caller(bout, tokens[1]).fighter == "Tarl_1_nick"
         with pytest.raises(AuthError):
             service.caller(bout, tokens[0])
         judge = await h.say("Judge", "~spar:link")
-        page = next(m.content for m in judge if isinstance(m.channel, discord.DMChannel))
+        page = [m.content for m in judge if isinstance(m.channel, discord.DMChannel)][-1]
         assert "Your referee page for Linked: " in page
         assert await h.text("Rask", "~spar:link") == (
             "error: only the proctor and the fighters of this spar have links"
         )
+        # Tarl closes his direct messages: the channel says so and his link keeps working.
+        h.close_dms("Tarl")
+        before = store.events(bout)
+        assert await h.text("Tarl", "~spar:link") == (
+            "error: I could not send you a direct message (are direct messages from this "
+            "server's members closed in your privacy settings?); nothing changed, your old link "
+            "still works"
+        )
+        assert store.events(bout) == before
+        assert service.caller(bout, tokens[1]).fighter == "Tarl_1_nick"
+        # The bot found each member through Discord (fetch_user), not a member cache.
+        assert set(h.fetched) == {h.members["Tarl"].id, h.members["Judge"].id}
 
     play(store, ["Judge", "Tarl", "Rask"], script)
 
@@ -385,7 +400,7 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
             "error: only members with Manage Server can set the prefix"
         )
         role = dpytest.backend.make_role("admins", h.guild, permissions=0x20)  # Manage Server
-        await dpytest.add_role(h.members["Admin"], role)
+        h.grant("Admin", role)
         await h.text("Judge", "~spar:open msv Guarded")
         assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
         assert (await h.text("Admin", "~spar:cancel")).startswith("The spar is cancelled.")

@@ -7,8 +7,9 @@ A `RefereeError` (bad input, a refusal) is answered with its reason and changes 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +21,8 @@ from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     BUTTON_PREFIX,
+    fresh_link,
+    member_name,
     mentioned,
     person,
     place,
@@ -140,10 +143,15 @@ class RefereeBot(commands.Bot):
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
 
 
-async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
+#: What a command does: a desk call, or (when it must ask Discord first) a coroutine of one.
+Work = Callable[[], Reply | Awaitable[Reply]]
+
+
+async def answer(ctx: commands.Context[Any], work: Work) -> None:
     """Run one desk call; a refusal or bad input is its reason, in one line."""
     try:
-        reply = work()
+        done = work()
+        reply = await done if inspect.isawaitable(done) else done
     except RefereeError as err:
         await ctx.send(f"error: {err.public}")
         return
@@ -161,8 +169,8 @@ def _register(bot: RefereeBot) -> None:
 
     def add(
         name: str, aliases: tuple[str, ...] = ()
-    ) -> Callable[[Callable[[commands.Context[Any], str], Reply]], None]:
-        def wrap(fn: Callable[[commands.Context[Any], str], Reply]) -> None:
+    ) -> Callable[[Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]], None]:
+        def wrap(fn: Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]) -> None:
             async def command(ctx: commands.Context[Any], *, rest: str = "") -> None:
                 await answer(ctx, lambda: fn(ctx, rest))
 
@@ -257,7 +265,7 @@ def _register(bot: RefereeBot) -> None:
         add(f"spar:{verb}")(power)
 
     @add("spar:add")
-    def _add(ctx: commands.Context[Any], rest: str) -> Reply:
+    async def _add(ctx: commands.Context[Any], rest: str) -> Reply:
         ids = mentioned(rest)
         words = without_mentions(rest).split()
         numbers = [i for i, w in enumerate(words) if is_whole(w)]
@@ -265,8 +273,7 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE]")
         at = numbers[0]
         if ids:
-            member = ctx.guild.get_member(ids[0]) if ctx.guild else None
-            name = member.display_name if member else " ".join(words[:at]) or str(ids[0])
+            name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
         else:
             name = " ".join(words[:at])
         side = " ".join(words[at + 1 :]) or None
@@ -321,12 +328,11 @@ def _register(bot: RefereeBot) -> None:
         return desk.override(where(ctx), who(ctx), of, wounds)
 
     @add("spar:assign")
-    def _assign(ctx: commands.Context[Any], rest: str) -> Reply:
+    async def _assign(ctx: commands.Context[Any], rest: str) -> Reply:
         ids = mentioned(rest)
         if not ids:
             raise NotationError("say ~spar:assign @user")
-        member = ctx.guild.get_member(ids[0]) if ctx.guild else None
-        name = member.display_name if member else str(ids[0])
+        name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
         return desk.assign(where(ctx), who(ctx), ids[0], name)
 
     @add("spar:clock")
@@ -335,8 +341,8 @@ def _register(bot: RefereeBot) -> None:
         return reply
 
     @add("spar:link")
-    def _link(ctx: commands.Context[Any], rest: str) -> Reply:
-        return desk.link(where(ctx), who(ctx))
+    async def _link(ctx: commands.Context[Any], rest: str) -> Reply:
+        return await fresh_link(bot, desk, where(ctx), who(ctx))
 
     @add("prefix")
     def _prefix(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -363,7 +369,8 @@ def build_bot(
 ) -> RefereeBot:  # fmt: skip
     """The `discord.ext.commands.Bot` over `store`, ready to start with `bot.start(token)`.
 
-    `wanted` replaces the intents (tests give the member cache the offline harness needs);
+    `wanted` replaces the intents (nothing in the project passes it: the tests run with the
+    production intents);
     `entropy` the server seeds' source (the OS's; only tests pass a deterministic one).
     """
     return RefereeBot(store, check_prefix(prefix), public_url, wanted, entropy)

@@ -586,6 +586,17 @@ class Desk:
         ]
         return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
 
+    def link_page(self, place: Place, who: Person) -> tuple[str, str]:
+        """Which web page `~spar:link` would give `who` (fighter or referee) and the spar's
+        name; changes nothing (the bot first makes sure it can reach them by direct message)."""
+        bout = self.bout_of(place)
+        me = self.links.member(bout, who.id)
+        if me is not None and me.proctor:
+            return "referee", self.service.state(bout).name
+        if me is not None and me.fighter:
+            return "fighter", self.service.state(bout).name
+        raise ForbiddenError("only the proctor and the fighters of this spar have links")
+
     def link(self, place: Place, who: Person) -> Reply:
         """`~spar:link`: a fresh web link by direct message; the old one stops working.
 
@@ -593,20 +604,19 @@ class Desk:
         The token never appears in the channel.
         """
         bout = self.bout_of(place)
+        page, name = self.link_page(place, who)
         me = self.links.member(bout, who.id)
-        if me is not None and me.proctor:
+        assert me is not None
+        if page == "referee":
             token = self.service.hand_over(bout, REF)["referee_token"]
-            page = "referee"
-        elif me is not None and me.fighter:
-            token = self.service.reissue_token(bout, REF, me.fighter)["token"]
-            page = "fighter"
         else:
-            raise ForbiddenError("only the proctor and the fighters of this spar have links")
+            assert me.fighter is not None
+            token = self.service.reissue_token(bout, REF, me.fighter)["token"]
         base = self.public_url or "(your referee serve address)"
         url = f"{base}/static/{page}.html#bout={bout}&token={token}"
         return Reply(
             ["Sent you a fresh link by direct message; the old one stops working."],
-            direct=[(who.id, f"Your {page} page for {self.service.state(bout).name}: {url}")],
+            direct=[(who.id, f"Your {page} page for {name}: {url}")],
         )
 
     # -- people --------------------------------------------------------------------------

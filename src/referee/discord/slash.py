@@ -8,8 +8,9 @@ is answered to the one who asked only (ephemeral) and changes nothing.
 
 from __future__ import annotations
 
+import inspect
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -18,7 +19,15 @@ from discord import app_commands
 from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
-from referee.discord.messages import MAX_MESSAGE, person, place, send_direct, view_for
+from referee.discord.messages import (
+    MAX_MESSAGE,
+    UNDELIVERED,
+    fresh_link,
+    person,
+    place,
+    send_direct,
+    view_for,
+)
 from referee.discord.replies import Reply
 from referee.errors import RefereeError
 
@@ -26,10 +35,14 @@ if TYPE_CHECKING:
     from referee.discord.bot import RefereeBot
 
 
-async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
-    """Run one desk call and answer the interaction with its reply (or the refusal)."""
+async def respond(
+    interaction: discord.Interaction, work: Callable[[], Reply | Awaitable[Reply]]
+) -> None:
+    """Run one desk call and answer the interaction with its reply (or the refusal); a direct
+    message that cannot be delivered is said to the one who asked only (ephemeral)."""
     try:
-        reply = work()
+        done = work()
+        reply = await done if inspect.isawaitable(done) else done
     except RefereeError as err:
         await interaction.response.send_message(f"error: {err.public}", ephemeral=True)
         return
@@ -42,7 +55,8 @@ async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -
     await interaction.response.send_message(
         text, file=file, view=view_for(reply) or discord.utils.MISSING
     )
-    await send_direct(reply, interaction.client)
+    for user in await send_direct(reply, interaction.client):
+        await interaction.followup.send(UNDELIVERED.format(user=user), ephemeral=True)
 
 
 def register_slash(bot: RefereeBot) -> None:
@@ -145,7 +159,7 @@ def register_slash(bot: RefereeBot) -> None:
     @spar.command(name="link", description="A fresh web link by direct message")
     async def link(interaction: discord.Interaction) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
-        await respond(interaction, lambda: desk.link(here, who))
+        await respond(interaction, lambda: fresh_link(bot, desk, here, who))
 
     @spar.command(name="clock", description="Proctor: a post time (2m), skip or not; off")
     async def clock(interaction: discord.Interaction, time: str, skip: bool = False) -> None:
