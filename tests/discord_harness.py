@@ -155,6 +155,10 @@ class Harness:
         if opened is not None:  # the bot must open it again, and is refused then
             state._private_channels.pop(opened.id, None)
 
+    def rename(self, name: str, nick: str) -> None:
+        """`name` takes the server nickname `nick` (what the bot reads as their name)."""
+        self.members[name].nick = nick
+
     def grant(self, name: str, role: discord.Role) -> None:
         """Give `name` a role (as the server's admins would)."""
         self.roles[name].append(role.id)

@@ -530,3 +530,46 @@ def test_the_proctors_rear_is_true_or_false_never_any_word(tmp_path: Path) -> No
         assert outcome["payload"]["rear"] is False
 
     play(store, ["Judge", "Ann"], script)
+
+
+def test_names_that_pass_for_someone_else_are_refused_before_anything_is_stored() -> None:
+    """A nickname that is a host line, a look-alike of a fighter or of OnlineHost is refused
+    at the door with nothing stored; a name Discord would format is shown letter for letter."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Names")
+        bout = bout_id(store, "Names")
+        h.rename("Tarl", "Tarl")
+        await h.text("Tarl", "~spar:join 65")
+        before = store.events(bout)
+        h.rename("Forger", "Tarl rolled 1 100-sided die: 99")
+        assert await h.text("Forger", "~spar:join 70") == (
+            "error: fighter name 'Tarl rolled 1 100-sided die: 99' has '-sided' in it, the word "
+            "of the host's roll lines"
+        )
+        h.rename("Twin", "\u0422\u0430rl")
+        assert await h.text("Twin", "~spar:join 70") == (
+            "error: fighter name '\u0422\u0430rl' looks like 'Tarl', who is already fighting"
+        )
+        for host in ("0nlineHost", "\u041enlineHost"):
+            h.rename("Host", host)
+            assert await h.text("Host", "~spar:join 70") == (
+                f"error: fighter name '{host}' is reserved (it looks like OnlineHost)"
+            )
+        assert store.events(bout) == before
+        tables = len(store.list_bouts())
+        assert await h.text("Forger", "~roll //roll -sides100 -dice1") == (
+            "error: screen name 'Tarl rolled 1 100-sided die: 99' has a control character or "
+            "'-sided' in it"
+        )
+        assert len(store.list_bouts()) == tables  # no table ledger was even opened
+        h.rename("Kamchak", "**Kamchak**")
+        assert await h.text("Kamchak", "~spar:join 60") == (
+            "\\*\\*Kamchak\\*\\* joins the spar (CS 60)."
+        )
+        assert await h.text("Tarl", "~spar:target **kamchak**") == (
+            "Tarl's rolls now attack \\*\\*Kamchak\\*\\*."
+        )
+
+    play(store, ["Judge", "Tarl", "Forger", "Twin", "Host", "Kamchak"], script)

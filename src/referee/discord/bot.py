@@ -21,6 +21,7 @@ from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     BUTTON_PREFIX,
+    escape_markdown,
     fresh_link,
     member_name,
     mentioned,
@@ -115,7 +116,7 @@ class RefereeBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(f"error: {error} (~help {ctx.command or ''})".strip())
+            await ctx.send(escape_markdown(f"error: {error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
@@ -153,7 +154,7 @@ async def answer(ctx: commands.Context[Any], work: Work) -> None:
         done = work()
         reply = await done if inspect.isawaitable(done) else done
     except RefereeError as err:
-        await ctx.send(f"error: {err.public}")
+        await ctx.send(escape_markdown(f"error: {err.public}"))
         return
     await send(ctx, reply, ctx.bot)
 

@@ -108,6 +108,9 @@ class Desk:
             raise NotationError("say what to roll: ~roll 2d20+1d6 or ~roll //roll -sides100 -dice1")
         chat = text.lower().startswith("//roll")
         expr = parse_chat(text) if chat else parse(text, dialect=self.dialect_of(place))
+        if chat:  # the host line must be able to name the roller before anything is rolled
+            assert isinstance(expr, Dice)
+            format_host_line(who.name, expr.sides, [1] * expr.count)
         attack = self._roll_as_attack(place, who, expr)
         if attack is not None:
             return attack

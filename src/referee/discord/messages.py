@@ -54,6 +54,35 @@ def without_mentions(text: str) -> str:
     return " ".join(MENTION.sub(" ", text).split())
 
 
+#: Left whole: web addresses, and the bot's own code blocks (`~odds` sets its table in one).
+_KEEP = re.compile(r"https?://\S+|^```\n.*?\n```$", re.M | re.S)
+#: What Discord would format: every `*`, backtick and backslash; runs of two or more `~` or
+#: `|`; an `_` not inside a word (`Tarl_1_nick` stays as it is, `_Tarl_` is italics); `#`, `>`
+#: and `-#` opening a line (headings, quotes, small text).
+_MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|^(?:#|>|-#)", re.M)
+
+
+def escape_markdown(text: str) -> str:
+    """`text` as Discord should show it, letter for letter: whatever Discord would format
+    (names like `**Kamchak**`, a product `2d6*2`) escaped; web addresses and whole lines of
+    code fences (the bot's tables) left whole.
+
+    >>> escape_markdown("**Kamchak** hits _Tarl_1_nick_ (2d6*2) ~spar:join a|b")
+    '\\\\*\\\\*Kamchak\\\\*\\\\* hits \\\\_Tarl_1_nick\\\\_ (2d6\\\\*2) ~spar:join a|b'
+    >>> escape_markdown("# Big ~~x~~ https://a.org/x_y#bout=a*b")
+    '\\\\# Big \\\\~\\\\~x\\\\~\\\\~ https://a.org/x_y#bout=a*b'
+    """
+    out, last = [], 0
+    for url in _KEEP.finditer(text):
+        out += [_escape(text[last : url.start()]), url.group()]
+        last = url.end()
+    return "".join([*out, _escape(text[last:])])
+
+
+def _escape(text: str) -> str:
+    return _MARKDOWN.sub(lambda m: "".join("\\" + ch for ch in m.group()), text)
+
+
 def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
     """A long answer cut at line ends into messages Discord accepts.
 
@@ -114,7 +143,7 @@ UNDELIVERED = (
 async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Client) -> None:
     """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages; a
     direct message that cannot be delivered is said in the channel."""
-    parts = chunks(reply.text) or ["done"]
+    parts = chunks(escape_markdown(reply.text)) or ["done"]
     for number, part in enumerate(parts):
         view = view_for(reply) if number == len(parts) - 1 else None
         if view is not None:
@@ -144,7 +173,7 @@ async def direct_message(client: discord.Client, user_id: int, text: str) -> boo
     """Send `text` to `user_id` by direct message; False when Discord refuses it."""
     try:
         user = await client.fetch_user(user_id)
-        for part in chunks(text):
+        for part in chunks(escape_markdown(text)):
             await user.send(part)
     except discord.HTTPException as err:  # DMs closed, or no such user
         log.warning("direct message not sent (%s)", type(err).__name__)

@@ -22,6 +22,7 @@ from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     MAX_MESSAGE,
     UNDELIVERED,
+    escape_markdown,
     fresh_link,
     person,
     place,
@@ -44,9 +45,11 @@ async def respond(
         done = work()
         reply = await done if inspect.isawaitable(done) else done
     except RefereeError as err:
-        await interaction.response.send_message(f"error: {err.public}", ephemeral=True)
+        await interaction.response.send_message(
+            escape_markdown(f"error: {err.public}"), ephemeral=True
+        )
         return
-    text = (reply.text or "done")[:MAX_MESSAGE]
+    text = escape_markdown(reply.text or "done")[:MAX_MESSAGE]
     file = (
         discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0])
         if reply.file is not None
