@@ -144,12 +144,15 @@ async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Cl
     """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages; a
     direct message that cannot be delivered is said in the channel."""
     parts = chunks(escape_markdown(reply.text)) or ["done"]
+    pings = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in reply.pings]
+    )
     for number, part in enumerate(parts):
         view = view_for(reply) if number == len(parts) - 1 else None
         if view is not None:
-            await target.send(part, view=view)
+            await target.send(part, view=view, allowed_mentions=pings)
         else:
-            await target.send(part)
+            await target.send(part, allowed_mentions=pings)
     if reply.file is not None:
         await target.send(file=discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
     for user in await send_direct(reply, client):
