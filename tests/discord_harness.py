@@ -169,17 +169,7 @@ class Harness:
     async def say(self, who: str, text: str, channel: int = 0) -> list[discord.Message]:
         """Post `text` as `who`, as Discord's MESSAGE_CREATE carries it (the author's member,
         each mention's member); every message the bot sent in answer."""
-        chan = self.channels[channel]
-        mentioned = [self.by_id[int(i)].name for i in MENTION.findall(text)
-                     if int(i) in self.by_id]  # fmt: skip
-        payload = {
-            "id": str(next(_ids)), "channel_id": str(chan.id), "guild_id": str(self.guild.id),
-            "author": self.user(who), "member": self.member(who), "content": text,
-            "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
-            "mention_everyone": False,
-            "mentions": [{**self.user(n), "member": self.member(n)} for n in mentioned],
-            "mention_roles": [], "attachments": [], "embeds": [], "pinned": False, "type": 0,
-        }  # fmt: skip
+        payload = self.message_payload(who, text, self.channels[channel])
         self.bot._connection.parse_message_create(payload)  # type: ignore[arg-type]
         await runner.run_all_events()
         if not runner.error_queue.empty():
@@ -188,6 +178,19 @@ class Harness:
         while not runner.sent_queue.empty():
             out.append(dpytest.get_message())
         return out
+
+    def message_payload(self, who: str, text: str, chan: Any) -> dict[str, Any]:
+        """`text` posted by `who` in `chan`, as Discord's MESSAGE_CREATE carries it."""
+        mentioned = [self.by_id[int(i)].name for i in MENTION.findall(text)
+                     if int(i) in self.by_id]  # fmt: skip
+        return {
+            "id": str(next(_ids)), "channel_id": str(chan.id), "guild_id": str(self.guild.id),
+            "author": self.user(who), "member": self.member(who), "content": text,
+            "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+            "mention_everyone": False,
+            "mentions": [{**self.user(n), "member": self.member(n)} for n in mentioned],
+            "mention_roles": [], "attachments": [], "embeds": [], "pinned": False, "type": 0,
+        }  # fmt: skip
 
     async def text(self, who: str, text: str, channel: int = 0) -> str:
         """The bot's answer as one text."""

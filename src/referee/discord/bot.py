@@ -11,7 +11,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -25,6 +25,7 @@ from referee.discord.messages import (
     fresh_link,
     member_name,
     mentioned,
+    off_loop,
     person,
     place,
     send,
@@ -89,15 +90,16 @@ class RefereeBot(commands.Bot):
             await asyncio.sleep(CLOCK_EVERY)
 
     async def clock_tick(self, now: datetime) -> None:
-        """Say what the turn clock says at `now` in each channel concerned."""
-        for channel_id, reply in self.clock.tick(now):
+        """Say what the turn clock says at `now` in each channel concerned (the clock reads
+        and skips on a worker thread, each spar in one transaction)."""
+        for channel_id, reply in await asyncio.to_thread(self.clock.tick, now):
             channel = self.get_channel(channel_id)
             if isinstance(channel, discord.abc.Messageable):
                 await send(channel, reply, self)
 
     async def _prefix(self, bot: commands.Bot, message: discord.Message) -> str:
         if message.guild is not None:
-            own = self.desk.links.prefix(message.guild.id)
+            own = await asyncio.to_thread(self.desk.links.prefix, message.guild.id)
             if own:
                 return own
         return self.default_prefix
@@ -144,15 +146,18 @@ class RefereeBot(commands.Bot):
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
 
 
-#: What a command does: a desk call, or (when it must ask Discord first) a coroutine of one.
-Work = Callable[[], Reply | Awaitable[Reply]]
+async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
+    """Run one command's desk work (off the event loop, in one transaction); a refusal or
+    bad input is its reason, in one line."""
+    bot: RefereeBot = ctx.bot
+    await answer_later(ctx, lambda: off_loop(bot.desk, work))
 
 
-async def answer(ctx: commands.Context[Any], work: Work) -> None:
-    """Run one desk call; a refusal or bad input is its reason, in one line."""
+async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[Reply]]) -> None:
+    """As `answer`, for a command that asks Discord something first (its desk calls go
+    through `off_loop` themselves)."""
     try:
-        done = work()
-        reply = await done if inspect.isawaitable(done) else done
+        reply = await work()
     except RefereeError as err:
         await ctx.send(escape_markdown(f"error: {err.public}"))
         return
@@ -172,8 +177,13 @@ def _register(bot: RefereeBot) -> None:
         name: str, aliases: tuple[str, ...] = ()
     ) -> Callable[[Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]], None]:
         def wrap(fn: Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]) -> None:
+            later = inspect.iscoroutinefunction(fn)
+
             async def command(ctx: commands.Context[Any], *, rest: str = "") -> None:
-                await answer(ctx, lambda: fn(ctx, rest))
+                if later:
+                    await answer_later(ctx, lambda: cast(Awaitable[Reply], fn(ctx, rest)))
+                else:
+                    await answer(ctx, lambda: cast(Reply, fn(ctx, rest)))
 
             bot.add_command(commands.Command(command, name=name, aliases=list(aliases)))
 
@@ -278,7 +288,8 @@ def _register(bot: RefereeBot) -> None:
         else:
             name = " ".join(words[:at])
         side = " ".join(words[at + 1 :]) or None
-        return desk.add(where(ctx), who(ctx), name, ids[0] if ids else None, int(words[at]), side)
+        user, cs = (ids[0] if ids else None), int(words[at])
+        return await off_loop(desk, lambda: desk.add(where(ctx), who(ctx), name, user, cs, side))
 
     @add("spar:npc")
     def _npc(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -334,7 +345,7 @@ def _register(bot: RefereeBot) -> None:
         if not ids:
             raise NotationError("say ~spar:assign @user")
         name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
-        return desk.assign(where(ctx), who(ctx), ids[0], name)
+        return await off_loop(desk, lambda: desk.assign(where(ctx), who(ctx), ids[0], name))
 
     @add("spar:clock")
     def _clock(ctx: commands.Context[Any], rest: str) -> Reply:

@@ -24,7 +24,6 @@ from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ConflictError, NotationError
-from referee.store import write_transaction
 
 CLOCKS = Table(
     "discord_clocks",
@@ -98,27 +97,26 @@ def parse_at(stamp: str) -> datetime:
 
 
 class Clocks:
-    """The stored clocks (one table beside the bot's others)."""
+    """The stored clocks (one table beside the bot's others); writes join the command's unit."""
 
     def __init__(self, links: Links) -> None:
-        self.engine = links.engine  # the table is the bot's version 2 (referee.discord.tables)
+        self.store = links.store  # the table is the bot's version 2 (referee.discord.tables)
 
     def set(self, clock: Clock) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == clock.bout_id))
-            conn.execute(
-                insert(CLOCKS).values(
-                    bout_id=clock.bout_id, channel_id=str(clock.channel_id),
-                    seconds=clock.seconds, skip=int(clock.skip),
-                )
-            )  # fmt: skip
+        conn = self.store.client_writes()
+        conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == clock.bout_id))
+        conn.execute(
+            insert(CLOCKS).values(
+                bout_id=clock.bout_id, channel_id=str(clock.channel_id),
+                seconds=clock.seconds, skip=int(clock.skip),
+            )
+        )  # fmt: skip
 
     def stop(self, bout_id: str) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == bout_id))
+        self.store.client_writes().execute(delete(CLOCKS).where(CLOCKS.c.bout_id == bout_id))
 
     def all(self) -> list[Clock]:
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             rows = conn.execute(select(CLOCKS)).all()
         return [Clock(r.bout_id, int(r.channel_id), int(r.seconds), bool(r.skip)) for r in rows]
 
@@ -152,32 +150,38 @@ class TurnClock:
         """What the clock says at `now`: a nudge or a skip per spar whose time ran out."""
         out: list[tuple[int, Reply]] = []
         for clock in self.clocks.all():
-            state = self.desk.service.state(clock.bout_id)
-            if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
-                self.clocks.stop(clock.bout_id)
-                continue
-            if state.status is not Status.RUNNING or not state.current:
-                continue  # paused (or not begun): the clock stands still
-            records = self.desk.service.records(clock.bout_id)
-            began = action_began(records, state)
-            late = (now - parse_at(str(began["at"]))).total_seconds()
-            key = (clock.bout_id, int(began["seq"]))
-            if late < clock.seconds or key in self.nudged:
-                continue
-            if clock.skip:
-                guarded = c.Skip(expected=state.current, at_seq=state.next_seq)
-                try:
-                    done = self.desk.service.command(clock.bout_id, REF, guarded)
-                except ConflictError:
-                    continue  # the turn moved while the clock looked: the next tick reads again
-                self.nudged.add(key)
-                reply = self.desk.answer(clock.bout_id, done)
-                reply.lines.insert(0, f"Time is up ({shown(clock.seconds)}) for {state.current}.")
-            else:
-                self.nudged.add(key)
-                reply = self._nudge(clock, state.current)
-            out.append((clock.channel_id, reply))
+            with self.desk.service.unit():  # each spar's look and skip: one transaction
+                said = self._look(clock, now)
+            if said is not None:
+                out.append((clock.channel_id, said))
         return out
+
+    def _look(self, clock: Clock, now: datetime) -> Reply | None:
+        """What the clock says of one spar at `now`, if anything."""
+        state = self.desk.service.state(clock.bout_id)
+        if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
+            self.clocks.stop(clock.bout_id)
+            return None
+        if state.status is not Status.RUNNING or not state.current:
+            return None  # paused (or not begun): the clock stands still
+        records = self.desk.service.records(clock.bout_id)
+        began = action_began(records, state)
+        late = (now - parse_at(str(began["at"]))).total_seconds()
+        key = (clock.bout_id, int(began["seq"]))
+        if late < clock.seconds or key in self.nudged:
+            return None
+        if not clock.skip:
+            self.nudged.add(key)
+            return self._nudge(clock, state.current)
+        guarded = c.Skip(expected=state.current, at_seq=state.next_seq)
+        try:
+            done = self.desk.service.command(clock.bout_id, REF, guarded)
+        except ConflictError:
+            return None  # the turn moved while the clock looked: the next tick reads again
+        self.nudged.add(key)
+        reply = self.desk.answer(clock.bout_id, done)
+        reply.lines.insert(0, f"Time is up ({shown(clock.seconds)}) for {state.current}.")
+        return reply
 
     def _nudge(self, clock: Clock, fighter: str) -> Reply:
         """The nudge, mentioning (and pinging) the member who plays `fighter`, or the proctor

@@ -8,10 +8,12 @@ watched live in the web console, exported and verified like any other.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
@@ -53,6 +55,8 @@ SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Enta
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
+R = TypeVar("R")
+D = TypeVar("D")
 
 
 class LedgerRng:
@@ -88,8 +92,30 @@ def match_name(text: str, names: Sequence[str]) -> str:
     return command.name
 
 
+def _one_unit(method: Callable[..., R]) -> Callable[..., R]:
+    """The desk method as one unit of work: everything it stores, bout events and the bot's
+    rows, is stored together or not at all (units nest: a call inside another joins it)."""
+
+    @functools.wraps(method)
+    def run(self: Desk, *args: Any, **kwargs: Any) -> R:
+        with self.service.unit():
+            return method(self, *args, **kwargs)
+
+    return run
+
+
+def _units(cls: type[D]) -> type[D]:
+    """Every public method of the desk, one unit of work each (`_one_unit`)."""
+    for name, value in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(value):
+            setattr(cls, name, _one_unit(value))
+    return cls
+
+
+@_units
 class Desk:
-    """Rolls and spars per channel, over one `Store`."""
+    """Rolls and spars per channel, over one `Store`: each public method is one command, in
+    one transaction (`_units`)."""
 
     def __init__(
         self, store: Store, public_url: str | None = None, entropy: Entropy = SECURE_ENTROPY

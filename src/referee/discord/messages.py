@@ -5,11 +5,12 @@ commands alike: `referee.discord.bot`, `referee.discord.slash`).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import discord
 
@@ -19,6 +20,7 @@ from referee.errors import ConflictError, NotFoundError
 
 log = logging.getLogger("referee.discord")
 
+T = TypeVar("T")
 MENTION = re.compile(r"<@!?([0-9]+)>")
 #: Discord's limit on one message.
 MAX_MESSAGE = 2000
@@ -200,18 +202,30 @@ async def member_name(
     raise NotFoundError("that member is not on this server")
 
 
+async def off_loop(desk: Desk, work: Callable[[], T]) -> T:
+    """Run one command's desk work on a worker thread, in one unit of work: one transaction
+    for all it stores (bout events and the bot's rows), and the event loop never waits on
+    the database."""
+
+    def run() -> T:
+        with desk.service.unit():
+            return work()
+
+    return await asyncio.to_thread(run)
+
+
 async def fresh_link(client: discord.Client, desk: Desk, where: Place, who: Person) -> Reply:
     """`~spar:link`: first a direct message saying the link follows, and only once Discord
     has delivered it the new token (which revokes the old one), so a member whose direct
     messages are closed keeps the link they have."""
-    page, spar = desk.link_page(where, who)
+    page, spar = await off_loop(desk, lambda: desk.link_page(where, who))
     notice = f"Your fresh {page} link for {spar} follows; the old one stops working now."
     if not await direct_message(client, who.id, notice):
         raise ConflictError(
             "I could not send you a direct message (are direct messages from this server's "
             "members closed in your privacy settings?); nothing changed, your old link still works"
         )
-    reply = desk.link(where, who)
+    reply = await off_loop(desk, lambda: desk.link(where, who))
     sent = await send_direct(reply, client)
     if sent:  # delivered a moment ago, refused now: rare, and said
         return Reply(["The fresh link could not be sent by direct message and the old one "

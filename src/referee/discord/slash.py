@@ -8,10 +8,9 @@ is answered to the one who asked only (ephemeral) and changes nothing.
 
 from __future__ import annotations
 
-import inspect
 import io
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 from discord import app_commands
@@ -24,6 +23,7 @@ from referee.discord.messages import (
     UNDELIVERED,
     escape_markdown,
     fresh_link,
+    off_loop,
     person,
     place,
     send_direct,
@@ -36,14 +36,20 @@ if TYPE_CHECKING:
     from referee.discord.bot import RefereeBot
 
 
-async def respond(
-    interaction: discord.Interaction, work: Callable[[], Reply | Awaitable[Reply]]
+async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
+    """Run one desk call (off the event loop, in one transaction) and answer the interaction
+    with its reply (or the refusal)."""
+    desk = cast("RefereeBot", interaction.client).desk
+    await respond_later(interaction, lambda: off_loop(desk, work))
+
+
+async def respond_later(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]]
 ) -> None:
-    """Run one desk call and answer the interaction with its reply (or the refusal); a direct
-    message that cannot be delivered is said to the one who asked only (ephemeral)."""
+    """As `respond`, for a command that asks Discord something first; a direct message that
+    cannot be delivered is said to the one who asked only (ephemeral)."""
     try:
-        done = work()
-        reply = await done if inspect.isawaitable(done) else done
+        reply = await work()
     except RefereeError as err:
         await interaction.response.send_message(
             escape_markdown(f"error: {err.public}"), ephemeral=True
@@ -162,7 +168,7 @@ def register_slash(bot: RefereeBot) -> None:
     @spar.command(name="link", description="A fresh web link by direct message")
     async def link(interaction: discord.Interaction) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
-        await respond(interaction, lambda: fresh_link(bot, desk, here, who))
+        await respond_later(interaction, lambda: fresh_link(bot, desk, here, who))
 
     @spar.command(name="clock", description="Proctor: a post time (2m), skip or not; off")
     async def clock(interaction: discord.Interaction, time: str, skip: bool = False) -> None:
