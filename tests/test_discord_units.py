@@ -56,9 +56,9 @@ def test_a_crash_between_two_steps_stores_nothing(
     assert desk.join(HALL, TARL, "65").lines == ["Tarl joins the spar (CS 65)."]
 
 
-def test_fifty_concurrent_commands_in_one_channel_fork_nothing(tmp_path: Path) -> None:
+def test_fifty_concurrent_commands_in_one_channel_fork_nothing(db_url: str) -> None:
     """50 `~roll 1d6` arrive at once: one table ledger, 50 rolls in one unbroken chain."""
-    store = Store.open(f"sqlite:///{tmp_path / 'bot.db'}")
+    store = Store.open(db_url)
 
     async def run() -> list[str]:
         h = Harness(store)

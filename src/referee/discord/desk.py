@@ -13,6 +13,7 @@ import inspect
 import json
 import secrets
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
 from referee.bout import commands as c
@@ -57,6 +58,8 @@ SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "p
 REF = Caller(Role.REFEREE)
 R = TypeVar("R")
 D = TypeVar("D")
+#: The channels whose row the command running in this context holds (`Links.hold_channel`).
+_HELD: ContextVar[frozenset[int]] = ContextVar("held_channels", default=frozenset())
 
 
 class LedgerRng:
@@ -98,8 +101,16 @@ def _one_unit(method: Callable[..., R]) -> Callable[..., R]:
 
     @functools.wraps(method)
     def run(self: Desk, *args: Any, **kwargs: Any) -> R:
+        place = args[0] if args and isinstance(args[0], Place) else None
         with self.service.unit():
-            return method(self, *args, **kwargs)
+            if place is None or place.channel in _HELD.get():
+                return method(self, *args, **kwargs)
+            self.links.hold_channel(place.channel, place.guild)  # one command per channel
+            held = _HELD.set(_HELD.get() | {place.channel})
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                _HELD.reset(held)
 
     return run
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from referee.discord.tables import make_tables
 from referee.store import Store
@@ -126,6 +128,24 @@ class Links:
         else:
             guild = None if guild_id is None else str(guild_id)
             conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+
+    def hold_channel(self, channel_id: int, guild_id: int | None) -> None:
+        """Take the channel's row for the rest of the command's unit (made if missing): one
+        command at a time per channel, so two that arrive at once cannot both open a spar or
+        a table ledger (on SQLite the unit's write lock does that already)."""
+        conn = self.store.client_writes()
+        guild = None if guild_id is None else str(guild_id)
+        add = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        conn.execute(
+            add(CHANNELS)
+            .values(channel_id=str(channel_id), guild_id=guild)
+            .on_conflict_do_nothing()
+        )
+        conn.execute(
+            select(CHANNELS.c.channel_id)
+            .where(CHANNELS.c.channel_id == str(channel_id))
+            .with_for_update()
+        )
 
     def dialect(self, channel_id: int) -> str | None:
         """The channel's dice dialect, if its proctor or a server admin set one."""
