@@ -73,7 +73,6 @@ def test_bad_rolls_are_one_line_and_record_nothing(tmp_path: Path) -> None:
     async def script(h: Harness) -> None:
         assert (await h.text("Tarl", "~roll 2d")).startswith("error: ")
         assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
-        assert (await h.text("Tarl", "~roll")).startswith("error: say what to roll")
         assert await h.say("Tarl", "~sighs and looks away") == []  # not a command: silence
 
     play(store, ["Tarl"], script)
@@ -210,7 +209,19 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert await h.text("Judge", "~spar:pause") == (
             "error: only the proctor (Tarl_1_nick) can pause"
         )
-        ended = await h.text("Tarl", "~spar:end raiders")
+        bout = bout_id(store, "Powers")
+        count = len(store.events(bout))
+        assert (
+            await h.text("Judge", "~spar:end raiders")
+            == "error: only the proctor (Tarl_1_nick) can end"
+        )
+        asked = await h.text("Tarl", "~spar:end raiders")
+        assert asked == "End the spar (raiders wins)? The proctor's press on the button ends it."
+        assert len(store.events(bout)) == count  # nothing ends before the press
+        refused = await h.press("Judge", "referee:end:raiders")
+        assert refused["content"] == "error: only the proctor (Tarl_1_nick) can end"
+        assert refused["flags"] == 64 and len(store.events(bout)) == count
+        ended = (await h.press("Tarl", "referee:end:raiders"))["content"]
         assert "Result: raiders wins (ended by the referee)" in ended
         closing = await h.say("Tarl", "~spar:close")
         assert closing[-1].attachments
@@ -573,3 +584,53 @@ def test_names_that_pass_for_someone_else_are_refused_before_anything_is_stored(
         )
 
     play(store, ["Judge", "Tarl", "Forger", "Twin", "Host", "Kamchak"], script)
+
+
+def test_onlinehost_habits(tmp_path: Path) -> None:
+    """A bare ~roll, notes after a roll, a bare //roll line, typos, rolls while paused and the
+    wrong dice for a spar, as OnlineHost's regulars type them."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        bare = await h.text("Tarl", "~roll")
+        assert re.fullmatch(
+            r"OnlineHost: Tarl_1_nick rolled 2 6-sided dice: [1-6] [1-6] \(nonce 0\)", bare
+        )
+        noted = await h.text("Tarl", "~roll 1d20+5 to hit")
+        assert re.fullmatch(
+            r"Tarl_1_nick rolls 1d20\+5 = \[\d+\] \+ 5 = \d+ \(nonce 1\) - to hit", noted
+        )
+        line = await h.text("Tarl", "//roll -sides20 -dice1")  # no prefix: the host's own line
+        assert re.fullmatch(r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)", line)
+        assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
+        assert await h.text("Tarl", "~spar:atack") == (
+            "error: no command ~spar:atack; did you mean ~spar:attack?"
+        )
+        assert await h.say("Tarl", "~sighs and looks away") == []  # role-play: left alone
+        await h.text("Judge", "~spar:open msv Habits")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
+        bout = bout_id(store, "Habits")
+        count = len(store.events(bout))
+        tables = {b.id: len(store.events(b.id)) for b in store.list_bouts()}
+        assert await h.text(player, f"~spar:roll 2d22 {h.mention('Judge')}") == (
+            "error: 2d22 is not this spar's attack (1d100); nothing was rolled: say "
+            "~spar:attack @user"
+        )
+        await h.text("Judge", "~spar:pause")
+        count = len(store.events(bout))
+        assert await h.text(player, "~roll 1d100") == (
+            "error: the spar is paused: no attacks now (nothing was rolled)"
+        )
+        assert len(store.events(bout)) == count
+        assert {b.id: len(store.events(b.id)) for b in store.list_bouts()} == {
+            **tables,
+            bout: count,
+        }  # nothing went to the table ledger either
+        await h.text("Judge", "~spar:resume")
+        attacked = await h.text(player, "~spar:roll 1d100")
+        assert f"{actor} attacks " in attacked
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)

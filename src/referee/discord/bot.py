@@ -7,6 +7,7 @@ A `RefereeError` (bad input, a refusal) is answered with its reason and changes 
 from __future__ import annotations
 
 import asyncio
+import difflib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -31,7 +32,7 @@ from referee.discord.messages import (
     send,
     without_mentions,
 )
-from referee.discord.replies import Person, Place, Reply
+from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
 from referee.errors import ForbiddenError, NotationError, RefereeError
 from referee.numerals import is_whole
@@ -112,6 +113,30 @@ class RefereeBot(commands.Bot):
         ctx = await self.get_context(message)
         if ctx.command is not None:
             await self.invoke(ctx)
+            return
+        text = message.content.strip()
+        if text.lower().startswith("//roll"):  # OnlineHost's own roll line, without a prefix
+            where, who = place(message.channel, message.guild), person(message.author)
+            await answer(ctx, lambda: self.desk.roll(where, who, text))
+            return
+        if ctx.prefix and ctx.invoked_with:
+            guess = self.did_you_mean(ctx.invoked_with)
+            if guess is not None:
+                await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
+                               f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
+
+    def did_you_mean(self, word: str) -> str | None:
+        """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
+        for a word like no command (`~sighs`: role-play, left alone).
+
+        >>> from referee.store import Store
+        >>> bot = build_bot(Store.open("sqlite://"))
+        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs")
+        ('spar:attack', None)
+        """
+        names = sorted({n for c in self.commands for n in (c.name, *c.aliases)})
+        close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=0.8)
+        return close[0] if close else None
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         """Unknown commands stay silent (role-play lines may start with the prefix)."""
@@ -141,6 +166,8 @@ class RefereeBot(commands.Bot):
         who = person(interaction.user)
         if action == "attack":
             await respond(interaction, lambda: self.desk.attack(where, who, target))
+        elif action == "end":  # the confirmation of `~spar:end`
+            await respond(interaction, lambda: self.desk.power(where, who, "end", target))
         else:
             foe = target or None
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
@@ -233,6 +260,7 @@ def _register(bot: RefereeBot) -> None:
 
     @add("spar:attack", ("spar:roll",))
     def _attack(ctx: commands.Context[Any], rest: str) -> Reply:
+        rest = desk.attack_dice(where(ctx), rest)  # `~spar:roll 1d100 @user`: its dice checked
         ids = mentioned(rest)
         if len(ids) == 2:  # the proctor: attacker then target
             attacker = desk.fighter_of(where(ctx), ids[0])
@@ -268,7 +296,16 @@ def _register(bot: RefereeBot) -> None:
     def _quit(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.quit(where(ctx), who(ctx))
 
-    for verb in ("pause", "resume", "skip", "void", "cancel", "end"):
+    @add("spar:end")
+    def _end(ctx: commands.Context[Any], rest: str) -> Reply:
+        """`~spar:end [SIDE]`: asks first; the proctor's press on the button ends the spar."""
+        desk.require_proctor(desk.bout_of(where(ctx)), who(ctx), "end")
+        side = rest.strip()
+        result = f" ({side} wins)" if side else ""
+        return Reply([f"End the spar{result}? The proctor's press on the button ends it."],
+                     buttons=[Button(f"End the spar{result}", "end", side)])  # fmt: skip
+
+    for verb in ("pause", "resume", "skip", "void", "cancel"):
 
         def power(ctx: commands.Context[Any], rest: str, verb: str = verb) -> Reply:
             return desk.power(where(ctx), who(ctx), verb, rest)

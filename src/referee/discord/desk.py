@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
@@ -31,7 +32,14 @@ from referee.discord.links import Links, Member
 from referee.discord.odds import odds_message
 from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
-from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
+from referee.errors import (
+    ConflictError,
+    ForbiddenError,
+    NotationError,
+    NotFoundError,
+    RefereeError,
+    RuleError,
+)
 from referee.numerals import is_whole
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
@@ -140,11 +148,9 @@ class Desk:
 
     def roll(self, place: Place, who: Person, text: str) -> Reply:
         """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack."""
-        text = text.strip()
-        if not text:
-            raise NotationError("say what to roll: ~roll 2d20+1d6 or ~roll //roll -sides100 -dice1")
+        text = text.strip() or "//roll"  # a bare ~roll is OnlineHost's bare //roll: 2d6
         chat = text.lower().startswith("//roll")
-        expr = parse_chat(text) if chat else parse(text, dialect=self.dialect_of(place))
+        expr, label = self._roll_and_label(text, chat, self.dialect_of(place))
         if chat:  # the host line must be able to name the roller before anything is rolled
             assert isinstance(expr, Dice)
             format_host_line(who.name, expr.sides, [1] * expr.count)
@@ -158,8 +164,30 @@ class Desk:
         if chat:
             assert isinstance(expr, Dice)
             faces = [d.face for d in result.dice]
-            return Reply([f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"])
-        return Reply([f"{who.name} rolls {result} (nonce {nonces})"])
+            line = f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"
+            return Reply([f"{line} - {label}" if label else line])
+        line = f"{who.name} rolls {result} (nonce {nonces})"
+        return Reply([f"{line} - {label}" if label else line])
+
+    @staticmethod
+    def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:
+        """The roll and the words after it (`1d20+5 to hit`: its label, shown with the
+        answer): the longest run of leading words that reads as a roll, followed by words
+        (a note starts with a letter: `//roll -sides1000` is a bad roll, not a note)."""
+        words = text.split()
+        first: RefereeError | None = None
+        for cut in range(len(words), 0, -1):
+            if cut < len(words) and not words[cut][0].isalpha():
+                continue
+            head = " ".join(words[:cut])
+            try:
+                expr = parse_chat(head) if chat else parse(head, dialect=dialect)
+            except RefereeError as err:
+                first = first or err
+                continue
+            return expr, " ".join(words[cut:])
+        assert first is not None
+        raise first
 
     def dialect_of(self, place: Place) -> str:
         """The dice dialect of the channel (`~dialect`), roll20 unless set."""
@@ -196,6 +224,25 @@ class Desk:
         name = self.dialect_of(place)
         return Reply(odds_message(exact_odds(parse(text, dialect=name)), name))
 
+    def attack_dice(self, place: Place, words: str) -> str:
+        """`~spar:roll 1d100 @user`: the dice an attack is typed with are the spar's, or the
+        attack is refused (nothing is rolled); the words without them.
+
+        An MSV attack is 1d100 (`//roll -sides100 -dice1`); an SRP attack throws its own dice.
+        """
+        first, _, rest = words.strip().partition(" ")
+        if not re.fullmatch(r"(?i)[0-9]*d[0-9]+\S*|//roll\S*", first):
+            return words
+        system = self.service.state(self.bout_of(place)).system
+        if system == "msv":
+            expr, _ = self._roll_and_label(first, first.startswith("//"), self.dialect_of(place))
+            if expr == Dice(1, 100):
+                return rest
+        own = "1d100" if system == "msv" else "SRP throws its own dice"
+        raise NotationError(
+            f"{first} is not this spar's attack ({own}); nothing was rolled: say ~spar:attack @user"
+        )
+
     def _roll_as_attack(self, place: Place, who: Person, expr: object) -> Reply | None:
         bout = self._spar(place, required=False)
         if bout is None or not isinstance(expr, Dice) or expr != Dice(1, 100):
@@ -204,6 +251,8 @@ class Desk:
         me = self.links.member(bout, who.id)
         if state.system != "msv" or me is None or me.fighter is None:
             return None
+        if state.status is Status.PAUSED:
+            raise ConflictError("the spar is paused: no attacks now (nothing was rolled)")
         if state.status is not Status.RUNNING:
             return None
         if state.current != me.fighter:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 COMMANDS: dict[str, str] = {
-    "roll": "~roll EXPR (alias ~r): any dice notation, e.g. ~roll 2d20+1d6, ~roll 4d6kh3; "
-    "~roll //roll -sides100 -dice1 answers as OnlineHost. Every roll is verifiable: outside a "
-    "spar it goes to the channel's table ledger (~fair). In an MSV spar, your 1d100 on your "
-    "turn is your attack.",
+    "roll": "~roll EXPR (alias ~r) [NOTE]: any dice notation, e.g. ~roll 2d20+1d6, ~roll "
+    "1d20+5 to hit (the note is shown with the roll); a bare ~roll rolls 2d6 as OnlineHost's "
+    "bare //roll; ~roll //roll -sides100 -dice1 (or the line //roll -sides100 -dice1 itself) "
+    "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to the channel's "
+    "table ledger (~fair). In an MSV spar, your 1d100 on your turn is your attack; while the "
+    "spar is paused it is refused.",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
@@ -29,10 +31,12 @@ COMMANDS: dict[str, str] = {
     "spar:target": "~spar:target @user: whom your ~roll 1d100 attacks when you have several foes.",
     "spar:scoreboard": "~spar:scoreboard: wounds against thresholds and whose turn it is.",
     "spar:quit": "~spar:quit: leave the spar.",
+    "spar:end": "~spar:end [SIDE] (proctor): asks first; pressing End the spar ends it (the "
+    "winning side, if named). ~spar:close then reveals the seed and attaches the export.",
     "proctor": "Proctor powers (the proctor or Manage Server): ~spar:pause, resume, skip, void, "
-    "cancel, end [SIDE], add @user CS [SIDE] (or add NAME CS), remove @user, update @user "
-    "wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user, close (reveals the seed and "
-    "attaches the export).",
+    "cancel, end [SIDE] (with a confirmation button), add @user CS [SIDE] (or add NAME CS), "
+    "remove @user, update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user, "
+    "close (reveals the seed and attaches the export).",
     "char": "~char set NAME cs=65 (or SRP: skill=13 defense=11 hits=10 weapon=mace "
     "armor=leather), ~char list, ~char show NAME, ~char delete NAME.",
 }
