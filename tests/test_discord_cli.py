@@ -120,3 +120,20 @@ def test_bad_public_url_and_prefix_stop_before_connecting(tmp_path: object) -> N
     assert result.stderr == "error: prefix 'a b' must be 1 to 5 characters without spaces\n"
     assert shaped not in result.stderr
     assert not (Path(str(tmp_path)) / "x.db").exists()  # nothing was created
+
+
+def test_help_names_every_command_and_answers_each() -> None:
+    """`~help` is made from the command table: every command the bot answers is listed, and
+    `~help NAME` (or an alias) answers with that command's own line."""
+    from referee.discord import build_bot
+    from referee.discord.help import COMMANDS, HELP, TOPICS, command_help
+    from referee.store import Store
+
+    bot = build_bot(Store.open("sqlite://"))
+    names = {c.name for c in bot.commands}
+    assert names == set(COMMANDS) - set(TOPICS)
+    listed = set(HELP.replace("|", " ").replace("\n", " ").split())
+    assert {f"~{n}" for n in names} <= listed
+    for command in bot.commands:
+        for said in (command.name, *command.aliases):
+            assert command_help(said, bot.aliases()).startswith(f"~{command.name}"), said

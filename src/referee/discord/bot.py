@@ -125,6 +125,10 @@ class RefereeBot(commands.Bot):
                 await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
                                f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
 
+    def aliases(self) -> dict[str, str]:
+        """Each alias's command (`r` -> `roll`), from the command table."""
+        return {a: c.name for c in self.commands for a in c.aliases}
+
     def did_you_mean(self, word: str) -> str | None:
         """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
         for a word like no command (`~sighs`: role-play, left alone).
@@ -244,7 +248,7 @@ def _register(bot: RefereeBot) -> None:
 
     @add("help")
     def _help(ctx: commands.Context[Any], rest: str) -> Reply:
-        return Reply([command_help(rest) if rest.strip() else HELP])
+        return Reply([command_help(rest, bot.aliases()) if rest.strip() else HELP])
 
     @add("spar:open")
     def _open(ctx: commands.Context[Any], rest: str) -> Reply:

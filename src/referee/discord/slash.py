@@ -104,7 +104,10 @@ def register_slash(bot: RefereeBot) -> None:
 
     @tree.command(name="help", description="What the referee bot can do")
     async def help_(interaction: discord.Interaction, command: str = "") -> None:
-        await respond(interaction, lambda: Reply([command_help(command) if command else HELP]))
+        aliases = bot.aliases()
+        await respond(
+            interaction, lambda: Reply([command_help(command, aliases) if command else HELP])
+        )
 
     @tree.command(name="char", description="Your characters: set NAME cs=65 | list | show | delete")
     async def char(interaction: discord.Interaction, words: str = "list") -> None:
