@@ -257,21 +257,36 @@ def test_two_channels_never_mix(tmp_path: Path) -> None:
 
 
 def test_help_and_characters(tmp_path: Path) -> None:
+    import discord
+
     store = Store.open("sqlite://")
 
     async def script(h: Harness) -> None:
         assert (await h.text("Tarl", "~help")).startswith("referee: verifiable dice")
         assert (await h.text("Tarl", "~help r")).startswith("~roll EXPR (alias ~r)")
-        assert (
-            await h.text("Tarl", "~char set Tarl Cabot cs=65") == "Saved: Tarl Cabot (MSV): CS 65"
-        )
+        # In a server's channel no stats are shown: they may be a hidden NPC's.
+        assert await h.text("Tarl", "~char set Tarl Cabot cs=65") == "Saved: Tarl Cabot (MSV)."
         saved = await h.text("Tarl", "~char set Bran skill=13 defense=11 hits=10 weapon=mace")
-        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
-        assert (await h.text("Tarl", "~char list")).splitlines()[0].startswith("Bran (SRP)")
+        assert saved == "Saved: Bran (SRP)."
+        assert await h.text("Tarl", "~char list") == (
+            "Your characters: Bran (SRP), Tarl Cabot (MSV) (~char show NAME sends the stats by "
+            "direct message)."
+        )
         assert await h.text("Pa-Kur", "~char list") == (
             "You have no characters yet: ~char set NAME cs=65"
         )
-        assert await h.text("Tarl", "~char show tarl cabot") == "Tarl Cabot (MSV): CS 65"
+        shown = await h.say("Tarl", "~char show tarl cabot")
+        assert [(isinstance(m.channel, discord.DMChannel), m.content) for m in shown] == [
+            (False, "Sent you Tarl Cabot's stats by direct message."),
+            (True, "Tarl Cabot (MSV): CS 65"),
+        ]
+        dm = await h.slash("Tarl", "char", {"name": "words", "type": 3, "value": "show Bran"})
+        assert dm["content"] == "Sent you Bran's stats by direct message."
+        from discord.ext.test import runner
+
+        sent = runner.sent_queue.get_nowait()
+        assert isinstance(sent.channel, discord.DMChannel)
+        assert sent.content.startswith("Bran (SRP): hits 10, defense 11")
         assert (await h.text("Tarl", "~char set X cs=abc")).startswith("error: ")
         await h.text("Judge", "~spar:open msv Named")
         joined = await h.text("Tarl", "~spar:join Tarl Cabot")
@@ -293,7 +308,7 @@ def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
             "Bran", "~char set Bran weapon=mace skill=13 defense=11 hits=10 defend=shield "
             "shield=medium"
         )  # fmt: skip
-        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
+        assert saved == "Saved: Bran (SRP)."
         opened = await h.text("Judge", "~spar:open srp Yard fight")
         assert opened.startswith("Spar 'Yard fight' (SRP) is open")
         assert await h.text("Ann", "~spar:join") == "Ann joins the spar (sheet saved with ~char)."
@@ -634,3 +649,38 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
         assert f"{actor} attacks " in attacked
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_srp_players_share_a_side_against_an_npc_named_with_spaces() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~char set Orc Chief weapon=mace skill=13 defense=11 hits=10")
+        await h.text("Ann", "~char set Ann weapon=spear skill=15 defense=12 hits=12")
+        await h.text("Cal", "~char set Cal weapon=spear skill=14 defense=12 hits=12")
+        await h.text("Judge", "~spar:open srp Ambush")
+        assert await h.text("Ann", "~spar:join Ann on heroes") == (
+            "Ann joins the spar on the side heroes (sheet saved with ~char)."
+        )
+        await h.text("Cal", "~spar:join Cal on heroes")
+        await h.text("Judge", "~spar:npc Orc Chief on raiders")
+        await h.text("Judge", "~spar:begin")
+        bout = bout_id(store, "Ambush")
+        desk = h.bot.desk
+        for _ in range(6):
+            state = desk.service.state(bout)
+            actor = state.current
+            if actor is None:
+                break
+            attacks = sorted(b.label for b in desk.answer(bout, []).buttons
+                             if b.action == "attack")  # fmt: skip
+            if actor == "Orc Chief":
+                assert attacks == ["Attack Ann", "Attack Cal"]
+                said = await h.text("Judge", "~spar:act attack ann")
+                assert "Orc Chief attacks Ann with the mace: " in said
+            else:
+                assert attacks == ["Attack Orc Chief"]  # never the one on their own side
+                said = await h.text(actor, "~spar:act attack orc chief")
+                assert f"{actor} attacks Orc Chief with the spear: " in said
+
+    play(store, ["Judge", "Ann", "Cal"], script)

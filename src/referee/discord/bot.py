@@ -280,9 +280,14 @@ def _register(bot: RefereeBot) -> None:
         words = without_mentions(rest).split()
         if not words:
             raise NotationError("say ~spar:act KIND @user key=value (e.g. ~spar:act shoot @Orc)")
-        kind, options = words[0].lower(), pairs(words[1:])
+        kind = words[0].lower()
+        options = pairs([w for w in words[1:] if "=" in w])
+        named = " ".join(w for w in words[1:] if "=" not in w)  # a foe by name: `Orc Chief`
         ids = mentioned(rest)
-        target = desk.fighter_of(where(ctx), ids[0]) if ids else None
+        if ids:
+            target: str | None = desk.fighter_of(where(ctx), ids[0])
+        else:
+            target = desk.fighter_named(where(ctx), named) if named else None
         return desk.act(where(ctx), who(ctx), kind, target, options)
 
     @add("spar:target")

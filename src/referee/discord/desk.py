@@ -344,12 +344,14 @@ class Desk:
         if me is not None and me.fighter:
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
-        name, stats = self._entrant(who, system, args.strip())
+        entry, side = _on_side(args)
+        name, stats = self._entrant(who, system, entry)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, joining=True, client_seed=part)
+        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
-        return Reply([f"{name} joins the spar ({shown})."])
+        on = f" on the side {side}" if side else ""
+        return Reply([f"{name} joins the spar{on} ({shown})."])
 
     def _seed_part(self, bout: str) -> str | None:
         """A part of the client seed drawn by the bot for a fighter it adds (after the spar's
@@ -508,9 +510,13 @@ class Desk:
         if state.system == "msv":
             return attacks
         me = state.fighter(actor)
+        if me.has("disarmed"):  # SRP-16: no weapon in hand, so no Attack or Shoot
+            attacks = []
         weapons = me.stats.get("weapons") or []
         missile = any(isinstance(w, dict) and w.get("effective_range_cm") for w in weapons)
-        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes] if missile else []
+        armed = not me.has("disarmed")
+        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes]
+        shots = shots if missile and armed else []
         # SRP-16: what the actor's own conditions offer, then Pass.
         undo = {kind: label for condition, label, kind in SRP_UNDO if me.has(condition)}
         own = [Button(label, kind, "") for kind, label in undo.items()]
@@ -729,6 +735,24 @@ class Desk:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def _on_side(args: str) -> tuple[str, str | None]:
+    """`Tarl on red` -> ("Tarl", "red"): what a join names, and the side it names (fighters
+    on one side fight together; without it each fights on a side of its own).
+
+    >>> _on_side("65 on the raiders"), _on_side("Bran"), _on_side("Don Juan")
+    (('65', 'the raiders'), ('Bran', None), ('Don Juan', None))
+    """
+    words = args.split()
+    lowered = [w.lower() for w in words]
+    if "on" not in lowered:
+        return args.strip(), None
+    cut = len(lowered) - 1 - lowered[::-1].index("on")
+    side = " ".join(words[cut + 1 :])
+    if not side:
+        raise NotationError("say ~spar:join CS on SIDE (or CHARACTER on SIDE)")
+    return " ".join(words[:cut]), side
 
 
 def pairs(words: Sequence[str]) -> dict[str, Any]:

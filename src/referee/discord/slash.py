@@ -111,7 +111,10 @@ def register_slash(bot: RefereeBot) -> None:
 
     @tree.command(name="char", description="Your characters: set NAME cs=65 | list | show | delete")
     async def char(interaction: discord.Interaction, words: str = "list") -> None:
-        await respond(interaction, lambda: character_reply(desk.links, interaction.user.id, words))
+        here = interaction.guild is not None
+        await respond(
+            interaction, lambda: character_reply(desk.links, interaction.user.id, words, here)
+        )
 
     spar = app_commands.Group(name="spar", description="MSV and SRP spars in this channel")
 
