@@ -205,18 +205,24 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         halberd = [{**me.stats["weapons"][0], "name": "halberd", "codes": ["U", "D"]}]
         held = replace(
             me, stats={**me.stats, "weapons": halberd},
-            conditions={"grappled": None, "disarmed": None, "grappling": None},
+            conditions={"grappled": None, "grappling": None},
         )  # fmt: skip
         riding = replace(other, stats={**other.stats, "mounted": True})
         buttons = h.bot.desk._buttons(state.with_fighter(held).with_fighter(riding))
         assert [(b.label, b.action, b.menu) for b in buttons] == [
             (f"Attack {other.name}", "attack", None),
             ("Break free", "break_free", None),
-            ("Pick up", "pick_up", None),
             ("Release", "release", None),
             ("Pass", "pass", None),
             (f"Disarm {other.name}", "disarm", "Special action..."),
             (f"Unhorse {other.name}", "unhorse", "Special action..."),
+        ]
+        # Disarmed (SRP-16): no weapon in hand, so no Attack, Shoot or weapon special.
+        empty = replace(held, conditions={"disarmed": None})
+        buttons = h.bot.desk._buttons(state.with_fighter(empty).with_fighter(riding))
+        assert [(b.label, b.action, b.menu) for b in buttons] == [
+            ("Pick up", "pick_up", None),
+            ("Pass", "pass", None),
         ]
 
     play(store, ["Judge", "Ann", "Bran"], script)

@@ -529,7 +529,9 @@ class Desk:
             Button(f"{label} {foe.name}", kind, foe.name, SPECIAL_MENU)
             for foe in foes
             for kind, label in SRP_SPECIALS
-            if weapon.has(Special(kind).code) and (kind != "unhorse" or foe.stats.get("mounted"))
+            if armed
+            and weapon.has(Special(kind).code)
+            and (kind != "unhorse" or foe.stats.get("mounted"))
         ]
         return buttons + specials[:MAX_CHOICES]
 
