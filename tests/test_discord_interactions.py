@@ -136,9 +136,9 @@ def test_srp_buttons_shoot_and_pass(tmp_path: Path) -> None:
         await h.text("Bran", "~spar:join")
         begun = await h.slash("Judge", "begin", group="spar")
         labels = [b["label"] for b in begun["components"][0]["components"]]
-        assert labels == ["Attack Bran", "Shoot Bran", "Pass"]
+        assert labels == ["Shoot Bran", "Pass"]  # a shortbow shoots; it offers no melee attack
         ids = [b["custom_id"] for b in begun["components"][0]["components"]]
-        assert ids == ["referee:attack:Bran", "referee:shoot:Bran", "referee:pass:"]
+        assert ids == ["referee:shoot:Bran", "referee:pass:"]
         shot = await h.press("Ann", "referee:shoot:Bran")
         assert shot["content"].startswith("Ann rolls d20 d20 d6: ")
         assert "Ann shoots Bran with the shortbow: " in shot["content"]
@@ -217,6 +217,12 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
             (f"Disarm {other.name}", "disarm", "Special action..."),
             (f"Unhorse {other.name}", "unhorse", "Special action..."),
         ]
+        # Only a shortbow: it shoots, it does not strike.
+        bow = [{**me.stats["weapons"][0], "name": "shortbow", "codes": [],
+                "effective_range_cm": 5000}]  # fmt: skip
+        archer = replace(me, stats={**me.stats, "weapons": bow}, conditions={})
+        buttons = h.bot.desk._buttons(state.with_fighter(archer))
+        assert [b.label for b in buttons if b.menu is None] == [f"Shoot {other.name}", "Pass"]
         # Disarmed (SRP-16): no weapon in hand, so no Attack, Shoot or weapon special.
         empty = replace(held, conditions={"disarmed": None})
         buttons = h.bot.desk._buttons(state.with_fighter(empty).with_fighter(riding))

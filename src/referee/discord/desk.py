@@ -510,11 +510,14 @@ class Desk:
         if state.system == "msv":
             return attacks
         me = state.fighter(actor)
-        if me.has("disarmed"):  # SRP-16: no weapon in hand, so no Attack or Shoot
-            attacks = []
-        weapons = me.stats.get("weapons") or []
-        missile = any(isinstance(w, dict) and w.get("effective_range_cm") for w in weapons)
+        weapons = [w for w in me.stats.get("weapons") or [] if isinstance(w, dict)]
+        missile = any(w.get("effective_range_cm") for w in weapons)
+        # A melee attack needs a melee weapon (a shortbow only shoots) or none at all (bare
+        # hands), and a weapon in hand (SRP-16: a disarmed fighter picks it up first).
+        melee = not weapons or any(not w.get("effective_range_cm") for w in weapons)
         armed = not me.has("disarmed")
+        if not (melee and armed):
+            attacks = []
         shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes]
         shots = shots if missile and armed else []
         # SRP-16: what the actor's own conditions offer, then Pass.
