@@ -4,9 +4,11 @@ Run: python benchmarks/bench_dice.py
 
 - fresh: parse the text and roll it, every time (ours: `parse(text, dialect="d20")` + `roll`;
   d20: its lark parser on the text, then `Roller.roll` on the tree, so its parse cache is
-  not used), on every example of d20's own README.
+  not used), on every example of d20's own README and three forms issue 31 named.
 - cached: parse once through the cache, roll many times (ours: `roll_text`, whose parse is an
   lru_cache; d20: `d20.roll(text)`, whose Roller keeps an LFU parse cache).
+- generated: 100 expressions of d20's grammar drawn from a seeded generator (`generated`),
+  fresh and cached as above, fewer rounds each; the minimum, median and the five slowest.
 - odds: the exact distribution of ten expressions both compute (ours: `odds(parse(text))`,
   no cache; icepool: building the same die from scratch and reading its outcomes and
   quantities). icepool's pool evaluator (`.sum()`) keeps its results between calls, so on the
@@ -22,6 +24,7 @@ Both sides draw from a seeded generator; timing only, no asserts. Prints ratios
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Callable
 
@@ -48,7 +51,13 @@ TEXTS = (
     "1 + 2 + 3 + 4",
     "-1d8 + 4 - (3, 1d4)kh1",
     "1d20",
+    # issue 31: forms outside the README that were below 5x fresh
+    "3d8ro1+2",
+    "2d20kh1+7",
+    "6d6e6",
 )
+GENERATED = 100  # d20-grammar expressions drawn by `generated` (seeded, so the same every run)
+GENERATED_ROUNDS = 30
 ODDS: tuple[tuple[str, Callable[[], icepool.Die]], ...] = (
     ("3d6", lambda: 3 @ icepool.d6),
     ("2d20+1d6", lambda: 2 @ icepool.d20 + icepool.d6),
@@ -115,6 +124,64 @@ def contenders(text: str, rng: SeededRng, roller: d20.Roller) -> dict[str, list[
     return {"fresh ": [ours_fresh, d20_fresh], "cached": [ours_cached, d20_cached]}
 
 
+def generated(count: int, seed: int = 31) -> list[str]:
+    """`count` expressions of d20's grammar that d20 and the d20 dialect both read, and read
+    alike: sums, products, sets and annotations of dice groups whose modifiers come in the
+    order referee applies them (rerolls, ra, mi, ma, e, keep), without the pairs the d20
+    dialect refuses. Seeded: the same list every run."""
+    draw = random.Random(seed)
+
+    def group() -> str:
+        sides = draw.choice([4, 6, 8, 10, 12, 20, 20, 100])
+        text = f"{draw.randint(1, 8)}d{sides}"
+        kind = draw.choice(["", "", "reroll", "clamp", "explode", "add"])
+        if kind == "reroll":
+            text += draw.choice(["rr1", "ro1", "ro<3", "rr<2", "ro1ro2"])
+        elif kind == "clamp":
+            text += draw.choice(["mi2", f"ma{sides - 1}", "mi2ma5"])
+        elif kind == "explode":
+            text = f"{draw.randint(1, 6)}d{sides}" + draw.choice([f"e{sides}", f"e>{sides - 2}"])
+        elif kind == "add":
+            text += f"ra{sides}"
+        if draw.random() < 0.5:
+            text += draw.choice(["kh1", "kh3", "kl1", "pl1", "ph1", "k>3", "p<2"])
+        return text
+
+    def term() -> str:
+        roll_ = draw.random()
+        if roll_ < 0.6:
+            text = group()
+        elif roll_ < 0.8:
+            text = str(draw.randint(1, 20))
+        else:
+            items = ", ".join(
+                group() if draw.random() < 0.7 else str(draw.randint(1, 9))
+                for _ in range(draw.randint(2, 3))
+            )
+            text = f"({items})" + draw.choice(["kh1", "kl1", "", "pl1"])
+        if draw.random() < 0.15:
+            text += " [" + draw.choice(["fire", "cold", "piercing"]) + "]"
+        return text
+
+    texts: list[str] = []
+    while len(texts) < count:
+        text = term()
+        for _ in range(draw.randint(0, 3)):
+            text += draw.choice([" + ", " - ", " + ", " * ", " // "]) + (
+                term() if draw.random() < 0.8 else str(draw.randint(1, 6))
+            )
+        if draw.random() < 0.1:
+            text = f"-({text})"
+        try:
+            parse(text, dialect="d20")
+            d20.parse(text)
+        except Exception:
+            continue
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
 def odds_pair(text: str, build: Callable[[], icepool.Die]) -> list[Call]:
     def ours() -> object:
         return odds(parse(text)).distribution
@@ -137,6 +204,25 @@ def main() -> None:
             target = ">= 5x" if path.startswith("fresh") else ">= 3x"
             name = f"{path} {text}"
             print(f"{name:<38} {mine:>9.2f} {theirs:>9.2f} {theirs / mine:>8.1f}x  {target}")
+    texts = generated(GENERATED)
+    ratios: dict[str, list[tuple[float, str]]] = {"fresh ": [], "cached": []}
+    for text in texts:
+        for path, fns in contenders(text, rng, roller).items():
+            mine, theirs = best_per_call(fns, GENERATED_ROUNDS)
+            ratios[path].append((theirs / mine, text))
+    print()
+    print(f"{len(texts)} generated d20-grammar expressions (seeded; see `generated`):")
+    for path, found in ratios.items():
+        found.sort()
+        values = [r for r, _ in found]
+        goal = 5 if path.startswith("fresh") else 3
+        met = sum(r >= goal for r in values)
+        print(
+            f"{path}: min {values[0]:.1f}x, median {statistics.median(values):.1f}x "
+            f"(target 7x), max {values[-1]:.1f}x; {met}/{len(values)} at least {goal}x"
+        )
+        for ratio, text in found[:5]:
+            print(f"    {ratio:5.1f}x  {text}")
     print()
     print(f"{'odds':<38} {'ours us':>9} {'icepool':>9} {'speed-up':>9}  target")
     for text, build in ODDS:

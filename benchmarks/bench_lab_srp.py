@@ -19,6 +19,7 @@ from importlib import resources
 
 import numpy as np
 
+from referee.analysis.srp_odds import hit_distribution
 from referee.lab.battle import Policy
 from referee.lab.srp_battle import (
     _Setup,
@@ -29,7 +30,6 @@ from referee.lab.srp_battle import (
 )
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.melee import Attack, Defense
-from referee.systems.srp.odds import hit_distribution
 from referee.systems.srp.rules import SrpRules, load_rules
 from referee.systems.srp.sheet import DefenseKind
 

@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import icepool
 
+from referee.analysis.srp_odds import hit_distribution, hits_of
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level, level
 from referee.systems.srp.melee import Attack, Defense, chart
-from referee.systems.srp.odds import hit_distribution, hits_of
 from referee.systems.srp.rules import DEFAULT_RULES
 from referee.systems.srp.sheet import DefenseKind
 

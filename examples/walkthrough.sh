@@ -2,13 +2,25 @@
 # A whole MSV spar over HTTP with curl: open, add two fighters, initiative, attacks in turn until
 # one is defeated, close (the server seed is revealed), export, and verify the export.
 #
-#   referee serve &                      # or: make run
-#   BASE=http://127.0.0.1:8000 examples/walkthrough.sh
+#   make run                             # in another terminal (or: referee serve &)
+#   examples/walkthrough.sh              # BASE=http://127.0.0.1:8080 for another port
 #
-# Needs curl and jq. Exits non-zero if any step fails or the export does not verify.
+# Needs curl and jq. The last step verifies the export with the `referee` command: the one in
+# the repository's .venv (which `make run` made) when there is one, else `referee` on PATH
+# (REFEREE_CMD names another). Exits non-zero if any step fails or the export does not verify.
 set -euo pipefail
 BASE=${BASE:-http://127.0.0.1:8000}
-REFEREE_CMD=${REFEREE_CMD:-referee}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -z "${REFEREE_CMD:-}" ]; then
+  if [ -x "$here/../.venv/bin/referee" ]; then
+    REFEREE_CMD="$here/../.venv/bin/referee"
+  elif command -v referee >/dev/null; then
+    REFEREE_CMD=referee
+  else
+    echo "walkthrough: no 'referee' command: run 'make run' once (it makes .venv), or set REFEREE_CMD" >&2
+    exit 2
+  fi
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

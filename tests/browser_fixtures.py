@@ -99,7 +99,18 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
     """
     context = browser.new_context(viewport=viewport or DESKTOP)
     context.route(PAGE_URL, _with_csp)
-    page = context.new_page()
+    return watched(context.new_page())
+
+
+def another_tab(page: Any) -> Any:
+    """A new page in `page`'s context: another tab of the same browser (the same storage)."""
+    return watched(page.context.new_page())
+
+
+def watched(page: Any) -> Any:
+    """The page with what `clean` checks recorded: requests leaving 127.0.0.1, JavaScript
+    errors, CSP violations, and anything but an API answer that is a 404 (a missing asset, a
+    favicon)."""
     page.set_default_timeout(WAIT_MS)
     outside: list[str] = []
     page.on(
@@ -116,8 +127,14 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
         "console",
         lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
     )
+    missing: list[str] = []
+    page.on(
+        "response",
+        lambda r: missing.append(r.url) if r.status == 404 and "/api/" not in r.url else None,
+    )
     page.outside_requests = outside
     page.js_errors = errors
+    page.missing = missing
     return page
 
 
@@ -138,7 +155,8 @@ def shoot(page: Any, name: str) -> None:
 
 
 def clean(page: Any) -> None:
-    """Assert the page made no request outside 127.0.0.1, threw no JavaScript error and broke
-    no rule of the Content-Security-Policy."""
+    """Assert the page made no request outside 127.0.0.1, threw no JavaScript error, broke no
+    rule of the Content-Security-Policy and found every asset it asked for (no 404)."""
     assert page.outside_requests == [], page.outside_requests
     assert page.js_errors == [], page.js_errors
+    assert page.missing == [], page.missing

@@ -8,10 +8,12 @@ turn, 6 two wounds and a free extra action. Three wounds defeat a fighter.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from referee.bout.state import BoutState, Fighter
 from referee.errors import RuleError
+from referee.payloads import Shape, hidden, public
 from referee.rng import Rng, die, fighter_dice
 from referee.systems.base import (
     JSON,
@@ -24,11 +26,25 @@ from referee.systems.base import (
 )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinAttack(Shape):
+    face: int = public()
+    target: str = public()
+    wounds: int = hidden()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinInitiative(Shape):
+    rolls: Mapping[str, int] = public()
+
+
 @register
 class CoinSystem(RuleSystem):
     name = "coin-test"
     title = "Coin (test only)"
     actions = ("attack",)
+    outcomes: ClassVar[Mapping[str, type[Shape]]] = {"attack": CoinAttack}
+    initiative_detail = CoinInitiative
 
     def load_rules(self, data: Mapping[str, Any]) -> dict[str, JSON]:
         return {"threshold": int(data.get("threshold", 3))}
@@ -44,7 +60,7 @@ class CoinSystem(RuleSystem):
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
         rolls = {f.name: die(fighter_dice(rng, f.name), 6) for f in fighters}
         order = sorted(rolls, key=lambda n: -rolls[n])
-        return Initiative(tuple(order), {"rolls": dict(rolls)})
+        return Initiative(tuple(order), CoinInitiative(rolls=dict(rolls)))
 
     def act(
         self, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
@@ -55,7 +71,7 @@ class CoinSystem(RuleSystem):
         stun = (ConditionChange(target, "stunned", 1),) if face == 5 else ()
         return Outcome(
             "attack",
-            {"face": face, "target": target, "wounds": wounds},
+            CoinAttack(face=face, target=target, wounds=wounds),
             f"{actor} rolls {face} against {target}",
             wounds=(Wound(target, wounds),),
             conditions=stun,

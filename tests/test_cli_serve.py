@@ -4,6 +4,7 @@ is one clear line and exit 2."""
 from __future__ import annotations
 
 import gc
+import signal
 import socket
 import subprocess
 import sys
@@ -69,6 +70,26 @@ def test_serving_is_said_only_once_connections_are_accepted(tmp_path: Path) -> N
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_ctrl_c_stops_the_service_quietly_with_exit_code_0(tmp_path: Path) -> None:
+    """Ctrl+C (SIGINT) shuts down gracefully and says so: no "Aborted!", exit code 0, so
+    `make run` reports no error either."""
+    proc = subprocess.Popen(
+        [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    port = int(proc.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+    assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=60).status_code == 200
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out.strip().splitlines()[-1] == "referee stopped."
+    assert "Aborted" not in out + err and "Traceback" not in err
 
 
 def test_the_served_app_is_frozen_for_the_garbage_collector(tmp_path: Path) -> None:

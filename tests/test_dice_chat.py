@@ -130,3 +130,43 @@ def test_any_text_reads_as_a_host_line_or_fails_cleanly(text: str) -> None:
     except (NotationError, RuleError, LimitError):
         return
     assert parse_host_line(str(line)) == line
+
+
+def test_the_services_own_host_lines_read_back_with_their_receipts() -> None:
+    """The public reader reads what the service writes (`referee.sentences.roll_line`): the
+    host line with its receipt, the stream too when it is not the roller's actions."""
+    from referee.sentences import roll_line
+
+    own = roll_line("Tarl", {"nonce": 3, "dice": ["d100"], "faces": [47], "stream": "act:Tarl"})
+    assert parse_host_line(own) == HostLine("Tarl", 1, 100, (47,), nonce=3)
+    free = roll_line("Tarl", {"nonce": 0, "dice": ["d6", "d6"], "faces": [2, 5],
+                              "stream": "free:Tarl"})  # fmt: skip
+    assert parse_host_line(free) == HostLine("Tarl", 2, 6, (2, 5), 0, "free:Tarl")
+    assert str(parse_host_line(free)) == free
+
+
+@pytest.mark.parametrize(
+    ("nonce", "stream", "message"),
+    [(-1, None, "nonce is a whole number >= 0, got -1"), (True, None, "got True"),
+     (None, "act:Tarl", "is no receipt's"), (2, "Act:Tarl", "is no receipt's")],
+)  # fmt: skip
+def test_bad_receipts_are_refused(nonce: object, stream: str | None, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        HostLine("Tarl", 1, 100, (47,), nonce, stream)  # type: ignore[arg-type]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(line=host_lines(), nonce=st.integers(0, 10**12 - 1), free=st.booleans())
+def test_host_lines_with_receipts_round_trip_and_the_judge_reads_them_alike(
+    line: HostLine, nonce: int, free: bool
+) -> None:
+    from referee.transcripts.rolls import HostRoll, read_roll
+
+    stream = f"free:{line.name}" if free and "(" not in line.name and ")" not in line.name else None
+    stamped = HostLine(line.name, line.count, line.sides, line.faces, nonce, stream)
+    assert parse_host_line(str(stamped)) == stamped
+    judged = read_roll(str(stamped))
+    if isinstance(judged, HostRoll):  # a name the judge reads as a bot's (no ':', '@', ...)
+        assert (judged.name, judged.faces, judged.nonce, judged.stream) == (
+            stamped.name, stamped.faces, stamped.nonce, stamped.stream
+        )  # fmt: skip

@@ -29,17 +29,36 @@ from referee.rng import ScriptedRng
 DOC = Path(__file__).resolve().parent.parent / "docs" / "dice.md"
 
 
-def table_rows() -> list[tuple[str, str, list[int], str]]:
-    """(dialect, example, faces, total) for every row of the forms table."""
+def table_cells() -> list[list[str]]:
+    """The cells of every row of the forms table."""
     text = DOC.read_text(encoding="utf-8")
     block = text.split("<!-- forms -->")[1].split("<!-- /forms -->")[0]
     rows = []
     for line in block.strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        assert len(cells) == 8, line
-        _form, _r20, _oh, _d20, name, example, faces, total = cells
+        assert len(cells) == 9, line
+        rows.append(cells)
+    return rows
+
+
+def table_rows() -> list[tuple[str, str, list[int], str]]:
+    """(dialect, example, faces, total) for every row of the forms table."""
+    rows = []
+    for _form, _r20, _oh, _d20, _differs, name, example, faces, total in table_cells():
         rows.append((name, example.strip("`"), [int(f) for f in faces.split(",")], total))
     return rows
+
+
+def test_every_row_marks_where_the_dialects_differ() -> None:
+    """A row whose dialects mean different things names who differs; one that says `none`
+    has every meaning the same (`same` as roll20's, or one dialect alone)."""
+    for form, r20, oh, d20, differs, *_ in table_cells():
+        meanings = {m for m in (r20, oh, d20) if m != "same" and not m.startswith("-")}
+        if differs == "none":
+            assert len(meanings) <= 1, form
+        else:
+            assert differs.split(" ")[0] in {*DIALECTS, "spelling"}, form
+            assert len(meanings) > 1 or "refused" in differs or "order" in differs, form
 
 
 ROWS = table_rows()
@@ -213,3 +232,62 @@ def test_a_tree_built_by_hand_that_divides_by_zero_is_a_rule_error() -> None:
     tree = BinOp(Op.DIV, Const(6), BinOp(Op.SUB, Dice(1, 2), Const(1)))
     with pytest.raises(RuleError, match=r"division by zero in '6/\(1d2-1\)'"):
         roll(tree, rng=ScriptedRng([1]))
+
+
+# Every silent misread issue 31 found: each is now refused, with the reason, in the dialect
+# named (d20's answer, worked out from its written order, is in the comment).
+MISREADS = [
+    ("1d6rr1ro2", "d20", "rerolls both once and repeatedly"),  # faces 1,1: d20 rerolls again
+    ("1d6r1ro2", "roll20", "rerolls both once and repeatedly"),
+    ("1d6ro2rr1", "d20", "rerolls both once and repeatedly"),
+    ("1d6ro2r1", "roll20", "rerolls both once and repeatedly"),
+    ("1d10p>5ma3", "d20", "'ma' at column 8 in '1d10p>5ma3' comes after 'p'"),  # face 8: d20 0
+    ("1d6ma2mi4", "d20", "'mi' at column 7 in '1d6ma2mi4' comes after 'ma'"),  # face 1: d20 4
+    ("1d2ma1ro<2", "d20", "'ro' at column 7 in '1d2ma1ro<2' comes after 'ma'"),  # 1,2: d20 2
+    ("4d6kh3e6", "d20", "'e' at column 7 in '4d6kh3e6' comes after 'k'"),  # 6,2,5,4,1: d20 16
+    ("1d10p5e10", "d20", "'e' at column 7 in '1d10p5e10' comes after 'p'"),  # 10,5: d20 15
+    ("1d3ma1e<2", "d20", "explodes on every value it can show (1 once clamped)"),
+    ("1d6rr1e6", "d20", "d20 rerolls only the dice thrown before 'e'"),  # 6,1,4: d20 7
+    ("1d6mi2e6", "d20", "d20 sets 'mi'/'ma' only on the dice thrown before"),  # 6,1: d20 7
+    ("1d6ra6mi2", "d20", "d20 sets 'mi'/'ma' only on the dice thrown before"),
+    ("2d6ra6e6", "d20", "d20's 'ra' may pick a die 'e' exploded"),
+    ("d%", "d20", "d20's d% is a tens die (0, 10, ..., 90)"),
+    ("2d6 + 1d%", "d20", "'d%' at column 8 in '2d6 + 1d%'"),
+    ("(1d6-10) % 3", "d20", "'%' before column 11 in '(1d6-10) % 3' has a side that can be"),
+    ("7 % (1d6-8)", "d20", "has a side that can be negative"),
+    ("(3d6kh2)kh1", "d20", "a second keep or drop on the group in '(3d6kh2)kh1'"),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "message"), MISREADS)
+def test_no_silent_misread_is_left(text: str, name: str, message: str) -> None:
+    with pytest.raises(NotationError, match=re.escape(message)):
+        parse(text, dialect=name)
+    with pytest.raises(NotationError, match=re.escape(message)):
+        parse_cached(text, dialect=name)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "faces", "total"),
+    [
+        ("(3d6)kh1", "d20", [1, 5, 3], 5),  # d20 keeps the highest die, not the sum 9
+        ("((3d6))pl2", "d20", [1, 5, 3], 5),
+        ("(1d6+1d4)kh1", "d20", [3, 1], 4),  # anything else: a one-item set, as d20 has it
+        ("(1d6-10) % 3", "roll20", [3], -1),  # JavaScript: -7 % 3 is -1 (Python: 2)
+        ("(1d6-10) % -3", "roll20", [3], -1),
+        ("(1d6+3) % -4", "roll20", [4], 3),
+        ("1d20 % 6", "d20", [17], 5),  # no negative side: the same in every dialect
+        ("2d6ro1ro2", "d20", [2, 4, 1, 6], 10),  # consecutive `ro`: either test, once
+        ("2d6ro1ro2", "roll20", [2, 4, 1, 6], 10),
+        ("3d6rr1mi3kh2", "d20", [1, 1, 2, 5, 2], 8),  # 1 -> 1 -> 2 -> mi 3; 5; 2 -> 3
+        # referee's throw order: each die, then what it adds (d20 throws 6, 1, then 3, 4)
+        ("2d6rr1ra6kh2", "d20", [6, 4, 1, 3], 10),  # 6 adds one die (4); 1 -> 3; keep 6, 4
+        ("1d6r1r2", "roll20", [1, 2, 5], 5),
+    ],
+)
+def test_written_forms_give_the_platforms_total(
+    text: str, name: str, faces: list[int], total: int
+) -> None:
+    rng = ScriptedRng(faces)
+    assert roll(parse(text, dialect=name), rng=rng).total == total
+    assert rng.remaining == 0

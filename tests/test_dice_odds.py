@@ -14,11 +14,15 @@ from pathlib import Path
 import icepool
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.cli.main import cli
 from referee.dice import DEFAULT_LIMITS, Limits, Number, odds, parse, roll
-from referee.errors import LimitError, RuleError
+from referee.dice.odds import _Worker
+from referee.errors import LimitError, NotationError, RuleError
 from referee.rng import ScriptedRng, SeededRng
+from tests.depth import examples
 
 Dist = dict[Number, Fraction]
 
@@ -261,3 +265,83 @@ def test_cli_a_divisor_that_can_be_zero_is_one_line_exit_2() -> None:
         "error: the divisor '(1d2-1)' at column 3 in '6/(1d2-1)' can be 0 (a divisor that can "
         "be 0 is refused before any die is thrown; write one that cannot)\n"
     )
+
+
+def test_a_remainder_takes_the_sign_of_the_dividend_in_the_odds_too() -> None:
+    """JavaScript's `%`, as roll20's and a roll's: 1d6-10 is -9..-4, so -9 % 3 is 0, -8 % 3
+    is -2, -7 % 3 is -1 (Python's would be 0, 1, 2)."""
+    answer = odds(parse("(1d6-10) % 3"))
+    assert dict(answer.distribution) == {-2: Fraction(1, 3), -1: Fraction(1, 3), 0: Fraction(1, 3)}
+    expr = parse("(1d6-10) % 3")
+    assert expr.minimum <= -2 and expr.maximum >= 0
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "kept", "lowest"),
+    [("5d6!!kh2", 5, 2, False), ("6d6!!kh3", 6, 3, False), ("4d6!!kl1", 4, 1, True)],
+)
+def test_keeping_among_compounding_dice_is_icepools_answer(
+    text: str, size: int, kept: int, lowest: bool
+) -> None:
+    """Each compounding die is one value, so the dice are alike and kept by order statistics
+    (this took 510 s for `6d6!!kh3` one state at a time)."""
+    pool = icepool.d6.explode(depth=20).pool(size)
+    expected = (pool.lowest(kept) if lowest else pool.highest(kept)).sum()
+    den = expected.denominator()
+    answer = odds(parse(text))
+    assert dict(answer.distribution) == {v: Fraction(w, den) for v, w in expected.items()}
+    assert answer.capped == 1 - (1 - Fraction(1, 6**21)) ** size
+
+
+def test_exact_odds_past_the_budget_are_a_limit_error_naming_it() -> None:
+    with pytest.raises(LimitError, match=r"more than 1000 steps \(Limits.max_odds_work\)"):
+        odds(parse("12d10!kh5"), Limits(max_odds_work=1000))
+    with pytest.raises(LimitError, match=r"Limits.max_odds_work"):
+        odds(parse("12d10!kh5"))  # 539,490 steps one state at a time
+
+
+# The worst shapes within the default limits: many dice that explode, keep by rank, count,
+# pools of such groups, and products of them.
+worst_group = st.builds(
+    "{}d{}{}{}{}".format,
+    st.integers(1, 47),
+    st.sampled_from([2, 3, 6, 10, 20, 100, 10000]),
+    st.sampled_from(["", "!", "!!", "!p", "!>3", "r1", "ro<3"]),
+    st.sampled_from(["", "kh1", "kh3", "kl5", "dh2", "dl7", "k23"]),
+    st.sampled_from(["", ">4", ">4f1", "<2"]),
+)
+worst_case = st.one_of(
+    worst_group,
+    st.lists(worst_group, min_size=2, max_size=4).map(lambda g: "{" + ",".join(g) + "}kh2"),
+    st.tuples(worst_group, worst_group).map(lambda g: f"({g[0]})*({g[1]})"),
+)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(text=worst_case)
+def test_exact_odds_stay_within_the_budget_or_say_so(text: str) -> None:
+    """No expression runs away: it is answered within `max_odds_work` counted steps, or
+    refused with a `LimitError` (states or steps) before it goes further."""
+    try:
+        expr = parse(text)
+    except (LimitError, NotationError):
+        return
+    worker = _Worker(DEFAULT_LIMITS.max_explode_depth, DEFAULT_LIMITS.max_odds_work)
+    try:
+        worker.dist(expr)
+    except LimitError as err:
+        assert "max_odds_work" in str(err) or "states in one step" in str(err)
+        return
+    assert worker.work <= DEFAULT_LIMITS.max_odds_work
+
+
+def test_keeping_among_very_many_wide_dice_is_refused_before_it_takes_the_memory() -> None:
+    """Order statistics hold a few big integers; for 1000d10000kh500 those would take
+    gigabytes, so the steps are charged by their size and the answer is refused at once."""
+    worker = _Worker(DEFAULT_LIMITS.max_explode_depth, DEFAULT_LIMITS.max_odds_work)
+    with pytest.raises(LimitError, match=r"Limits.max_odds_work"):
+        worker.dist(parse("1000d10000kh500"))
+    assert worker.work > DEFAULT_LIMITS.max_odds_work  # charged up front: the first step
+    worker = _Worker(DEFAULT_LIMITS.max_explode_depth, DEFAULT_LIMITS.max_odds_work)
+    worker.dist(parse("100d20kh50"))  # the same way, within the budget
+    assert 0 < worker.work <= DEFAULT_LIMITS.max_odds_work

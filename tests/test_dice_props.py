@@ -152,7 +152,33 @@ def test_generated_expressions_write_back_and_roll_within_their_bounds(
     again = write(expr, dialect)  # type: ignore[arg-type]
     assert parse(again, ROOMY, dialect=dialect) == expr
     assert parse(str(expr), ROOMY, dialect=_dialect_of(expr)) == expr
+    # the same node types all the way down, read without the nodes' own `==`
+    assert typed(parse(again, ROOMY, dialect=dialect)) == typed(expr)
     rolled_within_bounds(expr, seed)
+
+
+def typed(value: object) -> object:
+    """A tree as nested plain tuples, each node led by its type's name."""
+    if isinstance(value, tuple):
+        fields = tuple(typed(v) for v in value)
+        return (type(value).__name__, *fields) if hasattr(value, "_fields") else fields
+    return value
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect", "other"),
+    [("dh50", "onlinehost", "50"), ("dh50+1", "onlinehost", "50+1"), ("-dh7", "onlinehost", "-7")],
+)
+def test_nodes_of_different_types_are_different_trees(text: str, dialect: str, other: str) -> None:
+    """A node's type is part of its identity: `dh50` (degrees of success against 50) is not
+    the number 50, though both hold one field 50; they are two dict keys."""
+    one, two = parse(text, dialect=dialect), parse(other)
+    assert one != two
+    assert not one == two  # noqa: SIM201 - both operators, each written by the node
+    assert len({one: 1, two: 2}) == 2
+    assert typed(one) != typed(two)
+    assert parse(text, dialect=dialect) == one
+    assert hash(parse(text, dialect=dialect)) == hash(one)
 
 
 def _dialect_of(expr: object) -> str:

@@ -45,7 +45,7 @@ def test_the_clock_skips_when_the_time_is_up(tmp_path: Path) -> None:
         assert [e["type"] for e in store.events(bout)].count("skipped") == 0
         await h.bot.clock_tick(at + timedelta(seconds=121))
         answer = "\n".join(m.content for m in await h.say("Tarl", "~spar:scoreboard"))
-        assert answer.startswith(f"Time is up (2m) for {actor}.\n{actor} loses the turn: ")
+        assert answer.startswith(f"Time is up (2m) for {actor}.\n{actor}'s turn passes: ")
         skipped = [e for e in store.events(bout) if e["type"] == "skipped"]
         assert len(skipped) == 1 and skipped[0]["payload"]["name"] == actor
         # The next turn has its own clock, from its own time stamp in the ledger.

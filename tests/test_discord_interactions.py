@@ -66,7 +66,7 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
         paused = await h.slash(
             "Judge", "power", {"name": "verb", "type": 3, "value": "pause"}, group="spar"
         )
-        assert paused["content"].startswith("The spar is paused.")
+        assert paused["content"].startswith("The bout is paused")
         closed = await h.slash("Judge", "close", group="spar")
         assert "The spar is closed. Server seed: " in closed["content"]
         assert closed["files"] == [
@@ -120,7 +120,7 @@ def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> No
         handed = await h.slash("Judge", "assign", option, group="spar", resolved=resolved)
         assert handed["content"] == "Tarl_1_nick is the proctor now."
         gone = await h.slash("Tarl", "remove", option, group="spar", resolved=resolved)
-        assert gone["content"].startswith("Tarl_1_nick has left the spar.")
+        assert gone["content"].startswith("Tarl_1_nick leaves the bout")
 
     play(store, ["Judge", "Tarl"], script)
 

@@ -122,7 +122,7 @@ def test_slash_npc_target_update_override_and_reveal_in_msv() -> None:
         no = await h.slash("Tarl", "update", *change, group="spar")
         assert no["content"] == "error: only the proctor (Judge_0_nick) can update fighters"
         updated = await h.slash("Judge", "update", *change, group="spar")
-        assert updated["content"].startswith("Rask_2_nick is updated.")
+        assert updated["content"].startswith("Rask_2_nick is updated: ")
         assert "  Rask_2_nick: 3 of 15" in updated["content"]
         early = await h.slash("Judge", "override", text("wounds", "Rask_2_nick=0"), group="spar")
         assert early["content"] == "error: there is no outcome to override yet"
@@ -145,9 +145,9 @@ def test_slash_npc_target_update_override_and_reveal_in_msv() -> None:
         bout = next(b.id for b in store.list_bouts() if b.name == "Slashed")
         last = h.bot.desk.service.state(bout).last_outcome
         overridden = await h.slash("Judge", "override", text("wounds", f"{hurt}=0"), group="spar")
-        assert overridden["content"].startswith(
-            f"The proctor overrides event {last}: wounds now {hurt} 0"
-        )
+        first = overridden["content"].splitlines()[0]
+        assert first.startswith(f"Event {last} is overridden: wounds {hurt} ")
+        assert first.endswith(f"→ {hurt} 0")
         bad = await h.slash("Judge", "override", text("wounds", "Nobody=0"), group="spar")
         assert bad["content"].startswith("error: ")
         assert (await h.slash("Tarl", "reveal", text("fighter", "orc"), group="spar"))[

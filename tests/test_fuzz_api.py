@@ -178,6 +178,7 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("GET", "/api/bouts"): (None, {}, None),
     ("GET", "/api/bouts/{bout_id}"): ("referee", {}, None),
     ("GET", "/api/bouts/{bout_id}/export"): ("fighter", {}, None),
+    ("GET", "/api/bouts/{bout_id}/glance"): (None, {}, None),
     ("GET", "/api/bouts/{bout_id}/log"): (None, {}, None),
     ("GET", "/api/bouts/{bout_id}/scoreboard"): (None, {}, None),
     ("GET", "/api/systems"): (None, {}, None),

@@ -311,7 +311,12 @@ def test_old_dice_convert_and_the_bundled_example(tmp_path: Path) -> None:
         ("\n".join(CLEAN), ("Tarl Cabot",), NotationError, "bad fighter 'Tarl Cabot'"),
         ("\n".join(CLEAN), ("Tarl=sixty",), NotationError, "bad fighter 'Tarl=sixty'"),
         ("\n".join(CLEAN), ("A=65",), RuleError, "a spar needs two fighters or more, got 1"),
-        ("\n".join(CLEAN), ("A=-5", "B=6"), NotationError, "bad fighter 'A=-5'"),
+        (
+            "\n".join(CLEAN),
+            ("A=-5", "B=6"),
+            RuleError,
+            "CS must be a whole number >= 0 (MSV-2), got -5",
+        ),
         (
             "\n".join(CLEAN),
             ("Tarl=65", "PaKur=70"),

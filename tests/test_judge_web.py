@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,8 @@ def test_bad_input_shows_the_service_s_message(pages: Callable[..., Any], web: L
     page.fill("#name-a", "Tarl")
     page.click("#judge")
     expect(page.locator("#message")).to_contain_text("bad fighter 'Tarl='")
-    expect(page.locator("#verdict")).to_have_text("Nothing judged yet.")
+    expect(page.locator("#verdict")).to_have_text(re.compile(r"^Not judged: .*bad fighter 'Tarl='"))
+    expect(page.locator("#verdict")).to_have_class("verdict bad")
     clean(page)
 
 

@@ -163,7 +163,7 @@ def test_bounds_and_names() -> None:
     )
     assert math.isfinite(two.se_first_side) and math.isfinite(two.se_rounds)
     assert [f.name for f in make_fighters([("Orc", 50)], [("Orc", 50)])] == ["Orc", "Orc 2"]
-    with pytest.raises(NotationError, match="bad fighter 'Tarl' in 'Tarl'"):
+    with pytest.raises(NotationError, match="bad fighter 'Tarl' \\(expected NAME=CS"):
         parse_side("Tarl")
     with pytest.raises(LimitError, match=r"a side has 1\.\.6 fighters, got 7"):
         parse_side(",".join(["O=50"] * 7))
@@ -197,7 +197,11 @@ def test_battle_cli_exact_and_monte_carlo() -> None:
 @pytest.mark.parametrize(
     ("args", "err"),
     [
-        (["Tarl", "Orc=50"], "error: bad fighter 'Tarl' in 'Tarl' (expected NAME=CS)\n"),
+        (
+            ["Tarl", "Orc=50"],
+            "error: bad fighter 'Tarl' (expected NAME=CS, e.g. 'Tarl Cabot=65', or old dice "
+            "NAME=2dN, e.g. 'PaKur=2d24')\n",
+        ),
         (["A=50", "B=50", "--n", "0", "--monte-carlo"], "error: battles must be in "
          "2..10000000, got 0 (a standard error needs at least two)\n"),
         (["A=50", "B=50", "--n", "1", "--monte-carlo"], "error: battles must be in "

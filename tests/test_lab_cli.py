@@ -71,8 +71,18 @@ def test_difference_matrix_and_its_heat_maps(pack: str, tmp_path: Path) -> None:
     text = svg.read_text("utf-8")
     root = ET.fromstring(text)
     assert (
-        root.tag.endswith("svg") and len([e for e in root.iter() if e.tag.endswith("rect")]) == 10
-    )
+        root.tag.endswith("svg") and len([e for e in root.iter() if e.tag.endswith("rect")]) == 11
+    )  # 9 cells, the background and the colour scale
+    labels = [e.text for e in root.iter() if e.tag.endswith("text")]
+    assert labels[-7:] == [
+        "CS of the row's fighter",
+        "CS of the column's fighter",
+        "-0.0113",
+        "0",
+        "+0.0113",
+        "colour: change in the row's",  # wrapped to the drawing's width
+        "fighter's chance to win",
+    ]
     assert "<script" not in text and "href" not in text
     assert "CS 60 vs CS 50: -0.0113" in text
     assert run("matrix", pack, "--against", "text", "--plot", str(png))[0] == 0

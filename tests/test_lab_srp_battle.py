@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from referee.analysis.srp_odds import attack_odds, duel_odds, hit_distribution
 from referee.cli.main import cli
 from referee.errors import LimitError, RuleError
 from referee.lab.battle import Policy
@@ -23,7 +24,6 @@ from referee.lab.srp_battle import (
     strike_outcomes,
 )
 from referee.systems.srp.combatants import attack_from, defense_from
-from referee.systems.srp.odds import attack_odds, duel_odds, hit_distribution
 from referee.systems.srp.rules import Down, SrpRules, TurnOrder, load_rules
 from referee.systems.srp.sheet import Sheet
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.analysis.srp_odds import duel_odds, hit_counts, hit_distribution
 from referee.bout.replay import check_export
 from referee.cli.main import cli
 from referee.errors import RulePackError
@@ -22,7 +23,6 @@ from referee.systems.formula import FormulaError
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, resolve
-from referee.systems.srp.odds import duel_odds, hit_counts, hit_distribution
 from referee.systems.srp.rules import FORMULA_SKILLS, SrpRules, load_rules
 from referee.systems.srp.sheet import DefenseKind
 from referee.systems.srp.system import SrpSystem

@@ -30,8 +30,21 @@ def test_edit_a_formula_and_see_balance_move(pages: Callable[..., Any], web: Liv
     expect(page.locator("#compare table[data-stat='new-damage'] tbody tr").nth(2)).to_have_text(
         "this pack1.1001.3001.5001.7001.9002.100"
     )
+    # It opens on who beats whom, with its axes and a colour scale (never a blank square).
+    heat = page.locator("#heat-map svg")
+    expect(heat.locator("rect title").first).to_have_text("CS 40 vs CS 40: 0.500")
+    expect(heat.locator("text").filter(has_text="of the")).to_have_text(
+        ["CS of the row's fighter", "CS of the column's fighter"]
+    )
+    legend = heat.locator("text").all_text_contents()[-2:]  # wrapped to the map's width
+    assert " ".join(legend) == "colour: the row's fighter's chance to win the duel (0 to 1)"
+    expect(page.locator("#heat-note")).to_contain_text("the chance that the fighter of the row")
+    page.check("#show-change")
+    expect(page.locator("#heat-note")).to_contain_text("No change yet: this is the text's own")
     page.fill("#f-damage", "min(5, ceil(roll / 12))")
     wait_version(page, 2)
+    expect(page.locator("#heat-note")).to_contain_text("Blue: the row's fighter wins more often")
+    expect(page.locator(".stale-note").first).to_be_hidden()
     expect(rows.first).to_have_text("CS 55 vs CS 50" + "0.632" + "2.64%")
     expect(page.locator("#compare table[data-stat='new-damage'] tbody tr").nth(2)).to_have_text(
         "this pack1.3001.5501.8002.0502.3002.550"
@@ -46,9 +59,17 @@ def test_edit_a_formula_and_see_balance_move(pages: Callable[..., Any], web: Liv
     )
     expect(page.locator("#f-damage").locator("xpath=..")).to_have_class("field bad")
     expect(rows.first).to_have_text("CS 55 vs CS 50" + "0.632" + "2.64%")  # the last good pack
+    # ...marked as such: a note by each section and every figure framed as stale.
+    expect(page.locator(".stale-note")).to_have_count(2)
+    for note in page.locator(".stale-note").all():
+        expect(note).to_be_visible()
+    expect(page.locator(".figure[data-stale]")).to_have_count(3)
+    shoot(page, "lab-stale")
     page.fill("#f-damage", "min(5, ceil(roll / 12))")
     wait_version(page, 4)
     expect(page.locator("#e-damage")).to_have_text("")
+    expect(page.locator(".figure[data-stale]")).to_have_count(0)
+    expect(page.locator(".stale-note").first).to_be_hidden()
     page.uncheck("#show-change")
     expect(page.locator("#heat-map svg rect title").first).to_have_text("CS 40 vs CS 40: 0.500")
     clean(page)

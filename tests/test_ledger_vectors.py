@@ -240,22 +240,21 @@ def js_strings(path: Path, pattern: str) -> list[str]:
 
 
 def test_the_console_names_every_event_type_as_the_vocabulary_does() -> None:
-    """static/js/api.js's EVENT_TYPES (the SSE messages the console listens to) is the
-    vocabulary's EVENT_TYPES, in the same order; a type the engine adds shows up in both."""
-    api = STATIC_JS / "api.js"
-    assert tuple(js_strings(api, r"export const EVENT_TYPES = \[(.*?)\];")) == EVENT_TYPES
+    """static/js/vocabulary.js's EventType (the console's, the browser verifier's and the SSE
+    messages' names) is the vocabulary's EventType, name for name, in the same order; a type
+    the engine adds shows up in both."""
+    js = (STATIC_JS / "vocabulary.js").read_text(encoding="utf-8")
+    body = re.search(r"export const EventType = Object\.freeze\(\{(.*?)\}\);", js, re.S)
+    assert body, "EventType not in vocabulary.js"
+    pairs = re.findall(r'^\s*([A-Z_]+): "([a-z_]+)",$', body.group(1), re.M)
+    assert pairs == [(t.name, t.value) for t in EventType]
     assert len(EVENT_TYPES) == len(set(EVENT_TYPES)) == 25
 
 
 def test_the_browser_verifier_spells_the_ledger_event_types_as_the_vocabulary_does() -> None:
-    verifier = STATIC_JS / "verifier.js"
-    for const, kind in (
-        ("SEED_ROTATED", EventType.SEED_ROTATED),
-        ("CLOSED", EventType.CLOSED),
-        ("ROLL", EventType.ROLL),
-        ("OPENED", EventType.BOUT_OPENED),
-    ):
-        assert js_strings(verifier, rf"\nconst {const} = (\"[^\"]*\");") == [kind.value]
+    verifier = (STATIC_JS / "verifier.js").read_text(encoding="utf-8")
+    assert "const { SEED_ROTATED, CLOSED, ROLL, BOUT_OPENED: OPENED } = EventType;" in verifier
+    assert 'import { EventType } from "./vocabulary.js";' in verifier
     # and the Python verifier reads the very same names
     assert (SEED_ROTATED, CLOSED, ROLL, OPENED) == (
         EventType.SEED_ROTATED,
@@ -300,3 +299,58 @@ def test_characters_newer_than_unicode_14_are_worded_alike(value: Any, node: Nod
     doc["events"][roll]["payload"]["nonce"] = value
     vector = Vector("a value beyond Unicode 14.0", json.dumps(doc, ensure_ascii=False), "rejected")
     check(Vector(vector.name, vector.text, "rejected", roll), node)
+
+
+def schema_verdicts(node: NodeVerifier, doc: dict[str, Any]) -> list[bool]:
+    """Each event of `doc` checked by the Node runner against static/schema/events.json."""
+    vector = Vector("schema", json.dumps(doc, ensure_ascii=False), "verified")
+    assert node.process.stdin is not None and node.process.stdout is not None
+    node.process.stdin.write(json.dumps({"text": vector.text, "schema": True}) + "\n")
+    node.process.stdin.flush()
+    answer = json.loads(node.process.stdout.readline())
+    assert "crash" not in answer, answer
+    valid: list[bool] = answer["valid"]
+    return valid
+
+
+def test_the_browser_verifiers_tests_check_every_event_by_the_published_schema(
+    node: NodeVerifier,
+) -> None:
+    """The JSON Schema made from the declared payload shapes, loaded under Node: every event
+    of every valid vector fits it, Node's reading agrees with jsonschema-rs on every event of
+    every vector, and a roll the schema refuses is one the verifiers reject as malformed."""
+    from tests.every_event import every_event
+    from tests.test_payload_shapes import python_verdicts
+
+    docs = [{"events": every_event(bout)} for bout in ("msv", "srp", "cancelled")]
+    for doc in docs:
+        for record in doc["events"]:
+            record.update(prev=None, hash=None)
+    vectors = [Vector(**v) for v in stored()]
+    for vector in vectors:
+        try:
+            doc = json.loads(vector.text)
+        except ValueError:
+            continue
+        events = doc.get("events") if isinstance(doc, dict) else None
+        if isinstance(events, list) and all(
+            isinstance(e, dict) and isinstance(e.get("payload"), dict) for e in events
+        ):
+            docs.append(doc)
+    refused = 0
+    for doc in docs:
+        verdicts = schema_verdicts(node, doc)
+        assert verdicts == python_verdicts(doc), doc
+        if "bout" not in doc:
+            assert all(verdicts)
+            continue
+        report = verify_export(doc, partial=True)
+        named = {p.seq for p in report.problems if isinstance(p.seq, int)}
+        for event, ok in zip(doc["events"], verdicts, strict=True):
+            seq = event.get("seq")
+            if event.get("type") == ROLL and not ok and isinstance(seq, int):
+                refused += 1
+                assert seq in named, event
+        if report.verdict != "rejected":
+            assert all(verdicts), doc
+    assert refused, "no vector has a roll the schema refuses"

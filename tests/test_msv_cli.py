@@ -65,7 +65,8 @@ def test_attack_json_and_rules(tmp_path: Path) -> None:
         ),
         (
             ["initiative", "Tarl65"],
-            "error: bad fighter 'Tarl65' (expected NAME=CS, e.g. Tarl=65)\n",
+            "error: bad fighter 'Tarl65' (expected NAME=CS, e.g. 'Tarl Cabot=65', or old dice "
+            "NAME=2dN, e.g. 'PaKur=2d24')\n",
         ),
         (
             ["initiative", "Tarl=-1"],
@@ -208,11 +209,11 @@ def test_spar_chat_log() -> None:
         "  Tarl: 42 vs CS 65, effect 3",
         "OnlineHost: Pa-Kur rolled 1 100-sided die: 20",
         "  Pa-Kur: 20 vs CS 70, effect 2",
-        "Order: Tarl, Pa-Kur",
+        "Initiative: Tarl > Pa-Kur",
         "Round 1",
         "OnlineHost: Tarl rolled 1 100-sided die: 51",
         "  Tarl attacks Pa-Kur: 51 vs CS 65: hit, 4 damage",
-        "  Pa-Kur: 4 of 15 damage",
+        "  Pa-Kur takes 4 damage (4 in all)",
         "OnlineHost: Pa-Kur rolled 1 100-sided die: 84",
         "  Pa-Kur attacks Tarl: 84 vs CS 70: miss",
         "Round 2",
@@ -224,10 +225,11 @@ def test_spar_chat_log() -> None:
         "the attacker makes a free attack at once" in lines
     )
     assert lines[-3:] == [
-        "  Pa-Kur: 15 of 15 damage",
+        "  Pa-Kur takes 4 damage (15 in all)",
         "  Pa-Kur is defeated",
-        "Result: Tarl wins in round 7 (one side is left)",
+        "Bout ended: side Tarl wins (one side is left)",
     ]
+    assert "  Tarl: stunned (until cleared)" in lines  # the critical's stun (MSV-4)
 
 
 def test_spar_sides_and_json() -> None:
@@ -240,7 +242,7 @@ def test_spar_sides_and_json() -> None:
     assert data["seed"] == 3
     assert data["winner"] in ("Ar", "Pa-Kur")
     assert data["events"][0]["type"] == "bout_opened"
-    assert data["log"][-1].startswith(f"Result: {data['winner']} wins in round {data['rounds']}")
+    assert data["log"][-1] == f"Bout ended: side {data['winner']} wins (one side is left)"
     rolls = [e for e in data["events"] if e["type"] == "roll"]
     assert sum(line.startswith("OnlineHost: ") for line in data["log"]) == len(rolls)
 

@@ -15,6 +15,7 @@ from referee.cli.fairness import parse_dice_list
 from referee.cli.lab import parse_skills
 from referee.cli.msv import parse_faces, parse_fighter
 from referee.cli.srp import numbers
+from referee.dice.chat import HOST_LINE as HOST_RE
 from referee.errors import RefereeError
 from referee.lab.battle import parse_side
 from referee.numerals import MAX_DIGITS, is_whole
@@ -25,7 +26,7 @@ from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.magic import parse_cast
 from referee.systems.srp.spirit import parse_spirits
 from referee.transcripts import fighters
-from referee.transcripts.formats import HOST_RE, STAMP_RE, split_stamp
+from referee.transcripts.formats import STAMP_RE, split_stamp
 
 #: Each reader, a template for one typed number, and what the template reads as with `65`.
 READERS: list[tuple[str, Callable[[str], Any], str]] = [

@@ -327,6 +327,19 @@ def test_the_console_is_served_with_a_strict_policy(live: LiveServer) -> None:
     assert api.headers["referrer-policy"] == "no-referrer"
 
 
+def test_the_favicon_is_served_where_browsers_ask_for_it(live: LiveServer) -> None:
+    """Browsers ask for /favicon.ico by themselves: an icon, not a 404 on every first load;
+    every page names the SVG one."""
+    ico = live.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.headers["content-type"] == "image/x-icon"
+    assert ico.content[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
+    svg = live.get("/static/favicon.svg")
+    assert svg.status_code == 200 and svg.text.startswith("<svg")
+    for page in ("index", "referee", "fighter", "join", "board", "verify", "judge", "lab"):
+        html = live.get(f"/static/{page}.html").text
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html, page
+
+
 def test_the_live_stream_of_an_unknown_bout_is_a_404(live: LiveServer) -> None:
     r = live.get("/api/bouts/no-such-bout/events")
     assert r.status_code == 404 and r.json()["error"] == "not_found"

@@ -141,13 +141,25 @@ def test_a_fighter_may_join_and_add_to_the_client_seed(live: LiveServer) -> None
 
 
 def test_the_curl_walkthrough_runs(tmp_path: Path) -> None:
-    """examples/walkthrough.sh against a live server (SQLite: one database is enough here)."""
+    """examples/walkthrough.sh against a live server (SQLite: one database is enough here),
+    as after `make run`: no `referee` on PATH, the one in the repository's .venv used."""
     need(shutil.which("curl") is not None and shutil.which("jq") is not None, "curl and jq")
+    # A copy of the repository's layout: examples/walkthrough.sh beside .venv/bin/referee.
+    (tmp_path / "examples").mkdir()
+    script = tmp_path / "examples" / "walkthrough.sh"
+    shutil.copy(EXAMPLES / "walkthrough.sh", script)
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "referee").symlink_to(Path(sys.executable).parent / "referee")
+    path = os.pathsep.join(
+        str(Path(tool).parent) for tool in (shutil.which("curl"), shutil.which("jq"), "/bin/x")
+    )
+    assert shutil.which("referee", path=path) is None
     server, thread, store, url = start_server(str(tmp_path / "walkthrough.db"))
-    env = {**os.environ, "BASE": url, "REFEREE_CMD": str(Path(sys.executable).parent / "referee")}
+    env = {k: v for k, v in os.environ.items() if k != "REFEREE_CMD"}
+    env.update(BASE=url, PATH=path)
     try:
         result = subprocess.run(
-            ["bash", str(EXAMPLES / "walkthrough.sh")],
+            ["bash", str(script)],
             env=env,
             capture_output=True,
             text=True,

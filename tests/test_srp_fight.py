@@ -121,6 +121,33 @@ def test_charge_through_a_long_weapons_zone() -> None:  # SRP-15
     )
 
 
+def test_a_mover_may_say_where_it_faces_when_it_stops() -> None:  # SRP-14
+    def backing_off() -> BoutRunner:
+        bran = {"weapon": "mace", "skill": 13, "hits": 8, "position": [7.5, 0], "facing": 180}
+        return bout_of([], ("Bran", "raiders", bran), ("Ann", "guards", PIKE))
+
+    # Walking backwards (east, away from Ann) turns the mover's back to her by default...
+    assert ("stat", "Bran", "facing", 0) in act(backing_off(), "Bran", "move", path=[[900, 0]])
+    # ...unless it says it keeps facing her (west, 180 degrees); any whole degrees, mod 360.
+    kept = act(backing_off(), "Bran", "move", path=[[900, 0]], facing=180)
+    assert kept[1:5] == [
+        ("outcome", "Bran moves to (9, 0) m"),
+        ("stat", "Bran", "x_cm", 900),
+        ("stat", "Bran", "y_cm", 0),
+        ("stat", "Bran", "facing", 180),
+    ]
+    assert ("stat", "Bran", "facing", 270) in act(
+        backing_off(), "Bran", "step", path=[[750, 150]], facing=-90
+    )
+    for bad in ("west", 1.5, True):
+        bout = backing_off()
+        with pytest.raises(RuleError, match=r"whole (degrees|numbers)"):
+            act(bout, "Bran", "move", path=[[900, 0]], facing=bad)
+        assert bout.state.fighter("Bran").stats["x_cm"] == 750  # nothing changed
+    with pytest.raises(RuleError, match=r"unknown move options \['turn'\]"):
+        act(backing_off(), "Bran", "move", path=[[900, 0]], turn=180)
+
+
 def test_rear_attack_gets_plus_4() -> None:  # SRP-14
     bout = bout_of(
         [15, 18, 2],
@@ -289,7 +316,7 @@ def test_example_fight_cli() -> None:
         "    grapple: attack d20 rolled 6 vs 16 -> success",  # +4 from the rear
         "    grappled target: the attack hits automatically at special level",
         "  Ann breaks free",
-        "ended: guards won (one side is left)",
+        "Bout ended: side guards wins (one side is left)",
         "(seed 1)",
     ]:
         assert expected in lines

@@ -12,17 +12,17 @@ import icepool
 import pytest
 from click.testing import CliRunner
 
-from referee.cli.main import cli
-from referee.errors import LimitError
-from referee.systems.srp.gear import parse_shield
-from referee.systems.srp.melee import Attack, Defense, resolve
-from referee.systems.srp.odds import (
+from referee.analysis.srp_odds import (
     OUTCOMES,
     attack_odds,
     duel_odds,
     hit_counts,
     hit_distribution,
 )
+from referee.cli.main import cli
+from referee.errors import LimitError
+from referee.systems.srp.gear import parse_shield
+from referee.systems.srp.melee import Attack, Defense, resolve
 from referee.systems.srp.rules import Down, SrpRules
 from referee.systems.srp.sheet import DefenseKind
 

@@ -189,6 +189,7 @@ def test_after_the_close_nothing_can_change_the_bout(
     expect(referee.locator("#act-form")).to_be_visible()
     expect(referee.locator("button:has-text('Remove Tarl')")).to_be_visible()
     referee.click("#do-close")
+    referee.click("dialog.confirm .confirm-yes")  # closing asks first
     for page in (referee, fighter):
         page.wait_for_selector("#log li.closed", timeout=WAIT_MS)
         expect(page.locator("body.bout-closed")).to_have_count(1, timeout=WAIT_MS)

@@ -87,7 +87,8 @@ def test_the_log_shows_chains_voids_and_overrides(
         "outcome consequence overridden",
         "#8Tarl attacks Pa-Kur: 47 vs CS 65overridden by #15: Pa-Kur 1",
     )
-    assert by_seq[15][1] == "#15Referee overrides #8: Pa-Kur 4 → Pa-Kur 1 (“glancing”)"
+    # the override in the words of sentences.js (the twin of referee.sentences)
+    assert by_seq[15][1] == '#15Event 8 is overridden: wounds Pa-Kur 4 → Pa-Kur 1 ("glancing")'
     assert by_seq[16] == ("action", "#16Pa-Kur: attack → Tarl")
     clean(page)
 

@@ -191,6 +191,7 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
     shoot(board, "board")
 
     referee.click("#do-close")
+    referee.click("dialog.confirm .confirm-yes")  # closing asks first
     referee.wait_for_selector("#log li.closed", timeout=WAIT_MS)
     shoot(referee, "referee")
 

@@ -95,9 +95,9 @@ def test_an_srp_exchange_with_a_shield_defense_and_a_referee_override(
         expect(original.locator(".override-note")).to_have_text(
             re.compile(rf"overridden by #\d+: Pa-Kur {new_hits}$")
         )
-        expect(page.locator("#log li.override")).to_contain_text(f"Referee overrides #{seq}: ")
+        expect(page.locator("#log li.override")).to_contain_text(f"Event {seq} is overridden: ")
         expect(page.locator("#log li.override")).to_contain_text(
-            f"→ Pa-Kur {new_hits} (“the shield strap broke”)"
+            f'→ Pa-Kur {new_hits} ("the shield strap broke")'
         )
         expect(page.locator(".fighter[data-name='Pa-Kur'] .bar-text")).to_have_text(
             f"{new_hits} / 12"

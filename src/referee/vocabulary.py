@@ -6,8 +6,9 @@ event type or a problem is spelt in one place only.
 
 - `JSON`: a value as events carry it (no floats: events are hashed as canonical JSON).
 - `EventType`: every kind of event the bout engine writes; `EVENT_TYPES` the same as data,
-  in order (the web console's `EVENT_TYPES` in static/js/api.js must list the same, and a
-  test checks it does).
+  in order (static/js/vocabulary.js spells the same `EventType` for the console and the
+  browser verifier, and a test checks it does; a test also fails on an event type compared
+  as a bare string anywhere else, tests/test_event_type_names.py).
 - `Problem`: one thing in a ledger that does not check out, named by the event where it
   shows; the verifier, the header checks and the rules replay all report these.
 

@@ -3,6 +3,9 @@
 //   in:  {"text": "<the export's JSON text>", "partial": false}
 //   out: {"verdict", "problems": [...], "rulings": [...], "skipped": [...], "rolls"}
 //        or {"error": "not an export: ..."} or {"cannot": "..."}
+// With "schema": true it checks each event against the published event schema
+// (static/schema/events.json) instead: out: {"valid": [true, false, ...]}.
+import { readFileSync } from "node:fs";
 import { webcrypto } from "node:crypto";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -12,6 +15,16 @@ if (!globalThis.crypto) globalThis.crypto = webcrypto;
 
 const [root] = process.argv.slice(2);
 const verifier = await import(pathToFileURL(`${root}/src/referee/service/static/js/verifier.js`).href);
+const { checkEvents } = await import(pathToFileURL(`${root}/tests/vectors/schema.mjs`).href);
+const schema = JSON.parse(readFileSync(`${root}/src/referee/service/static/schema/events.json`, "utf8"));
+
+function checkSchema(vector) {
+  try {
+    return { valid: checkEvents(schema, JSON.parse(vector.text)) };
+  } catch (err) {
+    return { crash: `${err.name}: ${err.message}` };
+  }
+}
 
 async function judge(vector) {
   try {
@@ -34,5 +47,7 @@ async function judge(vector) {
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
-  process.stdout.write(`${JSON.stringify(await judge(JSON.parse(line)))}\n`);
+  const vector = JSON.parse(line);
+  const answer = vector.schema ? checkSchema(vector) : await judge(vector);
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
 }

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from referee.bout import commands as c
-from referee.bout.events import Event, EventType, to_json
+from referee.bout.events import Event, to_json
 from referee.bout.fold import apply
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
@@ -33,9 +33,11 @@ from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
 from referee.errors import ConflictError, NotFoundError, RefereeError, RuleError
+from referee.payloads import Shape
+from referee.payloads import events as p
 from referee.rng import RecordingRng, Rng, Throw, action_stream, free_stream, stream_of
 from referee.systems.base import Outcome, RuleSystem, find_system
-from referee.vocabulary import JSON
+from referee.vocabulary import JSON, EventType
 
 SYSTEM = "system"
 
@@ -61,21 +63,21 @@ class _Log:
     state: BoutState
     events: list[Event] = field(default_factory=list)
 
-    def add(self, type_: str, actor: str, payload: dict[str, JSON]) -> None:
+    def add(self, type_: EventType, actor: str, payload: Shape) -> None:
+        """Write one event, its payload in its type's declared shape (`referee.payloads`)."""
+        if type(payload) is not p.SHAPES[type_]:  # pragma: no cover - a bug in the engine
+            raise TypeError(f"a {type_} event's payload is a {p.SHAPES[type_].__name__}")
+        self.write(type_, actor, payload.to_json())
+
+    def write(self, type_: EventType, actor: str, payload: dict[str, JSON]) -> None:
         event = Event(type_, actor, payload)
         self.state = apply(self.state, event, self.state.next_seq)
         self.events.append(event)
 
     def rolls(self, throws: list[Throw]) -> None:
         for t in throws:
-            payload: dict[str, JSON] = {
-                "nonce": t.nonce,
-                "dice": list(t.dice),
-                "faces": list(t.faces),
-            }
-            if t.stream is not None:
-                payload["stream"] = t.stream
-            self.add(EventType.ROLL, SYSTEM, payload)
+            roll = p.Roll(nonce=t.nonce, dice=t.dice, faces=t.faces, stream=t.stream)
+            self.add(EventType.ROLL, SYSTEM, roll)
 
 
 class Decision(NamedTuple):
@@ -125,29 +127,24 @@ def failed(
     """
     if isinstance(command, c.Act):
         actor = command.actor
-        payload: dict[str, JSON] = {
-            "kind": command.kind,
-            "options": to_json(dict(command.options), "options"),
-            "by": by,
-        }
-    elif isinstance(command, c.FreeRoll):
+        options = to_json(dict(command.options), "options")
+        assert isinstance(options, dict)
+        action = p.Action(kind=command.kind, options=options, by=by, failed=True)
+    elif isinstance(command, c.FreeRoll) and command.expression:
         actor = command.actor
-        payload = {"kind": "roll", "by": by}
-        if command.expression:
-            written = write_dice(
-                parse_dice(command.expression, dialect=state.dialect), state.dialect
-            )
-            payload["expression"] = written
-        else:
-            payload["dice"] = [f"d{s}" for s in command.sides]
+        written = write_dice(parse_dice(command.expression, dialect=state.dialect), state.dialect)
+        action = p.Action(kind="roll", expression=written, by=by, failed=True)
+    elif isinstance(command, c.FreeRoll):
+        actor, dice = command.actor, tuple(f"d{s}" for s in command.sides)
+        action = p.Action(kind="roll", dice=dice, by=by, failed=True)
     elif isinstance(command, c.RollInitiative):
-        actor, payload = by, {"kind": "initiative", "by": by}
+        actor, action = by, p.Action(kind="initiative", by=by, failed=True)
     else:  # no other command throws dice
         raise error
     log = _Log(state)
-    log.add(EventType.ACTION, actor, {**payload, "failed": True})
+    log.add(EventType.ACTION, actor, action)
     log.rolls(throws)
-    log.add(EventType.FAILED, SYSTEM, {"error": failure_text(error)})
+    log.add(EventType.FAILED, SYSTEM, p.Failed(error=failure_text(error)))
     return Decision(log.events, log.state)
 
 
@@ -164,11 +161,15 @@ def _open(state: BoutState, cmd: c.Open, by: str) -> Event:
         raise ConflictError("the bout is already open")
     rules = find_system(cmd.system)(cmd.rules)
     name = _check_name(cmd.name, "bout name")
-    payload: dict[str, JSON] = {"system": cmd.system, "name": name, "rules": rules.rules}
     notation = dice_dialect(cmd.dialect).name
-    if notation != DEFAULT_DIALECT.name:  # recorded only when it is not the default
-        payload["dialect"] = notation
-    return Event(EventType.BOUT_OPENED, by, payload)
+    opened = p.BoutOpened(
+        system=cmd.system,
+        name=name,
+        rules=rules.rules,
+        # recorded only when it is not the default
+        dialect=notation if notation != DEFAULT_DIALECT.name else None,
+    )
+    return Event(EventType.BOUT_OPENED, by, opened.to_json())
 
 
 def _check_name(name: str, what: str) -> str:
@@ -194,26 +195,23 @@ def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> 
             f"cannot hide {sorted(unknown)!r}: hideable stats are {list(rules.hidden_stats())!r}"
         )
     stats = rules.check_stats(cmd.stats)
-    payload: dict[str, JSON] = {"name": name, "side": side, "stats": stats}
-    if cmd.hidden:
-        payload["hidden"] = list(cmd.hidden)
-    log.add(EventType.FIGHTER_ADDED, by, payload)
+    added = p.FighterAdded(name=name, side=side, stats=stats, hidden=tuple(cmd.hidden) or None)
+    log.add(EventType.FIGHTER_ADDED, by, added)
 
 
 def _update(log: _Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
     check(by, "update")
     _require_live(log.state)
     f = log.state.fighter(cmd.name)
-    payload: dict[str, JSON] = {"name": f.name}
-    if cmd.stats:
-        payload["stats"] = rules.check_stats({**f.stats, **cmd.stats})
-    if cmd.wounds is not None:
-        if isinstance(cmd.wounds, bool) or not isinstance(cmd.wounds, int) or cmd.wounds < 0:
-            raise RuleError(f"wounds must be a whole number >= 0, got {cmd.wounds!r}")
-        payload["wounds"] = cmd.wounds
-    if len(payload) == 1:
+    stats = rules.check_stats({**f.stats, **cmd.stats}) if cmd.stats else None
+    wounds = cmd.wounds
+    whole = isinstance(wounds, int) and not isinstance(wounds, bool) and wounds >= 0
+    if wounds is not None and not whole:
+        raise RuleError(f"wounds must be a whole number >= 0, got {wounds!r}")
+    if stats is None and cmd.wounds is None:
         raise RuleError("an update needs stats or wounds")
-    log.add(EventType.FIGHTER_UPDATED, by, payload)
+    updated = p.FighterUpdated(name=f.name, stats=stats, wounds=cmd.wounds)
+    log.add(EventType.FIGHTER_UPDATED, by, updated)
     _consequences(log, rules)
 
 
@@ -223,7 +221,7 @@ def _remove(log: _Log, cmd: c.RemoveFighter, rules: RuleSystem, rng: Rng, by: st
     log.state.fighter(cmd.name)
     was_current = log.state.current == cmd.name
     index = log.state.order.index(cmd.name) if cmd.name in log.state.order else None
-    log.add(EventType.FIGHTER_REMOVED, by, {"name": cmd.name})
+    log.add(EventType.FIGHTER_REMOVED, by, p.Named(name=cmd.name))
     if _end_if_decided(log):
         return
     if was_current and index is not None and log.state.order:
@@ -239,7 +237,7 @@ def _reveal(log: _Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> N
     missing = set(keys) - f.hidden
     if missing:
         raise RuleError(f"{f.name!r} has no hidden {sorted(missing)!r}")
-    log.add(EventType.REVEALED, by, {"name": f.name, "keys": list(keys)})
+    log.add(EventType.REVEALED, by, p.Revealed(name=f.name, keys=tuple(keys)))
 
 
 def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, by: str) -> None:
@@ -253,10 +251,13 @@ def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, b
         raise ConflictError("initiative needs fighters on at least two sides")
     recorder = RecordingRng(rng)
     settled = rules.initiative(state.living(), recorder)
-    log.add(EventType.ACTION, by, {"kind": "initiative", "by": by})
+    if not isinstance(settled.payload, rules.initiative_detail):
+        raise RuleError(f"an initiative's detail is a {rules.initiative_detail.__name__}")
+    log.add(EventType.ACTION, by, p.Action(kind="initiative", by=by))
     log.rolls(recorder.take())
-    log.add(EventType.INITIATIVE, SYSTEM, {"order": list(settled.order), "detail": settled.payload})
-    log.add(EventType.TURN, SYSTEM, {"fighter": settled.order[0], "round": 1})
+    detail = p.Initiative(order=settled.order, detail=settled.payload.to_json())
+    log.add(EventType.INITIATIVE, SYSTEM, detail)
+    log.add(EventType.TURN, SYSTEM, p.Turn(fighter=settled.order[0], round=1))
 
 
 def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
@@ -281,9 +282,10 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     options = to_json(dict(cmd.options), "options")
     recorder = RecordingRng(stream_of(rng, action_stream(actor)))
     outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
-    log.add(EventType.ACTION, actor, {"kind": cmd.kind, "options": options, "by": by})
+    assert isinstance(options, dict)
+    log.add(EventType.ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by))
     log.rolls(recorder.take())
-    _record_outcome(log, actor, outcome)
+    _record_outcome(log, actor, outcome, rules)
     if _consequences(log, rules):
         return
     if outcome.extra_action:
@@ -303,8 +305,8 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
         raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     recorder.throw(cmd.sides)
-    dice: list[JSON] = [f"d{s}" for s in cmd.sides]
-    log.add(EventType.ACTION, actor, {"kind": "roll", "dice": dice, "by": by})
+    dice = tuple(f"d{s}" for s in cmd.sides)
+    log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by))
     log.rolls(recorder.take())
 
 
@@ -313,44 +315,40 @@ def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) ->
     expr = parse_dice(cmd.expression, dialect=notation)
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     result = roll_dice(expr, rng=recorder)
-    payload: dict[str, JSON] = {
-        "kind": "roll",
-        "expression": write_dice(expr, notation),  # replayed in the same dialect
-        "dice": [f"d{d.sides}" for d in result.dice],
-        "total": result.total if isinstance(result.total, int) else str(result.total),
-        "by": by,
-    }
-    log.add(EventType.ACTION, actor, payload)
+    action = p.Action(
+        kind="roll",
+        expression=write_dice(expr, notation),  # replayed in the same dialect
+        dice=tuple(f"d{d.sides}" for d in result.dice),
+        total=result.total if isinstance(result.total, int) else str(result.total),
+        by=by,
+    )
+    log.add(EventType.ACTION, actor, action)
     log.rolls(recorder.take())
 
 
-def _record_outcome(log: _Log, actor: str, outcome: Outcome) -> None:
-    payload: dict[str, JSON] = {
-        **outcome.payload,
-        "kind": outcome.kind,
-        "actor": actor,
-        "summary": outcome.summary,
-        "extra_action": outcome.extra_action,
-    }
-    log.add(EventType.OUTCOME, SYSTEM, payload)
+def _record_outcome(log: _Log, actor: str, outcome: Outcome, rules: RuleSystem) -> None:
+    declared = rules.outcomes.get(outcome.kind)
+    if declared is None or type(outcome.payload) is not declared:
+        raise RuleError(
+            f"the {rules.name} outcome {outcome.kind!r} is not in the shape its system declares"
+        )
+    engine = p.Outcome(
+        kind=outcome.kind, actor=actor, summary=outcome.summary, extra_action=outcome.extra_action
+    )
+    # the rule system's part first, in the shape it declares for the kind, then the engine's
+    log.write(EventType.OUTCOME, SYSTEM, {**outcome.payload.to_json(), **engine.to_json()})
     for wound in outcome.wounds:
         if wound.amount:
             total = log.state.fighter(wound.target).wounds + wound.amount
-            log.add(
-                EventType.WOUND,
-                SYSTEM,
-                {"target": wound.target, "amount": wound.amount, "total": total},
-            )
+            taken = p.Wound(target=wound.target, amount=wound.amount, total=total)
+            log.add(EventType.WOUND, SYSTEM, taken)
     for change in outcome.conditions:
-        log.add(
-            EventType.CONDITION,
-            SYSTEM,
-            {"target": change.target, "condition": change.condition, "rounds": change.rounds},
+        condition = p.Condition(
+            target=change.target, condition=change.condition, rounds=change.rounds
         )
+        log.add(EventType.CONDITION, SYSTEM, condition)
     for stat in outcome.stats:
-        log.add(
-            EventType.STAT, SYSTEM, {"target": stat.target, "key": stat.key, "value": stat.value}
-        )
+        log.add(EventType.STAT, SYSTEM, p.Stat(target=stat.target, key=stat.key, value=stat.value))
 
 
 def _consequences(log: _Log, rules: RuleSystem) -> bool:
@@ -358,7 +356,7 @@ def _consequences(log: _Log, rules: RuleSystem) -> bool:
     for f in log.state.fighters:
         down = f.wounds >= rules.defeat_threshold(f)
         if down != f.defeated:
-            log.add(EventType.DEFEATED, SYSTEM, {"name": f.name, "defeated": down})
+            log.add(EventType.DEFEATED, SYSTEM, p.Defeated(name=f.name, defeated=down))
     return _end_if_decided(log)
 
 
@@ -370,7 +368,7 @@ def _end_if_decided(log: _Log) -> bool:
     if len(sides) > 1:
         return False
     winner = sides[0] if sides else None
-    log.add(EventType.ENDED, SYSTEM, {"winner": winner, "reason": "one side is left"})
+    log.add(EventType.ENDED, SYSTEM, p.Ended(winner=winner, reason="one side is left"))
     return True
 
 
@@ -387,11 +385,8 @@ def _tick(log: _Log, name: str) -> None:
         return
     for condition, rounds in sorted(log.state.fighter(name).conditions.items()):
         if rounds is not None:
-            log.add(
-                EventType.CONDITION,
-                SYSTEM,
-                {"target": name, "condition": condition, "rounds": max(0, rounds - 1)},
-            )
+            ticked = p.Condition(target=name, condition=condition, rounds=max(0, rounds - 1))
+            log.add(EventType.CONDITION, SYSTEM, ticked)
 
 
 def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
@@ -412,10 +407,10 @@ def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
             continue
         reason = rules.blocked(f, "turn")
         if reason:
-            log.add(EventType.SKIPPED, SYSTEM, {"name": f.name, "reason": reason})
+            log.add(EventType.SKIPPED, SYSTEM, p.Skipped(name=f.name, reason=reason))
             _tick(log, f.name)
             continue
-        log.add(EventType.TURN, SYSTEM, {"fighter": f.name, "round": round_})
+        log.add(EventType.TURN, SYSTEM, p.Turn(fighter=f.name, round=round_))
         return
     raise ConflictError("no fighter is able to act")
 
@@ -429,7 +424,7 @@ def _skip(log: _Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
         raise ConflictError(f"the bout moved on since event {cmd.at_seq}: the turn was not skipped")
     if cmd.expected is not None and cmd.expected != current:
         raise ConflictError(f"the turn moved: {current} acts now, not {cmd.expected}")
-    log.add(EventType.SKIPPED, by, {"name": current, "reason": "skipped by the referee"})
+    log.add(EventType.SKIPPED, by, p.Skipped(name=current, reason="skipped by the referee"))
     _end_turn(log, rules, current)
 
 
@@ -437,14 +432,14 @@ def _pause(log: _Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> Non
     check(by, "pause")
     if log.state.status is not Status.RUNNING:
         raise ConflictError(f"only a running bout can be paused (it is {log.state.status.value})")
-    log.add(EventType.PAUSED, by, {})
+    log.add(EventType.PAUSED, by, p.Nothing())
 
 
 def _resume(log: _Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
     check(by, "resume")
     if log.state.status is not Status.PAUSED:
         raise ConflictError(f"only a paused bout can be resumed (it is {log.state.status.value})")
-    log.add(EventType.RESUMED, by, {})
+    log.add(EventType.RESUMED, by, p.Nothing())
 
 
 def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) -> None:
@@ -459,7 +454,7 @@ def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) 
     for target, amount in original:
         if target in totals:
             totals[target] -= amount
-    entries: list[JSON] = []
+    entries: list[p.Total] = []
     for target, amount in cmd.wounds.items():
         state.fighter(target)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
@@ -468,16 +463,15 @@ def _override(log: _Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) 
     touched = {t for t, _ in original} | set(cmd.wounds)
     for target in sorted(touched):
         if target in totals:
-            entries.append(
-                {"target": target, "amount": cmd.wounds.get(target, 0), "total": totals[target]}
-            )
-    payload: dict[str, JSON] = {
-        "of": cmd.of,
-        "original": [{"target": t, "amount": a} for t, a in original],
-        "wounds": entries,
-        "note": cmd.note,
-    }
-    log.add(EventType.OVERRIDDEN, by, payload)
+            amount = cmd.wounds.get(target, 0)
+            entries.append(p.Total(target=target, amount=amount, total=totals[target]))
+    overridden = p.Overridden(
+        of=cmd.of,
+        original=tuple(p.Taken(target=t, amount=a) for t, a in original),
+        wounds=tuple(entries),
+        note=cmd.note,
+    )
+    log.add(EventType.OVERRIDDEN, by, overridden)
     _consequences(log, rules)
 
 
@@ -488,7 +482,7 @@ def _void(log: _Log, cmd: c.Void, rules: RuleSystem, rng: Rng, by: str) -> None:
     if not log.state.actions:
         raise ConflictError("there is no action to void")
     first, last = log.state.actions[-1]
-    log.add(EventType.VOIDED, by, {"from": first, "to": last})
+    log.add(EventType.VOIDED, by, p.Voided(first=first, last=last))
 
 
 def _end(log: _Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
@@ -496,13 +490,13 @@ def _end(log: _Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
     _require_live(log.state)
     if cmd.winner is not None and cmd.winner not in {f.side for f in log.state.fighters}:
         raise NotFoundError(f"no side called {cmd.winner!r} in this bout")
-    log.add(EventType.ENDED, by, {"winner": cmd.winner, "reason": cmd.reason})
+    log.add(EventType.ENDED, by, p.Ended(winner=cmd.winner, reason=cmd.reason))
 
 
 def _cancel(log: _Log, cmd: c.Cancel, rules: RuleSystem, rng: Rng, by: str) -> None:
     check(by, "cancel")
     _require_live(log.state)
-    log.add(EventType.CANCELLED, by, {"reason": cmd.reason})
+    log.add(EventType.CANCELLED, by, p.Cancelled(reason=cmd.reason))
 
 
 Handler = Callable[[_Log, c.Command, RuleSystem, Rng, str], None]

@@ -17,6 +17,8 @@ from typing import Any
 
 from referee.bout.events import Event, EventType
 from referee.bout.state import BoutState, Fighter, InForce, Status, evolve
+from referee.payloads import SHAPES, Shape
+from referee.payloads import events as shapes
 
 #: Events a command's group may contain after its opening ACTION (always with actor "system").
 GROUP_TYPES = frozenset(
@@ -45,8 +47,11 @@ def voided_range(event: Event, seq: int) -> range:
     >>> voided_range(Event("voided", "referee", {"from": 3, "to": 9}), 6)
     range(3, 6)
     """
-    first, last = event.payload.get("from"), event.payload.get("to")
-    if event.type != EventType.VOIDED or not _whole(first) or not _whole(last):
+    if event.type != EventType.VOIDED:
+        return range(0)
+    # read by its declared names, and not trusted: a malformed void takes nothing back
+    first, last = (event.payload.get(d.name) for d in shapes.Voided.declared())
+    if not _whole(first) or not _whole(last):
         return range(0)
     assert isinstance(first, int) and isinstance(last, int)
     return range(max(first, 0), min(last + 1, seq))
@@ -106,7 +111,11 @@ def _step(state: BoutState, event: Event, seq: int) -> BoutState:
     """One event's own effect (a void's refold is `apply`'s), remembered as in force: one
     copy of the state per event."""
     handler = _HANDLERS.get(event.type)
-    changes = {} if handler is None else handler(state, event.payload, event.actor, seq)
+    if handler is None:
+        changes: Changes = {}
+    else:
+        shape, step = handler
+        changes = step(state, shape.read(event.payload), event.actor, seq)
     changes["next_seq"] = seq + 1
     changes["actions"] = _track_group(state.actions, event, seq)
     changes["in_force"] = InForce(seq, event, state.in_force)
@@ -140,27 +149,27 @@ def _track_group(
     return actions
 
 
-Payload = dict[str, Any]
 #: What one event changes: the state's fields by name, with their new values.
 Changes = dict[str, Any]
-Handler = Callable[[BoutState, Payload, str, int], Changes]
+#: One event's effect, from its payload read in its declared shape (`referee.payloads`).
+Step = Callable[[BoutState, Any, str, int], Changes]
 
 
-def _opened(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+def _opened(state: BoutState, p: shapes.BoutOpened, actor: str, seq: int) -> Changes:
     return {
-        "system": str(p["system"]),
-        "name": str(p["name"]),
-        "rules": p.get("rules") or {},
-        "dialect": str(p.get("dialect") or "roll20"),
+        "system": str(p.system),
+        "name": str(p.name),
+        "rules": p.rules or {},
+        "dialect": str(p.dialect or "roll20"),
     }
 
 
-def _added(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+def _added(state: BoutState, p: shapes.FighterAdded, actor: str, seq: int) -> Changes:
     fighter = Fighter(
-        name=str(p["name"]),
-        side=str(p.get("side") or p["name"]),
-        stats=dict(p.get("stats") or {}),
-        hidden=frozenset(p.get("hidden") or ()),
+        name=str(p.name),
+        side=str(p.side or p.name),
+        stats=dict(p.stats or {}),
+        hidden=frozenset(p.hidden or ()),
     )
     changes: Changes = {"fighters": state.fighters_with(fighter)}
     if state.status in (Status.RUNNING, Status.PAUSED):
@@ -173,16 +182,16 @@ def _fighter(state: BoutState, fighter: Fighter) -> Changes:
     return {"fighters": state.fighters_with(fighter)}
 
 
-def _updated(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    f = state.fighter(str(p["name"]))
-    stats = {**f.stats, **(p.get("stats") or {})}
-    wounds = p.get("wounds", f.wounds)
-    hidden = frozenset(p["hidden"]) if "hidden" in p else f.hidden
+def _updated(state: BoutState, p: shapes.FighterUpdated, actor: str, seq: int) -> Changes:
+    f = state.fighter(str(p.name))
+    stats = {**f.stats, **(p.stats or {})}
+    wounds = f.wounds if p.wounds is None else p.wounds
+    hidden = f.hidden if p.hidden is None else frozenset(p.hidden)
     return _fighter(state, replace(f, stats=stats, wounds=int(wounds), hidden=hidden))
 
 
-def _removed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    name = str(p["name"])
+def _removed(state: BoutState, p: shapes.Named, actor: str, seq: int) -> Changes:
+    name = str(p.name)
     current = state.current
     order = tuple(n for n in state.order if n != name)
     turn = order.index(current) if current in order else None
@@ -194,26 +203,26 @@ def _removed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     }
 
 
-def _revealed(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    f = state.fighter(str(p["name"]))
-    keys = set(p.get("keys") or f.hidden)
+def _revealed(state: BoutState, p: shapes.Revealed, actor: str, seq: int) -> Changes:
+    f = state.fighter(str(p.name))
+    keys = set(p.keys or f.hidden)
     return _fighter(state, replace(f, hidden=f.hidden - keys))
 
 
-def _action(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    if p.get("failed") is True:  # its dice were thrown, then it could not be settled: no effect
+def _action(state: BoutState, p: shapes.Action, actor: str, seq: int) -> Changes:
+    if p.failed is True:  # its dice were thrown, then it could not be settled: no effect
         return {}
     if state.free_attack is not None and state.free_attack == actor:
         return {"free_attack": None}
     return {}
 
 
-def _initiative(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    return {"order": tuple(p["order"]), "status": Status.RUNNING, "round": 1, "turn": None}
+def _initiative(state: BoutState, p: shapes.Initiative, actor: str, seq: int) -> Changes:
+    return {"order": tuple(p.order), "status": Status.RUNNING, "round": 1, "turn": None}
 
 
-def _outcome(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    free = p.get("actor") if p.get("extra_action") else None
+def _outcome(state: BoutState, p: shapes.Outcome, actor: str, seq: int) -> Changes:
+    free = p.actor if p.extra_action else None
     wounds = dict(state.outcome_wounds)
     wounds[seq] = ()
     return {
@@ -223,74 +232,73 @@ def _outcome(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
     }
 
 
-def _wound(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    target = str(p["target"])
+def _wound(state: BoutState, p: shapes.Wound, actor: str, seq: int) -> Changes:
+    target = str(p.target)
     f = state.fighter(target)
-    changes = _fighter(state, replace(f, wounds=int(p["total"])))
+    changes = _fighter(state, replace(f, wounds=int(p.total)))
     if state.last_outcome is not None and actor == "system":
         wounds = dict(state.outcome_wounds)
-        wounds[state.last_outcome] = (
-            *wounds.get(state.last_outcome, ()),
-            (target, int(p["amount"])),
-        )
+        wounds[state.last_outcome] = (*wounds.get(state.last_outcome, ()), (target, int(p.amount)))
         changes["outcome_wounds"] = wounds
     return changes
 
 
-def _condition(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    f = state.fighter(str(p["target"]))
+def _condition(state: BoutState, p: shapes.Condition, actor: str, seq: int) -> Changes:
+    f = state.fighter(str(p.target))
     conditions = dict(f.conditions)
-    rounds = p.get("rounds")
-    if rounds == 0:
-        conditions.pop(str(p["condition"]), None)
+    if p.rounds == 0:
+        conditions.pop(str(p.condition), None)
     else:
-        conditions[str(p["condition"])] = rounds
+        conditions[str(p.condition)] = p.rounds
     return _fighter(state, replace(f, conditions=conditions))
 
 
-def _stat(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    f = state.fighter(str(p["target"]))
-    return _fighter(state, replace(f, stats={**f.stats, str(p["key"]): p.get("value")}))
+def _stat(state: BoutState, p: shapes.Stat, actor: str, seq: int) -> Changes:
+    f = state.fighter(str(p.target))
+    return _fighter(state, replace(f, stats={**f.stats, str(p.key): p.value}))
 
 
-def _defeated(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    f = state.fighter(str(p["name"]))
-    return _fighter(state, replace(f, defeated=bool(p.get("defeated", True))))
+def _defeated(state: BoutState, p: shapes.Defeated, actor: str, seq: int) -> Changes:
+    f = state.fighter(str(p.name))
+    return _fighter(state, replace(f, defeated=bool(p.defeated)))
 
 
-def _turn(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    name = str(p["fighter"])
+def _turn(state: BoutState, p: shapes.Turn, actor: str, seq: int) -> Changes:
+    name = str(p.fighter)
     turn = state.order.index(name) if name in state.order else None
-    return {"turn": turn, "round": int(p.get("round", state.round)), "free_attack": None}
+    return {"turn": turn, "round": int(state.round if p.round is None else p.round),
+            "free_attack": None}  # fmt: skip
 
 
-def _status(status: Status) -> Handler:
-    def handler(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+def _status(status: Status) -> Step:
+    def step(state: BoutState, p: Shape, actor: str, seq: int) -> Changes:
         return {"status": status}
 
-    return handler
+    return step
 
 
-def _ended(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
-    winner = p.get("winner")
-    return {"status": Status.ENDED, "winner": str(winner) if winner else None}
+def _ended(state: BoutState, p: shapes.Ended, actor: str, seq: int) -> Changes:
+    return {"status": Status.ENDED, "winner": str(p.winner) if p.winner else None}
 
 
-def _overridden(state: BoutState, p: Payload, actor: str, seq: int) -> Changes:
+def _overridden(state: BoutState, p: shapes.Overridden, actor: str, seq: int) -> Changes:
     fighters = state
-    for entry in p.get("wounds") or ():
-        f = fighters.fighter(str(entry["target"]))
-        fighters = fighters.with_fighter(replace(f, wounds=int(entry["total"])))
+    for entry in p.wounds or ():
+        f = fighters.fighter(str(entry.target))
+        fighters = fighters.with_fighter(replace(f, wounds=int(entry.total)))
     changes: Changes = {"fighters": fighters.fighters}
-    of = p.get("of")
-    if isinstance(of, int):
+    if isinstance(p.of, int):
         wounds = dict(state.outcome_wounds)
-        wounds[of] = tuple((str(e["target"]), int(e["amount"])) for e in p.get("wounds") or ())
+        wounds[p.of] = tuple((str(w.target), int(w.amount)) for w in p.wounds or ())
         changes["outcome_wounds"] = wounds
     return changes
 
 
-_HANDLERS: dict[str, Handler] = {
+def _closed(state: BoutState, p: shapes.Closed, actor: str, seq: int) -> Changes:
+    return {"closed": True}
+
+
+_STEPS: dict[EventType, Step] = {
     EventType.BOUT_OPENED: _opened,
     EventType.FIGHTER_ADDED: _added,
     EventType.FIGHTER_UPDATED: _updated,
@@ -309,7 +317,11 @@ _HANDLERS: dict[str, Handler] = {
     EventType.ENDED: _ended,
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,
-    EventType.CLOSED: lambda state, p, actor, seq: {"closed": True},
+    EventType.CLOSED: _closed,
+}
+#: The fold's reading of each event: the shape its payload is read in, and its step.
+_HANDLERS: dict[str, tuple[type[Shape], Step]] = {
+    kind: (SHAPES[kind], step) for kind, step in _STEPS.items()
 }
 
 

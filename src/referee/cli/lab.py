@@ -17,7 +17,9 @@ from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.lab_battle import battle_lines
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RefereeError
-from referee.lab.analysis import (
+from referee.lab.battle import BattleResult, battle, parse_side
+from referee.lab.battle_result import Policy, Progress
+from referee.lab.msv_packs import (
     CompareRow,
     build_ladder,
     compare_rows,
@@ -26,8 +28,6 @@ from referee.lab.analysis import (
     load_pack,
     skill_range,
 )
-from referee.lab.battle import BattleResult, battle, parse_side
-from referee.lab.battle_result import Policy, Progress
 from referee.lab.svg import heat_map_svg
 from referee.numerals import is_whole
 from referee.systems.msv.attack import check_cs
@@ -118,7 +118,14 @@ def write_heat_map(
     suffix = Path(path).suffix.lower()
     if suffix == ".svg":
         low, high = (-scale, scale) if difference else (0.0, 1.0)
-        svg = heat_map_svg(skills, matrix, title, low, high, digits=4 if difference else 3)
+        legend = (
+            "change in the row's fighter's chance to win"
+            if difference
+            else "the row's fighter's chance to win (0 to 1)"
+        )
+        svg = heat_map_svg(
+            skills, matrix, title, low, high, digits=4 if difference else 3, legend=legend
+        )
         try:
             Path(path).write_text(svg, encoding="utf-8")
         except OSError as err:

@@ -12,15 +12,16 @@ from referee.analysis.msv_duel import DuelAnalysis, analyse_duel, length_distrib
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
+from referee.cli.chatlog import spar_log
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SeededRng
 from referee.systems.files import read_text_file
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
-from referee.systems.msv.chatlog import spar_log
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice
 from referee.systems.msv.initiative import InitiativeResult, InitiativeRound, roll_initiative
+from referee.systems.msv.notation import read_fighter
 from referee.systems.msv.old import MAX_OLD_SIDES, MIN_OLD_SIDES, old_interpret, old_roll
 from referee.systems.msv.rules import MsvRules, load_rules, rules_from_text
 
@@ -33,16 +34,13 @@ JSON_HELP = "Print JSON instead of text."
 
 
 def parse_fighter(text: str) -> tuple[str, CombatSkill]:
-    """`Pa-Kur=70` -> ("Pa-Kur", 70): split on the last '='.
+    """`Pa-Kur=70` (or old dice `Pa-Kur=2d24`) -> ("Pa-Kur", 70), by the one reader of
+    that form (`referee.systems.msv.notation.read_fighter`).
 
     >>> parse_fighter("Pa-Kur=70")
     ('Pa-Kur', 70)
     """
-    name, sep, value = text.rpartition("=")
-    digits = value.strip()
-    if not sep or not name.strip() or not is_whole(digits, signed=True):
-        raise NotationError(f"bad fighter {text!r} (expected NAME=CS, e.g. Tarl=65)")
-    return name.strip(), check_cs(int(digits))
+    return read_fighter(text)
 
 
 def parse_faces(text: str) -> tuple[int, int]:
@@ -458,7 +456,7 @@ def spar_command(
         bout.run(c.AddFighter(name, {"cs": cs}, side=sides.get(name)))
     bout.run(c.RollInitiative())
     bout.play_out(_spar_strategy)
-    log = spar_log(bout.events, rules.defeat_threshold)
+    log = spar_log(bout.events, "msv")
     if as_json:
         emit_json(
             {

@@ -6,11 +6,13 @@ The listening socket is bound before anything is said: a port in use is one clea
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import json
 import os
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -225,7 +227,7 @@ def serve(
             config = ServeConfig(_app(store, settings), **options)
             server = uvicorn.Server(config)
             click.echo(_serving(shown, sock, workers))
-            server.run(sockets=[sock])
+            _until_stopped(lambda: server.run(sockets=[sock]))
             return
         store.close()  # each worker opens its own
         from uvicorn.supervisors import Multiprocess
@@ -233,9 +235,18 @@ def serve(
         os.environ[WORKER_ENV] = json.dumps(settings)
         config = ServeConfig(f"{__name__}:worker_app", factory=True, workers=workers, **options)
         click.echo(_serving(shown, sock, workers))
-        Multiprocess(config, sockets=[sock]).run()
+        _until_stopped(Multiprocess(config, sockets=[sock]).run)
     finally:
         sock.close()
+
+
+def _until_stopped(run: Callable[[], object]) -> None:
+    """Serve until stopped. Ctrl+C ends it quietly with exit code 0: uvicorn shuts down
+    gracefully, then raises the SIGINT it caught again, which would reach click as "Aborted!"
+    (and `make run` would call it an error)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        run()
+    click.echo("referee stopped.")
 
 
 def _serving(shown: str, sock: socket.socket, workers: int) -> str:

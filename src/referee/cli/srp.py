@@ -13,12 +13,13 @@ from typing import Any
 import click
 from rich.console import Console
 
+from referee.analysis import srp_odds as odds
 from referee.cli.output import emit_json
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng
 from referee.systems.files import read_text_file
-from referee.systems.srp import actions, contest, levels, magic, melee, missile, odds, spirit
+from referee.systems.srp import actions, contest, levels, magic, melee, missile, spirit
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec, spec_keys
 from referee.systems.srp.gear import Weapon, parse_shield, parse_toml
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules, load_rules

@@ -64,60 +64,30 @@ def fight_command(path: str, seed: int | None, as_json: bool) -> None:
 
 
 def event_lines(kind: str, p: Mapping[str, Any]) -> list[str]:
-    """One bout event as text lines for the fight log.
+    """One bout event as text lines for the fight log, in the words of `referee.sentences`
+    (the turn flush left, everything it brings indented; an outcome with its explanation and
+    each extra attack's).
 
     >>> event_lines("wound", {"target": "Ann", "amount": 3, "total": 5})
     ['  Ann takes 3 hits (5 in all)']
     """
-    if kind == "turn":
-        return [f"round {p['round']}: {p['fighter']}'s turn"]
-    if kind == "outcome":
-        lines = [f"  {p['summary']}", *(f"    {ln}" for ln in p.get("explanation") or [])]
-        for extra in p.get("extra_attacks") or []:
-            lines.append(f"    extra attack by {extra['attacker']}:")
-            lines += [f"      {ln}" for ln in extra.get("explanation") or [extra.get("skipped")]]
-        return lines
-    if kind == "roll":
-        return [f"  roll {' '.join(p['dice'])}: {' '.join(str(f) for f in p['faces'])}"]
-    return _other_event(kind, p)
+    from referee.payloads.events import Stat
+    from referee.sentences import QUIET_STATS, explanation, sentence
+    from referee.systems.srp.payloads import ExtraStrike, Move
+    from referee.vocabulary import EventType
 
-
-def _other_event(kind: str, p: Mapping[str, Any]) -> list[str]:
-    if kind == "wound":
-        return [f"  {p['target']} takes {p['amount']} hits ({p['total']} in all)"]
-    if kind == "condition":
-        rounds = p["rounds"]
-        how = (
-            "until cleared" if rounds is None else "cleared" if rounds == 0 else f"{rounds} turn(s)"
-        )
-        return [f"  {p['target']}: {_condition_words(p['condition'])} ({how})"]
-    if kind == "stat" and p["key"] == "holds":
-        held = p["value"]
-        return [f"  {p['target']} holds {held}" if held else f"  {p['target']} lets go"]
-    if kind == "stat" and p["key"] == "mounted":
-        return [f"  {p['target']} is {'mounted' if p['value'] else 'on foot'}"]
-    if kind == "skipped":
-        return [f"  {p['name']} loses the turn: {p['reason']}"]
-    if kind == "defeated":
-        return [f"  {p['name']} is down" if p.get("defeated", True) else f"  {p['name']} is up"]
-    if kind == "fighter_added":
-        return [f"{p['name']} joins side {p['side']}"]
-    if kind == "initiative":
-        return [f"order: {', '.join(p['order'])}"]
-    if kind == "ended":
-        return [f"ended: {p['winner'] or 'nobody'} won ({p['reason']})"]
-    return []
-
-
-def _condition_words(name: str) -> str:
-    """A condition's name as people read it (`lost_action` -> "loses an action").
-
-    >>> _condition_words("breaking_free"), _condition_words("dazzled")
-    ('breaking free', 'dazzled')
-    """
-    from referee.systems.srp.actions import Condition
-
-    try:
-        return Condition(name).words
-    except ValueError:
-        return name.replace("_", " ")
+    if kind in (EventType.ACTION, EventType.BOUT_OPENED) or (
+        kind == EventType.STAT and Stat.read(p).key in QUIET_STATS
+    ):
+        return []  # an action shows as its rolls and outcome; where one stands, on the map
+    event = {"type": kind, "actor": "system", "payload": p}
+    said = sentence(event, "srp")
+    if kind in (EventType.TURN, EventType.ENDED, EventType.FIGHTER_ADDED, EventType.INITIATIVE):
+        return [said]
+    lines = [f"  {said}", *(f"    {ln}" for ln in explanation(event, "srp"))]
+    if kind == EventType.OUTCOME and p.get("kind") in ("move", "step", "charge"):
+        for extra in Move.read(p).extra_attacks:
+            lines.append(f"    extra attack by {extra.attacker}:")
+            why = extra.explanation if isinstance(extra, ExtraStrike) else (extra.skipped,)
+            lines += [f"      {ln}" for ln in why]
+    return lines

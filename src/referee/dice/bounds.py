@@ -100,12 +100,9 @@ def _binop(node: BinOpFields, depth: int) -> Range:
         if op is Op.FLOORDIV:
             return math.floor(low), math.floor(high)
         return low, high
-    if op is Op.MOD:
-        if c > 0:
-            return 0, e
-        if e < 0:
-            return c, 0
-        return c, e
+    if op is Op.MOD:  # the sign of the dividend, smaller than the largest divisor
+        most = max(-c, e)  # the largest divisor's size (c <= e)
+        return (0 if a >= 0 else max(a, -most)), (0 if b <= 0 else min(b, most))
     return 0, 1
 
 

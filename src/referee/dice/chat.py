@@ -32,10 +32,19 @@ MAX_NAME = 64
 
 _COMMAND = re.compile(r"\s*//roll", re.IGNORECASE)
 _FLAG = re.compile(r"\s*-\s*(dice|sides)\s*([0-9]+)", re.IGNORECASE)
-_HOST = re.compile(
-    r"OnlineHost:\s*(?P<name>\S.*?)\s+rolled\s+(?P<count>[0-9]+)\s+(?P<sides>[0-9]+)-sided\s+"
-    r"(?P<noun>dice|die):\s*(?P<faces>[0-9]+(?:\s+[0-9]+)*)"
+HOST_ROLL = (
+    r"rolled[ \t]+(?P<count>\d{1,3})[ \t]+(?P<sides>\d{1,4})-sided[ \t]+(?P<noun>die|dice):"
+    r"[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
+    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})"
+    r"(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\))?"
 )
+"""The host line after the roller's name, as AOL wrote it (MSV-1), with the receipt the
+service adds (` (nonce 4)`, ` (nonce 0, free:Tarl)`): the one pattern of it, which
+`parse_host_line` and the judge's reader of logs (`referee.transcripts.rolls`) both build on.
+ASCII digits only: the host wrote no others."""
+_STREAM = re.compile(r"[a-z]+(?::[^()\n]{1,64})?")
+HOST_LINE = re.compile(rf"OnlineHost:[ \t]*(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
+"""A whole host line (`parse_host_line` reads it and checks what it says)."""
 _SHAPE = "'OnlineHost: NAME rolled 2 20-sided dice: 14 17'"
 
 
@@ -86,16 +95,21 @@ def aol_dice(count: int, sides: int, source: str = "") -> Dice:
 
 @dataclass(frozen=True, slots=True)
 class HostLine:
-    """One `OnlineHost:` answer: who rolled, how many dice of how many sides, the faces.
+    """One `OnlineHost:` answer: who rolled, how many dice of how many sides, the faces, and
+    the service's receipt when it threw them (`nonce`, and the `stream` when named).
 
     >>> str(HostLine("Tarl", 1, 100, (47,)))
     'OnlineHost: Tarl rolled 1 100-sided die: 47'
+    >>> str(HostLine("Tarl", 1, 100, (47,), nonce=0, stream="free:Tarl"))
+    'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 0, free:Tarl)'
     """
 
     name: str
     count: int
     sides: int
     faces: tuple[int, ...]
+    nonce: int | None = None
+    stream: str | None = None
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -107,11 +121,22 @@ class HostLine:
         for face in self.faces:
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= self.sides:
                 raise RuleError(f"face {face!r} does not fit a {self.sides}-sided die")
+        if self.nonce is not None and (
+            isinstance(self.nonce, bool) or not isinstance(self.nonce, int) or self.nonce < 0
+        ):
+            raise RuleError(f"a receipt's nonce is a whole number >= 0, got {self.nonce!r}")
+        if self.stream is not None and (self.nonce is None or not _STREAM.fullmatch(self.stream)):
+            raise RuleError(
+                f"stream {self.stream!r} is no receipt's (a nonce and NAME or NAME:WHO)"
+            )
 
     def __str__(self) -> str:
         noun = "die" if self.count == 1 else "dice"
         faces = " ".join(str(f) for f in self.faces)
-        return f"OnlineHost: {self.name} rolled {self.count} {self.sides}-sided {noun}: {faces}"
+        line = f"OnlineHost: {self.name} rolled {self.count} {self.sides}-sided {noun}: {faces}"
+        if self.nonce is None:
+            return line
+        return f"{line} (nonce {self.nonce}{f', {self.stream}' if self.stream else ''})"
 
 
 def _check_name(name: str) -> None:
@@ -133,16 +158,19 @@ def format_host_line(name: str, sides: int, faces: Sequence[int]) -> str:
 
 
 def parse_host_line(text: str) -> HostLine:
-    """Read an `OnlineHost:` line back, checking the count and every face against the dice.
+    """Read an `OnlineHost:` line back, checking the count and every face against the dice;
+    the service's own lines, with their receipt, read too.
 
     >>> parse_host_line("OnlineHost: Tarl rolled 2 20-sided dice: 14 17").faces
     (14, 17)
+    >>> parse_host_line("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)").nonce
+    3
     """
     if not isinstance(text, str):
         raise NotationError(f"a host line must be text, got {text!r}")
     if len(text) > 1024:
         raise LimitError(f"host line {text[:40]!r}... is {len(text)} characters (at most 1024)")
-    match = _HOST.fullmatch(text.strip())
+    match = HOST_LINE.fullmatch(text.strip())
     if match is None:
         raise NotationError(f"{text!r} is not an OnlineHost roll line (expected {_SHAPE})")
     count = int(match["count"])
@@ -152,6 +180,7 @@ def parse_host_line(text: str) -> HostLine:
         )
     faces = tuple(int(f) for f in match["faces"].split())
     try:
-        return HostLine(match["name"], count, int(match["sides"]), faces)
+        nonce = None if match["nonce"] is None else int(match["nonce"])
+        return HostLine(match["name"], count, int(match["sides"]), faces, nonce, match["stream"])
     except RuleError as err:
         raise RuleError(f"{err} in {text!r}") from None

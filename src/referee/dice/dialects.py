@@ -119,6 +119,15 @@ class Dialect:
     """Leading commands to skip (`/roll `)."""
     unary_plus: bool = False
     """`+1d6` as a sign."""
+    python_remainder: bool = False
+    """The platform's `%` is Python's (the sign of the divisor: -7 % 3 is 2). Referee's is
+    JavaScript's, as roll20's (the sign of the dividend: -1), so where a side of `%` can be
+    negative such a dialect refuses it."""
+    percent_die: bool = True
+    """`d%` is 1d100. (d20's `d%` is a tens die, 0, 10, ..., 90; the d20 dialect refuses it.)"""
+    written_order: bool = False
+    """The platform applies a group's modifiers in the order they are written (d20). Referee
+    applies them in one order (`APPLIED_ORDER`), so such a dialect refuses any other order."""
 
     def modifier_letters(self, pool: bool = False) -> str:
         """The modifiers accepted after a group (or a pool), for error messages.
@@ -226,8 +235,31 @@ def _d20() -> Dialect:
         sets=True,
         labels=True,
         unary_plus=True,
+        percent_die=False,
+        python_remainder=True,
+        written_order=True,
     )
 
+
+APPLIED_ORDER: dict[Kind, int] = {
+    kind: stage
+    for stage, kinds in enumerate(
+        (
+            (Kind.REROLL, Kind.REROLL_ONCE),
+            (Kind.ADD_ONCE,),
+            (Kind.FLOOR,),
+            (Kind.CEILING,),
+            (Kind.EXPLODE,),
+            (Kind.KEEP,),
+            (Kind.SUCCESS, Kind.FAILURE),
+            (Kind.CRIT, Kind.FUMBLE, Kind.SORT),
+        )
+    )
+    for kind in kinds
+}
+"""Where each kind of modifier stands in the order a dialect with `written_order` must write
+them: rerolls, `ra`, `mi`, `ma`, `e`, keep or drop. Written so, d20 applies them as referee does
+(d20 refuses the pairs whose meaning differs even so: `lone.written_order_conflict`)."""
 
 DIALECTS: dict[str, Dialect] = {d.name: d for d in (_roll20(), _onlinehost(), _d20())}
 """Every dialect by name."""

@@ -8,6 +8,11 @@ dialect gives an equal tree back. `notation.write(tree, dialect)` writes any dia
 >>> expr = parse("4d6kh3 + 2")
 >>> str(expr), expr.minimum, expr.maximum
 ('4d6kh3+2', 5, 20)
+
+A node's type is part of what it is: equal fields do not make equal nodes.
+
+>>> parse("dh50", dialect="onlinehost") == parse("50"), len({Degrees(50), Const(50)})
+(False, 2)
 """
 
 from __future__ import annotations
@@ -56,6 +61,24 @@ __all__ = [
 ]
 
 
+# A node's type is part of its identity: `Degrees(50)` (onlinehost's `dh50`) and `Const(50)`
+# hold the same fields but are not equal and are two dict keys. The named tuples' own `==`
+# and hash would ignore the type, so every node takes these instead (children compare with
+# their own, so a whole tree compares node by node, types included).
+
+
+def _same_node(self: tuple[object, ...], other: object) -> bool:
+    return type(other) is type(self) and tuple.__eq__(self, other)
+
+
+def _other_node(self: tuple[object, ...], other: object) -> bool:
+    return type(other) is not type(self) or tuple.__ne__(self, other)
+
+
+def _node_hash(self: tuple[object, ...]) -> int:
+    return hash((type(self).__name__, tuple.__hash__(self)))
+
+
 class Const(ConstFields):
     """A whole number written in the expression.
 
@@ -64,6 +87,9 @@ class Const(ConstFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -96,6 +122,9 @@ class Dice(DiceFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -122,6 +151,9 @@ class Neg(NegFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -148,6 +180,9 @@ class BinOp(BinOpFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -177,6 +212,9 @@ class Pool(PoolFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -203,6 +241,9 @@ class Call(CallFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -229,6 +270,9 @@ class Label(LabelFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)
@@ -258,6 +302,9 @@ class Degrees(DegreesFields):
     """
 
     __slots__ = ()
+    __eq__ = _same_node
+    __ne__ = _other_node
+    __hash__ = _node_hash
 
     def __str__(self) -> str:
         return canonical(self)

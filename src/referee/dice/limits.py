@@ -34,9 +34,12 @@ class Limits:
     """Explosions in one chain; a die at this depth does not explode again."""
     max_nesting: int = 32
     """Parentheses and signs inside one another."""
+    max_odds_work: int = 150_000
+    """Steps of exact odds (one state meeting one outcome); counted before each step is
+    taken, so `odds` refuses before it runs long (about 2 s and well under 200 MB here)."""
 
     def __post_init__(self) -> None:
-        for name in ("max_length", "max_dice", "max_sides", "max_nesting"):
+        for name in ("max_length", "max_dice", "max_sides", "max_nesting", "max_odds_work"):
             _check_whole(name, getattr(self, name), 1)
         _check_whole("max_explode_depth", self.max_explode_depth, 0)
         if self.max_length > LENGTH_CEILING:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.dice.dialects import Dialect, Kind, Modifier
+from referee.dice.dialects import APPLIED_ORDER, Dialect, Kind, Modifier
 from referee.dice.expr import Compare, Dice, Explode, Keep, KeepMode, Success
 from referee.dice.limits import Limits
 from referee.dice.members import (
@@ -87,10 +87,12 @@ class _Table:
     def __init__(self, dialect: Dialect) -> None:
         mods = sorted(dialect.dice, key=lambda m: -len(m.letters))
         kinds = list(Kind)
-        self.by_letters: dict[str, tuple[Modifier, int]] = {}
-        for mod in mods:  # each with its kind as one bit (REROLL none: it may come again)
-            bit = 0 if mod.kind is KIND_REROLL else 1 << kinds.index(mod.kind)
-            self.by_letters.setdefault(mod.letters, (mod, bit))
+        self.by_letters: dict[str, tuple[Modifier, int, int]] = {}
+        for mod in mods:  # each with its kind as one bit (rerolls none: they may come again)
+            repeats = mod.kind is KIND_REROLL or mod.kind is KIND_REROLL_ONCE
+            bit = 0 if repeats else 1 << kinds.index(mod.kind)
+            stage = APPLIED_ORDER[mod.kind]  # where referee applies it (read without a hash)
+            self.by_letters.setdefault(mod.letters, (mod, bit, stage))
         self.letters = re.compile("(?>" + "|".join(re.escape(m.letters) for m in mods) + ")")
         prefixes = [p for p, _ in dialect.points if p]
         bare = any(p == "" for p, _ in dialect.points)
@@ -127,13 +129,45 @@ def group_at(
 ) -> tuple[Dice, int] | None:
     """The group (with its modifiers) that starts at `start` of a lower-cased text, and where
     it ends, when the grammar reads it so; else None. The caller checks what follows.
-    (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)"""
+    (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)
+
+    The last answer with modifiers (or None) is kept: `parse` tries the whole text as one
+    group first, then reads it as a sum, from the same group at the same place."""
+    last = _LAST[0]
+    if (
+        last[0] is low
+        and last[1] == start
+        and last[2] is limits
+        and last[3] is dialect
+        and last[4] is lone
+    ):
+        answer: tuple[Dice, int] | None = last[5]
+        return answer
+    found = _group_at(low, start, limits, dialect, lone)
+    if found is None or found[0] is not _PLAIN:
+        # One tuple, replaced whole: threads reading it see one answer or another, never a mix.
+        _LAST[0] = (low, start, limits, dialect, lone, found)
+    return found
+
+
+_LAST: list[tuple[Any, ...]] = [(None, -1, None, None, None, None)]
+"""(text, start, limits, dialect, lone, answer) of the last `group_at` with modifiers or none."""
+
+
+def _group_at(
+    low: str, start: int, limits: Limits, dialect: Dialect, lone: bool
+) -> tuple[Dice, int] | None:
     head = _HEAD.match(low, start)
     if head is None:
         return None
     count_text, sides_text = head.groups()
     count = int(count_text) if count_text else 1
-    sides = 100 if sides_text == "%" else int(sides_text)
+    if sides_text == "%":
+        if not dialect.percent_die:
+            return None  # d20's tens die: the grammar refuses it
+        sides = 100
+    else:
+        sides = int(sides_text)
     if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
         return None
     table = _TABLES.get(dialect.name)
@@ -144,15 +178,21 @@ def group_at(
     pos = head.end()
     end = len(low)
     letters, point, compares = table.letters, table.point, table.compares
+    ordered = dialect.written_order
+    stage = 0
     while pos < end:
         found = letters.match(low, pos)
         if found is None:
             break
-        mod, bit = table.by_letters[found.group()]
+        mod, bit, applied = table.by_letters[found.group()]
         kind, arg = mod.kind, mod.arg
         if seen & bit:
             return None  # a kind twice: the grammar says so
         seen |= bit
+        if ordered:
+            if applied < stage:
+                return None  # out of referee's order: the grammar refuses it
+            stage = applied
         pos = found.end()
         test: Success | None = None
         if arg is ARG_NONE:
@@ -209,10 +249,11 @@ def group_at(
             if test is not None:
                 fields["explode_on"] = test
         elif kind is KIND_REROLL or kind is KIND_REROLL_ONCE:
-            if kind is KIND_REROLL_ONCE:
+            once = kind is KIND_REROLL_ONCE
+            if "reroll" in fields and once is not fields.get("reroll_once", False):
+                return None  # once and repeatedly: the grammar refuses it
+            if once:
                 fields["reroll_once"] = True
-            elif fields.get("reroll_once"):
-                return None
             fields["reroll"] = (*fields.get("reroll", ()), test)
         elif kind is KIND_ADD_ONCE:
             fields["add_on"] = test
@@ -250,4 +291,29 @@ def group_at(
             return None
     if dice.most_dice(limits.max_explode_depth) > limits.max_dice:
         return None
+    if ordered and written_order_conflict(dice) is not None:
+        return None
     return dice, pos
+
+
+def written_order_conflict(dice: Dice) -> str | None:
+    """Why a dialect that applies modifiers in the order written (d20) would mean something
+    else by this group than referee does, even written in referee's order; None if it would not.
+
+    >>> written_order_conflict(Dice(2, 6, explode=True, reroll=(Success(Compare.EQ, 1),)))[:36]
+    'd20 rerolls only the dice thrown bef'
+    """
+    clamps = dice.floor is not None or dice.ceiling is not None
+    if dice.reroll and dice.explode:
+        return (
+            "d20 rerolls only the dice thrown before 'e' explodes them, referee rerolls the "
+            "dice an explosion adds too"
+        )
+    if clamps and (dice.explode or dice.add_on is not None):
+        return (
+            "d20 sets 'mi'/'ma' only on the dice thrown before 'e' or 'ra' adds more, referee "
+            "on the added dice too"
+        )
+    if dice.explode and dice.add_on is not None:
+        return "d20's 'ra' may pick a die 'e' exploded, referee's looks at each die's first face"
+    return None

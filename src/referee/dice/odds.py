@@ -109,7 +109,7 @@ def odds(expr: Expr, limits: Limits = DEFAULT_LIMITS) -> Odds:
     >>> odds(parse("4d6kh3")).mean
     Fraction(15869, 1296)
     """
-    worker = _Worker(limits.max_explode_depth)
+    worker = _Worker(limits.max_explode_depth, limits.max_odds_work)
     dist = worker.dist(expr)
     return Odds(
         expr, tuple(sorted(dist.items())), worker.capped(), limits.max_explode_depth, _chained(expr)
@@ -129,9 +129,21 @@ def _chained(node: Expr) -> bool:
 
 
 class _Worker:
-    def __init__(self, depth: int) -> None:
+    def __init__(self, depth: int, budget: int = DEFAULT_LIMITS.max_odds_work) -> None:
         self.depth = depth
         self.reach_cap: list[Fraction] = []
+        self.budget = budget
+        self.work = 0
+        """Steps taken so far (one state meeting one outcome), against `budget`."""
+
+    def spend(self, steps: int, node: Expr) -> None:
+        """Count `steps` before taking them; past the budget, `LimitError` naming it."""
+        self.work += steps
+        if self.work > self.budget:
+            raise LimitError(
+                f"the exact odds of {str(node)!r:.60} need more than {self.budget} steps "
+                f"(Limits.max_odds_work): ask for a smaller one, or raise the budget"
+            )
 
     def capped(self) -> Fraction:
         none = Fraction(1)
@@ -163,6 +175,7 @@ class _Worker:
         left, right = self.dist(node.left), self.dist(node.right)
         if len(left) * len(right) > 4 * MAX_STATES:
             _too_large(node)
+        self.spend(len(left) * len(right), node)
         if node.op in (Op.DIV, Op.FLOORDIV, Op.MOD) and 0 in right:
             raise RuleError(
                 f"{str(node)!r} has no finite distribution: it divides by zero with "
@@ -201,6 +214,7 @@ class _Worker:
         den = 1
         for unit in units:
             counts, unit_den = _ints(unit)
+            self.spend(len(frontier) * len(counts), node)
             step: dict[Hashable, int] = defaultdict(int)
             for state, p in frontier.items():
                 for value, q in counts.items():
@@ -227,12 +241,15 @@ class _Worker:
             (agg.start, group.add_on is None, False): Fraction(1)
         }
         chain = self.compound_chain(group, settled) if compound else None
+        if chain is not None and group.add_on is None and isinstance(agg, _ByRank):
+            return self.kept_compounding(group, chain, agg)
 
         def one_die(
             frontier: dict[tuple[Hashable, bool, bool], Fraction],
         ) -> dict[tuple[Hashable, bool, bool], Fraction]:
             if chain is None:
                 return self.chains(frontier, agg, group, settled, extra)
+            self.spend(len(frontier) * len(chain), group)
             step: dict[tuple[Hashable, bool, bool], Fraction] = defaultdict(Fraction)
             for (state, used, cut), p in frontier.items():
                 for (first, total, capped), q in chain.items():
@@ -262,12 +279,33 @@ class _Worker:
             self.reach_cap.append(cap)
         return dict(out)
 
+    def spender(self, node: Expr) -> Callable[[int], None]:
+        """`spend` for one node, for helpers that count their own steps."""
+        return lambda steps: self.spend(steps, node)
+
+    def kept_compounding(
+        self, group: Dice, chain: dict[tuple[Number, Number, bool], Fraction], agg: _ByRank
+    ) -> Dist:
+        """Keep or drop by rank among compounding dice: each die is one value (its chain's
+        total), so the dice are alike and their order statistics are those of any pool
+        (icepool evaluates `d6.explode()` in a pool so)."""
+        die: Dist = defaultdict(Fraction)
+        cut_one = Fraction(0)
+        for (_first, total, capped), p in chain.items():
+            die[total] += p
+            if capped:
+                cut_one += p
+        if cut_one:
+            self.reach_cap.append(1 - (1 - cut_one) ** group.count)
+        weights, den = _ints(dict(die))
+        return _kept_of_alike(weights, den, group.count, agg, self.spender(group))
+
     def unchained(self, group: Dice, agg: _Aggregator) -> Dist:
         """A group without explosions, die by die in whole weights (`ra` may add one die)."""
         faces, face_den = self.settled_ints(group)
         adding = group.add_on
         if adding is None and isinstance(agg, _ByRank):
-            return _kept_of_alike(faces, face_den, group.count, agg)
+            return _kept_of_alike(faces, face_den, group.count, agg, self.spender(group))
         if adding is None:  # a sum or a count: each die adds its own part, independently
             part: dict[Number, int] = defaultdict(int)
             for value, c in faces.items():
@@ -281,6 +319,7 @@ class _Worker:
         frontier: dict[tuple[Hashable, bool], int] = {(agg.start, adding is None): 1}
         den = 1
         for _ in range(group.count):
+            self.spend(len(frontier) * len(faces) * len(adds), group)
             step: dict[tuple[Hashable, bool], int] = defaultdict(int)
             for (state, used), w in frontier.items():
                 for first, c in faces.items():
@@ -310,6 +349,7 @@ class _Worker:
         adding = group.add_on
         # (aggregate, ra used, capped, this die adds one with ra, the last face explodes)
         live: dict[tuple[Hashable, bool, bool, bool, bool], Fraction] = defaultdict(Fraction)
+        self.spend(len(frontier) * len(settled), group)
         for (state, used, cut), p in frontier.items():
             for first, q in settled.items():
                 adds = not used and adding is not None and adding.passes(first)
@@ -318,6 +358,7 @@ class _Worker:
         step: dict[tuple[Hashable, bool, bool], Fraction] = defaultdict(Fraction)
         for level in range(self.depth + 1):
             more: dict[tuple[Hashable, bool, bool, bool, bool], Fraction] = defaultdict(Fraction)
+            self.spend(len(live) * len(settled), group)
             for (state, used, cut, adds, again), q in live.items():
                 if not again or level == self.depth:
                     self.close(step, agg, extra, state, used, cut or again, adds, q)
@@ -377,6 +418,7 @@ class _Worker:
             totals: dict[tuple[Number, Number], Fraction] = {(first, first): p}
             for level in range(self.depth + 1):
                 more: dict[tuple[Number, Number], Fraction] = defaultdict(Fraction)
+                self.spend(len(totals) * len(settled), group)
                 for (face, total), q in totals.items():
                     if not group.explodes(int(face)):
                         out[(first, total, False)] += q
@@ -506,7 +548,9 @@ class _ByRank(_Aggregator):
         return rest
 
 
-def _kept_of_alike(faces: dict[Number, int], den: int, count: int, agg: _ByRank) -> Dist:
+def _kept_of_alike(
+    faces: dict[Number, int], den: int, count: int, agg: _ByRank, spend: Callable[[int], None]
+) -> Dist:
     """Keep or drop by rank among `count` alike dice, by order statistics.
 
     Faces are taken from the kept end, with how many dice show each (multinomial weights)
@@ -528,6 +572,13 @@ def _kept_of_alike(faces: dict[Number, int], den: int, count: int, agg: _ByRank)
         worths[value] = worth
     least = min(worths.values())
     bits = _bits(below**count)
+    # Each packed weight holds up to keep * span coefficients of `bits` bits; a step on one
+    # costs about its size, so a step is charged once more per 8000 machine words (about what
+    # one state step costs), and the frontier's room before it is made (`1000d10000kh500`
+    # would need gigabytes).
+    words = keep * (max(worths.values()) - least + 1) * bits // 64 + 1
+    size = 1 + words // 8000
+    spend(keep * size)
     # frontier[placed]: (worth of the kept dice so far - placed * least) -> weight, packed
     # into one big integer (bits per coefficient); `placed` < keep
     frontier = [0] * keep
@@ -542,6 +593,7 @@ def _kept_of_alike(faces: dict[Number, int], den: int, count: int, agg: _ByRank)
             if not packed:
                 continue
             left, need = count - placed, keep - placed
+            spend((need + left + 1) * size)
             # j more dice show this face: j < need stay in the frontier; j >= need place
             # every kept die, and the other dice show faces further in (`below`)
             share = packed

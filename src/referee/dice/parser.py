@@ -23,7 +23,15 @@ import unicodedata
 from typing import Any, NoReturn
 
 from referee.dice.bounds import bounds
-from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, Kind, Modifier, dialect
+from referee.dice.dialects import (
+    APPLIED_ORDER,
+    DEFAULT_DIALECT,
+    DIALECTS,
+    Dialect,
+    Kind,
+    Modifier,
+    dialect,
+)
 from referee.dice.expr import (
     FUNCTIONS,
     BinOp,
@@ -42,7 +50,7 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.lone import group_at, keep, lone_group, success
+from referee.dice.lone import group_at, keep, lone_group, success, written_order_conflict
 from referee.dice.members import (
     ARG_NUMBER_OR_ONE,
     ARG_SELECTOR,
@@ -65,6 +73,7 @@ from referee.dice.members import (
     MODE_LOWEST,
     MODE_MATCHING,
     OP_ADD,
+    OP_MOD,
     OP_SUB,
 )
 from referee.errors import LimitError, NotationError
@@ -99,6 +108,7 @@ _END = "end of input"
 _new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
 _DICE_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
+_REPEATABLE = frozenset({KIND_REROLL, KIND_REROLL_ONCE})  # `r1r3`, `ro1ro2`: either test
 
 
 def parse(
@@ -120,6 +130,8 @@ def parse(
         )
     found = _dialect(dialect)  # an unknown dialect is an error even for the plainest text
     low = _lower(text)
+    if not found.percent_die and "d%" in low:
+        _refuse_percent_die(text, low, found)
     lone = _PLAIN_RE.match(low)
     assert lone is not None  # (every part of it is optional)
     stop = lone.end()
@@ -139,6 +151,15 @@ def parse(
         if group is not None:
             return group
     return _Parser(text, low, limits, found).whole()
+
+
+def _refuse_percent_die(text: str, low: str, dialect: Dialect) -> NoReturn:
+    column = low.index("d%") + 1
+    raise NotationError(
+        f"'d%' at column {column} in {text!r}: {dialect.name}'s d% is a tens die (0, 10, ..., "
+        "90), not the d100 the other dialects mean; write 10*(1d10-1) for the tens die or "
+        "1d100"
+    )
 
 
 def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
@@ -310,11 +331,13 @@ def _by_first(dialect: Dialect, pool: bool) -> dict[str, tuple[Modifier, ...]]:
 class _Group:
     """The modifiers of one group or pool as they are read (each kind at most once)."""
 
-    __slots__ = ("fields", "seen")
+    __slots__ = ("fields", "last", "seen")
 
     def __init__(self) -> None:
         self.fields: dict[str, Any] = {}
         self.seen: set[Kind] = set()
+        self.last: Modifier | None = None
+        """The modifier read last (for a dialect that applies them in the order written)."""
 
 
 #: The operator a sign between two terms stands for.
@@ -446,6 +469,17 @@ class _Parser:
             "that can be 0 is refused before any die is thrown; write one that cannot)"
         )
 
+    def check_remainder(self, left: Expr, right: Expr, start: int) -> None:
+        """Refuse `%` with a side that can be negative where the platform's `%` is Python's:
+        referee's `%` is JavaScript's (roll20's), and the two differ there."""
+        if bounds(left, self.limits)[0] >= 0 and bounds(right, self.limits)[0] >= 0:
+            return
+        raise NotationError(
+            f"'%' before column {start + 1} in {self.text!r} has a side that can be negative: "
+            f"{self.d.name} takes Python's remainder there (-7 % 3 is 2), referee JavaScript's "
+            "as roll20 does (-1), so it is refused in this dialect"
+        )
+
     def after_value(self) -> str:
         ops = " ".join(self.d.operators)
         if self.d.comparisons:
@@ -455,6 +489,8 @@ class _Parser:
     # -- the grammar ------------------------------------------------------------------
 
     def whole(self) -> Expr:
+        if not self.d.percent_die and "d%" in self.low:
+            _refuse_percent_die(self.text, self.low, self.d)
         self.skip_prefix()
         if self.d.aol and self.low.lstrip().startswith("//roll"):
             from referee.dice.chat import parse_chat
@@ -525,6 +561,8 @@ class _Parser:
                 right = self.unary()
                 if op in _DIVIDING:
                     self.check_divisor(right, start)
+                    if op is OP_MOD and self.d.python_remainder:
+                        self.check_remainder(node, right, start)
                 node = _new(BinOp, (op, node, right))
             elif char in _COMPARE_FIRST and self.d.comparisons and level == 0:
                 for text in _COMPARE_OPS:
@@ -619,6 +657,7 @@ class _Parser:
 
     def parenthesis(self) -> Expr:
         self.enter()
+        start = self.pos
         self.pos += 1
         if self.d.sets and self.peek() == ")":
             self.pos += 1
@@ -630,7 +669,7 @@ class _Parser:
             if len(quick) > 1:
                 return self.pool_modifiers(_new(Pool, (quick, None, None, None, False)))
             if self.low[self.pos : self.pos + 1] in ("k", "p"):
-                return self.pool_modifiers(Pool(quick), single=True)
+                return self.kept_parenthesis(quick[0], start)
             return quick[0]  # one item without a comma: a parenthesis
         node = self.comparison()
         items = [node]
@@ -651,8 +690,21 @@ class _Parser:
         if is_set:
             return self.pool_modifiers(Pool(tuple(items)))
         if self.d.sets and self.low[self.pos : self.pos + 1] in ("k", "p"):
-            return self.pool_modifiers(Pool((node,)), single=True)
+            return self.kept_parenthesis(node, start)
         return node
+
+    def kept_parenthesis(self, node: Expr, start: int) -> Expr:
+        """`(a)kh1`: a one-item set; but d20 keeps among the dice of `(3d6)kh1`, as `3d6kh1`."""
+        pool = self.pool_modifiers(Pool((node,)), single=True)
+        if not isinstance(node, Dice) or pool.keep is None:
+            return pool
+        if node.keep is not None:
+            raise NotationError(
+                f"a second keep or drop on the group in {self.text[start : self.pos]!r} at "
+                f"column {start + 1} in {self.text!r} ({self.d.name} keeps among the dice the "
+                "group kept; referee takes one keep or drop per group)"
+            )
+        return node._replace(keep=pool.keep)
 
     def quick_sum(self) -> Expr | None:
         """A whole text that is terms joined by + or - (`-1d8 + 4 - (3, 1d4)kh1`): numbers,
@@ -854,6 +906,13 @@ class _Parser:
             dice = Dice(count, sides, fudge=fudge, **fields)
             if dice.reroll or dice.explode:
                 self.check_meaning(dice, start)
+            if self.d.written_order:
+                conflict = written_order_conflict(dice)
+                if conflict is not None:
+                    raise NotationError(
+                        f"{self.where(start)}: {conflict}, so referee refuses the two together "
+                        f"in the {self.d.name} dialect"
+                    )
         else:
             if self.pos < self.end and self.low[self.pos] not in _AFTER_GROUP:
                 self.refuse_stray(False)
@@ -872,7 +931,14 @@ class _Parser:
         ends = (faces[0], faces[-1])  # a group that stops stops on one of these, mostly
         if dice.reroll and all(map(dice.rerolls, ends)) and all(map(dice.rerolls, faces)):
             raise NotationError(f"{self.where(start)} rerolls every face, so it would never stop")
-        if dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
+        if dice.floor is not None or dice.ceiling is not None:
+            shown = sorted({clamped(dice, face) for face in faces})  # explosions test these
+            if dice.explode and all(map(dice.explodes, shown)):
+                raise NotationError(
+                    f"{self.where(start)} explodes on every value it can show "
+                    f"({', '.join(map(str, shown))} once clamped), so it would never stop"
+                )
+        elif dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
             raise NotationError(
                 f"{self.where(start)} explodes on every face, so it would never stop"
             )
@@ -891,12 +957,25 @@ class _Parser:
             else:
                 self.refuse_stray(pool)
                 return
-            if mod.kind in group.seen and mod.kind is not KIND_REROLL:
+            if mod.kind in group.seen and mod.kind not in _REPEATABLE:
                 raise NotationError(
                     f"a second {mod.kind.value} modifier {mod.letters!r} at column {pos + 1} "
                     f"in {self.text!r} (each kind once per group)"
                 )
+            last = group.last
+            if (
+                self.d.written_order
+                and last is not None
+                and APPLIED_ORDER[mod.kind] < APPLIED_ORDER[last.kind]
+            ):
+                raise NotationError(
+                    f"{mod.letters!r} at column {pos + 1} in {self.text!r} comes after "
+                    f"{last.letters!r}: {self.d.name} applies modifiers in the order "
+                    "written, referee only as rerolls, ra, mi, ma, e, then keep or drop "
+                    "(write them in that order; the roll may then mean something else)"
+                )
             group.seen.add(mod.kind)
+            group.last = mod
             self.pos = pos + len(mod.letters)
             self.apply(group.fields, mod)
 
@@ -978,13 +1057,14 @@ class _Parser:
         elif kind in (KIND_REROLL, KIND_REROLL_ONCE):
             test = self.selector(mod)[2] if arg is ARG_SELECTOR else self.point(optional=False)
             assert test is not None
-            if kind is KIND_REROLL_ONCE:
-                fields["reroll_once"] = True
-            elif fields.get("reroll_once"):
+            once = kind is KIND_REROLL_ONCE
+            if "reroll" in fields and once is not fields.get("reroll_once", False):
                 raise NotationError(
                     f"{self.text!r} rerolls both once and repeatedly (column {self.pos}): "
-                    "choose one"
+                    "referee cannot apply one after the other, so choose one"
                 )
+            if once:
+                fields["reroll_once"] = True
             fields["reroll"] = (*fields.get("reroll", ()), test)
         elif kind is KIND_ADD_ONCE:
             fields["add_on"] = self.selector(mod)[2]
@@ -1006,6 +1086,19 @@ class _Parser:
         else:
             assert isinstance(mod.mode, str)
             fields["order"] = mod.mode
+
+
+def clamped(dice: Dice, face: int) -> int:
+    """The value a die showing `face` counts as after d20's `mi` and `ma` (as a roll clamps).
+
+    >>> clamped(Dice(1, 3, ceiling=1), 3), clamped(Dice(1, 6, floor=2), 1)
+    (1, 2)
+    """
+    if dice.floor is not None and face < dice.floor:
+        face = dice.floor
+    if dice.ceiling is not None and face > dice.ceiling:
+        face = dice.ceiling
+    return face
 
 
 def _plain_sum(node: Expr) -> bool:

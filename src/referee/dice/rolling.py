@@ -401,7 +401,9 @@ def apply(op: Op, left: Number, right: Number, node: Expr | None = None) -> Numb
             raise RuleError(f"division by zero{where}: the divisor rolled 0")
         if op is OP_DIV:
             return whole(Fraction(left) / right)
-        return whole(left // right if op is OP_FLOORDIV else left % right)
+        if op is OP_FLOORDIV:
+            return whole(left // right)
+        return whole(remainder(left, right))
     if op is OP_EQ:
         return int(left == right)
     if op is OP_NE:
@@ -413,6 +415,16 @@ def apply(op: Op, left: Number, right: Number, node: Expr | None = None) -> Numb
     if op is OP_LT:
         return int(left < right)
     return int(left <= right)
+
+
+def remainder(left: Number, right: Number) -> Number:
+    """`left % right` as JavaScript (and so roll20) takes it: the sign of the dividend.
+
+    >>> remainder(-7, 3), remainder(7, -3), remainder(-7, -3), remainder(7, 3)
+    (-1, 1, -1, 1)
+    """
+    rest = (-left if left < 0 else left) % (-right if right < 0 else right)
+    return -rest if left < 0 else rest
 
 
 def _call(function: str, value: Number) -> Number:

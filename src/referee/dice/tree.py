@@ -38,7 +38,7 @@ class Op(enum.Enum):
     FLOORDIV = "//"
     """Division rounded down."""
     MOD = "%"
-    """Remainder (the sign of the divisor, as Python's)."""
+    """Remainder with the sign of the dividend, as JavaScript's and roll20's (-7 % 3 is -1)."""
     EQ = "=="
     """1 if both sides are equal, else 0."""
     NE = "!="

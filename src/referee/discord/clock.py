@@ -24,6 +24,7 @@ from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ConflictError, NotationError
+from referee.vocabulary import EventType
 
 CLOCKS = Table(
     "discord_clocks",
@@ -81,7 +82,9 @@ def action_began(records: Sequence[Mapping[str, Any]], state: BoutState) -> Mapp
     resume, or, for a critical's free attack, the outcome that gave it (its seq is
     `state.last_outcome`)."""
     began: Mapping[str, Any] = next(
-        r for r in reversed(records) if r["type"] in ("turn", "resumed", "initiative")
+        r
+        for r in reversed(records)
+        if r["type"] in (EventType.TURN, EventType.RESUMED, EventType.INITIATIVE)
     )
     if state.free_attack is not None and state.free_attack == state.current:
         given = state.last_outcome

@@ -41,6 +41,7 @@ from referee.errors import (
     RuleError,
 )
 from referee.numerals import is_whole
+from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
 from referee.service.redaction import hidden_stats, redact_hidden
@@ -54,6 +55,10 @@ DICE_PER_EVENT = 100
 SYSTEMS = ("msv", "srp")
 #: Buttons under one answer (four rows of five; the fifth row holds the select menu).
 MAX_BUTTONS = 20
+#: Events after which an answer shows the score again.
+SCORE_CHANGES = frozenset(
+    {EventType.WOUND, EventType.OVERRIDDEN, EventType.VOIDED, EventType.FIGHTER_UPDATED}
+)
 #: Choices in one select menu (Discord's limit).
 MAX_CHOICES = 25
 SPECIAL_MENU = "Special action..."
@@ -84,10 +89,10 @@ class LedgerRng:
         for start in range(0, len(sides), DICE_PER_EVENT):
             chunk = tuple(sides[start : start + DICE_PER_EVENT])
             records = self.service.command(self.bout_id, REF, c.FreeRoll(REFEREE, chunk))
-            rolled = next(r for r in records if r["type"] == "roll")["payload"]
-            faces += [int(f) for f in rolled["faces"]]
-            self.nonces.append(int(rolled["nonce"]))
-            first = int(rolled["nonce"]) if first is None else first
+            rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+            faces += [int(f) for f in rolled.faces]
+            self.nonces.append(int(rolled.nonce or 0))
+            first = int(rolled.nonce or 0) if first is None else first
         return Throw(tuple(sides), tuple(faces), first)
 
 
@@ -271,7 +276,7 @@ class Desk:
         table = self._table(place)
         record = self.service.store.get_bout(table)
         if not reveal:
-            rolls = sum(1 for r in self.service.records(table) if r["type"] == "roll")
+            rolls = sum(1 for r in self.service.records(table) if r["type"] == EventType.ROLL)
             return Reply(
                 [
                     f"Table ledger of #{place.channel_name}: commitment {record.commitment}",
@@ -494,7 +499,7 @@ class Desk:
             if secret and proctor is not None:
                 direct.append((int(proctor), "\n".join([f"{state.name}, for the proctor:",
                                                         *secret])))  # fmt: skip
-        if any(r["type"] in ("wound", "overridden", "voided", "fighter_updated") for r in records):
+        if any(r["type"] in SCORE_CHANGES for r in records):
             lines += [ln for ln in self._score_lines(bout) if not ln.startswith("Next:")]
         if state.status is Status.RUNNING and state.current:
             free = " - a free attack" if state.free_attack else ""

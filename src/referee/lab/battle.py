@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 from referee.analysis.msv_outcomes import Outcome, attack_outcomes, key_distribution
-from referee.errors import LimitError, NotationError, RuleError
+from referee.errors import LimitError, RuleError
 from referee.lab.battle_result import (
     MIN_BATTLES,
     BattleFigures,
@@ -46,8 +46,8 @@ from referee.lab.battle_result import (
     check_side,
     line_up,
 )
-from referee.numerals import is_whole
 from referee.systems.msv.attack import D100, check_cs, interpret
+from referee.systems.msv.notation import read_fighter
 from referee.systems.msv.rules import MsvRules
 
 #: Bounds on untrusted input (DESIGN: budgets).
@@ -68,17 +68,16 @@ class Fighter:
 
 
 def parse_side(text: str) -> tuple[tuple[str, int], ...]:
-    """`"Tarl=65,Rask=55"` -> (("Tarl", 65), ("Rask", 55)).
+    """`"Tarl=65,Rask=55"` -> (("Tarl", 65), ("Rask", 55)); each fighter read as
+    `referee.systems.msv.notation.read_fighter` reads it (old dice `2dN` too).
 
     >>> parse_side("Tarl=65, Orc=50")
     (('Tarl', 65), ('Orc', 50))
     """
     out = []
     for part in text.split(","):
-        name, sep, value = part.strip().rpartition("=")
-        if not sep or not name.strip() or not is_whole(value.strip()):
-            raise NotationError(f"bad fighter {part.strip()!r} in {text!r} (expected NAME=CS)")
-        out.append((name.strip(), int(check_cs(int(value)))))
+        name, cs = read_fighter(part.strip())
+        out.append((name, int(cs)))
     check_side(len(out))
     return tuple(out)
 

@@ -18,9 +18,9 @@ import numpy as np
 
 from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
-from referee.lab.analysis import build_ladder, compare_rows
 from referee.lab.battle import BattleResult, exact_battle
 from referee.lab.battle_result import BattleFigures
+from referee.lab.msv_packs import build_ladder, compare_rows
 from referee.lab.svg import heat_map_svg
 from referee.systems.msv.rules import MsvRules
 

@@ -31,6 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from referee.analysis.srp_odds import hits_of
 from referee.errors import LimitError, NotationError, RuleError
 from referee.lab.battle_result import (
     MIN_BATTLES,
@@ -45,8 +46,7 @@ from referee.systems.srp.combatants import attack_from, defense_from, sheet_from
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, chart
-from referee.systems.srp.odds import hits_of, hits_to_down
-from referee.systems.srp.rules import SrpRules, TurnOrder
+from referee.systems.srp.rules import SrpRules, TurnOrder, hits_to_down
 from referee.systems.srp.sheet import DefenseKind, Sheet, sheet_from_table
 
 #: Bounds on untrusted input (DESIGN: budgets).

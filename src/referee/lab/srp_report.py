@@ -14,12 +14,12 @@ from html import escape
 
 import numpy as np
 
+from referee.analysis.srp_odds import duel_odds, hit_distribution
 from referee.lab.report import STYLE, _table, battles_table, pack_table
 from referee.lab.srp_battle import exact_battle, parse_srp_side
 from referee.lab.svg import heat_map_svg
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense
-from referee.systems.srp.odds import duel_odds, hit_distribution
 from referee.systems.srp.rules import SrpRules
 
 #: The duel fighters of the heat maps: weapon +3, AP 3, defense = own skill, 10 hits.

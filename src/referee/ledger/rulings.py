@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.ledger.printable import shown
+from referee.vocabulary import EventType
 
 #: Who makes rulings.
 REFEREE = "referee"
@@ -116,14 +117,14 @@ def _stat(p: Payload) -> str | None:
 
 #: Event types that, written by the referee, are rulings; each says what was decided.
 RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
-    "ended": _ended,
-    "overridden": _overridden,
-    "voided": _voided,
-    "action": _action,
-    "fighter_updated": _updated,
-    "stat": _stat,
-    "skipped": lambda p: f"the referee skipped the turn of {shown(p.get('name'))}",
-    "cancelled": lambda p: "the referee called the bout off",
+    EventType.ENDED: _ended,
+    EventType.OVERRIDDEN: _overridden,
+    EventType.VOIDED: _voided,
+    EventType.ACTION: _action,
+    EventType.FIGHTER_UPDATED: _updated,
+    EventType.STAT: _stat,
+    EventType.SKIPPED: lambda p: f"the referee skipped the turn of {shown(p.get('name'))}",
+    EventType.CANCELLED: lambda p: "the referee called the bout off",
 }
 
 
@@ -150,13 +151,13 @@ def rulings(events: list[Any]) -> tuple[Ruling, ...]:
         if not isinstance(event, dict):
             continue
         kind, payload = event.get("type"), event.get("payload")
-        if kind == "roll":
+        if kind == EventType.ROLL:
             last_roll = event.get("seq")
             continue
-        if kind == "seed_rotated" and isinstance(payload, dict):
+        if kind == EventType.SEED_ROTATED and isinstance(payload, dict):
             found.append(Ruling(event.get("seq"), kind, _rotated(event, payload, last_roll)))
             continue
-        if event.get("actor") != REFEREE and kind != "action":  # an action says `by` itself
+        if event.get("actor") != REFEREE and kind != EventType.ACTION:  # an action says `by` itself
             continue
         describe = RULING_TYPES.get(kind) if isinstance(kind, str) else None
         if describe is None or not isinstance(payload, dict):

@@ -45,6 +45,7 @@ from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.printable import shown
 from referee.ledger.rulings import Ruling, rulings
 from referee.numerals import is_whole
+from referee.payloads.events import MAX_DICE_PER_ROLL, MAX_SIDES, Roll
 from referee.rng import action_stream, commitment, free_stream, verifiable_faces
 from referee.rng.streams import (
     DICE_SCHEMES,
@@ -59,10 +60,6 @@ from referee.vocabulary import EventType, Problem
 
 #: A rule checker: reads the whole export, returns what does not follow the rules.
 Checker = Callable[[Mapping[str, Any]], Sequence[Problem]]
-
-#: Bounds for one roll read from an untrusted export.
-MAX_DICE_PER_ROLL = 1000
-MAX_SIDES = 1 << 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,22 +588,54 @@ def check_roll(
 
 
 def _roll_shape(payload: Any) -> str | None:
+    """What is wrong with a roll's payload by its declared shape (`referee.payloads.Roll`),
+    field by field in declared order; its stream is checked with the bout's dice scheme."""
     if not isinstance(payload, dict):
         return "roll payload is not an object"
-    nonce, dice, faces = payload.get("nonce"), payload.get("dice"), payload.get("faces")
+    for declared in Roll.declared():
+        problem = _ROLL_FIELDS[declared.name](payload)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _nonce_problem(payload: dict[str, Any]) -> str | None:
+    # a verifiable roll's nonce: the service's rolls all have one (null is not checkable)
+    nonce = payload.get("nonce")
     if isinstance(nonce, bool) or not isinstance(nonce, int):
         return f"nonce {shown(nonce)} is not a whole number"
+    return None
+
+
+def _dice_problem(payload: dict[str, Any]) -> str | None:
+    dice = payload.get("dice")
     if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE_PER_ROLL:
         return f"dice {shown(dice)} is not a list of 1..{MAX_DICE_PER_ROLL} dice"
     for name in dice:
         if not _die_name(name):
             return f"die {shown(name)} is not a die name like 'd20'"
-    if not isinstance(faces, list) or len(faces) != len(dice):
+    return None
+
+
+def _faces_problem(payload: dict[str, Any]) -> str | None:
+    faces, dice = payload.get("faces"), payload.get("dice")
+    if not isinstance(faces, list) or not isinstance(dice, list) or len(faces) != len(dice):
         return f"faces {shown(faces)} are not one face per die of {shown(dice)}"
     for face in faces:
         if not _whole(face):
             return f"face {shown(face)} is not a whole number"
     return None
+
+
+#: How each declared field of a roll is checked (every field the shape declares has one; the
+#: stream's depends on the bout's dice scheme: `_stream_problem`).
+_ROLL_FIELDS: Mapping[str, Callable[[dict[str, Any]], str | None]] = {
+    "nonce": _nonce_problem,
+    "dice": _dice_problem,
+    "faces": _faces_problem,
+    "stream": lambda payload: None,
+}
+assert set(_ROLL_FIELDS) == {d.name for d in Roll.declared()}
 
 
 def _die_name(name: Any) -> bool:

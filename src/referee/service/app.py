@@ -41,6 +41,7 @@ from referee.service import (
     routes_judge,
     routes_lab,
     routes_powers,
+    routes_world,
 )
 from referee.service.bouts import ROTATE_EVERY, RefereeService
 from referee.service.chat import error_answer
@@ -451,6 +452,7 @@ def create_app(
         routes_powers,
         routes_events,
         routes_chat,
+        routes_world,
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
@@ -462,6 +464,11 @@ def create_app(
         @app.get("/", include_in_schema=False)
         def home() -> FileResponse:
             return FileResponse(STATIC / "index.html")
+
+        # Browsers ask for /favicon.ico by themselves (the pages also name favicon.svg).
+        @app.get("/favicon.ico", include_in_schema=False)
+        def favicon() -> FileResponse:
+            return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
     return app
 

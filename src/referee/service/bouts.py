@@ -27,6 +27,7 @@ from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import utc_time
+from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
 from referee.service.redaction import hidden_stats, redact_hidden
@@ -371,15 +372,17 @@ class RefereeService:
         who = actor or caller.who  # 401 without a token; `command` checks the rest
         events = self.command(bout_id, caller, c.FreeRoll(who, expression=dice))
         action = next(e for e in events if e["type"] == EventType.ACTION)
+        said = p.Action.read(action["payload"])
         rolls = [e for e in events if e["type"] == EventType.ROLL]
+        thrown = [p.Roll.read(r["payload"]) for r in rolls]
         answer = {
             "actor": who,
-            "expression": action["payload"]["expression"],
-            "total": action["payload"].get("total"),
-            "nonce": rolls[0]["payload"]["nonce"] if rolls else None,
-            "stream": rolls[0]["payload"].get("stream") if rolls else None,
-            "dice": [d for r in rolls for d in r["payload"]["dice"]],
-            "faces": [f for r in rolls for f in r["payload"]["faces"]],
+            "expression": said.expression,
+            "total": said.total,
+            "nonce": thrown[0].nonce if thrown else None,
+            "stream": thrown[0].stream if thrown else None,
+            "dice": [d for r in thrown for d in r.dice],
+            "faces": [f for r in thrown for f in r.faces],
             "rolls": [{**r["payload"], "seq": r["seq"]} for r in rolls],
             "seq": action["seq"],
         }
@@ -570,7 +573,7 @@ def failure_of(events: Sequence[Record]) -> str | None:
     """
     for e in events:
         if e["type"] == EventType.FAILED:
-            return str(e["payload"].get("error"))
+            return p.Failed.read(e["payload"]).error
     return None
 
 
@@ -589,11 +592,12 @@ def action_answer(events: Sequence[Record]) -> dict[str, Any]:
         answer["seq"] = outcome["seq"]
     for e in events:
         if e["type"] == EventType.TURN:
-            answer["next"] = e["payload"]["fighter"]
+            answer["next"] = p.Turn.read(e["payload"]).fighter
         if e["type"] == EventType.ENDED:
-            answer["winner"] = e["payload"]["winner"]
-    if rolls and "roll" not in answer and len(rolls[0]["faces"]) == 1:
-        answer["roll"] = rolls[0]["faces"][0]
+            answer["winner"] = p.Ended.read(e["payload"]).winner
+    first = p.Roll.read(rolls[0]) if rolls else None
+    if first is not None and "roll" not in answer and len(first.faces) == 1:
+        answer["roll"] = first.faces[0]
     return answer
 
 

@@ -15,9 +15,11 @@ from referee.bout import commands as c
 from referee.dice import odds, parse
 from referee.dice.chat import format_host_line
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
-from referee.rng import action_stream
+from referee.payloads import events as p
+from referee.sentences import receipt
 from referee.service.bouts import Caller, RefereeService, failure_of
 from referee.store import Role
+from referee.vocabulary import EventType
 
 MAX_CHAT_BYTES = k.MAX_CHAT_BYTES
 clip = k.clip
@@ -84,22 +86,20 @@ def _score(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = Non
 def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolRoll) -> str:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, (cmd.sides,) * cmd.count))
-    roll = next(e for e in events if e["type"] == "roll")
-    faces = roll["payload"]["faces"]
-    line = format_host_line(_shown(actor), cmd.sides, faces)
-    # The receipt as `referee export --chat` writes it (and the judge reads it): a roll from
-    # another stream than the roller's actions names it, so it is not taken for an attack.
-    stream = roll["payload"].get("stream")
-    named = f", {stream}" if stream and stream != action_stream(actor) else ""
-    return f"{line} (nonce {roll['payload']['nonce']}{named})"
+    rolled = next(e for e in events if e["type"] == EventType.ROLL)["payload"]
+    line = format_host_line(_shown(actor), cmd.sides, p.Roll.read(rolled).faces)
+    # The receipt as every renderer says it (`referee.sentences.receipt`, as `referee export
+    # --chat` writes it and the judge reads it): a roll from another stream than the roller's
+    # actions names it, so it is not taken for an attack.
+    return line + receipt(rolled, actor)
 
 
 def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, expression=cmd.expression))
-    rolls = [e["payload"] for e in events if e["type"] == "roll"]
-    faces = [f for r in rolls for f in r["faces"]]
-    nonces = [r["nonce"] for r in rolls]
+    rolls = [p.Roll.read(e["payload"]) for e in events if e["type"] == EventType.ROLL]
+    faces = [f for r in rolls for f in r.faces]
+    nonces = [r.nonce for r in rolls if r.nonce is not None]  # the service throws each with one
     return k.roll_line(_shown(actor), cmd.expression, faces, nonces, failure_of(events))
 
 

@@ -2,15 +2,16 @@
 
 The referee may keep a fighter's stats hidden (SRP-10; MSV: an NPC's CS) until it reveals them
 or the bout closes. Until then every view but the referee's (answers to actions, the log, the
-live stream, the export, chat answers, Discord messages) goes through `redact_hidden`:
+live stream, the export, chat answers, Discord messages) goes through `redact_hidden`, which
+reads who may see each field from the payload's declared shape (`referee.payloads`; an outcome's
+and an initiative's rule-system part from the system's `outcomes` and `initiative_detail`):
 
-- a hidden stat's value shows as "hidden" where it is written (`fighter_added`,
-  `fighter_updated`, `stat`, an MSV initiative roll's CS);
-- an outcome that names a fighter with hidden stats anywhere (its actor, its target, a helper, a
-  defender making an extra attack on a charge) keeps only the public part its rule system
-  declares for that kind of outcome (`RuleSystem.public_outcomes`: who did what to whom, the
-  dice, the levels, the damage rolled, the hits), with the summary saying "hidden" for a
-  stat it names. Everything else, and every key a system has not declared public, is left out.
+- a private field (`Visibility.PRIVATE`: one fighter's stat, as a `fighter_added` sheet, a
+  `stat` event's value, an MSV initiative roll's CS) shows "hidden" while that stat is hidden;
+- an event that names a fighter with hidden stats anywhere (its actor, its target, a helper, a
+  defender making an extra attack on a charge) loses its hidden fields (`Visibility.HIDDEN`:
+  worked out from a hidden stat) and every key its shape does not declare; an outcome keeps
+  only its public fields, with the summary saying "hidden" for a stat it names.
 
 A redacted event carries `"redacted": true`. It and every event after it show `hash` and
 `prev` as null: a stat has few values, so the hash of an event that holds one (and so every
@@ -22,72 +23,186 @@ hidden stat is revealed) every event is shown whole, hashes and all.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from referee.bout.events import EventType
 from referee.errors import NotFoundError
-from referee.systems.base import PublicShape, find_system
+from referee.payloads import SHAPES, Declared, Shape, Visibility
+from referee.payloads import events as p
+from referee.payloads.fields import pick, shapes_in
+from referee.systems.base import RuleSystem, find_system
+from referee.vocabulary import EventType
 
 Record = dict[str, Any]
-
-#: What the engine writes into every outcome besides the rule system's payload; the summary is
-#: said again with hidden stats as "hidden" (`SUMMARY_STATS`).
-ENGINE_OUTCOME = ("kind", "actor", "summary", "extra_action")
+Hidden = Mapping[str, frozenset[str]]
+#: What a private value shows while its stat is hidden.
+HIDDEN = "hidden"
 
 
 def hidden_stats(events: Sequence[Record]) -> dict[str, frozenset[str]]:
     """Each fighter's stats still hidden after `events` (all of a bout's, from the start)."""
     hidden: dict[str, set[str]] = {}
     for e in events:
-        p = e.get("payload") or {}
-        if e["type"] == EventType.FIGHTER_ADDED or (
-            e["type"] == EventType.FIGHTER_UPDATED and "hidden" in p
-        ):
-            hidden[str(p.get("name"))] = set(p.get("hidden") or ())
-        elif e["type"] == EventType.REVEALED:
-            hidden.get(str(p.get("name")), set()).difference_update(p.get("keys") or ())
+        kind, payload = e["type"], e.get("payload") or {}
+        if kind == EventType.FIGHTER_ADDED:
+            added = p.FighterAdded.read(payload)
+            hidden[str(added.name)] = set(added.hidden or ())
+        elif kind == EventType.FIGHTER_UPDATED and "hidden" in payload:
+            updated = p.FighterUpdated.read(payload)
+            hidden[str(updated.name)] = set(updated.hidden or ())
+        elif kind == EventType.REVEALED:
+            revealed = p.Revealed.read(payload)
+            hidden.get(str(revealed.name), set()).difference_update(revealed.keys or ())
     return {name: frozenset(keys) for name, keys in hidden.items() if keys}
 
 
 def redact_hidden(
     events: list[Record],
-    hidden: Mapping[str, frozenset[str]] | None = None,
+    hidden: Hidden | None = None,
     system: str | None = None,
 ) -> list[Record]:
     """Events with hidden stats left out (SRP-10), as everyone but the referee sees them.
 
     `hidden` maps each fighter to its stats still hidden (`hidden_stats` of the whole bout;
     by default, of `events`); `system` names the bout's rule system (by default, the one its
-    opening event names, when `events` hold it), whose `public_outcomes` say what of each
-    outcome stays public.
+    opening event names, when `events` hold it), whose declared shapes say what stays public.
     """
     if hidden is None:
         hidden = hidden_stats(events)
     if not hidden:
         return events
-    shapes = _public_outcomes(system if system is not None else _system_of(events))
+    rules = _system(system if system is not None else _system_of(events))
     out = []
     for e in events:
-        p = e.get("payload") or {}
-        kind = e["type"]
-        name = str(p.get("name"))
-        if kind in (EventType.FIGHTER_ADDED, EventType.FIGHTER_UPDATED) and name in hidden:
-            stats = {
-                k: ("hidden" if k in hidden[name] else v) for k, v in (p.get("stats") or {}).items()
-            }
-            e = {**e, "payload": {**p, "stats": stats}, "redacted": True}
-        elif kind == EventType.STAT and p.get("key") in hidden.get(str(p.get("target")), ()):
-            e = {**e, "payload": {**p, "value": "hidden"}, "redacted": True}
-        elif kind == EventType.INITIATIVE and _hides_a_roll(p, hidden):
-            e = {**e, "payload": _initiative_public(p, hidden), "redacted": True}
-        elif kind == EventType.OUTCOME and any(n in hidden for n in _texts(p)):
-            shape = shapes.get(str(p.get("kind")), {})
-            public = {k: p[k] for k in ENGINE_OUTCOME if k in p}
-            public.update(_public(p, shape))
-            public["summary"] = _summary_public(p, hidden.get(str(p.get("actor")), frozenset()))
-            e = {**e, "payload": public, "redacted": True}
+        shape = _shape_of(e, rules)
+        payload = e.get("payload")
+        if shape is not None and isinstance(payload, dict):
+            seen = _Redaction(hidden, _names_hidden(payload, hidden))
+            public = seen.object(shape, payload)
+            if seen.changed:
+                if issubclass(shape, _Merged):
+                    public["summary"] = _summary_public(payload, hidden, rules)
+                e = {**e, "payload": public, "redacted": True}
         out.append(e)
     return _unchained(out)
+
+
+class _Merged(Shape):
+    """An outcome's whole shape: the engine's part and the system's for its kind."""
+
+    __slots__ = ()
+    redact_when_named = True
+
+
+def _shape_of(event: Record, rules: type[RuleSystem] | None) -> type[Shape] | None:
+    """The declared shape of an event's whole payload (an outcome: both parts)."""
+    try:
+        kind = EventType(str(event.get("type")))
+    except ValueError:
+        return None
+    shape = SHAPES[kind]
+    payload = event.get("payload") or {}
+    if kind is EventType.OUTCOME:
+        part = rules.outcomes.get(str(payload.get("kind"))) if rules is not None else None
+        return _merged(part)
+    if kind is EventType.INITIATIVE and rules is not None:
+        return _initiative(rules.initiative_detail)
+    return shape
+
+
+_MERGED: dict[type[Shape] | None, type[Shape]] = {}
+
+
+def _merged(part: type[Shape] | None) -> type[Shape]:
+    """The outcome's engine fields and the system's for the kind, as one shape to redact by."""
+    found = _MERGED.get(part)
+    if found is None:
+        fields = (*(part.declared() if part is not None else ()), *p.Outcome.declared())
+        found = type("Merged", (_Merged,), {"_declared_cache": fields, "__slots__": ()})
+        _MERGED[part] = found
+    return found
+
+
+def _initiative(detail: type[Shape]) -> type[Shape]:
+    """The initiative event with its `detail` in the system's declared shape."""
+    found = _MERGED.get(detail)
+    if found is None:
+        fields = tuple(
+            Declared(d.name, d.attribute, d.visibility, d.omit, kind=detail)
+            if d.name == "detail"
+            else d
+            for d in p.Initiative.declared()
+        )
+        found = type("Initiative", (Shape,), {"_declared_cache": fields, "__slots__": ()})
+        _MERGED[detail] = found
+    return found
+
+
+@dataclass(slots=True)
+class _Redaction:
+    """One event's redaction: what is hidden, whether the event names a hidden fighter, and
+    whether anything was left out or said "hidden"."""
+
+    hidden: Hidden
+    named: bool
+    changed: bool = False
+
+    def object(self, shape: type[Shape], value: Mapping[str, Any]) -> dict[str, Any]:
+        """The public part of an object of `shape`."""
+        strict = self.named and (shape.redact_when_named or _has_hidden(shape))
+        if strict:
+            self.changed = True
+        out: dict[str, Any] = {}
+        declared = {d.name: d for d in shape.declared()}
+        for key, item in value.items():
+            field = declared.get(key)
+            if field is None:
+                if strict:
+                    continue  # a key no shape declares is nobody's business
+                out[key] = item
+            elif field.visibility is Visibility.HIDDEN and self.named:
+                self.changed = True
+            elif field.visibility is Visibility.PRIVATE:
+                out[key] = self.private(field, value, item)
+            else:
+                out[key] = self.inner(field, item)
+        return out
+
+    def inner(self, field: Declared, item: Any) -> Any:
+        """A public field's value, its own declared parts redacted in turn."""
+        shapes = shapes_in(field.kind)
+        if not shapes:
+            return item
+        if isinstance(item, list):
+            return [self.inner(field, v) for v in item]
+        if isinstance(item, Mapping):
+            shape = pick(shapes, item)
+            return dict(item) if shape is None else self.object(shape, item)
+        return item
+
+    def private(self, field: Declared, value: Mapping[str, Any], item: Any) -> Any:
+        """A fighter's own stat (or map of stats) as others may see it."""
+        keys = self.hidden.get(str(value.get(field.owner or "")), frozenset())
+        if not keys:
+            return item
+        if field.stat is None and field.stat_field is None:
+            if isinstance(item, Mapping):
+                self.changed = True
+                return {k: (HIDDEN if k in keys else v) for k, v in item.items()}
+            return item
+        stat = field.stat if field.stat is not None else value.get(field.stat_field or "")
+        if stat in keys:
+            self.changed = True
+            return HIDDEN
+        return item
+
+
+def _has_hidden(shape: type[Shape]) -> bool:
+    return any(d.visibility is Visibility.HIDDEN for d in shape.declared())
+
+
+def _names_hidden(payload: Mapping[str, Any], hidden: Hidden) -> bool:
+    return any(text in hidden for text in _texts(payload))
 
 
 def _unchained(events: list[Record]) -> list[Record]:
@@ -109,14 +224,14 @@ def _system_of(events: Sequence[Record]) -> str | None:
     return system if isinstance(system, str) else None
 
 
-def _public_outcomes(system: str | None) -> Mapping[str, PublicShape]:
-    """The rule system's public parts of outcomes; none known: nothing but who did what."""
-    if system is None:
-        return {}
+def _system(name: str | None) -> type[RuleSystem] | None:
+    """The rule system, whose shapes say what stays public; none known: only who did what."""
+    if name is None:
+        return None
     try:
-        return find_system(system).public_outcomes
+        return find_system(name)
     except NotFoundError:
-        return {}
+        return None
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -131,71 +246,16 @@ def _texts(value: Any) -> Iterator[str]:
             yield from _texts(item)
 
 
-def _public(value: Mapping[str, Any], shape: PublicShape) -> dict[str, Any]:
-    """The keys of `value` that `shape` names; nested shapes applied to objects and lists."""
-    out: dict[str, Any] = {}
-    for key, inner in shape.items():
-        if key not in value:
-            continue
-        kept = value[key]
-        if inner is True:
-            out[key] = kept
-        elif isinstance(kept, dict):
-            out[key] = _public(kept, inner)
-        elif isinstance(kept, list):
-            out[key] = [_public(item, inner) for item in kept if isinstance(item, dict)]
-    return out
-
-
-#: How a stat is written in an outcome's summary, so the summary can say "hidden" instead
-#: (MSV: `Orc attacks Tarl: 47 vs CS 70: hit` -> `47 vs CS hidden`; the CS is the attacker's).
-SUMMARY_STATS = {"cs": "CS {}"}
-
-
-def _summary_public(p: Mapping[str, Any], hidden: frozenset[str]) -> Any:
-    summary = p.get("summary")
-    if not isinstance(summary, str):
+def _summary_public(p_: Mapping[str, Any], hidden: Hidden, rules: type[RuleSystem] | None) -> Any:
+    """The summary with each stat it names said "hidden" (the system's outcome shape says how
+    a stat is written in it: MSV `CS 70`)."""
+    summary = p_.get("summary")
+    part = rules.outcomes.get(str(p_.get("kind"))) if rules is not None else None
+    if not isinstance(summary, str) or part is None:
         return summary
-    for key in sorted(hidden & SUMMARY_STATS.keys()):
-        if key in p:
-            written = SUMMARY_STATS[key]
-            summary = summary.replace(written.format(p[key]), written.format("hidden"))
+    written = getattr(part, "summary_stats", {})
+    for key in sorted(hidden.get(str(p_.get("actor")), frozenset()) & written.keys()):
+        if key in p_:
+            shown = written[key]
+            summary = summary.replace(shown.format(p_[key]), shown.format(HIDDEN))
     return summary
-
-
-def _rolls_of(p: Mapping[str, Any]) -> list[Any]:
-    detail = p.get("detail")
-    rounds = detail.get("rounds") if isinstance(detail, Mapping) else None
-    return list(rounds) if isinstance(rounds, list) else []
-
-
-def _hides_a_roll(p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]) -> bool:
-    return any(
-        isinstance(r, Mapping) and set(r) & hidden.get(str(r.get("name")), frozenset())
-        for record in _rolls_of(p)
-        if isinstance(record, Mapping)
-        for r in record.get("rolls") or []
-    )
-
-
-def _initiative_public(
-    p: Mapping[str, Any], hidden: Mapping[str, frozenset[str]]
-) -> dict[str, Any]:
-    """An initiative with each hidden stat of each roll (MSV: the CS) as "hidden"; the rolls,
-    effect numbers, ties and the order stay (they are what the dice said)."""
-
-    def roll(r: Any) -> Any:
-        if not isinstance(r, Mapping):
-            return r
-        keys = hidden.get(str(r.get("name")), frozenset())
-        return {k: ("hidden" if k in keys else v) for k, v in r.items()}
-
-    rounds = [
-        {**record, "rolls": [roll(r) for r in record.get("rolls") or []]}
-        if isinstance(record, Mapping)
-        else record
-        for record in _rolls_of(p)
-    ]
-    detail = p.get("detail")
-    assert isinstance(detail, Mapping)
-    return {**p, "detail": {**detail, "rounds": rounds}}

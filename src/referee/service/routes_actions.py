@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from referee.bout import commands as c
+from referee.payloads import events as p
 from referee.service import models as m
 from referee.service.bouts import Caller
 from referee.service.routing import Ask, Writer, events_answer
+from referee.vocabulary import EventType
 
 
 def routes(ask: Ask, router: APIRouter) -> None:
@@ -23,8 +25,9 @@ def routes(ask: Ask, router: APIRouter) -> None:
 
         def run(caller: Caller) -> dict[str, Any]:
             events = service.command(bout_id, caller, c.RollInitiative())
-            settled = next(e for e in events if e["type"] == "initiative")
-            return {"order": settled["payload"]["order"], **events_answer(events)}
+            settled = next(e for e in events if e["type"] == EventType.INITIATIVE)
+            order = p.Initiative.read(settled["payload"]).order
+            return {"order": list(order), **events_answer(events)}
 
         return dict(await write.once(None, run))
 

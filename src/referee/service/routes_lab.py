@@ -20,7 +20,7 @@ from pydantic import Field
 
 from referee.analysis.msv_matrix import win_matrix
 from referee.errors import LimitError, RefereeError
-from referee.lab.analysis import build_ladder, compare_rows, skill_range
+from referee.lab.msv_packs import build_ladder, compare_rows, skill_range
 from referee.lab.svg import heat_map_svg
 from referee.service.models import Strict
 from referee.systems.formula import parse_formula
@@ -30,6 +30,9 @@ LAB_PATH = "/api/lab/analyse"
 MAX_FORMULA = 200
 MAX_SIDE = 41
 MAX_LADDER = 11
+#: What the heat maps' colours measure, under each map's colour scale.
+WIN_LEGEND = "the row's fighter's chance to win the duel (0 to 1)"
+CHANGE_LEGEND = "change in that chance from the text's own pack (+ the row's fighter gains)"
 
 router = APIRouter()
 
@@ -92,9 +95,17 @@ def analyse(body: LabRequest) -> dict[str, Any]:
         "skills": skills,
         "matrix": _numbers(mine),
         "change": _numbers(change),
-        "matrix_svg": heat_map_svg(skills, mine, "P(row beats column) under this pack"),
+        "matrix_svg": heat_map_svg(
+            skills, mine, "P(row beats column) under this pack", legend=WIN_LEGEND
+        ),
         "change_svg": heat_map_svg(
-            skills, change, "change from the text's pack", -(scale or 1.0), scale or 1.0, 4
+            skills,
+            change,
+            "change from the text's pack",
+            -(scale or 1.0),
+            scale or 1.0,
+            4,
+            legend=CHANGE_LEGEND,
         ),
         "ladder": ladder.to_json(),
         "compare": [r.to_json() for r in compare_rows(pack, text)],

@@ -12,7 +12,7 @@ from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
-from referee.store.notify import CHANNEL, appended
+from referee.store.notify import appended
 from referee.store.raw import Statement, run_sql
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS
@@ -62,6 +62,12 @@ def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row, ServerSeed]:
     """The bout's row, locked FOR UPDATE, and its current seed (one statement), or
     NotFoundError."""
     row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
+    if row is None:
+        # PostgreSQL: a rotation committed while this statement waited for the row's lock
+        # changed the bout's seed index; the waiting statement rechecks the join with the new
+        # bouts row but the seeds row of its own older snapshot, finds no match and answers
+        # nothing, yet holds the lock. Asked again (a new snapshot), it finds the new seed.
+        row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
     seed = ServerSeed(
@@ -166,15 +172,14 @@ def insert_events(
         return
     if conn.dialect.name == "postgresql":
         # One statement, one round trip: the rows (up to `_PG_ROWS` at once, within the
-        # protocol's bound on parameters), and the notification of the commit.
+        # protocol's bound on parameters).
         for start in range(0, len(rows), _PG_ROWS):
             part = rows[start : start + _PG_ROWS]
             values = [row[column] for row in part for column in _EVENT_COLUMNS]
-            run_sql(conn, _pg_insert_events(len(part)), [*values, CHANNEL, bout_id])
-        appended(conn, bout_id, notified=True)
-        return
-    _INSERT_EVENTS.many(conn, rows)
-    appended(conn, bout_id)  # live streams hear of it after the commit
+            run_sql(conn, _pg_insert_events(len(part)), values)
+    else:
+        _INSERT_EVENTS.many(conn, rows)
+    appended(conn, bout_id)  # live streams hear of it after the commit (`store.notify`)
 
 
 _EVENT_COLUMNS = tuple(column.key for column in EVENTS.c)
@@ -184,10 +189,8 @@ _PG_ROWS = 1000
 
 @functools.lru_cache(maxsize=64)
 def _pg_insert_events(count: int) -> str:
-    """PostgreSQL: insert `count` events and notify their bout's listeners, in one statement
-    (the notification is delivered only if the transaction commits)."""
+    """PostgreSQL: insert `count` events in one statement."""
     row = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
     return (
-        f"WITH added AS (INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
-        f"VALUES {', '.join([row] * count)}) SELECT pg_notify(%s, %s)"
+        f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) VALUES {', '.join([row] * count)}"
     )

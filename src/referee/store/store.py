@@ -84,7 +84,7 @@ from referee.store.engine import (
     unit_of_work,
     write_transaction,
 )
-from referee.store.notify import Watcher, crosses_processes, watch
+from referee.store.notify import Watcher, crosses_processes, flush, watch
 from referee.store.raw import Statement
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.rows import (
@@ -271,7 +271,9 @@ class Store:
         return SCHEMA_VERSION
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Send the live-update notifications still due (PostgreSQL) and close every pooled
+        connection."""
+        flush(self._engine)
         self._writer.close()
         self._engine.dispose()
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.errors import NotFoundError
+from referee.payloads import Shape
 from referee.rng import Rng
 from referee.vocabulary import JSON as JSON  # the rule-system API names it too
 
@@ -53,12 +54,13 @@ class StatChange:
 class Outcome:
     """What one action did, as the rules decided it. The engine turns it into events.
 
-    `payload` is the full interpretation (integers, strings, booleans, lists, dicts:
-    never floats), `summary` one line a HUD can say in chat.
+    `payload` is the full interpretation, in the shape the system declares for `kind`
+    (`RuleSystem.outcomes`: whole numbers, text, booleans, never floats), `summary` one line a
+    HUD can say in chat.
     """
 
     kind: str
-    payload: dict[str, JSON]
+    payload: Shape
     summary: str
     wounds: tuple[Wound, ...] = ()
     conditions: tuple[ConditionChange, ...] = ()
@@ -67,19 +69,13 @@ class Outcome:
     uses_turn: bool = True
 
 
-#: What of one kind of outcome stays public while a fighter it names has hidden stats (SRP-10):
-#: each key named is kept, as it is (`True`) or, for a list of objects (a volley's shots, a
-#: charge's extra attacks) or an object, with only the keys of the inner shape. A key not named
-#: is left out, so a key added to a payload later stays private until it is declared public.
-PublicShape = Mapping[str, "Literal[True] | PublicShape"]
-
-
 @dataclass(frozen=True, slots=True)
 class Initiative:
-    """A settled turn order, with every roll (and reroll) recorded in `payload`."""
+    """A settled turn order, with every roll (and reroll) recorded in `payload`, in the shape
+    the system declares (`RuleSystem.initiative_detail`)."""
 
     order: tuple[str, ...]
-    payload: dict[str, JSON] = field(default_factory=dict)
+    payload: Shape
 
 
 class RuleSystem(ABC):
@@ -93,9 +89,16 @@ class RuleSystem(ABC):
     title: ClassVar[str]
     #: The action kinds `act` accepts, e.g. ("attack",) for MSV.
     actions: ClassVar[tuple[str, ...]]
-    #: Each outcome kind's public part while a fighter it names has hidden stats (SRP-10);
-    #: a kind not listed shows only who did what (the engine's kind, actor and summary).
-    public_outcomes: ClassVar[Mapping[str, PublicShape]] = {}
+    #: Each action kind's outcome shape (`referee.payloads`): the fields `act` writes for it,
+    #: and which of them stay public while a fighter the outcome names has hidden stats
+    #: (SRP-10). The engine refuses an outcome of another shape.
+    outcomes: ClassVar[Mapping[str, type[Shape]]]
+    #: The shape of an initiative's `detail` (its rolls and what settled the order).
+    initiative_detail: ClassVar[type[Shape]]
+    #: What a sentence calls one wound and several (MSV: damage; SRP: hit, hits).
+    wound_words: ClassVar[tuple[str, str]] = ("wound", "wounds")
+    #: Conditions as people read them, where the name does not say it (`referee.sentences`).
+    condition_words: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         self.rules: dict[str, JSON] = self.load_rules(rules or {})

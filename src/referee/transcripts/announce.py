@@ -22,7 +22,8 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from referee.errors import RefereeError
-from referee.transcripts.fighters import MAX_FIGHTERS, Fighter, skill
+from referee.systems.msv.notation import read_skill
+from referee.transcripts.fighters import MAX_FIGHTERS, Fighter
 
 #: A skill in brackets after a fighter's name.
 SKILL_RE = re.compile(
@@ -101,7 +102,7 @@ def _sides(parts: list[tuple[str, str, str]]) -> tuple[Fighter, ...] | None:
         if not groups or not teams or _SIDE_CHANGE.search(sep):
             groups.append([])
             labels.append(label)
-        groups[-1].append(Fighter(name, skill(value, f"{name}={value}")))
+        groups[-1].append(Fighter(name, read_skill(value, f"{name}={value}")))
     if not teams:
         return tuple(f for group in groups for f in group)
     out: list[Fighter] = []

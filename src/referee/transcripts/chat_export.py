@@ -2,11 +2,11 @@
 
 Each roll is the host's line with its receipt (`OnlineHost: Tarl rolled 1 100-sided die: 47
 (nonce 2)`; a roll from another stream than the roller's actions names it, `(nonce 0,
-free:Tarl)`), each consequence a line said by `Referee`, the commitments in force (at the
-start and after each rotation) among them, every line time-stamped `[hh:mm:ss]` (UTC) from
-its event. `referee judge --export` decides such a transcript back to the bout's
-verdict with no anomaly. The web console's "Copy as chat" (static/js/transcript.js) writes
-the same lines.
+free:Tarl)`), each consequence a line said by `Referee` in the words of `referee.sentences`,
+the commitments in force (at the start and after each rotation) among them, every line
+time-stamped `[hh:mm:ss]` (UTC) from its event. `referee judge --export` decides such a
+transcript back to the bout's verdict with no anomaly. The web console's "Copy as chat"
+(static/js/transcript.js) writes the same lines.
 
 >>> events = [
 ...     {"type": "fighter_added", "actor": "referee", "at": "2026-11-29T21:03:00.000000Z",
@@ -23,12 +23,20 @@ the same lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.payloads import events as p
+from referee.sentences import initiative_readings, roll_line, sentence, who
 from referee.transcripts.receipts import REFEREE_NAME
+from referee.vocabulary import EventType
 
 Event = Mapping[str, Any]
+
+#: Events the transcript does not say in the referee's words: an action shows as its rolls'
+#: host lines, the bout and its fighters as the announcement.
+SILENT = frozenset({EventType.ACTION, EventType.ROLL, EventType.BOUT_OPENED,
+                    EventType.FIGHTER_ADDED})  # fmt: skip
 
 
 def _stamp(event: Event) -> str:
@@ -36,28 +44,21 @@ def _stamp(event: Event) -> str:
     return f"[{at[11:19]}] " if len(at) >= 19 and at[13] == ":" else ""
 
 
-def _host(name: str, payload: Mapping[str, Any]) -> str:
-    dice = [str(d) for d in payload.get("dice") or []]
-    faces = " ".join(str(f) for f in payload.get("faces") or [])
-    sides = dice[0].lstrip("d") if dice else "?"
-    noun = "die" if len(dice) == 1 else "dice"
-    nonce, stream = payload.get("nonce"), payload.get("stream")
-    named = f", {stream}" if stream and stream != f"act:{name}" else ""
-    receipt = f" (nonce {nonce}{named})" if nonce is not None else ""
-    return f"OnlineHost: {name} rolled {len(dice)} {sides}-sided {noun}: {faces}{receipt}"
-
-
-def _cs(payload: Mapping[str, Any]) -> str:
-    cs = (payload.get("stats") or {}).get("cs")
+def _cs(added: p.FighterAdded) -> str:
+    cs = (added.stats or {}).get("cs")
     return f"CS {cs}" if isinstance(cs, int) and not isinstance(cs, bool) else "CS hidden"
 
 
 def _announcement(events: Sequence[Event]) -> str:
-    fighters = [e["payload"] for e in events if e.get("type") == "fighter_added"]
-    named = [f"{p.get('name')} ({_cs(p)})" for p in fighters]
+    fighters = [
+        p.FighterAdded.read(e.get("payload") or {})
+        for e in events
+        if e.get("type") == EventType.FIGHTER_ADDED
+    ]
+    named = [f"{f.name} ({_cs(f)})" for f in fighters]
     sides: dict[str, list[str]] = {}
-    for payload, shown in zip(fighters, named, strict=True):
-        sides.setdefault(str(payload.get("side") or payload.get("name")), []).append(shown)
+    for added, shown in zip(fighters, named, strict=True):
+        sides.setdefault(str(added.side or added.name), []).append(shown)
     if len(sides) < len(named):  # teams: each side named, its fighters joined by '&'
         return "Spar: " + " vs ".join(f"Team {s}: {' & '.join(f)}" for s, f in sides.items())
     if len(named) == 2:
@@ -69,67 +70,48 @@ def _said(text: str) -> str:
     return f"{REFEREE_NAME}: {text}"
 
 
-_SAYINGS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
-    "initiative": lambda p: f"Order: {', '.join(p.get('order') or [])}",
-    "outcome": lambda p: str(p.get("summary")) if p.get("summary") else None,
-    "wound": lambda p: f"{p.get('target')}: {p.get('total')} damage taken",
-    "defeated": lambda p: f"{p.get('name')} is defeated" if p.get("defeated") else None,
-    "turn": lambda p: f"Round {p.get('round')}: {p.get('fighter')}'s turn",
-    "voided": lambda p: f"voids events {p.get('from')}..{p.get('to')}",
-    "ended": lambda p: f"Result: {p.get('winner') or 'no winner'} ({p.get('reason')})",
-    "cancelled": lambda p: f"the bout is called off ({p.get('reason')})",
-    "seed_rotated": lambda p: (
-        f"server seed {int(p.get('index', 1)) - 1} revealed, nonces from 0; "
-        f"commitment {p.get('next_commitment')}"
-    ),
-    "closed": lambda p: f"bout closed, server seed {p.get('server_seed')}",
-}
-
-
 def bout_as_chat(doc: Mapping[str, Any]) -> list[str]:
     """The transcript of an export document: one announcement, then every event that chat
     would show, in order (see the module text)."""
     events: Sequence[Event] = [e for e in doc.get("events") or [] if isinstance(e, Mapping)]
-    opened = next((e.get("payload") or {} for e in events if e.get("type") == "bout_opened"), {})
-    name = opened.get("name") or (doc.get("bout") or {}).get("name")
+    first_event = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
+    opened = p.BoutOpened.read(first_event["payload"]) if first_event else None
+    name = opened.name if opened else (doc.get("bout") or {}).get("name")
+    system = opened.system if opened else None
     first = _stamp(events[0]) if events else ""
     about = f"{name}: every roll has its receipt (nonce); judge it with referee judge --export"
     lines = [f"{first}{_said(_announcement(events))}", f"{first}{_said(about)}"]
-    commitment = opened.get("commitment")
-    if commitment:
-        lines.append(f"{first}{_said(f'commitment {commitment} (published before any roll)')}")
+    if opened and opened.commitment:
+        commitment = f"commitment {opened.commitment} (published before any roll)"
+        lines.append(f"{first}{_said(commitment)}")
     actor, initiative = "", False
     pending: list[Event] = []
     for event in events:
-        kind, payload = event.get("type"), event.get("payload") or {}
-        if kind == "action":
-            actor, initiative = str(event.get("actor")), payload.get("kind") == "initiative"
+        kind = event.get("type")
+        if kind == EventType.ACTION:
+            action = p.Action.read(event.get("payload") or {})
+            actor, initiative = str(event.get("actor")), action.kind == "initiative"
             pending = []
-        elif kind == "roll" and initiative:
+        elif kind == EventType.ROLL and initiative:
             pending.append(event)
-        elif kind == "roll":
-            name = REFEREE_NAME if actor == "referee" else actor
-            lines.append(f"{_stamp(event)}{_host(name, payload)}")
-        elif kind == "initiative":
-            lines += _initiative_lines(pending, payload)
+        elif kind == EventType.ROLL:
+            lines.append(f"{_stamp(event)}{roll_line(who(actor), event.get('payload') or {})}")
+        elif kind == EventType.INITIATIVE:
+            lines += _initiative_lines(pending, event.get("payload") or {}, system)
             initiative, pending = False, []
-        saying = _SAYINGS.get(str(kind))
-        text = saying(payload) if saying else None
-        if text:
-            lines.append(f"{_stamp(event)}{_said(text)}")
+        if kind not in SILENT:
+            lines.append(f"{_stamp(event)}{_said(sentence(event, system))}")
     return lines
 
 
-def _initiative_lines(rolls: Sequence[Event], payload: Mapping[str, Any]) -> list[str]:
+def _initiative_lines(
+    rolls: Sequence[Event], payload: Mapping[str, Any], system: str | None
+) -> list[str]:
     """The initiative's rolls named by its detail (rolling order), with each reading."""
-    detail = payload.get("detail") or {}
-    named = [r for rnd in detail.get("rounds") or [] for r in rnd.get("rolls") or []]
+    detail = p.Initiative.read(payload).detail
+    named = [(n, reading) for n, reading in initiative_readings(detail, system) if n]
     lines = []
-    for event, record in zip(rolls, named, strict=False):
-        lines.append(f"{_stamp(event)}{_host(str(record.get('name')), event.get('payload') or {})}")
-        reading = (
-            f"{record.get('name')}: {record.get('roll')} vs CS {record.get('cs')}, "
-            f"effect {record.get('effect')}"
-        )
+    for event, (roller, reading) in zip(rolls, named, strict=False):
+        lines.append(f"{_stamp(event)}{roll_line(roller, event.get('payload') or {})}")
         lines.append(f"{_stamp(event)}{_said(reading)}")
     return lines

@@ -12,18 +12,13 @@ spar ends when one side is left (MSV-7).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from referee.errors import NotationError, RuleError
-from referee.numerals import is_whole
-from referee.systems.msv.attack import CombatSkill, check_cs
-from referee.systems.msv.convert import dice_to_cs
+from referee.systems.msv.attack import CombatSkill
+from referee.systems.msv.notation import read_fighter
 from referee.transcripts.authors import name_key
-
-_OLD_DICE = re.compile(r"2d[0-9]{1,4}", re.IGNORECASE)
-_HINT = "NAME=CS, e.g. 'Tarl Cabot=65', or old dice NAME=2dN, e.g. 'PaKur=2d24'"
 
 #: The most fighters one spar may have (a group spar fought in one chat room).
 MAX_FIGHTERS = 32
@@ -55,7 +50,8 @@ class Fighter:
 
 
 def parse_fighter(text: str) -> Fighter:
-    """`NAME=CS` or `NAME=2dN` (split on the last '='); a clear error for any other form.
+    """`NAME=CS` or `NAME=2dN`, read by the one reader of that form
+    (`referee.systems.msv.notation.read_fighter`).
 
     >>> parse_fighter("Tarl")
     Traceback (most recent call last):
@@ -63,20 +59,8 @@ def parse_fighter(text: str) -> Fighter:
     referee.errors.NotationError: bad fighter 'Tarl' (expected NAME=CS, e.g. 'Tarl Cabot=65', \
 or old dice NAME=2dN, e.g. 'PaKur=2d24')
     """
-    name, sep, value = text.rpartition("=")
-    value = value.strip()
-    if not sep or not name.strip() or len(name) > 64:
-        raise NotationError(f"bad fighter {text[:80]!r} (expected {_HINT})")
-    return Fighter(name.strip(), skill(value, text))
-
-
-def skill(value: str, text: str) -> CombatSkill:
-    """A CS (`65`) or old dice (`2d23`, MSV-8) as a Combat Skill."""
-    if is_whole(value):
-        return check_cs(int(value))
-    if _OLD_DICE.fullmatch(value):
-        return dice_to_cs(value).cs
-    raise NotationError(f"bad fighter {text[:80]!r} (expected {_HINT})")
+    name, cs = read_fighter(text)
+    return Fighter(name, cs)
 
 
 def with_sides(fighters: Sequence[Fighter], sides: Sequence[str]) -> tuple[Fighter, ...]:

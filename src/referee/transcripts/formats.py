@@ -57,14 +57,6 @@ STAMPS: tuple[Stamp, ...] = (
 #: ASCII digits only (`re.ASCII`): no logger writes `٢١:٠٣`, so such a stamp is not one.
 STAMP_RE = re.compile("|".join(f"(?P<s{i}>{s.pattern})" for i, s in enumerate(STAMPS)), re.ASCII)
 
-#: The host's roll line exactly as AOL wrote it (MSV-1), with the service's `(nonce N)` receipt.
-HOST_RE = re.compile(
-    r"OnlineHost:[ \t]+(?P<name>\S(?:.{0,62}?\S)?)[ \t]+rolled[ \t]+(?P<count>\d{1,3})[ \t]+"
-    r"(?P<sides>\d{1,4})-sided[ \t]+(?P<noun>die|dice):[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
-    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})\))?[ \t]*",
-    re.ASCII,
-)
-
 #: The first characters of every stamp style (a quick test before the pattern).
 _OPENERS = frozenset(s.example[0] for s in STAMPS)
 

@@ -27,6 +27,7 @@ from referee.systems.msv.rules import MsvRules, rules_from_mapping
 from referee.transcripts.authors import name_key
 from referee.transcripts.fighters import Fighter
 from referee.transcripts.rolls import HostRoll
+from referee.vocabulary import EventType
 
 #: How the chat shows a roll made by the referee (as the chat endpoint answers it).
 REFEREE_NAME = "Referee"
@@ -170,16 +171,16 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
     for event in events:
         kind_of = event.get("type")
         payload = event.get("payload") or {}
-        if kind_of == "action":
+        if kind_of == EventType.ACTION:
             actor, kind, pending = str(event.get("actor")), str(payload.get("kind")), []
-        elif kind_of == "outcome" and rolls and isinstance(payload.get("target"), str):
+        elif kind_of == EventType.OUTCOME and rolls and isinstance(payload.get("target"), str):
             if rolls[-1].use == "attack" and rolls[-1].target is None:
                 rolls[-1] = replace(rolls[-1], target=payload["target"])
-        elif kind_of == "roll" and payload.get("nonce") is not None:
+        elif kind_of == EventType.ROLL and payload.get("nonce") is not None:
             roll = _roll(event, payload, actor, kind, voided)
             rolls.append(roll)
             pending.append(roll)
-        elif kind_of == "initiative":
+        elif kind_of == EventType.INITIATIVE:
             names = [r.get("name") for rnd in _rounds(payload) for r in rnd.get("rolls", [])]
             for roll, name in zip(pending, names, strict=False):
                 rolls[rolls.index(roll)] = _renamed(roll, str(name))
@@ -216,7 +217,7 @@ def _rounds(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
     out: set[int] = set()
     for event in events:
-        if event.get("type") == "voided":
+        if event.get("type") == EventType.VOIDED:
             payload = event.get("payload")
             low = payload.get("from") if isinstance(payload, Mapping) else None
             high = payload.get("to") if isinstance(payload, Mapping) else None
@@ -229,7 +230,7 @@ def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
     """The fighters the export adds, when each CS is known (none while a CS is hidden)."""
     out = []
     for event in events:
-        if event.get("type") == "fighter_added":
+        if event.get("type") == EventType.FIGHTER_ADDED:
             payload = event.get("payload")
             if not isinstance(payload, Mapping):
                 return ()

@@ -18,13 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: AOL allowed 1..15 dice of 2..999 sides (MSV-1); a host line outside that is not the host's.
-AOL_DICE = range(1, 16)
-AOL_SIDES = range(2, 1000)
+from referee.dice.chat import AOL_DICE, AOL_SIDES, HOST_ROLL
 
 #: A roller's name as a bot writes it: no colon, at most 64 characters.
 _NAME = r"(?P<name>[^:\s@`*](?:[^:`*\n]{0,62}?[^:\s`*])?)"
-_NUM = r"\d{1,4}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +77,6 @@ class Shape:
     strict: re.Pattern[str]
 
 
-_RECEIPT = (
-    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})"
-    r"(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\))?"
-)
-
 #: The roll shapes the judge reads, by bot.
 SHAPES: tuple[Shape, ...] = (
     Shape(
@@ -93,9 +85,8 @@ SHAPES: tuple[Shape, ...] = (
         "Tarl rolled 1 100-sided die: 47 (nonce 4)",
         re.compile(r"\brolled[ \t]+\S{1,4}[ \t]+\S{1,5}-sided[ \t]+di(?:e|ce)\b", re.I),
         re.compile(
-            rf"(?:OnlineHost:[ \t]+)?{_NAME}[ \t]+rolled[ \t]+(?P<count>\d{{1,3}})[ \t]+"
-            rf"(?P<sides>{_NUM})-sided[ \t]+(?P<noun>die|dice):[ \t]*"
-            rf"(?P<faces>{_NUM}(?:[ \t]+{_NUM})*){_RECEIPT}[ \t]*",
+            # the host line's one pattern (`referee.dice.chat.HOST_ROLL`), after a bot's name
+            rf"(?:OnlineHost:[ \t]+)?{_NAME}[ \t]+{HOST_ROLL}[ \t]*",
             re.ASCII,  # the host writes ASCII digits; `٤٧` in a host line is typed, not rolled
         ),
     ),

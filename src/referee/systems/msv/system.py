@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import RuleError
 from referee.rng import Rng
@@ -30,11 +30,11 @@ from referee.systems.base import (
     ConditionChange,
     Initiative,
     Outcome,
-    PublicShape,
     RuleSystem,
     Wound,
     register,
 )
+from referee.systems.msv import payloads
 from referee.systems.msv.attack import attack, check_cs
 from referee.systems.msv.initiative import roll_initiative
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
@@ -58,12 +58,9 @@ class MsvSystem(RuleSystem):
     actions = ("attack",)
     #: A hidden CS (the attacker's) leaves the roll, hit or miss, the damage and a critical's
     #: stun public; only the CS itself is left out (and said `hidden` in the summary).
-    public_outcomes: ClassVar[Mapping[str, PublicShape]] = {
-        "attack": {
-            "target": True, "roll": True, "success": True, "damage": True, "critical": True,
-            "free_attack": True, "extra_damage": True, "free": True, "stuns": True,
-        }
-    }  # fmt: skip
+    outcomes = payloads.OUTCOMES
+    initiative_detail = payloads.Initiative
+    wound_words = ("damage", "damage")
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -95,7 +92,7 @@ class MsvSystem(RuleSystem):
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
         """MSV-5 for every given fighter."""
         result = roll_initiative([(f.name, _cs(f)) for f in fighters], rng, self.msv)
-        return Initiative(result.order, cast(dict[str, JSON], result.to_json()))
+        return Initiative(result.order, payloads.Initiative.read(result.to_json()))
 
     def act(
         self, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
@@ -109,12 +106,11 @@ class MsvSystem(RuleSystem):
         defeats = target.wounds + result.damage >= self.msv.defeat_threshold
         stuns = result.free_attack and not defeats
         clear = tuple(ConditionChange(f.name, STUNNED, 0) for f in bout.fighters if f.has(STUNNED))
-        payload: dict[str, JSON] = {
-            **result.to_json(),
-            "target": target.name,
-            "free": free,
-            "stuns": stuns,
-        }
+        payload = payloads.Attack(
+            cs=result.cs, roll=result.roll, success=result.success, damage=result.damage,
+            critical=result.critical, free_attack=result.free_attack,
+            extra_damage=result.extra_damage, target=target.name, free=free, stuns=stuns,
+        )  # fmt: skip
         return Outcome(
             "attack",
             payload,

@@ -41,7 +41,6 @@ from referee.systems.srp.levels import Level, high_skill_bonus, level, level_tab
 from referee.systems.srp.magic import Cast, Spell, magic_round, resolve_magic
 from referee.systems.srp.melee import Attack, Defense, Strike, chart, resolve, strike
 from referee.systems.srp.missile import Fire, Range, Shot, plan_volley, resolve_volley, shoot
-from referee.systems.srp.odds import attack_odds, duel_odds, hit_distribution
 from referee.systems.srp.rules import SrpRules, load_rules
 from referee.systems.srp.sheet import DefenseKind, Sheet, parse_defense, sheet_from_table
 from referee.systems.srp.spirit import SpiritFighter, resolve_round, spirit_combat
@@ -73,16 +72,13 @@ __all__ = [
     "Weapon",
     "Winner",
     "attack_from",
-    "attack_odds",
     "break_free",
     "can_attack",
     "challenge",
     "chart",
     "defense_from",
-    "duel_odds",
     "example_pack",
     "high_skill_bonus",
-    "hit_distribution",
     "in_rear_arc",
     "in_zone",
     "level",

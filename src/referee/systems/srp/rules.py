@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
 
-from referee.errors import RulePackError
+from referee.errors import LimitError, RulePackError
 from referee.systems.formula import Formula, FormulaError, parse_formula
 from referee.systems.srp.levels import (
     Level,
@@ -95,6 +95,10 @@ class SrpRules:
     """SRP-11: a pavise's melee AP (none unless a pack gives one)."""
     charge_any_zone: bool = False
     """SRP-15: the text's "similar rule": one may charge through any zone, not only expanded."""
+    world_positions: bool = False
+    """SRP-14, 15 in a virtual world: the referee's switch to take every fighter's position and
+    facing from where its avatar stands, reported with each action (`at`, `target_at`), instead
+    of keeping the map's positions (the default)."""
     success: Formula | None = None
     """SRP-5 as a formula over roll, skill: the roll succeeds (default `roll <= skill`)."""
     special: Formula | None = None
@@ -357,3 +361,22 @@ def _option(name: str, raw: Any, default: Any) -> Any:
 
 #: The rulings' defaults, shared (SrpRules is frozen).
 DEFAULT_RULES = SrpRules()
+
+
+#: Largest hit total a fighter may have where hits are counted to down (a stated bound).
+MAX_HIT_TOTAL = 100
+
+
+def hits_to_down(hit_total: int, rules: SrpRules = DEFAULT_RULES) -> int:
+    """Hits a fighter can take before it is down, by the pack's `down` rule (SRP-9).
+
+    >>> hits_to_down(10), hits_to_down(10, SrpRules(down=Down.EXCEED))
+    (10, 11)
+    """
+    if (
+        isinstance(hit_total, bool)
+        or not isinstance(hit_total, int)
+        or not 1 <= hit_total <= MAX_HIT_TOTAL
+    ):
+        raise LimitError(f"hit total {hit_total!r} is out of range (expected 1..{MAX_HIT_TOTAL})")
+    return hit_total if rules.down is Down.REACH else hit_total + 1

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from referee.errors import RuleError
 from referee.rng import Rng, die, fighter_dice
@@ -34,7 +34,7 @@ from referee.systems.base import (
     Wound,
     register,
 )
-from referee.systems.srp import melee, missile
+from referee.systems.srp import melee, missile, payloads
 from referee.systems.srp.actions import (
     Condition,
     Special,
@@ -45,13 +45,12 @@ from referee.systems.srp.actions import (
 from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.gear import Weapon
 from referee.systems.srp.geometry import Body, can_attack, distance, rear_attack
-from referee.systems.srp.odds import hits_to_down
-from referee.systems.srp.public import PUBLIC_OUTCOMES
-from referee.systems.srp.rules import TurnOrder, load_rules
+from referee.systems.srp.rules import TurnOrder, hits_to_down, load_rules
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.systems.srp.stats import check_stats, sheet_from_stats
 from referee.systems.srp.system_moves import moving
 from referee.systems.srp.system_spirit import passed_out, spirit_round
+from referee.systems.srp.system_world import stand_where_reported
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState, Fighter
@@ -69,7 +68,10 @@ class SrpSystem(RuleSystem):
         "attack", "shoot", "disarm", "entangle", "grapple", "unhorse", "break_free", "pick_up",
         "release", "move", "step", "charge", "face", "spirit", "pass",
     )  # fmt: skip
-    public_outcomes = PUBLIC_OUTCOMES
+    outcomes = payloads.OUTCOMES
+    initiative_detail = payloads.Initiative
+    wound_words = ("hit", "hits")
+    condition_words: ClassVar[Mapping[str, str]] = {c.value: c.words for c in Condition}
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -99,23 +101,29 @@ class SrpSystem(RuleSystem):
         """The listed order (the referee's), or d20 + initiative, highest first (SRP-19)."""
         names = tuple(f.name for f in fighters)
         if self.srp.turn_order is TurnOrder.LISTED:
-            return Initiative(names, {"method": "listed"})
-        rolls: list[JSON] = []
+            return Initiative(names, payloads.Initiative(method="listed"))
+        rolls: list[payloads.InitiativeRoll] = []
         totals = {}
         for f in fighters:
             face = die(fighter_dice(rng, f.name), 20)  # each from its own stream
             bonus = self.sheet(f).initiative
             totals[f.name] = face + bonus
-            rolls.append({"name": f.name, "d20": face, "initiative": bonus, "total": face + bonus})
+            rolls.append(
+                payloads.InitiativeRoll(name=f.name, d20=face, initiative=bonus, total=face + bonus)
+            )
         order = tuple(sorted(names, key=lambda n: (-totals[n], names.index(n))))
-        return Initiative(order, {"method": "roll", "rolls": rolls})
+        return Initiative(order, payloads.Initiative(method="roll", rolls=tuple(rolls)))
 
     def act(
         self, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
     ) -> Outcome:
         """Resolve one SRP action (see the module docstring for the kinds)."""
         handler = _HANDLERS.get(kind) or _move_handler(kind)
-        return handler(self, bout, actor, dict(options), rng)
+        options = dict(options)
+        # Positions from the world, when the referee's switch takes them (system_world).
+        bout, stood = stand_where_reported(self.srp.world_positions, bout, actor, options)
+        outcome = handler(self, bout, actor, options, rng)
+        return replace(outcome, stats=(*stood, *outcome.stats)) if stood else outcome
 
     def defeat_threshold(self, fighter: Fighter) -> int:
         """SRP-9: the sheet's hit total (one more when the pack says down means exceeding it)."""
@@ -217,11 +225,6 @@ def _int_option(options: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def _strip(payload: dict[str, JSON]) -> dict[str, JSON]:
-    """Drop the nonce: the roll event carries it, and a replay has none."""
-    return {k: v for k, v in payload.items() if k != "nonce"}
-
-
 def _holding(bout: BoutState, actor: Fighter, target: Fighter) -> bool:
     return (
         actor.has(Condition.GRAPPLING.value)
@@ -266,7 +269,8 @@ def with_weapon(weapon: Weapon) -> str:
 def _strike_outcome(
     kind: str, actor: str, target: str, weapon: Weapon, rear: bool, result: melee.Strike
 ) -> Outcome:
-    payload = {"target": target, "weapon": weapon.name, "rear": rear, **_strip(result.as_dict())}
+    strike = payloads.strike_fields(result.as_dict())
+    payload = payloads.Attack(target=target, weapon=weapon.name, rear=rear, **strike)
     if result.hit_level is None:
         said = "no effect"
     else:
@@ -296,11 +300,12 @@ def _shoot(
         fire=_fire(options), distance=_range(att, tgt, weapon, options),
     )  # fmt: skip
     result = missile.shoot(shot, tgt.shield, tgt.armor, rng, system.srp)
-    payload: dict[str, JSON] = {
-        "target": foe.name, "weapon": weapon.name, "range": shot.distance.value,
-        "fire": shot.fire.value, "skill": result.volley.skill, "reason": result.volley.reason,
-        "shots": [_strip(s.as_dict()) for s in result.shots], "hits": result.hits,
-    }  # fmt: skip
+    shots = tuple(payloads.Shot(**payloads.strike_fields(s.as_dict())) for s in result.shots)
+    payload = payloads.Shoot(
+        target=foe.name, weapon=weapon.name, range=shot.distance.value,
+        fire=shot.fire.value, skill=result.volley.skill, reason=result.volley.reason,
+        shots=shots, hits=result.hits,
+    )  # fmt: skip
     summary = f"{actor} shoots {foe.name} {with_weapon(weapon)}: {result.hits} hits"
     wounds = (Wound(foe.name, result.hits),) if result.hits else ()
     return Outcome("shoot", payload, summary, wounds=wounds)
@@ -368,9 +373,21 @@ def _special(
     if result.worked and action is Special.UNHORSE:
         stats = (StatChange(foe.name, "mounted", False),)
     verdict = "works" if result.worked else "fails"
+    payload = payloads.Special(
+        target=foe.name,
+        action=action.value,
+        dice=tuple(result.faces),
+        attack_level=result.attack_level.label,
+        defense_level=None if result.defense_level is None else result.defense_level.label,
+        worked=result.worked,
+        effects=tuple(
+            payloads.Effect(on=e.on, condition=e.condition.value) for e in result.effects
+        ),
+        explanation=tuple(result.explanation),
+    )
     return Outcome(
         action.value,
-        {"target": foe.name, **_strip(result.as_dict())},
+        payload,
         f"{actor} tries to {action.value} {foe.name}: {verdict}",
         conditions=conditions,
         stats=stats,
@@ -388,7 +405,7 @@ def _break_free(
     if not me.has(step):
         return Outcome(
             "break_free",
-            {"step": 1},
+            payloads.BreakFree(step=1),
             f"{actor} spends the first of two actions breaking free",
             conditions=(ConditionChange(actor, step, None),),
         )
@@ -401,13 +418,13 @@ def _break_free(
             if holder.stats.get("holds") == actor and holder.has(Condition.GRAPPLING.value):
                 changes.append(ConditionChange(holder.name, Condition.GRAPPLING.value, 0))
                 stats.append(StatChange(holder.name, "holds", None))
-    payload: dict[str, JSON] = {
-        "step": 2,
-        "roll": result.roll,
-        "defense": result.defense,
-        "freed": result.freed,
-        "explanation": [result.explanation],
-    }
+    payload = payloads.BreakFree(
+        step=2,
+        roll=result.roll,
+        defense=result.defense,
+        freed=result.freed,
+        explanation=(result.explanation,),
+    )
     return Outcome(
         "break_free",
         payload,
@@ -425,7 +442,7 @@ def _pick_up(
         raise RuleError(f"{actor} is not disarmed: nothing to pick up")
     return Outcome(
         "pick_up",
-        {},
+        payloads.Empty(),
         f"{actor} picks the weapon up",
         conditions=(ConditionChange(actor, Condition.DISARMED.value, 0),),
     )
@@ -451,7 +468,7 @@ def _release(
         ]
     return Outcome(
         "release",
-        {"released": held},
+        payloads.Release(released=held),
         f"{actor} lets go of {held}",
         conditions=tuple(changes),
         stats=(StatChange(actor, "holds", None),),
@@ -467,7 +484,7 @@ def _face(
         raise RuleError(f"facing {facing!r} is not whole degrees")
     return Outcome(
         "face",
-        {"facing": facing % 360},
+        payloads.Face(facing=facing % 360),
         f"{actor} turns to face {facing % 360} degrees",
         stats=(StatChange(actor, "facing", facing % 360),),
         uses_turn=False,
@@ -486,7 +503,7 @@ def _pass(
     system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
 ) -> Outcome:
     _allowed(options, "pass", set())
-    return Outcome("pass", {}, f"{actor} passes")
+    return Outcome("pass", payloads.Empty(), f"{actor} passes")
 
 
 def _move_handler(kind: str) -> Handler:

@@ -1,9 +1,12 @@
 """Movement actions of the SRP rule system: move, step (a minimum move) and charge (SRP-15).
 
 Options: `{"path": [[x_cm, y_cm], ...]}`, the squares walked in order, in whole
-centimetres. A mover faces the way of its last step. A charge carries on through the
-expanded zones of long weapons; each such defender makes its one extra attack of the
-round on the mover at once (three dice each, in the order they were crossed).
+centimetres, and optionally `"facing"`, whole degrees: where the mover faces when it stops
+(turning is free, SRP-14; the console sends the way to the nearest foe, so a fighter dragged
+backwards keeps its face to the enemy). Without it a mover faces the way of its last step.
+A charge carries on through the expanded zones of long weapons; each such defender makes
+its one extra attack of the round on the mover at once (three dice each, in the order they
+were crossed).
 """
 
 from __future__ import annotations
@@ -15,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng
 from referee.systems.base import ConditionChange, Outcome, StatChange, Wound
-from referee.systems.srp import melee
+from referee.systems.srp import melee, payloads
 from referee.systems.srp.combatants import attack_from, defense_from
 from referee.systems.srp.geometry import NORMAL_REACH, Body, Point, bearing, distance, move
 from referee.systems.srp.sheet import Sheet
-from referee.vocabulary import JSON
 
 if TYPE_CHECKING:
     from referee.bout.state import BoutState
@@ -51,9 +53,12 @@ def moving(
     system: SrpSystem, bout: BoutState, actor: str, kind: str, options: Mapping[str, Any], rng: Rng
 ) -> Outcome:
     """Resolve a move, a step or a charge of `actor` along the given path."""
-    unknown = sorted(set(options) - {"path"})
+    unknown = sorted(set(options) - {"path", "facing"})
     if unknown:
-        raise RuleError(f"unknown {kind} options {unknown!r} (expected ['path'])")
+        raise RuleError(f"unknown {kind} options {unknown!r} (expected ['facing', 'path'])")
+    turned = options.get("facing")
+    if turned is not None and (isinstance(turned, bool) or not isinstance(turned, int)):
+        raise RuleError(f"facing {turned!r} is not whole degrees")
     me = system.sheet(bout.fighter(actor))
     if not me.placed:
         raise RuleError(f"{actor} has no position on the ground: give the sheet a position")
@@ -68,20 +73,21 @@ def moving(
     walked = move(
         (me.x, me.y), path, bodies, charge=kind == "charge", extra_used=used, rules=system.srp
     )
-    end, facing = walked.end, _facing(walked.path, me.facing)
+    end = walked.end
+    facing = _facing(walked.path, me.facing) if turned is None else turned % 360
     stats = [
         StatChange(actor, "x_cm", round(end[0] * 100)),
         StatChange(actor, "y_cm", round(end[1] * 100)),
         StatChange(actor, "facing", facing),
     ]
-    payload: dict[str, JSON] = {
-        "path": [[round(x * 100), round(y * 100)] for x, y in walked.path],
-        "stopped_by": walked.stopped_by,
-        "explanation": list(walked.explanation),
-    }
     moved_to = replace(me, x=end[0], y=end[1], facing=float(facing))
     extra, wounds, conditions = _extra_attacks(system, bout, walked.extra_attacks, moved_to, rng)
-    payload["extra_attacks"] = extra
+    payload = payloads.Move(
+        path=tuple((round(x * 100), round(y * 100)) for x, y in walked.path),
+        stopped_by=walked.stopped_by,
+        explanation=tuple(walked.explanation),
+        extra_attacks=tuple(extra),
+    )
     stats += [StatChange(name, "extra_attack_round", bout.round) for name in walked.extra_attacks]
     where = f"({end[0]:g}, {end[1]:g}) m"
     stop = f", stopped by {walked.stopped_by}'s zone" if walked.stopped_by else ""
@@ -103,16 +109,16 @@ def _facing(path: tuple[Point, ...], before: float) -> int:
 
 def _extra_attacks(
     system: SrpSystem, bout: BoutState, names: tuple[str, ...], mover: Sheet, rng: Rng
-) -> tuple[list[JSON], list[Wound], list[ConditionChange]]:
+) -> tuple[list[payloads.ExtraStrike | payloads.ExtraSkipped], list[Wound], list[ConditionChange]]:
     """Each defender crossed makes its extra attack on the mover (SRP-15)."""
-    extra: list[JSON] = []
+    extra: list[payloads.ExtraStrike | payloads.ExtraSkipped] = []
     wounds: list[Wound] = []
     conditions: list[ConditionChange] = []
     for name in names:
         defender = bout.fighter(name)
         reason = system.blocked(defender, "attack")
         if reason:
-            extra.append({"attacker": name, "skipped": reason})
+            extra.append(payloads.ExtraSkipped(attacker=name, skipped=reason))
             continue
         sheet = system.sheet(defender)
         attack = attack_from(sheet)
@@ -122,9 +128,8 @@ def _extra_attacks(
             rng,
             system.srp,
         )
-        extra.append(
-            {"attacker": name, **{k: v for k, v in strike.as_dict().items() if k != "nonce"}}
-        )
+        fields = payloads.strike_fields(strike.as_dict())
+        extra.append(payloads.ExtraStrike(attacker=name, **fields))
         if strike.hits:
             wounds.append(Wound(mover.name, strike.hits))
         if strike.stun:

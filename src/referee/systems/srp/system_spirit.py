@@ -11,7 +11,8 @@ both sides' PM are in the folded state after every round. A fighter at -1 PM has
 
 Hidden stats (SRP-10): `pm` and `spirit` may be hidden. The summary, which everyone sees,
 never names a hidden PM or a total that would tell a hidden Spirit; the payload holds them
-all (`totals`, `pm_after`) and the public log keeps only what `public.PUBLIC_OUTCOMES` allows.
+all (`totals`, `pm_after`) and the public log keeps only what `payloads.Spirit` declares
+public.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import RuleError
 from referee.rng import Rng
-from referee.systems.base import JSON, Outcome, StatChange
+from referee.systems.base import Outcome, StatChange
+from referee.systems.srp import payloads
 from referee.systems.srp.contest import TWO_D6
 from referee.systems.srp.spirit import SpiritFighter, SpiritRound, resolve_round
 
@@ -92,12 +94,20 @@ def spirit_round(
         if m.spirit != before[m.name].spirit:
             stats.append(StatChange(m.name, "spirit", m.spirit))
     spent = [m.name for m in after_theirs if m.current_pm == 0]
-    payload: dict[str, JSON] = {
-        "target": target.name,
-        "helpers": [h.name for h in helpers],
-        **{k: v for k, v in report.as_dict().items() if k != "round"},
-        "bindable": list(spent),
-    }
+    payload = payloads.Spirit(
+        target=target.name,
+        helpers=tuple(h.name for h in helpers),
+        leads=report.leads,
+        dice=report.dice,
+        totals=report.totals,
+        lost_pm=report.losers,
+        passed_out=report.passed_out,
+        explanation=report.explanation,
+        pm_after=tuple(
+            tuple(payloads.Member(name=n, pm=pm) for n, pm in side) for side in report.pm_after
+        ),
+        bindable=tuple(spent),
+    )
     hidden = {f.name: f.hidden for f in (me, *helpers, target)}
     return Outcome(
         "spirit",

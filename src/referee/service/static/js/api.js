@@ -1,6 +1,7 @@
 // Talking to the referee service: JSON requests with the bearer token, the service's error
 // messages shown as they are, the page's fragment (#bout=ID&token=T) and the live stream.
 
+import { EVENT_TYPES } from "./vocabulary.js";
 import { sawCommitment, sawEvent } from "./witness.js";
 
 /** The page's fragment as an object: #bout=ID&token=T -> {bout: "ID", token: "T"}. */
@@ -117,13 +118,7 @@ export class Bout {
 }
 
 /** Every event type the bout engine writes (SSE messages are named by type). */
-export const EVENT_TYPES = [
-  "bout_opened", "fighter_added", "fighter_updated", "fighter_removed", "revealed", "action",
-  "roll", "initiative", "outcome", "failed", "wound", "condition", "stat", "defeated", "turn",
-  "skipped",
-  "paused", "resumed", "overridden", "voided", "ended", "cancelled", "referee_changed",
-  "seed_rotated", "closed",
-];
+export { EVENT_TYPES };
 
 /** Show a message in the page's status line (role=status / role=alert). */
 export function say(text, kind = "info") {

@@ -6,7 +6,10 @@ import { attempt, Bout, el, fill, fragment, say, withSeedPart } from "./api.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
-import { copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, statusText } from "./ui.js";
+import { forget, remember } from "./mybouts.js";
+import { qrToggle } from "./qr.js";
+import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
+import { EventType } from "./vocabulary.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -20,13 +23,16 @@ if (!params.bout) {
   start();
 }
 
-function start() {
+async function start() {
   const bout = new Bout(params.bout, role === "board" ? null : params.token || null);
   state.bout = bout;
   for (const link of document.querySelectorAll("[data-link]")) {
     link.href = `${link.dataset.link}#bout=${encodeURIComponent(params.bout)}`;
   }
-  const log = new DiceLog($("log"), { onOverride: role === "referee" ? prefillOverride : null });
+  // The rule system decides what the log offers: overrides (SRP-20) are SRP's.
+  const first = await attempt(() => bout.get());
+  const overrides = role === "referee" && !!first && !!systemSpec(first.system).overrides;
+  const log = new DiceLog($("log"), { onOverride: overrides ? prefillOverride : null });
   state.log = log;
   let timer = null;
   bout.follow(
@@ -54,8 +60,11 @@ async function refresh() {
   const view = await attempt(() => state.bout.get());
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
   state.view = view;
+  keepInMyBouts(view);
   if (!state.spec) {
     state.spec = systemSpec(view.system);
+    document.body.dataset.system = view.system;
+    if ($("override-panel")) $("override-panel").hidden = !state.spec.overrides;
     buildForms();
   }
   const yourTurn = role === "fighter" && view.status === "running" && !!view.you && view.turn === view.you;
@@ -88,11 +97,38 @@ async function refresh() {
   else updateActForm(view);
 }
 
+/** This page in the browser's "My bouts" (home page): its role, token and last state. */
+function keepInMyBouts(view) {
+  if (role === "board" || !params.token) return;
+  if (role === "fighter" && !view.you) return;
+  if (role === "referee" && view.you) return; // a fighter's token on the referee page
+  const entry = { id: params.bout, role, fighter: role === "fighter" ? view.you : null };
+  const words = stateWords(view, entry.fighter);
+  if (words === keptWords) return;
+  keptWords = words;
+  remember({ ...entry, token: params.token, name: view.name, system: view.system, state: words });
+}
+let keptWords = null;
+
 /** Who may be moved on the map now, and how a drag is sent (as the action form sends it). */
 function mapOptions(view, yourTurn) {
   if (view.closed || view.status !== "running" || role === "board") return {};
   const mover = role === "fighter" ? (yourTurn ? view.you : null) : view.turn;
   if (!mover) return {};
+  // A move its conditions forbid (grappled, entangled: only a step) is not offered for a drag.
+  const select = $("map-mode");
+  const fighter = view.fighters.find((f) => f.name === mover);
+  if (select && state.spec.refusal) {
+    for (const option of select.options) {
+      const why = state.spec.refusal(fighter, option.value, null);
+      option.disabled = Boolean(why);
+      option.title = why || "";
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
+      const open = [...select.options].find((o) => !o.disabled);
+      if (open) select.value = open.value;
+    }
+  }
   const send = (kind, options) =>
     attempt(
       () => state.bout.post("/actions", { actor: mover, kind, options }),
@@ -128,7 +164,10 @@ function buildForms() {
   if (form) {
     const kinds = Object.keys(state.spec.actions);
     nameOptions($("act-kind"), kinds);
-    $("act-kind").addEventListener("change", () => actionOptions());
+    $("act-kind").addEventListener("change", () => {
+      actionOptions();
+      if (state.view) updateActForm(state.view);
+    });
     actionOptions();
   }
   if ($("add-form")) {
@@ -171,15 +210,18 @@ function updateActForm(view) {
   const target = view.fighters.find((f) => f.name === $("act-target").value);
   $("target-info").textContent = target ? state.spec.targetInfo(target) : "";
   const yourTurn = view.status === "running" && view.turn === me();
-  gate($("act-submit"), actReason(view, actor, enemies));
+  const why = actReason(view, actor, enemies);
+  gate($("act-submit"), why);
+  // Said beside the button too (a tooltip never shows on a phone); not while waiting a turn.
+  $("act-why").textContent = yourTurn && why ? why : "";
   const rollButton = $("roll-form") && $("roll-form").querySelector("button");
-  gate(rollButton, ["ended", "cancelled"].includes(view.status) ? `The bout has ${view.status}: no more rolls.` : null);
+  gate(rollButton, ["ended", "cancelled"].includes(view.status) ? `${boutWords(view)} No more rolls.` : null);
   const who = role === "fighter" ? "Your" : `${me()}'s`;
   $("turn-hint").textContent =
     view.status === "open"
       ? "Waiting for initiative."
-      : view.status !== "running"
-        ? `The bout is ${view.status}.`
+      : view.status !== "running" || view.closed
+        ? boutWords(view)
         : yourTurn
           ? view.free_attack
             ? `${who} turn: a free attack (MSV-4 critical) - strike again!`
@@ -192,13 +234,14 @@ function updateActForm(view) {
 function actReason(view, actor, enemies) {
   if (view.closed) return "The bout is closed.";
   if (view.status === "open") return "Waiting for initiative: the referee rolls it first.";
-  if (view.status === "paused") return "The bout is paused.";
-  if (view.status !== "running") return `The bout has ${view.status}.`;
+  if (view.status !== "running") return boutWords(view);
   if (role === "fighter" && !view.you) return "This link does not speak for a fighter.";
   if (actor && actor.defeated) return role === "fighter" ? "You are defeated." : `${actor.name} is defeated.`;
   if (view.turn !== me()) return role === "fighter" ? `It is ${view.turn}'s turn, not yours.` : `It is ${view.turn}'s turn, not ${me()}'s.`;
   if (action().target && !enemies.length) return "No one to act against.";
-  return null;
+  // The rule system's own limits as the page sees them (SRP: reach, conditions).
+  const target = action().target ? view.fighters.find((f) => f.name === $("act-target").value) : null;
+  return state.spec.refusal ? state.spec.refusal(actor, $("act-kind").value, target || null) : null;
 }
 
 // ---- your turn: the heading, the title and (if the fighter turned it on) a short sound -----
@@ -285,27 +328,33 @@ function wireReferee() {
     resume: ["resume", "Resumed."],
     skip: ["skip", "Turn skipped."],
     void: ["void", "Last action voided (kept in the log, struck through)."],
-    cancel: ["cancel", "Bout cancelled."],
     "rotate-seed": ["rotate-seed", "Server seed revealed and replaced by a new committed one."],
   };
   for (const [id, [path, done]] of Object.entries(buttons)) {
     $(`do-${id}`).addEventListener("click", () => power(path, done));
   }
+  // Ending actions cannot be undone: each asks first, saying what it ends and what it reveals.
+  $("do-cancel").addEventListener("click", async () => {
+    if (await confirmAction(cancelQuestion(state.view))) power("cancel", "Bout cancelled: nothing more can be done in it. Close it to reveal the seed.");
+  });
   $("do-close").addEventListener("click", async () => {
-    await power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
-    });
+    if (await confirmAction(closeQuestion(state.view))) power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
+  });
   $("do-handover").addEventListener("click", async () => {
+    if (!(await confirmAction(handoverQuestion()))) return;
     const r = await power("handover", "A new referee token: give the link below to the new referee.");
     if (r) {
+      forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
       const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
-      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url));
+      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
     }
   });
-  $("end-form").addEventListener("submit", (ev) => {
+  $("end-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const winner = $("end-winner").value || null;
     const reason = $("end-reason").value.trim() || null;
-    power("end", "Bout ended.", { winner, reason });
+    if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
+    power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
   });
   $("override-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -348,7 +397,71 @@ function wireReferee() {
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
   const joinUrl = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
   $("join-url").textContent = joinUrl;
-  $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"));
+  $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"), qrToggle(() => joinUrl, "QR code of the join link"));
+}
+
+// ---- what each ending action does, said before it is done ---------------------------------
+
+const SEED_STAYS = "The server seed stays secret until you close the bout.";
+
+function stillGoing(view) {
+  if (!view || !["open", "running", "paused"].includes(view.status)) return null;
+  return `The bout is still ${view.status === "open" ? "open (no initiative yet)" : view.status}${view.turn ? `, ${view.turn} to act` : ""}.`;
+}
+
+function closeQuestion(view) {
+  const going = stillGoing(view);
+  return {
+    title: "Close the bout and reveal the server seed?",
+    lines: [
+      going ? `${going} Closing ends it now, with no winner.` : null,
+      `Closing reveals the server seed behind the commitment ${view ? view.commitment.slice(0, 12) : ""}… published at the start: anyone can then recompute every roll of this bout in the verifier.`,
+      "After the close nothing can change the bout: no action, roll, ruling or fighter. This cannot be undone.",
+    ],
+    yes: "Close & reveal seed",
+    no: "Keep the bout open",
+    danger: true,
+  };
+}
+
+function cancelQuestion(view) {
+  return {
+    title: "Cancel the bout?",
+    lines: [
+      stillGoing(view),
+      "Cancelling calls the bout off for good, with no winner: no more actions or rolls. Every event stays in the log.",
+      SEED_STAYS,
+    ],
+    yes: "Cancel the bout",
+    no: "Keep the bout",
+    danger: true,
+  };
+}
+
+function endQuestion(view, winner, reason) {
+  const who = winner ? `${sideWords(view, winner)} the winner` : "no winner";
+  return {
+    title: winner ? `End the bout with ${sideWords(view, winner)} as the winner?` : "End the bout with no winner?",
+    lines: [
+      stillGoing(view),
+      `Ending declares ${who}${reason ? ` (“${reason}”)` : ""}: no more actions or rolls. The log records it as your ruling, not the dice's.`,
+      SEED_STAYS,
+    ],
+    yes: "End the bout",
+    no: "Keep the bout going",
+    danger: true,
+  };
+}
+
+function handoverQuestion() {
+  return {
+    title: "Hand the bout over to another referee?",
+    lines: [
+      "A new referee link is made for the new referee. The link of this page stops working at once: keep the new one, or give it away.",
+    ],
+    yes: "Hand over",
+    no: "Keep refereeing",
+  };
 }
 
 function fighterControls(f) {
@@ -375,8 +488,8 @@ function prefillOverride(outcome) {
   const original = [];
   for (const e of state.events) {
     if (e.seq <= outcome.seq) continue;
-    if (e.type === "action" || (e.type !== "wound" && e.actor !== "system")) break;
-    if (e.type === "wound") original.push(e.payload);
+    if (e.type === EventType.ACTION || (e.type !== EventType.WOUND && e.actor !== "system")) break;
+    if (e.type === EventType.WOUND) original.push(e.payload);
   }
   $("override-original").textContent = `Original of #${outcome.seq}: ${outcome.payload.summary || outcome.payload.kind}; wounds ${original.map((w) => `${w.target} ${w.amount}`).join(", ") || "none"}`;
   const inputs = state.view.fighters.map((f) => {
@@ -421,7 +534,8 @@ function updateRefereeSelects(view) {
   updatePowers(view);
   const names = view.fighters.map((f) => f.name);
   nameOptions($("update-name"), names);
-  nameOptions($("end-winner"), [...new Set(view.fighters.map((f) => f.side))], { empty: "(no winner)" });
+  const sides = [...new Set(view.fighters.map((f) => f.side))];
+  nameOptions($("end-winner"), sides, { empty: "(no winner)", label: (side) => sideWords(view, side) });
 }
 
 // ---- invite links (kept in this tab's session storage, never in a URL's query) -------------
@@ -455,6 +569,7 @@ function addInvite(name, token, store = true) {
       copyButton(() => url, `Copy ${name}'s invite link`),
       " ",
       el("code", {}, url),
+      qrToggle(() => url, `QR code of ${name}'s invite link`),
     ),
   );
 }

@@ -2,9 +2,11 @@
 // a link's fragment (#...), which browsers never send to the server.
 
 import { ServiceError, attempt, call, el, fill, say, seedPart } from "./api.js";
+import { forget, forgetAll, myBouts, pageOf, remember, restate, roleWords } from "./mybouts.js";
+import { qrToggle } from "./qr.js";
 import { sawCommitment } from "./witness.js";
 import { systemSpec } from "./systems.js";
-import { fieldSet } from "./ui.js";
+import { confirmAction, copyButton, fieldSet, gate, stateWords } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const rows = [];
@@ -83,15 +85,18 @@ async function create() {
       });
       invites[added.name] = added.token;
     } catch (err) {
-      keep(bout, invites);
+      keep(bout, invites, body);
       throw new ServiceError(err.status, err.code, `The bout was started, but fighter ${JSON.stringify(f.name)} was refused: ${err.message} (add it from the referee page)`);
     }
   }
-  keep(bout, invites);
+  keep(bout, invites, body);
   return bout;
 }
 
-function keep(bout, invites) {
+function keep(bout, invites, body) {
+  started = bout;
+  remember({ id: bout.id, role: "referee", fighter: null, token: bout.referee_token, name: body.name, system: body.system, state: "open: waiting for initiative" });
+  renderMine();
   sessionStorage.setItem(`referee-invites-${bout.id}`, JSON.stringify(invites));
   show(bout, invites);
 }
@@ -107,18 +112,120 @@ function show(bout, invites) {
     $("invite-links"),
     Object.entries(invites).map(([name, token]) => {
       const url = `${location.origin}/static/fighter.html#bout=${id}&token=${encodeURIComponent(token)}`;
-      return el("li", {}, el("a", { href: url, class: "invite", dataset: { name } }, `Fighter page for ${name}`), " ", el("code", {}, url));
+      return el(
+        "li",
+        {},
+        el("a", { href: url, class: "invite", dataset: { name } }, `Fighter page for ${name}`),
+        " ",
+        copyButton(() => url, `Copy ${name}'s invite link`),
+        " ",
+        el("code", {}, url),
+        qrToggle(() => url, `QR code of ${name}'s invite link`),
+      );
     }),
   );
   $("created").hidden = false;
   $("created").scrollIntoView();
 }
 
+// One press makes one bout: Start is disabled while the bout is made and stays so once it
+// exists (even when a fighter was refused: its links are shown); "Start another bout" opens
+// the form for a new one.
+let started = null;
+
+function startable(yes) {
+  gate($("create"), yes ? null : started ? "This bout is started: its links are below. Press “Start another bout” for a new one." : "Starting the bout…");
+  $("start-another").hidden = !started;
+  $("create-hint").hidden = !started;
+}
+
+async function start() {
+  if (started || $("create").disabled) return;
+  startable(false);
+  await attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
+  startable(!started);
+}
+
+function startAnother() {
+  started = null;
+  $("created").hidden = true;
+  startable(true);
+  say("");
+  $("bout-name").focus();
+}
+
 $("system").addEventListener("change", resetRows);
 $("add-row").addEventListener("click", () => addRow());
+$("start-another").addEventListener("click", startAnother);
 $("create-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
+  start();
 });
 say("");
 resetRows();
+
+// ---- my bouts: kept in this browser (mybouts.js); their state asked of the service ---------
+
+/** At most this many bouts have their state asked for when the page opens. */
+const REFRESHED = 20;
+
+function renderMine() {
+  const entries = myBouts();
+  $("mine").hidden = !entries.length;
+  fill(
+    $("my-bouts"),
+    entries.map((entry) => {
+      const name = entry.name || entry.id;
+      return el(
+        "li",
+        { class: "my-bout", dataset: { id: entry.id, role: roleWords(entry) } },
+        el("a", { href: pageOf(entry) }, name),
+        " ",
+        el("span", { class: "badge" }, roleWords(entry)),
+        entry.system ? el("span", { class: "muted" }, ` ${entry.system.toUpperCase()}`) : null,
+        el("span", { class: "my-state" }, entry.state || "…"),
+        el(
+          "button",
+          { type: "button", class: "small", "aria-label": `Forget ${name} (${roleWords(entry)})`, onclick: () => (forget(entry), renderMine()) },
+          "Forget",
+        ),
+      );
+    }),
+  );
+}
+
+/** Where each kept bout stands now, asked of the service with the entry's own token. */
+async function refreshMine() {
+  for (const entry of myBouts().slice(0, REFRESHED)) {
+    let words;
+    try {
+      const base = `/api/bouts/${encodeURIComponent(entry.id)}`;
+      const view = await call("GET", base, { token: entry.token || null });
+      words = stateWords(view, entry.fighter || null);
+    } catch (err) {
+      words =
+        err.status === 401
+          ? "this link no longer works (a new one was made, or the bout was handed over)"
+          : err.status === 404
+            ? "no such bout on this service"
+            : `not reached: ${err.message}`;
+    }
+    restate(entry, words);
+  }
+  renderMine();
+}
+
+$("forget-all").addEventListener("click", async () => {
+  const yes = await confirmAction({
+    title: "Forget every bout in this list?",
+    lines: ["The links and their tokens are removed from this browser. The bouts go on; to open one again you need its link."],
+    yes: "Forget all",
+    no: "Keep the list",
+    danger: true,
+  });
+  if (!yes) return;
+  forgetAll();
+  renderMine();
+});
+renderMine();
+refreshMine();

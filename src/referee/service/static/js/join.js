@@ -3,6 +3,7 @@
 // only into that page's fragment (#...), which browsers never send to the server.
 
 import { Bout, ServiceError, el, fill, fragment, say, seedPart } from "./api.js";
+import { remember } from "./mybouts.js";
 import { systemSpec } from "./systems.js";
 import { fieldSet } from "./ui.js";
 
@@ -114,6 +115,9 @@ async function join() {
       joined.note = "A roll had fixed the client seed already, so you joined without a part of it.";
     }
     say(`Joined as ${joined.name}. Client seed now ${joined.client_seed}. ${joined.note || ""} Opening your fighter page…`, "ok");
+    // Kept in this browser's "My bouts" (home page), so the fighter page can be found again.
+    const view = state.view || {};
+    remember({ id: params.bout, role: "fighter", fighter: joined.name, token: joined.token, name: view.name, system: view.system, state: "open: waiting for initiative" });
     const id = encodeURIComponent(params.bout);
     location.assign(`/static/fighter.html#bout=${id}&token=${encodeURIComponent(joined.token)}`);
   } catch (err) {

@@ -106,14 +106,40 @@ async function readFile(file) {
   }
 }
 
+/**
+ * Clear the last verdict before a log is judged (and as soon as the input changes), so that no
+ * verdict about one log stands beside another log or an error.
+ */
+function clearVerdict(text) {
+  const verdict = $("verdict");
+  verdict.className = "verdict";
+  verdict.textContent = text;
+  $("fighters-line").textContent = "";
+  fill($("anomalies"), []);
+  fill($("chart"), []);
+  $("chart-box").hidden = true;
+  fill($("judged-lines"), []);
+  say("");
+}
+
 $("log-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (file) $("log-text").value = await readFile(file);
+  clearVerdict("Not judged yet: the log changed. Press Judge.");
 });
 
-$("judge-form").addEventListener("submit", (event) => {
+$("judge-form").addEventListener("input", (event) => {
+  if (event.target.id !== "log-file") clearVerdict("Not judged yet: the input changed. Press Judge.");
+});
+
+$("judge-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  attempt(() => judge($("log-text").value, fighters()));
+  clearVerdict("Judging…");
+  const result = await attempt(() => judge($("log-text").value, fighters()));
+  if (result === undefined) {
+    $("verdict").className = "verdict bad";
+    $("verdict").textContent = `Not judged: ${$("message").textContent}`;
+  }
 });
 
 window.refereeJudge = { judge, readFile };

@@ -56,7 +56,7 @@ function number(value, stat) {
 function compareTables(rows) {
   return rows.map((row) => {
     const title = row.table === "ratio" ? RATIOS[row.stat] : TITLES[row.stat];
-    const line = (label, cells) => el("tr", {}, el("td", { text: label }), cells.map((c) => el("td", { text: c })));
+    const line = (label, cells) => el("tr", {}, el("th", { scope: "row", text: label }), cells.map((c) => el("td", { text: c })));
     const body = [
       line("printed in the text", row.printed),
       line("the text's pack", row.against.map((v) => number(v, row.stat))),
@@ -65,17 +65,36 @@ function compareTables(rows) {
     if (row.pack_with_free_attacks.some((v) => v !== null)) {
       body.push(line("this pack, with free attacks", row.pack_with_free_attacks.map((v) => number(v, row.stat))));
     }
-    return el("table", { class: "lab-table", "data-stat": `${row.table}-${row.stat}` },
-      el("caption", { text: title }),
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), row.columns.map((c) => el("th", { scope: "col", text: c })))),
-      el("tbody", {}, body));
+    // A wide table scrolls inside its own box on a narrow screen (the page never does).
+    return el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": title },
+      el("table", { class: "lab-table", "data-stat": `${row.table}-${row.stat}` },
+        el("caption", { text: title }),
+        el("thead", {}, el("tr", {}, el("td", {}), row.columns.map((c) => el("th", { scope: "col", text: c })))),
+        el("tbody", {}, body)));
   });
+}
+
+/** Mark the figures stale (a formula has an error: they are the last good pack's) or not. */
+function stale(yes) {
+  document.body.classList.toggle("stale", yes);
+  for (const note of document.querySelectorAll(".stale-note")) note.hidden = !yes;
+  for (const figure of document.querySelectorAll(".figure")) {
+    if (yes) figure.dataset.stale = "stale";
+    else delete figure.dataset.stale;
+  }
 }
 
 function draw(answer) {
   state.last = answer;
   const change = $("show-change").checked;
   fill($("heat-map"), svgFrom(change ? answer.change_svg : answer.matrix_svg));
+  // The text's own pack changes nothing: say so rather than show a blank white square.
+  const moved = answer.change.some((row) => row.some((v) => v !== null && v !== 0));
+  $("heat-note").textContent = change
+    ? moved
+      ? "Blue: the row's fighter wins more often than under the text's pack; red: less often. Hover a cell for its value."
+      : "No change yet: this is the text's own pack, so every cell is 0. Edit a formula, or untick the box to see who beats whom."
+    : "Each cell: the chance that the fighter of the row beats the fighter of the column (blue: likely, red: unlikely). Hover a cell for its value.";
   fill($("ladder"), answer.ladder.steps.map((s) => el("tr", {},
     el("td", { text: `CS ${s.high} vs CS ${s.low}` }),
     el("td", { text: s.p_higher_wins.toFixed(3) }),
@@ -97,6 +116,7 @@ async function refresh() {
   say("");
   showErrors(answer.ok ? {} : answer.errors);
   if (answer.ok) draw(answer);
+  stale(!answer.ok && state.last !== null);
   state.latency = performance.now() - started;
   state.editedAt = null;
   state.version += 1;
@@ -110,8 +130,9 @@ function edited() {
   timer = setTimeout(refresh, 25);
 }
 
+// "input" alone: every box and list fires it as it changes ("change" would come again on
+// leaving a box, and redraw the same pack twice).
 $("lab-form").addEventListener("input", edited);
-$("lab-form").addEventListener("change", edited);
 $("lab-form").addEventListener("submit", (event) => event.preventDefault());
 $("show-change").addEventListener("change", () => state.last && draw(state.last));
 refresh();

@@ -1,12 +1,14 @@
-// The dice log: every event of the bout as one line, rolls with their nonce and faces, each
-// action's outcome with its `summary` (and SRP's explanation lines), overrides shown beside
-// the outcome they replace (SRP-20), voided actions struck through, critical chains (MSV-4)
-// marked as free attacks.
+// The dice log: every event of the bout as one line in the words of sentences.js (the twin of
+// referee.sentences), rolls with their nonce and faces, each action's outcome with its
+// `summary` (and SRP's explanation lines), overrides shown beside the outcome they replace
+// (SRP-20), voided actions struck through, critical chains (MSV-4) marked as free attacks.
 
 import { el } from "./api.js";
-import { conditionWords } from "./systems.js";
+import { Ground, actionWords, statWords } from "./srpwords.js";
+import { facesText, sentence, streamText } from "./sentences.js";
 import { boutAsChat } from "./transcript.js";
-import { copyButton } from "./ui.js";
+import { copyButton, winnerWords } from "./ui.js";
+import { EventType } from "./vocabulary.js";
 
 /** The event's time as a <time>: local hh:mm:ss, the full local stamp (and UTC) on hover. */
 export function timeStamp(at) {
@@ -59,54 +61,6 @@ function initiativeRollers(detail) {
   return detail && detail.rolls && typeof detail.rolls === "object" ? Object.keys(detail.rolls) : [];
 }
 
-function rollText(p) {
-  const dice = p.dice || [];
-  const faces = p.faces || [];
-  return dice.map((d, i) => `${d} ${faces[i]}`).join(" · ");
-}
-
-function optionText(options) {
-  const rest = Object.entries(options || {}).filter(([k]) => k !== "target");
-  return rest.length ? ` (${rest.map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")})` : "";
-}
-
-/** A roll's place in its dice: `nonce 4 of act:Tarl` (a stream per owner), `nonce 4` (one
- * sequence per bout) or `unverifiable` (dice the service did not throw). */
-function nonceText(p) {
-  if (p.nonce === null || p.nonce === undefined) return "unverifiable";
-  return p.stream ? `nonce ${p.nonce} of ${p.stream}` : `nonce ${p.nonce}`;
-}
-
-const LINES = {
-  bout_opened: (e) => `Bout "${e.payload.name}" opened (${e.payload.system})`,
-  fighter_added: (e) => `${e.payload.name} joins on side ${e.payload.side}`,
-  fighter_updated: (e) =>
-    `Referee updates ${e.payload.name}` +
-    (e.payload.wounds !== undefined ? `: wounds set to ${e.payload.wounds}` : "") +
-    (e.payload.stats ? ": stats changed" : ""),
-  fighter_removed: (e) => `${e.payload.name} leaves the bout`,
-  revealed: (e) => `Referee reveals ${e.payload.name}'s ${e.payload.keys.join(", ")}`,
-  initiative: (e) => `Initiative: ${e.payload.order.join(" > ")}`,
-  failed: (e) => `Could not be settled after its dice were recorded: ${e.payload.error}`,
-  wound: (e) => `${e.payload.target} takes ${e.payload.amount} (total ${e.payload.total})`,
-  condition: (e) =>
-    e.payload.rounds === 0
-      ? `${e.payload.target}: ${conditionWords(e.payload.condition)} ends`
-      : `${e.payload.target}: ${conditionWords(e.payload.condition)}${e.payload.rounds === null ? "" : ` (${e.payload.rounds} turn${e.payload.rounds === 1 ? "" : "s"} left)`}`,
-  stat: (e) => `${e.payload.target}: ${e.payload.key} = ${JSON.stringify(e.payload.value)}`,
-  defeated: (e) => (e.payload.defeated ? `${e.payload.name} is defeated` : `${e.payload.name} is back on their feet`),
-  turn: (e) => `Round ${e.payload.round}: ${e.payload.fighter}'s turn`,
-  skipped: (e) => `${e.payload.name}'s turn passes: ${e.payload.reason}`,
-  paused: () => "Referee pauses the bout",
-  resumed: () => "Referee resumes the bout",
-  voided: (e) => `Referee voids events ${e.payload.from}..${e.payload.to}`,
-  ended: (e) => `Bout ended: ${e.payload.winner ? `side ${e.payload.winner} wins` : "no winner"} (${e.payload.reason})`,
-  cancelled: (e) => `Bout cancelled (${e.payload.reason})`,
-  referee_changed: () => "The bout was handed to another referee",
-  seed_rotated: (e) => `Server seed ${e.payload.index - 1} revealed; new commitment ${e.payload.next_commitment.slice(0, 12)}…`,
-  closed: (e) => `Bout closed: server seed revealed (${e.payload.server_seed.slice(0, 12)}…)`,
-};
-
 /** The log of one page: `add(event)` appends it; `onOverride(outcome)` for the referee. */
 export class DiceLog {
   constructor(list, { onOverride = null } = {}) {
@@ -117,6 +71,8 @@ export class DiceLog {
     this.pendingFree = null;
     this.initiativeRolls = null; // roll lines since an initiative action, to name their rollers
     this.events = []; // every event shown, for "Copy as chat" (an AOL-style transcript)
+    this.ground = new Ground(); // where SRP fighters stand, to say moves in metres and words
+    this.system = undefined; // the bout's rule system (its words), from its opening event
     const whole = copyButton(() => this.transcript(), "Copy the whole bout as an AOL-style chat transcript with receipts", "Copy as chat");
     whole.id = "copy-chat";
     list.before(whole);
@@ -129,7 +85,9 @@ export class DiceLog {
 
   add(event) {
     this.events.push(event);
+    if (event.type === EventType.BOUT_OPENED) this.system = event.payload.system;
     const item = this.line(event);
+    this.ground.see(event);
     if (!item) return;
     item.dataset.seq = event.seq;
     item.dataset.type = event.type;
@@ -146,28 +104,37 @@ export class DiceLog {
   line(event) {
     const seq = el("span", { class: "seq" }, `#${event.seq}`);
     switch (event.type) {
-      case "action":
+      case EventType.ACTION:
         return this.actionLine(event, seq);
-      case "roll":
+      case EventType.ROLL:
         if (this.initiativeRolls) {
           const item = this.rollLine(event, seq);
           this.initiativeRolls.push(item);
           return item;
         }
         return this.rollLine(event, seq);
-      case "initiative":
+      case EventType.INITIATIVE:
         return this.initiativeLine(event, seq);
-      case "outcome":
+      case EventType.OUTCOME:
         return this.outcomeLine(event, seq);
-      case "overridden":
+      case EventType.OVERRIDDEN:
         return this.overrideLine(event, seq);
-      case "voided":
+      case EventType.VOIDED:
         this.markVoided(event.payload.from, event.payload.to);
-        return el("li", { class: "power" }, seq, LINES.voided(event));
+        return el("li", { class: "power" }, seq, this.said(event));
       default: {
-        const text = LINES[event.type] ? LINES[event.type](event) : `${event.type} ${JSON.stringify(event.payload)}`;
-        return el("li", { class: event.type }, seq, text);
+        const words = event.type === EventType.STAT ? statWords(event.payload, this.ground) : event.type === EventType.ENDED ? this.endedWords(event.payload) : null;
+        return el("li", { class: event.type }, seq, words || this.said(event));
       }
+    }
+  }
+
+  /** The event's sentence (sentences.js); an event of a type this page does not know as JSON. */
+  said(event) {
+    try {
+      return sentence(event, this.system);
+    } catch {
+      return `${event.type} ${JSON.stringify(event.payload)}`;
     }
   }
 
@@ -177,8 +144,8 @@ export class DiceLog {
           { class: "roll" },
           seq,
           el("span", { class: "die" }, "roll"),
-          el("span", { class: "nonce" }, nonceText(event.payload)),
-          el("strong", { class: "faces" }, rollText(event.payload)),
+          el("span", { class: "nonce" }, streamText(event.payload)),
+          el("strong", { class: "faces" }, facesText(event.payload)),
         );
   }
 
@@ -189,26 +156,14 @@ export class DiceLog {
       if (names[i]) item.querySelector(".die").textContent = `${names[i]}'s initiative roll`;
     }
     this.initiativeRolls = null;
-    return el("li", { class: "initiative" }, seq, LINES.initiative(event), initiativeDetail(detail));
+    return el("li", { class: "initiative" }, seq, this.said(event), initiativeDetail(detail));
   }
 
   actionLine(event, seq) {
     const p = event.payload;
-    const by = p.by && p.by !== event.actor ? ` (sent by ${p.by})` : "";
-    let text;
-    if (p.kind === "initiative") {
-      text = "Initiative";
-      this.initiativeRolls = [];
-    }
-    else if (p.kind === "roll" && p.expression && p.failed) text = `${event.actor} rolls ${p.expression} (free roll, failed)`;
-    else if (p.kind === "roll" && p.expression) text = `${event.actor} rolls ${p.expression} = ${p.total} (free roll)`;
-    else if (p.kind === "roll") text = `${event.actor} rolls ${p.dice.length} × ${p.dice[0]} (free roll)`;
-    else {
-      const target = p.options && p.options.target ? ` → ${p.options.target}` : "";
-      text = `${event.actor}: ${p.kind}${target}${optionText(p.options)}`;
-    }
+    if (p.kind === "initiative") this.initiativeRolls = [];
     const free = this.pendingFree === event.actor && p.kind !== "roll";
-    const item = el("li", { class: `action${free ? " free-attack" : ""}` }, seq, text + by);
+    const item = el("li", { class: `action${free ? " free-attack" : ""}` }, seq, actionWords(event, this.ground) || this.said(event));
     if (free) {
       const n = (this.freeChain.get(event.actor) || 0) + 1;
       this.freeChain.set(event.actor, n);
@@ -222,7 +177,7 @@ export class DiceLog {
 
   outcomeLine(event, seq) {
     const p = event.payload;
-    const item = el("li", { class: "outcome" }, seq, el("strong", { class: "summary" }, p.summary || p.kind));
+    const item = el("li", { class: "outcome" }, seq, el("strong", { class: "summary" }, p.summary ? this.said(event) : p.kind));
     if (p.critical) item.classList.add("critical");
     if (p.extra_action) {
       this.pendingFree = p.actor;
@@ -239,15 +194,21 @@ export class DiceLog {
 
   overrideLine(event, seq) {
     const p = event.payload;
-    const was = p.original.map((w) => `${w.target} ${w.amount}`).join(", ") || "no wounds";
     const now = p.wounds.map((w) => `${w.target} ${w.amount}`).join(", ") || "no wounds";
-    const text = `Referee overrides #${p.of}: ${was} → ${now}${p.note ? ` (“${p.note}”)` : ""}`;
+    const text = this.said(event);
     const original = this.items.get(p.of);
     if (original) {
       original.classList.add("overridden");
       original.append(el("span", { class: "override-note" }, `overridden by #${event.seq}: ${now}`));
     }
     return el("li", { class: "power override" }, seq, text);
+  }
+
+  /** "The bout is over: Tarl (Ko-ro-ba) won (one side is left)": the winner by its
+   * fighters, as the page's status says it. */
+  endedWords(p) {
+    const fighters = [...this.ground.fighters].map(([name, f]) => ({ name, side: f.side }));
+    return `The bout is over: ${winnerWords({ fighters, winner: p.winner })} (${p.reason})`;
   }
 
   markVoided(from, to) {

@@ -1,7 +1,8 @@
 // The SRP map (SRP-14, SRP-15): positions, facing, reach and zones of control, drawn so that
 // no zone covers a name. The acting fighter can be dragged to move (the move is sent as the
-// same `move`/`charge`/`step` action the form sends, with the path in whole centimetres) and
-// turned by its facing handle (a `face` action). While dragging, the distance walked and the
+// same `move`/`charge`/`step` action the form sends, with the path in whole centimetres, and
+// facing the nearest standing enemy where it stops, so a step backwards never turns its back
+// to the foe) and turned by its facing handle (a `face` action). While dragging, the distance walked and the
 // distance to each enemy are shown. A refused move snaps back and the reason is said. Keyboard:
 // focus the token, arrow keys add 1.5 m squares to the path, Enter sends, Escape cancels,
 // Q / E turn 45 degrees.
@@ -28,6 +29,21 @@ const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 /** Whether any fighter has a position (the SRP map). */
 export function hasPositions(view) {
   return view.fighters.some(placedOf);
+}
+
+/** Whole degrees from `from` to `to` (metres; 0 = east, 90 = north), as the service's bearing. */
+export function bearingTo(from, to) {
+  return ((Math.round((Math.atan2(to[1] - from[1], to[0] - from[0]) * 180) / Math.PI) % 360) + 360) % 360;
+}
+
+/** Where a mover stopping at `end` faces: the nearest of `enemies` (null when there is none). */
+export function facingAfter(end, enemies) {
+  let best = null;
+  for (const o of enemies) {
+    const at = [o.stats.x_cm / 100, o.stats.y_cm / 100];
+    if (!best || dist(end, at) < dist(end, best)) best = at;
+  }
+  return best ? bearingTo(end, best) : null;
 }
 
 /** The points of a straight path from `start` to `end` (metres), every SAMPLE m, in whole cm. */
@@ -98,7 +114,8 @@ export function renderMap(node, view, { mover = null, send = null, mode = () => 
     const tip = [x + 0.8 * Math.cos(facing), y - 0.8 * Math.sin(facing)];
     token.append(svg("line", { x1: x, y1: y, x2: tip[0], y2: tip[1], class: "facing" }));
     const body = svg("circle", { cx: x, cy: y, r: 0.35, class: "body" });
-    token.append(body);
+    // Chromium paints no outline on SVG shapes: this ring shows the keyboard's focus instead.
+    token.append(body, svg("circle", { cx: x, cy: y, r: 0.55, class: "focus-ring", "aria-hidden": "true" }));
     bodies.append(token);
     const label = svg("text", { x, y: y + 0.95, class: "name", "data-name": f.name });
     label.textContent = f.name;
@@ -167,7 +184,8 @@ function makeMovable({ root, token, body, handle, guide, f, view, send, mode, st
     if (!path.length) return reset();
     document.body.dataset.mapBusy = "sending";
     const points = path.map((p) => [Math.round(p[0] * 100), Math.round(p[1] * 100)]);
-    const answer = await send(mode(), { path: points });
+    const facing = facingAfter(path[path.length - 1], enemies);
+    const answer = await send(mode(), facing === null ? { path: points } : { path: points, facing });
     if (!answer) reset(); // refused: snap back (the page says why)
   };
 

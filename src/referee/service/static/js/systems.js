@@ -24,10 +24,78 @@ export function conditionWords(name) {
   return Object.prototype.hasOwnProperty.call(CONDITION_WORDS, name) ? CONDITION_WORDS[name] : String(name).replaceAll("_", " ");
 }
 
+/** SRP actions that use the weapon in hand, and full moves (a minimum move is "step"): the
+ * lists of `referee.systems.srp.actions`. */
+const SRP_WEAPON_ACTIONS = ["attack", "shoot", "disarm", "entangle", "grapple", "unhorse"];
+const SRP_FULL_MOVES = ["move", "charge"];
+/** What each SRP condition forbids, and why: `referee.systems.srp.actions.FORBIDS`, word for
+ * word (tests/test_web_legal.py holds the two to the same answers). */
+export const SRP_FORBIDS = {
+  disarmed: [SRP_WEAPON_ACTIONS, "is disarmed: pick the weapon up first"],
+  entangled: [SRP_FULL_MOVES, "is entangled: only minimum moves (step)"],
+  entangling: [SRP_WEAPON_ACTIONS, "is entangling with its weapon: it cannot use it"],
+  grappled: [SRP_FULL_MOVES, "is grappled: only minimum moves (step)"],
+  stunned: [["*"], "is stunned: it loses this action"],
+  lost_action: [["*"], "loses this action"],
+};
+/** Melee actions that must reach their target (SRP-15), and the normal reach in cm. */
+const SRP_REACHING = ["attack", "disarm", "entangle", "grapple", "unhorse"];
+const NORMAL_REACH_CM = 150;
+
+/** Why an SRP fighter may not take `kind` now, from what the page sees (its conditions, its
+ * weapon and its codes and range, the positions, a rider), as the service words it; null when the page sees no reason (the
+ * service still decides). `target` is the fighter aimed at, or null. */
+export function srpRefusal(actor, kind, target) {
+  if (!actor || kind === "pass") return null;
+  const stats = actor.stats || {};
+  const weapon = (Array.isArray(stats.weapons) && stats.weapons[0]) || {};
+  for (const condition of Object.keys(actor.conditions || {})) {
+    const [forbidden, reason] = SRP_FORBIDS[condition] || [[], ""];
+    if (forbidden.includes("*") || forbidden.includes(kind)) return `${actor.name} ${reason}`;
+    if (condition === "grappled" && SRP_WEAPON_ACTIONS.includes(kind) && Number(weapon.hands || 1) > 1) {
+      return `${actor.name} is grappled: only one-handed weapons`;
+    }
+  }
+  if (!target || !(SRP_REACHING.includes(kind) || kind === "shoot")) return null;
+  const name = weapon.name || "unarmed";
+  const missile = Number.isInteger(weapon.effective_range_cm);
+  if (kind === "attack" && missile && !weapon.thrown) return `the ${name} is a missile weapon: use 'shoot'`;
+  if (kind === "shoot" && !missile) return `the ${name} is not a missile weapon (it has no range)`;
+  const placed = (f) => f.stats && Number.isInteger(f.stats.x_cm) && Number.isInteger(f.stats.y_cm);
+  const both = placed(actor) && placed(target);
+  // Grid distance (SRP-14): the larger of the two offsets.
+  const gap = both ? Math.max(Math.abs(target.stats.x_cm - stats.x_cm), Math.abs(target.stats.y_cm - stats.y_cm)) : null;
+  if (kind === "shoot") {
+    const effective = weapon.effective_range_cm || 0;
+    const longest = weapon.long_range_cm || effective;
+    return both && gap > effective && gap > longest ? `${target.name} is ${gap / 100} m away, beyond the ${name}'s range` : null;
+  }
+  // Long weapons strike only beyond 1.5 m, up to their reach (SRP-15).
+  const reach = Number.isInteger(weapon.reach_cm) ? weapon.reach_cm : NORMAL_REACH_CM;
+  const long = reach > NORMAL_REACH_CM;
+  if (both && !(long ? gap > NORMAL_REACH_CM && gap <= reach : gap > 0 && gap <= NORMAL_REACH_CM)) {
+    const band = long ? "beyond 1.5 m up to" : "up to";
+    return `${target.name} is ${gap / 100} m from ${actor.name}; the ${name} reaches ${band} ${reach / 100} m (SRP-15)`;
+  }
+  // A special action needs its code on the weapon (SRP-16); unhorsing, a mounted defender.
+  const code = SRP_SPECIAL_CODES[kind];
+  if (code && !(weapon.codes || []).includes(code)) {
+    const codes = [...(weapon.codes || [])].sort().join(", ") || "none";
+    return `${kind} needs a weapon with code '${code}'; '${name}' has ${codes}`;
+  }
+  if (kind === "unhorse" && !(target.stats && target.stats.mounted === true)) return "unhorse needs a mounted defender";
+  return null;
+}
+
+/** The weapon code each SRP special action needs (SRP-16). */
+const SRP_SPECIAL_CODES = { disarm: "D", entangle: "E", grapple: "G", unhorse: "U" };
+
 /** MSV (MSV-1..7): a fighter is a Combat Skill; the one action is an attack on a target. */
 const MSV = {
   name: "msv",
   title: "MSV (1d100 Combat Skill)",
+  /** What a sentence calls one wound and several (as `MsvSystem.wound_words`). */
+  wounds: ["damage", "damage"],
   fighter: [
     { key: "cs", label: "Combat Skill (CS)", type: "number", min: 0, max: 1000, value: 65, required: true },
   ],
@@ -36,6 +104,7 @@ const MSV = {
   },
   actions: { attack: { target: true, fields: [] } },
   targetInfo: () => "",
+  refusal: () => null,
 };
 
 // Fields marked `referee: true` are the referee's terms (the service refuses them from a
@@ -47,12 +116,15 @@ const SRP_STRIKE = [
 ];
 const SRP_PATH = [
   { key: "path", label: "Path: x,y in metres per square, e.g. 1.5,0; 3,0", type: "path", required: true },
+  { key: "facing", label: "Facing at the end (degrees; empty: the way of the last step)", type: "number", min: -360, max: 360 },
 ];
 
 /** SRP (SRP-4..16): a sheet; melee attacks with the defender's defense, shield, armor, rear. */
 const SRP = {
   name: "srp",
   title: "SRP (Simple Role Playing)",
+  wounds: ["hit", "hits"],
+  conditions: CONDITION_WORDS,
   fighter: [
     { key: "hits", label: "Hit total", type: "number", min: 1, max: 1000, value: 12, required: true },
     { key: "weapon", label: "Weapon", type: "text", value: "broadsword" },
@@ -90,6 +162,8 @@ const SRP = {
     return { sheet };
   },
   hideable: ["skills", "defense", "avoid", "armor", "pm", "spirit"],
+  /** The referee reviews each roll and may override an outcome (SRP-20). */
+  overrides: true,
   actions: {
     attack: { target: true, fields: SRP_STRIKE },
     shoot: {
@@ -117,6 +191,8 @@ const SRP = {
     },
     pass: { target: false, fields: [] },
   },
+  /** Why an action cannot be taken now (reach, conditions), or null: the button waits. */
+  refusal: srpRefusal,
   /** What the attacker sees of the target's defense (hidden stats stay hidden). */
   targetInfo(f) {
     const s = f.stats || {};
@@ -137,6 +213,7 @@ const GENERIC = {
   },
   actions: { attack: { target: true, fields: [] } },
   targetInfo: () => "",
+  refusal: () => null,
 };
 
 export const SYSTEMS = { msv: MSV, srp: SRP };

@@ -1,23 +1,20 @@
 // A bout's events as an AOL-style chat transcript with the service's receipts, line for line
 // what `referee export --chat` writes (referee.transcripts.chat_export): the host's line with
-// its nonce for every roll, the referee's line for every consequence, [hh:mm:ss] UTC stamps.
-// `referee judge --export` (or the "Judge a log" page) decides it back to the bout's verdict.
+// its nonce for every roll, the referee's line for every consequence in the words of
+// sentences.js, [hh:mm:ss] UTC stamps. `referee judge --export` (or the "Judge a log" page)
+// decides it back to the bout's verdict.
+
+import { initiativeReadings, rollLine, sentence, who } from "./sentences.js";
+import { EventType } from "./vocabulary.js";
 
 const REFEREE = "Referee";
+// Events not said in the referee's words: an action shows as its rolls' host lines, the bout
+// and its fighters as the announcement.
+const SILENT = new Set([EventType.ACTION, EventType.ROLL, EventType.BOUT_OPENED, EventType.FIGHTER_ADDED]);
 
 function stamp(event) {
   const at = String(event.at || "");
   return at.length >= 19 && at[13] === ":" ? `[${at.slice(11, 19)}] ` : "";
-}
-
-function host(name, payload) {
-  const dice = (payload.dice || []).map(String);
-  const faces = (payload.faces || []).join(" ");
-  const sides = dice.length ? dice[0].replace(/^d+/, "") : "?";
-  const noun = dice.length === 1 ? "die" : "dice";
-  const named = payload.stream && payload.stream !== `act:${name}` ? `, ${payload.stream}` : "";
-  const receipt = payload.nonce === null || payload.nonce === undefined ? "" : ` (nonce ${payload.nonce}${named})`;
-  return `OnlineHost: ${name} rolled ${dice.length} ${sides}-sided ${noun}: ${faces}${receipt}`;
 }
 
 function skill(payload) {
@@ -26,7 +23,7 @@ function skill(payload) {
 }
 
 function announcement(events) {
-  const fighters = events.filter((e) => e.type === "fighter_added").map((e) => e.payload);
+  const fighters = events.filter((e) => e.type === EventType.FIGHTER_ADDED).map((e) => e.payload);
   const named = fighters.map((p) => `${p.name} (${skill(p)})`);
   const sides = new Map();
   fighters.forEach((p, i) => {
@@ -42,36 +39,23 @@ function announcement(events) {
 
 const said = (text) => `${REFEREE}: ${text}`;
 
-const SAYINGS = {
-  initiative: (p) => `Order: ${(p.order || []).join(", ")}`,
-  outcome: (p) => (p.summary ? String(p.summary) : null),
-  wound: (p) => `${p.target}: ${p.total} damage taken`,
-  defeated: (p) => (p.defeated ? `${p.name} is defeated` : null),
-  turn: (p) => `Round ${p.round}: ${p.fighter}'s turn`,
-  voided: (p) => `voids events ${p.from}..${p.to}`,
-  ended: (p) => `Result: ${p.winner || "no winner"} (${p.reason})`,
-  cancelled: (p) => `the bout is called off (${p.reason})`,
-  seed_rotated: (p) => `server seed ${Number(p.index ?? 1) - 1} revealed, nonces from 0; commitment ${p.next_commitment}`,
-  closed: (p) => `bout closed, server seed ${p.server_seed}`,
-};
-
-function initiativeLines(rolls, payload) {
-  const rounds = ((payload.detail || {}).rounds || []);
-  const named = rounds.flatMap((r) => r.rolls || []);
+function initiativeLines(rolls, payload, system) {
+  const named = initiativeReadings(payload.detail, system).filter(([name]) => name);
   const lines = [];
   rolls.forEach((event, i) => {
-    const record = named[i];
-    if (!record) return;
-    lines.push(`${stamp(event)}${host(String(record.name), event.payload || {})}`);
-    lines.push(`${stamp(event)}${said(`${record.name}: ${record.roll} vs CS ${record.cs}, effect ${record.effect}`)}`);
+    if (!named[i]) return;
+    const [roller, reading] = named[i];
+    lines.push(`${stamp(event)}${rollLine(roller, event.payload || {})}`);
+    lines.push(`${stamp(event)}${said(reading)}`);
   });
   return lines;
 }
 
 /** The transcript of a bout's events (as the log or the export has them), one string per line. */
 export function boutAsChat(events) {
-  const opened = events.find((e) => e.type === "bout_opened");
+  const opened = events.find((e) => e.type === EventType.BOUT_OPENED);
   const name = opened ? opened.payload.name : "";
+  const system = opened ? opened.payload.system : undefined;
   const first = events.length ? stamp(events[0]) : "";
   const lines = [
     `${first}${said(announcement(events))}`,
@@ -85,22 +69,20 @@ export function boutAsChat(events) {
   let pending = [];
   for (const event of events) {
     const payload = event.payload || {};
-    if (event.type === "action") {
+    if (event.type === EventType.ACTION) {
       actor = String(event.actor);
       initiative = payload.kind === "initiative";
       pending = [];
-    } else if (event.type === "roll" && initiative) {
+    } else if (event.type === EventType.ROLL && initiative) {
       pending.push(event);
-    } else if (event.type === "roll") {
-      lines.push(`${stamp(event)}${host(actor === "referee" ? REFEREE : actor, payload)}`);
-    } else if (event.type === "initiative") {
-      lines.push(...initiativeLines(pending, payload));
+    } else if (event.type === EventType.ROLL) {
+      lines.push(`${stamp(event)}${rollLine(who(actor), payload)}`);
+    } else if (event.type === EventType.INITIATIVE) {
+      lines.push(...initiativeLines(pending, payload, system));
       initiative = false;
       pending = [];
     }
-    const saying = SAYINGS[event.type];
-    const text = saying ? saying(payload) : null;
-    if (text) lines.push(`${stamp(event)}${said(text)}`);
+    if (!SILENT.has(event.type)) lines.push(`${stamp(event)}${said(sentence(event, system))}`);
   }
   return lines;
 }

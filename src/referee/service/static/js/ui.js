@@ -61,13 +61,56 @@ function makeControl(field, id) {
   });
 }
 
-/** A select of names, with an optional first empty choice. */
-export function nameOptions(select, names, { empty = null, keep = true } = {}) {
+/** A select of names (shown as `label(name)`), with an optional first empty choice. */
+export function nameOptions(select, names, { empty = null, keep = true, label = (name) => name } = {}) {
   const before = select.value;
   select.replaceChildren();
   if (empty !== null) select.append(el("option", { value: "" }, empty));
-  for (const name of names) select.append(el("option", { value: name }, name));
+  for (const name of names) select.append(el("option", { value: name }, label(name)));
   if (keep && names.includes(before)) select.value = before;
+}
+
+/** A side as people name it: its fighters, and the side's name when it is not one of theirs
+ * ("Tarl (Ko-ro-ba)", "Tarl and Rask (Ko-ro-ba)", "Pa-Kur"). */
+export function sideWords(view, side) {
+  const names = view.fighters.filter((f) => f.side === side).map((f) => f.name);
+  if (!names.length) return side;
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return names.length === 1 && names[0] === side ? listed : `${listed} (${side})`;
+}
+
+/** Who won, in words: "Tarl (Ko-ro-ba) won", "no winner". */
+export function winnerWords(view) {
+  return view.winner ? `${sideWords(view, view.winner)} won` : "no winner";
+}
+
+/** Where the bout stands, as a sentence ("The bout is over: Tarl (Ko-ro-ba) won."). */
+export function boutWords(view) {
+  if (view.closed) {
+    const how = view.status === "cancelled" ? "was cancelled" : view.winner ? `is over: ${winnerWords(view)}` : "is over, with no winner";
+    return `The bout ${how}; it is closed and its seed revealed.`;
+  }
+  return {
+    open: "The bout has not begun: waiting for initiative.",
+    running: "The bout is running.",
+    paused: "The bout is paused.",
+    ended: view.winner ? `The bout is over: ${winnerWords(view)}.` : "The bout is over, with no winner.",
+    cancelled: "The bout was cancelled.",
+  }[view.status] || `The bout is ${view.status}.`;
+}
+
+/** Where a bout stands, in a few words for a list ("running: round 2, Tarl to act";
+ * "running: your turn" when `you` is to act; "over: Tarl (Ko-ro-ba) won"; "closed: ..."). */
+export function stateWords(view, you = null) {
+  const end = view.status === "cancelled" ? "cancelled" : view.winner ? `over: ${winnerWords(view)}` : "over, no winner";
+  if (view.closed) return `closed (${end}); seed revealed`;
+  if (view.status === "open") return "open: waiting for initiative";
+  if (view.status === "paused") return `paused in round ${view.round}`;
+  if (view.status === "running") {
+    if (you && view.turn === you) return `running: your turn (round ${view.round})`;
+    return `running: round ${view.round}${view.turn ? `, ${view.turn} to act` : ""}`;
+  }
+  return ["ended", "cancelled"].includes(view.status) ? end : view.status;
 }
 
 /** The bout's status line: status, round, whose turn, winner. */
@@ -76,9 +119,42 @@ export function statusText(view) {
   if (view.round) parts.push(`round ${view.round}`);
   if (view.turn) parts.push(`${view.turn} to act`);
   if (view.free_attack) parts.push(`free attack (MSV-4 critical)`);
-  if (view.status === "ended") parts.push(view.winner ? `winner: ${view.winner}` : "no winner");
+  if (view.status === "ended") parts.push(winnerWords(view));
   if (view.closed) parts.push("closed: seed revealed");
   return parts.join(" · ");
+}
+
+/**
+ * Ask before an action that cannot be undone: a modal dialog that says what the action does
+ * and what it reveals. Resolves to true only when the person presses `yes`; Escape, the
+ * other button or closing the dialog is no. The safe answer has the focus.
+ */
+export function confirmAction({ title, lines, yes, no = "Go back", danger = false }) {
+  return new Promise((resolve) => {
+    const heading = el("h2", { id: "confirm-title" }, title);
+    const keep = el("button", { type: "button", class: "confirm-no", value: "no" }, no);
+    const go = el("button", { type: "button", class: `confirm-yes${danger ? " danger-solid" : " primary"}`, value: "yes" }, yes);
+    const dialog = el(
+      "dialog",
+      { class: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-body" },
+      heading,
+      el("div", { id: "confirm-body" }, lines.filter(Boolean).map((line) => el("p", {}, line))),
+      el("div", { class: "buttons" }, keep, go),
+    );
+    let answer = false;
+    keep.addEventListener("click", () => dialog.close());
+    go.addEventListener("click", () => {
+      answer = true;
+      dialog.close();
+    });
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(answer);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    keep.focus();
+  });
 }
 
 /** The turn order, the current fighter marked. */

@@ -8,15 +8,13 @@
 
 import { commitmentOf, eventHash, facesOf, hmacFor } from "./canon.js";
 import { JsonSyntaxError, PyFloat, keysOf, parsePythonJson, pyRepr, sameJson } from "./pyjson.js";
+import { EventType } from "./vocabulary.js";
 
 export { pyRepr };
 
 const GENESIS = "0".repeat(64);
 const EVENT_KEYS = ["seq", "type", "actor", "at", "payload", "prev", "hash"];
-const SEED_ROTATED = "seed_rotated";
-const CLOSED = "closed";
-const ROLL = "roll";
-const OPENED = "bout_opened";
+const { SEED_ROTATED, CLOSED, ROLL, BOUT_OPENED: OPENED } = EventType;
 const BOUT_FIELDS = ["id", "system", "name", "rules", "created_at", "status"];
 const HEADER_FIELDS = ["id", "system", "name", "rules", "created_at"];
 const LATER_FIELDS = ["id", "created_at"];

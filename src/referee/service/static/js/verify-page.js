@@ -139,16 +139,43 @@ function checkJson(text) {
   return text;
 }
 
+/**
+ * Clear the last report before anything new is checked (and as soon as an input changes), so
+ * that no verdict about one export stands beside another export or an error.
+ */
+function clearReport(text) {
+  const verdict = $("verdict");
+  verdict.className = "verdict";
+  verdict.textContent = text;
+  showMemory(null);
+  for (const id of ["problems", "facts", "rolls", "rulings"]) fill($(id), []);
+  say("");
+}
+
+/** Check one input: the report is cleared first; a failure is the verdict, not beside one. */
+async function check(work) {
+  clearReport("Checking…");
+  const result = await attempt(work);
+  if (result === undefined) {
+    const verdict = $("verdict");
+    verdict.className = "verdict bad";
+    verdict.textContent = `Not verified: ${$("message").textContent}`;
+  }
+  return result;
+}
+
 $("fetch-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const id = $("bout-id").value.trim();
-  if (!id) return say("Give a bout id.", "error");
-  attempt(() => fetchAndVerify(id));
+  check(async () => {
+    if (!id) throw new Error("give a bout id");
+    return fetchAndVerify(id);
+  });
 });
 
 $("paste-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  attempt(async () => {
+  check(async () => {
     const file = $("export-file").files[0];
     const text = file ? await file.text() : $("export-text").value;
     if (!text.trim()) throw new Error("paste an export or choose a file first");
@@ -156,10 +183,14 @@ $("paste-form").addEventListener("submit", (ev) => {
   });
 });
 
+for (const form of ["fetch-form", "paste-form"]) {
+  $(form).addEventListener("input", () => clearReport("Not checked yet: the input changed. Press the button to check it."));
+}
+
 window.refereeVerify = { verifyExport, verifyExportText, run };
 
 const params = fragment();
 if (params.bout) {
   $("bout-id").value = params.bout;
-  attempt(() => fetchAndVerify(params.bout));
+  check(() => fetchAndVerify(params.bout));
 }

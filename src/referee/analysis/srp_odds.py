@@ -1,4 +1,7 @@
-"""Exact odds of one attacker against one defender, in Fractions (SRP-5..9).
+"""Exact odds of SRP (SRP-5..9): one attacker against one defender, and a duel, in Fractions.
+
+MSV's are its siblings `referee.analysis.msv_*`; the lab builds its battles on both, and
+`referee.dice.odds` gives the exact odds of any dice expression.
 
 `hit_distribution` groups the 20 x 20 x 6 faces by level: for each attack level and
 defense level (with how many d20 faces give each) the chart is applied once per d6
@@ -16,17 +19,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from referee.errors import LimitError
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for
-from referee.systems.srp.rules import DEFAULT_RULES, Down, SrpRules
+from referee.systems.srp.rules import DEFAULT_RULES, SrpRules, hits_to_down
 from referee.systems.srp.sheet import DefenseKind
 from referee.vocabulary import JSON
 
 #: Faces of the three dice together (SRP-4).
 OUTCOMES = 20 * 20 * 6
-#: Largest hit total the duel accepts (a stated bound).
-MAX_HIT_TOTAL = 100
 
 
 def hits_of(
@@ -138,21 +138,6 @@ class DuelOdds:
             "second_wins": str(self.second),
             "never_ends": str(self.never),
         }
-
-
-def hits_to_down(hit_total: int, rules: SrpRules = DEFAULT_RULES) -> int:
-    """Hits a fighter can take before it is down, by the pack's `down` rule (SRP-9).
-
-    >>> hits_to_down(10), hits_to_down(10, SrpRules(down=Down.EXCEED))
-    (10, 11)
-    """
-    if (
-        isinstance(hit_total, bool)
-        or not isinstance(hit_total, int)
-        or not 1 <= hit_total <= MAX_HIT_TOTAL
-    ):
-        raise LimitError(f"hit total {hit_total!r} is out of range (expected 1..{MAX_HIT_TOTAL})")
-    return hit_total if rules.down is Down.REACH else hit_total + 1
 
 
 def duel_odds(

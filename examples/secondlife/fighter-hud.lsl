@@ -1,0 +1,406 @@
+// referee fighter HUD for Second Life (docs/secondlife.md). Wear it as a HUD.
+//
+// Set up once: paste the invite your referee's table sent you (privately) into this HUD's
+// description, with your Combat Skill, e.g.
+//     https://referee.example.org/static/join.html#bout=AbCdEfGhIjKl cs=65
+// or, for an SRP bout or a long invite, into a notecard named "referee" in the HUD, one setting
+// a line (the invite, then cs=65, or sheet={...}, and name=... to fight under another name than
+// your display name). A fighter link (...fighter.html#bout=ID&token=T, from the referee's
+// console) makes the HUD act as that fighter without joining again.
+// The invite and your token are never said on any channel; the token lives in this script only.
+//
+// What it does: shows you the commitment, then joins with a random client-seed part of its
+// own; polls the bout (GET .../glance, a few bytes while nothing changes); tells you privately
+// when it is your turn; touch it for a menu of the actions legal now (and a d100 roll, status,
+// score); says the public result of your rolls in local chat as OnlineHost did
+// ("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)", which `referee judge` reads) and
+// the referee's reading as "Referee"; answers to you alone with llOwnerSay. It never reads
+// channel 0. Type commands on channel 7 too: /7 status, /7 odds 2d6+3, /7 roll 2d20+1d6, /7 hud.
+// In an SRP bout whose referee takes positions from the world, each action carries where you
+// and your target stand (SRP-14, 15).
+// Limits: every answer it reads is under Second Life's default 2,048 bytes; at most 20
+// requests in any 20 s (SL allows 25 per object); one retry with the same Idempotency-Key when
+// SL gives up waiting (status 499), so an action is never taken twice.
+
+integer CHANNEL = 7;             // the wearer's command channel: "/7 status"
+integer METER_CHANNEL = -7302011; // the wearer's meter listens here (meter.lsl)
+float POLL = 4.0;                // seconds between polls while the bout runs
+integer BUDGET = 20;             // most requests in any 20 s (SL's limit is 25 per object)
+
+string base;         // https://host
+string bout;         // the bout's id
+string me;           // the fighter's name in the bout
+string stat_key;     // "cs" (MSV) or "sheet" (SRP)
+string stat_value;   // 65, or the sheet as JSON
+string token;        // the fighter's bearer token: never said anywhere
+integer seq = -1;    // the last event seen
+string turn;         // whose action it is
+string world;        // "world" when positions come from where avatars stand
+string actions = "{}"; // the actions legal now (from the last glance)
+string kinds_json;   // the menu's action kinds, while the wearer picks a target
+string picked;       // the kind picked
+integer menu_channel;
+integer menu_listener;
+list sent;           // times of the requests of the last 20 s
+integer config_line;
+key config_query;
+list config;
+
+key pending = NULL_KEY; // the request in flight and what it was
+string pending_what;
+string pending_url;
+string pending_method;
+string pending_type;
+string pending_body;
+string pending_key;  // its Idempotency-Key, the same on the one retry
+integer retries;
+
+string json_object = "{}";
+
+tell(string text) { llOwnerSay("referee: " + text); }
+
+announce(string speaker, string text)
+{
+    string own = llGetObjectName();
+    llSetObjectName(speaker);
+    llSay(0, text);
+    llSetObjectName(own);
+}
+
+integer room()
+{
+    float now = llGetTime();
+    while (llGetListLength(sent) > 0 && now - llList2Float(sent, 0) >= 20.0)
+        sent = llDeleteSubList(sent, 0, 0);
+    return llGetListLength(sent) < BUDGET;
+}
+
+request(string what, string method, string path, string type, string body)
+{
+    if (pending != NULL_KEY && pending_what != "glance") { tell("still waiting for the last answer"); return; }
+    if (!room()) { tell("too many requests just now; try again in a few seconds"); return; }
+    pending_what = what;
+    pending_method = method;
+    pending_url = base + "/api/bouts/" + bout + path;
+    pending_type = type;
+    pending_body = body;
+    pending_key = (string)llGenerateKey();
+    retries = 1;
+    send();
+}
+
+send()
+{
+    list options = [HTTP_METHOD, pending_method, HTTP_MIMETYPE, pending_type,
+        HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key];
+    // Polls are public (no token): they do not spend the token's rate at the service.
+    if (token != "" && pending_what != "glance") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
+    sent += [llGetTime()];
+    pending = llHTTPRequest(pending_url, options, pending_body);
+}
+
+poll()
+{
+    if (pending != NULL_KEY || !room()) return;
+    pending_what = "glance";
+    pending_url = base + "/api/bouts/" + bout + "/glance?after=" + (string)seq + "&fighter=" + llEscapeURL(me);
+    pending_method = "GET";
+    pending_type = "text/plain";
+    pending_body = "";
+    pending_key = (string)llGenerateKey();
+    retries = 0;
+    send();
+}
+
+read_setting(string line)
+{
+    line = llStringTrim(line, STRING_TRIM);
+    integer at = llSubStringIndex(line, "#bout=");
+    if (at > 0)
+    {
+        string link = llList2String(llParseString2List(line, [" "], []), 0);
+        at = llSubStringIndex(link, "#bout=");
+        base = llGetSubString(link, 0, llSubStringIndex(link, "/static/") - 1);
+        bout = llGetSubString(link, at + 6, -1);
+        integer amp = llSubStringIndex(bout, "&token=");
+        if (amp > 0) { token = llGetSubString(bout, amp + 7, -1); bout = llGetSubString(bout, 0, amp - 1); }
+        line = llStringTrim(llDeleteSubString(line, 0, llStringLength(link) - 1), STRING_TRIM);
+    }
+    list words = llParseString2List(line, [" "], []);
+    integer i;
+    for (i = 0; i < llGetListLength(words); ++i)
+    {
+        string word = llList2String(words, i);
+        if (llGetSubString(word, 0, 2) == "cs=") { stat_key = "cs"; stat_value = llGetSubString(word, 3, -1); }
+    }
+    if (llGetSubString(line, 0, 5) == "sheet=") { stat_key = "sheet"; stat_value = llGetSubString(line, 6, -1); }
+    if (llGetSubString(line, 0, 4) == "name=") me = llStringTrim(llGetSubString(line, 5, -1), STRING_TRIM);
+}
+
+start()
+{
+    if (bout == "" || base == "") { tell("paste your invite into my description (or a notecard named referee)"); return; }
+    if (me == "") me = llGetDisplayName(llGetOwner());
+    llListen(CHANNEL, "", llGetOwner(), "");
+    if (token != "") { tell("fighting as " + me + " in bout " + bout); llSetTimerEvent(POLL); poll(); return; }
+    if (stat_key == "") { tell("add your Combat Skill after the invite, e.g. cs=65"); return; }
+    request("commitment", "GET", "/glance", "text/plain", "");
+}
+
+join(string commitment)
+{
+    tell("bout " + bout + ": the server committed to its seed " + commitment + " before you joined");
+    // The client seed part is drawn here, after the commitment is shown: the server could not
+    // have chosen its seed to suit it (docs/ledger.md).
+    string part = llGetSubString(llSHA256String((string)llGenerateKey() + (string)llFrand(1.0)), 0, 15);
+    list fields = ["name", me, "client_seed", part];
+    if (stat_key == "cs") fields += ["cs", (integer)stat_value];
+    else fields += ["sheet", stat_value];
+    request("join", "POST", "/join", "application/json", llList2Json(JSON_OBJECT, fields));
+}
+
+// [x_cm, y_cm, facing] of an avatar, or "" when it is not in the region.
+string stand(key avatar)
+{
+    list where = llGetObjectDetails(avatar, [OBJECT_POS, OBJECT_ROT]);
+    if (llGetListLength(where) < 2) return "";
+    vector pos = llList2Vector(where, 0);
+    vector euler = llRot2Euler(llList2Rot(where, 1));
+    integer facing = llRound(euler.z * RAD_TO_DEG);
+    return llList2Json(JSON_ARRAY, [llRound(pos.x * 100), llRound(pos.y * 100), facing]);
+}
+
+key avatar_named(string name)
+{
+    list agents = llGetAgentList(AGENT_LIST_REGION, []);
+    integer i;
+    for (i = 0; i < llGetListLength(agents); ++i)
+    {
+        key k = llList2Key(agents, i);
+        if (llToLower(llGetDisplayName(k)) == llToLower(name) || llToLower(llKey2Name(k)) == llToLower(name)) return k;
+    }
+    return NULL_KEY;
+}
+
+act(string kind, string target)
+{
+    list options = [];
+    if (target != "") options += ["target", target];
+    if (world == "world")
+    {
+        string here = stand(llGetOwner());
+        if (here != "") options += ["at", here];
+        key foe = avatar_named(target);
+        if (target != "" && foe != NULL_KEY) options += ["target_at", stand(foe)];
+    }
+    string body = llList2Json(JSON_OBJECT, ["actor", me, "kind", kind, "options", llList2Json(JSON_OBJECT, options)]);
+    if (llGetListLength(options) == 0) body = llList2Json(JSON_OBJECT, ["actor", me, "kind", kind, "options", json_object]);
+    request("act", "POST", "/actions", "application/json", body);
+}
+
+chat(string line)
+{
+    line = llStringTrim(line, STRING_TRIM);
+    if (line == "") return;
+    if (line == "hud")
+    {
+        tell("bout " + bout + " as " + me + "; memory used " + (string)llGetUsedMemory() + " of "
+            + (string)llGetMemoryLimit() + " bytes; " + (string)llGetListLength(sent) + " requests in the last 20 s");
+        return;
+    }
+    request("chat", "POST", "/chat", "text/plain;charset=utf-8", line);
+}
+
+// One roll as OnlineHost said it: "Tarl rolled 1 100-sided die: 47 (nonce 3)"; rolls of
+// mixed dice (SRP: d20, d20, d6) name each die.
+string host_line(string roll)
+{
+    list dice = llJson2List(llJsonGetValue(roll, ["dice"]));
+    list faces = llJson2List(llJsonGetValue(roll, ["faces"]));
+    string stream = llJsonGetValue(roll, ["stream"]);
+    string receipt = " (nonce " + llJsonGetValue(roll, ["nonce"]);
+    if (stream != JSON_INVALID && stream != "act:" + me) receipt += ", " + stream;
+    integer n = llGetListLength(dice);
+    string first = llList2String(dice, 0);
+    integer same = TRUE;
+    integer i;
+    for (i = 1; i < n; ++i) if (llList2String(dice, i) != first) same = FALSE;
+    string shown = ": " + llDumpList2String(faces, " ") + receipt + ")";
+    if (same) return me + " rolled " + (string)n + " " + llGetSubString(first, 1, -1) + "-sided "
+        + llList2String(["die", "dice"], n > 1) + shown;
+    return me + " rolled " + llDumpList2String(dice, ", ") + shown;
+}
+
+answered_action(string body)
+{
+    string failed = llJsonGetValue(body, ["failed"]);
+    string summary = llJsonGetValue(body, ["summary"]);
+    list rolls = llJson2List(llJsonGetValue(body, ["rolls"]));
+    integer i;
+    for (i = 0; i < llGetListLength(rolls); ++i) announce("OnlineHost", host_line(llList2String(rolls, i)));
+    if (failed != JSON_INVALID) summary = "failed after its dice were thrown and recorded: " + failed;
+    string next = llJsonGetValue(body, ["next"]);
+    string winner = llJsonGetValue(body, ["winner"]);
+    string after = "";
+    if (winner != JSON_INVALID && winner != JSON_NULL) after = " " + winner + " wins the bout.";
+    else if (next != JSON_INVALID) after = " Next: " + next + ".";
+    if (summary != JSON_INVALID) announce("Referee", summary + after);
+    tell(summary + after);
+}
+
+glanced(string body)
+{
+    seq = (integer)llJsonGetValue(body, ["seq"]);
+    string now = llJsonGetValue(body, ["turn"]);
+    world = llJsonGetValue(body, ["positions"]);
+    actions = llJsonGetValue(body, ["actions"]);
+    if (now == me && turn != me) tell("your turn! Touch the HUD for your actions.");
+    turn = now;
+    string status = llJsonGetValue(body, ["status"]);
+    if (status == "closed" || status == "cancelled") llSetTimerEvent(0.0);
+    if (status == "closed") tell("the bout is closed; its last event hash is " + llJsonGetValue(body, ["hash"])
+        + ". Verify: " + base + "/static/verify.html#bout=" + bout);
+    integer i;
+    for (i = 0; i < 16; ++i)
+    {
+        string row = llJsonGetValue(body, ["fighters", i]);
+        if (row == JSON_INVALID) i = 16;
+        else if (llJsonGetValue(row, ["name"]) == me)
+            llRegionSayTo(llGetOwner(), METER_CHANNEL, llList2Json(JSON_ARRAY, [me,
+                (integer)llJsonGetValue(row, ["wounds"]), (integer)llJsonGetValue(row, ["threshold"]),
+                llJsonGetValue(row, ["stunned"]) == JSON_TRUE, llJsonGetValue(row, ["down"]) == JSON_TRUE,
+                now == me, (integer)llJsonGetValue(body, ["round"]), status]));
+    }
+}
+
+// A dialog button: at most 24 bytes of UTF-8 (not characters: a name in Japanese is 3 bytes a
+// letter). Base64 of 24 bytes is 32 characters, of 25 bytes 36.
+string label(string text)
+{
+    text = llGetSubString(text, 0, 23);
+    while (llStringLength(llStringToBase64(text)) > 32) text = llGetSubString(text, 0, -2);
+    return text;
+}
+
+menu(string text, list buttons)
+{
+    llListenRemove(menu_listener);
+    menu_channel = -1000000 - (integer)llFrand(1000000000.0);
+    menu_listener = llListen(menu_channel, "", llGetOwner(), "");
+    llDialog(llGetOwner(), text, buttons, menu_channel);
+}
+
+picked_button(string button)
+{
+    llListenRemove(menu_listener);
+    if (button == "roll d100") { request("chat", "POST", "/chat", "text/plain;charset=utf-8", "//roll -sides100 -dice1"); return; }
+    if (button == "status" || button == "score") { chat(button); return; }
+    integer index = (integer)button - 1;
+    if (picked == "")
+    {
+        picked = llList2String(llJson2List(kinds_json), index);
+        list targets = llJson2List(llJsonGetValue(actions, [picked]));
+        if (llGetListLength(targets) <= 1) { act(picked, llList2String(targets, 0)); picked = ""; return; }
+        list buttons = [];
+        integer i;
+        for (i = 0; i < llGetListLength(targets) && i < 12; ++i)
+            buttons += [label((string)(i + 1) + " " + llList2String(targets, i))];
+        menu(picked + " whom?", buttons);
+        return;
+    }
+    act(picked, llList2String(llJson2List(llJsonGetValue(actions, [picked])), index));
+    picked = "";
+}
+
+default
+{
+    state_entry()
+    {
+        if (llGetInventoryType("referee") == INVENTORY_NOTECARD) { config_line = 0; config_query = llGetNotecardLine("referee", 0); return; }
+        read_setting(llGetObjectDesc());
+        start();
+    }
+
+    dataserver(key query, string data)
+    {
+        if (query != config_query) return;
+        if (data == EOF) { start(); return; }
+        read_setting(data);
+        config_query = llGetNotecardLine("referee", ++config_line);
+    }
+
+    changed(integer change)
+    {
+        if (change & (CHANGED_OWNER | CHANGED_INVENTORY)) llResetScript();
+    }
+
+    attach(key avatar)
+    {
+        if (avatar != NULL_KEY && token != "") poll();
+    }
+
+    touch_start(integer count)
+    {
+        if (llDetectedKey(0) != llGetOwner() || token == "") return;
+        picked = "";
+        list kinds = [];
+        list pairs = llJson2List(actions);
+        integer i;
+        for (i = 0; i < llGetListLength(pairs) && i < 18; i += 2) kinds += [llList2String(pairs, i)];
+        kinds_json = llList2Json(JSON_ARRAY, kinds);
+        list buttons = ["roll d100", "status", "score"];
+        for (i = 0; i < llGetListLength(kinds); ++i)
+            buttons += [label((string)(i + 1) + " " + llList2String(kinds, i))];
+        string text = "referee: " + me + " in bout " + bout;
+        if (turn == me) text += "\nYour turn: pick an action.";
+        else if (turn != "" && turn != JSON_NULL) text += "\n" + turn + " is to act.";
+        menu(text, buttons);
+    }
+
+    timer()
+    {
+        poll();
+    }
+
+    listen(integer channel, string name, key id, string message)
+    {
+        if (id != llGetOwner()) return;
+        if (channel == menu_channel) picked_button(message);
+        else if (channel == CHANNEL) chat(message);
+    }
+
+    http_response(key request_id, integer status, list metadata, string body)
+    {
+        if (request_id != pending) return;
+        pending = NULL_KEY;
+        if (status == 499 && retries > 0)
+        {
+            retries -= 1;
+            send();  // the same request with the same key: the service never acts twice
+            return;
+        }
+        if (status == 499) { tell("the service did not answer in time; see the referee's console"); return; }
+        if (pending_what == "glance") { if (status == 200) glanced(body); return; }
+        if (status >= 400)
+        {
+            string message = llJsonGetValue(body, ["message"]);
+            if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
+            tell(message);
+            return;
+        }
+        if (pending_what == "commitment") join(llJsonGetValue(body, ["commitment"]));
+        else if (pending_what == "join")
+        {
+            token = llJsonGetValue(body, ["token"]);
+            tell("you joined as " + me + "; the bout's client seed is now " + llJsonGetValue(body, ["client_seed"]));
+            llSetTimerEvent(POLL);
+            poll();
+        }
+        else if (pending_what == "act") { answered_action(body); poll(); }
+        else if (pending_what == "chat")
+        {
+            llOwnerSay(body);  // at most 1,024 bytes (the chat endpoint's bound): one message
+            if (llGetSubString(body, 0, 11) == "OnlineHost: ") announce("OnlineHost", llGetSubString(body, 12, -1));
+        }
+    }
+}

@@ -1,0 +1,253 @@
+// referee table for Second Life (docs/secondlife.md): the referee rezzes it where the spar is
+// fought and runs the bout from its menu. Only its owner can use it.
+//
+// Set up: put the service's address and the rule system in the table's description, e.g.
+//     https://referee.example.org msv Spar at the Tarn
+// (the first word the address, the second msv or srp, the rest the bout's name).
+// Touch it for the menu:
+//   open       makes a bout (with a random referee part of the client seed) and says its
+//              commitment in local chat, before anyone joins or rolls
+//   invite     sends every avatar within 20 m its invite, privately (llRegionSayTo)
+//   begin      says the spar's announcement, rolls initiative and says every roll as
+//              OnlineHost did, then the order
+//   pause, resume, skip, void   the referee's powers
+//   close      (asks first) ends the bout, reveals the server seed and says the verify link
+//   positions  (SRP, before open) world: reach, rear and zones of control from where the
+//              avatars stand (each HUD reports it); map: the map's positions (the default)
+// The referee token lives in this script only and is never said. Every answer it reads is
+// under Second Life's default 2,048 bytes but initiative's (up to 16 KB, for many fighters);
+// one request per touch; one retry with the same
+// Idempotency-Key when SL gives up waiting (status 499), so a power is never used twice.
+
+float RANGE = 20.0;      // invite avatars this near the table (metres)
+
+string base;
+string system = "msv";
+string name = "Spar";
+integer world;           // SRP: positions from where the avatars stand
+string bout;
+string token;            // the referee token: never said anywhere
+string phase = "idle";   // idle, open, running, paused, closed
+integer menu_channel;
+integer menu_listener;
+
+key pending = NULL_KEY;
+string pending_what;
+string pending_url;
+string pending_method;
+string pending_body;
+string pending_key;
+integer retries;
+
+tell(string text) { llOwnerSay("referee table: " + text); }
+
+announce(string speaker, string text)
+{
+    string own = llGetObjectName();
+    llSetObjectName(speaker);
+    llSay(0, text);
+    llSetObjectName(own);
+}
+
+show()
+{
+    // Never the bout's id: with the service's address it is the invite, and anyone who sees
+    // this text could join. The id is said only with the verify link, after the close.
+    string text = "referee table: " + name + "\n" + phase;
+    if (system == "srp") text += "\npositions: " + llList2String(["map", "world"], world);
+    llSetText(text, <1.0, 1.0, 1.0>, 1.0);
+}
+
+request(string what, string method, string path, string body)
+{
+    if (pending != NULL_KEY) { tell("still waiting for the last answer"); return; }
+    pending_what = what;
+    pending_method = method;
+    pending_url = base + "/api/bouts" + path;
+    pending_body = body;
+    pending_key = (string)llGenerateKey();
+    retries = 1;
+    send();
+}
+
+send()
+{
+    list options = [HTTP_METHOD, pending_method, HTTP_MIMETYPE, "application/json",
+        HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key];
+    if (token != "") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
+    // The one answer that grows with the bout: initiative lists every fighter's roll (about
+    // 1 KB for two, 250 bytes more a fighter), so it may be read up to Mono's 16 KB.
+    if (pending_what == "begin") options += [HTTP_BODY_MAXLENGTH, 16384];
+    pending = llHTTPRequest(pending_url, options, pending_body);
+}
+
+menu(string text, list buttons)
+{
+    llListenRemove(menu_listener);
+    menu_channel = -1000000 - (integer)llFrand(1000000000.0);
+    menu_listener = llListen(menu_channel, "", llGetOwner(), "");
+    llDialog(llGetOwner(), text, buttons, menu_channel);
+}
+
+string host_line(string who, string roll)
+{
+    list faces = llJson2List(llJsonGetValue(roll, ["faces"]));
+    list dice = llJson2List(llJsonGetValue(roll, ["dice"]));
+    integer n = llGetListLength(dice);
+    return who + " rolled " + (string)n + " " + llGetSubString(llList2String(dice, 0), 1, -1)
+        + "-sided " + llList2String(["die", "dice"], n > 1) + ": " + llDumpList2String(faces, " ")
+        + " (nonce " + llJsonGetValue(roll, ["nonce"]) + ")";
+}
+
+invite()
+{
+    list agents = llGetAgentList(AGENT_LIST_PARCEL, []);
+    string link = base + "/static/join.html#bout=" + bout;
+    integer sent;
+    integer i;
+    for (i = 0; i < llGetListLength(agents); ++i)
+    {
+        key avatar = llList2Key(agents, i);
+        vector pos = llList2Vector(llGetObjectDetails(avatar, [OBJECT_POS]), 0);
+        if (avatar != llGetOwner() && llVecDist(pos, llGetPos()) <= RANGE)
+        {
+            llRegionSayTo(avatar, 0, "Your invite to " + name + ": " + link
+                + " (paste it into your referee HUD's description, then cs=YOUR_CS after it)");
+            ++sent;
+        }
+    }
+    tell("invited " + (string)sent + " avatar(s) within " + (string)((integer)RANGE) + " m");
+}
+
+power(string word)
+{
+    request(word, "POST", "/" + bout + "/" + word, "");
+}
+
+picked(string button)
+{
+    llListenRemove(menu_listener);
+    if (button == "open")
+    {
+        string part = llGetSubString(llSHA256String((string)llGenerateKey() + (string)llFrand(1.0)), 0, 15);
+        list fields = ["system", system, "name", name, "client_seed", part];
+        if (system == "srp") fields += ["rules", llList2Json(JSON_OBJECT, ["world_positions", llList2String([JSON_FALSE, JSON_TRUE], world)])];
+        token = "";
+        request("open", "POST", "", llList2Json(JSON_OBJECT, fields));
+    }
+    else if (button == "positions") { world = !world; show(); }
+    else if (button == "invite") invite();
+    else if (button == "begin") request("announce", "GET", "/" + bout + "/glance", "");
+    else if (button == "close") menu("Close the bout and reveal its server seed? Nothing can change it after.", ["yes, close", "no"]);
+    else if (button == "yes, close") power("close");
+    else if (button == "pause" || button == "resume" || button == "skip" || button == "void") power(button);
+}
+
+answered(string body)
+{
+    if (pending_what == "open")
+    {
+        bout = llJsonGetValue(body, ["id"]);
+        token = llJsonGetValue(body, ["referee_token"]);
+        phase = "open";
+        announce("Referee", name + " is open: commitment "
+            + llJsonGetValue(body, ["commitment"]) + " (published before any roll)");
+        tell("bout " + bout + " is open: touch me to invite the avatars near me, then begin");
+    }
+    else if (pending_what == "announce")
+    {
+        string line = llJsonGetValue(body, ["announce"]);
+        if (line == JSON_NULL || line == JSON_INVALID) tell("too many fighters, or names too long, to announce in one line of chat");
+        else announce("Referee", line);
+        pending = NULL_KEY;
+        request("begin", "POST", "/" + bout + "/initiative", "");
+        return;
+    }
+    else if (pending_what == "begin")
+    {
+        // One event at a time (not llJson2List of them all): the answer grows with the
+        // fighters, and a copy of every event at once would double the memory it takes.
+        integer i;
+        string item = llJsonGetValue(body, ["events", 0]);
+        while (item != JSON_INVALID)
+        {
+            if (llJsonGetValue(item, ["type"]) == "roll")
+            {
+                string roll = llJsonGetValue(item, ["payload"]);
+                announce("OnlineHost", host_line(llGetSubString(llJsonGetValue(roll, ["stream"]), 4, -1), roll));
+            }
+            item = llJsonGetValue(body, ["events", ++i]);
+        }
+        announce("Referee", "Order: " + llDumpList2String(llJson2List(llJsonGetValue(body, ["order"])), ", "));
+        phase = "running";
+    }
+    else if (pending_what == "close")
+    {
+        phase = "closed";
+        announce("Referee", "bout closed, server seed " + llJsonGetValue(body, ["server_seed"]));
+        announce("Referee", "verify every roll: " + base + "/static/verify.html#bout=" + bout);
+        token = "";
+    }
+    else
+    {
+        if (pending_what == "pause") phase = "paused";
+        if (pending_what == "resume") phase = "running";
+        announce("Referee", "the referee: " + pending_what);
+    }
+    show();
+}
+
+default
+{
+    state_entry()
+    {
+        list words = llParseString2List(llGetObjectDesc(), [" "], []);
+        base = llList2String(words, 0);
+        if (llGetListLength(words) > 1) system = llToLower(llList2String(words, 1));
+        if (llGetListLength(words) > 2) name = llDumpList2String(llList2List(words, 2, -1), " ");
+        if (llSubStringIndex(base, "http") != 0) tell("put the service's address in my description, e.g. https://referee.example.org msv Spar");
+        show();
+    }
+
+    changed(integer change)
+    {
+        if (change & CHANGED_OWNER) llResetScript();
+    }
+
+    touch_start(integer count)
+    {
+        if (llDetectedKey(0) != llGetOwner()) return;
+        list buttons = ["open"];
+        if (phase == "idle" && system == "srp") buttons += ["positions"];
+        if (phase == "open") buttons = ["invite", "begin", "close"];
+        if (phase == "running") buttons = ["pause", "skip", "void", "close"];
+        if (phase == "paused") buttons = ["resume", "skip", "void", "close"];
+        menu("referee table: " + name + " (" + phase + ")", buttons);
+    }
+
+    listen(integer channel, string speaker, key id, string message)
+    {
+        if (channel == menu_channel && id == llGetOwner()) picked(message);
+    }
+
+    http_response(key request_id, integer status, list metadata, string body)
+    {
+        if (request_id != pending) return;
+        pending = NULL_KEY;
+        if (status == 499 && retries > 0)
+        {
+            retries -= 1;
+            send();  // the same request with the same key: the service never acts twice
+            return;
+        }
+        if (status == 499) { tell("the service did not answer in time"); return; }
+        if (status >= 400)
+        {
+            string message = llJsonGetValue(body, ["message"]);
+            if (message == JSON_INVALID) message = body;
+            tell(pending_what + ": " + message);
+            return;
+        }
+        answered(body);
+    }
+}

@@ -1,0 +1,172 @@
+"""Each event type's payload has one declared shape (referee.payloads; an outcome's and an
+initiative's rule-system part in systems/*/payloads.py): the engine writes nothing else, the
+fold reads it back whole, the published JSON Schema is made from it and checks every event,
+in Python and in the browser verifier's tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from referee.bout import commands as c
+from referee.bout.engine import decide
+from referee.bout.state import BoutState
+from referee.errors import RuleError
+from referee.payloads import SHAPES, Shape, Visibility
+from referee.payloads.fields import Declared
+from referee.rng import ScriptedRng
+from referee.systems.base import Outcome, find_system
+from referee.systems.msv.system import MsvSystem
+from referee.systems.schema import event_schema, schema_text
+from referee.systems.srp import payloads as srp
+from referee.vocabulary import EVENT_TYPES, EventType
+from tests.every_event import every_event
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED = ROOT / "src" / "referee" / "service" / "static" / "schema" / "events.json"
+BOUTS = ("msv", "srp", "cancelled")
+
+
+def system_of(records: list[dict[str, Any]]) -> str:
+    return str(records[0]["payload"]["system"])
+
+
+def shape_of(record: dict[str, Any], system: str) -> list[type[Shape]]:
+    """The shapes an event's payload is made of (an outcome: the engine's and the system's)."""
+    kind = EventType(record["type"])
+    if kind is EventType.OUTCOME:
+        return [SHAPES[kind], find_system(system).outcomes[record["payload"]["kind"]]]
+    return [SHAPES[kind]]
+
+
+def test_every_event_type_has_one_shape_and_the_bouts_show_them_all() -> None:
+    assert set(SHAPES) == set(EventType)
+    seen = {r["type"] for bout in BOUTS for r in every_event(bout)}
+    assert seen == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("bout", BOUTS)
+def test_every_payload_the_engine_writes_is_its_shape_read_back_whole(bout: str) -> None:
+    """No key outside its shape: each payload read in its declared shape and written again is
+    the payload, key for key (an outcome: both parts, the system's first)."""
+    records = every_event(bout)
+    system = system_of(records)
+    for record in records:
+        payload = record["payload"]
+        shapes = shape_of(record, system)
+        again: dict[str, Any] = {}
+        for shape in reversed(shapes):
+            again = {**shape.read(payload).to_json(), **again}
+        if record["type"] == "initiative":
+            detail = find_system(system).initiative_detail.read(payload["detail"])
+            assert detail.to_json() == payload["detail"]
+        assert again == payload, record
+        assert list(again) == list(payload) or record["type"] == "outcome"
+
+
+@pytest.mark.parametrize("system", ["msv", "srp"])
+def test_every_action_kind_declares_its_outcome(system: str) -> None:
+    rules = find_system(system)
+    assert set(rules.outcomes) == set(rules.actions)
+    for shape in rules.outcomes.values():
+        assert all(isinstance(d.visibility, Visibility) for d in shape.declared())
+
+
+def test_srp_strikes_are_declared_alike_wherever_they_are() -> None:
+    """An attack's, a volley's shot's and an extra attack's strike fields are one strike."""
+    strike = {d.name: d.kind for d in srp.Strike.declared()}
+    for shape in (srp.Attack, srp.ExtraStrike, srp.Shot):
+        fields = {d.name: d.kind for d in shape.declared() if d.name in strike}
+        assert fields == strike, shape
+
+
+def test_the_engine_refuses_an_outcome_its_system_did_not_declare() -> None:
+    class Sloppy(MsvSystem):
+        def act(self, *args: Any) -> Outcome:
+            made = super().act(*args)
+            return Outcome(made.kind, srp.Face(facing=3), made.summary)
+
+    state = BoutState()
+    for command in (
+        c.Open("msv", "Spar"),
+        c.AddFighter("Tarl", {"cs": 60}),
+        c.AddFighter("Orc", {"cs": 50}),
+        c.RollInitiative(),
+    ):
+        state = decide(state, command, ScriptedRng([10, 90]), system=MsvSystem()).state
+    with pytest.raises(RuleError, match="not in the shape its system declares"):
+        decide(state, c.Act("Tarl", "attack"), ScriptedRng([5]), system=Sloppy())
+
+
+def test_a_field_must_say_who_may_see_it() -> None:
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, slots=True)
+    class Careless(Shape):
+        roll: int
+
+    with pytest.raises(TypeError, match="not declared public, hidden or private"):
+        Careless.declared()
+
+
+def test_the_published_schema_is_the_declarations() -> None:
+    """static/schema/events.json is written by `python -m referee.systems.schema`."""
+    assert PUBLISHED.read_text(encoding="utf-8") == schema_text()
+
+
+def python_verdicts(doc: dict[str, Any]) -> list[bool]:
+    """Each event checked against the schema by jsonschema-rs, as tests/vectors/schema.mjs
+    checks it in Node."""
+    schema = event_schema()
+    validator = jsonschema_rs.validator_for(schema)
+    system = next(
+        (e["payload"].get("system") for e in doc["events"] if e.get("type") == "bout_opened"),
+        None,
+    )
+    out = []
+    for event in doc["events"]:
+        ok = validator.is_valid(event)
+        part: Any = None
+        if ok and event["type"] == "outcome":
+            part, value = schema["x-outcomes"].get(system, {}).get(event["payload"]["kind"]), event
+            value = event["payload"]
+        elif ok and event["type"] == "initiative":
+            part, value = schema["x-initiatives"].get(system), event["payload"]["detail"]
+        if part is not None:
+            ok = jsonschema_rs.validator_for({"$defs": schema["$defs"], **part}).is_valid(value)
+        out.append(ok)
+    return out
+
+
+@pytest.mark.parametrize("bout", BOUTS)
+def test_every_event_the_engine_writes_fits_the_schema(bout: str) -> None:
+    doc = {"events": every_event(bout)}
+    for record in doc["events"]:
+        record.update(prev=None, hash=None)
+    assert all(python_verdicts(doc))
+
+
+def test_the_schema_says_who_may_see_each_field() -> None:
+    schema = event_schema()
+    attack = schema["$defs"]["msv.Attack"]["properties"]
+    assert attack["cs"]["x-visibility"] == "hidden"
+    assert attack["roll"]["x-visibility"] == "public"
+    stat = schema["$defs"]["payloads.Stat"]["properties"]["value"]
+    assert (stat["x-visibility"], stat["x-owner"], stat["x-stat-field"]) == (
+        "private",
+        "target",
+        "key",
+    )
+    roll = schema["$defs"]["msv.InitiativeRoll"]["properties"]["cs"]
+    assert (roll["x-owner"], roll["x-stat"]) == ("name", "cs")
+
+
+def test_declared_lookup() -> None:
+    field = SHAPES[EventType.VOIDED].field("from")
+    assert isinstance(field, Declared) and field.attribute == "first"
+    assert SHAPES[EventType.VOIDED].field("first") is None
+    assert json.loads(schema_text())["$id"].endswith("events.json")
