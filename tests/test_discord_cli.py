@@ -59,6 +59,52 @@ def test_build_bot_is_a_commands_bot_with_the_spar_commands() -> None:
     assert bot.intents.message_content and not bot.intents.members and not bot.intents.presences
 
 
+def test_the_bot_asks_for_no_intent_beyond_the_documented_ones() -> None:
+    """Servers, their messages and direct messages, and the messages' text (prefix commands):
+    nothing else, so that it runs as docs/discord.md tells an admin to set it up. The test
+    harness builds the bot with these same intents (`tests.discord_harness`)."""
+    import discord
+
+    from referee.discord import build_bot
+    from referee.discord.bot import intents
+    from referee.store import Store
+    from tests.discord_harness import Harness
+
+    wanted = {name for name, on in intents() if on}
+    assert wanted == {"guilds", "guild_messages", "dm_messages", "message_content"}
+    assert build_bot(Store.open("sqlite://")).intents == intents()
+    assert Harness(Store.open("sqlite://")).bot.intents == intents()
+    privileged = discord.Intents.none()
+    privileged.members = privileged.presences = True
+    assert intents().value & privileged.value == 0
+
+
+def test_no_discord_module_reads_the_member_cache() -> None:
+    """Without the Server Members intent the cache holds almost nobody: members come from
+    messages, mentions and interactions, or from Discord itself (`fetch_member`,
+    `fetch_user`)."""
+    import ast
+
+    import referee.discord
+
+    root = Path(referee.discord.__file__).parent
+    cached = {"get_member", "get_user", "get_member_named", "chunk", "fetch_members"}
+
+    def reads_cache(node: ast.AST) -> bool:
+        if not isinstance(node, ast.Attribute):
+            return False
+        owner = ast.unparse(node.value)
+        return node.attr in cached or (node.attr == "members" and owner.endswith("guild"))
+
+    found = [
+        f"{path.name}:{node.lineno} {ast.unparse(node)}"
+        for path in sorted(root.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if reads_cache(node)
+    ]
+    assert found == []
+
+
 def test_bad_public_url_and_prefix_stop_before_connecting(tmp_path: object) -> None:
     shaped = "A" * 24 + "." + "B" * 6 + "." + "C" * 27  # the shape of a token, not a real one
     runner = CliRunner(env={"DISCORD_TOKEN": shaped})
@@ -74,3 +120,20 @@ def test_bad_public_url_and_prefix_stop_before_connecting(tmp_path: object) -> N
     assert result.stderr == "error: prefix 'a b' must be 1 to 5 characters without spaces\n"
     assert shaped not in result.stderr
     assert not (Path(str(tmp_path)) / "x.db").exists()  # nothing was created
+
+
+def test_help_names_every_command_and_answers_each() -> None:
+    """`~help` is made from the command table: every command the bot answers is listed, and
+    `~help NAME` (or an alias) answers with that command's own line."""
+    from referee.discord import build_bot
+    from referee.discord.help import COMMANDS, HELP, TOPICS, command_help
+    from referee.store import Store
+
+    bot = build_bot(Store.open("sqlite://"))
+    names = {c.name for c in bot.commands}
+    assert names == set(COMMANDS) - set(TOPICS)
+    listed = set(HELP.replace("|", " ").replace("\n", " ").split())
+    assert {f"~{n}" for n in names} <= listed
+    for command in bot.commands:
+        for said in (command.name, *command.aliases):
+            assert command_help(said, bot.aliases()).startswith(f"~{command.name}"), said

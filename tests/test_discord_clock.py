@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from referee.discord.clock import TurnClock, parse_at
+from referee.discord.clock import TurnClock, action_began, parse_at
 from referee.discord.desk import Desk
 from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act
@@ -75,8 +75,115 @@ def test_the_clock_nudges_once(tmp_path: Path) -> None:
         await h.bot.clock_tick(at + timedelta(seconds=91))
         await h.bot.clock_tick(at + timedelta(seconds=200))
         said = [m.content for m in await h.say("Tarl", "~spar:scoreboard")]
-        assert said[0] == f"{actor}, it is your turn (90s a post)."
+        player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
+        assert said[0] == f"{h.mention(player)}, it is your turn as {actor} (90s a post)."
         assert said[1].startswith("Scoreboard of Nudged")  # one nudge, then the scoreboard
         assert "skipped" not in [e["type"] for e in store.events(bout_id(store, "Nudged"))]
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_the_nudge_pings_the_player_or_for_an_npc_the_proctor(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Pinged")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Judge", "~spar:add Bandit 40")
+        await h.text("Judge", "~spar:clock 90s")
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        bout = bout_id(store, "Pinged")
+        _, at = last_turn_at(store, bout)
+        [(_, nudge)] = h.bot.clock.tick(at + timedelta(seconds=91))
+        if actor == "Tarl_1_nick":
+            assert nudge.pings == [h.members["Tarl"].id]
+            assert (
+                nudge.text == f"{h.mention('Tarl')}, it is your turn as Tarl_1_nick (90s a post)."
+            )
+        else:
+            assert nudge.pings == [h.members["Judge"].id]
+            assert nudge.text == (
+                f"{h.mention('Judge')}, it is Bandit's turn, yours to play (90s a post)."
+            )
+
+    play(store, ["Judge", "Tarl"], script)
+
+
+def test_the_clock_stands_still_while_paused_and_restarts_at_the_resume(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Paused")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        await h.text("Judge", "~spar:clock 2m skip")
+        await h.text("Judge", "~spar:begin")
+        bout = bout_id(store, "Paused")
+        _, at = last_turn_at(store, bout)
+        await h.text("Judge", "~spar:pause")
+        assert h.bot.clock.tick(at + timedelta(seconds=500)) == []  # paused: no skip
+        await h.text("Judge", "~spar:resume")
+        events = store.events(bout)
+        resumed = parse_at(str([e for e in events if e["type"] == "resumed"][-1]["at"]))
+        # The clock now runs from the resume, not from the turn (the pause's time not counted).
+        assert action_began(events, h.bot.desk.service.state(bout))["type"] == "resumed"
+        # 500 s after the turn, but 119 s after the resume: the time is not up.
+        assert h.bot.clock.tick(max(resumed, at) + timedelta(seconds=119)) == []
+        assert "skipped" not in [e["type"] for e in store.events(bout)]
+        [(_, reply)] = h.bot.clock.tick(resumed + timedelta(seconds=121))
+        assert reply.text.startswith("Time is up (2m) for ")
+        assert [e["type"] for e in store.events(bout)].count("skipped") == 1
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_a_free_attack_has_its_own_clock_from_the_outcome_that_gave_it() -> None:
+    from referee.bout.state import BoutState, Status
+
+    records = [
+        {"type": "initiative", "seq": 3, "at": "2026-01-01T00:00:00Z"},
+        {"type": "turn", "seq": 4, "at": "2026-01-01T00:00:01Z"},
+        {"type": "outcome", "seq": 7, "at": "2026-01-01T00:01:00Z"},
+    ]
+    free = BoutState(order=("Tarl", "Pa-Kur"), turn=0, status=Status.RUNNING,
+                     free_attack="Tarl", last_outcome=7)  # fmt: skip
+    assert action_began(records, free)["seq"] == 7
+    plain = BoutState(order=("Tarl", "Pa-Kur"), turn=0, status=Status.RUNNING, last_outcome=7)
+    assert action_began(records, plain)["seq"] == 4
+    resumed = [*records, {"type": "resumed", "seq": 8, "at": "2026-01-01T00:05:00Z"}]
+    assert action_began(resumed, free)["seq"] == 8
+
+
+def test_the_clocks_skip_is_refused_when_the_turn_moved(tmp_path: Path) -> None:
+    """The clock read the turn, then the fighter acted: its skip (guarded with the turn it
+    timed) is refused by the service and stores nothing."""
+    import pytest
+
+    from referee.bout import commands as c
+    from referee.discord.desk import REF
+    from referee.errors import ConflictError
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Raced")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        bout = bout_id(store, "Raced")
+        service = h.bot.desk.service
+        read = service.state(bout)
+        player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
+        await h.text(player, "~spar:attack")  # acts between the clock's look and its skip
+        before = store.events(bout)
+        with pytest.raises(ConflictError, match="the bout moved on since event"):
+            service.command(bout, REF, c.Skip(expected=read.current, at_seq=read.next_seq))
+        now = service.state(bout)
+        if now.current != read.current:
+            with pytest.raises(ConflictError, match="the turn moved"):
+                service.command(bout, REF, c.Skip(expected=read.current, at_seq=now.next_seq))
+        assert store.events(bout) == before
+        service.command(bout, REF, c.Skip(expected=now.current, at_seq=now.next_seq))
+        assert [e["type"] for e in store.events(bout)].count("skipped") == 1
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)

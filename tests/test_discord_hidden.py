@@ -130,3 +130,37 @@ def test_a_hidden_msv_cs_stays_out_of_the_channel_until_revealed() -> None:
         )
 
     play(store, ["Judge", "Tarl"], script)
+
+
+def test_a_proctor_whose_direct_messages_are_closed_is_told_in_the_channel() -> None:
+    """Discord refuses the bot's direct message: the channel says so (the CS stays hidden),
+    and a slash command's asker reads it privately."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        h.close_dms("Judge")
+        await h.text("Judge", "~char set Orc cs=73")
+        await h.text("Judge", "~spar:open msv Closed")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Judge", "~spar:npc Orc on raiders hidden")
+        sent = await h.say("Judge", "~spar:begin")
+        assert not any(isinstance(m.channel, discord.DMChannel) for m in sent)
+        said = "\n".join(m.content for m in sent)
+        assert said.endswith(
+            f"<@{h.members['Judge'].id}>, I could not send you a direct message (are direct "
+            "messages from this server's members closed in your privacy settings?)."
+        )
+        assert not SECRET.search(said)
+        actor = fighter_to_act(said)
+        while actor == "Tarl_1_nick":  # until the Orc's turn, whose reading is the proctor's
+            actor = fighter_to_act((await h.slash("Tarl", "attack", group="spar"))["content"])
+        assert actor == "Orc"
+        pressed = await h.press("Judge", "referee:attack:Tarl_1_nick")
+        assert re.search(r"Orc attacks Tarl_1_nick: \d+ vs CS hidden: ", pressed["content"])
+        assert [f["content"] for f in h.responses.followups] == [
+            f"<@{h.members['Judge'].id}>, I could not send you a direct message (are direct "
+            "messages from this server's members closed in your privacy settings?)."
+        ]
+        assert h.responses.followups[0]["flags"] == 64  # ephemeral
+
+    play(store, ["Judge", "Tarl"], script)

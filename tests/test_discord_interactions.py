@@ -111,7 +111,12 @@ def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> No
         )
         assert "token=" not in linked["content"]
         direct = [runner.sent_queue.get_nowait() for _ in range(runner.sent_queue.qsize())]
-        assert len(direct) == 1 and "/static/fighter.html#bout=" in direct[0].content
+        assert len(direct) == 2 and "/static/fighter.html#bout=" in direct[1].content
+        h.close_dms("Judge")
+        closed = await h.slash("Judge", "link", group="spar")
+        assert closed["flags"] == 64 and closed["content"].startswith(
+            "error: I could not send you a direct message"
+        )
         handed = await h.slash("Judge", "assign", option, group="spar", resolved=resolved)
         assert handed["content"] == "Tarl_1_nick is the proctor now."
         gone = await h.slash("Tarl", "remove", option, group="spar", resolved=resolved)
@@ -131,9 +136,9 @@ def test_srp_buttons_shoot_and_pass(tmp_path: Path) -> None:
         await h.text("Bran", "~spar:join")
         begun = await h.slash("Judge", "begin", group="spar")
         labels = [b["label"] for b in begun["components"][0]["components"]]
-        assert labels == ["Attack Bran", "Shoot Bran", "Pass"]
+        assert labels == ["Shoot Bran", "Pass"]  # a shortbow shoots; it offers no melee attack
         ids = [b["custom_id"] for b in begun["components"][0]["components"]]
-        assert ids == ["referee:attack:Bran", "referee:shoot:Bran", "referee:pass:"]
+        assert ids == ["referee:shoot:Bran", "referee:pass:"]
         shot = await h.press("Ann", "referee:shoot:Bran")
         assert shot["content"].startswith("Ann rolls d20 d20 d6: ")
         assert "Ann shoots Bran with the shortbow: " in shot["content"]
@@ -200,18 +205,30 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         halberd = [{**me.stats["weapons"][0], "name": "halberd", "codes": ["U", "D"]}]
         held = replace(
             me, stats={**me.stats, "weapons": halberd},
-            conditions={"grappled": None, "disarmed": None, "grappling": None},
+            conditions={"grappled": None, "grappling": None},
         )  # fmt: skip
         riding = replace(other, stats={**other.stats, "mounted": True})
         buttons = h.bot.desk._buttons(state.with_fighter(held).with_fighter(riding))
         assert [(b.label, b.action, b.menu) for b in buttons] == [
             (f"Attack {other.name}", "attack", None),
             ("Break free", "break_free", None),
-            ("Pick up", "pick_up", None),
             ("Release", "release", None),
             ("Pass", "pass", None),
             (f"Disarm {other.name}", "disarm", "Special action..."),
             (f"Unhorse {other.name}", "unhorse", "Special action..."),
+        ]
+        # Only a shortbow: it shoots, it does not strike.
+        bow = [{**me.stats["weapons"][0], "name": "shortbow", "codes": [],
+                "effective_range_cm": 5000}]  # fmt: skip
+        archer = replace(me, stats={**me.stats, "weapons": bow}, conditions={})
+        buttons = h.bot.desk._buttons(state.with_fighter(archer))
+        assert [b.label for b in buttons if b.menu is None] == [f"Shoot {other.name}", "Pass"]
+        # Disarmed (SRP-16): no weapon in hand, so no Attack, Shoot or weapon special.
+        empty = replace(held, conditions={"disarmed": None})
+        buttons = h.bot.desk._buttons(state.with_fighter(empty).with_fighter(riding))
+        assert [(b.label, b.action, b.menu) for b in buttons] == [
+            ("Pick up", "pick_up", None),
+            ("Pass", "pass", None),
         ]
 
     play(store, ["Judge", "Ann", "Bran"], script)

@@ -73,7 +73,6 @@ def test_bad_rolls_are_one_line_and_record_nothing(tmp_path: Path) -> None:
     async def script(h: Harness) -> None:
         assert (await h.text("Tarl", "~roll 2d")).startswith("error: ")
         assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
-        assert (await h.text("Tarl", "~roll")).startswith("error: say what to roll")
         assert await h.say("Tarl", "~sighs and looks away") == []  # not a command: silence
 
     play(store, ["Tarl"], script)
@@ -212,7 +211,19 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert await h.text("Judge", "~spar:pause") == (
             "error: only the proctor (Tarl_1_nick) can pause"
         )
-        ended = await h.text("Tarl", "~spar:end raiders")
+        bout = bout_id(store, "Powers")
+        count = len(store.events(bout))
+        assert (
+            await h.text("Judge", "~spar:end raiders")
+            == "error: only the proctor (Tarl_1_nick) can end"
+        )
+        asked = await h.text("Tarl", "~spar:end raiders")
+        assert asked == "End the spar (raiders wins)? The proctor's press on the button ends it."
+        assert len(store.events(bout)) == count  # nothing ends before the press
+        refused = await h.press("Judge", "referee:end:raiders")
+        assert refused["content"] == "error: only the proctor (Tarl_1_nick) can end"
+        assert refused["flags"] == 64 and len(store.events(bout)) == count
+        ended = (await h.press("Tarl", "referee:end:raiders"))["content"]
         assert "Bout ended: side raiders wins (ended by the referee)" in ended
         closing = await h.say("Tarl", "~spar:close")
         assert closing[-1].attachments
@@ -248,21 +259,36 @@ def test_two_channels_never_mix(tmp_path: Path) -> None:
 
 
 def test_help_and_characters(tmp_path: Path) -> None:
+    import discord
+
     store = Store.open("sqlite://")
 
     async def script(h: Harness) -> None:
         assert (await h.text("Tarl", "~help")).startswith("referee: verifiable dice")
         assert (await h.text("Tarl", "~help r")).startswith("~roll EXPR (alias ~r)")
-        assert (
-            await h.text("Tarl", "~char set Tarl Cabot cs=65") == "Saved: Tarl Cabot (MSV): CS 65"
-        )
+        # In a server's channel no stats are shown: they may be a hidden NPC's.
+        assert await h.text("Tarl", "~char set Tarl Cabot cs=65") == "Saved: Tarl Cabot (MSV)."
         saved = await h.text("Tarl", "~char set Bran skill=13 defense=11 hits=10 weapon=mace")
-        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
-        assert (await h.text("Tarl", "~char list")).splitlines()[0].startswith("Bran (SRP)")
+        assert saved == "Saved: Bran (SRP)."
+        assert await h.text("Tarl", "~char list") == (
+            "Your characters: Bran (SRP), Tarl Cabot (MSV) (~char show NAME sends the stats by "
+            "direct message)."
+        )
         assert await h.text("Pa-Kur", "~char list") == (
             "You have no characters yet: ~char set NAME cs=65"
         )
-        assert await h.text("Tarl", "~char show tarl cabot") == "Tarl Cabot (MSV): CS 65"
+        shown = await h.say("Tarl", "~char show tarl cabot")
+        assert [(isinstance(m.channel, discord.DMChannel), m.content) for m in shown] == [
+            (False, "Sent you Tarl Cabot's stats by direct message."),
+            (True, "Tarl Cabot (MSV): CS 65"),
+        ]
+        dm = await h.slash("Tarl", "char", {"name": "words", "type": 3, "value": "show Bran"})
+        assert dm["content"] == "Sent you Bran's stats by direct message."
+        from discord.ext.test import runner
+
+        sent = runner.sent_queue.get_nowait()
+        assert isinstance(sent.channel, discord.DMChannel)
+        assert sent.content.startswith("Bran (SRP): hits 10, defense 11")
         assert (await h.text("Tarl", "~char set X cs=abc")).startswith("error: ")
         await h.text("Judge", "~spar:open msv Named")
         joined = await h.text("Tarl", "~spar:join Tarl Cabot")
@@ -284,7 +310,7 @@ def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
             "Bran", "~char set Bran weapon=mace skill=13 defense=11 hits=10 defend=shield "
             "shield=medium"
         )  # fmt: skip
-        assert saved.startswith("Saved: Bran (SRP): hits 10, defense 11")
+        assert saved == "Saved: Bran (SRP)."
         opened = await h.text("Judge", "~spar:open srp Yard fight")
         assert opened.startswith("Spar 'Yard fight' (SRP) is open")
         assert await h.text("Ann", "~spar:join") == "Ann joins the spar (sheet saved with ~char)."
@@ -363,17 +389,32 @@ def test_a_fresh_link_by_direct_message_and_the_old_one_stops(tmp_path: Path) ->
                 "Sent you a fresh link by direct message; the old one stops working."
             ]
             prefix = f"Your fighter page for Linked: https://referee.example.org/static/fighter.html#bout={bout}&token="
-            assert len(direct) == 1 and direct[0].content.startswith(prefix)
-            tokens.append(direct[0].content[len(prefix) :])
+            assert len(direct) == 2 and direct[0].content == (
+                "Your fresh fighter link for Linked follows; the old one stops working now."
+            )
+            assert direct[1].content.startswith(prefix)
+            tokens.append(direct[1].content[len(prefix) :])
         assert service.caller(bout, tokens[1]).fighter == "Tarl_1_nick"
         with pytest.raises(AuthError):
             service.caller(bout, tokens[0])
         judge = await h.say("Judge", "~spar:link")
-        page = next(m.content for m in judge if isinstance(m.channel, discord.DMChannel))
+        page = [m.content for m in judge if isinstance(m.channel, discord.DMChannel)][-1]
         assert "Your referee page for Linked: " in page
         assert await h.text("Rask", "~spar:link") == (
             "error: only the proctor and the fighters of this spar have links"
         )
+        # Tarl closes his direct messages: the channel says so and his link keeps working.
+        h.close_dms("Tarl")
+        before = store.events(bout)
+        assert await h.text("Tarl", "~spar:link") == (
+            "error: I could not send you a direct message (are direct messages from this "
+            "server's members closed in your privacy settings?); nothing changed, your old link "
+            "still works"
+        )
+        assert store.events(bout) == before
+        assert service.caller(bout, tokens[1]).fighter == "Tarl_1_nick"
+        # The bot found each member through Discord (fetch_user), not a member cache.
+        assert set(h.fetched) == {h.members["Tarl"].id, h.members["Judge"].id}
 
     play(store, ["Judge", "Tarl", "Rask"], script)
 
@@ -388,7 +429,7 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
             "error: only members with Manage Server can set the prefix"
         )
         role = dpytest.backend.make_role("admins", h.guild, permissions=0x20)  # Manage Server
-        await dpytest.add_role(h.members["Admin"], role)
+        h.grant("Admin", role)
         await h.text("Judge", "~spar:open msv Guarded")
         assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
         assert (await h.text("Admin", "~spar:cancel")).startswith(
@@ -520,3 +561,131 @@ def test_the_proctors_rear_is_true_or_false_never_any_word(tmp_path: Path) -> No
         assert outcome["payload"]["rear"] is False
 
     play(store, ["Judge", "Ann"], script)
+
+
+def test_names_that_pass_for_someone_else_are_refused_before_anything_is_stored() -> None:
+    """A nickname that is a host line, a look-alike of a fighter or of OnlineHost is refused
+    at the door with nothing stored; a name Discord would format is shown letter for letter."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Names")
+        bout = bout_id(store, "Names")
+        h.rename("Tarl", "Tarl")
+        await h.text("Tarl", "~spar:join 65")
+        before = store.events(bout)
+        h.rename("Forger", "Tarl rolled 1 100-sided die: 99")
+        assert await h.text("Forger", "~spar:join 70") == (
+            "error: fighter name 'Tarl rolled 1 100-sided die: 99' has '-sided' in it, the word "
+            "of the host's roll lines"
+        )
+        h.rename("Twin", "\u0422\u0430rl")
+        assert await h.text("Twin", "~spar:join 70") == (
+            "error: fighter name '\u0422\u0430rl' looks like 'Tarl', who is already fighting"
+        )
+        for host in ("0nlineHost", "\u041enlineHost"):
+            h.rename("Host", host)
+            assert await h.text("Host", "~spar:join 70") == (
+                f"error: fighter name '{host}' is reserved (it looks like OnlineHost)"
+            )
+        assert store.events(bout) == before
+        tables = len(store.list_bouts())
+        assert await h.text("Forger", "~roll //roll -sides100 -dice1") == (
+            "error: screen name 'Tarl rolled 1 100-sided die: 99' has a control character or "
+            "'-sided' in it"
+        )
+        assert len(store.list_bouts()) == tables  # no table ledger was even opened
+        h.rename("Kamchak", "**Kamchak**")
+        assert await h.text("Kamchak", "~spar:join 60") == (
+            "\\*\\*Kamchak\\*\\* joins the spar (CS 60)."
+        )
+        assert await h.text("Tarl", "~spar:target **kamchak**") == (
+            "Tarl's rolls now attack \\*\\*Kamchak\\*\\*."
+        )
+
+    play(store, ["Judge", "Tarl", "Forger", "Twin", "Host", "Kamchak"], script)
+
+
+def test_onlinehost_habits(tmp_path: Path) -> None:
+    """A bare ~roll, notes after a roll, a bare //roll line, typos, rolls while paused and the
+    wrong dice for a spar, as OnlineHost's regulars type them."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        bare = await h.text("Tarl", "~roll")
+        assert re.fullmatch(
+            r"OnlineHost: Tarl_1_nick rolled 2 6-sided dice: [1-6] [1-6] \(nonce 0\)", bare
+        )
+        noted = await h.text("Tarl", "~roll 1d20+5 to hit")
+        assert re.fullmatch(
+            r"Tarl_1_nick rolls 1d20\+5 = \[\d+\] \+ 5 = \d+ \(nonce 1\) - to hit", noted
+        )
+        line = await h.text("Tarl", "//roll -sides20 -dice1")  # no prefix: the host's own line
+        assert re.fullmatch(r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)", line)
+        assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
+        assert await h.text("Tarl", "~spar:atack") == (
+            "error: no command ~spar:atack; did you mean ~spar:attack?"
+        )
+        assert await h.say("Tarl", "~sighs and looks away") == []  # role-play: left alone
+        await h.text("Judge", "~spar:open msv Habits")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
+        bout = bout_id(store, "Habits")
+        count = len(store.events(bout))
+        tables = {b.id: len(store.events(b.id)) for b in store.list_bouts()}
+        assert await h.text(player, f"~spar:roll 2d22 {h.mention('Judge')}") == (
+            "error: 2d22 is not this spar's attack (1d100); nothing was rolled: say "
+            "~spar:attack @user"
+        )
+        await h.text("Judge", "~spar:pause")
+        count = len(store.events(bout))
+        assert await h.text(player, "~roll 1d100") == (
+            "error: the spar is paused: no attacks now (nothing was rolled)"
+        )
+        assert len(store.events(bout)) == count
+        assert {b.id: len(store.events(b.id)) for b in store.list_bouts()} == {
+            **tables,
+            bout: count,
+        }  # nothing went to the table ledger either
+        await h.text("Judge", "~spar:resume")
+        attacked = await h.text(player, "~spar:roll 1d100")
+        assert f"{actor} attacks " in attacked
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_srp_players_share_a_side_against_an_npc_named_with_spaces() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~char set Orc Chief weapon=mace skill=13 defense=11 hits=10")
+        await h.text("Ann", "~char set Ann weapon=spear skill=15 defense=12 hits=12")
+        await h.text("Cal", "~char set Cal weapon=spear skill=14 defense=12 hits=12")
+        await h.text("Judge", "~spar:open srp Ambush")
+        assert await h.text("Ann", "~spar:join Ann on heroes") == (
+            "Ann joins the spar on the side heroes (sheet saved with ~char)."
+        )
+        await h.text("Cal", "~spar:join Cal on heroes")
+        await h.text("Judge", "~spar:npc Orc Chief on raiders")
+        await h.text("Judge", "~spar:begin")
+        bout = bout_id(store, "Ambush")
+        desk = h.bot.desk
+        for _ in range(6):
+            state = desk.service.state(bout)
+            actor = state.current
+            if actor is None:
+                break
+            attacks = sorted(b.label for b in desk.answer(bout, []).buttons
+                             if b.action == "attack")  # fmt: skip
+            if actor == "Orc Chief":
+                assert attacks == ["Attack Ann", "Attack Cal"]
+                said = await h.text("Judge", "~spar:act attack ann")
+                assert "Orc Chief attacks Ann with the mace: " in said
+            else:
+                assert attacks == ["Attack Orc Chief"]  # never the one on their own side
+                said = await h.text(actor, "~spar:act attack orc chief")
+                assert f"{actor} attacks Orc Chief with the spear: " in said
+
+    play(store, ["Judge", "Ann", "Cal"], script)

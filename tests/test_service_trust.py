@@ -145,11 +145,15 @@ def test_nothing_changes_a_closed_bout(live: LiveServer) -> None:
 # -- a request that fails writes nothing --------------------------------------------------------
 
 
-def test_a_chat_roll_that_cannot_be_said_stores_nothing(live: LiveServer) -> None:
-    bid, _, tokens = coin_bout(live, "Six-sided", "B")
+def test_a_name_no_roll_line_could_say_is_refused_at_the_door(live: LiveServer) -> None:
+    """A fighter called `Six-sided` could never be named in a host line (`OnlineHost: NAME
+    rolled ...`), so every roll of theirs would fail after its dice: the name is refused when
+    they join, and nothing is stored."""
+    bid, _, _ = coin_bout(live, "A", "B")
     before = chain(live, bid)
-    said = live.chat(bid, tokens["Six-sided"], "//roll -sides6 -dice1")
-    assert said.status_code == 400, said.text
+    r = live.post(f"/api/bouts/{bid}/join", json={"name": "Six-sided", "sheet": {"power": 1}})
+    assert r.status_code == 400, r.text
+    assert "'-sided' in it" in r.text
     assert chain(live, bid) == before
 
 

@@ -84,7 +84,15 @@ class FreeRoll:
 
 @dataclass(frozen=True, slots=True)
 class Skip:
-    """The referee passes the current fighter's turn."""
+    """The referee passes the current fighter's turn.
+
+    A guarded skip (a turn clock's) names the turn it timed: `expected`, the fighter whose turn
+    it is, and `at_seq`, the bout's next event number when it looked. It is refused if the
+    turn moved or anything was stored since, so it can never skip a turn it did not time.
+    """
+
+    expected: str | None = None
+    at_seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -420,6 +420,10 @@ def _skip(log: _Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
     current = log.state.current
     if log.state.status is not Status.RUNNING or current is None:
         raise ConflictError("there is no turn to skip")
+    if cmd.at_seq is not None and cmd.at_seq != log.state.next_seq:
+        raise ConflictError(f"the bout moved on since event {cmd.at_seq}: the turn was not skipped")
+    if cmd.expected is not None and cmd.expected != current:
+        raise ConflictError(f"the turn moved: {current} acts now, not {cmd.expected}")
     log.add(EventType.SKIPPED, by, p.Skipped(name=current, reason="skipped by the referee"))
     _end_turn(log, rules, current)
 

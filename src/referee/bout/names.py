@@ -4,7 +4,10 @@ A name is NFC-normalised, 1 to 40 characters, printable (no control characters, 
 overrides or isolates, no zero-width characters, no spaces other than the plain one, none at
 either end) and shows something (not only combining marks or blank-looking letters). A
 fighter's name may not pass for the referee or the chat host (`Referee`, `OnlineHost`,
-`system`), nor for another fighter, in any letter case or width.
+`system`), nor for another fighter: not in any letter case or width, and not drawn with
+look-alike letters (`skeleton`, UTS #39: a Cyrillic `Таrl` beside `Tarl`, `0nlineHost`). Nor
+may it carry the word a host's roll line turns on (`-sided`), so that no line naming it can
+pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided die: 99` is refused.
 
 >>> name("Cafe\\u0301", "fighter name")
 'Café'
@@ -32,6 +35,10 @@ MAX_NAME = 40
 #: Names a fighter may not take, compared by `key`: they would pass for the referee, the chat
 #: host that says every roll, or the engine itself.
 RESERVED = ("referee", "onlinehost", "system")
+#: The word the chat host's roll line turns on (`OnlineHost: NAME rolled 1 100-sided die: 47`),
+#: which a fighter's name may not carry (compared by `skeleton`; `referee.dice.chat` refuses a
+#: screen name with it too).
+HOST_WORD = "-sided"
 
 #: Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
@@ -92,11 +99,31 @@ def name(text: object, what: str) -> str:
 
 
 def fighter_name(text: object, others: Iterable[str] = ()) -> str:
-    """A new fighter's name: `name`, not reserved, not another fighter's in any case."""
+    """A new fighter's name: `name`, not reserved, not the host's roll-line word, and not
+    another fighter's in any case, width or look-alike letters.
+
+    >>> fighter_name("0nlineHost")
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: fighter name '0nlineHost' is reserved (it looks like OnlineHost)
+    """
     value = name(text, "fighter name")
+    shape = skeleton(value)
     if key(value) in RESERVED:
         raise RuleError(f"fighter name {value!r} is reserved")
+    for reserved in RESERVED:
+        if shape == skeleton(reserved):
+            shown = {"onlinehost": "OnlineHost"}.get(reserved, reserved.capitalize())
+            raise RuleError(f"fighter name {value!r} is reserved (it looks like {shown})")
+    if HOST_WORD in shape:
+        raise RuleError(
+            f"fighter name {value!r} has {HOST_WORD!r} in it, the word of the host's roll lines"
+        )
     for other in others:
         if same_name(value, other):
             raise ConflictError(f"there is already a fighter called {other!r}")
+        if shape == skeleton(other):
+            raise ConflictError(
+                f"fighter name {value!r} looks like {other!r}, who is already fighting"
+            )
     return value

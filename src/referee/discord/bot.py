@@ -7,10 +7,12 @@ A `RefereeError` (bad input, a refusal) is answered with its reason and changes 
 from __future__ import annotations
 
 import asyncio
+import difflib
+import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -20,13 +22,17 @@ from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     BUTTON_PREFIX,
+    escape_markdown,
+    fresh_link,
+    member_name,
     mentioned,
+    off_loop,
     person,
     place,
     send,
     without_mentions,
 )
-from referee.discord.replies import Person, Place, Reply
+from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
 from referee.errors import ForbiddenError, NotationError, RefereeError
 from referee.numerals import is_whole
@@ -85,15 +91,16 @@ class RefereeBot(commands.Bot):
             await asyncio.sleep(CLOCK_EVERY)
 
     async def clock_tick(self, now: datetime) -> None:
-        """Say what the turn clock says at `now` in each channel concerned."""
-        for channel_id, reply in self.clock.tick(now):
+        """Say what the turn clock says at `now` in each channel concerned (the clock reads
+        and skips on a worker thread, each spar in one transaction)."""
+        for channel_id, reply in await asyncio.to_thread(self.clock.tick, now):
             channel = self.get_channel(channel_id)
             if isinstance(channel, discord.abc.Messageable):
                 await send(channel, reply, self)
 
     async def _prefix(self, bot: commands.Bot, message: discord.Message) -> str:
         if message.guild is not None:
-            own = self.desk.links.prefix(message.guild.id)
+            own = await asyncio.to_thread(self.desk.links.prefix, message.guild.id)
             if own:
                 return own
         return self.default_prefix
@@ -106,13 +113,41 @@ class RefereeBot(commands.Bot):
         ctx = await self.get_context(message)
         if ctx.command is not None:
             await self.invoke(ctx)
+            return
+        text = message.content.strip()
+        if text.lower().startswith("//roll"):  # OnlineHost's own roll line, without a prefix
+            where, who = place(message.channel, message.guild), person(message.author)
+            await answer(ctx, lambda: self.desk.roll(where, who, text))
+            return
+        if ctx.prefix and ctx.invoked_with:
+            guess = self.did_you_mean(ctx.invoked_with)
+            if guess is not None:
+                await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
+                               f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
+
+    def aliases(self) -> dict[str, str]:
+        """Each alias's command (`r` -> `roll`), from the command table."""
+        return {a: c.name for c in self.commands for a in c.aliases}
+
+    def did_you_mean(self, word: str) -> str | None:
+        """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
+        for a word like no command (`~sighs`: role-play, left alone).
+
+        >>> from referee.store import Store
+        >>> bot = build_bot(Store.open("sqlite://"))
+        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs")
+        ('spar:attack', None)
+        """
+        names = sorted({n for c in self.commands for n in (c.name, *c.aliases)})
+        close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=0.8)
+        return close[0] if close else None
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         """Unknown commands stay silent (role-play lines may start with the prefix)."""
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(f"error: {error} (~help {ctx.command or ''})".strip())
+            await ctx.send(escape_markdown(f"error: {error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
@@ -135,17 +170,27 @@ class RefereeBot(commands.Bot):
         who = person(interaction.user)
         if action == "attack":
             await respond(interaction, lambda: self.desk.attack(where, who, target))
+        elif action == "end":  # the confirmation of `~spar:end`
+            await respond(interaction, lambda: self.desk.power(where, who, "end", target))
         else:
             foe = target or None
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
 
 
 async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
-    """Run one desk call; a refusal or bad input is its reason, in one line."""
+    """Run one command's desk work (off the event loop, in one transaction); a refusal or
+    bad input is its reason, in one line."""
+    bot: RefereeBot = ctx.bot
+    await answer_later(ctx, lambda: off_loop(bot.desk, work))
+
+
+async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[Reply]]) -> None:
+    """As `answer`, for a command that asks Discord something first (its desk calls go
+    through `off_loop` themselves)."""
     try:
-        reply = work()
+        reply = await work()
     except RefereeError as err:
-        await ctx.send(f"error: {err.public}")
+        await ctx.send(escape_markdown(f"error: {err.public}"))
         return
     await send(ctx, reply, ctx.bot)
 
@@ -161,10 +206,15 @@ def _register(bot: RefereeBot) -> None:
 
     def add(
         name: str, aliases: tuple[str, ...] = ()
-    ) -> Callable[[Callable[[commands.Context[Any], str], Reply]], None]:
-        def wrap(fn: Callable[[commands.Context[Any], str], Reply]) -> None:
+    ) -> Callable[[Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]], None]:
+        def wrap(fn: Callable[[commands.Context[Any], str], Reply | Awaitable[Reply]]) -> None:
+            later = inspect.iscoroutinefunction(fn)
+
             async def command(ctx: commands.Context[Any], *, rest: str = "") -> None:
-                await answer(ctx, lambda: fn(ctx, rest))
+                if later:
+                    await answer_later(ctx, lambda: cast(Awaitable[Reply], fn(ctx, rest)))
+                else:
+                    await answer(ctx, lambda: cast(Reply, fn(ctx, rest)))
 
             bot.add_command(commands.Command(command, name=name, aliases=list(aliases)))
 
@@ -198,7 +248,7 @@ def _register(bot: RefereeBot) -> None:
 
     @add("help")
     def _help(ctx: commands.Context[Any], rest: str) -> Reply:
-        return Reply([command_help(rest) if rest.strip() else HELP])
+        return Reply([command_help(rest, bot.aliases()) if rest.strip() else HELP])
 
     @add("spar:open")
     def _open(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -214,6 +264,7 @@ def _register(bot: RefereeBot) -> None:
 
     @add("spar:attack", ("spar:roll",))
     def _attack(ctx: commands.Context[Any], rest: str) -> Reply:
+        rest = desk.attack_dice(where(ctx), rest)  # `~spar:roll 1d100 @user`: its dice checked
         ids = mentioned(rest)
         if len(ids) == 2:  # the proctor: attacker then target
             attacker = desk.fighter_of(where(ctx), ids[0])
@@ -229,9 +280,14 @@ def _register(bot: RefereeBot) -> None:
         words = without_mentions(rest).split()
         if not words:
             raise NotationError("say ~spar:act KIND @user key=value (e.g. ~spar:act shoot @Orc)")
-        kind, options = words[0].lower(), pairs(words[1:])
+        kind = words[0].lower()
+        options = pairs([w for w in words[1:] if "=" in w])
+        named = " ".join(w for w in words[1:] if "=" not in w)  # a foe by name: `Orc Chief`
         ids = mentioned(rest)
-        target = desk.fighter_of(where(ctx), ids[0]) if ids else None
+        if ids:
+            target: str | None = desk.fighter_of(where(ctx), ids[0])
+        else:
+            target = desk.fighter_named(where(ctx), named) if named else None
         return desk.act(where(ctx), who(ctx), kind, target, options)
 
     @add("spar:target")
@@ -249,7 +305,16 @@ def _register(bot: RefereeBot) -> None:
     def _quit(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.quit(where(ctx), who(ctx))
 
-    for verb in ("pause", "resume", "skip", "void", "cancel", "end"):
+    @add("spar:end")
+    def _end(ctx: commands.Context[Any], rest: str) -> Reply:
+        """`~spar:end [SIDE]`: asks first; the proctor's press on the button ends the spar."""
+        desk.require_proctor(desk.bout_of(where(ctx)), who(ctx), "end")
+        side = rest.strip()
+        result = f" ({side} wins)" if side else ""
+        return Reply([f"End the spar{result}? The proctor's press on the button ends it."],
+                     buttons=[Button(f"End the spar{result}", "end", side)])  # fmt: skip
+
+    for verb in ("pause", "resume", "skip", "void", "cancel"):
 
         def power(ctx: commands.Context[Any], rest: str, verb: str = verb) -> Reply:
             return desk.power(where(ctx), who(ctx), verb, rest)
@@ -257,7 +322,7 @@ def _register(bot: RefereeBot) -> None:
         add(f"spar:{verb}")(power)
 
     @add("spar:add")
-    def _add(ctx: commands.Context[Any], rest: str) -> Reply:
+    async def _add(ctx: commands.Context[Any], rest: str) -> Reply:
         ids = mentioned(rest)
         words = without_mentions(rest).split()
         numbers = [i for i, w in enumerate(words) if is_whole(w)]
@@ -265,12 +330,12 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE]")
         at = numbers[0]
         if ids:
-            member = ctx.guild.get_member(ids[0]) if ctx.guild else None
-            name = member.display_name if member else " ".join(words[:at]) or str(ids[0])
+            name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
         else:
             name = " ".join(words[:at])
         side = " ".join(words[at + 1 :]) or None
-        return desk.add(where(ctx), who(ctx), name, ids[0] if ids else None, int(words[at]), side)
+        user, cs = (ids[0] if ids else None), int(words[at])
+        return await off_loop(desk, lambda: desk.add(where(ctx), who(ctx), name, user, cs, side))
 
     @add("spar:npc")
     def _npc(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -321,13 +386,12 @@ def _register(bot: RefereeBot) -> None:
         return desk.override(where(ctx), who(ctx), of, wounds)
 
     @add("spar:assign")
-    def _assign(ctx: commands.Context[Any], rest: str) -> Reply:
+    async def _assign(ctx: commands.Context[Any], rest: str) -> Reply:
         ids = mentioned(rest)
         if not ids:
             raise NotationError("say ~spar:assign @user")
-        member = ctx.guild.get_member(ids[0]) if ctx.guild else None
-        name = member.display_name if member else str(ids[0])
-        return desk.assign(where(ctx), who(ctx), ids[0], name)
+        name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
+        return await off_loop(desk, lambda: desk.assign(where(ctx), who(ctx), ids[0], name))
 
     @add("spar:clock")
     def _clock(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -335,8 +399,8 @@ def _register(bot: RefereeBot) -> None:
         return reply
 
     @add("spar:link")
-    def _link(ctx: commands.Context[Any], rest: str) -> Reply:
-        return desk.link(where(ctx), who(ctx))
+    async def _link(ctx: commands.Context[Any], rest: str) -> Reply:
+        return await fresh_link(bot, desk, where(ctx), who(ctx))
 
     @add("prefix")
     def _prefix(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -363,7 +427,8 @@ def build_bot(
 ) -> RefereeBot:  # fmt: skip
     """The `discord.ext.commands.Bot` over `store`, ready to start with `bot.start(token)`.
 
-    `wanted` replaces the intents (tests give the member cache the offline harness needs);
+    `wanted` replaces the intents (nothing in the project passes it: the tests run with the
+    production intents);
     `entropy` the server seeds' source (the OS's; only tests pass a deterministic one).
     """
     return RefereeBot(store, check_prefix(prefix), public_url, wanted, entropy)

@@ -60,8 +60,10 @@ def _show(ch: Character) -> str:
     )
 
 
-def character_reply(links: Links, user_id: int, rest: str) -> Reply:
-    """One `~char ...` command for the user who gave it."""
+def character_reply(links: Links, user_id: int, rest: str, in_channel: bool = False) -> Reply:
+    """One `~char ...` command for the user who gave it. In a server's channel (`in_channel`)
+    no stats are shown there, since they may be a hidden NPC's: `list` names the characters,
+    `show` sends the stats by direct message, `set` says only what was saved."""
     words = rest.split()
     verb = words.pop(0).lower() if words else "list"
     if verb == "set":
@@ -70,17 +72,26 @@ def character_reply(links: Links, user_id: int, rest: str) -> Reply:
         if len(mine) >= MAX_CHARACTERS and all(ch.name != character.name for ch in mine):
             raise NotationError(f"at most {MAX_CHARACTERS} characters each (~char delete NAME)")
         links.save_character(user_id, character)
+        if in_channel:
+            return Reply([f"Saved: {character.name} ({character.system.upper()})."])
         return Reply([f"Saved: {_show(character)}"])
     if verb == "list":
         mine = links.characters(user_id)
         if not mine:
             return Reply(["You have no characters yet: ~char set NAME cs=65"])
+        if in_channel:
+            named = ", ".join(f"{ch.name} ({ch.system.upper()})" for ch in mine)
+            return Reply([f"Your characters: {named} (~char show NAME sends the stats by "
+                          "direct message)."])  # fmt: skip
         return Reply([_show(ch) for ch in mine])
     name = " ".join(words)
     found = [ch for ch in links.characters(user_id) if ch.name.casefold() == name.casefold()]
     if verb in ("show", "delete") and not found:
         raise NotFoundError(f"you have no character called {name!r} (~char list)")
     if verb == "show":
+        if in_channel:
+            return Reply([f"Sent you {found[0].name}'s stats by direct message."],
+                         direct=[(user_id, _show(found[0]))])  # fmt: skip
         return Reply([_show(found[0])])
     if verb == "delete":
         links.delete_character(user_id, found[0].name)
@@ -92,6 +103,6 @@ def register_characters(bot: Any, add: Callable[..., Any]) -> None:
     """Add `~char` to the bot."""
 
     def _char(ctx: commands.Context[Any], rest: str) -> Reply:
-        return character_reply(bot.desk.links, ctx.author.id, rest)
+        return character_reply(bot.desk.links, ctx.author.id, rest, ctx.guild is not None)
 
     add("char")(_char)

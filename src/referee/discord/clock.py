@@ -2,24 +2,28 @@
 
 `~spar:clock 2m` nudges; `~spar:clock 2m skip` skips the turn when the time is up (a `skipped`
 event in the ledger, by the referee); `~spar:clock off` stops it. The time runs from the
-ledger's own time stamp of the turn, so a restart keeps the clock where it was.
+ledger's own time stamp of the moment the fighter to act got their action (`action_began`: the
+turn, a resume after a pause, the outcome that gave a critical's free attack), so a restart
+keeps the clock where it was and a pause stops it. The skip is guarded: it names the turn it
+timed, and the service refuses it if the turn moved in between (`referee.bout.commands.Skip`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Column, Integer, Table, Text, delete, insert, select
 
 from referee.bout import commands as c
-from referee.bout.state import Status
+from referee.bout.state import BoutState, Status
 from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
 from referee.discord.replies import Person, Place, Reply
-from referee.errors import NotationError
-from referee.store import write_transaction
+from referee.errors import ConflictError, NotationError
 from referee.vocabulary import EventType
 
 CLOCKS = Table(
@@ -73,33 +77,49 @@ def shown(seconds: int) -> str:
     return f"{seconds // 60}m" if seconds % 60 == 0 else f"{seconds}s"
 
 
+def action_began(records: Sequence[Mapping[str, Any]], state: BoutState) -> Mapping[str, Any]:
+    """The record at which the fighter to act got the action they owe: the last turn or
+    resume, or, for a critical's free attack, the outcome that gave it (its seq is
+    `state.last_outcome`)."""
+    began: Mapping[str, Any] = next(
+        r
+        for r in reversed(records)
+        if r["type"] in (EventType.TURN, EventType.RESUMED, EventType.INITIATIVE)
+    )
+    if state.free_attack is not None and state.free_attack == state.current:
+        given = state.last_outcome
+        if given is not None and given > int(began["seq"]):
+            gave: Mapping[str, Any] = next(r for r in records if int(r["seq"]) == given)
+            return gave
+    return began
+
+
 def parse_at(stamp: str) -> datetime:
     """A ledger time stamp as a moment."""
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(UTC)
 
 
 class Clocks:
-    """The stored clocks (one table beside the bot's others)."""
+    """The stored clocks (one table beside the bot's others); writes join the command's unit."""
 
     def __init__(self, links: Links) -> None:
-        self.engine = links.engine  # the table is the bot's version 2 (referee.discord.tables)
+        self.store = links.store  # the table is the bot's version 2 (referee.discord.tables)
 
     def set(self, clock: Clock) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == clock.bout_id))
-            conn.execute(
-                insert(CLOCKS).values(
-                    bout_id=clock.bout_id, channel_id=str(clock.channel_id),
-                    seconds=clock.seconds, skip=int(clock.skip),
-                )
-            )  # fmt: skip
+        conn = self.store.client_writes()
+        conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == clock.bout_id))
+        conn.execute(
+            insert(CLOCKS).values(
+                bout_id=clock.bout_id, channel_id=str(clock.channel_id),
+                seconds=clock.seconds, skip=int(clock.skip),
+            )
+        )  # fmt: skip
 
     def stop(self, bout_id: str) -> None:
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(CLOCKS).where(CLOCKS.c.bout_id == bout_id))
+        self.store.client_writes().execute(delete(CLOCKS).where(CLOCKS.c.bout_id == bout_id))
 
     def all(self) -> list[Clock]:
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             rows = conn.execute(select(CLOCKS)).all()
         return [Clock(r.bout_id, int(r.channel_id), int(r.seconds), bool(r.skip)) for r in rows]
 
@@ -133,28 +153,50 @@ class TurnClock:
         """What the clock says at `now`: a nudge or a skip per spar whose time ran out."""
         out: list[tuple[int, Reply]] = []
         for clock in self.clocks.all():
-            state = self.desk.service.state(clock.bout_id)
-            if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
-                self.clocks.stop(clock.bout_id)
-                continue
-            turns = [
-                r for r in self.desk.service.records(clock.bout_id) if r["type"] == EventType.TURN
-            ]
-            if state.status is not Status.RUNNING or not state.current or not turns:
-                continue
-            turn = turns[-1]
-            late = (now - parse_at(str(turn["at"]))).total_seconds()
-            key = (clock.bout_id, int(turn["seq"]))
-            if late < clock.seconds or key in self.nudged:
-                continue
-            self.nudged.add(key)
-            if clock.skip:
-                records = self.desk.service.command(clock.bout_id, REF, c.Skip())
-                reply = self.desk.answer(clock.bout_id, records)
-                reply.lines.insert(0, f"Time is up ({shown(clock.seconds)}) for {state.current}.")
-            else:
-                reply = Reply(
-                    [f"{state.current}, it is your turn ({shown(clock.seconds)} a post)."]
-                )
-            out.append((clock.channel_id, reply))
+            with self.desk.service.unit():  # each spar's look and skip: one transaction
+                said = self._look(clock, now)
+            if said is not None:
+                out.append((clock.channel_id, said))
         return out
+
+    def _look(self, clock: Clock, now: datetime) -> Reply | None:
+        """What the clock says of one spar at `now`, if anything."""
+        state = self.desk.service.state(clock.bout_id)
+        if state.closed or state.status in (Status.ENDED, Status.CANCELLED):
+            self.clocks.stop(clock.bout_id)
+            return None
+        if state.status is not Status.RUNNING or not state.current:
+            return None  # paused (or not begun): the clock stands still
+        records = self.desk.service.records(clock.bout_id)
+        began = action_began(records, state)
+        late = (now - parse_at(str(began["at"]))).total_seconds()
+        key = (clock.bout_id, int(began["seq"]))
+        if late < clock.seconds or key in self.nudged:
+            return None
+        if not clock.skip:
+            self.nudged.add(key)
+            return self._nudge(clock, state.current)
+        guarded = c.Skip(expected=state.current, at_seq=state.next_seq)
+        try:
+            done = self.desk.service.command(clock.bout_id, REF, guarded)
+        except ConflictError:
+            return None  # the turn moved while the clock looked: the next tick reads again
+        self.nudged.add(key)
+        reply = self.desk.answer(clock.bout_id, done)
+        reply.lines.insert(0, f"Time is up ({shown(clock.seconds)}) for {state.current}.")
+        return reply
+
+    def _nudge(self, clock: Clock, fighter: str) -> Reply:
+        """The nudge, mentioning (and pinging) the member who plays `fighter`, or the proctor
+        for a non-player fighter."""
+        members = self.desk.links.members(clock.bout_id)
+        player = next((m.user_id for m in members if m.fighter == fighter), None)
+        post = shown(clock.seconds)
+        if player is not None:
+            text = f"<@{player}>, it is your turn as {fighter} ({post} a post)."
+            return Reply([text], pings=[int(player)])
+        proctor = self.desk.links.proctor(clock.bout_id)
+        if proctor is None:
+            return Reply([f"{fighter}, it is your turn ({post} a post)."])
+        text = f"<@{proctor}>, it is {fighter}'s turn, yours to play ({post} a post)."
+        return Reply([text], pings=[int(proctor)])

@@ -8,10 +8,14 @@ watched live in the web console, exported and verified like any other.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+import re
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from contextvars import ContextVar
+from typing import Any, TypeVar, cast
 
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
@@ -28,7 +32,14 @@ from referee.discord.links import Links, Member
 from referee.discord.odds import odds_message
 from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
-from referee.errors import ConflictError, ForbiddenError, NotationError, NotFoundError, RuleError
+from referee.errors import (
+    ConflictError,
+    ForbiddenError,
+    NotationError,
+    NotFoundError,
+    RefereeError,
+    RuleError,
+)
 from referee.numerals import is_whole
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
@@ -58,6 +69,10 @@ SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Enta
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
+R = TypeVar("R")
+D = TypeVar("D")
+#: The channels whose row the command running in this context holds (`Links.hold_channel`).
+_HELD: ContextVar[frozenset[int]] = ContextVar("held_channels", default=frozenset())
 
 
 class LedgerRng:
@@ -93,8 +108,38 @@ def match_name(text: str, names: Sequence[str]) -> str:
     return command.name
 
 
+def _one_unit(method: Callable[..., R]) -> Callable[..., R]:
+    """The desk method as one unit of work: everything it stores, bout events and the bot's
+    rows, is stored together or not at all (units nest: a call inside another joins it)."""
+
+    @functools.wraps(method)
+    def run(self: Desk, *args: Any, **kwargs: Any) -> R:
+        place = args[0] if args and isinstance(args[0], Place) else None
+        with self.service.unit():
+            if place is None or place.channel in _HELD.get():
+                return method(self, *args, **kwargs)
+            self.links.hold_channel(place.channel, place.guild)  # one command per channel
+            held = _HELD.set(_HELD.get() | {place.channel})
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                _HELD.reset(held)
+
+    return run
+
+
+def _units(cls: type[D]) -> type[D]:
+    """Every public method of the desk, one unit of work each (`_one_unit`)."""
+    for name, value in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(value):
+            setattr(cls, name, _one_unit(value))
+    return cls
+
+
+@_units
 class Desk:
-    """Rolls and spars per channel, over one `Store`."""
+    """Rolls and spars per channel, over one `Store`: each public method is one command, in
+    one transaction (`_units`)."""
 
     def __init__(
         self, store: Store, public_url: str | None = None, entropy: Entropy = SECURE_ENTROPY
@@ -108,11 +153,12 @@ class Desk:
 
     def roll(self, place: Place, who: Person, text: str) -> Reply:
         """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack."""
-        text = text.strip()
-        if not text:
-            raise NotationError("say what to roll: ~roll 2d20+1d6 or ~roll //roll -sides100 -dice1")
+        text = text.strip() or "//roll"  # a bare ~roll is OnlineHost's bare //roll: 2d6
         chat = text.lower().startswith("//roll")
-        expr = parse_chat(text) if chat else parse(text, dialect=self.dialect_of(place))
+        expr, label = self._roll_and_label(text, chat, self.dialect_of(place))
+        if chat:  # the host line must be able to name the roller before anything is rolled
+            assert isinstance(expr, Dice)
+            format_host_line(who.name, expr.sides, [1] * expr.count)
         attack = self._roll_as_attack(place, who, expr)
         if attack is not None:
             return attack
@@ -123,8 +169,30 @@ class Desk:
         if chat:
             assert isinstance(expr, Dice)
             faces = [d.face for d in result.dice]
-            return Reply([f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"])
-        return Reply([f"{who.name} rolls {result} (nonce {nonces})"])
+            line = f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"
+            return Reply([f"{line} - {label}" if label else line])
+        line = f"{who.name} rolls {result} (nonce {nonces})"
+        return Reply([f"{line} - {label}" if label else line])
+
+    @staticmethod
+    def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:
+        """The roll and the words after it (`1d20+5 to hit`: its label, shown with the
+        answer): the longest run of leading words that reads as a roll, followed by words
+        (a note starts with a letter: `//roll -sides1000` is a bad roll, not a note)."""
+        words = text.split()
+        first: RefereeError | None = None
+        for cut in range(len(words), 0, -1):
+            if cut < len(words) and not words[cut][0].isalpha():
+                continue
+            head = " ".join(words[:cut])
+            try:
+                expr = parse_chat(head) if chat else parse(head, dialect=dialect)
+            except RefereeError as err:
+                first = first or err
+                continue
+            return expr, " ".join(words[cut:])
+        assert first is not None
+        raise first
 
     def dialect_of(self, place: Place) -> str:
         """The dice dialect of the channel (`~dialect`), roll20 unless set."""
@@ -161,6 +229,25 @@ class Desk:
         name = self.dialect_of(place)
         return Reply(odds_message(exact_odds(parse(text, dialect=name)), name))
 
+    def attack_dice(self, place: Place, words: str) -> str:
+        """`~spar:roll 1d100 @user`: the dice an attack is typed with are the spar's, or the
+        attack is refused (nothing is rolled); the words without them.
+
+        An MSV attack is 1d100 (`//roll -sides100 -dice1`); an SRP attack throws its own dice.
+        """
+        first, _, rest = words.strip().partition(" ")
+        if not re.fullmatch(r"(?i)[0-9]*d[0-9]+\S*|//roll\S*", first):
+            return words
+        system = self.service.state(self.bout_of(place)).system
+        if system == "msv":
+            expr, _ = self._roll_and_label(first, first.startswith("//"), self.dialect_of(place))
+            if expr == Dice(1, 100):
+                return rest
+        own = "1d100" if system == "msv" else "SRP throws its own dice"
+        raise NotationError(
+            f"{first} is not this spar's attack ({own}); nothing was rolled: say ~spar:attack @user"
+        )
+
     def _roll_as_attack(self, place: Place, who: Person, expr: object) -> Reply | None:
         bout = self._spar(place, required=False)
         if bout is None or not isinstance(expr, Dice) or expr != Dice(1, 100):
@@ -169,6 +256,8 @@ class Desk:
         me = self.links.member(bout, who.id)
         if state.system != "msv" or me is None or me.fighter is None:
             return None
+        if state.status is Status.PAUSED:
+            raise ConflictError("the spar is paused: no attacks now (nothing was rolled)")
         if state.status is not Status.RUNNING:
             return None
         if state.current != me.fighter:
@@ -260,12 +349,14 @@ class Desk:
         if me is not None and me.fighter:
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
-        name, stats = self._entrant(who, system, args.strip())
+        entry, side = _on_side(args)
+        name, stats = self._entrant(who, system, entry)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, joining=True, client_seed=part)
+        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
-        return Reply([f"{name} joins the spar ({shown})."])
+        on = f" on the side {side}" if side else ""
+        return Reply([f"{name} joins the spar{on} ({shown})."])
 
     def _seed_part(self, bout: str) -> str | None:
         """A part of the client seed drawn by the bot for a fighter it adds (after the spar's
@@ -424,9 +515,16 @@ class Desk:
         if state.system == "msv":
             return attacks
         me = state.fighter(actor)
-        weapons = me.stats.get("weapons") or []
-        missile = any(isinstance(w, dict) and w.get("effective_range_cm") for w in weapons)
-        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes] if missile else []
+        weapons = [w for w in me.stats.get("weapons") or [] if isinstance(w, dict)]
+        missile = any(w.get("effective_range_cm") for w in weapons)
+        # A melee attack needs a melee weapon (a shortbow only shoots) or none at all (bare
+        # hands), and a weapon in hand (SRP-16: a disarmed fighter picks it up first).
+        melee = not weapons or any(not w.get("effective_range_cm") for w in weapons)
+        armed = not me.has("disarmed")
+        if not (melee and armed):
+            attacks = []
+        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes]
+        shots = shots if missile and armed else []
         # SRP-16: what the actor's own conditions offer, then Pass.
         undo = {kind: label for condition, label, kind in SRP_UNDO if me.has(condition)}
         own = [Button(label, kind, "") for kind, label in undo.items()]
@@ -439,7 +537,9 @@ class Desk:
             Button(f"{label} {foe.name}", kind, foe.name, SPECIAL_MENU)
             for foe in foes
             for kind, label in SRP_SPECIALS
-            if weapon.has(Special(kind).code) and (kind != "unhorse" or foe.stats.get("mounted"))
+            if armed
+            and weapon.has(Special(kind).code)
+            and (kind != "unhorse" or foe.stats.get("mounted"))
         ]
         return buttons + specials[:MAX_CHOICES]
 
@@ -591,6 +691,17 @@ class Desk:
         ]
         return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
 
+    def link_page(self, place: Place, who: Person) -> tuple[str, str]:
+        """Which web page `~spar:link` would give `who` (fighter or referee) and the spar's
+        name; changes nothing (the bot first makes sure it can reach them by direct message)."""
+        bout = self.bout_of(place)
+        me = self.links.member(bout, who.id)
+        if me is not None and me.proctor:
+            return "referee", self.service.state(bout).name
+        if me is not None and me.fighter:
+            return "fighter", self.service.state(bout).name
+        raise ForbiddenError("only the proctor and the fighters of this spar have links")
+
     def link(self, place: Place, who: Person) -> Reply:
         """`~spar:link`: a fresh web link by direct message; the old one stops working.
 
@@ -598,20 +709,19 @@ class Desk:
         The token never appears in the channel.
         """
         bout = self.bout_of(place)
+        page, name = self.link_page(place, who)
         me = self.links.member(bout, who.id)
-        if me is not None and me.proctor:
+        assert me is not None
+        if page == "referee":
             token = self.service.hand_over(bout, REF)["referee_token"]
-            page = "referee"
-        elif me is not None and me.fighter:
-            token = self.service.reissue_token(bout, REF, me.fighter)["token"]
-            page = "fighter"
         else:
-            raise ForbiddenError("only the proctor and the fighters of this spar have links")
+            assert me.fighter is not None
+            token = self.service.reissue_token(bout, REF, me.fighter)["token"]
         base = self.public_url or "(your referee serve address)"
         url = f"{base}/static/{page}.html#bout={bout}&token={token}"
         return Reply(
             ["Sent you a fresh link by direct message; the old one stops working."],
-            direct=[(who.id, f"Your {page} page for {self.service.state(bout).name}: {url}")],
+            direct=[(who.id, f"Your {page} page for {name}: {url}")],
         )
 
     # -- people --------------------------------------------------------------------------
@@ -635,6 +745,24 @@ class Desk:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def _on_side(args: str) -> tuple[str, str | None]:
+    """`Tarl on red` -> ("Tarl", "red"): what a join names, and the side it names (fighters
+    on one side fight together; without it each fights on a side of its own).
+
+    >>> _on_side("65 on the raiders"), _on_side("Bran"), _on_side("Don Juan")
+    (('65', 'the raiders'), ('Bran', None), ('Don Juan', None))
+    """
+    words = args.split()
+    lowered = [w.lower() for w in words]
+    if "on" not in lowered:
+        return args.strip(), None
+    cut = len(lowered) - 1 - lowered[::-1].index("on")
+    side = " ".join(words[cut + 1 :])
+    if not side:
+        raise NotationError("say ~spar:join CS on SIDE (or CHARACTER on SIDE)")
+    return " ".join(words[:cut]), side
 
 
 def pairs(words: Sequence[str]) -> dict[str, Any]:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 COMMANDS: dict[str, str] = {
-    "roll": "~roll EXPR (alias ~r): any dice notation, e.g. ~roll 2d20+1d6, ~roll 4d6kh3; "
-    "~roll //roll -sides100 -dice1 answers as OnlineHost. Every roll is verifiable: outside a "
-    "spar it goes to the channel's table ledger (~fair). In an MSV spar, your 1d100 on your "
-    "turn is your attack.",
+    "roll": "~roll EXPR (alias ~r) [NOTE]: any dice notation, e.g. ~roll 2d20+1d6, ~roll "
+    "1d20+5 to hit (the note is shown with the roll); a bare ~roll rolls 2d6 as OnlineHost's "
+    "bare //roll; ~roll //roll -sides100 -dice1 (or the line //roll -sides100 -dice1 itself) "
+    "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to the channel's "
+    "table ledger (~fair). In an MSV spar, your 1d100 on your turn is your attack; while the "
+    "spar is paused it is refused.",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
@@ -29,33 +33,75 @@ COMMANDS: dict[str, str] = {
     "spar:target": "~spar:target @user: whom your ~roll 1d100 attacks when you have several foes.",
     "spar:scoreboard": "~spar:scoreboard: wounds against thresholds and whose turn it is.",
     "spar:quit": "~spar:quit: leave the spar.",
+    "spar:end": "~spar:end [SIDE] (proctor): asks first; pressing End the spar ends it (the "
+    "winning side, if named). ~spar:close then reveals the seed and attaches the export.",
     "proctor": "Proctor powers (the proctor or Manage Server): ~spar:pause, resume, skip, void, "
-    "cancel, end [SIDE], add @user CS [SIDE] (or add NAME CS), remove @user, update @user "
-    "wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user, close (reveals the seed and "
-    "attaches the export).",
+    "cancel, end [SIDE] (with a confirmation button), add @user CS [SIDE] (or add NAME CS), "
+    "remove @user, update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user, "
+    "close (reveals the seed and attaches the export).",
     "char": "~char set NAME cs=65 (or SRP: skill=13 defense=11 hits=10 weapon=mace "
     "armor=leather), ~char list, ~char show NAME, ~char delete NAME.",
 }
 
-HELP = (
-    "referee: verifiable dice and MSV/SRP spars.\n"
-    "~roll 2d20+1d6 | ~roll //roll -sides100 -dice1 | ~odds 2d6 | ~dialect | ~fair [reveal]\n"
-    "~spar:open msv NAME | ~spar:join 65 | ~spar:begin | ~spar:attack @user | "
-    "~spar:scoreboard | ~spar:quit\n"
-    "proctor: ~spar:pause resume skip void cancel end add npc remove update override reveal "
-    "assign close\n"
-    "~char set NAME cs=65 | ~char list | ~help COMMAND"
-)
+#: Help for the commands that are not in the table above, one entry per command.
+COMMANDS.update({
+    "help": "~help: every command; ~help COMMAND: one of them, with examples (~help roll, "
+    "~help spar:clock).",
+    "prefix": "~prefix X (Manage Server): this server's own prefix instead of ~, e.g. ~prefix !",
+    "spar:pause": "~spar:pause (proctor): stop the spar; nothing can act until ~spar:resume. "
+    "The turn clock stands still.",
+    "spar:resume": "~spar:resume (proctor): go on after ~spar:pause; the turn clock starts again.",
+    "spar:skip": "~spar:skip (proctor): the fighter to act loses the turn (a skipped event).",
+    "spar:void": "~spar:void (proctor): undo the last action (it stays in the ledger, voided).",
+    "spar:cancel": "~spar:cancel (proctor): call the spar off, with no winner.",
+    "spar:add": "~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE] (proctor): add a member, "
+    "or a non-player fighter by name. e.g. ~spar:add @Tarl 65 red",
+    "spar:remove": "~spar:remove @user or ~spar:remove NAME (proctor): take a fighter out.",
+    "spar:update": "~spar:update @user key=value (proctor): change a fighter's stats or wounds, "
+    "e.g. ~spar:update @Tarl wounds=3 cs=70",
+    "spar:override": "~spar:override [SEQ] NAME=WOUNDS (proctor): replace the wounds of an "
+    "outcome (the last one unless SEQ is given), e.g. ~spar:override Tarl=0",
+    "spar:assign": "~spar:assign @user (proctor): hand the proctor's powers over.",
+    "spar:close": "~spar:close (proctor): close the spar, reveal its server seed and attach the "
+    "export anyone can check with referee verify.",
+    "spar:clock": "~spar:clock 2m [skip] (proctor): a post time; when it runs out the fighter "
+    "to act is nudged (or, with skip, loses the turn). ~spar:clock off stops it.",
+    "spar:link": "~spar:link (a fighter or the proctor): a fresh link to your page of the web "
+    "console, by direct message; the old one stops working.",
+})  # fmt: skip
+
+#: Topics that are not commands: `~help proctor`.
+TOPICS = ("proctor",)
 
 
-def command_help(name: str) -> str:
-    """Help for one command.
+def overview(prefix: str = "~") -> str:
+    """`~help`: every command of the table, so none can be left out.
 
-    >>> command_help("~r").startswith("~roll EXPR")
+    >>> "~spar:clock" in overview() and "~prefix" in overview()
+    True
+    """
+    names = [name for name in COMMANDS if name not in TOPICS]
+    plain = sorted(n for n in names if not n.startswith("spar:"))
+    spar = sorted(n for n in names if n.startswith("spar:"))
+    return "\n".join([
+        "referee: verifiable dice and MSV/SRP spars. ~help COMMAND for one of them.",
+        " | ".join(f"{prefix}{n}" for n in plain),
+        " | ".join(f"{prefix}{n}" for n in spar),
+        "proctor powers: ~help proctor",
+    ])  # fmt: skip
+
+
+HELP = overview()
+
+
+def command_help(name: str, aliases: Mapping[str, str] | None = None) -> str:
+    """Help for one command (`aliases`: each alias's command, from the bot's table).
+
+    >>> command_help("~r", {"r": "roll"}).startswith("~roll EXPR")
+    True
+    >>> command_help("spar:clock").startswith("~spar:clock 2m")
     True
     """
     key = name.strip().lower().lstrip("~").lstrip("/")
-    key = {"r": "roll", "spar:roll": "spar:attack", "spar:score": "spar:scoreboard"}.get(key, key)
-    if key.startswith("spar:") and key not in COMMANDS:
-        key = "proctor"
+    key = (aliases or {}).get(key, key)
     return COMMANDS.get(key, f"no command {name.strip()!r}; ~help lists them")

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from referee.discord.tables import make_tables
-from referee.store import Store, write_transaction
+from referee.store import Store
 
 METADATA = MetaData()
 
@@ -84,17 +86,21 @@ class Character:
 
 
 class Links:
-    """Reads and writes the bot's tables; every write is one transaction."""
+    """Reads and writes the bot's tables. It opens no transaction: its writes join the unit of
+    work the command runs in (`Store.unit`, through the service), so each command stores its
+    bout events and these rows together, or nothing."""
 
     def __init__(self, store: Store) -> None:
         make_tables(store)
-        self.engine = store.engine
+        self.store = store
+        #: Each server's own prefix, read once (asked for every message of the server).
+        self._prefixes: dict[int, str | None] = {}
 
     # -- channels ------------------------------------------------------------------------
 
     def channel(self, channel_id: int) -> tuple[str | None, str | None]:
         """The channel's open spar bout and its table-ledger bout (None when there is none)."""
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             row = conn.execute(
                 select(CHANNELS.c.spar_bout, CHANNELS.c.table_bout).where(
                     CHANNELS.c.channel_id == str(channel_id)
@@ -113,19 +119,37 @@ class Links:
         if table is not False:
             values["table_bout"] = table
         key = str(channel_id)
-        with write_transaction(self.engine) as conn:
-            found = conn.execute(
-                select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
-            ).first()
-            if found:
-                conn.execute(update(CHANNELS).where(CHANNELS.c.channel_id == key).values(**values))
-            else:
-                guild = None if guild_id is None else str(guild_id)
-                conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+        conn = self.store.client_writes()
+        found = conn.execute(
+            select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
+        ).first()
+        if found:
+            conn.execute(update(CHANNELS).where(CHANNELS.c.channel_id == key).values(**values))
+        else:
+            guild = None if guild_id is None else str(guild_id)
+            conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+
+    def hold_channel(self, channel_id: int, guild_id: int | None) -> None:
+        """Take the channel's row for the rest of the command's unit (made if missing): one
+        command at a time per channel, so two that arrive at once cannot both open a spar or
+        a table ledger (on SQLite the unit's write lock does that already)."""
+        conn = self.store.client_writes()
+        guild = None if guild_id is None else str(guild_id)
+        add = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        conn.execute(
+            add(CHANNELS)
+            .values(channel_id=str(channel_id), guild_id=guild)
+            .on_conflict_do_nothing()
+        )
+        conn.execute(
+            select(CHANNELS.c.channel_id)
+            .where(CHANNELS.c.channel_id == str(channel_id))
+            .with_for_update()
+        )
 
     def dialect(self, channel_id: int) -> str | None:
         """The channel's dice dialect, if its proctor or a server admin set one."""
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             row = conn.execute(
                 select(CHANNELS.c.dialect).where(CHANNELS.c.channel_id == str(channel_id))
             ).first()
@@ -134,25 +158,23 @@ class Links:
     def set_dialect(self, channel_id: int, guild_id: int | None, dialect: str) -> None:
         """Set the channel's dice dialect."""
         key = str(channel_id)
-        with write_transaction(self.engine) as conn:
-            found = conn.execute(
-                select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
-            ).first()
-            if found:
-                conn.execute(
-                    update(CHANNELS).where(CHANNELS.c.channel_id == key).values(dialect=dialect)
-                )
-            else:
-                guild = None if guild_id is None else str(guild_id)
-                conn.execute(
-                    insert(CHANNELS).values(channel_id=key, guild_id=guild, dialect=dialect)
-                )
+        conn = self.store.client_writes()
+        found = conn.execute(
+            select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
+        ).first()
+        if found:
+            conn.execute(
+                update(CHANNELS).where(CHANNELS.c.channel_id == key).values(dialect=dialect)
+            )
+        else:
+            guild = None if guild_id is None else str(guild_id)
+            conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, dialect=dialect))
 
     # -- members -------------------------------------------------------------------------
 
     def members(self, bout_id: str) -> list[Member]:
         """Everyone the bot knows in a bout."""
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             rows = conn.execute(
                 select(
                     MEMBERS.c.user_id, MEMBERS.c.fighter, MEMBERS.c.proctor, MEMBERS.c.target,
@@ -173,11 +195,11 @@ class Links:
         where = (MEMBERS.c.bout_id == bout_id) & (MEMBERS.c.user_id == str(user_id))
         if "proctor" in values:
             values["proctor"] = int(bool(values["proctor"]))
-        with write_transaction(self.engine) as conn:
-            if conn.execute(select(MEMBERS.c.user_id).where(where)).first():
-                conn.execute(update(MEMBERS).where(where).values(**values))
-            else:
-                conn.execute(insert(MEMBERS).values(**{"proctor": 0, **key, **values}))
+        conn = self.store.client_writes()
+        if conn.execute(select(MEMBERS.c.user_id).where(where)).first():
+            conn.execute(update(MEMBERS).where(where).values(**values))
+        else:
+            conn.execute(insert(MEMBERS).values(**{"proctor": 0, **key, **values}))
 
     def proctor(self, bout_id: str) -> str | None:
         """The proctor's user id."""
@@ -185,15 +207,15 @@ class Links:
 
     def hand_over(self, bout_id: str, user_id: int) -> None:
         """Make `user_id` the one proctor of the bout."""
-        with write_transaction(self.engine) as conn:
-            conn.execute(update(MEMBERS).where(MEMBERS.c.bout_id == bout_id).values(proctor=0))
+        conn = self.store.client_writes()
+        conn.execute(update(MEMBERS).where(MEMBERS.c.bout_id == bout_id).values(proctor=0))
         self.set_member(bout_id, user_id, proctor=True)
 
     # -- characters ----------------------------------------------------------------------
 
     def characters(self, user_id: int) -> list[Character]:
         """A user's saved characters, by name."""
-        with self.engine.connect() as conn:
+        with self.store.client_reads() as conn:
             rows = conn.execute(
                 select(CHARACTERS.c.name, CHARACTERS.c.system, CHARACTERS.c.stats)
                 .where(CHARACTERS.c.user_id == str(user_id))
@@ -205,32 +227,35 @@ class Links:
         """Save (or replace) one of the user's characters."""
         where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == character.name)
         stats = json.dumps(character.stats, sort_keys=True)
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(CHARACTERS).where(where))
-            conn.execute(
-                insert(CHARACTERS).values(
-                    user_id=str(user_id), name=character.name, system=character.system, stats=stats
-                )
+        conn = self.store.client_writes()
+        conn.execute(delete(CHARACTERS).where(where))
+        conn.execute(
+            insert(CHARACTERS).values(
+                user_id=str(user_id), name=character.name, system=character.system, stats=stats
             )
+        )
 
     def delete_character(self, user_id: int, name: str) -> bool:
         """Delete a saved character; whether there was one."""
         where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == name)
-        with write_transaction(self.engine) as conn:
-            return bool(conn.execute(delete(CHARACTERS).where(where)).rowcount)
+        conn = self.store.client_writes()
+        return bool(conn.execute(delete(CHARACTERS).where(where)).rowcount)
 
     # -- server settings -----------------------------------------------------------------
 
     def prefix(self, guild_id: int) -> str | None:
-        """The server's own prefix, if its admins set one."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(GUILDS.c.prefix).where(GUILDS.c.guild_id == str(guild_id))
-            ).first()
-        return row[0] if row else None
+        """The server's own prefix, if its admins set one (read once per server, then kept)."""
+        if guild_id not in self._prefixes:
+            with self.store.client_reads() as conn:
+                row = conn.execute(
+                    select(GUILDS.c.prefix).where(GUILDS.c.guild_id == str(guild_id))
+                ).first()
+            self._prefixes[guild_id] = row[0] if row else None
+        return self._prefixes[guild_id]
 
     def set_prefix(self, guild_id: int, prefix: str) -> None:
         """Set the server's prefix."""
-        with write_transaction(self.engine) as conn:
-            conn.execute(delete(GUILDS).where(GUILDS.c.guild_id == str(guild_id)))
-            conn.execute(insert(GUILDS).values(guild_id=str(guild_id), prefix=prefix))
+        conn = self.store.client_writes()
+        conn.execute(delete(GUILDS).where(GUILDS.c.guild_id == str(guild_id)))
+        conn.execute(insert(GUILDS).values(guild_id=str(guild_id), prefix=prefix))
+        self._prefixes.pop(guild_id, None)  # read again, once the unit committed or not

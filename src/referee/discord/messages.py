@@ -5,17 +5,22 @@ commands alike: `referee.discord.bot`, `referee.discord.slash`).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import discord
 
+from referee.discord.desk import Desk
 from referee.discord.replies import Person, Place, Reply
+from referee.errors import ConflictError, NotFoundError
 
 log = logging.getLogger("referee.discord")
 
+T = TypeVar("T")
 MENTION = re.compile(r"<@!?([0-9]+)>")
 #: Discord's limit on one message.
 MAX_MESSAGE = 2000
@@ -49,6 +54,35 @@ def without_mentions(text: str) -> str:
     '65 red'
     """
     return " ".join(MENTION.sub(" ", text).split())
+
+
+#: Left whole: web addresses, and the bot's own code blocks (`~odds` sets its table in one).
+_KEEP = re.compile(r"https?://\S+|^```\n.*?\n```$", re.M | re.S)
+#: What Discord would format: every `*`, backtick and backslash; runs of two or more `~` or
+#: `|`; an `_` not inside a word (`Tarl_1_nick` stays as it is, `_Tarl_` is italics); `#`, `>`
+#: and `-#` opening a line (headings, quotes, small text).
+_MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|^(?:#|>|-#)", re.M)
+
+
+def escape_markdown(text: str) -> str:
+    """`text` as Discord should show it, letter for letter: whatever Discord would format
+    (names like `**Kamchak**`, a product `2d6*2`) escaped; web addresses and whole lines of
+    code fences (the bot's tables) left whole.
+
+    >>> escape_markdown("**Kamchak** hits _Tarl_1_nick_ (2d6*2) ~spar:join a|b")
+    '\\\\*\\\\*Kamchak\\\\*\\\\* hits \\\\_Tarl_1_nick\\\\_ (2d6\\\\*2) ~spar:join a|b'
+    >>> escape_markdown("# Big ~~x~~ https://a.org/x_y#bout=a*b")
+    '\\\\# Big \\\\~\\\\~x\\\\~\\\\~ https://a.org/x_y#bout=a*b'
+    """
+    out, last = [], 0
+    for url in _KEEP.finditer(text):
+        out += [_escape(text[last : url.start()]), url.group()]
+        last = url.end()
+    return "".join([*out, _escape(text[last:])])
+
+
+def _escape(text: str) -> str:
+    return _MARKDOWN.sub(lambda m: "".join("\\" + ch for ch in m.group()), text)
 
 
 def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
@@ -100,27 +134,100 @@ def view_for(reply: Reply) -> discord.ui.View | None:
     return view
 
 
+#: Said in the channel when a direct message cannot be delivered (Discord's code 50007: the
+#: member accepts no direct messages from the server's members, or blocked the bot).
+UNDELIVERED = (
+    "<@{user}>, I could not send you a direct message (are direct messages from this "
+    "server's members closed in your privacy settings?)."
+)
+
+
 async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Client) -> None:
-    """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages."""
-    parts = chunks(reply.text) or ["done"]
+    """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages; a
+    direct message that cannot be delivered is said in the channel."""
+    parts = chunks(escape_markdown(reply.text)) or ["done"]
+    pings = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in reply.pings]
+    )
     for number, part in enumerate(parts):
         view = view_for(reply) if number == len(parts) - 1 else None
         if view is not None:
-            await target.send(part, view=view)
+            await target.send(part, view=view, allowed_mentions=pings)
         else:
-            await target.send(part)
+            await target.send(part, allowed_mentions=pings)
     if reply.file is not None:
         await target.send(file=discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
-    await send_direct(reply, client)
+    for user in await send_direct(reply, client):
+        await target.send(UNDELIVERED.format(user=user))
 
 
-async def send_direct(reply: Reply, client: discord.Client) -> None:
-    """The reply's direct messages (fresh links, what only the proctor may see)."""
+async def send_direct(reply: Reply, client: discord.Client) -> list[int]:
+    """The reply's direct messages (fresh links, what only the proctor may see); the ids of
+    those it could not reach.
+
+    The user comes from Discord (`fetch_user`), never from the bot's cache: without the
+    Server Members intent the cache holds almost nobody."""
+    failed: list[int] = []
     for user_id, text in reply.direct:
-        user = client.get_user(user_id)
-        if user is None:
-            continue
-        try:
-            await user.send(text)
-        except discord.HTTPException as err:  # DMs closed: the channel's answer stands
-            log.warning("direct message not sent (%s)", type(err).__name__)
+        if not await direct_message(client, user_id, text):
+            failed.append(user_id)
+    return failed
+
+
+async def direct_message(client: discord.Client, user_id: int, text: str) -> bool:
+    """Send `text` to `user_id` by direct message; False when Discord refuses it."""
+    try:
+        user = await client.fetch_user(user_id)
+        for part in chunks(escape_markdown(text)):
+            await user.send(part)
+    except discord.HTTPException as err:  # DMs closed, or no such user
+        log.warning("direct message not sent (%s)", type(err).__name__)
+        return False
+    return True
+
+
+async def member_name(
+    user_id: int, mentions: Sequence[discord.abc.User], guild: discord.Guild | None
+) -> str:
+    """The name a mentioned member shows: from the message's mentions (Discord sends each
+    mention's member with the message), else asked of Discord (`fetch_member`)."""
+    for user in mentions:
+        if user.id == user_id:
+            return user.display_name
+    try:
+        if guild is not None:
+            return (await guild.fetch_member(user_id)).display_name
+    except discord.HTTPException:
+        pass
+    raise NotFoundError("that member is not on this server")
+
+
+async def off_loop(desk: Desk, work: Callable[[], T]) -> T:
+    """Run one command's desk work on a worker thread, in one unit of work: one transaction
+    for all it stores (bout events and the bot's rows), and the event loop never waits on
+    the database."""
+
+    def run() -> T:
+        with desk.service.unit():
+            return work()
+
+    return await asyncio.to_thread(run)
+
+
+async def fresh_link(client: discord.Client, desk: Desk, where: Place, who: Person) -> Reply:
+    """`~spar:link`: first a direct message saying the link follows, and only once Discord
+    has delivered it the new token (which revokes the old one), so a member whose direct
+    messages are closed keeps the link they have."""
+    page, spar = await off_loop(desk, lambda: desk.link_page(where, who))
+    notice = f"Your fresh {page} link for {spar} follows; the old one stops working now."
+    if not await direct_message(client, who.id, notice):
+        raise ConflictError(
+            "I could not send you a direct message (are direct messages from this server's "
+            "members closed in your privacy settings?); nothing changed, your old link still works"
+        )
+    reply = await off_loop(desk, lambda: desk.link(where, who))
+    sent = await send_direct(reply, client)
+    if sent:  # delivered a moment ago, refused now: rare, and said
+        return Reply(["The fresh link could not be sent by direct message and the old one "
+                      "stops working: say ~spar:link again."])  # fmt: skip
+    return Reply(reply.lines)

@@ -36,12 +36,14 @@ class Button:
 
 @dataclass(slots=True)
 class Reply:
-    """What the bot says: lines in the channel, maybe a file, buttons and direct messages."""
+    """What the bot says: lines in the channel, maybe a file, buttons and direct messages;
+    `pings`: the members its mentions notify (no other mention pings anyone)."""
 
     lines: list[str]
     file: tuple[str, bytes] | None = None
     buttons: list[Button] = field(default_factory=list)
     direct: list[tuple[int, str]] = field(default_factory=list)
+    pings: list[int] = field(default_factory=list)
 
     @property
     def text(self) -> str:

@@ -9,8 +9,8 @@ is answered to the one who asked only (ephemeral) and changes nothing.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Literal, cast
 
 import discord
 from discord import app_commands
@@ -18,7 +18,17 @@ from discord import app_commands
 from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
-from referee.discord.messages import MAX_MESSAGE, person, place, send_direct, view_for
+from referee.discord.messages import (
+    MAX_MESSAGE,
+    UNDELIVERED,
+    escape_markdown,
+    fresh_link,
+    off_loop,
+    person,
+    place,
+    send_direct,
+    view_for,
+)
 from referee.discord.replies import Reply
 from referee.errors import RefereeError
 
@@ -27,13 +37,25 @@ if TYPE_CHECKING:
 
 
 async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -> None:
-    """Run one desk call and answer the interaction with its reply (or the refusal)."""
+    """Run one desk call (off the event loop, in one transaction) and answer the interaction
+    with its reply (or the refusal)."""
+    desk = cast("RefereeBot", interaction.client).desk
+    await respond_later(interaction, lambda: off_loop(desk, work))
+
+
+async def respond_later(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[Reply]]
+) -> None:
+    """As `respond`, for a command that asks Discord something first; a direct message that
+    cannot be delivered is said to the one who asked only (ephemeral)."""
     try:
-        reply = work()
+        reply = await work()
     except RefereeError as err:
-        await interaction.response.send_message(f"error: {err.public}", ephemeral=True)
+        await interaction.response.send_message(
+            escape_markdown(f"error: {err.public}"), ephemeral=True
+        )
         return
-    text = (reply.text or "done")[:MAX_MESSAGE]
+    text = escape_markdown(reply.text or "done")[:MAX_MESSAGE]
     file = (
         discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0])
         if reply.file is not None
@@ -42,7 +64,8 @@ async def respond(interaction: discord.Interaction, work: Callable[[], Reply]) -
     await interaction.response.send_message(
         text, file=file, view=view_for(reply) or discord.utils.MISSING
     )
-    await send_direct(reply, interaction.client)
+    for user in await send_direct(reply, interaction.client):
+        await interaction.followup.send(UNDELIVERED.format(user=user), ephemeral=True)
 
 
 def register_slash(bot: RefereeBot) -> None:
@@ -81,11 +104,17 @@ def register_slash(bot: RefereeBot) -> None:
 
     @tree.command(name="help", description="What the referee bot can do")
     async def help_(interaction: discord.Interaction, command: str = "") -> None:
-        await respond(interaction, lambda: Reply([command_help(command) if command else HELP]))
+        aliases = bot.aliases()
+        await respond(
+            interaction, lambda: Reply([command_help(command, aliases) if command else HELP])
+        )
 
     @tree.command(name="char", description="Your characters: set NAME cs=65 | list | show | delete")
     async def char(interaction: discord.Interaction, words: str = "list") -> None:
-        await respond(interaction, lambda: character_reply(desk.links, interaction.user.id, words))
+        here = interaction.guild is not None
+        await respond(
+            interaction, lambda: character_reply(desk.links, interaction.user.id, words, here)
+        )
 
     spar = app_commands.Group(name="spar", description="MSV and SRP spars in this channel")
 
@@ -145,7 +174,7 @@ def register_slash(bot: RefereeBot) -> None:
     @spar.command(name="link", description="A fresh web link by direct message")
     async def link(interaction: discord.Interaction) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
-        await respond(interaction, lambda: desk.link(here, who))
+        await respond_later(interaction, lambda: fresh_link(bot, desk, here, who))
 
     @spar.command(name="clock", description="Proctor: a post time (2m), skip or not; off")
     async def clock(interaction: discord.Interaction, time: str, skip: bool = False) -> None:

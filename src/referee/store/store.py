@@ -307,6 +307,20 @@ class Store:
         with self._errors, unit_of_work(self._engine, begun):
             yield
 
+    def client_reads(self) -> AbstractContextManager[Connection]:
+        """A connection to read a client package's own tables (the Discord bot's): the open
+        unit's, so a read sees what the unit wrote, else a fresh one."""
+        return self._connect()
+
+    def client_writes(self) -> Connection:
+        """The open unit's connection, for a client package's writes to its own tables: they
+        are stored with the unit's other writes, or not at all. A client opens no transaction
+        of its own: outside a `unit()` this is a StorageError."""
+        held = ambient(self._engine)
+        if held is None:
+            raise StorageError("a client's tables are written inside a unit of work only")
+        return held
+
     def _connect(self) -> AbstractContextManager[Connection]:
         held = ambient(self._engine)
         return nullcontext(held) if held is not None else self._engine.connect()
