@@ -24,8 +24,9 @@ from referee.lab.srp_battle import (
     strike_outcomes,
 )
 from referee.systems.srp.combatants import attack_from, defense_from
+from referee.systems.srp.melee import Attack, Defense, resolve
 from referee.systems.srp.rules import Down, SrpRules, TurnOrder, load_rules
-from referee.systems.srp.sheet import Sheet
+from referee.systems.srp.sheet import DefenseKind, Sheet
 
 EXAMPLE_FIGHT = Path(__file__).parent.parent / "examples" / "srp" / "fight.toml"
 
@@ -59,6 +60,23 @@ def test_one_on_one_is_the_odds_duel(one: str, two: str, rules: SrpRules) -> Non
     if rules == SrpRules():
         shown = Fraction(json.loads(out)["duel"]["first_wins"])
         assert result.p_first_side == pytest.approx(float(shown), abs=1e-12)
+
+
+@pytest.mark.parametrize("automatic", [False, True])
+def test_strike_outcomes_are_the_engines_over_every_face(automatic: bool) -> None:
+    """Brute force: the 2,400 face triples through `melee.resolve`, including a grappler's
+    automatic attack on the foe it holds (SRP-16), whose failures hit at success level."""
+    attack = Attack(skill=9, weapon_damage=2, stun=True, automatic=automatic)
+    defense = Defense(kind=DefenseKind.WEAPON, skill=12, armor=3)
+    counts: dict[tuple[int, bool], int] = {}
+    for a in range(1, 21):
+        for d in range(1, 21):
+            for die in range(1, 7):
+                strike = resolve(attack, defense, (a, d, die))
+                key = (strike.hits, strike.stun)
+                counts[key] = counts.get(key, 0) + 1
+    brute = {k: Fraction(n, 2400) for k, n in sorted(counts.items())}
+    assert strike_outcomes(attack, defense, SrpRules()) == brute
 
 
 def test_strike_outcomes_add_up_to_the_odds() -> None:  # SRP-16 S*

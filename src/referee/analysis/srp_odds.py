@@ -45,27 +45,40 @@ def hits_of(
     return hits_for(damage, armor)
 
 
+def level_weights(
+    attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
+) -> tuple[DefenseKind, list[tuple[Level, int]], list[tuple[Level | None, int]]]:
+    """The defense an attack meets, and the attack and defense levels with how many d20 faces
+    give each (levels no face gives left out). A grappler's attack on the fighter it holds hits
+    automatically: its failures count as successes, and the foe has no defense (SRP-16, as
+    `melee.resolve` does).
+
+    >>> kind, attack, defense = level_weights(Attack(skill=10, automatic=True), Defense())
+    >>> kind.name, [(level.name, n) for level, n in attack], defense
+    ('NONE', [('SUCCESS', 17), ('SPECIAL', 2), ('CRITICAL', 1)], [(None, 20)])
+    """
+    counts = list(rules.level_counts(attack.effective_skill))
+    if attack.automatic:
+        counts = [0, counts[0] + counts[1], counts[2], counts[3]]
+    attack_levels = [(Level(i), n) for i, n in enumerate(counts) if n]
+    kind = DefenseKind.NONE if attack.automatic else defense.kind
+    if kind is DefenseKind.NONE:
+        return kind, attack_levels, [(None, 20)]
+    defending = rules.level_counts(defense.skill, defending=True)
+    return kind, attack_levels, [(Level(i), n) for i, n in enumerate(defending) if n]
+
+
 def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES) -> dict[int, int]:
     """How many of the 2,400 face triples give each number of hits.
 
     >>> sum(hit_counts(Attack(skill=12), Defense()).values())
     2400
     """
-    att_counts = rules.level_counts(attack.effective_skill)
-    if attack.automatic:
-        att_counts = (0, att_counts[0] + att_counts[1], att_counts[2], att_counts[3])
-    kind = DefenseKind.NONE if attack.automatic else defense.kind
-    if kind is DefenseKind.NONE:
-        def_counts: list[tuple[Level | None, int]] = [(None, 20)]
-    else:
-        counts = rules.level_counts(defense.skill, defending=True)
-        def_counts = [(Level(i), n) for i, n in enumerate(counts) if n]
+    kind, attack_levels, defense_levels = level_weights(attack, defense, rules)
     out: dict[int, int] = {}
-    for a_index, a_count in enumerate(att_counts):
-        if not a_count:
-            continue
-        for d_level, d_count in def_counts:
-            hit, shield_on, _ = chart(Level(a_index), d_level, kind, rules)
+    for a_level, a_count in attack_levels:
+        for d_level, d_count in defense_levels:
+            hit, shield_on, _ = chart(a_level, d_level, kind, rules)
             weight = a_count * d_count
             if hit is None:
                 out[0] = out.get(0, 0) + 6 * weight

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from referee.analysis.srp_odds import hits_of
+from referee.analysis.srp_odds import hits_of, level_weights
 from referee.errors import LimitError, NotationError, RuleError
 from referee.lab.battle_result import (
     MIN_BATTLES,
@@ -47,7 +47,7 @@ from referee.systems.srp.gear import GearPack, example_pack, parse_toml
 from referee.systems.srp.levels import Level
 from referee.systems.srp.melee import Attack, Defense, chart
 from referee.systems.srp.rules import SrpRules, TurnOrder, hits_to_down
-from referee.systems.srp.sheet import DefenseKind, Sheet, sheet_from_table
+from referee.systems.srp.sheet import Sheet, sheet_from_table
 
 #: Bounds on untrusted input (DESIGN: budgets).
 MAX_BATTLES = 10_000_000
@@ -79,24 +79,17 @@ def strike_outcomes(attack: Attack, defense: Defense, rules: SrpRules) -> dict[O
     """Exact P(hits, stunned) of one attack over the 2,400 face triples (SRP-4..9, 16 S*).
 
     >>> from referee.systems.srp.rules import DEFAULT_RULES
+    >>> from referee.systems.srp.sheet import DefenseKind
     >>> out = strike_outcomes(Attack(skill=10, stun=True), Defense(kind=DefenseKind.NONE,
     ...                       armor=20), DEFAULT_RULES)
     >>> [(k, str(p)) for k, p in out.items()]
     [((0, False), '17/20'), ((0, True), '1/10'), ((1, True), '1/20')]
     """
-    att_counts = rules.level_counts(attack.effective_skill)
-    kind = DefenseKind.NONE if attack.automatic else defense.kind
-    if kind is DefenseKind.NONE:
-        def_counts: list[tuple[Level | None, int]] = [(None, 20)]
-    else:
-        counts = rules.level_counts(defense.skill, defending=True)
-        def_counts = [(Level(i), n) for i, n in enumerate(counts) if n]
+    kind, attack_levels, defense_levels = level_weights(attack, defense, rules)
     out: dict[Outcome, int] = {}
-    for a_index, a_count in enumerate(att_counts):
-        for d_level, d_count in def_counts:
-            if not a_count:
-                continue
-            hit, shield_on, _ = chart(Level(a_index), d_level, kind, rules)
+    for a_level, a_count in attack_levels:
+        for d_level, d_count in defense_levels:
+            hit, shield_on, _ = chart(a_level, d_level, kind, rules)
             weight = a_count * d_count
             if hit is None:
                 out[0, False] = out.get((0, False), 0) + 6 * weight
