@@ -146,8 +146,10 @@ def test_slash_npc_target_update_override_and_reveal_in_msv() -> None:
         last = h.bot.desk.service.state(bout).last_outcome
         overridden = await h.slash("Judge", "override", text("wounds", f"{hurt}=0"), group="spar")
         first = overridden["content"].splitlines()[0]
-        assert first.startswith(f"Event {last} is overridden: wounds {hurt} ")
-        assert first.endswith(f"→ {hurt} 0")
+        was = f"(no wounds|{re.escape(hurt)} \\d+)"  # the attack may have missed: the dice decide
+        assert re.fullmatch(
+            rf"Event {last} is overridden: wounds {was} → {re.escape(hurt)} 0", first
+        )
         bad = await h.slash("Judge", "override", text("wounds", "Nobody=0"), group="spar")
         assert bad["content"].startswith("error: ")
         assert (await h.slash("Tarl", "reveal", text("fighter", "orc"), group="spar"))[
