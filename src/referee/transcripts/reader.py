@@ -135,11 +135,21 @@ class Transcript:
                 for s in _block_said(self.format, self.body)
                 if numbers is None or s.number in numbers
             )
-        else:
-            lines = self.joined or dict(enumerate(self.body.split("\n"), start=1))
+        elif self.joined:
+            lines = self.joined
             wanted = sorted(lines) if numbers is None else sorted(n for n in numbers if n in lines)
             for number in wanted:
                 yield _said_line(self.format, number, lines[number])
+        else:
+            # only the lines up to the last one asked for are split off the text
+            last = -1 if numbers is None else max(numbers, default=0)
+            split = self.body.split("\n", last)
+            if numbers is None:
+                wanted = list(range(1, len(split) + 1))
+            else:
+                wanted = sorted(n for n in numbers if 1 <= n <= min(last, len(split)))
+            for number in wanted:
+                yield _said_line(self.format, number, split[number - 1])
 
 
 def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
@@ -277,34 +287,51 @@ def _line_rolls(
     fmt: Format, body: str, raw: Sequence[str], trust: Trust
 ) -> tuple[list[LogLine], bool]:
     """The roll lines of a line-by-line format, found by their words (the fast path), and
-    whether a roll line seems cut short (the log may be hard-wrapped)."""
+    whether a roll line seems cut short (the log may be hard-wrapped).
+
+    One match at each roll line's start gives its time stamp and the rest of the line (the
+    format's `prefix`, then the tail); lines alike after the stamp are read once."""
     rolls: list[LogLine] = []
-    seen: dict[str, tuple[str | None, Found]] = {}
+    append = rolls.append
+    seen: dict[str, tuple[str | None, HostRoll | None, str | None, bool] | None] = {}
     number, counted, last_start, cut = 1, 0, -1, False
     words = _ROLLED if "Re" not in body else _KEYWORDS
-    prefix = fmt.prefix.match if fmt.prefix is not None else None
+    split = _split_pattern(fmt.prefix)
+    at, tail_group = split.match, split.groups
+    count, rfind, make = body.count, body.rfind, LogLine._make
     for hit in words.finditer(body):
-        start = body.rfind("\n", 0, hit.start()) + 1
+        start = rfind("\n", 0, hit.start()) + 1
         if start == last_start:
             continue
         last_start = start
-        number += body.count("\n", counted, start)
+        number += count("\n", counted, start)
         counted = start
-        end = body.find("\n", start)
-        line = body[start:] if end < 0 else body[start:end]
-        stamped = prefix(line) if prefix is not None else None
-        tail = line[stamped.end() :] if stamped is not None else line
-        known = seen.get(tail)
-        if known is None:
+        parts = at(body, start)
+        assert parts is not None  # the tail matches any line
+        tail = parts[tail_group]
+        if tail in seen:
+            known = seen[tail]
+        else:
+            line = body[start : parts.end()]
             said = _said_line(fmt, number, line)
-            known = seen[tail] = (said.author, _analyse(said, trust))
-            if known[1] is None and not cut and ROLL_CUT.search(line):
+            found = _analyse(said, trust)
+            known = seen[tail] = None if found is None else (said.author, *found)
+            if found is None and not cut and ROLL_CUT.search(line):
                 cut = True
-        author, found = known
-        if found is not None:
-            stamp = stamped.group().strip("[]() \t") or None if stamped is not None else None
-            rolls.append(LogLine(number, raw[number - 1], stamp, author, *found))
+        if known is not None:
+            stamp = parts[1]
+            if stamp is not None:
+                stamp = stamp.strip("[]() \t") or None
+            append(make((number, raw[number - 1], stamp, *known)))
     return rolls, cut
+
+
+def _split_pattern(prefix: re.Pattern[str] | None) -> re.Pattern[str]:
+    """A line's time stamp (group 1, when the format writes one) and the rest of it (the
+    last group), in one match from the line's start."""
+    if prefix is None:
+        return re.compile(r"()?([^\n]*)")
+    return re.compile(f"({prefix.pattern})?([^\\n]*)", prefix.flags)
 
 
 def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
