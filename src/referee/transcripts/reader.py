@@ -187,7 +187,7 @@ def read_log(
     elif fmt.blocks:
         rolls = _block_rolls(fmt, body, raw, trust)
     else:
-        rolls, cut = _line_rolls(fmt, body, raw, trust)
+        rolls, cut = _line_rolls(fmt, body, raw, trust, raw if body is text else None)
         joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
         if joined is not None:
             parsed, count = joined
@@ -284,35 +284,31 @@ def _analyse(said: Said, trust: Trust) -> Found:
 
 
 def _line_rolls(
-    fmt: Format, body: str, raw: Sequence[str], trust: Trust
+    fmt: Format, body: str, raw: Sequence[str], trust: Trust, lines: Sequence[str] | None = None
 ) -> tuple[list[LogLine], bool]:
     """The roll lines of a line-by-line format, found by their words (the fast path), and
-    whether a roll line seems cut short (the log may be hard-wrapped).
+    whether a roll line seems cut short (the log may be hard-wrapped). `lines` are the
+    body's lines when they are already split (the file's own, when nothing was taken off).
 
     One match at each roll line's start gives its time stamp and the rest of the line (the
     format's `prefix`, then the tail); lines alike after the stamp are read once."""
     rolls: list[LogLine] = []
     append = rolls.append
     seen: dict[str, tuple[str | None, HostRoll | None, str | None, bool] | None] = {}
-    number, counted, last_start, cut = 1, 0, -1, False
-    words = _ROLLED if "Re" not in body else _KEYWORDS
+    cut = False
     split = _split_pattern(fmt.prefix)
-    at, tail_group = split.match, split.groups
-    count, rfind, make = body.count, body.rfind, LogLine._make
-    for hit in words.finditer(body):
-        start = rfind("\n", 0, hit.start()) + 1
-        if start == last_start:
+    at, tail_group, make = split.match, split.groups, LogLine._make
+    lines = body.split("\n") if lines is None else lines
+    others = "Re" in body  # Dice Maiden's and Avrae's words, besides AOL's `rolled`
+    for number, line in enumerate(lines, start=1):
+        if "rolled" not in line and not (others and ("Request:" in line or "**Result**" in line)):
             continue
-        last_start = start
-        number += count("\n", counted, start)
-        counted = start
-        parts = at(body, start)
+        parts = at(line)
         assert parts is not None  # the tail matches any line
         tail = parts[tail_group]
         if tail in seen:
             known = seen[tail]
         else:
-            line = body[start : parts.end()]
             said = _said_line(fmt, number, line)
             found = _analyse(said, trust)
             known = seen[tail] = None if found is None else (said.author, *found)
