@@ -7,6 +7,7 @@ text's Pa-Kur stun), initiative rerolls, every time-stamp style and every encodi
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from referee.errors import LimitError, NotationError, RuleError
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import STAMPS, Stamp, Use, judge_log
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.reader import read_log
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -361,3 +363,35 @@ def test_talk_about_the_host_is_not_a_forgery() -> None:
     case = judge_log("\n".join([*CLEAN[:5], talk, *CLEAN[5:]]))
     assert summary(case)[:3] == CLEAN_VERDICT[:3]
     assert case.verdict.anomalies == ()
+
+
+def test_the_cycle_collector_is_left_as_it_was_found() -> None:
+    """The judge pauses the collector while it works (issue 30) and resumes it after, also
+    when the log is refused; a collector the caller paused stays paused."""
+    log = (
+        "Judge: Spar between Tarl (CS 65) and PaKur (CS 70)\n"
+        "OnlineHost: Tarl rolled 1 100-sided die: 47\n"
+        "OnlineHost: PaKur rolled 1 100-sided die: 12\n"
+    )
+    assert gc.isenabled()
+    judge_log(log)
+    assert gc.isenabled()
+    with pytest.raises(NotationError):
+        judge_log("Tarl: hello\nPaKur: hi\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        judge_log(log)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_lines_asked_for_are_said_as_when_all_are_read() -> None:
+    """`Transcript.said(numbers)` splits the text only as far as the last line asked for; it
+    says the same as reading every line, including past the end and the last line."""
+    log = "[21:00] Judge: hi\n[21:01] OnlineHost: Tarl rolled 1 100-sided die: 4\n\nTarl: x\n"
+    transcript = read_log(log)
+    every = {said.number: said for said in transcript.said()}
+    for numbers in ({1}, {2, 4}, {4}, {5}, {3, 9}, set(), {0, 1}):
+        assert list(transcript.said(numbers)) == [every[n] for n in sorted(numbers) if n in every]

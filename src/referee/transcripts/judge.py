@@ -21,6 +21,7 @@ With the bout's export the verdict is the ledger's own and the log is listed aga
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -95,6 +96,10 @@ def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> 
         _marker(spar, receipts, marker)
 
 
+#: An anomaly's line, to sort by.
+_line = operator.itemgetter(0)
+
+
 def _said(roll: HostRoll) -> tuple[str, tuple[int, ...], int | None]:
     return (name_key(roll.name), roll.faces, roll.nonce)
 
@@ -127,7 +132,7 @@ def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = (
         winner=spar.winner,
         damage_dealt=spar.dealt,
         attacks=spar.attacks,
-        anomalies=tuple(sorted(spar.anomalies, key=lambda a: a.line)),
+        anomalies=tuple(sorted(spar.anomalies, key=_line)),
         rolls=tuple(spar.readings),
         order=spar.order,
         threshold=spar.rules.defeat_threshold,

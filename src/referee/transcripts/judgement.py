@@ -86,7 +86,9 @@ def _judge(
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
-    receipts = any(
+    # a receipt is written `(nonce N)`: a log without the word has none (unless lines were
+    # joined, when the word may have been cut in two)
+    receipts = (bool(transcript.joined) or "nonce" in transcript.body) and any(
         roll is not None and roll.nonce is not None for *_, roll, _, _ in transcript.rolls
     )
     markers = _markers(transcript) if ledger is None and receipts else []

@@ -61,6 +61,7 @@ class Spar:
         self._hits: dict[tuple[str, str, int], tuple[int, bool, str]] = {}
         self._after: dict[str, str] = {}
         self._strangers: dict[str, str] = {}
+        self._over = ""
         self._settle_unrollable()
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -126,9 +127,10 @@ class Spar:
             self._attack(line, roll, fighter, until)
         elif self.phase == "initiative":
             self._initiative(line, roll, fighter)
-        else:
-            reason = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
+        else:  # the spar stays over: its reason is made once
+            if not self._over:
+                self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
+            self.anomaly(line, Kind.OUT_OF_TURN, self._over, roll)
         self.last_roll[fighter.name] = line.number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
