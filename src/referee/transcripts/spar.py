@@ -23,6 +23,12 @@ from referee.transcripts.reader import HostRoll, LogLine
 from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
 
+#: Readings and anomalies are made by the tens of thousands: from a tuple of every field, which
+#: is about twice as fast as by the named fields.
+_reading = Reading._make
+_anomaly = Anomaly._make
+_ANOMALY = Use.ANOMALY
+
 
 @dataclass
 class Spar:
@@ -75,17 +81,21 @@ class Spar:
     def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         """Note an anomaly (and, when the line's roll could be read, its reading)."""
         number = line.number
-        self.anomalies.append(Anomaly(number, kind, reason))
+        self.anomalies.append(_anomaly((number, kind, reason)))
         if roll is not None:
             dice = "1d100" if roll.is_d100 else roll.dice
             self.readings.append(
-                Reading(number, roll.name, dice, roll.faces, roll.nonce, Use.ANOMALY, reason)
+                _reading(
+                    (number, roll.name, dice, roll.faces, roll.nonce, _ANOMALY, reason, 0, None)
+                )
             )
 
     def read(self, number: int, roll: HostRoll, name: str, use: Use, text: str) -> None:
         """Note how a roll line was read."""
         dice = "1d100" if roll.is_d100 else roll.dice
-        self.readings.append(Reading(number, name, dice, roll.faces, roll.nonce, use, text))
+        self.readings.append(
+            _reading((number, name, dice, roll.faces, roll.nonce, use, text, 0, None))
+        )
 
     def living(self) -> list[Fighter]:
         """The fighters not defeated, in the given order."""
@@ -222,8 +232,8 @@ class Spar:
         else:
             self.stunned, self.turn = None, self._next(name)
         self.readings.append(
-            Reading(
-                line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name
+            _reading(
+                (line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name)
             )
         )
 
