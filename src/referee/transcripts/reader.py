@@ -298,6 +298,7 @@ def _line_rolls(
     cut = False
     split = _split_pattern(fmt.prefix)
     at, tail_group, make = split.match, split.groups, LogLine._make
+    own = lines is raw  # the body's lines are the file's: no second look-up of the text
     lines = body.split("\n") if lines is None else lines
     others = "Re" in body  # Dice Maiden's and Avrae's words, besides AOL's `rolled`
     for number, line in enumerate(lines, start=1):
@@ -318,7 +319,7 @@ def _line_rolls(
             stamp = parts[1]
             if stamp is not None:
                 stamp = stamp.strip("[]() \t") or None
-            append(make((number, raw[number - 1], stamp, *known)))
+            append(make((number, line if own else raw[number - 1], stamp, *known)))
     return rolls, cut
 
 
