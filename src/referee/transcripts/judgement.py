@@ -10,10 +10,8 @@
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -68,8 +66,7 @@ def judge_log(
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
     bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    with _collector_paused():
-        return _judge(text, fighters, rules, export, hosts, sides, format)
+    return _judge(text, fighters, rules, export, hosts, sides, format)
 
 
 def _judge(
@@ -97,25 +94,6 @@ def _judge(
     if transcript.notes:
         verdict = replace(verdict, notes=transcript.notes + verdict.notes)
     return Judgement(transcript, source, verdict)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a log is judged, and resumed after.
-
-    The judge makes a few small objects per roll line (hundreds of thousands for a long log)
-    and keeps them; the collector would walk them again and again as they pile up, which cost
-    about a third of the judge's time (benchmarks/bench_judge.py). Nothing is lost: anything
-    cyclic left behind is collected once it runs again. When it is already paused (by the
-    caller, or by another judging thread) it is left as found.
-    """
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if running:
-            gc.enable()
 
 
 def _fighters(
