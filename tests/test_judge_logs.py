@@ -7,7 +7,6 @@ text's Pa-Kur stun), initiative rerolls, every time-stamp style and every encodi
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 import pytest
@@ -363,28 +362,6 @@ def test_talk_about_the_host_is_not_a_forgery() -> None:
     case = judge_log("\n".join([*CLEAN[:5], talk, *CLEAN[5:]]))
     assert summary(case)[:3] == CLEAN_VERDICT[:3]
     assert case.verdict.anomalies == ()
-
-
-def test_the_cycle_collector_is_left_as_it_was_found() -> None:
-    """The judge pauses the collector while it works (issue 30) and resumes it after, also
-    when the log is refused; a collector the caller paused stays paused."""
-    log = (
-        "Judge: Spar between Tarl (CS 65) and PaKur (CS 70)\n"
-        "OnlineHost: Tarl rolled 1 100-sided die: 47\n"
-        "OnlineHost: PaKur rolled 1 100-sided die: 12\n"
-    )
-    assert gc.isenabled()
-    judge_log(log)
-    assert gc.isenabled()
-    with pytest.raises(NotationError):
-        judge_log("Tarl: hello\nPaKur: hi\n")
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        judge_log(log)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 def test_the_lines_asked_for_are_said_as_when_all_are_read() -> None:
