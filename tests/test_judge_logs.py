@@ -15,6 +15,7 @@ from referee.errors import LimitError, NotationError, RuleError
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import STAMPS, Stamp, Use, judge_log
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.reader import read_log
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 
@@ -361,3 +362,13 @@ def test_talk_about_the_host_is_not_a_forgery() -> None:
     case = judge_log("\n".join([*CLEAN[:5], talk, *CLEAN[5:]]))
     assert summary(case)[:3] == CLEAN_VERDICT[:3]
     assert case.verdict.anomalies == ()
+
+
+def test_the_lines_asked_for_are_said_as_when_all_are_read() -> None:
+    """`Transcript.said(numbers)` splits the text only as far as the last line asked for; it
+    says the same as reading every line, including past the end and the last line."""
+    log = "[21:00] Judge: hi\n[21:01] OnlineHost: Tarl rolled 1 100-sided die: 4\n\nTarl: x\n"
+    transcript = read_log(log)
+    every = {said.number: said for said in transcript.said()}
+    for numbers in ({1}, {2, 4}, {4}, {5}, {3, 9}, set(), {0, 1}):
+        assert list(transcript.said(numbers)) == [every[n] for n in sorted(numbers) if n in every]

@@ -21,6 +21,7 @@ With the bout's export the verdict is the ledger's own and the log is listed aga
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -70,30 +71,33 @@ def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> 
     quotes = any(line.quoted for line in lines)
     group = len(spar.fighters) > 2
     pending = sorted(markers)
-    mark = 0
+    mark, marked = 0, len(pending)
     numbers = [line.number for line in lines]
+    take, anomaly, check, forged_kind = spar.take, spar.anomaly, receipts.check, Kind.FORGED
     for index, line in enumerate(lines):
-        while mark < len(pending) and pending[mark].line < line.number:
+        number, _, _, _, roll, forged, quoted = line
+        while mark < marked and pending[mark].line < number:
             _marker(spar, receipts, pending[mark])
             mark += 1
-        until = (
-            (numbers[index + 1] if index + 1 < len(numbers) else line.number + 1) if group else 0
-        )
-        roll = line.roll
-        if line.quoted:
+        until = (numbers[index + 1] if index + 1 < len(numbers) else number + 1) if group else 0
+        if quoted:
             _quoted(spar, line, genuine)
-        elif line.forged is not None or roll is None:
-            spar.anomaly(line, Kind.FORGED, line.forged or "no roll", roll)
+        elif forged is not None or roll is None:
+            anomaly(line, forged_kind, forged or "no roll", roll)
         else:
-            reused = receipts.check(roll, line.number) if roll.nonce is not None else None
+            reused = check(roll, number) if roll.nonce is not None else None
             if reused is not None:
-                spar.anomaly(line, Kind.FORGED, reused, roll)
+                anomaly(line, forged_kind, reused, roll)
                 continue
             if quotes:
-                genuine.setdefault(_said(roll), line.number)
-            spar.take(line, roll, until)
+                genuine.setdefault(_said(roll), number)
+            take(line, roll, until)
     for marker in pending[mark:]:
         _marker(spar, receipts, marker)
+
+
+#: An anomaly's line, to sort by.
+_line = operator.itemgetter(0)
 
 
 def _said(roll: HostRoll) -> tuple[str, tuple[int, ...], int | None]:
@@ -128,7 +132,7 @@ def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = (
         winner=spar.winner,
         damage_dealt=spar.dealt,
         attacks=spar.attacks,
-        anomalies=tuple(sorted(spar.anomalies, key=lambda a: a.line)),
+        anomalies=tuple(sorted(spar.anomalies, key=_line)),
         rolls=tuple(spar.readings),
         order=spar.order,
         threshold=spar.rules.defeat_threshold,

@@ -66,13 +66,27 @@ def judge_log(
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
     bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
+    return _judge(text, fighters, rules, export, hosts, sides, format)
+
+
+def _judge(
+    text: str,
+    fighters: Sequence[str | Fighter],
+    rules: MsvRules | None,
+    export: Any,
+    hosts: Sequence[str],
+    sides: Sequence[str],
+    format: str | None,
+) -> Judgement:
     transcript = read_log(text, hosts, format)
     ledger = Ledger.from_export(export) if export is not None else None
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
-    receipts = any(
-        line.roll is not None and line.roll.nonce is not None for line in transcript.rolls
+    # a receipt is written `(nonce N)`: a log without the word has none (unless lines were
+    # joined, when the word may have been cut in two)
+    receipts = (bool(transcript.joined) or "nonce" in transcript.body) and any(
+        roll is not None and roll.nonce is not None for *_, roll, _, _ in transcript.rolls
     )
     markers = _markers(transcript) if ledger is None and receipts else []
     targets = _targets(transcript, chosen) if len(chosen) > 2 else None
@@ -91,12 +105,13 @@ def _fighters(
     if given:
         parsed = [f if isinstance(f, Fighter) else parse_fighter(f) for f in given]
         chosen = check_fighters(with_sides(parsed, sides))
-        _check_rolls(transcript, chosen, "given")
+        _check_rolls(transcript, _rollers(transcript), chosen, "given")
         return chosen, "given"
     found = _announcement(transcript)
     if found is not None:
-        chosen = check_fighters(with_sides(_as_rolled(transcript, found.fighters), sides))
-        _check_rolls(transcript, chosen, f"announced on line {found.line}")
+        rollers = _rollers(transcript)
+        chosen = check_fighters(with_sides(_as_rolled(rollers, found.fighters), sides))
+        _check_rolls(transcript, rollers, chosen, f"announced on line {found.line}")
         return chosen, f"announced on line {found.line}"
     if ledger is not None and ledger.fighters:
         return check_fighters(with_sides(ledger.fighters, sides)), "the export"
@@ -128,17 +143,16 @@ def _no_announcement(transcript: Transcript) -> str:
 def _rollers(transcript: Transcript) -> dict[str, str]:
     """The names the genuine roll lines give, by key."""
     names = {
-        line.roll.name
-        for line in transcript.rolls
-        if line.roll is not None and line.forged is None and not line.quoted
+        roll.name
+        for _, _, _, _, roll, forged, quoted in transcript.rolls
+        if roll is not None and forged is None and not quoted
     }
     return {name_key(name): name for name in names}
 
 
-def _as_rolled(transcript: Transcript, fighters: Sequence[Fighter]) -> tuple[Fighter, ...]:
+def _as_rolled(rollers: dict[str, str], fighters: Sequence[Fighter]) -> tuple[Fighter, ...]:
     """Announced names as the rolls give them: `Lord Tarl of Ko-ro-ba (CS 65)` is the `Tarl`
     who rolls, when exactly one rolling name is a run of the announced name's words."""
-    rollers = _rollers(transcript)
     out = []
     for fighter in fighters:
         if fighter.key in rollers:
@@ -161,9 +175,10 @@ def _run_of(words: Sequence[str], part: Sequence[str]) -> bool:
     )
 
 
-def _check_rolls(transcript: Transcript, fighters: Sequence[Fighter], source: str) -> None:
+def _check_rolls(
+    transcript: Transcript, rollers: dict[str, str], fighters: Sequence[Fighter], source: str
+) -> None:
     """Each fighter rolls at least once (a name that never rolls is misspelt or absent)."""
-    rollers = _rollers(transcript)
     for fighter in fighters:
         if fighter.key in rollers:
             continue

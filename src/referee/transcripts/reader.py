@@ -135,11 +135,21 @@ class Transcript:
                 for s in _block_said(self.format, self.body)
                 if numbers is None or s.number in numbers
             )
-        else:
-            lines = self.joined or dict(enumerate(self.body.split("\n"), start=1))
+        elif self.joined:
+            lines = self.joined
             wanted = sorted(lines) if numbers is None else sorted(n for n in numbers if n in lines)
             for number in wanted:
                 yield _said_line(self.format, number, lines[number])
+        else:
+            # only the lines up to the last one asked for are split off the text
+            last = -1 if numbers is None else max(numbers, default=0)
+            split = self.body.split("\n", last)
+            if numbers is None:
+                wanted = list(range(1, len(split) + 1))
+            else:
+                wanted = sorted(n for n in numbers if 1 <= n <= min(last, len(split)))
+            for number in wanted:
+                yield _said_line(self.format, number, split[number - 1])
 
 
 def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
@@ -177,7 +187,7 @@ def read_log(
     elif fmt.blocks:
         rolls = _block_rolls(fmt, body, raw, trust)
     else:
-        rolls, cut = _line_rolls(fmt, body, raw, trust)
+        rolls, cut = _line_rolls(fmt, body, raw, trust, raw if body is text else None)
         joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
         if joined is not None:
             parsed, count = joined
@@ -274,37 +284,51 @@ def _analyse(said: Said, trust: Trust) -> Found:
 
 
 def _line_rolls(
-    fmt: Format, body: str, raw: Sequence[str], trust: Trust
+    fmt: Format, body: str, raw: Sequence[str], trust: Trust, lines: Sequence[str] | None = None
 ) -> tuple[list[LogLine], bool]:
     """The roll lines of a line-by-line format, found by their words (the fast path), and
-    whether a roll line seems cut short (the log may be hard-wrapped)."""
+    whether a roll line seems cut short (the log may be hard-wrapped). `lines` are the
+    body's lines when they are already split (the file's own, when nothing was taken off).
+
+    One match at each roll line's start gives its time stamp and the rest of the line (the
+    format's `prefix`, then the tail); lines alike after the stamp are read once."""
     rolls: list[LogLine] = []
-    seen: dict[str, tuple[str | None, Found]] = {}
-    number, counted, last_start, cut = 1, 0, -1, False
-    words = _ROLLED if "Re" not in body else _KEYWORDS
-    prefix = fmt.prefix.match if fmt.prefix is not None else None
-    for hit in words.finditer(body):
-        start = body.rfind("\n", 0, hit.start()) + 1
-        if start == last_start:
+    append = rolls.append
+    seen: dict[str, tuple[str | None, HostRoll | None, str | None, bool] | None] = {}
+    cut = False
+    split = _split_pattern(fmt.prefix)
+    at, tail_group, make = split.match, split.groups, LogLine._make
+    own = lines is raw  # the body's lines are the file's: no second look-up of the text
+    lines = body.split("\n") if lines is None else lines
+    others = "Re" in body  # Dice Maiden's and Avrae's words, besides AOL's `rolled`
+    for number, line in enumerate(lines, start=1):
+        if "rolled" not in line and not (others and ("Request:" in line or "**Result**" in line)):
             continue
-        last_start = start
-        number += body.count("\n", counted, start)
-        counted = start
-        end = body.find("\n", start)
-        line = body[start:] if end < 0 else body[start:end]
-        stamped = prefix(line) if prefix is not None else None
-        tail = line[stamped.end() :] if stamped is not None else line
-        known = seen.get(tail)
-        if known is None:
+        parts = at(line)
+        assert parts is not None  # the tail matches any line
+        tail = parts[tail_group]
+        if tail in seen:
+            known = seen[tail]
+        else:
             said = _said_line(fmt, number, line)
-            known = seen[tail] = (said.author, _analyse(said, trust))
-            if known[1] is None and not cut and ROLL_CUT.search(line):
+            found = _analyse(said, trust)
+            known = seen[tail] = None if found is None else (said.author, *found)
+            if found is None and not cut and ROLL_CUT.search(line):
                 cut = True
-        author, found = known
-        if found is not None:
-            stamp = stamped.group().strip("[]() \t") or None if stamped is not None else None
-            rolls.append(LogLine(number, raw[number - 1], stamp, author, *found))
+        if known is not None:
+            stamp = parts[1]
+            if stamp is not None:
+                stamp = stamp.strip("[]() \t") or None
+            append(make((number, line if own else raw[number - 1], stamp, *known)))
     return rolls, cut
+
+
+def _split_pattern(prefix: re.Pattern[str] | None) -> re.Pattern[str]:
+    """A line's time stamp (group 1, when the format writes one) and the rest of it (the
+    last group), in one match from the line's start."""
+    if prefix is None:
+        return re.compile(r"()?([^\n]*)")
+    return re.compile(f"({prefix.pattern})?([^\\n]*)", prefix.flags)
 
 
 def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:

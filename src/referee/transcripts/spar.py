@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from referee.systems.msv.attack import effect_number, interpret
 from referee.systems.msv.initiative import sort_key
@@ -23,6 +22,12 @@ from referee.transcripts.fighters import Fighter
 from referee.transcripts.reader import HostRoll, LogLine
 from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
+
+#: Readings and anomalies are made by the tens of thousands: from a tuple of every field, which
+#: is about twice as fast as by the named fields.
+_reading = Reading._make
+_anomaly = Anomaly._make
+_ANOMALY = Use.ANOMALY
 
 
 @dataclass
@@ -61,6 +66,8 @@ class Spar:
         self._named: dict[str, Fighter | None] = {}
         self._hits: dict[tuple[str, str, int], tuple[int, bool, str]] = {}
         self._after: dict[str, str] = {}
+        self._strangers: dict[str, str] = {}
+        self._over = ""
         self._settle_unrollable()
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -73,16 +80,22 @@ class Spar:
 
     def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         """Note an anomaly (and, when the line's roll could be read, its reading)."""
-        self.anomalies.append(Anomaly(line.number, kind, reason))
+        number = line.number
+        self.anomalies.append(_anomaly((number, kind, reason)))
         if roll is not None:
-            self.read(line.number, roll, roll.name, Use.ANOMALY, reason)
+            dice = "1d100" if roll.is_d100 else roll.dice
+            self.readings.append(
+                _reading(
+                    (number, roll.name, dice, roll.faces, roll.nonce, _ANOMALY, reason, 0, None)
+                )
+            )
 
-    def read(
-        self, number: int, roll: HostRoll, name: str, use: Use, text: str, **more: Any
-    ) -> None:
+    def read(self, number: int, roll: HostRoll, name: str, use: Use, text: str) -> None:
         """Note how a roll line was read."""
         dice = "1d100" if roll.is_d100 else roll.dice
-        self.readings.append(Reading(number, name, dice, roll.faces, roll.nonce, use, text, **more))
+        self.readings.append(
+            _reading((number, name, dice, roll.faces, roll.nonce, use, text, 0, None))
+        )
 
     def living(self) -> list[Fighter]:
         """The fighters not defeated, in the given order."""
@@ -108,24 +121,27 @@ class Spar:
 
     def take(self, line: LogLine, roll: HostRoll, until: int) -> None:
         """A fighter's valid host roll on `line` (the next roll line is `until`)."""
-        fighter = self.fighter(roll)
+        name = roll.name
+        fighter = self._named[name] if name in self._named else self.fighter(roll)
         if fighter is None:
-            names = _names([f.name for f in self.fighters])
-            self.anomaly(
-                line, Kind.NOT_A_FIGHTER, f"{roll.name} is not in the spar ({names})", roll
-            )
-        elif not roll.is_d100:
+            reason = self._strangers.get(name)
+            if reason is None:
+                names = _names([f.name for f in self.fighters])
+                reason = self._strangers[name] = f"{name} is not in the spar ({names})"
+            self.anomaly(line, Kind.NOT_A_FIGHTER, reason, roll)
+            return
+        if not roll.is_d100:
             reason = f"{fighter.name} rolled {roll.dice}; MSV rolls one 100-sided die (MSV-1)"
             self.anomaly(line, Kind.WRONG_DICE, reason, roll)
-        elif self.phase == "initiative":
-            self._initiative(line, roll, fighter)
         elif self.phase == "fight":
             self._attack(line, roll, fighter, until)
-        else:
-            reason = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
-        if fighter is not None:
-            self.last_roll[fighter.name] = line.number
+        elif self.phase == "initiative":
+            self._initiative(line, roll, fighter)
+        else:  # the spar stays over: its reason is made once
+            if not self._over:
+                self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
+            self.anomaly(line, Kind.OUT_OF_TURN, self._over, roll)
+        self.last_roll[fighter.name] = line.number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
 
@@ -216,8 +232,8 @@ class Spar:
         else:
             self.stunned, self.turn = None, self._next(name)
         self.readings.append(
-            Reading(
-                line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name
+            _reading(
+                (line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name)
             )
         )
 
