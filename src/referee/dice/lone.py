@@ -132,14 +132,15 @@ def group_at(
     (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)
 
     The last answer with modifiers (or None) is kept: `parse` tries the whole text as one
-    group first, then reads it as a sum, from the same group at the same place."""
+    group first (`lone`), then reads it as a sum, from the same group at the same place. An
+    answer kept for `lone` is never `_PLAIN`, so it is the answer without `lone` too."""
     last = _LAST[0]
     if (
         last[0] is low
         and last[1] == start
         and last[2] is limits
         and last[3] is dialect
-        and last[4] is lone
+        and (last[4] or not lone)  # an answer for `lone` (never `_PLAIN`) serves both
     ):
         answer: tuple[Dice, int] | None = last[5]
         return answer
