@@ -107,6 +107,7 @@ _new = tuple.__new__  # a named tuple made without its Python-level `__new__`: t
 _KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
 _PLAIN = Dice(1, 1)  # what `group_at` gives `lone_group` for a group without modifiers
 _PLAIN_TAIL = _PLAIN[2:]  # every field after count and sides at its default
+_INDEX = {name: i for i, name in enumerate(Dice._fields)}
 _NUMBER = re.compile(r"[0-9]*")
 _RANK = re.compile(r"([hl])([0-9]+)")
 
@@ -277,7 +278,10 @@ def _group_at(
     on = fields.get("explode_on")
     if on is not None and on.compare is CMP_EQ and on.target == sides:
         del fields["explode_on"]  # the top face is what `!` alone means
-    dice = Dice(count, sides, **fields)
+    made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, **fields)`, field by field
+    for name, value in fields.items():
+        made[_INDEX[name]] = value
+    dice: Dice = _new(Dice, made)
     reroll = dice.reroll
     if len(reroll) == 1 and not dice.explode:  # one test: its range says if every face rerolls
         lowest, highest = reroll[0].passing_range()
