@@ -577,6 +577,9 @@ def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
         "-1d6 [cold] * 3 [x] [y] - 7 % 1d4 + 2",
         "3 * 2d6 [x] - 4 // 1d4 % 3",
         "1d20 / 2d4",
+        "6d6mi2ma5 - 3d20e>18kl1 // (1d8, 3)kh1 // 3d100ra100ph1",
+        "(4d8ro1p<2, 5d12ra12, 2d6ro1ro2)pl1 * 6d20ro1ro2kl1 [piercing] // 6 - 5d8",
+        "2 * (1d4 + 1) [x] % (3)",
     ],
 )
 def test_the_quick_sum_reads_products(text: str) -> None:
@@ -598,6 +601,10 @@ def test_the_quick_sum_reads_products(text: str) -> None:
         ("4 * 1d6ro1", "roll20"),  # roll20 has no `ro`: its error
         ("3 * -2", "d20"),  # a sign after the operator: the grammar's
         ("3 * (1d4)", "d20"),
+        ("3 // (1d4 - 1)", "d20"),  # a parenthesis that can be 0
+        ("3 // (1d4, 0)kl1", "d20"),  # a set that can be 0
+        ("3 * (1d4", "d20"),  # not closed
+        ("3 * (-(-(1)))", "d20"),
         ("1d6 * 2 > 3", "roll20"),
         ("1d6 * [x]", "d20"),
         ("2 % 1d4 [unclosed", "d20"),

@@ -763,10 +763,11 @@ class _Parser:
 
     def quick_product(self, node: Expr, pos: int) -> tuple[Expr, str, int] | None:
         """`node` times, divided by or modulo the terms from `pos` (an operator there) on, as
-        `binary` reads them, while each is a number or a group `_term_at` reads, perhaps
-        labelled: (the product, the character after it and its blanks ("" at the end), where
-        that is); None when anything else comes (the grammar then reads the whole text, and
-        says what is wrong, a divisor that can be 0 too)."""
+        `binary` reads them, while each is a number, a group `_term_at` reads or a parenthesis
+        or set (read by `parenthesis`), perhaps labelled: (the product, the character after it
+        and its blanks ("" at the end), where that is); None when anything else comes (the
+        grammar then reads the whole text, and says what is wrong, a divisor that can be 0
+        too)."""
         low, end, d = self.low, self.end, self.d
         char = low[pos : pos + 1]
         while char in _PRODUCT_OPS:
@@ -777,12 +778,19 @@ class _Parser:
             while pos < end and (low[pos] == " " or low[pos] == "\t"):
                 pos += 1
             char = low[pos : pos + 1]
-            if not (char == "d" or "0" <= char <= "9"):
+            right: Expr
+            if char == "(":  # as `quick_sum` reads one (its dice counted as it reads them)
+                self.pos, self.nesting = pos, 0
+                right = self.parenthesis()
+                self.nesting, most = 0, 0
+                char, pos = _after_blanks(low, self.pos, end)
+            elif char == "d" or "0" <= char <= "9":
+                read = _term_at(low, pos, self.limits, d)
+                if read is None:
+                    return None
+                right, most, char, pos = read
+            else:
                 return None
-            read = _term_at(low, pos, self.limits, d)
-            if read is None:
-                return None
-            right, most, char, pos = read
             if char == "[":
                 labelled = _labelled(self.text, low, right, pos, end) if d.labels else None
                 if labelled is None:
