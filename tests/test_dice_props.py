@@ -473,10 +473,12 @@ def strict(text: str, dialect: str, quick: bool) -> object:
 
 # d20's README forms and their neighbours: terms (numbers, plain groups, groups with
 # modifiers) with labels or none, joined by signs inside sums and sets, a set's pool keep,
-# the first term or a parenthesis negated, blanks anywhere between tokens, and breakages
+# the first term or a parenthesis negated, products (`*`, `/`, `//`, `%`: a divisor that
+# can be 0 too), blanks anywhere between tokens, and breakages
 # (an unclosed label, a label where a dialect has none, a stray character, limits passed).
 readme_term = st.sampled_from(
     [
+        "0",
         "1",
         "3",
         "07",
@@ -515,7 +517,9 @@ readme_label = st.sampled_from(
         "[ Spaced Out ]",
     ]
 )
-readme_sep = st.sampled_from([" + ", "+", " - ", "-", "\t+ ", " * ", " "])
+readme_sep = st.sampled_from(
+    [" + ", "+", " - ", "-", "\t+ ", " * ", " ", " // ", "//", "/", " % ", "*-", " * ("]
+)
 
 
 @st.composite
@@ -562,6 +566,55 @@ def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
     fast = parser.quick_sum()
     assert fast is not None and parser.pos == len(text)
     assert shape(fast) == strict(text, "d20", quick=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "6d4e4 // 1d12ra12",
+        "4d12ra12 // 3d100 + 4",
+        "-(1) + 2d8ro1kh3 - 4d20ra20 // 8d20ra20kh1 // 6d100ma99kl1",
+        "-1d6 [cold] * 3 [x] [y] - 7 % 1d4 + 2",
+        "3 * 2d6 [x] - 4 // 1d4 % 3",
+        "1d20 / 2d4",
+        "6d6mi2ma5 - 3d20e>18kl1 // (1d8, 3)kh1 // 3d100ra100ph1",
+        "(4d8ro1p<2, 5d12ra12, 2d6ro1ro2)pl1 * 6d20ro1ro2kl1 [piercing] // 6 - 5d8",
+        "2 * (1d4 + 1) [x] % (3)",
+    ],
+)
+def test_the_quick_sum_reads_products(text: str) -> None:
+    """Products of numbers and groups inside a sum are read by the quick sum reader itself,
+    as the grammar reads them."""
+    parser = _Parser(text, _lower(text), Limits(), DIALECTS["d20"])
+    fast = parser.quick_sum()
+    assert fast is not None and parser.pos == len(text)
+    assert shape(fast) == strict(text, "d20", quick=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect"),
+    [
+        ("2 // 0", "d20"),  # a divisor that is 0
+        ("1d8 + 3 // 1d2 [x] % 0", "d20"),
+        ("5 - 3d6 % 1d4", "d20"),  # a side that can be negative: Python's remainder
+        ("2d6 // 3", "roll20"),  # no `//` in roll20
+        ("4 * 1d6ro1", "roll20"),  # roll20 has no `ro`: its error
+        ("3 * -2", "d20"),  # a sign after the operator: the grammar's
+        ("3 * (1d4)", "d20"),
+        ("3 // (1d4 - 1)", "d20"),  # a parenthesis that can be 0
+        ("3 // (1d4, 0)kl1", "d20"),  # a set that can be 0
+        ("3 * (1d4", "d20"),  # not closed
+        ("3 * (-(-(1)))", "d20"),
+        ("1d6 * 2 > 3", "roll20"),
+        ("1d6 * [x]", "d20"),
+        ("2 % 1d4 [unclosed", "d20"),
+    ],
+)
+def test_the_quick_sum_declines_what_the_grammar_refuses_or_reads_otherwise(
+    text: str, dialect: str
+) -> None:
+    """Whatever the quick product reader declines, the grammar reads or refuses alike."""
+    assert strict(text, dialect, quick=True) == strict(text, dialect, quick=False)
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -375,6 +375,46 @@ def test_the_explode_only_loop_throws_as_the_chains_do(
     )
 
 
+ADD_ONCE_ONLY = [
+    ("7d12ra12", "d20"),
+    ("4d6ra6kh3", "d20"),
+    ("3d20ra20kl1", "d20"),
+    ("5d6ra>4", "d20"),  # one in three passes: usually the second or third die adds
+    ("2d2ra2k>1", "d20"),
+]
+# Fudge dice or clamps with `ra`, which no dialect writes (d20 clamps only the dice thrown
+# before `ra` adds one), still roll the same both ways when a tree is built by hand.
+ADD_ONCE_ONLY_TREES = [
+    Dice(3, 4, add_on=Success(Compare.EQ, 1), floor=2),  # the clamped value is what ra reads
+    Dice(4, 6, add_on=Success(Compare.LE, 3), ceiling=2, keep=Keep(KeepMode.LOWEST, 2)),
+    Dice(4, 3, fudge=True, add_on=Success(Compare.EQ, 1)),
+    Dice(3, 6, add_on=Success(Compare.GE, 5), success=Success(Compare.GE, 4)),
+]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    case=st.sampled_from(ADD_ONCE_ONLY + ADD_ONCE_ONLY_TREES),
+    seed=st.integers(0),
+    dice=st.integers(1, 9),
+)
+def test_the_add_once_loop_throws_as_the_chains_do(
+    case: tuple[str, str] | Dice, seed: int, dice: int
+) -> None:
+    """A group that only adds a die once (d20's `ra`; no reroll, no explosion): the same
+    throws (die by die, the added die right after the first that passes), flags, values and
+    total as the chain roller, and the same refusal after the same die when the dice budget
+    runs out; else the same budget left."""
+    limits = Limits(max_dice=dice)
+    group = case if isinstance(case, Dice) else parse(case[0], dialect=case[1])
+    assert isinstance(group, Dice)
+    assert group.add_on is not None and not group.reroll and not group.explode
+
+    assert rolled(group, seed, limits, dice, fast=True) == rolled(
+        group, seed, limits, dice, fast=False
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "faces", "total"),
     [

@@ -166,9 +166,13 @@ def _dice_of(node: Expr) -> list[DiceFields]:
 
 def _first_grammar(group: DiceFields) -> bool:
     """Only explode-on-top, keep/drop by rank and success counting: exact bounds known."""
-    bare = group._replace(explode=False, keep=None, success=None)
-    rank = group.keep is None or group.keep.test is None
-    return bare.plain and rank
+    # Every field after count, sides, explode, keep and success at its default (as
+    # `group._replace(explode=False, keep=None, success=None).plain`, without making a group).
+    return group[5:] == _AFTER_SUCCESS and (group.keep is None or group.keep.test is None)
+
+
+_AFTER_SUCCESS = DiceFields(1, 1)[5:]
+assert DiceFields._fields[2:5] == ("explode", "keep", "success")  # what `_first_grammar` skips
 
 
 def dice_bounds(group: DiceFields, explode_depth: int) -> Range:

@@ -107,6 +107,7 @@ _new = tuple.__new__  # a named tuple made without its Python-level `__new__`: t
 _KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
 _PLAIN = Dice(1, 1)  # what `group_at` gives `lone_group` for a group without modifiers
 _PLAIN_TAIL = _PLAIN[2:]  # every field after count and sides at its default
+_INDEX = {name: i for i, name in enumerate(Dice._fields)}
 _NUMBER = re.compile(r"[0-9]*")
 _RANK = re.compile(r"([hl])([0-9]+)")
 
@@ -132,14 +133,15 @@ def group_at(
     (`lone`: a group without modifiers comes back as the marker `_PLAIN`.)
 
     The last answer with modifiers (or None) is kept: `parse` tries the whole text as one
-    group first, then reads it as a sum, from the same group at the same place."""
+    group first (`lone`), then reads it as a sum, from the same group at the same place. An
+    answer kept for `lone` is never `_PLAIN`, so it is the answer without `lone` too."""
     last = _LAST[0]
     if (
         last[0] is low
         and last[1] == start
         and last[2] is limits
         and last[3] is dialect
-        and last[4] is lone
+        and (last[4] or not lone)  # an answer for `lone` (never `_PLAIN`) serves both
     ):
         answer: tuple[Dice, int] | None = last[5]
         return answer
@@ -276,7 +278,10 @@ def _group_at(
     on = fields.get("explode_on")
     if on is not None and on.compare is CMP_EQ and on.target == sides:
         del fields["explode_on"]  # the top face is what `!` alone means
-    dice = Dice(count, sides, **fields)
+    made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, **fields)`, field by field
+    for name, value in fields.items():
+        made[_INDEX[name]] = value
+    dice: Dice = _new(Dice, made)
     reroll = dice.reroll
     if len(reroll) == 1 and not dice.explode:  # one test: its range says if every face rerolls
         lowest, highest = reroll[0].passing_range()

@@ -103,7 +103,7 @@ _LABEL_OR_SPACE = frozenset("[ \t")
 _POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
 # A number or a plain group in a set or a sum (no modifier), its blanks, and what follows
 # them that may end it there (a sign, a comma, ')', a label, the end).
-_QUICK_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))[ \t]*([+\-,)\[]|\Z)")
+_QUICK_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))[ \t]*([+\-,)\[*/%]|\Z)")
 _END = "end of input"
 _new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
 _DICE_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
@@ -745,6 +745,11 @@ class _Parser:
                 term, char, pos = labelled
             if negated:
                 term = _new(Neg, (term,))
+            if char in _PRODUCT_OPS:  # `term * 2 // 1d4`: a product, as `binary` reads it
+                product = self.quick_product(term, pos)
+                if product is None:
+                    break
+                term, char, pos = product
             node = term if node is None else _new(BinOp, (op, node, term))
             if char == "+" or char == "-":
                 op, pos = _SIGNS[char], pos + 1
@@ -755,6 +760,54 @@ class _Parser:
             break  # a product, a comparison, anything else: the grammar's
         self.pos, self.dice, self.nesting = start, dice_before, 0
         return None
+
+    def quick_product(self, node: Expr, pos: int) -> tuple[Expr, str, int] | None:
+        """`node` times, divided by or modulo the terms from `pos` (an operator there) on, as
+        `binary` reads them, while each is a number, a group `_term_at` reads or a parenthesis
+        or set (read by `parenthesis`), perhaps labelled: (the product, the character after it
+        and its blanks ("" at the end), where that is); None when anything else comes (the
+        grammar then reads the whole text, and says what is wrong, a divisor that can be 0
+        too)."""
+        low, end, d = self.low, self.end, self.d
+        char = low[pos : pos + 1]
+        while char in _PRODUCT_OPS:
+            text = "//" if low.startswith("//", pos) else char
+            if text not in d.operators:
+                return None
+            start = pos = pos + len(text)
+            while pos < end and (low[pos] == " " or low[pos] == "\t"):
+                pos += 1
+            char = low[pos : pos + 1]
+            right: Expr
+            if char == "(":  # as `quick_sum` reads one (its dice counted as it reads them)
+                self.pos, self.nesting = pos, 0
+                right = self.parenthesis()
+                self.nesting, most = 0, 0
+                char, pos = _after_blanks(low, self.pos, end)
+            elif char == "d" or "0" <= char <= "9":
+                read = _term_at(low, pos, self.limits, d)
+                if read is None:
+                    return None
+                right, most, char, pos = read
+            else:
+                return None
+            if char == "[":
+                labelled = _labelled(self.text, low, right, pos, end) if d.labels else None
+                if labelled is None:
+                    return None
+                right, char, pos = labelled
+            op = _OPS[text]
+            if op in _DIVIDING:
+                self.pos = pos
+                try:
+                    self.check_divisor(right, start)
+                    if op is OP_MOD and d.python_remainder:
+                        self.check_remainder(node, right, start)
+                except NotationError:
+                    return None
+            self.dice += most
+            node = _new(BinOp, (op, node, right))
+        return node, char, pos
 
     def quick_set(self) -> tuple[Expr, ...] | None:
         """The items of a set (`(1d4 + 1, 3, 2d6kl1)`), or the one item of a parenthesis

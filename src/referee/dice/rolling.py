@@ -492,6 +492,8 @@ def roll_group(
             return _rerolled(group, rng, limits, budget)
         if not reroll and add_on is None and group.explode_kind is EXPLODE_EACH:
             return _exploded(group, rng, limits, budget)
+        if not explode and not reroll:
+            return _added(group, rng, budget)
         return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
     faces = first.faces
@@ -756,6 +758,53 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
             tuple(throws),
             tuple(kept),
             tuple(exploded),
+            _group_value(group, values, kept),
+            (),
+            tuple(values) if values != faces else (),
+            (),
+        ),
+    )
+
+
+def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
+    """A group that only adds one die once (d20's `ra`; and keeps, counts, clamps): `_Chains`
+    without rerolls or explosions, in one loop. Each die is thrown on its own; the first whose
+    (clamped) value passes the test is followed at once by one more die, clamped too."""
+    sides = group.sides
+    size = (sides,)
+    throw = rng.throw
+    fudge = group.fudge
+    clamps = group.floor is not None or group.ceiling is not None
+    adding = group.add_on
+    throws: list[Throw] = []
+    faces: list[int] = []
+    values: list[int] = []
+    left = group.count
+    while left:
+        left -= 1
+        if budget is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                _over_budget(1, sides)
+        thrown = throw(size)
+        throws.append(thrown)
+        face = thrown.faces[0]
+        faces.append(face)
+        value = face - 2 if fudge else face
+        if clamps:
+            value = _clamp(group, value)
+        values.append(value)
+        if adding is not None and adding.passes(value):
+            adding = None
+            left += 1  # the added die, thrown next and never adding another
+    kept = _select(group.keep, values)
+    return _new(
+        GroupRoll,
+        (
+            group,
+            tuple(throws),
+            tuple(kept),
+            (False,) * len(values),
             _group_value(group, values, kept),
             (),
             tuple(values) if values != faces else (),
