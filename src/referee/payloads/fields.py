@@ -9,7 +9,9 @@ is told apart by the keys an object has.
 
 `to_json` writes a shape's value as an event holds it (declared order, no floats);
 `read(payload)` reads an event's payload back into its shape without checking it (the fold
-trusts the chain; the verifiers check untrusted text with the JSON Schema, `schema`).
+trusts the chain). A payload from outside (an export, a stored row) is read with
+`given(payload)` (`Given`): each declared field as given, whatever it holds, and `wrong()`,
+the first key that does not fit its declared JSON type (the JSON Schema's, `schema`).
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, slots=True)
@@ -24,17 +26,23 @@ trusts the chain; the verifiers check untrusted text with the JSON Schema, `sche
 'ow'
 >>> [(f.name, f.visibility.value) for f in Hit.declared()][:3]
 [('target', 'public'), ('roll', 'public'), ('cs', 'hidden')]
+>>> given = Hit.given({"target": "Tarl", "roll": "47"})
+>>> given.target, given.cs, given.has("cs")
+('Tarl', None, False)
+>>> str(given.wrong())
+"payload key 'roll' is '47', not a whole number"
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.vocabulary import JSON
 
@@ -184,6 +192,221 @@ class Shape:
             elif required:
                 raise KeyError(name)
         return cls(**values)
+
+    @classmethod
+    def given(cls: type[S], payload: object) -> Given[S]:
+        """A payload from outside read by this shape's declared fields, unchecked (`Given`)."""
+        return Given(cls, payload)
+
+
+class Given(Generic[S]):
+    """A payload from outside (an export, a stored row) read by its shape's declared fields.
+
+    Each declared field is an attribute holding the value as given, whatever its type, or None
+    when the key is absent (`has` tells the two apart); a field the shape does not declare is an
+    AttributeError, so a key is named in its shape and nowhere else. `wrong()` is the first
+    declared key that does not fit its JSON type; `read()` the shape itself once it fits.
+    A payload that is not an object is read as one with no keys (`is_object` says which).
+    """
+
+    __slots__ = ("_names", "_payload", "_raw", "_shape", "is_object")
+
+    def __init__(self, shape: type[S], payload: object) -> None:
+        self._shape = shape
+        self._raw = payload
+        self.is_object = isinstance(payload, Mapping)
+        self._payload: Mapping[str, Any] = payload if isinstance(payload, Mapping) else {}
+        names = shape.__dict__.get("_given_names")
+        if names is None:
+            names = {d.attribute: d.name for d in shape.declared()}
+            type.__setattr__(shape, "_given_names", names)
+        self._names: Mapping[str, str] = names
+
+    def _key(self, attribute: str) -> str:
+        try:
+            return self._names[attribute]
+        except KeyError:
+            raise AttributeError(
+                f"{self._shape.__name__} declares no field {attribute!r}"
+            ) from None
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return self._payload.get(self._key(attribute))
+
+    @property
+    def payload(self) -> Mapping[str, Any]:
+        """The payload as given (an empty one when it was not an object)."""
+        return self._payload
+
+    def has(self, attribute: str) -> bool:
+        """Whether the payload has the key of this declared field (even if it holds null)."""
+        return self._key(attribute) in self._payload
+
+    def wrong(self) -> Wrong | None:
+        """The first declared key, in declared order, missing or not of its declared type."""
+        if not self.is_object:
+            return Wrong("", self._raw, "an object")
+        return wrong_key(self._shape, self._payload)
+
+    def read(self) -> S | None:
+        """The payload as its shape once every declared key fits it, else None."""
+        return self._shape.read(self._payload) if self.wrong() is None else None
+
+
+_ABSENT: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Wrong:
+    """A key of a payload from outside that does not fit its declared shape: its path in the
+    payload (`rounds[0].cs`; empty: the payload itself), the value (`missing`: none) and what
+    the shape declares."""
+
+    key: str
+    value: Any
+    expected: str
+    missing: bool = False
+
+    def __str__(self) -> str:
+        where = f"payload key {self.key!r}" if self.key else "the payload"
+        if self.missing:
+            return f"{where} is missing ({self.expected})"
+        return f"{where} is {_shown(self.value)}, not {self.expected}"
+
+
+def _shown(value: Any) -> str:
+    """A value as a problem shows it: short and printable (text quoted, anything else as
+    JSON with escapes)."""
+    if isinstance(value, str) and value.isascii() and value.isprintable():
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=True)
+        except (TypeError, ValueError):
+            text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def wrong_key(shape: type[Shape], payload: Mapping[str, Any], at: str = "") -> Wrong | None:
+    """The first declared key of `payload` (in declared order, nested shapes in turn) that is
+    missing or does not hold its declared JSON type; keys the shape does not declare are not
+    looked at (an export may carry more).
+
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Order(Shape):
+    ...     names: tuple[str, ...] = public()
+    >>> str(wrong_key(Order, {"names": ["Tarl", 7]}))
+    "payload key 'names[1]' is 7, not text"
+    """
+    for declared in shape.declared():
+        key = f"{at}{declared.name}"
+        if declared.name not in payload:
+            if declared.required:
+                return Wrong(key, None, expected(declared.kind), missing=True)
+            continue
+        value = payload[declared.name]
+        if value is None and declared.omit:
+            continue
+        found = _wrong_value(declared.kind, value, key)
+        if found is not None:
+            return found
+    return None
+
+
+def _wrong_value(kind: Any, value: Any, key: str) -> Wrong | None:
+    """What is wrong with `value` for a field of type `kind`, or None."""
+    if _is_any(kind):
+        return None
+    if kind is type(None) or kind is None:
+        return None if value is None else Wrong(key, value, "null")
+    if kind is bool:
+        return None if isinstance(value, bool) else Wrong(key, value, "true or false")
+    if kind is int:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        return None if whole else Wrong(key, value, "a whole number")
+    if kind is str:
+        return None if isinstance(value, str) else Wrong(key, value, "text")
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        known = [m.value for m in kind]
+        return None if value in known else Wrong(key, value, expected(kind))
+    if isinstance(kind, type) and issubclass(kind, Shape):
+        if not isinstance(value, Mapping):
+            return Wrong(key, value, "an object")
+        return wrong_key(kind, value, f"{key}.")
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        shapes = [a for a in args if isinstance(a, type) and issubclass(a, Shape)]
+        if shapes and isinstance(value, Mapping):
+            chosen = pick(tuple(shapes), value)
+            return wrong_key(chosen or shapes[0], value, f"{key}.")
+        for arg in args:
+            if _wrong_value(arg, value, key) is None:
+                return None
+        return Wrong(key, value, expected(kind))
+    if origin in (tuple, list):
+        if not isinstance(value, list):
+            return Wrong(key, value, expected(kind))
+        item = args[0] if args else Any
+        for i, each in enumerate(value):
+            found = _wrong_value(item, each, f"{key}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if origin in (dict, Mapping) or kind is dict:
+        if not isinstance(value, Mapping):
+            return Wrong(key, value, "an object")
+        inner = args[1] if len(args) == 2 else Any
+        for name, each in value.items():
+            found = _wrong_value(inner, each, f"{key}.{name}")
+            if found is not None:
+                return found
+        return None
+    return None
+
+
+def _is_any(kind: Any) -> bool:
+    """Whether a field's type takes any JSON value (`Any`, `referee.vocabulary.JSON`)."""
+    if kind is Any:
+        return True
+    args = typing.get_args(kind)
+    return {bool, int, str, type(None)} <= set(args) and any(
+        typing.get_origin(a) is list for a in args
+    )
+
+
+def expected(kind: Any) -> str:
+    """What a field of type `kind` holds, in words.
+
+    >>> expected(int | None), expected(tuple[str, ...])
+    ('a whole number or null', 'a list of text')
+    """
+    if _is_any(kind):
+        return "any JSON value"
+    words = {bool: "true or false", int: "a whole number", str: "text", type(None): "null"}
+    if kind in words:
+        return words[kind]
+    if kind is None:
+        return "null"
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return "one of " + ", ".join(repr(m.value) for m in kind)
+    if isinstance(kind, type) and issubclass(kind, Shape):
+        return "an object"
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(dict.fromkeys(expected(a) for a in args))
+    if origin in (tuple, list):
+        return f"a list of {_plural(expected(args[0]))}" if args else "a list"
+    return "an object"
+
+
+def _plural(words: str) -> str:
+    return {
+        "a whole number": "whole numbers",
+        "an object": "objects",
+        "true or false": "true or false",
+    }.get(words, words)
 
 
 def _declare(cls: type) -> tuple[Declared, ...]:
