@@ -4,7 +4,8 @@ event's fields, and code reads `Shape.read(payload).field` (a payload it trusts)
 given, and `wrong()` names the first key that does not fit), never `payload["field"]` by hand.
 
 The scan reads the package's source for a payload indexed by a literal key (`payload["x"]`,
-`event["payload"]["x"]`, `e.payload.get("x")`, and the aliases `p`, `*_payload`). Nothing is
+`event["payload"]["x"]`, `e.payload.get("x")`, `(e.get("payload") or {}).get("x")`, and the
+aliases `p`, `*_payload`). Nothing is
 left to read by hand: the ledger verifier, `transcripts.receipts`, `bout.replay` and the store
 read through `Shape.given`. The one key read anywhere is `kind`: the outcome's kind, read to
 choose the outcome's shape.
@@ -24,6 +25,16 @@ DISCRIMINATOR = "kind"
 
 
 def _is_payload(node: ast.AST) -> bool:
+    if isinstance(node, ast.BoolOp):  # `(event.get("payload") or {})`
+        return any(_is_payload(value) for value in node.values)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return node.args[0].value == "payload"
     if isinstance(node, ast.Attribute):
         return node.attr.endswith("payload")
     if isinstance(node, ast.Name):
@@ -79,6 +90,8 @@ f = p.Roll.read(event["payload"]).faces
 g = p.get("winner")
 h = roll_payload["nonce"]
 i = Roll.given(e.payload).nonce
+j = (opened.get("payload") or {}).get("system")
+k = event.get("payload")["winner"]
 """
     assert [hit.split(":")[1] for hit in payload_keys_read_by_hand(source)] == [
         "2",
@@ -86,4 +99,6 @@ i = Roll.given(e.payload).nonce
         "4",
         "7",
         "8",
+        "10",
+        "11",
     ]

@@ -310,5 +310,5 @@ def sentences(events: Sequence[Record], system: str | None = None) -> list[str]:
     among them and `system` is not given)."""
     if system is None:
         opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
-        system = str((opened.get("payload") or {}).get("system")) if opened else None
+        system = str(p.BoutOpened.given(opened.get("payload")).system) if opened else None
     return [sentence(e, system) for e in events]
