@@ -15,6 +15,8 @@ from referee.bout.events import Event
 from referee.bout.replay import check_export, shape_problem
 from referee.ledger import verify_export
 from referee.payloads.events import SHAPES, Roll, Voided
+from referee.payloads.fields import Given, Shape, shapes_in
+from referee.systems.base import find_system
 from referee.vocabulary import EventType
 from tests.every_event import every_event
 from tests.vectors.generate import rehash_from
@@ -114,3 +116,23 @@ def test_referee_verify_names_the_key_of_a_rehashed_forgery() -> None:
         f"event {at} (fighter_added): the fighter_added event is not one the rules write: "
         "payload key 'side' is [\"Tarl\"], not text or null"
     ]
+
+
+def test_no_declared_field_hides_behind_a_given_s_own_names() -> None:
+    """A `Given` answers its own `has`, `read`, `wrong`, `payload` and `is_object`: a shape
+    field of one of those names could not be read through it."""
+    own = {name for name in dir(Given) if not name.startswith("_")} | {"is_object"}
+    shapes = list(SHAPES.values())
+    for system in ("msv", "srp"):
+        rules = find_system(system)
+        shapes += [*rules.outcomes.values(), rules.initiative_detail]
+    seen: set[type[Shape]] = set()
+    while shapes:
+        shape = shapes.pop()
+        if shape in seen:
+            continue
+        seen.add(shape)
+        for declared in shape.declared():
+            assert declared.attribute not in own, (shape.__name__, declared.attribute)
+            shapes += shapes_in(declared.kind)
+    assert len(seen) > 30
