@@ -509,15 +509,15 @@ def _check_rolls(
             continue
         rolls += 1
         unchecked += index not in known
-        payload = event.get("payload")
-        shape = _roll_shape(payload)
+        roll = Roll.given(event.get("payload"))
+        shape = _roll_shape(roll)
         found: tuple[str, str] | None = None if shape is None else ("format", shape)
         stream: str | None = None
         if found is None:
-            found, stream = _stream_problem(payload, scheme, who if owners else None)
+            found, stream = _stream_problem(roll, scheme, who if owners else None)
         nonce = nonces.get(stream, 0)
         if found is None:
-            found = check_roll(payload, nonce, known.get(index), client_seed, stream)
+            found = _check_roll(roll, nonce, known.get(index), client_seed, stream)
         if found is not None:
             problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
         nonces[stream] = nonce + 1
@@ -525,10 +525,9 @@ def _check_rolls(
 
 
 def _stream_problem(
-    payload: Any, scheme: int, owners: _Owners | None
+    roll: Given[Roll], scheme: int, owners: _Owners | None
 ) -> tuple[tuple[str, str] | None, str | None]:
     """(problem, stream) of a roll: its stream (None in scheme 1) and what is wrong with it."""
-    roll = Roll.given(payload)
     stream = roll.stream
     if scheme == ONE_SEQUENCE:
         if roll.has("stream"):
@@ -575,10 +574,15 @@ def check_roll(
     >>> check_roll({"nonce": 2, "dice": ["d6"], "faces": [1]}, 0, None, "t", "act:Tarl")
     ('nonce', "nonce 2 (expected 0: nonces run from 0 per stream and seed, here 'act:Tarl')")
     """
-    shape = _roll_shape(payload)
+    return _check_roll(Roll.given(payload), nonce, seed, client_seed, stream)
+
+
+def _check_roll(
+    roll: Given[Roll], nonce: int, seed: str | None, client_seed: str, stream: str | None
+) -> tuple[str, str] | None:
+    shape = _roll_shape(roll)
     if shape is not None:
         return "format", shape
-    roll = Roll.given(payload)
     if roll.nonce != nonce:
         if stream is not None:
             return "nonce", (
@@ -600,10 +604,9 @@ def check_roll(
     return None
 
 
-def _roll_shape(payload: Any) -> str | None:
+def _roll_shape(roll: Given[Roll]) -> str | None:
     """What is wrong with a roll's payload by its declared shape (`referee.payloads.Roll`),
     field by field in declared order; its stream is checked with the bout's dice scheme."""
-    roll = Roll.given(payload)
     if not roll.is_object:
         return "roll payload is not an object"
     for declared in Roll.declared():

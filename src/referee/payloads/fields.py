@@ -40,7 +40,7 @@ import enum
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -196,7 +196,11 @@ class Shape:
     @classmethod
     def given(cls: type[S], payload: object) -> Given[S]:
         """A payload from outside read by this shape's declared fields, unchecked (`Given`)."""
-        return Given(cls, payload)
+        reader = cls.__dict__.get("_given_class")
+        if reader is None:
+            reader = _given_class(cls)
+            type.__setattr__(cls, "_given_class", reader)
+        return typing.cast(Given[S], reader(cls, payload))
 
 
 class Given(Generic[S]):
@@ -209,18 +213,15 @@ class Given(Generic[S]):
     A payload that is not an object is read as one with no keys (`is_object` says which).
     """
 
-    __slots__ = ("_names", "_payload", "_raw", "_shape", "is_object")
+    __slots__ = ("_payload", "_raw", "_shape", "is_object")
+    #: Each declared field's JSON key, by attribute (set on each shape's own `Given` class).
+    _names: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, shape: type[S], payload: object) -> None:
         self._shape = shape
         self._raw = payload
         self.is_object = isinstance(payload, Mapping)
         self._payload: Mapping[str, Any] = payload if isinstance(payload, Mapping) else {}
-        names = shape.__dict__.get("_given_names")
-        if names is None:
-            names = {d.attribute: d.name for d in shape.declared()}
-            type.__setattr__(shape, "_given_names", names)
-        self._names: Mapping[str, str] = names
 
     def _key(self, attribute: str) -> str:
         try:
@@ -231,6 +232,8 @@ class Given(Generic[S]):
             ) from None
 
     def __getattr__(self, attribute: str) -> Any:
+        # Reached only for a name that is no declared field: each declared one is a property
+        # of the shape's own `Given` class (`_given_class`).
         if attribute.startswith("__"):
             raise AttributeError(attribute)
         return self._payload.get(self._key(attribute))
@@ -255,7 +258,16 @@ class Given(Generic[S]):
         return self._shape.read(self._payload) if self.wrong() is None else None
 
 
-_ABSENT: Any = object()
+def _given_class(shape: type[Shape]) -> type[Given[Any]]:
+    """The `Given` class of one shape: each declared field a property reading its key."""
+    names = {d.attribute: d.name for d in shape.declared()}
+
+    def field(key: str) -> property:
+        return property(lambda self: self._payload.get(key), doc=f"The payload's {key!r}.")
+
+    members: dict[str, Any] = {"__slots__": (), "_names": names}
+    members.update((attribute, field(key)) for attribute, key in names.items())
+    return type(f"Given{shape.__name__}", (Given,), members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +304,7 @@ def _shown(value: Any) -> str:
 def wrong_key(shape: type[Shape], payload: Mapping[str, Any], at: str = "") -> Wrong | None:
     """The first declared key of `payload` (in declared order, nested shapes in turn) that is
     missing or does not hold its declared JSON type; keys the shape does not declare are not
-    looked at (an export may carry more).
+    looked at (an export may carry more). Each shape's checks are made once and kept.
 
     >>> @dataclass(frozen=True, slots=True)
     ... class Order(Shape):
@@ -300,70 +312,132 @@ def wrong_key(shape: type[Shape], payload: Mapping[str, Any], at: str = "") -> W
     >>> str(wrong_key(Order, {"names": ["Tarl", 7]}))
     "payload key 'names[1]' is 7, not text"
     """
-    for declared in shape.declared():
-        key = f"{at}{declared.name}"
-        if declared.name not in payload:
-            if declared.required:
-                return Wrong(key, None, expected(declared.kind), missing=True)
+    found = _shape_wrong(shape, payload)
+    return found if found is None or not at else _at(at, found)
+
+
+#: A check of one value: what is wrong with it (its `key` the path below the value), or None.
+_Check = Callable[[Any], "Wrong | None"]
+#: Each shape's fields as checked: JSON key, required, omitted when null, check, expectation.
+_Plan = tuple[tuple[str, bool, bool, _Check, str], ...]
+_PLANS: dict[type[Shape], _Plan] = {}
+_CHECKS: dict[Any, _Check] = {}
+
+
+def _at(prefix: str, wrong: Wrong) -> Wrong:
+    return Wrong(prefix + wrong.key, wrong.value, wrong.expected, wrong.missing)
+
+
+def _shape_wrong(shape: type[Shape], payload: Mapping[str, Any]) -> Wrong | None:
+    plan = _PLANS.get(shape)
+    if plan is None:
+        plan = _PLANS[shape] = tuple(
+            (d.name, d.required, d.omit, _check(d.kind), expected(d.kind)) for d in shape.declared()
+        )
+    for name, required, omit, check, expecting in plan:
+        if name not in payload:
+            if required:
+                return Wrong(name, None, expecting, missing=True)
             continue
-        value = payload[declared.name]
-        if value is None and declared.omit:
+        value = payload[name]
+        if value is None and omit:
             continue
-        found = _wrong_value(declared.kind, value, key)
+        found = check(value)
         if found is not None:
-            return found
+            return _at(name, found)
     return None
 
 
-def _wrong_value(kind: Any, value: Any, key: str) -> Wrong | None:
-    """What is wrong with `value` for a field of type `kind`, or None."""
+def _check(kind: Any) -> _Check:
+    """The check of a field of type `kind` (made once per type)."""
+    try:
+        found = _CHECKS.get(kind)
+    except TypeError:  # a type that cannot be a key: made each time
+        return _make_check(kind)
+    if found is None:
+        found = _CHECKS[kind] = _make_check(kind)
+    return found
+
+
+def _none(value: Any) -> Wrong | None:
+    return None
+
+
+def _make_check(kind: Any) -> _Check:
     if _is_any(kind):
-        return None
+        return _none
     if kind is type(None) or kind is None:
-        return None if value is None else Wrong(key, value, "null")
+        return lambda v: None if v is None else Wrong("", v, "null")
     if kind is bool:
-        return None if isinstance(value, bool) else Wrong(key, value, "true or false")
+        return lambda v: None if isinstance(v, bool) else Wrong("", v, "true or false")
     if kind is int:
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        return None if whole else Wrong(key, value, "a whole number")
+        return lambda v: (
+            None
+            if isinstance(v, int) and not isinstance(v, bool)
+            else Wrong("", v, "a whole number")
+        )
     if kind is str:
-        return None if isinstance(value, str) else Wrong(key, value, "text")
+        return lambda v: None if isinstance(v, str) else Wrong("", v, "text")
+    words = expected(kind)
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         known = [m.value for m in kind]
-        return None if value in known else Wrong(key, value, expected(kind))
+        return lambda v: None if v in known else Wrong("", v, words)
     if isinstance(kind, type) and issubclass(kind, Shape):
-        if not isinstance(value, Mapping):
-            return Wrong(key, value, "an object")
-        return wrong_key(kind, value, f"{key}.")
+        return _object_check((kind,))
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
-        shapes = [a for a in args if isinstance(a, type) and issubclass(a, Shape)]
-        if shapes and isinstance(value, Mapping):
-            chosen = pick(tuple(shapes), value)
-            return wrong_key(chosen or shapes[0], value, f"{key}.")
-        for arg in args:
-            if _wrong_value(arg, value, key) is None:
+        shapes = tuple(a for a in args if isinstance(a, type) and issubclass(a, Shape))
+        of_shape = _object_check(shapes) if shapes else None
+        others = tuple(_check(a) for a in args)
+
+        def union(value: Any) -> Wrong | None:
+            if of_shape is not None and isinstance(value, Mapping):
+                return of_shape(value)
+            if any(check(value) is None for check in others):
                 return None
-        return Wrong(key, value, expected(kind))
+            return Wrong("", value, words)
+
+        return union
     if origin in (tuple, list):
-        if not isinstance(value, list):
-            return Wrong(key, value, expected(kind))
-        item = args[0] if args else Any
-        for i, each in enumerate(value):
-            found = _wrong_value(item, each, f"{key}[{i}]")
-            if found is not None:
-                return found
-        return None
+        item = _check(args[0] if args else Any)
+
+        def each_item(value: Any) -> Wrong | None:
+            if not isinstance(value, list):
+                return Wrong("", value, words)
+            for i, one in enumerate(value):
+                found = item(one)
+                if found is not None:
+                    return _at(f"[{i}]", found)
+            return None
+
+        return each_item
     if origin in (dict, Mapping) or kind is dict:
+        inner = _check(args[1] if len(args) == 2 else Any)
+
+        def each_value(value: Any) -> Wrong | None:
+            if not isinstance(value, Mapping):
+                return Wrong("", value, "an object")
+            for name, one in value.items():
+                found = inner(one)
+                if found is not None:
+                    return _at(f".{name}", found)
+            return None
+
+        return each_value
+    return _none
+
+
+def _object_check(shapes: tuple[type[Shape], ...]) -> _Check:
+    """An object of one of `shapes` (told apart by its keys, `pick`), checked field by field."""
+
+    def check(value: Any) -> Wrong | None:
         if not isinstance(value, Mapping):
-            return Wrong(key, value, "an object")
-        inner = args[1] if len(args) == 2 else Any
-        for name, each in value.items():
-            found = _wrong_value(inner, each, f"{key}.{name}")
-            if found is not None:
-                return found
-        return None
-    return None
+            return Wrong("", value, "an object")
+        chosen = pick(shapes, value) if len(shapes) > 1 else shapes[0]
+        found = _shape_wrong(chosen or shapes[0], value)
+        return None if found is None else _at(".", found)
+
+    return check
 
 
 def _is_any(kind: Any) -> bool:
