@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.chat import Act, Roster, parse_line
+from referee.discord.characters import parse_character
 from referee.discord.desk import pairs
 from referee.errors import LimitError, NotationError, RefereeError, RuleError
 from referee.keyvalue import MAX_DIGITS, PairError, read_pair, read_pairs, read_value
@@ -124,3 +125,30 @@ def test_text_fields_of_a_spec_keep_the_text_as_typed() -> None:
     # `defend=true` is no defense kind; it is refused by the defense reader, not read as True
     with pytest.raises(RefereeError, match="true"):
         sheet_from_spec("Ann", "skill=15 defend=true")
+
+
+@given(text=VALUES)
+def test_a_discord_character_reads_its_keys_by_the_same_reader(text: str) -> None:
+    """`~char set Tarl cs=TEXT`: the CS is the reader's whole number, or the same refusal."""
+    try:
+        value = read_value(text)
+    except LimitError:
+        with pytest.raises(LimitError):
+            parse_character(["Tarl", f"cs={text}"])
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        with pytest.raises(NotationError, match="is not a whole number"):
+            parse_character(["Tarl", f"cs={text}"])
+    elif value >= 0:
+        assert parse_character(["Tarl", f"cs={text}"]).stats == {"cs": value}
+    else:
+        with pytest.raises(RuleError, match="CS must be a whole number >= 0"):
+            parse_character(["Tarl", f"cs={text}"])
+
+
+def test_a_discord_srp_character_is_mounted_by_the_word_true() -> None:
+    # the sheet takes `mounted` as a boolean: the word `true` was the text "true" in `~char set`
+    hal = parse_character(["Hal", "skill=13", "hits=10", "mounted=True"])
+    assert hal.system == "srp" and hal.stats["mounted"] is True
+    with pytest.raises(PairError, match="'Skill' given twice"):
+        parse_character(["Hal", "skill=13", "Skill=12"])
