@@ -32,7 +32,7 @@ def test_the_text_report_of_the_stun_chain() -> None:
         "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1)",
         "Read as: second-life (Second Life viewer chat log (local chat, objects, /me)); rolls by "
         "OnlineHost or Gorean Meter",
-        "Initiative: Tarl acts first (MSV-5)",
+        "Initiative: Tarl > Pa-Kur",
         "  line 8: forged: a host line typed after the speaker's name 'Pa-Kur'",
         "  line 9: out-of-turn: it is Tarl's free attack (MSV-4)",
         "",

@@ -34,7 +34,7 @@ def test_paste_a_log_and_see_the_verdict(pages: Callable[..., Any], web: LiveSer
     )
     expect(page.locator("#verdict")).to_have_class("verdict flagged")
     expect(page.locator("#fighters-line")).to_have_text(
-        "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1) · Tarl acts first (MSV-5)"
+        "Fighters: Tarl (CS 65), Pa-Kur (CS 70) (announced on line 1) · Initiative: Tarl > Pa-Kur"
     )
     expect(page.locator("#anomalies li")).to_have_text(
         [

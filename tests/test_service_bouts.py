@@ -299,8 +299,9 @@ def test_a_whole_msv_spar_over_the_chat_endpoint(live: LiveServer) -> None:
         assert r.status_code == 200, r.text
         assert len(r.content) <= 1024
         said = re.fullmatch(
-            rf"{me} attacks {foe}: (\d+) vs CS \d+: .* \[nonce (\d+)\]"
-            rf"( {me} wins the bout\.| {me} acts again at once\.| Next: {foe}\.)",
+            rf"{me} attacks {foe}: (\d+) vs CS \d+: .* \(nonce (\d+)\)\."
+            rf"( {foe} is defeated\. Bout ended: side {me} wins \([^)]*\)\."
+            rf"| {me} acts again at once\.| Round \d+: {foe}'s turn\.)",
             r.text,
         )
         assert said, r.text

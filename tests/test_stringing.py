@@ -687,7 +687,7 @@ def test_a_failure_after_the_throw_is_stored_with_its_faces_and_answered(
         if turn % 2:  # the chat endpoint (and the HUD on it) answers it as such too
             chat = live.chat(bout, tokens[who], f"attack {foe}")
             assert chat.status_code == 200, chat.text
-            fumbles += "failed after its dice were thrown and recorded: the blade" in chat.text
+            fumbles += "Could not be settled after its dice were recorded: the blade" in chat.text
             continue
         r = live.post(
             f"/api/bouts/{bout}/actions",

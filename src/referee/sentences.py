@@ -141,6 +141,16 @@ def options_text(options: Mapping[str, Any] | None) -> str:
     return f" ({', '.join(f'{k} {value_text(v)}' for k, v in rest)})" if rest else ""
 
 
+def order_text(order: Sequence[str]) -> str:
+    """The settled order of initiative, as an `initiative` event says it (the judge's report
+    says a log's order the same way).
+
+    >>> order_text(["Tarl", "Pa-Kur"])
+    'Initiative: Tarl > Pa-Kur'
+    """
+    return f"Initiative: {' > '.join(order)}"
+
+
 def _action(e: Record, a: p.Action, system: str | None) -> str:
     actor = who(e.get("actor"))
     sent = f" (sent by {who(a.by)})" if a.by and a.by != e.get("actor") else ""
@@ -216,7 +226,7 @@ _SAY: Mapping[EventType, Say] = {
     ),
     EventType.ACTION: _action,
     EventType.ROLL: lambda e, r, s: roll_text(e.get("payload") or {}),
-    EventType.INITIATIVE: lambda e, i, s: f"Initiative: {' > '.join(i.order)}",
+    EventType.INITIATIVE: lambda e, i, s: order_text(i.order),
     EventType.OUTCOME: lambda e, o, s: str(o.summary),
     EventType.FAILED: lambda e, f, s: (
         f"Could not be settled after its dice were recorded: {f.error}"
@@ -300,5 +310,5 @@ def sentences(events: Sequence[Record], system: str | None = None) -> list[str]:
     among them and `system` is not given)."""
     if system is None:
         opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
-        system = str((opened.get("payload") or {}).get("system")) if opened else None
+        system = str(p.BoutOpened.given(opened.get("payload")).system) if opened else None
     return [sentence(e, system) for e in events]

@@ -5,6 +5,10 @@ from the state before it, with the very faces its `roll` events recorded (and, i
 dice streams, each roll must come from the stream the engine takes it from). Any difference in
 what follows is a problem; so is a group that needs more or other dice than it recorded. A
 group that records a failure after its throws must fail again the same way with those dice.
+
+Before any of that, every event's payload is checked against its declared shape
+(`referee.payloads`; an outcome's and an initiative's rule-system part by the bout's system):
+the first key that is missing or of the wrong JSON type is the problem, named with its event.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from referee.bout.engine import decide, failed, system_of
 from referee.bout.events import Event, EventType
 from referee.bout.fold import GROUP_TYPES, apply
 from referee.bout.state import BoutState
-from referee.errors import RefereeError, ScriptError
+from referee.errors import NotFoundError, RefereeError, ScriptError
+from referee.payloads.events import SHAPES, Action, BoutOpened, Initiative, Outcome, Roll
+from referee.payloads.fields import Shape, Wrong
 from referee.rng import RecordingRng, Rng, ScriptedRng, ScriptedStreams
+from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON, Problem
 
 #: What folding or deciding an event of the wrong shape raises: an export is untrusted text, and
@@ -47,16 +54,17 @@ def _group_end(events: Sequence[Event], start: int) -> int:
 
 
 def _command(action: Event) -> c.Command:
-    kind = action.payload.get("kind")
+    given = Action.given(action.payload)
+    kind = given.kind
     if kind == "initiative":
         return c.RollInitiative()
-    if kind == "roll" and action.payload.get("expression"):
-        return c.FreeRoll(action.actor, expression=str(action.payload["expression"]))
+    if kind == "roll" and given.expression:
+        return c.FreeRoll(action.actor, expression=str(given.expression))
     if kind == "roll":
-        dice = action.payload.get("dice") or []
+        dice = given.dice or []
         sides = tuple(int(str(d)[1:]) for d in dice) if isinstance(dice, list) else ()
         return c.FreeRoll(action.actor, sides)
-    options = action.payload.get("options") or {}
+    options = given.options or {}
     if not isinstance(options, dict):
         options = {}
     return c.Act(action.actor, str(kind), options)
@@ -73,10 +81,15 @@ def check_export(doc: Mapping[str, Any]) -> list[Problem]:
     """The rules replay as a checker for `verify_export(doc, replay=check_export)`.
 
     The verifier runs it only once the chain and the dice hold, so every record is an event.
-    Beyond the outcomes, the export's `bout.status` must be the status its events fold to
-    (the header check covers only whether a closed bout ends with the close).
+    Every payload must fit its declared shape (`shape_problem`: the first that does not is the
+    one problem). Beyond the outcomes, the export's `bout.status` must be the status its events
+    fold to (the header check covers only whether a closed bout ends with the close).
     """
-    problems, state = _replay([Event.from_dict(record) for record in doc["events"]])
+    events = [Event.from_dict(record) for record in doc["events"]]
+    misshapen = shape_problem(events)
+    if misshapen is not None:
+        return [misshapen]
+    problems, state = _replay(events)
     bout = doc.get("bout")
     if problems or not isinstance(bout, Mapping) or "status" not in bout:
         return problems
@@ -87,6 +100,55 @@ def check_export(doc: Mapping[str, Any]) -> list[Problem]:
         )
         return [Problem(None, None, message)]
     return []
+
+
+def shape_problem(events: Sequence[Event]) -> Problem | None:
+    """The first event whose payload does not fit its declared shape, with the key at fault.
+
+    An outcome is checked against the engine's part and its system's shape for its kind, an
+    initiative's `detail` against its system's; the system is the one the bout opens with
+    (an unknown one: those parts go unchecked, and the replay says the system is unknown).
+    """
+    system = _system(events)
+    for seq, event in enumerate(events):
+        try:
+            kind = EventType(event.type)
+        except ValueError:
+            continue  # an event type the rules never write: the fold says so
+        wrong = SHAPES[kind].given(event.payload).wrong()
+        if wrong is None and system is not None:
+            wrong = _system_part(kind, event.payload, system)
+        if wrong is not None:
+            return Problem(seq, kind, f"the {kind} event is not one the rules write: {wrong}")
+    return None
+
+
+def _system(events: Sequence[Event]) -> type[RuleSystem] | None:
+    opened = BoutOpened.given(events[0].payload) if events else None
+    if opened is None or not isinstance(opened.system, str):
+        return None
+    try:
+        return find_system(opened.system)
+    except NotFoundError:
+        return None
+
+
+def _system_part(
+    kind: EventType, payload: Mapping[str, Any], system: type[RuleSystem]
+) -> Wrong | None:
+    """What is wrong with the rule system's part of an outcome or an initiative, if anything."""
+    shape: type[Shape] | None = None
+    if kind is EventType.OUTCOME:
+        shape = system.outcomes.get(str(Outcome.given(payload).kind))
+        part: Any = payload
+    elif kind is EventType.INITIATIVE:
+        shape, part = system.initiative_detail, Initiative.given(payload).detail
+    if shape is None:
+        return None
+    wrong = shape.given(part).wrong()
+    if wrong is not None and kind is EventType.INITIATIVE:
+        return Wrong(f"detail.{wrong.key}".rstrip("."), wrong.value, wrong.expected, wrong.missing)
+    return wrong
 
 
 def check_outcomes(events: Sequence[Event]) -> list[Problem]:
@@ -128,11 +190,11 @@ def _check_group(state: BoutState, events: Sequence[Event], start: int, end: int
     streams = False
     for e in recorded:
         if e.type == EventType.ROLL:
-            raw = e.payload.get("faces")
-            if isinstance(raw, list):
-                faces.extend(f for f in raw if isinstance(f, int))
-            streams = streams or "stream" in e.payload
-    by = str(recorded[0].payload.get("by") or recorded[0].actor)
+            roll = Roll.given(e.payload)
+            if isinstance(roll.faces, list):
+                faces.extend(f for f in roll.faces if isinstance(f, int))
+            streams = streams or roll.has("stream")
+    by = str(Action.given(recorded[0].payload).by or recorded[0].actor)
     source: Rng = ScriptedStreams(faces) if streams else ScriptedRng(faces)
     dice = RecordingRng(source)
     try:

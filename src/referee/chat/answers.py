@@ -1,7 +1,15 @@
 """How chat answers read: one short plain-text line from the service's records.
 
->>> said({"summary": "Tarl hits Pa-Kur for 2.", "rolls": [{"nonce": 3}], "next": "Pa-Kur"})
-'Tarl hits Pa-Kur for 2. [nonce 3] Next: Pa-Kur.'
+An action's answer says its events as `referee.sentences` says them (the chat export, the
+console's log and the Discord bot say the same words):
+
+>>> said([{"type": "action", "actor": "Tarl", "payload": {"kind": "attack"}},
+...       {"type": "roll", "actor": "Tarl", "payload": {"nonce": 3, "dice": ["d100"],
+...        "faces": [47], "stream": "act:Tarl"}},
+...       {"type": "outcome", "actor": "system", "payload": {"kind": "attack",
+...        "actor": "Tarl", "summary": "Tarl attacks Pa-Kur: 47 vs CS 65: hit, 4 damage"}},
+...       {"type": "turn", "actor": "system", "payload": {"fighter": "Pa-Kur", "round": 1}}])
+"Tarl attacks Pa-Kur: 47 vs CS 65: hit, 4 damage (nonce 3). Round 1: Pa-Kur's turn."
 >>> score_line([{"name": "Tarl", "wounds": 2, "threshold": 5, "defeated": False}])
 'Tarl 2/5'
 """
@@ -14,7 +22,10 @@ from typing import Any
 
 from referee.dice import Odds, parse, render, roll, write
 from referee.dice.render import number
+from referee.payloads import events as p
 from referee.rng import ScriptedRng
+from referee.sentences import receipt, sentence
+from referee.vocabulary import EventType
 
 #: Largest answer (and line) the chat speaks, in UTF-8 bytes: a Second Life chat message.
 MAX_CHAT_BYTES = 1024
@@ -50,22 +61,44 @@ def error_line(message: str) -> str:
     return clip("error: " + " ".join(message.split()))
 
 
-def said(answer: Mapping[str, Any]) -> str:
-    """An action's answer: the rules' reading, the nonces, and who is next (or who won)."""
-    text = str(answer.get("summary") or "done")
-    if answer.get("failed"):
-        text = f"failed after its dice were thrown and recorded: {answer['failed']}"
-    rolls = answer.get("rolls") or []
-    if rolls:
-        nonces = ", ".join(str(r.get("nonce")) for r in rolls)
-        text += f" [nonce {nonces}]"
-    if answer.get("winner"):
-        text += f" {answer['winner']} wins the bout."
-    elif answer.get("extra_action"):
-        text += f" {answer.get('actor')} acts again at once."
-    elif answer.get("next"):
-        text += f" Next: {answer['next']}."
-    return text
+#: The events an action's chat answer says, each as `referee.sentences` says it: the rules'
+#: reading (or why it failed) with its rolls' receipts, who fell, how the bout ended, whose
+#: turn it is.
+SAID = frozenset(
+    {EventType.OUTCOME, EventType.FAILED, EventType.DEFEATED, EventType.ENDED, EventType.TURN}
+)
+
+
+def said(events: Sequence[Mapping[str, Any]], system: str | None = None) -> str:
+    """An action's answer from its events (as the caller may see them): each of `SAID` as
+    `referee.sentences` says it, the reading followed by its rolls' receipts, one sentence
+    after another; an outcome that lets its actor act again at once says so."""
+    actor = next((e.get("actor") for e in events if e.get("type") == EventType.ACTION), None)
+    roller = str(actor) if actor is not None else None
+    receipts = "".join(
+        receipt(e.get("payload") or {}, roller) for e in events if e.get("type") == EventType.ROLL
+    )
+    parts: list[str] = []
+    again: str | None = None
+    for event in events:
+        kind = event.get("type")
+        if kind not in SAID:
+            continue
+        text = sentence(event, system)
+        if kind in (EventType.OUTCOME, EventType.FAILED):
+            text += receipts
+            receipts = ""
+        if kind == EventType.OUTCOME:
+            outcome = p.Outcome.read(event.get("payload") or {})
+            again = outcome.actor if outcome.extra_action else None
+        parts.append(text)
+    if again is not None and not any(e.get("type") == EventType.TURN for e in events):
+        parts.append(f"{again} acts again at once")
+    return " ".join(_ended(part) for part in parts) if parts else "done"
+
+
+def _ended(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def score_line(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -12,23 +12,12 @@ on the roster: the notation round-trips, as dice expressions do.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 
-#: A value in `key=value`: a whole number, true/false, or words.
-Value = int | bool | str
+from referee.keyvalue import Value as Value
+from referee.keyvalue import is_whole as is_whole
+
 Options = tuple[tuple[str, Value], ...]
-
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-
-
-def is_whole(word: str) -> bool:
-    """Whether a word reads as a whole number (`65`, `-2`).
-
-    >>> is_whole("65"), is_whole("6a")
-    (True, False)
-    """
-    return _WHOLE.fullmatch(word) is not None
 
 
 def show_value(value: Value) -> str:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from referee.chat import commands as k
 from referee.dice import parse, parse_chat, write
-from referee.errors import LimitError, NotationError, NotFoundError, RefereeError
+from referee.errors import NotationError, NotFoundError, RefereeError
+from referee.keyvalue import read_value as read_value
+from referee.keyvalue import read_whole, split_pair
 
-#: Digits in one number of a chat line (CS, wounds, options): more is a `LimitError`.
-MAX_DIGITS = 6
 _ACT = "act KIND key=value ..."
 _ADD = "add NAME CS [SIDE]"
 _UPDATE = "update NAME key=value ..."
@@ -271,37 +271,21 @@ def _ambiguous(words: Sequence[str], found: Sequence[str]) -> AmbiguousName:
     )
 
 
-def _number(word: str) -> int:
-    digits = word.lstrip("+-")
-    if len(digits) > MAX_DIGITS:
-        raise LimitError(f"number {word[:12]!r}... has more than {MAX_DIGITS} digits")
-    return int(word)
-
-
-def read_value(text: str) -> k.Value:
-    """The value of a `key=value` word: a whole number, `true`/`false` (any letter case) as a
-    boolean, anything else as the words typed. Only those two words are booleans: `rear=no`
-    is the text "no", which an option that takes true or false refuses by name (it is never
-    read as true for being there).
-
-    >>> read_value("62"), read_value("True"), read_value("false"), read_value("no")
-    (62, True, False, 'no')
-    """
-    if k.is_whole(text):
-        return _number(text)
-    return {"true": True, "false": False}.get(text.lower(), text)
+_number = read_whole
 
 
 def _options(words: list[str], roster: Roster, usage: str, example: str) -> k.Options:
-    """`key=value` pairs; words without `=` continue the value before them (`target=Pa Kur`)."""
+    """`key=value` pairs; words without `=` continue the value before them (`target=Pa Kur`);
+    each value read by `referee.keyvalue.read_value`, as everywhere."""
     pairs: list[tuple[str, list[str]]] = []
     for word in words:
-        key, eq, value = word.partition("=")
-        if eq and key:
+        pair = split_pair(word)
+        if pair is not None:
+            key, value = pair
             if any(key.lower() == seen for seen, _ in pairs):
                 raise NotACommand(f"not a command: {key!r} given twice")
             pairs.append((key.lower(), [value] if value else []))
-        elif pairs and not eq:
+        elif pairs and "=" not in word:
             pairs[-1][1].append(word)
         else:
             raise _say(usage, example)

@@ -15,7 +15,7 @@ from discord.ext import commands
 from referee.discord.links import Character, Links
 from referee.discord.replies import Reply
 from referee.errors import NotationError, NotFoundError
-from referee.numerals import is_whole
+from referee.keyvalue import read_all
 from referee.systems.msv.attack import check_cs
 
 MAX_CHARACTERS = 25
@@ -34,13 +34,12 @@ def parse_character(words: list[str]) -> Character:
         raise NotationError(f"say ~char set NAME cs=65 (a name of 1 to {MAX_NAME} characters)")
     if not keyed:
         raise NotationError("say ~char set NAME cs=65 (or SRP sheet keys: skill=13 hits=10 ...)")
-    values: dict[str, Any] = {}
-    for word in keyed:
-        key, _, value = word.partition("=")
-        values[key.lower()] = int(value) if is_whole(value, signed=True) else value
+    # each value as chat and `~spar` read it (`referee.keyvalue`): `mounted=true` is True
+    pairs = read_all(keyed, fold=True)
+    values: dict[str, Any] = {key: pair.value for key, pair in pairs.items()}
     if set(values) == {"cs"}:
-        if not isinstance(values["cs"], int):
-            raise NotationError(f"cs={values['cs']!r} is not a whole number")
+        if isinstance(values["cs"], bool) or not isinstance(values["cs"], int):
+            raise NotationError(f"cs={pairs['cs'].text!r} is not a whole number")
         return Character(name, "msv", {"cs": check_cs(values["cs"])})
     from referee.systems.srp.gear import example_pack
     from referee.systems.srp.sheet import sheet_from_table

@@ -22,7 +22,7 @@ from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
 from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
-from referee.chat import Roster, parse_line, read_value
+from referee.chat import Roster, parse_line
 from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
 from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
@@ -40,6 +40,7 @@ from referee.errors import (
     RefereeError,
     RuleError,
 )
+from referee.keyvalue import read_pairs
 from referee.numerals import is_whole
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
@@ -767,18 +768,12 @@ def _on_side(args: str) -> tuple[str, str | None]:
 
 def pairs(words: Sequence[str]) -> dict[str, Any]:
     """`cs=70 wounds=3` -> {"cs": 70, "wounds": 3}: each value read as a chat line reads it
-    (`referee.chat.read_value`: a whole number, `true`/`false`, or the text).
+    (`referee.keyvalue`: a whole number, `true`/`false` as a boolean, or the text).
 
-    >>> pairs(["cs=70", "defend=shield", "rear=false"])
-    {'cs': 70, 'defend': 'shield', 'rear': False}
+    >>> pairs(["cs=70", "defend=shield", "aimed=true"])
+    {'cs': 70, 'defend': 'shield', 'aimed': True}
     """
-    out: dict[str, Any] = {}
-    for word in words:
-        key, eq, value = word.partition("=")
-        if not eq or not key:
-            raise NotationError(f"expected key=value, got {word!r}")
-        out[key] = read_value(value)
-    return out
+    return read_pairs(words)
 
 
 def _only_foe(state: BoutState, actor: str) -> str:

@@ -30,6 +30,7 @@ from typing import Any
 from referee.errors import LimitError, NotationError, RuleError
 from referee.ledger.chain import Event
 from referee.ledger.printable import shown
+from referee.payloads.events import BoutOpened, Roll, SeedRotated
 from referee.rng.streams import ONE_SEQUENCE, SCHEME_KEY, STREAMS
 from referee.vocabulary import EventType
 
@@ -124,7 +125,9 @@ def rotation_payload(index: int, old_server_seed: str, next_commitment: str) -> 
     >>> sorted(rotation_payload(1, "a" * 64, "b" * 64))
     ['index', 'next_commitment', 'server_seed']
     """
-    return {"index": index, "server_seed": old_server_seed, "next_commitment": next_commitment}
+    return SeedRotated(
+        index=index, server_seed=old_server_seed, next_commitment=next_commitment
+    ).to_json()
 
 
 def roll_payload(nonce: int, dice: Sequence[str], faces: Sequence[int]) -> dict[str, Any]:
@@ -133,7 +136,7 @@ def roll_payload(nonce: int, dice: Sequence[str], faces: Sequence[int]) -> dict[
     >>> roll_payload(0, ["d20", "d20", "d6"], [14, 3, 5])
     {'nonce': 0, 'dice': ['d20', 'd20', 'd6'], 'faces': [14, 3, 5]}
     """
-    return {"nonce": nonce, "dice": list(dice), "faces": list(faces)}
+    return Roll(nonce=nonce, dice=tuple(dice), faces=tuple(faces)).to_json()
 
 
 def seed_position(events: Sequence[Mapping[str, Any]]) -> SeedPosition:
@@ -176,13 +179,14 @@ def dice_scheme(events: Sequence[Mapping[str, Any]]) -> Any:
     """
     first = events[0] if events else None
     if isinstance(first, Mapping) and first.get("type") == OPENED:
-        payload = first.get("payload")
-        return payload.get(SCHEME_KEY, ONE_SEQUENCE) if isinstance(payload, Mapping) else 1
+        opened = BoutOpened.given(first.get("payload"))
+        if not opened.is_object:
+            return ONE_SEQUENCE
+        return opened.dice_scheme if opened.has(SCHEME_KEY) else ONE_SEQUENCE
     for event in events:
         if not isinstance(event, Mapping) or event.get("type") != ROLL:
             continue
-        payload = event.get("payload")
-        if isinstance(payload, Mapping) and "stream" in payload:
+        if Roll.given(event.get("payload")).has("stream"):
             return STREAMS
     return ONE_SEQUENCE
 
@@ -203,9 +207,9 @@ def stream_nonce(events: Sequence[Mapping[str, Any]], stream: str) -> int:
         if kind == SEED_ROTATED:
             return 0
         if kind == ROLL:
-            payload = event.get("payload")
-            if isinstance(payload, Mapping) and payload.get("stream") == stream:
-                return int(payload["nonce"]) + 1
+            roll = Roll.given(event.get("payload"))
+            if roll.stream == stream:
+                return int(roll.nonce) + 1
     return 0
 
 

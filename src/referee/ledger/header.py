@@ -20,6 +20,7 @@ from typing import Any
 from referee.ledger.canonical import is_utc_time, same_json, time_key
 from referee.ledger.export import BOUT_FIELDS, CLOSED, OPENED
 from referee.ledger.printable import shown
+from referee.payloads.events import BoutOpened
 from referee.vocabulary import Problem
 
 #: The header fields the first event carries and the export's `bout` repeats.
@@ -27,6 +28,7 @@ HEADER_FIELDS = ("id", "system", "name", "rules", "created_at")
 
 #: Header fields that exports made before the header was chained lack (see docs/ledger.md).
 LATER_FIELDS = ("id", "created_at")
+assert all(BoutOpened.field(key) for key in HEADER_FIELDS), "the header is the opening's shape"
 
 
 def _seq(event: Mapping[str, Any], fallback: Any) -> Any:
@@ -75,10 +77,11 @@ def check_header(
         else:
             continue
         problems.append(Problem(seq, kind, message, "header"))
-    if "commitment" in payload and not same_json(payload["commitment"], fairness.get("commitment")):
+    opened = BoutOpened.given(payload)
+    if opened.has("commitment") and not same_json(opened.commitment, fairness.get("commitment")):
         message = (
             f"fairness.commitment {shown(fairness.get('commitment'))} differs from the commitment "
-            f"{shown(payload['commitment'])} the chain opens with"
+            f"{shown(opened.commitment)} the chain opens with"
         )
         problems.append(Problem(seq, kind, message, "commitment"))
     skipped = []

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.ledger.printable import shown
+from referee.payloads.events import SHAPES, SeedRotated, Total
+from referee.payloads.fields import Given, Shape
 from referee.vocabulary import EventType
 
 #: Who makes rulings.
@@ -52,7 +54,8 @@ class Ruling:
         return {"seq": self.seq, "type": self.type, "text": str(self)}
 
 
-Payload = Mapping[str, Any]
+#: An event's payload read by its declared shape (`referee.payloads`), unchecked.
+Payload = Given[Shape]
 
 #: Characters a ruling never shows as they are: control characters (C0, DEL, C1) and lone
 #: surrogates (Python keeps a surrogate pair read from JSON as one character, so any surrogate
@@ -74,48 +77,51 @@ def plain(value: Any) -> str:
 
 
 def _ended(p: Payload) -> str | None:
-    reason = f" ({plain(p['reason'])})" if isinstance(p.get("reason"), str) and p["reason"] else ""
-    if p.get("winner") is None:
+    reason = f" ({plain(p.reason)})" if isinstance(p.reason, str) and p.reason else ""
+    if p.winner is None:
         return f"the referee ended the bout without a winner{reason}"
-    return f"the referee declared side {shown(p['winner'])} the winner{reason}"
+    return f"the referee declared side {shown(p.winner)} the winner{reason}"
 
 
 def _overridden(p: Payload) -> str | None:
-    wounds: list[Any] = p["wounds"] if isinstance(p.get("wounds"), list) else []
+    wounds: list[Any] = p.wounds if isinstance(p.wounds, list) else []
     given = ", ".join(
-        f"{plain(w.get('target'))} {plain(w.get('amount'))}" for w in wounds if isinstance(w, dict)
+        f"{plain(w.target)} {plain(w.amount)}"
+        for w in (Total.given(each) for each in wounds)
+        if w.is_object
     )
-    note = f": {plain(p['note'])}" if isinstance(p.get("note"), str) and p["note"] else ""
-    of = shown(p.get("of"))
+    note = f": {plain(p.note)}" if isinstance(p.note, str) and p.note else ""
+    of = shown(p.of)
     return f"the referee replaced the wounds of event {of} with {given or 'none'}{note}"
 
 
 def _voided(p: Payload) -> str | None:
-    return f"the referee voided events {shown(p.get('from'))} to {shown(p.get('to'))}"
+    return f"the referee voided events {shown(p.first)} to {shown(p.last)}"
 
 
 def _action(p: Payload) -> str | None:
-    options: dict[str, Any] = p["options"] if isinstance(p.get("options"), dict) else {}
+    options: dict[str, Any] = p.options if isinstance(p.options, dict) else {}
     chosen = [f"{key} {shown(options[key])}" for key in CHOSEN_OPTIONS if key in options]
-    if p.get("by") != REFEREE or not chosen:
+    if p.by != REFEREE or not chosen:
         return None
-    return f"the referee set {', '.join(chosen)} for this {shown(p.get('kind'))}"
+    return f"the referee set {', '.join(chosen)} for this {shown(p.kind)}"
 
 
 def _updated(p: Payload) -> str | None:
-    stats: dict[str, Any] = p["stats"] if isinstance(p.get("stats"), dict) else {}
+    stats: dict[str, Any] = p.stats if isinstance(p.stats, dict) else {}
     parts = [f"stats {', '.join(plain(k) for k in sorted(stats))}"] if stats else []
-    if "wounds" in p:
-        parts.append(f"wounds to {shown(p['wounds'])}")
-    return f"the referee changed {shown(p.get('name'))}: {'; '.join(parts) or 'nothing'}"
+    if p.has("wounds"):
+        parts.append(f"wounds to {shown(p.wounds)}")
+    return f"the referee changed {shown(p.name)}: {'; '.join(parts) or 'nothing'}"
 
 
 def _stat(p: Payload) -> str | None:
-    key, target, value = shown(p.get("key")), shown(p.get("target")), shown(p.get("value"))
+    key, target, value = shown(p.key), shown(p.target), shown(p.value)
     return f"the referee set {key} of {target} to {value}"
 
 
-#: Event types that, written by the referee, are rulings; each says what was decided.
+#: Event types that, written by the referee, are rulings; each says what was decided, reading
+#: the payload by the event type's declared shape (`referee.payloads.SHAPES`).
 RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
     EventType.ENDED: _ended,
     EventType.OVERRIDDEN: _overridden,
@@ -123,7 +129,7 @@ RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
     EventType.ACTION: _action,
     EventType.FIGHTER_UPDATED: _updated,
     EventType.STAT: _stat,
-    EventType.SKIPPED: lambda p: f"the referee skipped the turn of {shown(p.get('name'))}",
+    EventType.SKIPPED: lambda p: f"the referee skipped the turn of {shown(p.name)}",
     EventType.CANCELLED: lambda p: "the referee called the bout off",
 }
 
@@ -133,12 +139,12 @@ RULING_TYPES: dict[str, Callable[[Payload], str | None]] = {
 ROTATED_BY = {REFEREE: "the referee", "system": "the service (its own rotation)"}
 
 
-def _rotated(event: Mapping[str, Any], payload: Payload, last_roll: Any) -> str:
+def _rotated(event: Mapping[str, Any], rotation: Given[SeedRotated], last_roll: Any) -> str:
     actor = event.get("actor")
     who = ROTATED_BY[actor] if isinstance(actor, str) and actor in ROTATED_BY else shown(actor)
     after = f"after the roll at event {plain(last_roll)}" if last_roll is not None else ""
     return (
-        f"{who} rotated the server seed to seed {plain(payload.get('index'))} at "
+        f"{who} rotated the server seed to seed {plain(rotation.index)} at "
         f"{plain(event.get('at'))}, {after or 'before any roll'}"
     )
 
@@ -155,14 +161,15 @@ def rulings(events: list[Any]) -> tuple[Ruling, ...]:
             last_roll = event.get("seq")
             continue
         if kind == EventType.SEED_ROTATED and isinstance(payload, dict):
-            found.append(Ruling(event.get("seq"), kind, _rotated(event, payload, last_roll)))
+            rotation = SeedRotated.given(payload)
+            found.append(Ruling(event.get("seq"), kind, _rotated(event, rotation, last_roll)))
             continue
         if event.get("actor") != REFEREE and kind != EventType.ACTION:  # an action says `by` itself
             continue
         describe = RULING_TYPES.get(kind) if isinstance(kind, str) else None
         if describe is None or not isinstance(payload, dict):
             continue
-        text = describe(payload)
+        text = describe(SHAPES[EventType(str(kind))].given(payload))
         if text is not None:
             found.append(Ruling(event.get("seq"), str(kind), text))
     return tuple(found)

@@ -45,7 +45,16 @@ from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.printable import shown
 from referee.ledger.rulings import Ruling, rulings
 from referee.numerals import is_whole
-from referee.payloads.events import MAX_DICE_PER_ROLL, MAX_SIDES, Roll
+from referee.payloads.events import (
+    MAX_DICE_PER_ROLL,
+    MAX_SIDES,
+    SHAPES,
+    Action,
+    Closed,
+    Roll,
+    SeedRotated,
+)
+from referee.payloads.fields import Given
 from referee.rng import action_stream, commitment, free_stream, verifiable_faces
 from referee.rng.streams import (
     DICE_SCHEMES,
@@ -280,17 +289,18 @@ def _reveals(events: list[Any], listed: list[_Seed], problems: list[Problem]) ->
     for event in events:
         if not isinstance(event, dict) or event.get("type") not in (SEED_ROTATED, CLOSED):
             continue
-        payload = event.get("payload")
-        payload = payload if isinstance(payload, dict) else {}
         seq = event.get("seq")
         if event["type"] == CLOSED:
-            _closing_reveal(payload, index, listed, reveals, problems, seq)
+            _closing_reveal(
+                Closed.given(event.get("payload")), index, listed, reveals, problems, seq
+            )
             continue
-        message = _rotation_message(payload, index, listed, seq)
+        rotation = SeedRotated.given(event.get("payload"))
+        message = _rotation_message(rotation, index, listed, seq)
         if message is not None:
             problems.append(Problem(seq, SEED_ROTATED, message, "commitment"))
-        if is_hex64(payload.get("server_seed")):
-            reveals[index] = payload["server_seed"]
+        if is_hex64(rotation.server_seed):
+            reveals[index] = rotation.server_seed
         index += 1
     if index + 1 != len(listed):
         problems.append(
@@ -303,7 +313,7 @@ def _reveals(events: list[Any], listed: list[_Seed], problems: list[Problem]) ->
 
 
 def _closing_reveal(
-    payload: dict[str, Any],
+    close: Given[Closed],
     index: int,
     listed: list[_Seed],
     reveals: dict[int, str],
@@ -312,15 +322,15 @@ def _closing_reveal(
 ) -> None:
     """A `closed` event may reveal the current seed in its payload's `server_seed`, and
     restate the commitment in force (`commitment`), which must then be that seed's."""
-    stated = payload.get("commitment")
+    stated = close.commitment
     in_force = listed[index].commitment if index < len(listed) else None
-    if "commitment" in payload and index < len(listed) and not same_json(stated, in_force):
+    if close.has("commitment") and index < len(listed) and not same_json(stated, in_force):
         message = (
             f"the close's commitment {shown(stated)} is not the commitment of seed {index}, "
             f"{shown(in_force)}"
         )
         problems.append(Problem(seq, CLOSED, message, "commitment"))
-    revealed = payload.get("server_seed")
+    revealed = close.server_seed
     if revealed is None:
         return
     if not is_hex64(revealed):
@@ -346,11 +356,11 @@ def _listed_message(index: int, seed: _Seed) -> str:
 
 
 def _rotation_message(
-    payload: dict[str, Any], index: int, listed: list[_Seed], seq: Any
+    rotation: Given[SeedRotated], index: int, listed: list[_Seed], seq: Any
 ) -> str | None:
-    revealed, following = payload.get("server_seed"), payload.get("next_commitment")
-    if not same_json(payload.get("index"), index + 1):
-        return f"index {shown(payload.get('index'))} (expected {index + 1})"
+    revealed, following = rotation.server_seed, rotation.next_commitment
+    if not same_json(rotation.index, index + 1):
+        return f"index {shown(rotation.index)} (expected {index + 1})"
     if not is_hex64(revealed):
         return f"revealed server seed {shown(revealed)} is not 64 lowercase hex characters"
     if index < len(listed) and commitment(revealed) != listed[index].commitment:
@@ -428,14 +438,15 @@ class _Owners:
 
     def see(self, event: dict[str, Any]) -> None:
         """Follow one event that is not a roll."""
-        kind, payload = event.get("type"), event.get("payload")
-        payload = payload if isinstance(payload, dict) else {}
+        kind = event.get("type")
         if kind == EventType.ACTION:
-            self.actor, self.kind = event.get("actor"), payload.get("kind")
+            self.actor, self.kind = event.get("actor"), Action.given(event.get("payload")).kind
             return
         if event.get("actor") != "system":  # a group runs while its consequences follow
             self.actor = self.kind = None
-        name = payload.get("name")
+        if kind not in (EventType.FIGHTER_ADDED, EventType.FIGHTER_REMOVED):
+            return
+        name = SHAPES[kind].given(event.get("payload")).name
         if kind == EventType.FIGHTER_ADDED and isinstance(name, str):
             self.fighters.add(name)
         elif kind == EventType.FIGHTER_REMOVED and isinstance(name, str):
@@ -498,15 +509,15 @@ def _check_rolls(
             continue
         rolls += 1
         unchecked += index not in known
-        payload = event.get("payload")
-        shape = _roll_shape(payload)
+        roll = Roll.given(event.get("payload"))
+        shape = _roll_shape(roll)
         found: tuple[str, str] | None = None if shape is None else ("format", shape)
         stream: str | None = None
         if found is None:
-            found, stream = _stream_problem(payload, scheme, who if owners else None)
+            found, stream = _stream_problem(roll, scheme, who if owners else None)
         nonce = nonces.get(stream, 0)
         if found is None:
-            found = check_roll(payload, nonce, known.get(index), client_seed, stream)
+            found = _check_roll(roll, nonce, known.get(index), client_seed, stream)
         if found is not None:
             problems.append(Problem(event.get("seq"), ROLL, found[1], found[0]))
         nonces[stream] = nonce + 1
@@ -514,12 +525,12 @@ def _check_rolls(
 
 
 def _stream_problem(
-    payload: Any, scheme: int, owners: _Owners | None
+    roll: Given[Roll], scheme: int, owners: _Owners | None
 ) -> tuple[tuple[str, str] | None, str | None]:
     """(problem, stream) of a roll: its stream (None in scheme 1) and what is wrong with it."""
-    stream = payload.get("stream") if isinstance(payload, dict) else None
+    stream = roll.stream
     if scheme == ONE_SEQUENCE:
-        if isinstance(payload, dict) and "stream" in payload:
+        if roll.has("stream"):
             message = f"stream {shown(stream)} in a bout of dice scheme 1 (one nonce sequence)"
             return ("stream", message), None
         return None, None
@@ -563,52 +574,58 @@ def check_roll(
     >>> check_roll({"nonce": 2, "dice": ["d6"], "faces": [1]}, 0, None, "t", "act:Tarl")
     ('nonce', "nonce 2 (expected 0: nonces run from 0 per stream and seed, here 'act:Tarl')")
     """
-    shape = _roll_shape(payload)
+    return _check_roll(Roll.given(payload), nonce, seed, client_seed, stream)
+
+
+def _check_roll(
+    roll: Given[Roll], nonce: int, seed: str | None, client_seed: str, stream: str | None
+) -> tuple[str, str] | None:
+    shape = _roll_shape(roll)
     if shape is not None:
         return "format", shape
-    if payload["nonce"] != nonce:
+    if roll.nonce != nonce:
         if stream is not None:
             return "nonce", (
-                f"nonce {shown(payload['nonce'])} (expected {nonce}: nonces run from 0 per stream "
+                f"nonce {shown(roll.nonce)} (expected {nonce}: nonces run from 0 per stream "
                 f"and seed, here {shown(stream)})"
             )
         return (
             "nonce",
-            f"nonce {shown(payload['nonce'])} (expected {nonce}: nonces run from 0 per seed)",
+            f"nonce {shown(roll.nonce)} (expected {nonce}: nonces run from 0 per seed)",
         )
     if seed is None:
         return None
-    sides = [int(name[1:]) for name in payload["dice"]]
+    sides = [int(name[1:]) for name in roll.dice]
     expected = verifiable_faces(seed, client_seed, nonce, sides, stream)
-    for i, (got, want) in enumerate(zip(payload["faces"], expected, strict=True)):
+    for i, (got, want) in enumerate(zip(roll.faces, expected, strict=True)):
         if got != want:
             where = "" if len(sides) == 1 else f" at die {i + 1} of {len(sides)} (d{sides[i]})"
             return "faces", f"face {shown(got)} does not match the seed (expected {want}){where}"
     return None
 
 
-def _roll_shape(payload: Any) -> str | None:
+def _roll_shape(roll: Given[Roll]) -> str | None:
     """What is wrong with a roll's payload by its declared shape (`referee.payloads.Roll`),
     field by field in declared order; its stream is checked with the bout's dice scheme."""
-    if not isinstance(payload, dict):
+    if not roll.is_object:
         return "roll payload is not an object"
     for declared in Roll.declared():
-        problem = _ROLL_FIELDS[declared.name](payload)
+        problem = _ROLL_FIELDS[declared.name](roll)
         if problem is not None:
             return problem
     return None
 
 
-def _nonce_problem(payload: dict[str, Any]) -> str | None:
+def _nonce_problem(roll: Given[Roll]) -> str | None:
     # a verifiable roll's nonce: the service's rolls all have one (null is not checkable)
-    nonce = payload.get("nonce")
+    nonce = roll.nonce
     if isinstance(nonce, bool) or not isinstance(nonce, int):
         return f"nonce {shown(nonce)} is not a whole number"
     return None
 
 
-def _dice_problem(payload: dict[str, Any]) -> str | None:
-    dice = payload.get("dice")
+def _dice_problem(roll: Given[Roll]) -> str | None:
+    dice = roll.dice
     if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE_PER_ROLL:
         return f"dice {shown(dice)} is not a list of 1..{MAX_DICE_PER_ROLL} dice"
     for name in dice:
@@ -617,8 +634,8 @@ def _dice_problem(payload: dict[str, Any]) -> str | None:
     return None
 
 
-def _faces_problem(payload: dict[str, Any]) -> str | None:
-    faces, dice = payload.get("faces"), payload.get("dice")
+def _faces_problem(roll: Given[Roll]) -> str | None:
+    faces, dice = roll.faces, roll.dice
     if not isinstance(faces, list) or not isinstance(dice, list) or len(faces) != len(dice):
         return f"faces {shown(faces)} are not one face per die of {shown(dice)}"
     for face in faces:
@@ -629,11 +646,11 @@ def _faces_problem(payload: dict[str, Any]) -> str | None:
 
 #: How each declared field of a roll is checked (every field the shape declares has one; the
 #: stream's depends on the bout's dice scheme: `_stream_problem`).
-_ROLL_FIELDS: Mapping[str, Callable[[dict[str, Any]], str | None]] = {
+_ROLL_FIELDS: Mapping[str, Callable[[Given[Roll]], str | None]] = {
     "nonce": _nonce_problem,
     "dice": _dice_problem,
     "faces": _faces_problem,
-    "stream": lambda payload: None,
+    "stream": lambda roll: None,
 }
 assert set(_ROLL_FIELDS) == {d.name for d in Roll.declared()}
 

@@ -1,7 +1,8 @@
 """The payload of every event type the referee writes, declared once (`referee.payloads`).
 
 The bout engine writes these (`Roll(...).to_json()`), the fold reads them back
-(`Roll.read(payload)`), the ledger verifier checks a roll by its declaration (`roll_problem`),
+(`Roll.read(payload)`), the ledger verifier reads an export by them (`Roll.given(payload)`)
+and checks a roll field by declared field, the rules replay checks every payload by them,
 the service's redaction and the renderers read which fields are whose, and the JSON Schema of
 them all (`referee.payloads.schema`) is what the browser verifier's tests load.
 

@@ -9,7 +9,9 @@ is told apart by the keys an object has.
 
 `to_json` writes a shape's value as an event holds it (declared order, no floats);
 `read(payload)` reads an event's payload back into its shape without checking it (the fold
-trusts the chain; the verifiers check untrusted text with the JSON Schema, `schema`).
+trusts the chain). A payload from outside (an export, a stored row) is read with
+`given(payload)` (`Given`): each declared field as given, whatever it holds, and `wrong()`,
+the first key that does not fit its declared JSON type (the JSON Schema's, `schema`).
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, slots=True)
@@ -24,17 +26,23 @@ trusts the chain; the verifiers check untrusted text with the JSON Schema, `sche
 'ow'
 >>> [(f.name, f.visibility.value) for f in Hit.declared()][:3]
 [('target', 'public'), ('roll', 'public'), ('cs', 'hidden')]
+>>> given = Hit.given({"target": "Tarl", "roll": "47"})
+>>> given.target, given.cs, given.has("cs")
+('Tarl', None, False)
+>>> str(given.wrong())
+"payload key 'roll' is '47', not a whole number"
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.vocabulary import JSON
 
@@ -184,6 +192,295 @@ class Shape:
             elif required:
                 raise KeyError(name)
         return cls(**values)
+
+    @classmethod
+    def given(cls: type[S], payload: object) -> Given[S]:
+        """A payload from outside read by this shape's declared fields, unchecked (`Given`)."""
+        reader = cls.__dict__.get("_given_class")
+        if reader is None:
+            reader = _given_class(cls)
+            type.__setattr__(cls, "_given_class", reader)
+        return typing.cast(Given[S], reader(cls, payload))
+
+
+class Given(Generic[S]):
+    """A payload from outside (an export, a stored row) read by its shape's declared fields.
+
+    Each declared field is an attribute holding the value as given, whatever its type, or None
+    when the key is absent (`has` tells the two apart); a field the shape does not declare is an
+    AttributeError, so a key is named in its shape and nowhere else. `wrong()` is the first
+    declared key that does not fit its JSON type; `read()` the shape itself once it fits.
+    A payload that is not an object is read as one with no keys (`is_object` says which).
+    """
+
+    __slots__ = ("_payload", "_raw", "_shape", "is_object")
+    #: Each declared field's JSON key, by attribute (set on each shape's own `Given` class).
+    _names: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, shape: type[S], payload: object) -> None:
+        self._shape = shape
+        self._raw = payload
+        self.is_object = isinstance(payload, Mapping)
+        self._payload: Mapping[str, Any] = payload if isinstance(payload, Mapping) else {}
+
+    def _key(self, attribute: str) -> str:
+        try:
+            return self._names[attribute]
+        except KeyError:
+            raise AttributeError(
+                f"{self._shape.__name__} declares no field {attribute!r}"
+            ) from None
+
+    def __getattr__(self, attribute: str) -> Any:
+        # Reached only for a name that is no declared field: each declared one is a property
+        # of the shape's own `Given` class (`_given_class`).
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return self._payload.get(self._key(attribute))
+
+    @property
+    def payload(self) -> Mapping[str, Any]:
+        """The payload as given (an empty one when it was not an object)."""
+        return self._payload
+
+    def has(self, attribute: str) -> bool:
+        """Whether the payload has the key of this declared field (even if it holds null)."""
+        return self._key(attribute) in self._payload
+
+    def wrong(self) -> Wrong | None:
+        """The first declared key, in declared order, missing or not of its declared type."""
+        if not self.is_object:
+            return Wrong("", self._raw, "an object")
+        return wrong_key(self._shape, self._payload)
+
+    def read(self) -> S | None:
+        """The payload as its shape once every declared key fits it, else None."""
+        return self._shape.read(self._payload) if self.wrong() is None else None
+
+
+def _given_class(shape: type[Shape]) -> type[Given[Any]]:
+    """The `Given` class of one shape: each declared field a property reading its key."""
+    names = {d.attribute: d.name for d in shape.declared()}
+
+    def field(key: str) -> property:
+        return property(lambda self: self._payload.get(key), doc=f"The payload's {key!r}.")
+
+    members: dict[str, Any] = {"__slots__": (), "_names": names}
+    members.update((attribute, field(key)) for attribute, key in names.items())
+    return type(f"Given{shape.__name__}", (Given,), members)
+
+
+@dataclass(frozen=True, slots=True)
+class Wrong:
+    """A key of a payload from outside that does not fit its declared shape: its path in the
+    payload (`rounds[0].cs`; empty: the payload itself), the value (`missing`: none) and what
+    the shape declares."""
+
+    key: str
+    value: Any
+    expected: str
+    missing: bool = False
+
+    def __str__(self) -> str:
+        where = f"payload key {self.key!r}" if self.key else "the payload"
+        if self.missing:
+            return f"{where} is missing ({self.expected})"
+        return f"{where} is {_shown(self.value)}, not {self.expected}"
+
+
+def _shown(value: Any) -> str:
+    """A value as a problem shows it: short and printable (text quoted, anything else as
+    JSON with escapes)."""
+    if isinstance(value, str) and value.isascii() and value.isprintable():
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=True)
+        except (TypeError, ValueError):
+            text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def wrong_key(shape: type[Shape], payload: Mapping[str, Any], at: str = "") -> Wrong | None:
+    """The first declared key of `payload` (in declared order, nested shapes in turn) that is
+    missing or does not hold its declared JSON type; keys the shape does not declare are not
+    looked at (an export may carry more). Each shape's checks are made once and kept.
+
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Order(Shape):
+    ...     names: tuple[str, ...] = public()
+    >>> str(wrong_key(Order, {"names": ["Tarl", 7]}))
+    "payload key 'names[1]' is 7, not text"
+    """
+    found = _shape_wrong(shape, payload)
+    return found if found is None or not at else _at(at, found)
+
+
+#: A check of one value: what is wrong with it (its `key` the path below the value), or None.
+_Check = Callable[[Any], "Wrong | None"]
+#: Each shape's fields as checked: JSON key, required, omitted when null, check, expectation.
+_Plan = tuple[tuple[str, bool, bool, _Check, str], ...]
+_PLANS: dict[type[Shape], _Plan] = {}
+_CHECKS: dict[Any, _Check] = {}
+
+
+def _at(prefix: str, wrong: Wrong) -> Wrong:
+    return Wrong(prefix + wrong.key, wrong.value, wrong.expected, wrong.missing)
+
+
+def _shape_wrong(shape: type[Shape], payload: Mapping[str, Any]) -> Wrong | None:
+    plan = _PLANS.get(shape)
+    if plan is None:
+        plan = _PLANS[shape] = tuple(
+            (d.name, d.required, d.omit, _check(d.kind), expected(d.kind)) for d in shape.declared()
+        )
+    for name, required, omit, check, expecting in plan:
+        if name not in payload:
+            if required:
+                return Wrong(name, None, expecting, missing=True)
+            continue
+        value = payload[name]
+        if value is None and omit:
+            continue
+        found = check(value)
+        if found is not None:
+            return _at(name, found)
+    return None
+
+
+def _check(kind: Any) -> _Check:
+    """The check of a field of type `kind` (made once per type)."""
+    try:
+        found = _CHECKS.get(kind)
+    except TypeError:  # a type that cannot be a key: made each time
+        return _make_check(kind)
+    if found is None:
+        found = _CHECKS[kind] = _make_check(kind)
+    return found
+
+
+def _none(value: Any) -> Wrong | None:
+    return None
+
+
+def _make_check(kind: Any) -> _Check:
+    if _is_any(kind):
+        return _none
+    if kind is type(None) or kind is None:
+        return lambda v: None if v is None else Wrong("", v, "null")
+    if kind is bool:
+        return lambda v: None if isinstance(v, bool) else Wrong("", v, "true or false")
+    if kind is int:
+        return lambda v: (
+            None
+            if isinstance(v, int) and not isinstance(v, bool)
+            else Wrong("", v, "a whole number")
+        )
+    if kind is str:
+        return lambda v: None if isinstance(v, str) else Wrong("", v, "text")
+    words = expected(kind)
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        known = [m.value for m in kind]
+        return lambda v: None if v in known else Wrong("", v, words)
+    if isinstance(kind, type) and issubclass(kind, Shape):
+        return _object_check((kind,))
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        shapes = tuple(a for a in args if isinstance(a, type) and issubclass(a, Shape))
+        of_shape = _object_check(shapes) if shapes else None
+        others = tuple(_check(a) for a in args)
+
+        def union(value: Any) -> Wrong | None:
+            if of_shape is not None and isinstance(value, Mapping):
+                return of_shape(value)
+            if any(check(value) is None for check in others):
+                return None
+            return Wrong("", value, words)
+
+        return union
+    if origin in (tuple, list):
+        item = _check(args[0] if args else Any)
+
+        def each_item(value: Any) -> Wrong | None:
+            if not isinstance(value, list):
+                return Wrong("", value, words)
+            for i, one in enumerate(value):
+                found = item(one)
+                if found is not None:
+                    return _at(f"[{i}]", found)
+            return None
+
+        return each_item
+    if origin in (dict, Mapping) or kind is dict:
+        inner = _check(args[1] if len(args) == 2 else Any)
+
+        def each_value(value: Any) -> Wrong | None:
+            if not isinstance(value, Mapping):
+                return Wrong("", value, "an object")
+            for name, one in value.items():
+                found = inner(one)
+                if found is not None:
+                    return _at(f".{name}", found)
+            return None
+
+        return each_value
+    return _none
+
+
+def _object_check(shapes: tuple[type[Shape], ...]) -> _Check:
+    """An object of one of `shapes` (told apart by its keys, `pick`), checked field by field."""
+
+    def check(value: Any) -> Wrong | None:
+        if not isinstance(value, Mapping):
+            return Wrong("", value, "an object")
+        chosen = pick(shapes, value) if len(shapes) > 1 else shapes[0]
+        found = _shape_wrong(chosen or shapes[0], value)
+        return None if found is None else _at(".", found)
+
+    return check
+
+
+def _is_any(kind: Any) -> bool:
+    """Whether a field's type takes any JSON value (`Any`, `referee.vocabulary.JSON`)."""
+    if kind is Any:
+        return True
+    args = typing.get_args(kind)
+    return {bool, int, str, type(None)} <= set(args) and any(
+        typing.get_origin(a) is list for a in args
+    )
+
+
+def expected(kind: Any) -> str:
+    """What a field of type `kind` holds, in words.
+
+    >>> expected(int | None), expected(tuple[str, ...])
+    ('a whole number or null', 'a list of text')
+    """
+    if _is_any(kind):
+        return "any JSON value"
+    words = {bool: "true or false", int: "a whole number", str: "text", type(None): "null"}
+    if kind in words:
+        return words[kind]
+    if kind is None:
+        return "null"
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return "one of " + ", ".join(repr(m.value) for m in kind)
+    if isinstance(kind, type) and issubclass(kind, Shape):
+        return "an object"
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(dict.fromkeys(expected(a) for a in args))
+    if origin in (tuple, list):
+        return f"a list of {_plural(expected(args[0]))}" if args else "a list"
+    return "an object"
+
+
+def _plural(words: str) -> str:
+    return {
+        "a whole number": "whole numbers",
+        "an object": "objects",
+        "true or false": "true or false",
+    }.get(words, words)
 
 
 def _declare(cls: type) -> tuple[Declared, ...]:

@@ -13,10 +13,9 @@ from typing import Any
 from referee import chat as k
 from referee.bout import commands as c
 from referee.dice import odds, parse
-from referee.dice.chat import format_host_line
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
 from referee.payloads import events as p
-from referee.sentences import receipt
+from referee.sentences import roll_line, sentence
 from referee.service.bouts import Caller, RefereeService, failure_of
 from referee.store import Role
 from referee.vocabulary import EventType
@@ -87,11 +86,10 @@ def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolR
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, (cmd.sides,) * cmd.count))
     rolled = next(e for e in events if e["type"] == EventType.ROLL)["payload"]
-    line = format_host_line(_shown(actor), cmd.sides, p.Roll.read(rolled).faces)
-    # The receipt as every renderer says it (`referee.sentences.receipt`, as `referee export
-    # --chat` writes it and the judge reads it): a roll from another stream than the roller's
-    # actions names it, so it is not taken for an attack.
-    return line + receipt(rolled, actor)
+    # The host line with its receipt as every renderer says it (`referee.sentences.roll_line`,
+    # as `referee export --chat` writes it and the judge reads it): a roll from another stream
+    # than the roller's actions names it, so it is not taken for an attack.
+    return roll_line(_shown(actor), rolled)
 
 
 def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:
@@ -109,7 +107,8 @@ def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack
         if caller.role is Role.REFEREE:
             raise RuleError(f"the referee names both: `attack ATTACKER {cmd.target}`")
         attacker = caller.fighter or ""
-    return k.said(service.act(bout_id, caller, attacker, "attack", {"target": cmd.target}))
+    events = service.act_events(bout_id, caller, attacker, "attack", {"target": cmd.target})
+    return k.said(events, service.state(bout_id).system)
 
 
 def _spirit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Spirit) -> str:
@@ -118,7 +117,8 @@ def _spirit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Spirit
         if caller.role is Role.REFEREE:
             raise RuleError(f"the referee names both: `spirit FIGHTER {cmd.target}`")
         actor = caller.fighter or ""
-    return k.said(service.act(bout_id, caller, actor, "spirit", {"target": cmd.target}))
+    events = service.act_events(bout_id, caller, actor, "spirit", {"target": cmd.target})
+    return k.said(events, service.state(bout_id).system)
 
 
 def _odds(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Odds) -> str:
@@ -132,12 +132,14 @@ def _act(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Act) -> s
     actor = str(options.pop("actor", caller.fighter or ""))
     if caller.role is Role.REFEREE and "actor" not in dict(cmd.options):
         raise RuleError(f"the referee names who acts: `act {cmd.kind} actor=NAME ...`")
-    return k.said(service.act(bout_id, caller, actor, cmd.kind, options))
+    events = service.act_events(bout_id, caller, actor, cmd.kind, options)
+    return k.said(events, service.state(bout_id).system)
 
 
 def _init(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Init) -> str:
-    service.command(bout_id, caller, c.RollInitiative())
-    return "Initiative: " + " > ".join(service.state(bout_id).order)
+    events = service.command(bout_id, caller, c.RollInitiative())
+    settled = next(e for e in events if e["type"] == EventType.INITIATIVE)
+    return sentence(settled, service.state(bout_id).system)
 
 
 _POWERS: dict[k.Power, Callable[[], c.Command]] = {

@@ -220,7 +220,7 @@ def _unchained(events: list[Record]) -> list[Record]:
 
 def _system_of(events: Sequence[Record]) -> str | None:
     opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
-    system = (opened.get("payload") or {}).get("system") if opened else None
+    system = p.BoutOpened.given(opened.get("payload")).system if opened else None
     return system if isinstance(system, str) else None
 
 

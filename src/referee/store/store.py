@@ -61,6 +61,7 @@ from referee.ledger import (
     utc_time,
     verify_chain,
 )
+from referee.payloads.events import Roll
 from referee.rng import (
     Throw,
     VerifiableRng,
@@ -828,13 +829,13 @@ def _dice_of(
 
 def _stream_of(event: Event, streams: bool) -> str | None:
     """The stream a new roll names: one in a bout with streams, none in one without."""
-    stream = event["payload"].get("stream") if isinstance(event["payload"], dict) else None
+    stream = Roll.given(event["payload"]).stream
     if streams != isinstance(stream, str):
         raise RuleError(
             f"event {event['seq']} (roll): stream {stream!r} in a bout of dice scheme "
             f"{STREAMS if streams else 1} (a roll names its stream exactly when the bout has them)"
         )
-    return stream
+    return stream if isinstance(stream, str) else None
 
 
 class _Thrown(VerifiableRng):
@@ -891,12 +892,10 @@ def _was_thrown(
     """Whether a roll's payload shows what `rng` threw at (`stream`, `nonce`): its dice and
     faces."""
     done = None if rng is None else rng.thrown.get((stream, nonce))
-    return (
-        done is not None
-        and isinstance(payload, dict)
-        and payload.get("dice") == list(done.dice)
-        and payload.get("faces") == list(done.faces)
-    )
+    if done is None:
+        return False
+    roll = Roll.given(payload)
+    return roll.is_object and roll.dice == list(done.dice) and roll.faces == list(done.faces)
 
 
 def _backoff(attempt: int) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
+from referee.sentences import order_text
 from referee.transcripts.judge import Use, Verdict
 from referee.transcripts.judgement import Judgement
 from referee.transcripts.render import fighters_line, notes_by_line, verdict_line
@@ -113,11 +114,7 @@ def html_page(case: Judgement, title: str = "Judged spar") -> str:
     )
     anomalies = f'<ul class="anomalies">{items}</ul>' if items else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
-    order = (
-        f"<p>Initiative: {escape(verdict.order[0])} acts first (MSV-5).</p>"
-        if verdict.order
-        else ""
-    )
+    order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'

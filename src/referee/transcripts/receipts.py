@@ -22,7 +22,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.errors import NotationError, RuleError, VerificationError
+from referee.payloads.events import Action, FighterAdded, Roll, Voided
+from referee.payloads.events import Initiative as InitiativeEvent
+from referee.payloads.fields import Given
 from referee.systems.msv.attack import check_cs
+from referee.systems.msv.payloads import Attack, Initiative, InitiativeRoll, InitiativeRound
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
 from referee.transcripts.authors import name_key
 from referee.transcripts.fighters import Fighter
@@ -170,18 +174,19 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
     actor, kind = "", ""
     for event in events:
         kind_of = event.get("type")
-        payload = event.get("payload") or {}
+        payload = event.get("payload")
         if kind_of == EventType.ACTION:
-            actor, kind, pending = str(event.get("actor")), str(payload.get("kind")), []
-        elif kind_of == EventType.OUTCOME and rolls and isinstance(payload.get("target"), str):
-            if rolls[-1].use == "attack" and rolls[-1].target is None:
-                rolls[-1] = replace(rolls[-1], target=payload["target"])
-        elif kind_of == EventType.ROLL and payload.get("nonce") is not None:
-            roll = _roll(event, payload, actor, kind, voided)
+            actor, kind, pending = str(event.get("actor")), str(Action.given(payload).kind), []
+        elif kind_of == EventType.OUTCOME and rolls:
+            target = Attack.given(payload).target
+            if isinstance(target, str) and rolls[-1].use == "attack" and rolls[-1].target is None:
+                rolls[-1] = replace(rolls[-1], target=target)
+        elif kind_of == EventType.ROLL and Roll.given(payload).nonce is not None:
+            roll = _roll(event, Roll.given(payload), actor, kind, voided)
             rolls.append(roll)
             pending.append(roll)
         elif kind_of == EventType.INITIATIVE:
-            names = [r.get("name") for rnd in _rounds(payload) for r in rnd.get("rolls", [])]
+            names = [InitiativeRoll.given(r).name for rnd in _rounds(payload) for r in rnd]
             for roll, name in zip(pending, names, strict=False):
                 rolls[rolls.index(roll)] = _renamed(roll, str(name))
             pending = []
@@ -189,38 +194,45 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
 
 
 def _roll(
-    event: Mapping[str, Any], payload: Mapping[str, Any], actor: str, kind: str, voided: set[int]
+    event: Mapping[str, Any], given: Given[Roll], actor: str, kind: str, voided: set[int]
 ) -> LedgerRoll:
+    wrong = given.wrong()
     try:
-        sides = tuple(int(str(d).lstrip("d")) for d in payload.get("dice") or [])
-        faces = tuple(int(f) for f in payload.get("faces") or [])
-        nonce, seq = int(payload["nonce"]), int(event["seq"])
-    except (KeyError, TypeError, ValueError):
-        raise NotationError(f"export event {event.get('seq')!r} is not a readable roll") from None
+        if wrong is not None:
+            raise ValueError(str(wrong))
+        roll = Roll.read(given.payload)
+        sides = tuple(int(d.lstrip("d")) for d in roll.dice)
+        nonce, seq = int(given.nonce), int(event["seq"])
+    except (KeyError, TypeError, ValueError) as err:
+        why = f": {wrong}" if wrong is not None else f" ({err})"
+        raise NotationError(
+            f"export event {event.get('seq')!r} is not a readable roll{why}"
+        ) from None
     use = {"initiative": "initiative", "attack": "attack"}.get(kind, "free-roll")
     name = REFEREE_NAME if actor == "referee" else actor
-    stream = payload.get("stream")
-    stream = stream if isinstance(stream, str) else None
-    return LedgerRoll(seq, nonce, name, sides, faces, use, seq in voided, stream)
+    faces = tuple(roll.faces)
+    return LedgerRoll(seq, nonce, name, sides, faces, use, seq in voided, roll.stream)
 
 
 def _renamed(roll: LedgerRoll, name: str) -> LedgerRoll:
     return replace(roll, name=name)
 
 
-def _rounds(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    detail = payload.get("detail")
-    rounds = detail.get("rounds") if isinstance(detail, Mapping) else None
-    return [r for r in rounds if isinstance(r, Mapping)] if isinstance(rounds, list) else []
+def _rounds(payload: Any) -> list[list[Any]]:
+    """Each round's rolls of an MSV initiative's detail, as given (what is not a list left out)."""
+    rounds = Initiative.given(InitiativeEvent.given(payload).detail).rounds
+    if not isinstance(rounds, list):
+        return []
+    found = (InitiativeRound.given(r).rolls for r in rounds)
+    return [r for r in found if isinstance(r, list)]
 
 
 def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
     out: set[int] = set()
     for event in events:
         if event.get("type") == EventType.VOIDED:
-            payload = event.get("payload")
-            low = payload.get("from") if isinstance(payload, Mapping) else None
-            high = payload.get("to") if isinstance(payload, Mapping) else None
+            voided = Voided.given(event.get("payload"))
+            low, high = voided.first, voided.last
             if isinstance(low, int) and isinstance(high, int):
                 out.update(range(low, min(high, low + 100_000) + 1))
     return out
@@ -231,14 +243,14 @@ def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
     out = []
     for event in events:
         if event.get("type") == EventType.FIGHTER_ADDED:
-            payload = event.get("payload")
-            if not isinstance(payload, Mapping):
+            added = FighterAdded.given(event.get("payload"))
+            if not added.is_object:
                 return ()
-            stats = payload.get("stats")
+            stats = added.stats
             cs = stats.get("cs") if isinstance(stats, Mapping) else None
             if not isinstance(cs, int) or isinstance(cs, bool):
                 return ()
-            name, side = str(payload.get("name")), payload.get("side")
+            name, side = str(added.name), added.side
             team = side if isinstance(side, str) and side != name else None
             out.append(Fighter(name, check_cs(cs), team))
     return tuple(out)

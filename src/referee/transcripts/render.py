@@ -1,5 +1,9 @@
 """A judgement as text: the verdict, the anomalies, then the log line-numbered and annotated.
 
+What the log's events did is said as `referee.sentences` says them: the settled order as an
+`initiative` event says it, an attack's reading as its `outcome` says it (tests compare a
+bout's `export --chat` judged back with the bout's own events).
+
 >>> from referee.transcripts.judgement import judge_log
 >>> case = judge_log("OnlineHost: A rolled 1 100-sided die: 90\\n"
 ...                  "OnlineHost: B rolled 1 100-sided die: 30", ["A=50", "B=50"])
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from referee.sentences import order_text
 from referee.transcripts.judge import Use, Verdict
 from referee.transcripts.judgement import Judgement
 
@@ -75,7 +80,7 @@ def text_report(case: Judgement) -> Iterator[str]:
     yield fighters_line(case)
     yield format_line(case)
     if verdict.order:
-        yield f"Initiative: {verdict.order[0]} acts first (MSV-5)"
+        yield order_text(verdict.order)
     for note in verdict.notes:
         yield f"Note: {note}"
     for anomaly in verdict.anomalies:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.errors import NotationError, RuleError
+from referee.keyvalue import Pair, PairError, read_all
 from referee.systems.srp.gear import Code, GearPack, Weapon, parse_codes, parse_shield
 from referee.systems.srp.levels import check_skill
 from referee.systems.srp.melee import Attack, Defense
@@ -88,10 +89,10 @@ def sheet_from_spec(
             skills={weapon.name: check_skill(_spec_int(pairs, "skill", 0, high=100))},
             defense=check_skill(_spec_int(pairs, "defense", DEFAULT_DEFENSE, high=100), "defense"),
             avoid=_spec_int(pairs, "avoid", 0, high=100) if "avoid" in pairs else None,
-            defend=parse_defense(pairs.get("defend", "weapon")),
+            defend=parse_defense(_spec_text(pairs, "defend", "weapon")),
             dam=_spec_int(pairs, "dam", 0, low=-10, high=50),
             armor=_spec_int(pairs, "armor", 0, high=100),
-            shield=parse_shield(pairs["shield"], pavise_ap=pavise_ap)
+            shield=parse_shield(pairs["shield"].text, pavise_ap=pavise_ap)
             if "shield" in pairs
             else None,
         )
@@ -109,38 +110,48 @@ def spec_keys(text: str) -> frozenset[str]:
     return frozenset(_pairs(text))
 
 
-def _pairs(text: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in text.replace(",", " ").split():
-        key, sep, value = item.partition("=")
-        key = key.strip().lower().replace("-", "_")
-        if not sep or not value:
-            raise NotationError(f"bad item {item!r} in {text!r} (expected key=value)")
+def _pairs(text: str) -> dict[str, Pair]:
+    """The spec's `key=value` items (`referee.keyvalue`, as chat and Discord read them), by key
+    in lower case with `-` as `_`."""
+    items = text.replace(",", " ").split()
+    try:
+        read = read_all(items, fold=True)
+    except PairError as err:
+        raise NotationError(f"in the fighter spec {text!r}: {err}") from None
+    out: dict[str, Pair] = {}
+    for key, pair in read.items():
+        key = key.replace("-", "_")
         if key not in (*_SPEC_KEYS, "weapon"):
             raise NotationError(
                 f"unknown key {key!r} in {text!r} (expected: {', '.join((*_SPEC_KEYS, 'weapon'))})"
             )
-        out[key] = value
+        out[key] = pair
     return out
 
 
-def _spec_int(pairs: dict[str, str], key: str, default: int, *, low: int = 0, high: int) -> int:
-    raw = pairs.get(key)
-    if raw is None:
+def _spec_text(pairs: dict[str, Pair], key: str, default: str) -> str:
+    """A key whose value is always text (a name, a code list), as typed."""
+    pair = pairs.get(key)
+    return default if pair is None else pair.text
+
+
+def _spec_int(pairs: dict[str, Pair], key: str, default: int, *, low: int = 0, high: int) -> int:
+    pair = pairs.get(key)
+    if pair is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise NotationError(f"{key}={raw!r} is not a whole number") from None
+    value = pair.value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotationError(f"{key}={pair.text!r} is not a whole number")
     if not low <= value <= high:
-        raise RuleError(f"{key}={raw!r} is out of range (expected {low}..{high})")
+        raise RuleError(f"{key}={pair.text!r} is out of range (expected {low}..{high})")
     return value
 
 
-def _spec_weapon(pairs: dict[str, str], pack: GearPack | None) -> Weapon:
+def _spec_weapon(pairs: dict[str, Pair], pack: GearPack | None) -> Weapon:
     if "weapon" in pairs:
+        name = pairs["weapon"].text
         if pack is None:
-            raise RuleError(f"weapon={pairs['weapon']!r} needs a gear pack")
-        return pack.weapon(pairs["weapon"])
-    codes = parse_codes(pairs.get("codes", "").replace("+", ","), "codes")
+            raise RuleError(f"weapon={name!r} needs a gear pack")
+        return pack.weapon(name)
+    codes = parse_codes(_spec_text(pairs, "codes", "").replace("+", ","), "codes")
     return Weapon("weapon", damage=_spec_int(pairs, "damage", 0, low=-10, high=50), codes=codes)

@@ -3,6 +3,7 @@
 // and the log line by line, as POST /api/judge answers. window.refereeJudge is for tests.
 
 import { attempt, call, el, fill, say } from "./api.js";
+import { orderText } from "./sentences.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -50,7 +51,7 @@ function render(result) {
   verdict.className = `verdict ${flagged ? "flagged" : "clean"}`;
   verdict.textContent = result.verdict;
   const named = result.fighters.map((f) => `${f.name} (CS ${f.cs})`).join(", ");
-  const order = result.order.length ? ` · ${result.order[0]} acts first (MSV-5)` : "";
+  const order = result.order.length ? ` · ${orderText(result.order)}` : "";
   $("fighters-line").textContent = `Fighters: ${named} (${result.source})${order}`;
   fill(
     $("anomalies"),

@@ -62,6 +62,12 @@ export function rollText(payload) {
 }
 
 /** An action's options but its target: " (weapon axe, defend none)". */
+// The settled order of initiative, as an `initiative` event says it (the judge's page says a
+// log's order the same way); referee.sentences.order_text.
+export function orderText(order) {
+  return `Initiative: ${order.join(" > ")}`;
+}
+
 export function optionsText(options) {
   const rest = Object.entries(options || {}).filter(([k]) => k !== "target");
   return rest.length ? ` (${rest.map(([k, v]) => `${k} ${valueText(v)}`).join(", ")})` : "";
@@ -126,7 +132,7 @@ const SAY = {
   [EventType.REVEALED]: (e, p) => `${p.name}'s ${(p.keys || []).join(", ") || "hidden stats"} revealed`,
   [EventType.ACTION]: action,
   [EventType.ROLL]: (e, p) => rollText(p),
-  [EventType.INITIATIVE]: (e, p) => `Initiative: ${p.order.join(" > ")}`,
+  [EventType.INITIATIVE]: (e, p) => orderText(p.order),
   [EventType.OUTCOME]: (e, p) => String(p.summary),
   [EventType.FAILED]: (e, p) => `Could not be settled after its dice were recorded: ${p.error}`,
   [EventType.WOUND]: (e, p, system) => wound(p, system),
