@@ -190,6 +190,24 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: 
     client_seed = doc["fairness"]["client_seed"]
     assert len(client_seed.split(":")) == 3  # the table's part, then each HUD's own
 
+    # Each reading the HUDs said aloud is the service's `said`: the outcome as referee.sentences
+    # says it (the same words as the chat endpoint's answer), never the HUD's own wording.
+    from referee.sentences import sentence
+
+    readings = [c.text for c in region.chat if c.speaker == "Referee"]
+    outcomes = [e for e in doc["events"] if e["type"] == "outcome"]
+    assert outcomes
+    for outcome in outcomes:
+        said = sentence(outcome, "msv")
+        upto = next((o["seq"] for o in outcomes if o["seq"] > outcome["seq"]), None)
+        after = [
+            e
+            for e in doc["events"]
+            if outcome["seq"] < e["seq"] < (upto or 1 << 62) and e["type"] in ("turn", "ended")
+        ]  # none when a critical's free attack comes at once
+        then = sentence(after[0], "msv") if after else "acts again at once"
+        assert any(line.startswith(said) and then in line for line in readings), (said, then)
+
     log = region.chat_log()
     case = judge_log(log)
     assert not case.verdict.anomalies, [(a.line, a.reason) for a in case.verdict.anomalies]

@@ -233,19 +233,15 @@ string host_line(string roll)
 
 answered_action(string body)
 {
-    string failed = llJsonGetValue(body, ["failed"]);
-    string summary = llJsonGetValue(body, ["summary"]);
     list rolls = llJson2List(llJsonGetValue(body, ["rolls"]));
     integer i;
     for (i = 0; i < llGetListLength(rolls); ++i) announce("OnlineHost", host_line(llList2String(rolls, i)));
-    if (failed != JSON_INVALID) summary = "failed after its dice were thrown and recorded: " + failed;
-    string next = llJsonGetValue(body, ["next"]);
-    string winner = llJsonGetValue(body, ["winner"]);
-    string after = "";
-    if (winner != JSON_INVALID && winner != JSON_NULL) after = " " + winner + " wins the bout.";
-    else if (next != JSON_INVALID) after = " Next: " + next + ".";
-    if (summary != JSON_INVALID) announce("Referee", summary + after);
-    tell(summary + after);
+    // The service says the action as its chat endpoint does (referee.sentences): the reading,
+    // or why it failed after its dice were recorded, then whose turn it is or who won.
+    string said = llJsonGetValue(body, ["said"]);
+    if (said == JSON_INVALID) return;
+    announce("Referee", said);
+    tell(said);
 }
 
 glanced(string body)

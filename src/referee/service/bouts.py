@@ -25,6 +25,7 @@ from referee.bout.names import name as checked_name
 from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
+from referee.chat.answers import said
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
 from referee.ledger import utc_time
 from referee.payloads import events as p
@@ -357,8 +358,13 @@ class RefereeService:
         self, bout_id: str, caller: Caller, actor: str, kind: str, options: Mapping[str, Any]
     ) -> dict[str, Any]:
         """One action; the answer carries the roll and the rules' reading of it (with hidden
-        stats left out for everyone but the referee)."""
-        return action_answer(self.act_events(bout_id, caller, actor, kind, options))
+        stats left out for everyone but the referee), and `said`: its events as
+        `referee.sentences` says them, the chat endpoint's answer (what the HUD says aloud)."""
+        events = self.act_events(bout_id, caller, actor, kind, options)
+        answer = action_answer(events)
+        state = self.cache.after(bout_id, events[-1]) if events else None
+        answer["said"] = said(events, (state or self.state(bout_id)).system)
+        return answer
 
     def act_events(
         self, bout_id: str, caller: Caller, actor: str, kind: str, options: Mapping[str, Any]
