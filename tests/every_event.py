@@ -93,6 +93,7 @@ def _msv() -> Play:
     play.do(c.AddFighter("Tarl", {"cs": 60}, "a"))
     play.do(c.AddFighter("Orc", {"cs": 90}, "b", ("cs",)))
     play.do(c.AddFighter("Imp", {"cs": 40}, "b"))
+    play.do(c.CloseJoining())
     play.do(c.RollInitiative())
     play.do(c.FreeRoll("Tarl", expression="2d6+1"), by="Tarl")
     play.do(c.FreeRoll("Tarl", (20, 20)), by="Tarl")

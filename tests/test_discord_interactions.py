@@ -49,7 +49,7 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
         assert [b["label"] for b in buttons] == [f"Attack {foe_fighter}"]
         assert buttons[0]["custom_id"] == f"referee:attack:{foe_fighter}"
         wrong = await h.press(foe, buttons[0]["custom_id"])
-        assert wrong["content"] == f"error: not your turn: {actor} acts now"
+        assert wrong["content"] == f"error: out of turn: it is {actor}'s turn, not {foe_fighter}'s"
         assert wrong["flags"] == EPHEMERAL
         option, resolved = h.member_option("target", foe)
         struck = await h.slash(me, "attack", option, group="spar", resolved=resolved)
@@ -67,7 +67,8 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
             "Judge", "power", {"name": "verb", "type": 3, "value": "pause"}, group="spar"
         )
         assert paused["content"].startswith("The bout is paused")
-        closed = await h.slash("Judge", "close", group="spar")
+        bout = {"name": "what", "type": 3, "value": "bout"}
+        closed = await h.slash("Judge", "close", bout, group="spar")
         assert "The spar is closed. Server seed: " in closed["content"]
         assert closed["files"] == [
             f"spar-{next(b.id for b in store.list_bouts() if b.name == 'Slash duel')}.json"
@@ -189,7 +190,7 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         bout = next(b.id for b in store.list_bouts() if b.name == "Holds")
         count = len(store.events(bout))
         wrong = await choose(foe, f"{kind}:{actor}")
-        assert wrong["content"] == f"error: not your turn: {actor} acts now"
+        assert wrong["content"] == f"error: out of turn: it is {actor}'s turn, not {foe}'s"
         assert wrong["flags"] == EPHEMERAL
         assert len(store.events(bout)) == count  # a refusal stores nothing
         tried = await choose(actor, f"{kind}:{foe}")

@@ -109,7 +109,7 @@ def run_spar(h: Harness, tmp_path: Path) -> Callable[[], Awaitable[None]]:
             actor = fighter_to_act(answer)
         board = await h.text("Tarl", "~spar:scoreboard")
         assert "defeated" in board
-        closing = await h.say("Judge", "~spar:close")
+        closing = await h.say("Judge", "~spar:close bout")
         assert "The spar is closed. Server seed: " in closing[0].content
         (tmp_path / "spar.json").write_bytes(attachment_bytes(closing[-1]))
         assert (await h.text("Tarl", "~spar:scoreboard")).startswith("error: no spar is open")
@@ -146,7 +146,7 @@ def test_refusals_name_the_reason_and_change_nothing(tmp_path: Path) -> None:
         await h.text("Judge", "~spar:open msv Duel")
         bout = next(b.id for b in store.list_bouts() if b.name == "Duel")
         assert await h.text("Tarl", "~spar:open msv Other") == (
-            "error: a spar is already open in this channel (~spar:close ends it)"
+            "error: a spar is already open in this channel (~spar:end ends it)"
         )
         await h.text("Tarl", "~spar:join 65")
         await h.text("Pa-Kur", "~spar:join 70")
@@ -169,13 +169,18 @@ def test_refusals_name_the_reason_and_change_nothing(tmp_path: Path) -> None:
         count = len(store.events(bout))
         tables = [b.id for b in store.list_bouts() if b.name.startswith("table")]
         refused = f"error: not your turn: {actor} acts now"
-        assert await h.text(idle, "~spar:attack") == refused
+        idle_fighter = "Pa-Kur_2_nick" if idle == "Pa-Kur" else "Tarl_1_nick"
+        assert await h.text(idle, "~spar:attack") == (  # the engine's refusal, as in chat
+            f"error: out of turn: it is {actor}'s turn, not {idle_fighter}'s"
+        )
         assert await h.text(idle, "~roll 1d100") == refused + " (nothing was rolled)"
         assert await h.text(idle, "~r //roll -sides100 -dice1") == refused + " (nothing was rolled)"
         assert await h.text("Rask", "~spar:attack") == (
             "error: you are not fighting in this spar (~spar:join first)"
         )
-        assert await h.text("Rask", "~spar:quit") == "error: you are not fighting in this spar"
+        assert await h.text("Rask", "~spar:quit") == (
+            "error: you are not fighting in this spar (~spar:join first)"
+        )
         assert len(store.events(bout)) == count
         assert [b.id for b in store.list_bouts() if b.name.startswith("table")] == tables
 
@@ -225,8 +230,8 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert refused["flags"] == 64 and len(store.events(bout)) == count
         ended = (await h.press("Tarl", "referee:end:raiders"))["content"]
         assert "Bout ended: side raiders wins (ended by the referee)" in ended
-        closing = await h.say("Tarl", "~spar:close")
-        assert closing[-1].attachments
+        assert "The spar is closed. Server seed: " in ended  # the press also closes it
+        assert store.get_bout(bout).status == "closed"
 
     play(store, ["Judge", "Tarl", "Rask"], script)
 
@@ -320,7 +325,7 @@ def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
         begun = await h.text("Judge", "~spar:begin")
         assert begun.endswith("Initiative: Ann > Bran\nNext: Ann's turn (round 1)")  # listed
         assert await h.text("Bran", f"~spar:attack {h.mention('Ann')}") == (
-            "error: not your turn: Ann acts now"
+            "error: out of turn: it is Ann's turn, not Bran's"
         )
         struck = await h.text("Ann", f"~spar:attack {h.mention('Bran')}")
         assert re.search(r"^Ann rolls d20 d20 d6: \d+ \d+ \d+ \(nonce 0\)$", struck, re.M)
@@ -432,7 +437,7 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
         h.grant("Admin", role)
         await h.text("Judge", "~spar:open msv Guarded")
         assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
-        assert (await h.text("Admin", "~spar:cancel")).startswith(
+        assert (await h.text("Admin", "~spar:cancel bout")).startswith(
             "Bout cancelled (cancelled by the referee)"
         )
         assert await h.text("Admin", "~prefix !") == "The prefix here is now ! (e.g. !help)."
@@ -496,7 +501,7 @@ def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Pat
         else:
             assert state.current == "Ann"
             typed = await h.text("Judge", "~spar:attack Orc Ann")
-            assert typed == "error: not your turn: Ann acts now"
+            assert typed == "error: out of turn: it is Ann's turn, not Orc's"
 
     play(store, ["Judge", "Ann"], script)
 

@@ -231,6 +231,7 @@ _SAY: Mapping[EventType, Say] = {
     EventType.SKIPPED: lambda e, k, s: f"{k.name}'s turn passes: {k.reason}",
     EventType.PAUSED: lambda e, n, s: "The bout is paused",
     EventType.RESUMED: lambda e, n, s: "The bout is resumed",
+    EventType.JOINING_CLOSED: lambda e, n, s: "Joining is closed: no more fighters may join",
     EventType.OVERRIDDEN: _overridden,
     EventType.VOIDED: lambda e, v, s: f"Events {v.first}..{v.last} are voided (undone)",
     EventType.ENDED: _ended,

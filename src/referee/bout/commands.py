@@ -106,6 +106,11 @@ class Resume:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseJoining:
+    """The referee closes the bout to joiners (OnlineHost's close); it may still add fighters."""
+
+
+@dataclass(frozen=True, slots=True)
 class Override:
     """The referee replaces the wounds of the outcome event `of` (SRP-20); the original stays."""
 
@@ -145,6 +150,7 @@ Command = (
     | FreeRoll
     | Skip
     | Pause
+    | CloseJoining
     | Resume
     | Override
     | Void

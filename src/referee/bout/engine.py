@@ -186,6 +186,8 @@ def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> 
     _require_live(state)
     name = fighter_name(cmd.name, (f.name for f in state.fighters))
     check(by, "add", name)  # the referee adds; a fighter joins only as itself
+    if state.joining_closed and by != REFEREE:
+        raise ConflictError(f"joining is closed: {name} cannot join (the referee may add them)")
     if cmd.hidden:
         check(by, "hide")
     side = _check_name(cmd.side or name, "side")
@@ -435,6 +437,17 @@ def _pause(log: _Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> Non
     log.add(EventType.PAUSED, by, p.Nothing())
 
 
+def _close_joining(log: _Log, cmd: c.CloseJoining, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "close joining")
+    if log.state.status is not Status.OPEN:
+        raise ConflictError(
+            f"joining ends when the bout begins (it is {log.state.status.value}): nothing to close"
+        )
+    if log.state.joining_closed:
+        raise ConflictError("joining is already closed")
+    log.add(EventType.JOINING_CLOSED, by, p.Nothing())
+
+
 def _resume(log: _Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
     check(by, "resume")
     if log.state.status is not Status.PAUSED:
@@ -510,6 +523,7 @@ _HANDLERS: dict[type, Handler] = {
     c.FreeRoll: _free_roll,  # type: ignore[dict-item]
     c.Skip: _skip,  # type: ignore[dict-item]
     c.Pause: _pause,  # type: ignore[dict-item]
+    c.CloseJoining: _close_joining,  # type: ignore[dict-item]
     c.Resume: _resume,  # type: ignore[dict-item]
     c.Override: _override,  # type: ignore[dict-item]
     c.Void: _void,  # type: ignore[dict-item]

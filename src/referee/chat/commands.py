@@ -234,6 +234,14 @@ class Cancel:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseJoining:
+    """`close joining`: the referee closes the bout to joiners (OnlineHost's close)."""
+
+    def __str__(self) -> str:
+        return "close joining"
+
+
+@dataclass(frozen=True, slots=True)
 class Close:
     """`close bout`: the referee ends the bout if needed and reveals the server seed."""
 
@@ -260,4 +268,5 @@ ChatCommand = (
     | End
     | Cancel
     | Close
+    | CloseJoining
 )

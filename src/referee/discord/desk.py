@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar, cast
 
+from referee import chat as k
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
-from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line, read_value
 from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
@@ -38,12 +38,13 @@ from referee.errors import (
     NotationError,
     NotFoundError,
     RefereeError,
-    RuleError,
 )
 from referee.numerals import is_whole
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, Throw
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
+from referee.service.chat import roster as chat_roster
+from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
 from referee.systems.srp.actions import Special
@@ -69,6 +70,14 @@ SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Enta
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
+#: Commands anyone in the channel may give (they read, and store nothing).
+READ_ONLY = (k.Help, k.Status, k.Score, k.Odds)
+#: The proctor's typed words, and what the refusal says only the proctor can do.
+PROCTOR_VERBS = {"init": "begin the spar", "add": "add fighters", "update": "update fighters",
+                 "pause": "pause", "resume": "resume", "skip": "skip", "void": "void",
+                 "cancel": "cancel", "end": "end", "close": "close the spar"}  # fmt: skip
+#: States in which a spar can still be ended.
+LIVE = (Status.OPEN, Status.RUNNING, Status.PAUSED)
 R = TypeVar("R")
 D = TypeVar("D")
 #: The channels whose row the command running in this context holds (`Links.hold_channel`).
@@ -316,7 +325,7 @@ class Desk:
     def open(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:open [msv|srp] [NAME]`: the caller becomes the proctor."""
         if self._spar(place, required=False) is not None:
-            raise ConflictError("a spar is already open in this channel (~spar:close ends it)")
+            raise ConflictError("a spar is already open in this channel (~spar:end ends it)")
         words = args.split()
         system = words.pop(0).lower() if words and words[0].lower() in SYSTEMS else "msv"
         name = " ".join(words) or f"Spar in #{place.channel_name}"
@@ -384,56 +393,118 @@ class Desk:
     # -- spars: fighting -----------------------------------------------------------------
 
     def begin(self, place: Place, who: Person) -> Reply:
-        """`~spar:begin`: roll initiative (every reroll shown) and start."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "begin the spar")
-        records = self.service.command(bout, REF, c.RollInitiative())
-        return self.answer(bout, records)
+        """`~spar:begin` (the chat grammar's `init`): roll initiative (every reroll shown)."""
+        return self.run(place, who, k.Init())
 
     def attack(
         self, place: Place, who: Person, target: str | None, attacker: str | None = None
     ) -> Reply:
-        """`~spar:attack @user` (alias `~spar:roll`): your attack; the proctor may name both."""
-        bout = self.bout_of(place)
-        state = self.service.state(bout)
-        me = self.links.member(bout, who.id)
-        npc = self._npc_to_act(bout, who, state) if attacker is None else None
-        if attacker is not None or npc is not None:
-            self.require_proctor(bout, who, "attack for another fighter")
-            caller, actor = REF, attacker or npc
-            assert actor is not None
-        else:
-            if me is None or not me.fighter:
-                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
-        if state.status is not Status.RUNNING:
-            raise ConflictError(f"the spar is {state.status.value}: no attacks now")
-        if state.current != actor:
-            raise ConflictError(f"not your turn: {state.current} acts now")
-        foe = target or (me.target if me and attacker is None else None) or _only_foe(state, actor)
-        records = self.service.command(bout, caller, c.Act(actor, "attack", {"target": foe}))
-        return self.answer(bout, records)
+        """`~spar:attack @user` (alias `~spar:roll`), an Attack button: the chat grammar's
+        `attack TARGET`; without a target, the one set with `~spar:target` or the only foe."""
+        if target is None:
+            bout = self.bout_of(place)
+            state = self.service.state(bout)
+            me = self.links.member(bout, who.id)
+            actor = attacker or self._actor(bout, who, state)
+            target = (me.target if me and attacker is None else None) or _only_foe(state, actor)
+        return self.run(place, who, k.Attack(target, attacker))
 
     def act(
         self, place: Place, who: Person, kind: str, target: str | None, options: dict[str, Any]
     ) -> Reply:
-        """`~spar:act KIND @user key=value...`: any action of the rule system (SRP)."""
-        bout = self.bout_of(place)
-        me = self.links.member(bout, who.id)
-        state = self.service.state(bout)
-        npc = self._npc_to_act(bout, who, state)
-        if npc is not None:
-            caller, actor = REF, npc
-        else:
-            if me is None or not me.fighter:
-                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-            if state.current != me.fighter:
-                raise ConflictError(f"not your turn: {state.current} acts now")
-            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
+        """`~spar:act KIND @user key=value...`, an SRP button: the chat grammar's `act`."""
         if target is not None:
             options = {**options, "target": target}
-        records = self.service.command(bout, caller, c.Act(actor, kind, options))
-        return self.answer(bout, records)
+        return self.run(place, who, k.Act(kind, tuple(options.items())))
+
+    def typed(
+        self, place: Place, who: Person, verb: str, text: str, user: int | None = None
+    ) -> Reply:
+        """A typed command in the chat grammar (`~spar:attack Tarl`, `~attack Tarl`,
+        `~spar:add Bob the Bold 50`): the line is read by `referee.chat.parse_line` against
+        the spar's roster, as the chat endpoint and the HUD read it, then run (`run`)."""
+        bout = self.bout_of(place)
+        what = PROCTOR_VERBS.get(verb)
+        if what is not None:  # the proctor's words say so before anything is read
+            self.require_proctor(bout, who, what)
+        state = self.service.state(bout)
+        if verb == "attack" and not text.strip():
+            return self.attack(place, who, None)
+        command = parse_line(f"{verb} {text}".strip(), chat_roster(state))
+        if isinstance(command, k.Close):  # here it also attaches the export
+            return self.end(place, who)
+        return self.run(place, who, command, user=user)
+
+    def run(
+        self, place: Place, who: Person, command: k.ChatCommand, user: int | None = None
+    ) -> Reply:
+        """Run one chat command for a member, as the chat endpoint runs it
+        (`referee.service.chat.run_command`, one unit of work): the proctor speaks as the
+        referee (and for a non-player fighter on its turn), a fighter as itself. `user`: the
+        member an `add` stands for. The answer shows the stored events (hidden stats to the
+        proctor only), or the chat grammar's answer line when nothing was stored."""
+        bout = self.bout_of(place)
+        state = self.service.state(bout)
+        command = self._for_npc(bout, who, state, command)
+        caller = self._caller(bout, who, command)
+        part = self._seed_part(bout) if isinstance(command, k.Add) else None
+        ran = run_command(self.service, bout, caller, command, seed_part=part)
+        if isinstance(command, k.Add):
+            if user is not None:
+                self.links.set_member(bout, user, fighter=command.name, name=command.name)
+            return Reply(
+                [f"{command.name} joins the spar (CS {command.cs}), added by the proctor."]
+            )
+        if isinstance(command, k.Quit):
+            self.links.set_member(bout, who.id, fighter=None)
+        if not ran.records:
+            return Reply([ran.line])
+        # The events as stored (the service answers a fighter without hidden stats; the
+        # proctor reads those here, by direct message, and the channel what the public may).
+        first, last = ran.records[0]["seq"], ran.records[-1]["seq"]
+        stored = [r for r in self.service.records(bout, first - 1) if r["seq"] <= last]
+        return self.answer(bout, stored)
+
+    def _caller(self, bout: str, who: Person, command: k.ChatCommand) -> Caller:
+        """Who a member is to the service for `command`: the referee (the proctor, for the
+        referee's commands and for another fighter), the fighter it plays, or nobody."""
+        me = self.links.member(bout, who.id)
+        mine = me.fighter if me is not None else None
+        if isinstance(command, READ_ONLY):
+            return ANONYMOUS
+        if _own(command, mine):
+            if mine is None:
+                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+            return Caller(Role.FIGHTER, mine)
+        self.require_proctor(bout, who, _proctor_what(command))
+        return REF
+
+    def _for_npc(
+        self, bout: str, who: Person, state: BoutState, command: k.ChatCommand
+    ) -> k.ChatCommand:
+        """The proctor's own `attack TARGET` / `act KIND` on a non-player fighter's turn: the
+        same command with that fighter named as the one who acts."""
+        npc = self._npc_to_act(bout, who, state)
+        if npc is None:
+            return command
+        if isinstance(command, k.Attack) and command.attacker is None:
+            return k.Attack(command.target, npc)
+        if isinstance(command, k.Spirit) and command.actor is None:
+            return k.Spirit(command.target, npc)
+        if isinstance(command, k.Act) and "actor" not in dict(command.options):
+            return k.Act(command.kind, (*command.options, ("actor", npc)))
+        return command
+
+    def _actor(self, bout: str, who: Person, state: BoutState) -> str:
+        """The fighter a member's own action is for: its own, or the non-player fighter the
+        proctor acts for on its turn."""
+        npc = self._npc_to_act(bout, who, state)
+        if npc is not None:
+            return npc
+        me = self.links.member(bout, who.id)
+        if me is None or not me.fighter:
+            raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+        return me.fighter
 
     def _npc_to_act(self, bout: str, who: Person, state: BoutState) -> str | None:
         """The fighter to act when it is a non-player fighter (no member plays it) and `who`
@@ -475,14 +546,8 @@ class Desk:
         return lines
 
     def quit(self, place: Place, who: Person) -> Reply:
-        """`~spar:quit`: leave the spar."""
-        bout = self.bout_of(place)
-        me = self.links.member(bout, who.id)
-        if me is None or not me.fighter:
-            raise ForbiddenError("you are not fighting in this spar")
-        records = self.service.remove(bout, Caller(Role.FIGHTER, me.fighter), me.fighter)
-        self.links.set_member(bout, who.id, fighter=None)
-        return self.answer(bout, records)
+        """`~spar:quit` (the chat grammar's `quit`): leave the spar."""
+        return self.run(place, who, k.Quit())
 
     def answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
         state = self.service.state(bout)
@@ -553,31 +618,19 @@ class Desk:
         raise ForbiddenError(f"only the proctor ({name or 'nobody'}) can {what}")
 
     def power(self, place: Place, who: Person, verb: str, args: str = "") -> Reply:
-        """pause, resume, skip, void, cancel, end [SIDE]: the proctor's."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, verb)
-        commands: dict[str, Callable[[], c.Command]] = {
-            "pause": c.Pause,
-            "resume": c.Resume,
-            "skip": c.Skip,
-            "void": c.Void,
-            "cancel": c.Cancel,
-            "end": lambda: c.End(args.strip() or None),
-        }
-        records = self.service.command(bout, REF, commands[verb]())
-        return self.answer(bout, records)
+        """pause, resume, skip, void, cancel, end [SIDE]: the proctor's (the chat grammar's
+        powers; `end` also closes the spar: its seed revealed, its export attached)."""
+        if verb == "end":
+            return self.end(place, who, args.strip() or None)
+        if verb == "cancel":
+            return self.run(place, who, k.Cancel())
+        return self.run(place, who, k.Referee(k.Power(verb)))
 
     def add(
         self, place: Place, who: Person, name: str, user: int | None, cs: int, side: str | None
     ) -> Reply:
-        """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the proctor adds a fighter."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "add fighters")
-        part = self._seed_part(bout)
-        self.service.add_fighter(bout, REF, name, {"cs": cs}, side, client_seed=part)
-        if user is not None:
-            self.links.set_member(bout, user, fighter=name, name=name)
-        return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
+        """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the chat grammar's `add`."""
+        return self.run(place, who, k.Add(name, cs, side), user=user)
 
     def npc(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:npc CHARACTER [on SIDE] [hidden]` (a saved character of the proctor's) or
@@ -637,21 +690,12 @@ class Desk:
         return Reply([f"The proctor reveals {name}'s stats: {values}."])
 
     def remove(self, place: Place, who: Person, name: str) -> Reply:
-        """`~spar:remove @user`: the proctor removes a fighter."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "remove fighters")
-        records = self.service.remove(bout, REF, name)
-        return self.answer(bout, records)
+        """`~spar:remove @user`: the chat grammar's `remove NAME`."""
+        return self.run(place, who, k.Remove(name))
 
     def update(self, place: Place, who: Person, name: str, options: dict[str, Any]) -> Reply:
-        """`~spar:update @user key=value...` (wounds=3, cs=70): the proctor's."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "update fighters")
-        wounds = options.pop("wounds", None)
-        if wounds is not None and not isinstance(wounds, int):
-            raise RuleError(f"wounds must be a whole number, got {wounds!r}")
-        records = self.service.command(bout, REF, c.UpdateFighter(name, options, wounds))
-        return self.answer(bout, records)
+        """`~spar:update @user key=value...` (wounds=3, cs=70): the chat grammar's `update`."""
+        return self.run(place, who, k.Update(name, tuple(options.items())))
 
     def override(self, place: Place, who: Person, of: int | None, wounds: dict[str, Any]) -> Reply:
         """`~spar:override [SEQ] NAME=WOUNDS...`: replace an outcome's wounds (default: last)."""
@@ -675,11 +719,14 @@ class Desk:
         self.links.set_member(bout, user, name=name)
         return Reply([f"{name} is the proctor now."])
 
-    def close(self, place: Place, who: Person) -> Reply:
-        """`~spar:close`: end it, reveal the seed, attach the export."""
+    def end(self, place: Place, who: Person, side: str | None = None) -> Reply:
+        """The `~spar:end` button: end the spar (naming the winning side, if any, unless it
+        has ended already), reveal its seed and attach the export."""
         bout = self.bout_of(place)
-        self.require_proctor(bout, who, "close the spar")
+        self.require_proctor(bout, who, "end")
         before = self.service.state(bout).next_seq
+        if self.service.state(bout).status in LIVE:
+            run_command(self.service, bout, REF, k.End(side))
         seed = self.service.close(bout, REF)["server_seed"]
         records = self.service.records(bout, before - 1)
         export = self.service.export(bout, REF)
@@ -734,13 +781,6 @@ class Desk:
             raise NotFoundError("that member is not fighting in this spar")
         return member.fighter
 
-    def typed_attack(self, place: Place, text: str) -> ChatAttack:
-        """`TARGET` or `ATTACKER TARGET` typed by name, read by the shared chat grammar."""
-        names = tuple(f.name for f in self.service.state(self.bout_of(place)).fighters)
-        command = parse_line(f"attack {text}", Roster(names))
-        assert isinstance(command, ChatAttack)
-        return command
-
     def fighter_named(self, place: Place, text: str) -> str:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
@@ -779,6 +819,30 @@ def pairs(words: Sequence[str]) -> dict[str, Any]:
             raise NotationError(f"expected key=value, got {word!r}")
         out[key] = read_value(value)
     return out
+
+
+def _own(command: k.ChatCommand, mine: str | None) -> bool:
+    """Whether a member gives `command` as the fighter it plays (not as the referee): its
+    own attack, spirit or action (naming no other actor), `quit`, or removing itself."""
+    if isinstance(command, k.Attack):
+        return command.attacker is None
+    if isinstance(command, k.Spirit):
+        return command.actor is None
+    if isinstance(command, k.Act):
+        return "actor" not in dict(command.options)
+    if isinstance(command, k.Remove):
+        return mine is not None and command.name == mine
+    return isinstance(command, k.Quit)
+
+
+def _proctor_what(command: k.ChatCommand) -> str:
+    """What a refusal says only the proctor can do, for a referee's command."""
+    if isinstance(command, k.Referee):
+        return command.power.value
+    words = {k.Init: "begin the spar", k.Add: "add fighters", k.Update: "update fighters",
+             k.Remove: "remove fighters", k.End: "end", k.Cancel: "cancel",
+             k.Close: "close the spar", k.CloseJoining: "close the spar"}  # fmt: skip
+    return words.get(type(command), "act for another fighter")
 
 
 def _only_foe(state: BoutState, actor: str) -> str:

@@ -201,7 +201,8 @@ class Skipped(Shape):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Nothing(Shape):
-    """An event that carries nothing but its type (paused, resumed, referee_changed)."""
+    """An event that carries nothing but its type (paused, resumed, joining_closed,
+    referee_changed)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,6 +292,7 @@ SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.SKIPPED: Skipped,
     EventType.PAUSED: Nothing,
     EventType.RESUMED: Nothing,
+    EventType.JOINING_CLOSED: Nothing,
     EventType.OVERRIDDEN: Overridden,
     EventType.VOIDED: Voided,
     EventType.ENDED: Ended,

@@ -358,12 +358,19 @@ class RefereeService:
     ) -> dict[str, Any]:
         """One action; the answer carries the roll and the rules' reading of it (with hidden
         stats left out for everyone but the referee)."""
+        return action_answer(self.act_events(bout_id, caller, actor, kind, options))
+
+    def act_events(
+        self, bout_id: str, caller: Caller, actor: str, kind: str, options: Mapping[str, Any]
+    ) -> list[Record]:
+        """One action's stored events, as `caller` may see them (hidden stats left out for
+        everyone but the referee): what `act` answers from, for clients that show the events."""
         with self.unit():
             events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
             if caller.role is not Role.REFEREE:
                 hidden, system = self._hidden_after(bout_id, events)
                 events = redact_hidden(events, hidden, system)
-        return action_answer(events)
+        return events
 
     def free_roll(
         self, bout_id: str, caller: Caller, dice: str, actor: str | None = None

@@ -137,6 +137,7 @@ const SAY = {
   [EventType.SKIPPED]: (e, p) => `${p.name}'s turn passes: ${p.reason}`,
   [EventType.PAUSED]: () => "The bout is paused",
   [EventType.RESUMED]: () => "The bout is resumed",
+  [EventType.JOINING_CLOSED]: () => "Joining is closed: no more fighters may join",
   [EventType.OVERRIDDEN]: overridden,
   [EventType.VOIDED]: (e, p) => `Events ${p.from}..${p.to} are voided (undone)`,
   [EventType.ENDED]: (e, p) => `Bout ended: ${p.winner ? `side ${p.winner} wins` : "no winner"} (${p.reason})`,

@@ -1,0 +1,135 @@
+"""The Discord bot speaks the chat grammar: the same parser, names, errors and service call as
+the chat endpoint, typed with the channel's prefix (`~spar:attack Tarl`, `~attack Tarl`);
+`~spar:close` closes joining, as OnlineHost's close did."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from referee.chat import NotACommand, Roster, parse_line
+from referee.errors import RefereeError
+from referee.store import Store
+from referee.vocabulary import EventType
+from tests.discord_harness import Harness, fighter_to_act
+
+
+def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
+    async def run() -> None:
+        harness = Harness(store)
+        await harness.start(members)
+        try:
+            await script(harness)
+        finally:
+            await harness.stop()
+
+    asyncio.run(run())
+
+
+def bout_id(store: Store, name: str) -> str:
+    return next(b.id for b in store.list_bouts() if b.name == name)
+
+
+def grammar_error(line: str, roster: Roster) -> str:
+    """The chat grammar's own refusal of `line`, as the chat endpoint says it."""
+    try:
+        parse_line(line, roster)
+    except RefereeError as err:
+        return f"error: {err.public}"
+    raise AssertionError(f"{line!r} parsed")
+
+
+def test_typed_lines_are_the_chat_grammars_with_the_prefix() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Grammar")
+        bout = bout_id(store, "Grammar")
+        await h.text("Tarl", "~spar:join 65")
+        # `add NAME CS [SIDE]` of the chat grammar: a name of several words, no quotes
+        added = await h.text("Judge", "~spar:add Bob the Bold 50 raiders")
+        assert added == "Bob the Bold joins the spar (CS 50), added by the proctor."
+        assert await h.text("Judge", "~add Pa Kur 40 raiders") == (
+            "Pa Kur joins the spar (CS 40), added by the proctor."
+        )
+        added_event = [e for e in store.events(bout) if e["type"] == EventType.FIGHTER_ADDED]
+        assert [(e["payload"]["name"], e["payload"]["side"]) for e in added_event] == [
+            ("Tarl_1_nick", "Tarl_1_nick"),
+            ("Bob the Bold", "raiders"),
+            ("Pa Kur", "raiders"),
+        ]
+        roster = Roster(("Tarl_1_nick", "Bob the Bold", "Pa Kur"), ("raiders",))
+        # the grammar's errors, word for word, and nothing stored
+        count = len(store.events(bout))
+        for typed, line in (
+            ("~spar:attack Nobody", "attack Nobody"),
+            ("~spar:cancel", "cancel"),
+            ("~update Tarl_1_nick", "update Tarl_1_nick"),
+            ("~spar:add 50", "add 50"),
+        ):
+            answer = await h.text("Judge", typed)
+            assert answer == grammar_error(line, roster).replace("`", "\\`"), (typed, answer)
+        assert len(store.events(bout)) == count
+        begun = await h.text("Judge", "~init")
+        actor = fighter_to_act(begun)
+        assert actor is not None
+        status = await h.text("Tarl", "~status")
+        assert status.startswith(f"Grammar: running, round 1, {actor} to act. ")
+        assert "Tarl_1_nick 0/" in await h.text("Tarl", "~spar:score")
+        # the proctor acts for a non-player fighter: `attack TARGET` names it as the attacker
+        if actor != "Tarl_1_nick":
+            struck = await h.text("Judge", "~attack tarl_1_nick")  # any letter case
+            assert f"{actor} attacks Tarl_1_nick" in struck
+        else:
+            struck = await h.text("Tarl", "~attack pa kur")
+            assert "Tarl_1_nick attacks Pa Kur" in struck
+        assert await h.text("Tarl", "~pause") == "error: only the proctor (Judge_0_nick) can pause"
+
+    play(store, ["Judge", "Tarl"], script)
+
+
+def test_close_closes_joining_and_end_ends() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Doors")
+        bout = bout_id(store, "Doors")
+        await h.text("Tarl", "~spar:join 65")
+        assert await h.text("Tarl", "~spar:close") == (
+            "error: only the proctor (Judge_0_nick) can close the spar"
+        )
+        closed = await h.text("Judge", "~spar:close")
+        assert closed == "Joining is closed: no more fighters may join"
+        assert store.get_bout(bout).status != "closed"  # the spar goes on
+        count = len(store.events(bout))
+        assert await h.text("Pa-Kur", "~spar:join 70") == (
+            "error: joining is closed: Pa-Kur_2_nick cannot join (the referee may add them)"
+        )
+        assert await h.text("Judge", "~spar:close") == "error: joining is already closed"
+        assert len(store.events(bout)) == count
+        assert await h.text("Judge", "~spar:add Orc 40") == (
+            "Orc joins the spar (CS 40), added by the proctor."
+        )
+        await h.text("Judge", "~spar:begin")
+        assert await h.text("Judge", "~spar:close") == (
+            "error: joining ends when the bout begins (it is running): nothing to close"
+        )
+        asked = await h.text("Judge", "~spar:end")
+        assert asked == "End the spar? The proctor's press on the button ends it."
+        ended = (await h.press("Judge", "referee:end:"))["content"]
+        assert "Bout ended: no winner (ended by the referee)" in ended
+        assert "The spar is closed. Server seed: " in ended
+        assert store.get_bout(bout).status == "closed"
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_the_chat_grammar_reads_close_joining() -> None:
+    assert str(parse_line("close joining")) == "close joining"
+    assert str(parse_line("CLOSE Bout")) == "close bout"
+    try:
+        parse_line("close the door")
+    except NotACommand as err:
+        assert str(err) == "not a command; did you mean `close bout`? (or `close joining`)"
+    else:
+        raise AssertionError("parsed")
