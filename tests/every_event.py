@@ -95,7 +95,7 @@ def _msv() -> Play:
     play.do(c.AddFighter("Imp", {"cs": 40}, "b"))
     play.do(c.CloseJoining())
     play.do(c.RollInitiative())
-    play.do(c.FreeRoll("Tarl", expression="2d6+1"), by="Tarl")
+    play.do(c.FreeRoll("Tarl", expression="2d6+1", label="to hit"), by="Tarl")
     play.do(c.FreeRoll("Tarl", (20, 20)), by="Tarl")
     play.failed_roll("Tarl")
     play.do(c.Pause())

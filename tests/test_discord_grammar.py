@@ -5,13 +5,20 @@ the chat endpoint, typed with the channel's prefix (`~spar:attack Tarl`, `~attac
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from click.testing import CliRunner
 
 from referee.chat import NotACommand, Roster, parse_line
+from referee.cli.main import cli
 from referee.errors import RefereeError
+from referee.sentences import sentence
 from referee.store import Store
 from referee.vocabulary import EventType
-from tests.discord_harness import Harness, fighter_to_act
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
 
 
 def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
@@ -133,3 +140,43 @@ def test_the_chat_grammar_reads_close_joining() -> None:
         assert str(err) == "not a command; did you mean `close bout`? (or `close joining`)"
     else:
         raise AssertionError("parsed")
+
+
+def test_a_rolls_note_is_its_label_and_many_dice_are_one_roll(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        noted = await h.text("Tarl", "~roll 1d20+5 to hit")
+        assert re.fullmatch(
+            r"Tarl_0_nick rolls 1d20\+5 = \[\d+\] \+ 5 = \d+ \(nonce 0\) - to hit", noted
+        )
+        host = await h.text("Tarl", "~roll //roll -sides6 -dice2 for damage")
+        assert re.fullmatch(
+            r"OnlineHost: Tarl_0_nick rolled 2 6-sided dice: \d \d \(nonce 1\) - for damage", host
+        )
+        many = await h.text("Tarl", "~roll 150d6")
+        assert re.fullmatch(r"Tarl_0_nick rolls 150d6 = \[[0-9, ]+\] = \d+ \(nonce 2\)", many)
+        assert await h.text("Tarl", "~roll //roll -sides6 -dice150") == (
+            "error: AOL rolled 1..15 dice, got 150 in '//roll -sides6 -dice150' (MSV-1)"
+        )
+        assert (await h.text("Tarl", "~roll 1001d6")).startswith("error: ")
+        assert (await h.text("Tarl", "~roll 1d6 " + "x" * 101)) == (
+            "error: a roll's label has 101 characters (at most 100)"
+        )
+        messages = await h.say("Tarl", "~fair reveal")
+        (tmp_path / "table.json").write_bytes(attachment_bytes(messages[-1]))
+
+    play(store, ["Tarl"], script)
+    doc = json.loads((tmp_path / "table.json").read_text("utf-8"))
+    actions = [e["payload"] for e in doc["events"] if e["type"] == "action"]
+    assert [(a.get("label"), a.get("expression"), len(a["dice"])) for a in actions] == [
+        ("to hit", "1d20+5", 1),
+        ("for damage", None, 2),
+        (None, "150d6", 150),
+    ]
+    rolls = [e["payload"]["faces"] for e in doc["events"] if e["type"] == "roll"]
+    assert [len(f) for f in rolls] == [1, 2, 150]  # 150 dice, one roll event
+    result = CliRunner().invoke(cli, ["verify", str(tmp_path / "table.json")])
+    assert result.exit_code == 0, result.output
+    said = [sentence(e, "msv") for e in doc["events"] if e["type"] == "action"]
+    assert said[0].endswith("(free roll) - to hit") and said[1].endswith("(free roll) - for damage")

@@ -147,15 +147,15 @@ def _action(e: Record, a: p.Action, system: str | None) -> str:
     failed = " (failed)" if a.failed else ""
     if a.kind == "initiative":
         return f"{actor} rolls initiative{failed}{sent}"
+    label = f" - {a.label}" if a.label else ""
     if a.kind == "roll" and a.expression:
         total = "" if a.failed else f" = {a.total}"
-        return (
-            f"{actor} rolls {a.expression}{total} (free roll{', failed' if a.failed else ''}){sent}"
-        )
+        free = f"(free roll{', failed' if a.failed else ''})"
+        return f"{actor} rolls {a.expression}{total} {free}{sent}{label}"
     if a.kind == "roll":
         dice = list(a.dice or ())
         shown = f"{len(dice)} × {dice[0] if dice else '?'}"
-        return f"{actor} rolls {shown} (free roll{', failed' if a.failed else ''}){sent}"
+        return f"{actor} rolls {shown} (free roll{', failed' if a.failed else ''}){sent}{label}"
     options = a.options or {}
     target = f" → {options['target']}" if "target" in options else ""
     return f"{actor}: {a.kind}{target}{options_text(options)}{failed}{sent}"

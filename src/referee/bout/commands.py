@@ -75,11 +75,14 @@ class FreeRoll:
 
     Either `sides` (one die per entry, an AOL roll) or `expression`, any dice notation
     (`2d20+1d6`, `4d6kh3`) under the dice package's default limits, as the CLI rolls it.
+    `label`: what the roll is for, as its roller said it (`~roll 1d20+5 to hit`), kept in its
+    action event.
     """
 
     actor: str
     sides: tuple[int, ...] = ()
     expression: str = ""
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

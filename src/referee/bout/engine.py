@@ -32,7 +32,7 @@ from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
-from referee.errors import ConflictError, NotFoundError, RefereeError, RuleError
+from referee.errors import ConflictError, NotationError, NotFoundError, RefereeError, RuleError
 from referee.payloads import Shape
 from referee.payloads import events as p
 from referee.rng import RecordingRng, Rng, Throw, action_stream, free_stream, stream_of
@@ -133,10 +133,12 @@ def failed(
     elif isinstance(command, c.FreeRoll) and command.expression:
         actor = command.actor
         written = write_dice(parse_dice(command.expression, dialect=state.dialect), state.dialect)
-        action = p.Action(kind="roll", expression=written, by=by, failed=True)
+        label = roll_label(command.label)
+        action = p.Action(kind="roll", expression=written, by=by, failed=True, label=label)
     elif isinstance(command, c.FreeRoll):
         actor, dice = command.actor, tuple(f"d{s}" for s in command.sides)
-        action = p.Action(kind="roll", dice=dice, by=by, failed=True)
+        label = roll_label(command.label)
+        action = p.Action(kind="roll", dice=dice, by=by, failed=True, label=label)
     elif isinstance(command, c.RollInitiative):
         actor, action = by, p.Action(kind="initiative", by=by, failed=True)
     else:  # no other command throws dice
@@ -296,23 +298,45 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
         _end_turn(log, rules, actor)
 
 
+#: Most characters in a free roll's label (`~roll 1d20+5 to hit`).
+MAX_LABEL = 100
+
+
+def roll_label(text: str) -> str | None:
+    """A free roll's label as stored: its words with single spaces, or None for none; one line
+    of at most `MAX_LABEL` characters, no control characters (NotationError otherwise).
+
+    >>> roll_label("  to   hit "), roll_label("")
+    ('to hit', None)
+    """
+    label = " ".join(text.split())
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text):
+        raise NotationError("a roll's label is one line of text, without control characters")
+    if len(label) > MAX_LABEL:
+        raise NotationError(f"a roll's label has {len(label)} characters (at most {MAX_LABEL})")
+    return label or None
+
+
 def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str) -> None:
     _require_live(log.state)
     actor = cmd.actor if cmd.actor == REFEREE else log.state.fighter(cmd.actor).name
     check(by, "roll", actor)
+    label = roll_label(cmd.label)
     if cmd.expression:
-        _notation_roll(log, cmd, rng, actor, by)
+        _notation_roll(log, cmd, rng, actor, by, label)
         return
     if not 1 <= len(cmd.sides) <= 100:
         raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     recorder.throw(cmd.sides)
     dice = tuple(f"d{s}" for s in cmd.sides)
-    log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by))
+    log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by, label=label))
     log.rolls(recorder.take())
 
 
-def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) -> None:
+def _notation_roll(
+    log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str, label: str | None
+) -> None:
     notation = log.state.dialect
     expr = parse_dice(cmd.expression, dialect=notation)
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
@@ -323,6 +347,7 @@ def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) ->
         dice=tuple(f"d{d.sides}" for d in result.dice),
         total=result.total if isinstance(result.total, int) else str(result.total),
         by=by,
+        label=label,
     )
     log.add(EventType.ACTION, actor, action)
     log.rolls(recorder.take())

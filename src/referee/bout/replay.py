@@ -50,12 +50,13 @@ def _command(action: Event) -> c.Command:
     kind = action.payload.get("kind")
     if kind == "initiative":
         return c.RollInitiative()
+    label = str(action.payload.get("label") or "")
     if kind == "roll" and action.payload.get("expression"):
-        return c.FreeRoll(action.actor, expression=str(action.payload["expression"]))
+        return c.FreeRoll(action.actor, expression=str(action.payload["expression"]), label=label)
     if kind == "roll":
         dice = action.payload.get("dice") or []
         sides = tuple(int(str(d)[1:]) for d in dice) if isinstance(dice, list) else ()
-        return c.FreeRoll(action.actor, sides)
+        return c.FreeRoll(action.actor, sides, label=label)
     options = action.payload.get("options") or {}
     if not isinstance(options, dict):
         options = {}

@@ -23,7 +23,7 @@ from referee.bout.engine import REFEREE
 from referee.bout.state import BoutState, Status
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line, read_value
-from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
+from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, render, roll, write
 from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
 from referee.dice.chat import format_host_line
@@ -41,8 +41,8 @@ from referee.errors import (
 )
 from referee.numerals import is_whole
 from referee.payloads import events as p
-from referee.rng import SECURE_ENTROPY, Entropy, Throw
-from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
+from referee.rng import SECURE_ENTROPY, Entropy, ScriptedRng
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService, failure_of, rule_system
 from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
@@ -51,8 +51,6 @@ from referee.systems.srp.actions import Special
 from referee.systems.srp.system import SrpSystem
 from referee.vocabulary import EventType
 
-#: Dice one ledger event may hold (the engine's bound for a free roll).
-DICE_PER_EVENT = 100
 SYSTEMS = ("msv", "srp")
 #: Buttons under one answer (four rows of five; the fifth row holds the select menu).
 MAX_BUTTONS = 20
@@ -82,27 +80,6 @@ R = TypeVar("R")
 D = TypeVar("D")
 #: The channels whose row the command running in this context holds (`Links.hold_channel`).
 _HELD: ContextVar[frozenset[int]] = ContextVar("held_channels", default=frozenset())
-
-
-class LedgerRng:
-    """Dice for a roll outside a spar: every throw is a verifiable free roll in a ledger bout."""
-
-    def __init__(self, service: RefereeService, bout_id: str) -> None:
-        self.service, self.bout_id = service, bout_id
-        self.nonces: list[int] = []
-
-    def throw(self, sides: Sequence[int]) -> Throw:
-        """Throw through the ledger, at most `DICE_PER_EVENT` dice per stored event."""
-        faces: list[int] = []
-        first: int | None = None
-        for start in range(0, len(sides), DICE_PER_EVENT):
-            chunk = tuple(sides[start : start + DICE_PER_EVENT])
-            records = self.service.command(self.bout_id, REF, c.FreeRoll(REFEREE, chunk))
-            rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
-            faces += [int(f) for f in rolled.faces]
-            self.nonces.append(int(rolled.nonce or 0))
-            first = int(rolled.nonce or 0) if first is None else first
-        return Throw(tuple(sides), tuple(faces), first)
 
 
 def match_name(text: str, names: Sequence[str]) -> str:
@@ -172,16 +149,26 @@ class Desk:
         if attack is not None:
             return attack
         table = self._table(place)
-        rng = LedgerRng(self.service, table)
-        result = roll(expr, rng=rng)
-        nonces = ", ".join(str(n) for n in rng.nonces)
-        if chat:
-            assert isinstance(expr, Dice)
-            faces = [d.face for d in result.dice]
-            line = f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"
-            return Reply([f"{line} - {label}" if label else line])
-        line = f"{who.name} rolls {result} (nonce {nonces})"
-        return Reply([f"{line} - {label}" if label else line])
+        written = None if chat else write(expr, self.service.state(table).dialect)
+        # One free roll in the table ledger, however many dice: one action event with its
+        # label, a roll event per throw (the engine refuses what is too big, before throwing).
+        sides = tuple([expr.sides] * expr.count) if chat else ()
+        command = c.FreeRoll(REFEREE, sides, written or "", label)
+        records = self.service.command(table, REF, command)
+        rolls = [p.Roll.read(r["payload"]) for r in records if r["type"] == EventType.ROLL]
+        faces = [int(f) for r in rolls for f in r.faces]
+        nonces = ", ".join(str(r.nonce) for r in rolls)
+        note = f" - {label}" if label else ""
+        if written is None:
+            line = format_host_line(who.name, expr.sides, faces)
+            return Reply([f"{line} (nonce {nonces}){note}"])
+        failure = failure_of(records)
+        if failure is not None:  # thrown and recorded, then it could not be settled
+            return Reply([k.roll_line(who.name, written, faces, [r.nonce or 0 for r in rolls],
+                                      failure) + note])  # fmt: skip
+        dialect = self.service.state(table).dialect
+        shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)))
+        return Reply([f"{who.name} rolls {shown} (nonce {nonces}){note}"])
 
     @staticmethod
     def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:
@@ -276,7 +263,8 @@ class Desk:
     def _table(self, place: Place) -> str:
         _, table = self.links.channel(place.channel)
         if table is None:
-            table = self.service.create_bout("msv", f"table ledger #{place.channel_name}")["id"]
+            name = f"table ledger #{place.channel_name}"
+            table = self.service.create_bout("msv", name, dialect=self.dialect_of(place))["id"]
             self.links.set_channel(place.channel, place.guild, table=table)
         return table
 
@@ -296,7 +284,8 @@ class Desk:
             )
         seed = self.service.close(table, REF)["server_seed"]
         export = self.service.export(table, REF)
-        fresh = self.service.create_bout("msv", f"table ledger #{place.channel_name}")
+        name = f"table ledger #{place.channel_name}"
+        fresh = self.service.create_bout("msv", name, dialect=self.dialect_of(place))
         self.links.set_channel(place.channel, place.guild, table=fresh["id"])
         return Reply(
             [

@@ -73,13 +73,14 @@ function action(e, a) {
   const failed = a.failed ? " (failed)" : "";
   const freeRoll = `(free roll${a.failed ? ", failed" : ""})`;
   if (a.kind === "initiative") return `${actor} rolls initiative${failed}${sent}`;
+  const label = a.label ? ` - ${a.label}` : "";
   if (a.kind === "roll" && a.expression) {
     const total = a.failed ? "" : ` = ${a.total}`;
-    return `${actor} rolls ${a.expression}${total} ${freeRoll}${sent}`;
+    return `${actor} rolls ${a.expression}${total} ${freeRoll}${sent}${label}`;
   }
   if (a.kind === "roll") {
     const dice = a.dice || [];
-    return `${actor} rolls ${dice.length} × ${dice.length ? dice[0] : "?"} ${freeRoll}${sent}`;
+    return `${actor} rolls ${dice.length} × ${dice.length ? dice[0] : "?"} ${freeRoll}${sent}${label}`;
   }
   const options = a.options || {};
   const target = "target" in options ? ` → ${options.target}` : "";
