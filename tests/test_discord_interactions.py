@@ -176,7 +176,9 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         (menu,) = [m for m in items if m["type"] == 3]
         assert menu["custom_id"] == "referee:menu:Special action..."
         assert menu["placeholder"] == "Special action..."
-        expected = {"Ann": ["Disarm", "Entangle"], "Bran": ["Grapple"]}[actor]
+        # The rules decide (SRP-16): the whip's Entangle works only against Avoid, and Bran
+        # defends with his weapon (bare hands) unless the referee rules otherwise: no Entangle.
+        expected = {"Ann": ["Disarm"], "Bran": ["Grapple"]}[actor]
         assert [(o["label"], o["value"]) for o in menu["options"]] == [
             (f"{label} {foe}", f"{label.lower()}:{foe}") for label in expected
         ]  # no Unhorse: no weapon with code U, and the foe is not mounted
@@ -204,8 +206,10 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         me = state.fighter(state.current or "")
         other = state.enemies_of(me.name)[0]
         halberd = [{**me.stats["weapons"][0], "name": "halberd", "codes": ["U", "D"]}]
+        # grappled, and holding the other in a grapple of its own (the rules' Release needs
+        # someone held: `holds`)
         held = replace(
-            me, stats={**me.stats, "weapons": halberd},
+            me, stats={**me.stats, "weapons": halberd, "holds": other.name},
             conditions={"grappled": None, "grappling": None},
         )  # fmt: skip
         riding = replace(other, stats={**other.stats, "mounted": True})
@@ -225,7 +229,7 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         buttons = h.bot.desk._buttons(state.with_fighter(archer))
         assert [b.label for b in buttons if b.menu is None] == [f"Shoot {other.name}", "Pass"]
         # Disarmed (SRP-16): no weapon in hand, so no Attack, Shoot or weapon special.
-        empty = replace(held, conditions={"disarmed": None})
+        empty = replace(held, stats={**held.stats, "holds": None}, conditions={"disarmed": None})
         buttons = h.bot.desk._buttons(state.with_fighter(empty).with_fighter(riding))
         assert [(b.label, b.action, b.menu) for b in buttons] == [
             ("Pick up", "pick_up", None),

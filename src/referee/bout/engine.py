@@ -15,9 +15,9 @@ whoever stores decisions calls it, so that no answer shows a face that was not r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, to_json
@@ -262,6 +262,49 @@ def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, b
     detail = p.Initiative(order=settled.order, detail=settled.payload.to_json())
     log.add(EventType.INITIATIVE, SYSTEM, detail)
     log.add(EventType.TURN, SYSTEM, p.Turn(fighter=settled.order[0], round=1))
+
+
+class _WouldRoll(Exception):
+    """Raised by `_NoDice` at the first die an action would throw: it is legal so far."""
+
+
+class _NoDice:
+    """The dice of a legality probe: none; an action that gets as far as its dice may be taken."""
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        raise _WouldRoll
+
+
+def why_not(
+    state: BoutState, actor: str, kind: str, options: Mapping[str, Any], rules: RuleSystem
+) -> str | None:
+    """Why `actor` may not take the action `kind` with `options` now, or None if it may: the
+    engine's own checks of an action (the bout running, its turn, the rule system's conditions)
+    and the rule system's own check of the action, run up to the first die it would throw
+    (nothing is thrown or stored). A client offers only the actions this allows.
+
+    >>> why_not(BoutState(), "Tarl", "attack", {}, find_system("msv")())
+    'the bout has not started: roll initiative first'
+    """
+    try:
+        if state.status is Status.OPEN:
+            raise ConflictError("the bout has not started: roll initiative first")
+        if state.status is not Status.RUNNING:
+            raise ConflictError(f"the bout is {state.status.value}")
+        fighter = state.fighter(actor)
+        if kind not in rules.actions:
+            raise RuleError(f"unknown action {kind!r}")
+        if state.current != fighter.name:
+            raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
+        reason = rules.blocked(fighter, kind)
+        if reason:
+            return f"{actor} cannot {kind}: {reason}"
+        rules.act(state, actor, kind, options, _NoDice())
+    except _WouldRoll:
+        return None
+    except RefereeError as err:
+        return str(err)
+    return None
 
 
 def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:

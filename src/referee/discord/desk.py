@@ -15,11 +15,11 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from referee import chat as k
 from referee.bout import commands as c
-from referee.bout.engine import REFEREE
+from referee.bout.engine import REFEREE, why_not
 from referee.bout.state import BoutState, Status
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line, read_value
@@ -47,8 +47,6 @@ from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
-from referee.systems.srp.actions import Special
-from referee.systems.srp.system import SrpSystem
 from referee.vocabulary import EventType
 
 SYSTEMS = ("msv", "srp")
@@ -64,7 +62,8 @@ SPECIAL_MENU = "Special action..."
 #: SRP-16 special actions offered against each foe (unhorse only against a mounted one).
 SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Entangle"),
                 ("unhorse", "Unhorse"))  # fmt: skip
-#: SRP-16 actions that undo a condition of the actor's: (condition, label, action).
+#: SRP-16 actions that undo a condition of the actor's: (condition, label, action); offered
+#: when the rules allow them.
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
@@ -561,39 +560,37 @@ class Desk:
         return Reply(lines, buttons=self._buttons(state), direct=direct)
 
     def _buttons(self, state: BoutState) -> list[Button]:
+        """The buttons for the fighter to act: an Attack per foe, in SRP also Shoot per foe,
+        what undoes its own conditions, Pass, and the special actions as one menu; each only
+        if the rules allow it now (`referee.bout.engine.why_not`: the engine's checks and
+        the rule system's own, run up to the first die, nothing thrown)."""
         actor = state.current
         if state.status is not Status.RUNNING or actor is None:
             return []
+        rules = rule_system(state)
         foes = state.enemies_of(actor)
-        attacks = [Button(f"Attack {foe.name}", "attack", foe.name) for foe in foes]
+
+        def allowed(kind: str, foe: str = "") -> bool:
+            options = {"target": foe} if foe else {}
+            return why_not(state, actor, kind, options, rules) is None
+
+        attacks = [Button(f"Attack {f.name}", "attack", f.name) for f in foes
+                   if allowed("attack", f.name)]  # fmt: skip
         if state.system == "msv":
             return attacks
-        me = state.fighter(actor)
-        weapons = [w for w in me.stats.get("weapons") or [] if isinstance(w, dict)]
-        missile = any(w.get("effective_range_cm") for w in weapons)
-        # A melee attack needs a melee weapon (a shortbow only shoots) or none at all (bare
-        # hands), and a weapon in hand (SRP-16: a disarmed fighter picks it up first).
-        melee = not weapons or any(not w.get("effective_range_cm") for w in weapons)
-        armed = not me.has("disarmed")
-        if not (melee and armed):
-            attacks = []
-        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes]
-        shots = shots if missile and armed else []
-        # SRP-16: what the actor's own conditions offer, then Pass.
-        undo = {kind: label for condition, label, kind in SRP_UNDO if me.has(condition)}
+        shots = [Button(f"Shoot {f.name}", "shoot", f.name) for f in foes
+                 if allowed("shoot", f.name)]  # fmt: skip
+        undo = {kind: label for _, label, kind in SRP_UNDO if allowed(kind)}
         own = [Button(label, kind, "") for kind, label in undo.items()]
         buttons = [*attacks, *shots][: MAX_BUTTONS - len(own) - 1] + own
-        buttons.append(Button("Pass", "pass", ""))
+        if allowed("pass"):
+            buttons.append(Button("Pass", "pass", ""))
         # SRP-16 special actions against each foe, as one select menu (no free-form argument).
-        # Only those the actor's weapon allows (its codes D, E, G, U).
-        weapon = cast(SrpSystem, rule_system(state)).sheet(me).weapon
         specials = [
             Button(f"{label} {foe.name}", kind, foe.name, SPECIAL_MENU)
             for foe in foes
             for kind, label in SRP_SPECIALS
-            if armed
-            and weapon.has(Special(kind).code)
-            and (kind != "unhorse" or foe.stats.get("mounted"))
+            if allowed(kind, foe.name)
         ]
         return buttons + specials[:MAX_CHOICES]
 
