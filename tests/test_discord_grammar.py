@@ -180,3 +180,38 @@ def test_a_rolls_note_is_its_label_and_many_dice_are_one_roll(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     said = [sentence(e, "msv") for e in doc["events"] if e["type"] == "action"]
     assert said[0].endswith("(free roll) - to hit") and said[1].endswith("(free roll) - for damage")
+
+
+def test_choose_and_rhydin_scoring_as_onlinehost_does(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+    items = ["the tavern", "the docks", "the gate"]
+
+    async def script(h: Harness) -> None:
+        chosen = await h.text("Tarl", "~choose the tavern,  the docks , the gate")
+        found = re.fullmatch(
+            r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 0\) - (.+)", chosen
+        )
+        assert found is not None and found.group(2) == items[int(found.group(1)) - 1]
+        for bad in ("~choose the tavern", "~choose a,,b", "~choose " + ",".join("x" * 101)):
+            assert (await h.text("Tarl", bad)).startswith("error: ")
+        many = ", ".join(f"place number {i}" for i in range(12))  # too long for a label
+        assert (await h.text("Tarl", f"~choose {many}")).startswith("OnlineHost: Tarl_0_nick")
+        scored = (await h.text("Tarl", "~roll 2d22")).split("\n")
+        faces = re.fullmatch(
+            r"Tarl_0_nick rolls 2d22 = \[(\d+), (\d+)\] = \d+ \(nonce 2\)", scored[0]
+        )
+        assert faces is not None
+        a, b = (max(0, (int(f) - 10) // 5) for f in faces.groups())
+        assert scored[1:] == [f"Rhy'Din score: {a} + {b} = {a + b}"]
+        assert "\n" not in await h.text("Tarl", "~roll 2d6")  # d20 to d100 only
+        assert "\n" not in await h.text("Tarl", "~roll 2d101")
+        assert "\n" not in await h.text("Tarl", "~roll 2d22+1")  # a plain roll only
+        messages = await h.say("Tarl", "~fair reveal")
+        (tmp_path / "table.json").write_bytes(attachment_bytes(messages[-1]))
+
+    play(store, ["Tarl"], script)
+    doc = json.loads((tmp_path / "table.json").read_text("utf-8"))
+    labels = [e["payload"].get("label") for e in doc["events"] if e["type"] == "action"]
+    assert labels[:2] == ["choose: the tavern, the docks, the gate", "choose 1 of 12"]
+    result = CliRunner().invoke(cli, ["verify", str(tmp_path / "table.json")])
+    assert result.exit_code == 0, result.output

@@ -19,8 +19,11 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
 
     async def script(h: Harness) -> None:
         rolled = await h.slash("Tarl", "roll", {"name": "expression", "type": 3, "value": "2d20"})
-        assert re.fullmatch(r"Tarl_1_nick rolls 2d20 = \[\d+, \d+\] = \d+ \(nonce 0\)",
-                            rolled["content"])  # fmt: skip
+        line, scored = rolled["content"].split("\n")
+        faces = re.fullmatch(r"Tarl_1_nick rolls 2d20 = \[(\d+), (\d+)\] = \d+ \(nonce 0\)", line)
+        assert faces is not None
+        a, b = (max(0, (int(f) - 10) // 5) for f in faces.groups())  # Rhy'Din (MSV-9)
+        assert scored == f"Rhy'Din score: {a} + {b} = {a + b}"
         fair = await h.slash("Tarl", "fair")
         assert "1 roll(s) so far" in fair["content"]
         opened = await h.slash(

@@ -48,8 +48,10 @@ def test_rolls_go_to_the_table_ledger_and_verify(
         assert re.fullmatch(
             r"Tarl_0_nick rolls 2d20\+1d6 = \[\d+, \d+\] \+ \[\d+\] = \d+ \(nonce 0, 1\)", answer
         )
-        chat = await h.text("Tarl", "~r //roll -sides100 -dice1")
-        assert HOST.fullmatch(chat) and HOST.fullmatch(chat).group(3) == "2"  # type: ignore[union-attr]
+        chat, scored = (await h.text("Tarl", "~r //roll -sides100 -dice1")).split("\n")
+        host = HOST.fullmatch(chat)
+        assert host is not None and host.group(3) == "2"
+        assert scored == f"Rhy'Din score: {max(0, (int(host.group(2)) - 10) // 5)}"
         fair = await h.text("Tarl", "~fair")
         table = next(b for b in store.list_bouts() if b.name.startswith("table ledger"))
         assert f"commitment {table.commitment}" in fair and "3 roll(s) so far" in fair
@@ -626,7 +628,10 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
             r"Tarl_1_nick rolls 1d20\+5 = \[\d+\] \+ 5 = \d+ \(nonce 1\) - to hit", noted
         )
         line = await h.text("Tarl", "//roll -sides20 -dice1")  # no prefix: the host's own line
-        assert re.fullmatch(r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)", line)
+        assert re.fullmatch(
+            r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)\nRhy'Din score: \d",
+            line,
+        )
         assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
         assert await h.text("Tarl", "~spar:atack") == (
             "error: no command ~spar:atack; did you mean ~spar:attack?"

@@ -239,6 +239,10 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~fair or ~fair reveal")
         return desk.fair(where(ctx), reveal=word == "reveal")
 
+    @add("choose")
+    def _choose(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.choose(where(ctx), who(ctx), rest)
+
     @add("odds")
     def _odds(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.odds(where(ctx), rest)

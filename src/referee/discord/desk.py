@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from referee import chat as k
 from referee.bout import commands as c
-from referee.bout.engine import REFEREE, why_not
+from referee.bout.engine import MAX_LABEL, REFEREE, why_not
 from referee.bout.state import BoutState, Status
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line, read_value
@@ -47,9 +47,14 @@ from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
+from referee.systems.msv.old import die_score
 from referee.vocabulary import EventType
 
 SYSTEMS = ("msv", "srp")
+#: The dice OnlineHost scores the Rhy'Din way (d20 to d100), least and most sides.
+RHYDIN_SIDES = (20, 100)
+#: Most items `~choose` picks from (one die of that many sides).
+MAX_CHOICE_ITEMS = 100
 #: Buttons under one answer (four rows of five; the fifth row holds the select menu).
 MAX_BUTTONS = 20
 #: Events after which an answer shows the score again.
@@ -158,16 +163,37 @@ class Desk:
         faces = [int(f) for r in rolls for f in r.faces]
         nonces = ", ".join(str(r.nonce) for r in rolls)
         note = f" - {label}" if label else ""
+        scored = rhydin_line([expr.sides] * expr.count, faces) if isinstance(expr, Dice) else None
         if written is None:
             line = format_host_line(who.name, expr.sides, faces)
-            return Reply([f"{line} (nonce {nonces}){note}"])
+            return Reply([f"{line} (nonce {nonces}){note}", *([scored] if scored else [])])
         failure = failure_of(records)
         if failure is not None:  # thrown and recorded, then it could not be settled
             return Reply([k.roll_line(who.name, written, faces, [r.nonce or 0 for r in rolls],
                                       failure) + note])  # fmt: skip
         dialect = self.service.state(table).dialect
         shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)))
-        return Reply([f"{who.name} rolls {shown} (nonce {nonces}){note}"])
+        return Reply(
+            [f"{who.name} rolls {shown} (nonce {nonces}){note}", *([scored] if scored else [])]
+        )
+
+    def choose(self, place: Place, who: Person, text: str) -> Reply:
+        """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the table
+        ledger (N the number of items), as OnlineHost chooses; the items are the roll's label
+        when they fit in one (else `choose 1 of N`)."""
+        items = [" ".join(item.split()) for item in text.split(",")]
+        if len(items) < 2 or not all(items):
+            raise NotationError("say ~choose item 1, item 2, ... (two or more, split by commas)")
+        if len(items) > MAX_CHOICE_ITEMS:
+            raise NotationError(f"~choose takes at most {MAX_CHOICE_ITEMS} items, got {len(items)}")
+        listed = "choose: " + ", ".join(items)
+        label = listed if len(listed) <= MAX_LABEL else f"choose 1 of {len(items)}"
+        table = self._table(place)
+        records = self.service.command(table, REF, c.FreeRoll(REFEREE, (len(items),), "", label))
+        rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+        face = int(rolled.faces[0])
+        line = format_host_line(who.name, len(items), [face])
+        return Reply([f"{line} (nonce {rolled.nonce}) - {items[face - 1]}"])
 
     @staticmethod
     def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:
@@ -771,6 +797,21 @@ class Desk:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def rhydin_line(sides: Sequence[int], faces: Sequence[int]) -> str | None:
+    """The Rhy'Din scoring of a plain roll whose dice all have 20 to 100 sides, as OnlineHost
+    scores them (MSV-9: each die max(0, (face - 10) // 5), summed); None for other dice.
+
+    >>> rhydin_line([22, 22], [14, 17]), rhydin_line([100], [47]), rhydin_line([6, 6], [3, 4])
+    ("Rhy'Din score: 0 + 1 = 1", "Rhy'Din score: 7", None)
+    """
+    if not faces or not all(RHYDIN_SIDES[0] <= n <= RHYDIN_SIDES[1] for n in sides):
+        return None
+    scores = [die_score(face) for face in faces]
+    if len(scores) == 1:
+        return f"Rhy'Din score: {scores[0]}"
+    return f"Rhy'Din score: {' + '.join(str(x) for x in scores)} = {sum(scores)}"
 
 
 def _on_side(args: str) -> tuple[str, str | None]:

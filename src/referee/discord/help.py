@@ -10,7 +10,10 @@ COMMANDS: dict[str, str] = {
     "bare //roll; ~roll //roll -sides100 -dice1 (or the line //roll -sides100 -dice1 itself) "
     "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to the channel's "
     "table ledger (~fair). In an MSV spar, your 1d100 on your turn is your attack; while the "
-    "spar is paused it is refused.",
+    "spar is paused it is refused. Dice of 20 to 100 sides are also scored the Rhy'Din way, "
+    "as on OnlineHost: each die max(0, (face - 10) // 5), e.g. 2d22 14 17: 0 + 1 = 1.",
+    "choose": "~choose item 1, item 2, ...: one of the items by a verifiable 1dN (N items) in "
+    "the table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
