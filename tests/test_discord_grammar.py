@@ -215,3 +215,19 @@ def test_choose_and_rhydin_scoring_as_onlinehost_does(tmp_path: Path) -> None:
     assert labels[:2] == ["choose: the tavern, the docks, the gate", "choose 1 of 12"]
     result = CliRunner().invoke(cli, ["verify", str(tmp_path / "table.json")])
     assert result.exit_code == 0, result.output
+
+
+def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~atack Orc") == (
+            "error: no command ~atack; did you mean ~attack?"
+        )
+        assert await h.text("Tarl", "~spar:ad Bob 50") == (
+            "error: no command ~spar:ad; did you mean ~spar:add?"
+        )
+        for line in ("~attacks wildly", "~acts surprised", "~ends the song", "~sighs"):
+            assert await h.say("Tarl", line) == [], line
+
+    play(store, ["Tarl"], script)

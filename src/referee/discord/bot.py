@@ -132,16 +132,22 @@ class RefereeBot(commands.Bot):
 
     def did_you_mean(self, word: str) -> str | None:
         """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
-        for a word like no command (`~sighs`: role-play, left alone).
+        for a word like no command (`~sighs`: role-play, left alone) or a command's word with
+        more after it (`~attacks`: a role-play verb, not a typo).
 
         >>> from referee.store import Store
         >>> bot = build_bot(Store.open("sqlite://"))
-        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs")
-        ('spar:attack', None)
+        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs"), bot.did_you_mean("atack")
+        ('spar:attack', None, 'attack')
+        >>> bot.did_you_mean("attacks"), bot.did_you_mean("acts")  # role-play verbs
+        (None, None)
         """
         names = sorted({n for c in self.commands for n in (c.name, *c.aliases)})
-        close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=0.8)
-        return close[0] if close else None
+        word = word.lower()
+        close = difflib.get_close_matches(word, names, n=1, cutoff=0.8)
+        if not close or (word.startswith(close[0]) and ":" not in word):
+            return None  # `~attacks wildly`, `~acts surprised`: role-play, not a typo
+        return str(close[0])
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         """Unknown commands stay silent (role-play lines may start with the prefix)."""
