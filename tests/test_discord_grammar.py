@@ -231,3 +231,20 @@ def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
             assert await h.say("Tarl", line) == [], line
 
     play(store, ["Tarl"], script)
+
+
+def test_a_removed_member_no_longer_plays_and_may_join_again() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Benched")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        removed = await h.text("Judge", "~remove tarl_1_nick")
+        assert removed.startswith("Tarl_1_nick leaves the bout")
+        assert await h.text("Tarl", "~quit") == (
+            "error: you are not fighting in this spar (~spar:join first)"
+        )
+        assert await h.text("Tarl", "~spar:join 60") == "Tarl_1_nick joins the spar (CS 60)."
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)

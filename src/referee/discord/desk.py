@@ -469,8 +469,11 @@ class Desk:
             return Reply(
                 [f"{command.name} joins the spar (CS {command.cs}), added by the proctor."]
             )
-        if isinstance(command, k.Quit):
-            self.links.set_member(bout, who.id, fighter=None)
+        if isinstance(command, k.Quit | k.Remove):  # the member no longer plays it
+            gone = command.name if isinstance(command, k.Remove) else caller.fighter
+            for member in self.links.members(bout):
+                if member.fighter is not None and member.fighter == gone:
+                    self.links.set_member(bout, int(member.user_id), fighter=None)
         if not ran.records:
             return Reply([ran.line])
         # The events as stored (the service answers a fighter without hidden stats; the
