@@ -802,6 +802,30 @@ class Desk:
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
 
 
+def _own(command: k.ChatCommand, mine: str | None) -> bool:
+    """Whether a member gives `command` as the fighter it plays (not as the referee): its
+    own attack, spirit or action (naming no other actor), `quit`, or removing itself."""
+    if isinstance(command, k.Attack):
+        return command.attacker is None
+    if isinstance(command, k.Spirit):
+        return command.actor is None
+    if isinstance(command, k.Act):
+        return "actor" not in dict(command.options)
+    if isinstance(command, k.Remove):
+        return mine is not None and command.name == mine
+    return isinstance(command, k.Quit)
+
+
+def _proctor_what(command: k.ChatCommand) -> str:
+    """What a refusal says only the proctor can do, for a referee's command."""
+    if isinstance(command, k.Referee):
+        return command.power.value
+    words = {k.Init: "begin the spar", k.Add: "add fighters", k.Update: "update fighters",
+             k.Remove: "remove fighters", k.End: "end", k.Cancel: "cancel",
+             k.Close: "close the spar", k.CloseJoining: "close the spar"}  # fmt: skip
+    return words.get(type(command), "act for another fighter")
+
+
 def rhydin_line(sides: Sequence[int], faces: Sequence[int]) -> str | None:
     """The Rhy'Din scoring of a plain roll whose dice all have 20 to 100 sides, as OnlineHost
     scores them (MSV-9: each die max(0, (face - 10) // 5), summed); None for other dice.
@@ -849,30 +873,6 @@ def pairs(words: Sequence[str]) -> dict[str, Any]:
             raise NotationError(f"expected key=value, got {word!r}")
         out[key] = read_value(value)
     return out
-
-
-def _own(command: k.ChatCommand, mine: str | None) -> bool:
-    """Whether a member gives `command` as the fighter it plays (not as the referee): its
-    own attack, spirit or action (naming no other actor), `quit`, or removing itself."""
-    if isinstance(command, k.Attack):
-        return command.attacker is None
-    if isinstance(command, k.Spirit):
-        return command.actor is None
-    if isinstance(command, k.Act):
-        return "actor" not in dict(command.options)
-    if isinstance(command, k.Remove):
-        return mine is not None and command.name == mine
-    return isinstance(command, k.Quit)
-
-
-def _proctor_what(command: k.ChatCommand) -> str:
-    """What a refusal says only the proctor can do, for a referee's command."""
-    if isinstance(command, k.Referee):
-        return command.power.value
-    words = {k.Init: "begin the spar", k.Add: "add fighters", k.Update: "update fighters",
-             k.Remove: "remove fighters", k.End: "end", k.Cancel: "cancel",
-             k.Close: "close the spar", k.CloseJoining: "close the spar"}  # fmt: skip
-    return words.get(type(command), "act for another fighter")
 
 
 def _only_foe(state: BoutState, actor: str) -> str:
