@@ -248,3 +248,79 @@ def test_a_removed_member_no_longer_plays_and_may_join_again() -> None:
         assert await h.text("Tarl", "~spar:join 60") == "Tarl_1_nick joins the spar (CS 60)."
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+FORMS = ("typed", "slash", "button")
+
+
+def ledger_of(store: Store, name: str) -> list[tuple[str, str, object]]:
+    """A spar's ledger as what happened: every event's type, actor and payload (the bout's
+    id and the time stamps, which differ from one run to the next, left out)."""
+    out: list[tuple[str, str, object]] = []
+    for e in store.events(bout_id(store, name)):
+        payload = {k: v for k, v in e["payload"].items() if k not in ("id", "created_at")}
+        out.append((e["type"], e["actor"], payload))
+    return out
+
+
+def spar_in(form: str) -> list[tuple[str, str, object]]:
+    """One spar, every command in one form (typed lines, slash commands, or buttons where
+    there is one): open, two joins, close joining, begin, attacks, pause, resume, update."""
+    store = Store.open("sqlite://")
+    names = {"Tarl_1_nick": "Tarl", "Pa-Kur_2_nick": "Pa-Kur"}
+
+    async def script(h: Harness) -> None:
+        async def run(who: str, line: str, slash: tuple[str, list[dict[str, object]]]) -> str:
+            if form == "typed":
+                return await h.text(who, line)
+            answer = await h.slash(who, slash[0], *slash[1], group="spar")
+            return str(answer["content"])
+
+        def text(name: str, value: str) -> dict[str, object]:
+            return {"name": name, "type": 3, "value": value}
+
+        await run("Judge", "~spar:open msv Forms", ("open", [text("name", "Forms")]))
+        for who, cs in (("Tarl", "65"), ("Pa-Kur", "70")):
+            await run(who, f"~spar:join {cs}", ("join", [text("entry", cs)]))
+        await run("Judge", "~spar:close", ("close", [text("what", "joining")]))
+        answer = await run("Judge", "~spar:begin", ("begin", []))
+        for turn in range(4):
+            actor = fighter_to_act(answer)
+            if actor is None:  # the spar is over (a fighter down): whatever the seed salt
+                break
+            me = names[actor]
+            foe = next(f for f in names if f != actor)
+            if turn == 2:
+                await run("Judge", "~spar:pause", ("power", [text("verb", "pause")]))
+                await run("Judge", "~spar:resume", ("power", [text("verb", "resume")]))
+            if form == "typed":
+                answer = await h.text(me, f"~attack {foe.lower()}")
+            elif form == "slash":
+                option, resolved = h.member_option("target", names[foe])
+                answer = str(
+                    (await h.slash(me, "attack", option, group="spar", resolved=resolved))[
+                        "content"
+                    ]
+                )
+            else:
+                answer = str((await h.press(me, f"referee:attack:{foe}"))["content"])
+            assert f"{actor} attacks {foe}" in answer, answer
+        await run(
+            "Judge",
+            "~spar:update tarl_1_nick wounds=1",
+            ("update", [text("fighter", "tarl_1_nick"), text("changes", "wounds=1")]),
+        )
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+    return ledger_of(store, "Forms")
+
+
+def test_typed_slash_and_button_forms_leave_the_same_commands() -> None:
+    """The same spar typed, by slash commands, and by buttons leaves the same ledger, event
+    for event, dice and all (the seeds from the test's deterministic source)."""
+    typed = spar_in("typed")
+    kinds = [t for t, _, _ in typed]
+    assert kinds.count(EventType.ACTION) >= 3  # initiative and the attacks
+    assert EventType.JOINING_CLOSED in kinds
+    assert spar_in("slash") == typed
+    assert spar_in("button") == typed

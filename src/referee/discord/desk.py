@@ -12,7 +12,6 @@ import functools
 import inspect
 import json
 import re
-import secrets
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -134,8 +133,10 @@ class Desk:
     def __init__(
         self, store: Store, public_url: str | None = None, entropy: Entropy = SECURE_ENTROPY
     ) -> None:
-        """`entropy`: the server seeds' source (the OS's; tests pass a deterministic one)."""
+        """`entropy`: the server seeds' source, and of the client seed parts the bot draws for
+        the fighters it adds (the OS's; tests pass a deterministic one)."""
         self.service = RefereeService(store, entropy=entropy)
+        self.entropy = entropy
         self.links = Links(store)
         self.public_url = public_url.rstrip("/") if public_url else None
 
@@ -386,7 +387,7 @@ class Desk:
         commitment was published), or None once the spar has rolled (its client seed is then
         fixed): so that whoever runs the server could not have chosen its seed to suit it."""
         rolled = any(r["type"] == EventType.ROLL for r in self.service.records(bout))
-        return None if rolled else secrets.token_hex(8)
+        return None if rolled else self.entropy(8).hex()
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
         if system == "msv" and is_whole(args):
