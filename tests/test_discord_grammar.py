@@ -119,7 +119,8 @@ def test_close_closes_joining_and_end_ends() -> None:
         )
         await h.text("Judge", "~spar:begin")
         assert await h.text("Judge", "~spar:close") == (
-            "error: joining ends when the bout begins (it is running): nothing to close"
+            "error: joining ends when the bout begins (it is running): nothing to close (to end "
+            "the bout: end bout)"
         )
         asked = await h.text("Judge", "~spar:end")
         assert asked == "End the spar? The proctor's press on the button ends it."

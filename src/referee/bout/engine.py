@@ -509,7 +509,8 @@ def _close_joining(log: _Log, cmd: c.CloseJoining, rules: RuleSystem, rng: Rng, 
     check(by, "close joining")
     if log.state.status is not Status.OPEN:
         raise ConflictError(
-            f"joining ends when the bout begins (it is {log.state.status.value}): nothing to close"
+            f"joining ends when the bout begins (it is {log.state.status.value}): nothing to "
+            "close (to end the bout: end bout)"
         )
     if log.state.joining_closed:
         raise ConflictError("joining is already closed")
