@@ -325,3 +325,67 @@ def test_typed_slash_and_button_forms_leave_the_same_commands() -> None:
     assert EventType.JOINING_CLOSED in kinds
     assert spar_in("slash") == typed
     assert spar_in("button") == typed
+
+
+def test_roll_tables_and_choose_from_one(tmp_path: Path) -> None:
+    import discord.ext.test as dpytest
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~table new weather") == (
+            "error: only members with Manage Server can change roll tables"
+        )
+        role = dpytest.backend.make_role("admins", h.guild, permissions=0x20)  # Manage Server
+        h.grant("Admin", role)
+        assert await h.text("Admin", "~table new Weather what the sky does") == (
+            "Table Weather is made: ~table add Weather item 1, item 2"
+        )
+        assert await h.text("Admin", "~table new weather") == (
+            "error: this server has a table called weather already"
+        )
+        added = await h.text("Admin", "~table add weather Rain, [2,5]Fog, [8,8]Storm")
+        assert added.split("\n") == [
+            "Table Weather: 1d8 - what the sky does",
+            "  1: Rain",
+            "  2-5: Fog",
+            "  8: Storm",
+            "Gaps (sides no entry holds): 6, 7",
+        ]
+        assert await h.text("Admin", "~table add weather [4,6]Sun") == (
+            "error: sides 4-6 overlap 2-5 (Fog): ~table rewrite or ~table remove it first"
+        )
+        assert "  8: Hail" in await h.text("Admin", "~table rewrite weather 8 Hail")
+        assert "  1: Rain" not in await h.text("Admin", "~table remove weather 1")
+        assert await h.text("Tarl", "~table list") == "Weather (1d8) - what the sky does"
+        for modifier in ("", " +3", " -9"):
+            chosen = await h.text("Tarl", f"~choose WEATHER{modifier}")
+            found = re.fullmatch(
+                r"OnlineHost: Tarl_1_nick rolled 1 8-sided die: ([1-8]) \(nonce \d\)"
+                r"(?: [+-]\d = (\d))? - (.+)",
+                chosen,
+            )
+            assert found is not None, chosen
+            face = int(found.group(1))
+            side = min(max(face + int(modifier or 0), 1), 8)
+            assert int(found.group(2) or face) == side
+            expected = {2: "Fog", 3: "Fog", 4: "Fog", 5: "Fog", 8: "Hail"}.get(side)
+            assert found.group(3) == (expected or f"side {side} is a gap in table Weather")
+        assert (await h.text("Tarl", "~choose nothing")).startswith(
+            "error: no roll table called 'nothing' on this server"
+        )
+        assert await h.text("Admin", "~table delete weather") == "Table Weather is deleted."
+        assert await h.text("Tarl", "~table list") == (
+            "No roll tables on this server yet (~table new NAME)."
+        )
+        messages = await h.say("Tarl", "~fair reveal")
+        (tmp_path / "table.json").write_bytes(attachment_bytes(messages[-1]))
+
+    play(store, ["Admin", "Tarl"], script)
+    doc = json.loads((tmp_path / "table.json").read_text("utf-8"))
+    labels = [e["payload"].get("label") for e in doc["events"] if e["type"] == "action"]
+    assert labels == [
+        "choose from table Weather",
+        "choose from table Weather +3",
+        "choose from table Weather -9",
+    ]

@@ -249,6 +249,10 @@ def _register(bot: RefereeBot) -> None:
     def _choose(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.choose(where(ctx), who(ctx), rest)
 
+    @add("table")
+    def _table(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.table(where(ctx), who(ctx), rest)
+
     @add("odds")
     def _odds(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.odds(where(ctx), rest)

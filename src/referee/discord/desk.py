@@ -27,6 +27,7 @@ from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
 from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
+from referee.discord import rolltables as rolls
 from referee.discord.links import Links, Member
 from referee.discord.odds import odds_message
 from referee.discord.render import lines_for
@@ -181,7 +182,10 @@ class Desk:
     def choose(self, place: Place, who: Person, text: str) -> Reply:
         """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the table
         ledger (N the number of items), as OnlineHost chooses; the items are the roll's label
-        when they fit in one (else `choose 1 of N`)."""
+        when they fit in one (else `choose 1 of N`). `~choose TABLE [+/-N]`: a roll on one of
+        the server's tables (`~table`), the modifier added to the face."""
+        if "," not in text and text.strip():
+            return self._choose_from_table(place, who, text)
         items = [" ".join(item.split()) for item in text.split(",")]
         if len(items) < 2 or not all(items):
             raise NotationError("say ~choose item 1, item 2, ... (two or more, split by commas)")
@@ -195,6 +199,92 @@ class Desk:
         face = int(rolled.faces[0])
         line = format_host_line(who.name, len(items), [face])
         return Reply([f"{line} (nonce {rolled.nonce}) - {items[face - 1]}"])
+
+    def _choose_from_table(self, place: Place, who: Person, text: str) -> Reply:
+        words = text.split()
+        modifier = 0
+        if len(words) > 1 and re.fullmatch(r"[+-][0-9]{1,4}", words[-1]):
+            modifier = int(words.pop())
+        name = " ".join(words)
+        table = self.links.roll_table(place.guild, name) if place.guild is not None else None
+        if table is None:
+            raise NotFoundError(
+                f"no roll table called {name[:40]!r} on this server (~table list), and one "
+                "item is no choice: ~choose item 1, item 2"
+            )
+        if not table.entries:
+            raise ConflictError(f"table {table.name} has no entries yet (~table add)")
+        label = f"choose from table {table.name}" + (f" {modifier:+d}" if modifier else "")
+        ledger = self._table(place)
+        records = self.service.command(ledger, REF, c.FreeRoll(REFEREE, (table.sides,), "", label))
+        rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+        face = int(rolled.faces[0])
+        side = min(max(face + modifier, 1), table.sides)
+        entry = table.entry(side)
+        said = entry.text if entry is not None else f"side {side} is a gap in table {table.name}"
+        shift = f" {modifier:+d} = {side}" if modifier else ""
+        line = format_host_line(who.name, table.sides, [face])
+        return Reply([f"{line} (nonce {rolled.nonce}){shift} - {said}"])
+
+    def table(self, place: Place, who: Person, text: str) -> Reply:
+        """`~table new|list|info|add|rewrite|remove|delete ...`: the server's roll tables, as
+        OnlineHost has them; changing one is for members with Manage Server."""
+        if place.guild is None:
+            raise NotationError("roll tables belong to a server: use ~table in its channels")
+        guild = place.guild
+        words = text.split()
+        verb = words.pop(0).lower() if words else "list"
+        if verb == "list":
+            tables = self.links.roll_tables(guild)
+            if not tables:
+                return Reply(["No roll tables on this server yet (~table new NAME)."])
+            return Reply([f"{t.name} (1d{t.sides})" + (f" - {t.description}" if t.description
+                          else "") for t in tables])  # fmt: skip
+        if not words:
+            raise NotationError(f"say ~table {verb} NAME ... (~help table)")
+        name, rest = words[0], " ".join(words[1:])
+        if verb == "info":
+            return Reply(rolls.info_lines(self._roll_table(guild, name)))
+        if verb not in ("new", "add", "rewrite", "remove", "delete"):
+            raise NotationError(
+                f"unknown ~table command {verb!r} (new, list, info, add, rewrite, remove, delete)"
+            )
+        if not who.admin:
+            raise ForbiddenError("only members with Manage Server can change roll tables")
+        if verb == "new":
+            if self.links.roll_table(guild, name) is not None:
+                raise ConflictError(f"this server has a table called {name} already")
+            if len(self.links.roll_tables(guild)) >= rolls.MAX_TABLES:
+                raise NotationError(f"at most {rolls.MAX_TABLES} tables per server")
+            described = rest.strip()
+            if len(described) > rolls.MAX_TEXT or not described.isprintable():
+                raise NotationError(f"a description is at most {rolls.MAX_TEXT} characters")
+            self.links.save_roll_table(guild, rolls.RollTable(rolls.table_name(name), described))
+            return Reply([f"Table {name} is made: ~table add {name} item 1, item 2"])
+        table = self._roll_table(guild, name)
+        if verb == "delete":
+            self.links.delete_roll_table(guild, table.name)
+            return Reply([f"Table {table.name} is deleted."])
+        if verb == "add":
+            changed = rolls.add_entries(table, rest)
+        else:
+            side_word, _, new_text = rest.partition(" ")
+            if not is_whole(side_word):
+                raise NotationError(f"say ~table {verb} {table.name} SIDE" +
+                                    (" NEW TEXT" if verb == "rewrite" else ""))  # fmt: skip
+            side = int(side_word)
+            if verb == "rewrite":
+                changed = rolls.rewrite(table, side, new_text)
+            else:
+                changed = rolls.remove(table, side)
+        self.links.save_roll_table(guild, changed)
+        return Reply(rolls.info_lines(changed))
+
+    def _roll_table(self, guild: int, name: str) -> rolls.RollTable:
+        found = self.links.roll_table(guild, name)
+        if found is None:
+            raise NotFoundError(f"no roll table called {name[:40]!r} on this server (~table list)")
+        return found
 
     @staticmethod
     def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:

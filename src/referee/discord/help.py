@@ -13,7 +13,11 @@ COMMANDS: dict[str, str] = {
     "spar is paused it is refused. Dice of 20 to 100 sides are also scored the Rhy'Din way, "
     "as on OnlineHost: each die max(0, (face - 10) // 5), e.g. 2d22 14 17: 0 + 1 = 1.",
     "choose": "~choose item 1, item 2, ...: one of the items by a verifiable 1dN (N items) in "
-    "the table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate",
+    "the table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate. "
+    "~choose TABLE [+N|-N]: a roll on one of this server's roll tables (~table).",
+    "table": "~table list | info NAME: this server's roll tables. Manage Server: ~table new NAME "
+    "[description], ~table add NAME item 1, item 2 (one side each) or [1,3]item (sides 1 to 3), "
+    "~table rewrite NAME SIDE text, ~table remove NAME SIDE, ~table delete NAME.",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
