@@ -50,9 +50,9 @@ def assert_plain_error(r: Any, status: int, text: str) -> None:
 
 
 NOT_COMMANDS = [
-    ("close call!", 400, "error: not a command; did you mean `close bout`?"),
+    ("close call!", 400, "error: not a command; did you mean `close bout`? (or `close joining`)"),
     ("pause for a moment please", 400, "error: not a command; did you mean `pause`?"),
-    ("close", 400, "error: not a command; did you mean `close bout`?"),
+    ("close", 400, "error: not a command; did you mean `close bout`? (or `close joining`)"),
     ("cancel the duel", 400, "error: not a command; did you mean `cancel bout`?"),
     ("skip ahead", 400, "error: not a command; did you mean `skip`?"),
     ("init!", 400, "error: not a command: 'init!' (say `help` for the list)"),

@@ -96,8 +96,8 @@ def test_the_notation_round_trips(line: str, command: ChatCommand) -> None:
 
 
 ERRORS: list[tuple[str, type[RefereeError], str]] = [
-    ("close call!", NotACommand, "not a command; did you mean `close bout`?"),
-    ("close", NotACommand, "not a command; did you mean `close bout`?"),
+    ("close call!", NotACommand, "not a command; did you mean `close bout`? (or `close joining`)"),
+    ("close", NotACommand, "not a command; did you mean `close bout`? (or `close joining`)"),
     ("pause for a moment please", NotACommand, "not a command; did you mean `pause`?"),
     ("status please", NotACommand, "not a command; did you mean `status`?"),
     ("cancel that", NotACommand, "not a command; did you mean `cancel bout`?"),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from referee.discord.clock import TurnClock, action_began, parse_at
 from referee.discord.desk import Desk
+from referee.ledger import utc_time
 from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act
 from tests.test_discord_spar import bout_id, play
@@ -185,5 +186,51 @@ def test_the_clocks_skip_is_refused_when_the_turn_moved(tmp_path: Path) -> None:
         assert store.events(bout) == before
         service.command(bout, REF, c.Skip(expected=now.current, at_seq=now.next_seq))
         assert [e["type"] for e in store.events(bout)].count("skipped") == 1
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+class StoreClock:
+    """The store's clock in a test: a moment the test moves on by hand (never the wall's)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> str:
+        return utc_time(self.now)
+
+    def wait(self, seconds: float) -> datetime:
+        self.now += timedelta(seconds=seconds)
+        return self.now
+
+
+def test_a_pause_stops_the_clock_by_the_stores_own_time_stamps() -> None:
+    """Through the store's clock: the turn begins at 0 s, a pause at 60 s, a resume at 600 s.
+    The post time (200 s) runs again from the resume's own time stamp: at 690 s the turn is
+    690 s old but only 90 s have run since the resume, so nothing is skipped; at 801 s it is.
+    A clock running through the pause would have skipped at 690 s."""
+    clock = StoreClock(datetime(2026, 12, 3, 20, 0, 0, tzinfo=UTC))
+    store = Store.open("sqlite://", clock=clock)
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Paused clock")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        await h.text("Judge", "~spar:clock 200s skip")
+        start = clock.now
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        bout = bout_id(store, "Paused clock")
+        clock.wait(60)
+        await h.text("Judge", "~spar:pause")
+        await h.bot.clock_tick(clock.wait(400))  # paused: the clock stands still
+        clock.wait(140)
+        await h.text("Judge", "~spar:resume")
+        resumed = [e for e in store.events(bout) if e["type"] == "resumed"][-1]
+        assert parse_at(str(resumed["at"])) == start + timedelta(seconds=600)
+        await h.bot.clock_tick(clock.wait(90))
+        assert [e["type"] for e in store.events(bout)].count("skipped") == 0
+        await h.bot.clock_tick(start + timedelta(seconds=600 + 201))
+        skipped = [e for e in store.events(bout) if e["type"] == "skipped"]
+        assert [e["payload"]["name"] for e in skipped] == [actor]
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)

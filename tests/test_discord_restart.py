@@ -55,7 +55,7 @@ def test_restart_mid_spar_resumes_from_the_database(db_url: str, tmp_path: Path)
             break
         desk.roll(HALL, _turn(desk), "1d100")  # the roll is the attack
     assert desk.service.state(bout).status.value == "ended"
-    closed = desk.close(HALL, JUDGE)
+    closed = desk.end(HALL, JUDGE)
     assert closed.file is not None
     (tmp_path / "spar.json").write_bytes(closed.file[1])
     result = CliRunner().invoke(cli, ["verify", str(tmp_path / "spar.json")])

@@ -70,7 +70,7 @@ def test_odds_and_the_dialect_of_a_channel() -> None:
         assert re.fullmatch(r"Tarl_1_nick rolls .+ = \d+ \(nonce [0-9, ]+\)", rolled)
         kept = re.fullmatch(r"Tarl_1_nick rolls .+ = (\d+) \(nonce [0-9, ]+\)", rolled)
         assert kept is not None and int(kept.group(1)) in (0, 3, 6, 9, 12)  # only 3s are kept
-        await h.text("Judge", "~spar:close")
+        await h.text("Judge", "~spar:close bout")
         opened = await h.text("Judge", "~spar:open msv Second")
         assert "\nIts dice are read as d20." in opened
         second = next(b.id for b in store.list_bouts() if b.name == "Second")
@@ -176,7 +176,7 @@ def test_slash_act_sends_what_the_typed_form_sends() -> None:
         bout = next(b.id for b in store.list_bouts() if b.name == "Acts")
         count = len(store.events(bout))
         wrong = await h.slash(other, "act", text("kind", "pass"), group="spar")
-        assert wrong["content"] == f"error: not your turn: {actor} acts now"
+        assert wrong["content"] == f"error: out of turn: it is {actor}'s turn, not {other}'s"
         assert wrong["flags"] == EPHEMERAL
         option, resolved = h.member_option("target", other)
         bad = await h.slash(

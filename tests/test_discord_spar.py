@@ -48,8 +48,10 @@ def test_rolls_go_to_the_table_ledger_and_verify(
         assert re.fullmatch(
             r"Tarl_0_nick rolls 2d20\+1d6 = \[\d+, \d+\] \+ \[\d+\] = \d+ \(nonce 0, 1\)", answer
         )
-        chat = await h.text("Tarl", "~r //roll -sides100 -dice1")
-        assert HOST.fullmatch(chat) and HOST.fullmatch(chat).group(3) == "2"  # type: ignore[union-attr]
+        chat, scored = (await h.text("Tarl", "~r //roll -sides100 -dice1")).split("\n")
+        host = HOST.fullmatch(chat)
+        assert host is not None and host.group(3) == "2"
+        assert scored == f"Rhy'Din score: {max(0, (int(host.group(2)) - 10) // 5)}"
         fair = await h.text("Tarl", "~fair")
         table = next(b for b in store.list_bouts() if b.name.startswith("table ledger"))
         assert f"commitment {table.commitment}" in fair and "3 roll(s) so far" in fair
@@ -109,7 +111,7 @@ def run_spar(h: Harness, tmp_path: Path) -> Callable[[], Awaitable[None]]:
             actor = fighter_to_act(answer)
         board = await h.text("Tarl", "~spar:scoreboard")
         assert "defeated" in board
-        closing = await h.say("Judge", "~spar:close")
+        closing = await h.say("Judge", "~spar:close bout")
         assert "The spar is closed. Server seed: " in closing[0].content
         (tmp_path / "spar.json").write_bytes(attachment_bytes(closing[-1]))
         assert (await h.text("Tarl", "~spar:scoreboard")).startswith("error: no spar is open")
@@ -146,7 +148,7 @@ def test_refusals_name_the_reason_and_change_nothing(tmp_path: Path) -> None:
         await h.text("Judge", "~spar:open msv Duel")
         bout = next(b.id for b in store.list_bouts() if b.name == "Duel")
         assert await h.text("Tarl", "~spar:open msv Other") == (
-            "error: a spar is already open in this channel (~spar:close ends it)"
+            "error: a spar is already open in this channel (~spar:end ends it)"
         )
         await h.text("Tarl", "~spar:join 65")
         await h.text("Pa-Kur", "~spar:join 70")
@@ -169,13 +171,18 @@ def test_refusals_name_the_reason_and_change_nothing(tmp_path: Path) -> None:
         count = len(store.events(bout))
         tables = [b.id for b in store.list_bouts() if b.name.startswith("table")]
         refused = f"error: not your turn: {actor} acts now"
-        assert await h.text(idle, "~spar:attack") == refused
+        idle_fighter = "Pa-Kur_2_nick" if idle == "Pa-Kur" else "Tarl_1_nick"
+        assert await h.text(idle, "~spar:attack") == (  # the engine's refusal, as in chat
+            f"error: out of turn: it is {actor}'s turn, not {idle_fighter}'s"
+        )
         assert await h.text(idle, "~roll 1d100") == refused + " (nothing was rolled)"
         assert await h.text(idle, "~r //roll -sides100 -dice1") == refused + " (nothing was rolled)"
         assert await h.text("Rask", "~spar:attack") == (
             "error: you are not fighting in this spar (~spar:join first)"
         )
-        assert await h.text("Rask", "~spar:quit") == "error: you are not fighting in this spar"
+        assert await h.text("Rask", "~spar:quit") == (
+            "error: you are not fighting in this spar (~spar:join first)"
+        )
         assert len(store.events(bout)) == count
         assert [b.id for b in store.list_bouts() if b.name.startswith("table")] == tables
 
@@ -225,8 +232,8 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert refused["flags"] == 64 and len(store.events(bout)) == count
         ended = (await h.press("Tarl", "referee:end:raiders"))["content"]
         assert "Bout ended: side raiders wins (ended by the referee)" in ended
-        closing = await h.say("Tarl", "~spar:close")
-        assert closing[-1].attachments
+        assert "The spar is closed. Server seed: " in ended  # the press also closes it
+        assert store.get_bout(bout).status == "closed"
 
     play(store, ["Judge", "Tarl", "Rask"], script)
 
@@ -320,7 +327,7 @@ def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
         begun = await h.text("Judge", "~spar:begin")
         assert begun.endswith("Initiative: Ann > Bran\nNext: Ann's turn (round 1)")  # listed
         assert await h.text("Bran", f"~spar:attack {h.mention('Ann')}") == (
-            "error: not your turn: Ann acts now"
+            "error: out of turn: it is Ann's turn, not Bran's"
         )
         struck = await h.text("Ann", f"~spar:attack {h.mention('Bran')}")
         assert re.search(r"^Ann rolls d20 d20 d6: \d+ \d+ \d+ \(nonce 0\)$", struck, re.M)
@@ -432,7 +439,7 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
         h.grant("Admin", role)
         await h.text("Judge", "~spar:open msv Guarded")
         assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
-        assert (await h.text("Admin", "~spar:cancel")).startswith(
+        assert (await h.text("Admin", "~spar:cancel bout")).startswith(
             "Bout cancelled (cancelled by the referee)"
         )
         assert await h.text("Admin", "~prefix !") == "The prefix here is now ! (e.g. !help)."
@@ -496,7 +503,7 @@ def test_hidden_srp_stats_reach_the_proctor_only_by_direct_message(tmp_path: Pat
         else:
             assert state.current == "Ann"
             typed = await h.text("Judge", "~spar:attack Orc Ann")
-            assert typed == "error: not your turn: Ann acts now"
+            assert typed == "error: out of turn: it is Ann's turn, not Orc's"
 
     play(store, ["Judge", "Ann"], script)
 
@@ -621,7 +628,10 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
             r"Tarl_1_nick rolls 1d20\+5 = \[\d+\] \+ 5 = \d+ \(nonce 1\) - to hit", noted
         )
         line = await h.text("Tarl", "//roll -sides20 -dice1")  # no prefix: the host's own line
-        assert re.fullmatch(r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)", line)
+        assert re.fullmatch(
+            r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)\nRhy'Din score: \d",
+            line,
+        )
         assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")
         assert await h.text("Tarl", "~spar:atack") == (
             "error: no command ~spar:atack; did you mean ~spar:attack?"

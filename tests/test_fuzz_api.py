@@ -189,6 +189,7 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/cancel"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/chat"): ("referee", {}, "roll 1d20"),
     ("POST", "/api/bouts/{bout_id}/close"): ("referee", {}, None),
+    ("POST", "/api/bouts/{bout_id}/close-joining"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/end"): ("referee", {}, {"winner": "Tarl", "reason": "time"}),
     ("POST", "/api/bouts/{bout_id}/fighters"): ("referee", {}, {"name": "Bran", "cs": 55}),
     ("PATCH", "/api/bouts/{bout_id}/fighters/{name}"): ("referee", {"name": "Tarl"}, {"wounds": 2}),
@@ -214,7 +215,7 @@ def _before(bouts: Bouts, method: str, path: str) -> Any:
     """Put the fresh bout in the state the operation needs; the body it needs, if made here."""
     live, bout, referee = bouts.live, bouts.bout, bouts.referee
     body = ACCEPTED[(method, path)][2]
-    if path.endswith("/initiative") or path.endswith("/join"):
+    if path.endswith(("/initiative", "/join", "/close-joining")):
         bouts.fresh(initiative=False)
     elif path.endswith("/resume"):
         assert live.post(f"/api/bouts/{bout}/pause", referee).status_code == 200

@@ -406,7 +406,9 @@ def test_a_fighter_link_and_commands_on_channel_7(serve: str, region) -> None:  
     region.say(tarl, 7, "status")
     assert tarl.private[-1].startswith("Round 1") or "Tarl" in tarl.private[-1], tarl.private[-1]
     region.say(tarl, 7, "close call!")
-    assert tarl.private[-1].endswith("error: not a command; did you mean `close bout`?")
+    assert tarl.private[-1].endswith(
+        "error: not a command; did you mean `close bout`? (or `close joining`)"
+    )
     mine = lambda: [r for r in region.requests if r.obj == str(again.key)]  # noqa: E731
     sent = len(mine())
     region.say(pakur, 7, "status")  # on channel 7, but not this HUD's wearer: Pa-Kur's HUD's

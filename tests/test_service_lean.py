@@ -40,6 +40,7 @@ WRITES = {
     ("POST", "/api/bouts/{bout_id}/skip"),
     ("POST", "/api/bouts/{bout_id}/void"),
     ("POST", "/api/bouts/{bout_id}/cancel"),
+    ("POST", "/api/bouts/{bout_id}/close-joining"),
     ("POST", "/api/bouts/{bout_id}/end"),
     ("POST", "/api/bouts/{bout_id}/override"),
     ("POST", "/api/bouts/{bout_id}/handover"),

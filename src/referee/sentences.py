@@ -157,15 +157,15 @@ def _action(e: Record, a: p.Action, system: str | None) -> str:
     failed = " (failed)" if a.failed else ""
     if a.kind == "initiative":
         return f"{actor} rolls initiative{failed}{sent}"
+    label = f" - {a.label}" if a.label else ""
     if a.kind == "roll" and a.expression:
         total = "" if a.failed else f" = {a.total}"
-        return (
-            f"{actor} rolls {a.expression}{total} (free roll{', failed' if a.failed else ''}){sent}"
-        )
+        free = f"(free roll{', failed' if a.failed else ''})"
+        return f"{actor} rolls {a.expression}{total} {free}{sent}{label}"
     if a.kind == "roll":
         dice = list(a.dice or ())
         shown = f"{len(dice)} × {dice[0] if dice else '?'}"
-        return f"{actor} rolls {shown} (free roll{', failed' if a.failed else ''}){sent}"
+        return f"{actor} rolls {shown} (free roll{', failed' if a.failed else ''}){sent}{label}"
     options = a.options or {}
     target = f" → {options['target']}" if "target" in options else ""
     return f"{actor}: {a.kind}{target}{options_text(options)}{failed}{sent}"
@@ -241,6 +241,7 @@ _SAY: Mapping[EventType, Say] = {
     EventType.SKIPPED: lambda e, k, s: f"{k.name}'s turn passes: {k.reason}",
     EventType.PAUSED: lambda e, n, s: "The bout is paused",
     EventType.RESUMED: lambda e, n, s: "The bout is resumed",
+    EventType.JOINING_CLOSED: lambda e, n, s: "Joining is closed: no more fighters may join",
     EventType.OVERRIDDEN: _overridden,
     EventType.VOIDED: lambda e, v, s: f"Events {v.first}..{v.last} are voided (undone)",
     EventType.ENDED: _ended,

@@ -68,6 +68,9 @@ class EventType(enum.StrEnum):
     """The referee paused the bout."""
     RESUMED = "resumed"
     """The referee resumed the bout."""
+    JOINING_CLOSED = "joining_closed"
+    """The referee closed the bout to joiners: no fighter may join it any more (OnlineHost's
+    close); the referee may still add one."""
     OVERRIDDEN = "overridden"
     """The referee replaced an outcome's wounds (SRP-20); the original stays in the log."""
     VOIDED = "voided"

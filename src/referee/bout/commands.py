@@ -75,11 +75,14 @@ class FreeRoll:
 
     Either `sides` (one die per entry, an AOL roll) or `expression`, any dice notation
     (`2d20+1d6`, `4d6kh3`) under the dice package's default limits, as the CLI rolls it.
+    `label`: what the roll is for, as its roller said it (`~roll 1d20+5 to hit`), kept in its
+    action event.
     """
 
     actor: str
     sides: tuple[int, ...] = ()
     expression: str = ""
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,11 @@ class Pause:
 @dataclass(frozen=True, slots=True)
 class Resume:
     """The referee resumes a paused bout."""
+
+
+@dataclass(frozen=True, slots=True)
+class CloseJoining:
+    """The referee closes the bout to joiners (OnlineHost's close); it may still add fighters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +153,7 @@ Command = (
     | FreeRoll
     | Skip
     | Pause
+    | CloseJoining
     | Resume
     | Override
     | Void

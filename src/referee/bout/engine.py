@@ -15,9 +15,9 @@ whoever stores decisions calls it, so that no answer shows a face that was not r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, to_json
@@ -32,7 +32,7 @@ from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
 from referee.dice import roll as roll_dice
 from referee.dice import write as write_dice
-from referee.errors import ConflictError, NotFoundError, RefereeError, RuleError
+from referee.errors import ConflictError, NotationError, NotFoundError, RefereeError, RuleError
 from referee.payloads import Shape
 from referee.payloads import events as p
 from referee.rng import RecordingRng, Rng, Throw, action_stream, free_stream, stream_of
@@ -133,10 +133,12 @@ def failed(
     elif isinstance(command, c.FreeRoll) and command.expression:
         actor = command.actor
         written = write_dice(parse_dice(command.expression, dialect=state.dialect), state.dialect)
-        action = p.Action(kind="roll", expression=written, by=by, failed=True)
+        label = roll_label(command.label)
+        action = p.Action(kind="roll", expression=written, by=by, failed=True, label=label)
     elif isinstance(command, c.FreeRoll):
         actor, dice = command.actor, tuple(f"d{s}" for s in command.sides)
-        action = p.Action(kind="roll", dice=dice, by=by, failed=True)
+        label = roll_label(command.label)
+        action = p.Action(kind="roll", dice=dice, by=by, failed=True, label=label)
     elif isinstance(command, c.RollInitiative):
         actor, action = by, p.Action(kind="initiative", by=by, failed=True)
     else:  # no other command throws dice
@@ -186,6 +188,8 @@ def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> 
     _require_live(state)
     name = fighter_name(cmd.name, (f.name for f in state.fighters))
     check(by, "add", name)  # the referee adds; a fighter joins only as itself
+    if state.joining_closed and by != REFEREE:
+        raise ConflictError(f"joining is closed: {name} cannot join (the referee may add them)")
     if cmd.hidden:
         check(by, "hide")
     side = _check_name(cmd.side or name, "side")
@@ -260,6 +264,49 @@ def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, b
     log.add(EventType.TURN, SYSTEM, p.Turn(fighter=settled.order[0], round=1))
 
 
+class _WouldRoll(Exception):
+    """Raised by `_NoDice` at the first die an action would throw: it is legal so far."""
+
+
+class _NoDice:
+    """The dice of a legality probe: none; an action that gets as far as its dice may be taken."""
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        raise _WouldRoll
+
+
+def why_not(
+    state: BoutState, actor: str, kind: str, options: Mapping[str, Any], rules: RuleSystem
+) -> str | None:
+    """Why `actor` may not take the action `kind` with `options` now, or None if it may: the
+    engine's own checks of an action (the bout running, its turn, the rule system's conditions)
+    and the rule system's own check of the action, run up to the first die it would throw
+    (nothing is thrown or stored). A client offers only the actions this allows.
+
+    >>> why_not(BoutState(), "Tarl", "attack", {}, find_system("msv")())
+    'the bout has not started: roll initiative first'
+    """
+    try:
+        if state.status is Status.OPEN:
+            raise ConflictError("the bout has not started: roll initiative first")
+        if state.status is not Status.RUNNING:
+            raise ConflictError(f"the bout is {state.status.value}")
+        fighter = state.fighter(actor)
+        if kind not in rules.actions:
+            raise RuleError(f"unknown action {kind!r}")
+        if state.current != fighter.name:
+            raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
+        reason = rules.blocked(fighter, kind)
+        if reason:
+            return f"{actor} cannot {kind}: {reason}"
+        rules.act(state, actor, kind, options, _NoDice())
+    except _WouldRoll:
+        return None
+    except RefereeError as err:
+        return str(err)
+    return None
+
+
 def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     state = log.state
     if state.status is Status.OPEN:
@@ -294,23 +341,45 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
         _end_turn(log, rules, actor)
 
 
+#: Most characters in a free roll's label (`~roll 1d20+5 to hit`).
+MAX_LABEL = 100
+
+
+def roll_label(text: str) -> str | None:
+    """A free roll's label as stored: its words with single spaces, or None for none; one line
+    of at most `MAX_LABEL` characters, no control characters (NotationError otherwise).
+
+    >>> roll_label("  to   hit "), roll_label("")
+    ('to hit', None)
+    """
+    label = " ".join(text.split())
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text):
+        raise NotationError("a roll's label is one line of text, without control characters")
+    if len(label) > MAX_LABEL:
+        raise NotationError(f"a roll's label has {len(label)} characters (at most {MAX_LABEL})")
+    return label or None
+
+
 def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str) -> None:
     _require_live(log.state)
     actor = cmd.actor if cmd.actor == REFEREE else log.state.fighter(cmd.actor).name
     check(by, "roll", actor)
+    label = roll_label(cmd.label)
     if cmd.expression:
-        _notation_roll(log, cmd, rng, actor, by)
+        _notation_roll(log, cmd, rng, actor, by, label)
         return
     if not 1 <= len(cmd.sides) <= 100:
         raise RuleError(f"a free roll takes 1 to 100 dice, got {len(cmd.sides)}")
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     recorder.throw(cmd.sides)
     dice = tuple(f"d{s}" for s in cmd.sides)
-    log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by))
+    log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by, label=label))
     log.rolls(recorder.take())
 
 
-def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) -> None:
+def _notation_roll(
+    log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str, label: str | None
+) -> None:
     notation = log.state.dialect
     expr = parse_dice(cmd.expression, dialect=notation)
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
@@ -321,6 +390,7 @@ def _notation_roll(log: _Log, cmd: c.FreeRoll, rng: Rng, actor: str, by: str) ->
         dice=tuple(f"d{d.sides}" for d in result.dice),
         total=result.total if isinstance(result.total, int) else str(result.total),
         by=by,
+        label=label,
     )
     log.add(EventType.ACTION, actor, action)
     log.rolls(recorder.take())
@@ -435,6 +505,18 @@ def _pause(log: _Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> Non
     log.add(EventType.PAUSED, by, p.Nothing())
 
 
+def _close_joining(log: _Log, cmd: c.CloseJoining, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "close joining")
+    if log.state.status is not Status.OPEN:
+        raise ConflictError(
+            f"joining ends when the bout begins (it is {log.state.status.value}): nothing to "
+            "close (to end the bout: end bout)"
+        )
+    if log.state.joining_closed:
+        raise ConflictError("joining is already closed")
+    log.add(EventType.JOINING_CLOSED, by, p.Nothing())
+
+
 def _resume(log: _Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
     check(by, "resume")
     if log.state.status is not Status.PAUSED:
@@ -510,6 +592,7 @@ _HANDLERS: dict[type, Handler] = {
     c.FreeRoll: _free_roll,  # type: ignore[dict-item]
     c.Skip: _skip,  # type: ignore[dict-item]
     c.Pause: _pause,  # type: ignore[dict-item]
+    c.CloseJoining: _close_joining,  # type: ignore[dict-item]
     c.Resume: _resume,  # type: ignore[dict-item]
     c.Override: _override,  # type: ignore[dict-item]
     c.Void: _void,  # type: ignore[dict-item]

@@ -294,6 +294,10 @@ def _overridden(state: BoutState, p: shapes.Overridden, actor: str, seq: int) ->
     return changes
 
 
+def _joining_closed(state: BoutState, p: shapes.Nothing, actor: str, seq: int) -> Changes:
+    return {"joining_closed": True}
+
+
 def _closed(state: BoutState, p: shapes.Closed, actor: str, seq: int) -> Changes:
     return {"closed": True}
 
@@ -314,6 +318,7 @@ _STEPS: dict[EventType, Step] = {
     EventType.TURN: _turn,
     EventType.PAUSED: _status(Status.PAUSED),
     EventType.RESUMED: _status(Status.RUNNING),
+    EventType.JOINING_CLOSED: _joining_closed,
     EventType.ENDED: _ended,
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,

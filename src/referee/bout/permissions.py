@@ -78,6 +78,7 @@ PERMISSIONS: MappingProxyType[str, Permission] = MappingProxyType(
         "skip": _referee("skip a turn"),
         "pause": _referee("pause the bout"),
         "resume": _referee("resume the bout"),
+        "close joining": _referee("close the bout to joiners"),
         "override": _referee("override an outcome"),
         "void": _referee("void an action"),
         "end": _referee("end the bout"),

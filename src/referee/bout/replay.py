@@ -58,12 +58,13 @@ def _command(action: Event) -> c.Command:
     kind = given.kind
     if kind == "initiative":
         return c.RollInitiative()
+    label = str(given.label or "")
     if kind == "roll" and given.expression:
-        return c.FreeRoll(action.actor, expression=str(given.expression))
+        return c.FreeRoll(action.actor, expression=str(given.expression), label=label)
     if kind == "roll":
         dice = given.dice or []
         sides = tuple(int(str(d)[1:]) for d in dice) if isinstance(dice, list) else ()
-        return c.FreeRoll(action.actor, sides)
+        return c.FreeRoll(action.actor, sides, label=label)
     options = given.options or {}
     if not isinstance(options, dict):
         options = {}

@@ -77,6 +77,8 @@ class BoutState:
     status: Status = Status.OPEN
     winner: str | None = None
     free_attack: str | None = None
+    #: The referee closed the bout to joiners (`joining_closed`): only the referee adds now.
+    joining_closed: bool = False
     #: The server seed was revealed: nothing more may happen in this bout.
     closed: bool = False
     next_seq: int = 0

@@ -35,7 +35,7 @@ HELP = (
     "spirit TARGET (SRP spirit combat, one round) | act KIND key=value.. | status | score | "
     "quit | help. Referee: init, add NAME CS [SIDE], update NAME key=value.., remove NAME, "
     "attack ATTACKER TARGET, spirit FIGHTER TARGET, pause, resume, skip, void, "
-    "end bout [SIDE], cancel bout, close bout. Names need no quotes or capitals. "
+    "close joining, end bout [SIDE], cancel bout, close bout. Names need no quotes or capitals. "
     "Every line but help needs a token of the bout."
 )
 

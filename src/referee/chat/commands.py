@@ -223,6 +223,14 @@ class Cancel:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseJoining:
+    """`close joining`: the referee closes the bout to joiners (OnlineHost's close)."""
+
+    def __str__(self) -> str:
+        return "close joining"
+
+
+@dataclass(frozen=True, slots=True)
 class Close:
     """`close bout`: the referee ends the bout if needed and reveals the server seed."""
 
@@ -249,4 +257,5 @@ ChatCommand = (
     | End
     | Cancel
     | Close
+    | CloseJoining
 )

@@ -11,7 +11,7 @@ Attack(target='Tarl', attacker='Bob the Bold')
 >>> parse_line("close call!", roster)
 Traceback (most recent call last):
 ...
-referee.chat.grammar.NotACommand: not a command; did you mean `close bout`?
+referee.chat.grammar.NotACommand: not a command; did you mean `close bout`? (or `close joining`)
 """
 
 from __future__ import annotations
@@ -96,6 +96,16 @@ def _exact(command: k.ChatCommand, word: str) -> Callable[[list[str], Roster], k
         return command
 
     return read
+
+
+def _close(rest: list[str], roster: Roster) -> k.ChatCommand:
+    """`close bout` (end, reveal the seed) or `close joining` (no more joiners)."""
+    word = [w.lower() for w in rest]
+    if word == ["joining"]:
+        return k.CloseJoining()
+    if word != ["bout"]:
+        raise _did_you_mean("close bout", "or `close joining`")
+    return k.Close()
 
 
 def _end(rest: list[str], roster: Roster) -> k.ChatCommand:
@@ -213,7 +223,7 @@ _VERBS: dict[str, Callable[[list[str], Roster], k.ChatCommand]] = {
     "init": _bare(k.Init()),
     "quit": _bare(k.Quit()),
     **{p.value: _bare(k.Referee(p)) for p in k.Power},
-    "close": _exact(k.Close(), "bout"),
+    "close": _close,
     "cancel": _exact(k.Cancel(), "bout"),
     "end": _end,
     "roll": _roll,

@@ -22,6 +22,7 @@ from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     BUTTON_PREFIX,
+    MENTION,
     escape_markdown,
     fresh_link,
     member_name,
@@ -131,16 +132,22 @@ class RefereeBot(commands.Bot):
 
     def did_you_mean(self, word: str) -> str | None:
         """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
-        for a word like no command (`~sighs`: role-play, left alone).
+        for a word like no command (`~sighs`: role-play, left alone) or a command's word with
+        more after it (`~attacks`: a role-play verb, not a typo).
 
         >>> from referee.store import Store
         >>> bot = build_bot(Store.open("sqlite://"))
-        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs")
-        ('spar:attack', None)
+        >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs"), bot.did_you_mean("atack")
+        ('spar:attack', None, 'attack')
+        >>> bot.did_you_mean("attacks"), bot.did_you_mean("acts")  # role-play verbs
+        (None, None)
         """
         names = sorted({n for c in self.commands for n in (c.name, *c.aliases)})
-        close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=0.8)
-        return close[0] if close else None
+        word = word.lower()
+        close = difflib.get_close_matches(word, names, n=1, cutoff=0.8)
+        if not close or (word.startswith(close[0]) and ":" not in word):
+            return None  # `~attacks wildly`, `~acts surprised`: role-play, not a typo
+        return str(close[0])
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         """Unknown commands stay silent (role-play lines may start with the prefix)."""
@@ -171,7 +178,7 @@ class RefereeBot(commands.Bot):
         if action == "attack":
             await respond(interaction, lambda: self.desk.attack(where, who, target))
         elif action == "end":  # the confirmation of `~spar:end`
-            await respond(interaction, lambda: self.desk.power(where, who, "end", target))
+            await respond(interaction, lambda: self.desk.end(where, who, target or None))
         else:
             foe = target or None
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
@@ -238,6 +245,14 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~fair or ~fair reveal")
         return desk.fair(where(ctx), reveal=word == "reveal")
 
+    @add("choose")
+    def _choose(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.choose(where(ctx), who(ctx), rest)
+
+    @add("table")
+    def _table(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.table(where(ctx), who(ctx), rest)
+
     @add("odds")
     def _odds(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.odds(where(ctx), rest)
@@ -258,37 +273,44 @@ def _register(bot: RefereeBot) -> None:
     def _join(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.join(where(ctx), who(ctx), rest)
 
-    @add("spar:begin")
-    def _begin(ctx: commands.Context[Any], rest: str) -> Reply:
-        return desk.begin(where(ctx), who(ctx))
+    def named(ctx: commands.Context[Any], text: str) -> str:
+        """`text` with each mention replaced by the name of the fighter that member plays."""
+        return MENTION.sub(lambda m: desk.fighter_of(where(ctx), int(m.group(1))), text)
 
-    @add("spar:attack", ("spar:roll",))
+    def chat_word(verb: str, name: str, aliases: tuple[str, ...]) -> None:
+        """A word of the chat grammar, typed `~spar:VERB ...` or `~VERB ...` (the chat line)."""
+
+        def typed(ctx: commands.Context[Any], rest: str) -> Reply:
+            return desk.typed(where(ctx), who(ctx), verb, named(ctx, rest))
+
+        add(name, aliases)(typed)
+
+    # The chat grammar's words (`referee.chat`): one parser, the same names, errors and
+    # answers as the chat endpoint and the HUD.
+    chat_word("init", "spar:begin", ("spar:init", "init", "begin"))
+    chat_word("quit", "spar:quit", ("quit",))
+    chat_word("status", "spar:status", ("status",))
+    chat_word("score", "spar:score", ("score",))
+    chat_word("spirit", "spar:spirit", ("spirit",))
+    chat_word("remove", "spar:remove", ("remove",))
+    chat_word("update", "spar:update", ("update",))
+    for verb in ("pause", "resume", "skip", "void", "cancel"):
+        chat_word(verb, f"spar:{verb}", (verb,))
+
+    @add("spar:attack", ("spar:roll", "attack"))
     def _attack(ctx: commands.Context[Any], rest: str) -> Reply:
         rest = desk.attack_dice(where(ctx), rest)  # `~spar:roll 1d100 @user`: its dice checked
-        ids = mentioned(rest)
-        if len(ids) == 2:  # the proctor: attacker then target
-            attacker = desk.fighter_of(where(ctx), ids[0])
-            return desk.attack(where(ctx), who(ctx), desk.fighter_of(where(ctx), ids[1]), attacker)
-        text = without_mentions(rest)
-        if not ids and text:  # typed names: `TARGET`, or the proctor's `ATTACKER TARGET`
-            attack = desk.typed_attack(where(ctx), text)
-            return desk.attack(where(ctx), who(ctx), attack.target, attack.attacker)
-        return desk.attack(where(ctx), who(ctx), target_of(ctx, rest))
+        return desk.typed(where(ctx), who(ctx), "attack", named(ctx, rest))
 
-    @add("spar:act")
+    @add("spar:act", ("act",))
     def _act(ctx: commands.Context[Any], rest: str) -> Reply:
-        words = without_mentions(rest).split()
-        if not words:
-            raise NotationError("say ~spar:act KIND @user key=value (e.g. ~spar:act shoot @Orc)")
-        kind = words[0].lower()
-        options = pairs([w for w in words[1:] if "=" in w])
-        named = " ".join(w for w in words[1:] if "=" not in w)  # a foe by name: `Orc Chief`
-        ids = mentioned(rest)
-        if ids:
-            target: str | None = desk.fighter_of(where(ctx), ids[0])
-        else:
-            target = desk.fighter_named(where(ctx), named) if named else None
-        return desk.act(where(ctx), who(ctx), kind, target, options)
+        """`act KIND key=value`; a foe named right after KIND is its `target=` (`~spar:act
+        shoot @Orc`, `~spar:act disarm Orc Chief`)."""
+        words = named(ctx, rest).split()
+        keyed = next((i for i, w in enumerate(words) if "=" in w), len(words))
+        if keyed > 1:
+            words = [words[0], "target=" + " ".join(words[1:keyed]), *words[keyed:]]
+        return desk.typed(where(ctx), who(ctx), "act", " ".join(words))
 
     @add("spar:target")
     def _target(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -297,45 +319,32 @@ def _register(bot: RefereeBot) -> None:
             raise NotationError("say ~spar:target @user")
         return desk.set_target(where(ctx), who(ctx), target)
 
-    @add("spar:scoreboard", ("spar:score",))
+    @add("spar:scoreboard")
     def _score(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.scoreboard(where(ctx))
 
-    @add("spar:quit")
-    def _quit(ctx: commands.Context[Any], rest: str) -> Reply:
-        return desk.quit(where(ctx), who(ctx))
-
-    @add("spar:end")
+    @add("spar:end", ("end",))
     def _end(ctx: commands.Context[Any], rest: str) -> Reply:
         """`~spar:end [SIDE]`: asks first; the proctor's press on the button ends the spar."""
         desk.require_proctor(desk.bout_of(where(ctx)), who(ctx), "end")
         side = rest.strip()
+        if side.lower().startswith("bout"):  # the chat grammar's `end bout [SIDE]`
+            side = side[4:].strip()
         result = f" ({side} wins)" if side else ""
         return Reply([f"End the spar{result}? The proctor's press on the button ends it."],
                      buttons=[Button(f"End the spar{result}", "end", side)])  # fmt: skip
 
-    for verb in ("pause", "resume", "skip", "void", "cancel"):
-
-        def power(ctx: commands.Context[Any], rest: str, verb: str = verb) -> Reply:
-            return desk.power(where(ctx), who(ctx), verb, rest)
-
-        add(f"spar:{verb}")(power)
-
-    @add("spar:add")
+    @add("spar:add", ("add",))
     async def _add(ctx: commands.Context[Any], rest: str) -> Reply:
+        """`add NAME CS [SIDE]` of the chat grammar; `@user` for NAME adds that member."""
         ids = mentioned(rest)
-        words = without_mentions(rest).split()
-        numbers = [i for i, w in enumerate(words) if is_whole(w)]
-        if not numbers or (not ids and numbers[0] == 0):
-            raise NotationError("say ~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE]")
-        at = numbers[0]
-        if ids:
-            name = await member_name(ids[0], ctx.message.mentions, ctx.guild)
-        else:
-            name = " ".join(words[:at])
-        side = " ".join(words[at + 1 :]) or None
-        user, cs = (ids[0] if ids else None), int(words[at])
-        return await off_loop(desk, lambda: desk.add(where(ctx), who(ctx), name, user, cs, side))
+        user = ids[0] if ids else None
+        if user is not None:
+            name = await member_name(user, ctx.message.mentions, ctx.guild)
+            rest = MENTION.sub(lambda m: f'"{name}"' if int(m.group(1)) == user else "", rest, 1)
+        return await off_loop(
+            desk, lambda: desk.typed(where(ctx), who(ctx), "add", rest, user=user)
+        )
 
     @add("spar:npc")
     def _npc(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -354,27 +363,6 @@ def _register(bot: RefereeBot) -> None:
         else:
             raise NotationError(f"say ~spar:reveal NAME [{'|'.join(REVEALABLE)}]")
         return desk.reveal(where(ctx), who(ctx), name, [k.lower() for k in keys])
-
-    @add("spar:remove")
-    def _remove(ctx: commands.Context[Any], rest: str) -> Reply:
-        name = target_of(ctx, rest)
-        if name is None:
-            raise NotationError("say ~spar:remove @user")
-        return desk.remove(where(ctx), who(ctx), name)
-
-    @add("spar:update")
-    def _update(ctx: commands.Context[Any], rest: str) -> Reply:
-        words = without_mentions(rest).split()
-        ids = mentioned(rest)
-        keyed = [w for w in words if "=" in w]
-        named = " ".join(w for w in words if "=" not in w)
-        if ids:
-            name = desk.fighter_of(where(ctx), ids[0])
-        elif named:
-            name = desk.fighter_named(where(ctx), named)
-        else:
-            raise NotationError("say ~spar:update @user key=value (e.g. wounds=3 cs=70)")
-        return desk.update(where(ctx), who(ctx), name, pairs(keyed))
 
     @add("spar:override")
     def _override(ctx: commands.Context[Any], rest: str) -> Reply:
@@ -412,9 +400,11 @@ def _register(bot: RefereeBot) -> None:
         desk.links.set_prefix(ctx.guild.id, new)
         return Reply([f"The prefix here is now {new} (e.g. {new}help)."])
 
-    @add("spar:close")
+    @add("spar:close", ("close",))
     def _close(ctx: commands.Context[Any], rest: str) -> Reply:
-        return desk.close(where(ctx), who(ctx))
+        """`~spar:close`: no more joiners (OnlineHost); `~spar:close bout`: the chat grammar's
+        close (end if need be, reveal the seed, attach the export)."""
+        return desk.typed(where(ctx), who(ctx), "close", rest.strip() or "joining")
 
     from referee.discord.characters import register_characters
 

@@ -12,22 +12,22 @@ import functools
 import inspect
 import json
 import re
-import secrets
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
+from referee import chat as k
 from referee.bout import commands as c
-from referee.bout.engine import REFEREE
+from referee.bout.engine import MAX_LABEL, REFEREE, why_not
 from referee.bout.state import BoutState, Status
-from referee.chat import Attack as ChatAttack
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line
-from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, roll
+from referee.dice import DEFAULT_DIALECT, DIALECTS, parse, parse_chat, render, roll, write
 from referee.dice import dialect as dice_dialect
 from referee.dice import odds as exact_odds
 from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
+from referee.discord import rolltables as rolls
 from referee.discord.links import Links, Member
 from referee.discord.odds import odds_message
 from referee.discord.render import lines_for
@@ -38,22 +38,24 @@ from referee.errors import (
     NotationError,
     NotFoundError,
     RefereeError,
-    RuleError,
 )
 from referee.keyvalue import read_pairs
 from referee.numerals import is_whole
 from referee.payloads import events as p
-from referee.rng import SECURE_ENTROPY, Entropy, Throw
-from referee.service.bouts import ANONYMOUS, Caller, RefereeService, rule_system
+from referee.rng import SECURE_ENTROPY, Entropy, ScriptedRng
+from referee.service.bouts import ANONYMOUS, Caller, RefereeService, failure_of, rule_system
+from referee.service.chat import roster as chat_roster
+from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
-from referee.systems.srp.actions import Special
-from referee.systems.srp.system import SrpSystem
+from referee.systems.msv.old import die_score
 from referee.vocabulary import EventType
 
-#: Dice one ledger event may hold (the engine's bound for a free roll).
-DICE_PER_EVENT = 100
 SYSTEMS = ("msv", "srp")
+#: The dice OnlineHost scores the Rhy'Din way (d20 to d100), least and most sides.
+RHYDIN_SIDES = (20, 100)
+#: Most items `~choose` picks from (one die of that many sides).
+MAX_CHOICE_ITEMS = 100
 #: Buttons under one answer (four rows of five; the fifth row holds the select menu).
 MAX_BUTTONS = 20
 #: Events after which an answer shows the score again.
@@ -66,35 +68,23 @@ SPECIAL_MENU = "Special action..."
 #: SRP-16 special actions offered against each foe (unhorse only against a mounted one).
 SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Entangle"),
                 ("unhorse", "Unhorse"))  # fmt: skip
-#: SRP-16 actions that undo a condition of the actor's: (condition, label, action).
+#: SRP-16 actions that undo a condition of the actor's: (condition, label, action); offered
+#: when the rules allow them.
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
+#: Commands anyone in the channel may give (they read, and store nothing).
+READ_ONLY = (k.Help, k.Status, k.Score, k.Odds)
+#: The proctor's typed words, and what the refusal says only the proctor can do.
+PROCTOR_VERBS = {"init": "begin the spar", "add": "add fighters", "update": "update fighters",
+                 "pause": "pause", "resume": "resume", "skip": "skip", "void": "void",
+                 "cancel": "cancel", "end": "end", "close": "close the spar"}  # fmt: skip
+#: States in which a spar can still be ended.
+LIVE = (Status.OPEN, Status.RUNNING, Status.PAUSED)
 R = TypeVar("R")
 D = TypeVar("D")
 #: The channels whose row the command running in this context holds (`Links.hold_channel`).
 _HELD: ContextVar[frozenset[int]] = ContextVar("held_channels", default=frozenset())
-
-
-class LedgerRng:
-    """Dice for a roll outside a spar: every throw is a verifiable free roll in a ledger bout."""
-
-    def __init__(self, service: RefereeService, bout_id: str) -> None:
-        self.service, self.bout_id = service, bout_id
-        self.nonces: list[int] = []
-
-    def throw(self, sides: Sequence[int]) -> Throw:
-        """Throw through the ledger, at most `DICE_PER_EVENT` dice per stored event."""
-        faces: list[int] = []
-        first: int | None = None
-        for start in range(0, len(sides), DICE_PER_EVENT):
-            chunk = tuple(sides[start : start + DICE_PER_EVENT])
-            records = self.service.command(self.bout_id, REF, c.FreeRoll(REFEREE, chunk))
-            rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
-            faces += [int(f) for f in rolled.faces]
-            self.nonces.append(int(rolled.nonce or 0))
-            first = int(rolled.nonce or 0) if first is None else first
-        return Throw(tuple(sides), tuple(faces), first)
 
 
 def match_name(text: str, names: Sequence[str]) -> str:
@@ -145,8 +135,10 @@ class Desk:
     def __init__(
         self, store: Store, public_url: str | None = None, entropy: Entropy = SECURE_ENTROPY
     ) -> None:
-        """`entropy`: the server seeds' source (the OS's; tests pass a deterministic one)."""
+        """`entropy`: the server seeds' source, and of the client seed parts the bot draws for
+        the fighters it adds (the OS's; tests pass a deterministic one)."""
         self.service = RefereeService(store, entropy=entropy)
+        self.entropy = entropy
         self.links = Links(store)
         self.public_url = public_url.rstrip("/") if public_url else None
 
@@ -164,16 +156,136 @@ class Desk:
         if attack is not None:
             return attack
         table = self._table(place)
-        rng = LedgerRng(self.service, table)
-        result = roll(expr, rng=rng)
-        nonces = ", ".join(str(n) for n in rng.nonces)
-        if chat:
-            assert isinstance(expr, Dice)
-            faces = [d.face for d in result.dice]
-            line = f"{format_host_line(who.name, expr.sides, faces)} (nonce {nonces})"
-            return Reply([f"{line} - {label}" if label else line])
-        line = f"{who.name} rolls {result} (nonce {nonces})"
-        return Reply([f"{line} - {label}" if label else line])
+        written = None if chat else write(expr, self.service.state(table).dialect)
+        # One free roll in the table ledger, however many dice: one action event with its
+        # label, a roll event per throw (the engine refuses what is too big, before throwing).
+        sides = tuple([expr.sides] * expr.count) if chat else ()
+        command = c.FreeRoll(REFEREE, sides, written or "", label)
+        records = self.service.command(table, REF, command)
+        rolls = [p.Roll.read(r["payload"]) for r in records if r["type"] == EventType.ROLL]
+        faces = [int(f) for r in rolls for f in r.faces]
+        nonces = ", ".join(str(r.nonce) for r in rolls)
+        note = f" - {label}" if label else ""
+        scored = rhydin_line([expr.sides] * expr.count, faces) if isinstance(expr, Dice) else None
+        if written is None:
+            line = format_host_line(who.name, expr.sides, faces)
+            return Reply([f"{line} (nonce {nonces}){note}", *([scored] if scored else [])])
+        failure = failure_of(records)
+        if failure is not None:  # thrown and recorded, then it could not be settled
+            return Reply([k.roll_line(who.name, written, faces, [r.nonce or 0 for r in rolls],
+                                      failure) + note])  # fmt: skip
+        dialect = self.service.state(table).dialect
+        shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)))
+        return Reply(
+            [f"{who.name} rolls {shown} (nonce {nonces}){note}", *([scored] if scored else [])]
+        )
+
+    def choose(self, place: Place, who: Person, text: str) -> Reply:
+        """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the table
+        ledger (N the number of items), as OnlineHost chooses; the items are the roll's label
+        when they fit in one (else `choose 1 of N`). `~choose TABLE [+/-N]`: a roll on one of
+        the server's tables (`~table`), the modifier added to the face."""
+        if "," not in text and text.strip():
+            return self._choose_from_table(place, who, text)
+        items = [" ".join(item.split()) for item in text.split(",")]
+        if len(items) < 2 or not all(items):
+            raise NotationError("say ~choose item 1, item 2, ... (two or more, split by commas)")
+        if len(items) > MAX_CHOICE_ITEMS:
+            raise NotationError(f"~choose takes at most {MAX_CHOICE_ITEMS} items, got {len(items)}")
+        listed = "choose: " + ", ".join(items)
+        label = listed if len(listed) <= MAX_LABEL else f"choose 1 of {len(items)}"
+        table = self._table(place)
+        records = self.service.command(table, REF, c.FreeRoll(REFEREE, (len(items),), "", label))
+        rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+        face = int(rolled.faces[0])
+        line = format_host_line(who.name, len(items), [face])
+        return Reply([f"{line} (nonce {rolled.nonce}) - {items[face - 1]}"])
+
+    def _choose_from_table(self, place: Place, who: Person, text: str) -> Reply:
+        words = text.split()
+        modifier = 0
+        if len(words) > 1 and re.fullmatch(r"[+-][0-9]{1,4}", words[-1]):
+            modifier = int(words.pop())
+        name = " ".join(words)
+        table = self.links.roll_table(place.guild, name) if place.guild is not None else None
+        if table is None:
+            raise NotFoundError(
+                f"no roll table called {name[:40]!r} on this server (~table list), and one "
+                "item is no choice: ~choose item 1, item 2"
+            )
+        if not table.entries:
+            raise ConflictError(f"table {table.name} has no entries yet (~table add)")
+        label = f"choose from table {table.name}" + (f" {modifier:+d}" if modifier else "")
+        ledger = self._table(place)
+        records = self.service.command(ledger, REF, c.FreeRoll(REFEREE, (table.sides,), "", label))
+        rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
+        face = int(rolled.faces[0])
+        side = min(max(face + modifier, 1), table.sides)
+        entry = table.entry(side)
+        said = entry.text if entry is not None else f"side {side} is a gap in table {table.name}"
+        shift = f" {modifier:+d} = {side}" if modifier else ""
+        line = format_host_line(who.name, table.sides, [face])
+        return Reply([f"{line} (nonce {rolled.nonce}){shift} - {said}"])
+
+    def table(self, place: Place, who: Person, text: str) -> Reply:
+        """`~table new|list|info|add|rewrite|remove|delete ...`: the server's roll tables, as
+        OnlineHost has them; changing one is for members with Manage Server."""
+        if place.guild is None:
+            raise NotationError("roll tables belong to a server: use ~table in its channels")
+        guild = place.guild
+        words = text.split()
+        verb = words.pop(0).lower() if words else "list"
+        if verb == "list":
+            tables = self.links.roll_tables(guild)
+            if not tables:
+                return Reply(["No roll tables on this server yet (~table new NAME)."])
+            return Reply([f"{t.name} (1d{t.sides})" + (f" - {t.description}" if t.description
+                          else "") for t in tables])  # fmt: skip
+        if not words:
+            raise NotationError(f"say ~table {verb} NAME ... (~help table)")
+        name, rest = words[0], " ".join(words[1:])
+        if verb == "info":
+            return Reply(rolls.info_lines(self._roll_table(guild, name)))
+        if verb not in ("new", "add", "rewrite", "remove", "delete"):
+            raise NotationError(
+                f"unknown ~table command {verb!r} (new, list, info, add, rewrite, remove, delete)"
+            )
+        if not who.admin:
+            raise ForbiddenError("only members with Manage Server can change roll tables")
+        if verb == "new":
+            if self.links.roll_table(guild, name) is not None:
+                raise ConflictError(f"this server has a table called {name} already")
+            if len(self.links.roll_tables(guild)) >= rolls.MAX_TABLES:
+                raise NotationError(f"at most {rolls.MAX_TABLES} tables per server")
+            described = rest.strip()
+            if len(described) > rolls.MAX_TEXT or not described.isprintable():
+                raise NotationError(f"a description is at most {rolls.MAX_TEXT} characters")
+            self.links.save_roll_table(guild, rolls.RollTable(rolls.table_name(name), described))
+            return Reply([f"Table {name} is made: ~table add {name} item 1, item 2"])
+        table = self._roll_table(guild, name)
+        if verb == "delete":
+            self.links.delete_roll_table(guild, table.name)
+            return Reply([f"Table {table.name} is deleted."])
+        if verb == "add":
+            changed = rolls.add_entries(table, rest)
+        else:
+            side_word, _, new_text = rest.partition(" ")
+            if not is_whole(side_word):
+                raise NotationError(f"say ~table {verb} {table.name} SIDE" +
+                                    (" NEW TEXT" if verb == "rewrite" else ""))  # fmt: skip
+            side = int(side_word)
+            if verb == "rewrite":
+                changed = rolls.rewrite(table, side, new_text)
+            else:
+                changed = rolls.remove(table, side)
+        self.links.save_roll_table(guild, changed)
+        return Reply(rolls.info_lines(changed))
+
+    def _roll_table(self, guild: int, name: str) -> rolls.RollTable:
+        found = self.links.roll_table(guild, name)
+        if found is None:
+            raise NotFoundError(f"no roll table called {name[:40]!r} on this server (~table list)")
+        return found
 
     @staticmethod
     def _roll_and_label(text: str, chat: bool, dialect: str) -> tuple[Any, str]:
@@ -268,7 +380,8 @@ class Desk:
     def _table(self, place: Place) -> str:
         _, table = self.links.channel(place.channel)
         if table is None:
-            table = self.service.create_bout("msv", f"table ledger #{place.channel_name}")["id"]
+            name = f"table ledger #{place.channel_name}"
+            table = self.service.create_bout("msv", name, dialect=self.dialect_of(place))["id"]
             self.links.set_channel(place.channel, place.guild, table=table)
         return table
 
@@ -288,7 +401,8 @@ class Desk:
             )
         seed = self.service.close(table, REF)["server_seed"]
         export = self.service.export(table, REF)
-        fresh = self.service.create_bout("msv", f"table ledger #{place.channel_name}")
+        name = f"table ledger #{place.channel_name}"
+        fresh = self.service.create_bout("msv", name, dialect=self.dialect_of(place))
         self.links.set_channel(place.channel, place.guild, table=fresh["id"])
         return Reply(
             [
@@ -317,7 +431,7 @@ class Desk:
     def open(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:open [msv|srp] [NAME]`: the caller becomes the proctor."""
         if self._spar(place, required=False) is not None:
-            raise ConflictError("a spar is already open in this channel (~spar:close ends it)")
+            raise ConflictError("a spar is already open in this channel (~spar:end ends it)")
         words = args.split()
         system = words.pop(0).lower() if words and words[0].lower() in SYSTEMS else "msv"
         name = " ".join(words) or f"Spar in #{place.channel_name}"
@@ -364,7 +478,7 @@ class Desk:
         commitment was published), or None once the spar has rolled (its client seed is then
         fixed): so that whoever runs the server could not have chosen its seed to suit it."""
         rolled = any(r["type"] == EventType.ROLL for r in self.service.records(bout))
-        return None if rolled else secrets.token_hex(8)
+        return None if rolled else self.entropy(8).hex()
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
         if system == "msv" and is_whole(args):
@@ -385,56 +499,121 @@ class Desk:
     # -- spars: fighting -----------------------------------------------------------------
 
     def begin(self, place: Place, who: Person) -> Reply:
-        """`~spar:begin`: roll initiative (every reroll shown) and start."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "begin the spar")
-        records = self.service.command(bout, REF, c.RollInitiative())
-        return self.answer(bout, records)
+        """`~spar:begin` (the chat grammar's `init`): roll initiative (every reroll shown)."""
+        return self.run(place, who, k.Init())
 
     def attack(
         self, place: Place, who: Person, target: str | None, attacker: str | None = None
     ) -> Reply:
-        """`~spar:attack @user` (alias `~spar:roll`): your attack; the proctor may name both."""
-        bout = self.bout_of(place)
-        state = self.service.state(bout)
-        me = self.links.member(bout, who.id)
-        npc = self._npc_to_act(bout, who, state) if attacker is None else None
-        if attacker is not None or npc is not None:
-            self.require_proctor(bout, who, "attack for another fighter")
-            caller, actor = REF, attacker or npc
-            assert actor is not None
-        else:
-            if me is None or not me.fighter:
-                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
-        if state.status is not Status.RUNNING:
-            raise ConflictError(f"the spar is {state.status.value}: no attacks now")
-        if state.current != actor:
-            raise ConflictError(f"not your turn: {state.current} acts now")
-        foe = target or (me.target if me and attacker is None else None) or _only_foe(state, actor)
-        records = self.service.command(bout, caller, c.Act(actor, "attack", {"target": foe}))
-        return self.answer(bout, records)
+        """`~spar:attack @user` (alias `~spar:roll`), an Attack button: the chat grammar's
+        `attack TARGET`; without a target, the one set with `~spar:target` or the only foe."""
+        if target is None:
+            bout = self.bout_of(place)
+            state = self.service.state(bout)
+            me = self.links.member(bout, who.id)
+            actor = attacker or self._actor(bout, who, state)
+            target = (me.target if me and attacker is None else None) or _only_foe(state, actor)
+        return self.run(place, who, k.Attack(target, attacker))
 
     def act(
         self, place: Place, who: Person, kind: str, target: str | None, options: dict[str, Any]
     ) -> Reply:
-        """`~spar:act KIND @user key=value...`: any action of the rule system (SRP)."""
-        bout = self.bout_of(place)
-        me = self.links.member(bout, who.id)
-        state = self.service.state(bout)
-        npc = self._npc_to_act(bout, who, state)
-        if npc is not None:
-            caller, actor = REF, npc
-        else:
-            if me is None or not me.fighter:
-                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-            if state.current != me.fighter:
-                raise ConflictError(f"not your turn: {state.current} acts now")
-            caller, actor = Caller(Role.FIGHTER, me.fighter), me.fighter
+        """`~spar:act KIND @user key=value...`, an SRP button: the chat grammar's `act`."""
         if target is not None:
             options = {**options, "target": target}
-        records = self.service.command(bout, caller, c.Act(actor, kind, options))
-        return self.answer(bout, records)
+        return self.run(place, who, k.Act(kind, tuple(options.items())))
+
+    def typed(
+        self, place: Place, who: Person, verb: str, text: str, user: int | None = None
+    ) -> Reply:
+        """A typed command in the chat grammar (`~spar:attack Tarl`, `~attack Tarl`,
+        `~spar:add Bob the Bold 50`): the line is read by `referee.chat.parse_line` against
+        the spar's roster, as the chat endpoint and the HUD read it, then run (`run`)."""
+        bout = self.bout_of(place)
+        what = PROCTOR_VERBS.get(verb)
+        if what is not None:  # the proctor's words say so before anything is read
+            self.require_proctor(bout, who, what)
+        state = self.service.state(bout)
+        if verb == "attack" and not text.strip():
+            return self.attack(place, who, None)
+        command = parse_line(f"{verb} {text}".strip(), chat_roster(state))
+        if isinstance(command, k.Close):  # here it also attaches the export
+            return self.end(place, who)
+        return self.run(place, who, command, user=user)
+
+    def run(
+        self, place: Place, who: Person, command: k.ChatCommand, user: int | None = None
+    ) -> Reply:
+        """Run one chat command for a member, as the chat endpoint runs it
+        (`referee.service.chat.run_command`, one unit of work): the proctor speaks as the
+        referee (and for a non-player fighter on its turn), a fighter as itself. `user`: the
+        member an `add` stands for. The answer shows the stored events (hidden stats to the
+        proctor only), or the chat grammar's answer line when nothing was stored."""
+        bout = self.bout_of(place)
+        state = self.service.state(bout)
+        command = self._for_npc(bout, who, state, command)
+        caller = self._caller(bout, who, command)
+        part = self._seed_part(bout) if isinstance(command, k.Add) else None
+        ran = run_command(self.service, bout, caller, command, seed_part=part)
+        if isinstance(command, k.Add):
+            if user is not None:
+                self.links.set_member(bout, user, fighter=command.name, name=command.name)
+            return Reply(
+                [f"{command.name} joins the spar (CS {command.cs}), added by the proctor."]
+            )
+        if isinstance(command, k.Quit | k.Remove):  # the member no longer plays it
+            gone = command.name if isinstance(command, k.Remove) else caller.fighter
+            for member in self.links.members(bout):
+                if member.fighter is not None and member.fighter == gone:
+                    self.links.set_member(bout, int(member.user_id), fighter=None)
+        if not ran.records:
+            return Reply([ran.line])
+        # The events as stored (the service answers a fighter without hidden stats; the
+        # proctor reads those here, by direct message, and the channel what the public may).
+        first, last = ran.records[0]["seq"], ran.records[-1]["seq"]
+        stored = [r for r in self.service.records(bout, first - 1) if r["seq"] <= last]
+        return self.answer(bout, stored)
+
+    def _caller(self, bout: str, who: Person, command: k.ChatCommand) -> Caller:
+        """Who a member is to the service for `command`: the referee (the proctor, for the
+        referee's commands and for another fighter), the fighter it plays, or nobody."""
+        me = self.links.member(bout, who.id)
+        mine = me.fighter if me is not None else None
+        if isinstance(command, READ_ONLY):
+            return ANONYMOUS
+        if _own(command, mine):
+            if mine is None:
+                raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+            return Caller(Role.FIGHTER, mine)
+        self.require_proctor(bout, who, _proctor_what(command))
+        return REF
+
+    def _for_npc(
+        self, bout: str, who: Person, state: BoutState, command: k.ChatCommand
+    ) -> k.ChatCommand:
+        """The proctor's own `attack TARGET` / `act KIND` on a non-player fighter's turn: the
+        same command with that fighter named as the one who acts."""
+        npc = self._npc_to_act(bout, who, state)
+        if npc is None:
+            return command
+        if isinstance(command, k.Attack) and command.attacker is None:
+            return k.Attack(command.target, npc)
+        if isinstance(command, k.Spirit) and command.actor is None:
+            return k.Spirit(command.target, npc)
+        if isinstance(command, k.Act) and "actor" not in dict(command.options):
+            return k.Act(command.kind, (*command.options, ("actor", npc)))
+        return command
+
+    def _actor(self, bout: str, who: Person, state: BoutState) -> str:
+        """The fighter a member's own action is for: its own, or the non-player fighter the
+        proctor acts for on its turn."""
+        npc = self._npc_to_act(bout, who, state)
+        if npc is not None:
+            return npc
+        me = self.links.member(bout, who.id)
+        if me is None or not me.fighter:
+            raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
+        return me.fighter
 
     def _npc_to_act(self, bout: str, who: Person, state: BoutState) -> str | None:
         """The fighter to act when it is a non-player fighter (no member plays it) and `who`
@@ -476,14 +655,8 @@ class Desk:
         return lines
 
     def quit(self, place: Place, who: Person) -> Reply:
-        """`~spar:quit`: leave the spar."""
-        bout = self.bout_of(place)
-        me = self.links.member(bout, who.id)
-        if me is None or not me.fighter:
-            raise ForbiddenError("you are not fighting in this spar")
-        records = self.service.remove(bout, Caller(Role.FIGHTER, me.fighter), me.fighter)
-        self.links.set_member(bout, who.id, fighter=None)
-        return self.answer(bout, records)
+        """`~spar:quit` (the chat grammar's `quit`): leave the spar."""
+        return self.run(place, who, k.Quit())
 
     def answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
         state = self.service.state(bout)
@@ -508,39 +681,37 @@ class Desk:
         return Reply(lines, buttons=self._buttons(state), direct=direct)
 
     def _buttons(self, state: BoutState) -> list[Button]:
+        """The buttons for the fighter to act: an Attack per foe, in SRP also Shoot per foe,
+        what undoes its own conditions, Pass, and the special actions as one menu; each only
+        if the rules allow it now (`referee.bout.engine.why_not`: the engine's checks and
+        the rule system's own, run up to the first die, nothing thrown)."""
         actor = state.current
         if state.status is not Status.RUNNING or actor is None:
             return []
+        rules = rule_system(state)
         foes = state.enemies_of(actor)
-        attacks = [Button(f"Attack {foe.name}", "attack", foe.name) for foe in foes]
+
+        def allowed(kind: str, foe: str = "") -> bool:
+            options = {"target": foe} if foe else {}
+            return why_not(state, actor, kind, options, rules) is None
+
+        attacks = [Button(f"Attack {f.name}", "attack", f.name) for f in foes
+                   if allowed("attack", f.name)]  # fmt: skip
         if state.system == "msv":
             return attacks
-        me = state.fighter(actor)
-        weapons = [w for w in me.stats.get("weapons") or [] if isinstance(w, dict)]
-        missile = any(w.get("effective_range_cm") for w in weapons)
-        # A melee attack needs a melee weapon (a shortbow only shoots) or none at all (bare
-        # hands), and a weapon in hand (SRP-16: a disarmed fighter picks it up first).
-        melee = not weapons or any(not w.get("effective_range_cm") for w in weapons)
-        armed = not me.has("disarmed")
-        if not (melee and armed):
-            attacks = []
-        shots = [Button(f"Shoot {foe.name}", "shoot", foe.name) for foe in foes]
-        shots = shots if missile and armed else []
-        # SRP-16: what the actor's own conditions offer, then Pass.
-        undo = {kind: label for condition, label, kind in SRP_UNDO if me.has(condition)}
+        shots = [Button(f"Shoot {f.name}", "shoot", f.name) for f in foes
+                 if allowed("shoot", f.name)]  # fmt: skip
+        undo = {kind: label for _, label, kind in SRP_UNDO if allowed(kind)}
         own = [Button(label, kind, "") for kind, label in undo.items()]
         buttons = [*attacks, *shots][: MAX_BUTTONS - len(own) - 1] + own
-        buttons.append(Button("Pass", "pass", ""))
+        if allowed("pass"):
+            buttons.append(Button("Pass", "pass", ""))
         # SRP-16 special actions against each foe, as one select menu (no free-form argument).
-        # Only those the actor's weapon allows (its codes D, E, G, U).
-        weapon = cast(SrpSystem, rule_system(state)).sheet(me).weapon
         specials = [
             Button(f"{label} {foe.name}", kind, foe.name, SPECIAL_MENU)
             for foe in foes
             for kind, label in SRP_SPECIALS
-            if armed
-            and weapon.has(Special(kind).code)
-            and (kind != "unhorse" or foe.stats.get("mounted"))
+            if allowed(kind, foe.name)
         ]
         return buttons + specials[:MAX_CHOICES]
 
@@ -554,31 +725,19 @@ class Desk:
         raise ForbiddenError(f"only the proctor ({name or 'nobody'}) can {what}")
 
     def power(self, place: Place, who: Person, verb: str, args: str = "") -> Reply:
-        """pause, resume, skip, void, cancel, end [SIDE]: the proctor's."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, verb)
-        commands: dict[str, Callable[[], c.Command]] = {
-            "pause": c.Pause,
-            "resume": c.Resume,
-            "skip": c.Skip,
-            "void": c.Void,
-            "cancel": c.Cancel,
-            "end": lambda: c.End(args.strip() or None),
-        }
-        records = self.service.command(bout, REF, commands[verb]())
-        return self.answer(bout, records)
+        """pause, resume, skip, void, cancel, end [SIDE]: the proctor's (the chat grammar's
+        powers; `end` also closes the spar: its seed revealed, its export attached)."""
+        if verb == "end":
+            return self.end(place, who, args.strip() or None)
+        if verb == "cancel":
+            return self.run(place, who, k.Cancel())
+        return self.run(place, who, k.Referee(k.Power(verb)))
 
     def add(
         self, place: Place, who: Person, name: str, user: int | None, cs: int, side: str | None
     ) -> Reply:
-        """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the proctor adds a fighter."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "add fighters")
-        part = self._seed_part(bout)
-        self.service.add_fighter(bout, REF, name, {"cs": cs}, side, client_seed=part)
-        if user is not None:
-            self.links.set_member(bout, user, fighter=name, name=name)
-        return Reply([f"{name} joins the spar (CS {cs}), added by the proctor."])
+        """`~spar:add @user CS [SIDE]` or `~spar:add NAME CS`: the chat grammar's `add`."""
+        return self.run(place, who, k.Add(name, cs, side), user=user)
 
     def npc(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:npc CHARACTER [on SIDE] [hidden]` (a saved character of the proctor's) or
@@ -638,21 +797,12 @@ class Desk:
         return Reply([f"The proctor reveals {name}'s stats: {values}."])
 
     def remove(self, place: Place, who: Person, name: str) -> Reply:
-        """`~spar:remove @user`: the proctor removes a fighter."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "remove fighters")
-        records = self.service.remove(bout, REF, name)
-        return self.answer(bout, records)
+        """`~spar:remove @user`: the chat grammar's `remove NAME`."""
+        return self.run(place, who, k.Remove(name))
 
     def update(self, place: Place, who: Person, name: str, options: dict[str, Any]) -> Reply:
-        """`~spar:update @user key=value...` (wounds=3, cs=70): the proctor's."""
-        bout = self.bout_of(place)
-        self.require_proctor(bout, who, "update fighters")
-        wounds = options.pop("wounds", None)
-        if wounds is not None and not isinstance(wounds, int):
-            raise RuleError(f"wounds must be a whole number, got {wounds!r}")
-        records = self.service.command(bout, REF, c.UpdateFighter(name, options, wounds))
-        return self.answer(bout, records)
+        """`~spar:update @user key=value...` (wounds=3, cs=70): the chat grammar's `update`."""
+        return self.run(place, who, k.Update(name, tuple(options.items())))
 
     def override(self, place: Place, who: Person, of: int | None, wounds: dict[str, Any]) -> Reply:
         """`~spar:override [SEQ] NAME=WOUNDS...`: replace an outcome's wounds (default: last)."""
@@ -676,11 +826,14 @@ class Desk:
         self.links.set_member(bout, user, name=name)
         return Reply([f"{name} is the proctor now."])
 
-    def close(self, place: Place, who: Person) -> Reply:
-        """`~spar:close`: end it, reveal the seed, attach the export."""
+    def end(self, place: Place, who: Person, side: str | None = None) -> Reply:
+        """The `~spar:end` button: end the spar (naming the winning side, if any, unless it
+        has ended already), reveal its seed and attach the export."""
         bout = self.bout_of(place)
-        self.require_proctor(bout, who, "close the spar")
+        self.require_proctor(bout, who, "end")
         before = self.service.state(bout).next_seq
+        if self.service.state(bout).status in LIVE:
+            run_command(self.service, bout, REF, k.End(side))
         seed = self.service.close(bout, REF)["server_seed"]
         records = self.service.records(bout, before - 1)
         export = self.service.export(bout, REF)
@@ -735,17 +888,49 @@ class Desk:
             raise NotFoundError("that member is not fighting in this spar")
         return member.fighter
 
-    def typed_attack(self, place: Place, text: str) -> ChatAttack:
-        """`TARGET` or `ATTACKER TARGET` typed by name, read by the shared chat grammar."""
-        names = tuple(f.name for f in self.service.state(self.bout_of(place)).fighters)
-        command = parse_line(f"attack {text}", Roster(names))
-        assert isinstance(command, ChatAttack)
-        return command
-
     def fighter_named(self, place: Place, text: str) -> str:
         """A fighter by its typed name (case-insensitive, longest match first)."""
         bout = self.bout_of(place)
         return match_name(text, [f.name for f in self.service.state(bout).fighters])
+
+
+def _own(command: k.ChatCommand, mine: str | None) -> bool:
+    """Whether a member gives `command` as the fighter it plays (not as the referee): its
+    own attack, spirit or action (naming no other actor), `quit`, or removing itself."""
+    if isinstance(command, k.Attack):
+        return command.attacker is None
+    if isinstance(command, k.Spirit):
+        return command.actor is None
+    if isinstance(command, k.Act):
+        return "actor" not in dict(command.options)
+    if isinstance(command, k.Remove):
+        return mine is not None and command.name == mine
+    return isinstance(command, k.Quit)
+
+
+def _proctor_what(command: k.ChatCommand) -> str:
+    """What a refusal says only the proctor can do, for a referee's command."""
+    if isinstance(command, k.Referee):
+        return command.power.value
+    words = {k.Init: "begin the spar", k.Add: "add fighters", k.Update: "update fighters",
+             k.Remove: "remove fighters", k.End: "end", k.Cancel: "cancel",
+             k.Close: "close the spar", k.CloseJoining: "close the spar"}  # fmt: skip
+    return words.get(type(command), "act for another fighter")
+
+
+def rhydin_line(sides: Sequence[int], faces: Sequence[int]) -> str | None:
+    """The Rhy'Din scoring of a plain roll whose dice all have 20 to 100 sides, as OnlineHost
+    scores them (MSV-9: each die max(0, (face - 10) // 5), summed); None for other dice.
+
+    >>> rhydin_line([22, 22], [14, 17]), rhydin_line([100], [47]), rhydin_line([6, 6], [3, 4])
+    ("Rhy'Din score: 0 + 1 = 1", "Rhy'Din score: 7", None)
+    """
+    if not faces or not all(RHYDIN_SIDES[0] <= n <= RHYDIN_SIDES[1] for n in sides):
+        return None
+    scores = [die_score(face) for face in faces]
+    if len(scores) == 1:
+        return f"Rhy'Din score: {scores[0]}"
+    return f"Rhy'Din score: {' + '.join(str(x) for x in scores)} = {sum(scores)}"
 
 
 def _on_side(args: str) -> tuple[str, str | None]:

@@ -10,7 +10,14 @@ COMMANDS: dict[str, str] = {
     "bare //roll; ~roll //roll -sides100 -dice1 (or the line //roll -sides100 -dice1 itself) "
     "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to the channel's "
     "table ledger (~fair). In an MSV spar, your 1d100 on your turn is your attack; while the "
-    "spar is paused it is refused.",
+    "spar is paused it is refused. Dice of 20 to 100 sides are also scored the Rhy'Din way, "
+    "as on OnlineHost: each die max(0, (face - 10) // 5), e.g. 2d22 14 17: 0 + 1 = 1.",
+    "choose": "~choose item 1, item 2, ...: one of the items by a verifiable 1dN (N items) in "
+    "the table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate. "
+    "~choose TABLE [+N|-N]: a roll on one of this server's roll tables (~table).",
+    "table": "~table list | info NAME: this server's roll tables. Manage Server: ~table new NAME "
+    "[description], ~table add NAME item 1, item 2 (one side each) or [1,3]item (sides 1 to 3), "
+    "~table rewrite NAME SIDE text, ~table remove NAME SIDE, ~table delete NAME.",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "
@@ -25,20 +32,28 @@ COMMANDS: dict[str, str] = {
     "spar:open": "~spar:open [msv|srp] [NAME]: open a spar here; you become its proctor. "
     "e.g. ~spar:open msv Friday duel",
     "spar:join": "~spar:join CS (MSV) or ~spar:join CHARACTER (a saved ~char). e.g. ~spar:join 65",
-    "spar:begin": "~spar:begin (proctor): roll initiative, every roll and reroll shown, and start.",
-    "spar:attack": "~spar:attack @user (alias ~spar:roll @user): attack on your turn. The "
-    "proctor: ~spar:attack @attacker @target.",
-    "spar:act": "~spar:act KIND @user key=value (SRP): e.g. ~spar:act shoot @Orc, "
-    "~spar:act disarm @Bran, ~spar:act pass",
+    "spar:begin": "~spar:begin (also ~init; proctor): roll initiative, every roll and reroll "
+    "shown, and start.",
+    "spar:attack": "~spar:attack TARGET (also ~attack, ~spar:roll; @user or the name): attack "
+    "on your turn. The proctor: ~spar:attack ATTACKER TARGET. The chat grammar's line, as in "
+    "the web chat and the HUD: ~attack pa kur.",
+    "spar:act": "~spar:act KIND [TARGET] key=value (also ~act; SRP): e.g. ~spar:act shoot "
+    "@Orc, ~act disarm Orc Chief, ~act pass. The proctor names who acts with actor=NAME.",
+    "spar:spirit": "~spar:spirit TARGET (also ~spirit; SRP): one round of spirit combat. The "
+    "proctor: ~spar:spirit FIGHTER TARGET.",
+    "spar:status": "~spar:status (also ~status): the spar's state, whose turn it is, the score, "
+    "in one line.",
+    "spar:score": "~spar:score (also ~score): wounds against thresholds, in one line.",
     "spar:target": "~spar:target @user: whom your ~roll 1d100 attacks when you have several foes.",
     "spar:scoreboard": "~spar:scoreboard: wounds against thresholds and whose turn it is.",
     "spar:quit": "~spar:quit: leave the spar.",
     "spar:end": "~spar:end [SIDE] (proctor): asks first; pressing End the spar ends it (the "
-    "winning side, if named). ~spar:close then reveals the seed and attaches the export.",
+    "winning side, if named), reveals its server seed and attaches the export.",
     "proctor": "Proctor powers (the proctor or Manage Server): ~spar:pause, resume, skip, void, "
-    "cancel, end [SIDE] (with a confirmation button), add @user CS [SIDE] (or add NAME CS), "
-    "remove @user, update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user, "
-    "close (reveals the seed and attaches the export).",
+    "cancel bout, close (no more joiners), end [SIDE] (with a confirmation button; reveals "
+    "the seed and attaches the export), add @user CS [SIDE] (or add NAME CS), remove @user, "
+    "update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user. Each also "
+    "without spar: (~pause, ~add Bob the Bold 50).",
     "char": "~char set NAME cs=65 (or SRP: skill=13 defense=11 hits=10 weapon=mace "
     "armor=leather), ~char list, ~char show NAME, ~char delete NAME.",
 }
@@ -53,7 +68,7 @@ COMMANDS.update({
     "spar:resume": "~spar:resume (proctor): go on after ~spar:pause; the turn clock starts again.",
     "spar:skip": "~spar:skip (proctor): the fighter to act loses the turn (a skipped event).",
     "spar:void": "~spar:void (proctor): undo the last action (it stays in the ledger, voided).",
-    "spar:cancel": "~spar:cancel (proctor): call the spar off, with no winner.",
+    "spar:cancel": "~spar:cancel bout (proctor): call the spar off, with no winner.",
     "spar:add": "~spar:add @user CS [SIDE] or ~spar:add NAME CS [SIDE] (proctor): add a member, "
     "or a non-player fighter by name. e.g. ~spar:add @Tarl 65 red",
     "spar:remove": "~spar:remove @user or ~spar:remove NAME (proctor): take a fighter out.",
@@ -62,8 +77,9 @@ COMMANDS.update({
     "spar:override": "~spar:override [SEQ] NAME=WOUNDS (proctor): replace the wounds of an "
     "outcome (the last one unless SEQ is given), e.g. ~spar:override Tarl=0",
     "spar:assign": "~spar:assign @user (proctor): hand the proctor's powers over.",
-    "spar:close": "~spar:close (proctor): close the spar, reveal its server seed and attach the "
-    "export anyone can check with referee verify.",
+    "spar:close": "~spar:close (proctor; the chat grammar's close joining): no more fighters "
+    "may join (OnlineHost's close); the proctor may still add one. ~spar:close bout ends the "
+    "spar, reveals its server seed and attaches the export (as ~spar:end's button).",
     "spar:clock": "~spar:clock 2m [skip] (proctor): a post time; when it runs out the fighter "
     "to act is nudged (or, with skip, loses the turn). ~spar:clock off stops it.",
     "spar:link": "~spar:link (a fighter or the proctor): a fresh link to your page of the web "

@@ -1,6 +1,6 @@
 """What the bot remembers beside the bouts: which bout a channel plays, who is who, characters.
 
-Four small tables in the referee's own database (SQLite or PostgreSQL), the bot's own, made by
+Five small tables in the referee's own database (SQLite or PostgreSQL), the bot's own, made by
 its own versioned steps (`referee.discord.tables`) through the store's public hook, so a restart
 picks every spar up where it was. The bouts themselves, their events and
 their seeds stay in the store's tables; nothing here is needed to verify a bout.
@@ -10,6 +10,7 @@ their seeds stay in the store's tables; nothing here is needed to verify a bout.
 - `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor.
 - `discord_characters`: saved characters per Discord user (`~char set`).
 - `discord_guilds`: a server's own command prefix.
+- `discord_roll_tables`: a server's roll tables (`~table`, `~choose NAME`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, s
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from referee.discord.rolltables import RollTable
 from referee.discord.tables import make_tables
 from referee.store import Store
 
@@ -62,6 +64,15 @@ GUILDS = Table(
     METADATA,
     Column("guild_id", Text, primary_key=True),
     Column("prefix", Text, nullable=False),
+)
+
+ROLL_TABLES = Table(
+    "discord_roll_tables",
+    METADATA,
+    Column("guild_id", Text, primary_key=True),
+    Column("name", Text, primary_key=True),
+    Column("description", Text, nullable=False),
+    Column("entries", Text, nullable=False),
 )
 
 
@@ -240,6 +251,38 @@ class Links:
         where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == name)
         conn = self.store.client_writes()
         return bool(conn.execute(delete(CHARACTERS).where(where)).rowcount)
+
+    # -- roll tables ---------------------------------------------------------------------
+
+    def roll_tables(self, guild_id: int) -> list[RollTable]:
+        """A server's roll tables, by name."""
+        with self.store.client_reads() as conn:
+            rows = conn.execute(
+                select(ROLL_TABLES.c.name, ROLL_TABLES.c.description, ROLL_TABLES.c.entries)
+                .where(ROLL_TABLES.c.guild_id == str(guild_id))
+                .order_by(ROLL_TABLES.c.name)
+            ).all()
+        return [RollTable.read(r[0], r[1], r[2]) for r in rows]
+
+    def roll_table(self, guild_id: int, name: str) -> RollTable | None:
+        """A server's roll table by name, without regard to letter case."""
+        found = [t for t in self.roll_tables(guild_id) if t.name.casefold() == name.casefold()]
+        return found[0] if found else None
+
+    def save_roll_table(self, guild_id: int, table: RollTable) -> None:
+        """Save (or replace) a server's roll table."""
+        self.delete_roll_table(guild_id, table.name)
+        self.store.client_writes().execute(
+            insert(ROLL_TABLES).values(
+                guild_id=str(guild_id), name=table.name,
+                description=table.description, entries=table.to_json(),
+            )
+        )  # fmt: skip
+
+    def delete_roll_table(self, guild_id: int, name: str) -> bool:
+        """Delete a server's roll table; whether there was one."""
+        where = (ROLL_TABLES.c.guild_id == str(guild_id)) & (ROLL_TABLES.c.name == name)
+        return bool(self.store.client_writes().execute(delete(ROLL_TABLES).where(where)).rowcount)
 
     # -- server settings -----------------------------------------------------------------
 

@@ -166,10 +166,13 @@ def register_slash(bot: RefereeBot) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
         await respond(interaction, lambda: desk.power(here, who, verb, side))
 
-    @spar.command(name="close", description="Proctor: end, reveal the seed, attach the export")
-    async def close(interaction: discord.Interaction) -> None:
+    @spar.command(name="close", description="Proctor: no more joiners; or end, reveal, export")
+    @app_commands.describe(what="joining: no more joiners (OnlineHost); bout: end and reveal")
+    async def close(
+        interaction: discord.Interaction, what: Literal["joining", "bout"] = "joining"
+    ) -> None:
         here, who = place(interaction.channel, interaction.guild), person(interaction.user)
-        await respond(interaction, lambda: desk.close(here, who))
+        await respond(interaction, lambda: desk.typed(here, who, "close", what))
 
     @spar.command(name="link", description="A fresh web link by direct message")
     async def link(interaction: discord.Interaction) -> None:

@@ -7,7 +7,7 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2]
+[1, 2, 3]
 """
 
 from __future__ import annotations
@@ -61,8 +61,19 @@ _V2 = (
     )""",
 )
 
+#: The roll tables of each server (`referee.discord.rolltables`, `~table`, `~choose NAME`).
+_V3 = (
+    """CREATE TABLE discord_roll_tables (
+        guild_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        entries TEXT NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    )""",
+)
+
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3))
 
 
 def make_tables(store: Store) -> None:

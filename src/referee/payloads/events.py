@@ -88,7 +88,8 @@ class Revealed(Shape):
 class Action(Shape):
     """Opens the group of one command that rolls dice: an action of the rule system (`options`),
     a free roll (`dice`, or `expression` with its `total`) or initiative; `by` gave it.
-    `failed`: its dice were thrown, then it could not be settled (a `failed` event follows)."""
+    `failed`: its dice were thrown, then it could not be settled (a `failed` event follows).
+    `label`: what a free roll is for, in its roller's words (`to hit`)."""
 
     kind: str = public()
     options: Mapping[str, JSON] | None = public(omit=True)
@@ -98,6 +99,7 @@ class Action(Shape):
     total: int | str | None = public(omit=True)
     by: str | None = public(omit=True)
     failed: bool | None = public(omit=True)
+    label: str | None = public(omit=True)
 
 
 #: Most dice one roll may hold, and most sides a die may have, in a roll read from an export.
@@ -202,7 +204,8 @@ class Skipped(Shape):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Nothing(Shape):
-    """An event that carries nothing but its type (paused, resumed, referee_changed)."""
+    """An event that carries nothing but its type (paused, resumed, joining_closed,
+    referee_changed)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -292,6 +295,7 @@ SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.SKIPPED: Skipped,
     EventType.PAUSED: Nothing,
     EventType.RESUMED: Nothing,
+    EventType.JOINING_CLOSED: Nothing,
     EventType.OVERRIDDEN: Overridden,
     EventType.VOIDED: Voided,
     EventType.ENDED: Ended,

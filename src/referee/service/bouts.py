@@ -27,7 +27,6 @@ from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.chat.answers import said
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
-from referee.ledger import utc_time
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
@@ -430,7 +429,7 @@ class RefereeService:
         with self.unit():
             self._live_state(bout_id)
             event = self.store.rotate_seed(
-                bout_id, actor=REFEREE, at=utc_time(), new_seed=self.new_seed()
+                bout_id, actor=REFEREE, at=self.store.clock(), new_seed=self.new_seed()
             )
         return {"event": event}
 
@@ -544,7 +543,7 @@ class RefereeService:
             rolled = any(r["type"] == EventType.ROLL for r in records)
             if rolled and seen["rolls"] >= self.rotate_every:
                 self.store.rotate_seed(
-                    bout_id, actor="system", at=utc_time(), new_seed=self.new_seed()
+                    bout_id, actor="system", at=self.store.clock(), new_seed=self.new_seed()
                 )
         return records
 

@@ -8,15 +8,17 @@ plain-text line of at most 1,024 UTF-8 bytes; tokens are never said in chat.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from referee import chat as k
 from referee.bout import commands as c
+from referee.bout.state import BoutState
 from referee.dice import odds, parse
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
 from referee.payloads import events as p
 from referee.sentences import roll_line, sentence
-from referee.service.bouts import Caller, RefereeService, failure_of
+from referee.service.bouts import Caller, Record, RefereeService, failure_of
 from referee.store import Role
 from referee.vocabulary import EventType
 
@@ -47,17 +49,45 @@ def read_line(body: bytes) -> str:
     return line.strip()
 
 
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """What one chat command did: its answer line and the events it stored (in order; none
+    for a command that only reads), for a client that shows the events themselves."""
+
+    line: str
+    records: tuple[Record, ...] = ()
+
+
+def roster(state: BoutState) -> k.Roster:
+    """The names (fighters, sides) and dice dialect a chat line about this bout may use."""
+    sides = tuple(dict.fromkeys(f.side for f in state.fighters))
+    return k.Roster(tuple(f.name for f in state.fighters), sides, state.dialect)
+
+
 def answer_chat(service: RefereeService, bout_id: str, caller: Caller, line: str) -> str:
     """The plain-text answer to one chat line (errors raise, as `RefereeError`)."""
     service.store.get_bout(bout_id)  # an unknown bout is 404 whatever the line
-    state = service.state(bout_id)
-    sides = tuple(dict.fromkeys(f.side for f in state.fighters))
-    roster = k.Roster(tuple(f.name for f in state.fighters), sides, state.dialect)
-    command = k.parse_line(line, roster)
+    command = k.parse_line(line, roster(service.state(bout_id)))
     if not isinstance(command, k.Help) and caller.role is None:
         raise AuthError(f"`{command}` needs a token of this bout (Authorization: Bearer TOKEN)")
-    run = _RUN[type(command)]
-    return clip(run(service, bout_id, caller, command))
+    return clip(run_command(service, bout_id, caller, command).line)
+
+
+def run_command(
+    service: RefereeService,
+    bout_id: str,
+    caller: Caller,
+    command: k.ChatCommand,
+    seed_part: str | None = None,
+) -> Ran:
+    """Run one parsed chat command for `caller` on the service, in one unit of work: every
+    client that speaks the chat grammar (the chat endpoint, the HUD, the Discord bot) runs
+    its commands here. `seed_part`: a part of the client seed an `add` brings (a bot draws
+    one for each fighter it adds)."""
+    with service.unit():
+        if isinstance(command, k.Add):
+            return _add(service, bout_id, caller, command, seed_part)
+        return _RUN[type(command)](service, bout_id, caller, command)
 
 
 def error_answer(err: RefereeError) -> str:
@@ -65,81 +95,95 @@ def error_answer(err: RefereeError) -> str:
     return k.error_line(err.public)
 
 
-Runner = Callable[[RefereeService, str, Caller, Any], str]
+Runner = Callable[[RefereeService, str, Caller, Any], Ran]
 
 
-def _help(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Help) -> str:
-    return k.HELP
+def _help(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Help) -> Ran:
+    return Ran(k.HELP)
 
 
-def _status(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = None) -> str:
+def _status_line(service: RefereeService, bout_id: str) -> str:
     state = service.state(bout_id)
     head = k.status_line(state.name, state.status.value, state.round, state.current, state.winner)
-    return head + ". " + _score(service, bout_id, caller)
+    return head + ". " + _score_line(service, bout_id)
 
 
-def _score(service: RefereeService, bout_id: str, caller: Caller, cmd: Any = None) -> str:
+def _score_line(service: RefereeService, bout_id: str) -> str:
     return k.score_line(service.scoreboard(bout_id))
 
 
-def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolRoll) -> str:
+def _status(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Status) -> Ran:
+    return Ran(_status_line(service, bout_id))
+
+
+def _score(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Score) -> Ran:
+    return Ran(_score_line(service, bout_id))
+
+
+def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolRoll) -> Ran:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, (cmd.sides,) * cmd.count))
     rolled = next(e for e in events if e["type"] == EventType.ROLL)["payload"]
     # The host line with its receipt as every renderer says it (`referee.sentences.roll_line`,
     # as `referee export --chat` writes it and the judge reads it): a roll from another stream
     # than the roller's actions names it, so it is not taken for an attack.
-    return roll_line(_shown(actor), rolled)
+    return Ran(roll_line(_shown(actor), rolled), tuple(events))
 
 
-def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> str:
+def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> Ran:
     actor = caller.who
     events = service.command(bout_id, caller, c.FreeRoll(actor, expression=cmd.expression))
     rolls = [p.Roll.read(e["payload"]) for e in events if e["type"] == EventType.ROLL]
     faces = [f for r in rolls for f in r.faces]
     nonces = [r.nonce for r in rolls if r.nonce is not None]  # the service throws each with one
-    return k.roll_line(_shown(actor), cmd.expression, faces, nonces, failure_of(events))
+    line = k.roll_line(_shown(actor), cmd.expression, faces, nonces, failure_of(events))
+    return Ran(line, tuple(events))
 
 
-def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack) -> str:
+def _acted(service: RefereeService, bout_id: str, events: list[Record]) -> Ran:
+    """An action's answer: its events as `referee.sentences` says them (`referee.chat.said`)."""
+    return Ran(k.said(events, service.state(bout_id).system), tuple(events))
+
+
+def _attack(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Attack) -> Ran:
     attacker = cmd.attacker
     if attacker is None:
         if caller.role is Role.REFEREE:
             raise RuleError(f"the referee names both: `attack ATTACKER {cmd.target}`")
         attacker = caller.fighter or ""
     events = service.act_events(bout_id, caller, attacker, "attack", {"target": cmd.target})
-    return k.said(events, service.state(bout_id).system)
+    return _acted(service, bout_id, events)
 
 
-def _spirit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Spirit) -> str:
+def _spirit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Spirit) -> Ran:
     actor = cmd.actor
     if actor is None:
         if caller.role is Role.REFEREE:
             raise RuleError(f"the referee names both: `spirit FIGHTER {cmd.target}`")
         actor = caller.fighter or ""
     events = service.act_events(bout_id, caller, actor, "spirit", {"target": cmd.target})
-    return k.said(events, service.state(bout_id).system)
+    return _acted(service, bout_id, events)
 
 
-def _odds(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Odds) -> str:
+def _odds(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Odds) -> Ran:
     """Exact odds in the bout's dialect, under `referee roll --odds`'s limits; writes nothing."""
     notation = service.state(bout_id).dialect
-    return k.odds_line(odds(parse(cmd.expression, dialect=notation)), notation)
+    return Ran(k.odds_line(odds(parse(cmd.expression, dialect=notation)), notation))
 
 
-def _act(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Act) -> str:
+def _act(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Act) -> Ran:
     options = dict(cmd.options)
     actor = str(options.pop("actor", caller.fighter or ""))
     if caller.role is Role.REFEREE and "actor" not in dict(cmd.options):
         raise RuleError(f"the referee names who acts: `act {cmd.kind} actor=NAME ...`")
     events = service.act_events(bout_id, caller, actor, cmd.kind, options)
-    return k.said(events, service.state(bout_id).system)
+    return _acted(service, bout_id, events)
 
 
-def _init(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Init) -> str:
+def _init(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Init) -> Ran:
     events = service.command(bout_id, caller, c.RollInitiative())
     settled = next(e for e in events if e["type"] == EventType.INITIATIVE)
-    return sentence(settled, service.state(bout_id).system)
+    return Ran(sentence(settled, service.state(bout_id).system), tuple(events))
 
 
 _POWERS: dict[k.Power, Callable[[], c.Command]] = {
@@ -150,50 +194,66 @@ _POWERS: dict[k.Power, Callable[[], c.Command]] = {
 }
 
 
-def _power(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Referee) -> str:
-    service.command(bout_id, caller, _POWERS[cmd.power]())
-    return f"{cmd.power.value}: done. " + _status(service, bout_id, caller)
+def _power(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Referee) -> Ran:
+    events = service.command(bout_id, caller, _POWERS[cmd.power]())
+    return Ran(f"{cmd.power.value}: done. " + _status_line(service, bout_id), tuple(events))
 
 
-def _end(service: RefereeService, bout_id: str, caller: Caller, cmd: k.End) -> str:
-    service.command(bout_id, caller, c.End(cmd.side))
-    return _status(service, bout_id, caller)
+def _end(service: RefereeService, bout_id: str, caller: Caller, cmd: k.End) -> Ran:
+    events = service.command(bout_id, caller, c.End(cmd.side))
+    return Ran(_status_line(service, bout_id), tuple(events))
 
 
-def _cancel(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Cancel) -> str:
-    service.command(bout_id, caller, c.Cancel())
-    return _status(service, bout_id, caller)
+def _cancel(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Cancel) -> Ran:
+    events = service.command(bout_id, caller, c.Cancel())
+    return Ran(_status_line(service, bout_id), tuple(events))
 
 
-def _close(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Close) -> str:
+def _close_joining(
+    service: RefereeService, bout_id: str, caller: Caller, cmd: k.CloseJoining
+) -> Ran:
+    events = service.command(bout_id, caller, c.CloseJoining())
+    return Ran("Joining is closed. " + _status_line(service, bout_id), tuple(events))
+
+
+def _close(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Close) -> Ran:
     seed = service.close(bout_id, caller)["server_seed"]
-    return f"Bout closed. Server seed: {seed} (check it against the commitment)"
+    return Ran(f"Bout closed. Server seed: {seed} (check it against the commitment)")
 
 
-def _add(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Add) -> str:
-    added = service.add_fighter(bout_id, caller, cmd.name, {"cs": cmd.cs}, cmd.side)
+def _add(
+    service: RefereeService,
+    bout_id: str,
+    caller: Caller,
+    cmd: k.Add,
+    seed_part: str | None = None,
+) -> Ran:
+    added = service.add_fighter(
+        bout_id, caller, cmd.name, {"cs": cmd.cs}, cmd.side, client_seed=seed_part
+    )
     # The token stays off the chat: the referee gives the fighter its link from the console.
-    return (
+    return Ran(
         f"{added['name']} joins the bout. Its invite link is on the referee's console "
         "(tokens are never said in chat)."
     )
 
 
-def _update(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Update) -> str:
+def _update(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Update) -> Ran:
     options = dict(cmd.options)
     wounds = options.pop("wounds", None)
     if wounds is not None and (isinstance(wounds, bool) or not isinstance(wounds, int)):
         raise RuleError(f"wounds must be a whole number, got {wounds!r}")
-    service.command(bout_id, caller, c.UpdateFighter(cmd.name, options, wounds))
-    return f"{cmd.name} updated. " + _score(service, bout_id, caller)
+    events = service.command(bout_id, caller, c.UpdateFighter(cmd.name, options, wounds))
+    return Ran(f"{cmd.name} updated. " + _score_line(service, bout_id), tuple(events))
 
 
-def _remove(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Remove) -> str:
-    service.remove(bout_id, caller, cmd.name)
-    return f"{cmd.name} has left the bout. " + _status(service, bout_id, caller)
+def _remove(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Remove) -> Ran:
+    events = service.remove(bout_id, caller, cmd.name)
+    line = f"{cmd.name} has left the bout. " + _status_line(service, bout_id)
+    return Ran(line, tuple(events))
 
 
-def _quit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Quit) -> str:
+def _quit(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Quit) -> Ran:
     if caller.role is not Role.FIGHTER or caller.fighter is None:
         raise RuleError("`quit` is a fighter's; the referee says `remove NAME`")
     return _remove(service, bout_id, caller, k.Remove(caller.fighter))
@@ -218,10 +278,19 @@ _RUN: dict[type, Runner] = {
     k.End: _end,
     k.Cancel: _cancel,
     k.Close: _close,
-    k.Add: _add,
+    k.CloseJoining: _close_joining,
     k.Update: _update,
     k.Remove: _remove,
     k.Quit: _quit,
 }
 
-__all__ = ["MAX_CHAT_BYTES", "answer_chat", "clip", "error_answer", "read_line"]
+__all__ = [
+    "MAX_CHAT_BYTES",
+    "Ran",
+    "answer_chat",
+    "clip",
+    "error_answer",
+    "read_line",
+    "roster",
+    "run_command",
+]

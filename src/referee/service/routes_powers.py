@@ -41,6 +41,12 @@ def routes(ask: Ask, router: APIRouter) -> None:
     referee_power("skip", c.Skip, "Pass the current fighter's turn.")
     referee_power("void", c.Void, "Take back the last action (an undo event; nothing is erased).")
     referee_power("cancel", c.Cancel, "Call the bout off.")
+    referee_power(
+        "close-joining",
+        c.CloseJoining,
+        "Close the bout to joiners (OnlineHost's close): no fighter may join any more; the "
+        "referee may still add one. Only before initiative.",
+    )
 
     @router.post("/api/bouts/{bout_id}/end", tags=["referee"])
     async def end(bout_id: str, write: Writer, body: m.End | None = None) -> dict[str, Any]:

@@ -160,10 +160,14 @@ class Store:
         "_known_lock",
         "_positions",
         "_writer",
+        "clock",
     )
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], str] = utc_time) -> None:
+        """`clock`: the time stamps of what is stored (RFC 3339 UTC, as `utc_time` writes
+        them); the system's clock unless a test passes one of its own."""
         self._engine = engine
+        self.clock = clock
         self._errors = StorageErrors(engine)
         # The connection this store's writes on the event loop use (`unit_now`), kept; given
         # back to the pool when the store is closed, or garbage.
@@ -221,14 +225,17 @@ class Store:
             self._known[bout_id] = events
 
     @classmethod
-    def open(cls, url: str | None = None, *, create: bool = True) -> Store:
+    def open(
+        cls, url: str | None = None, *, create: bool = True, clock: Callable[[], str] = utc_time
+    ) -> Store:
         """Open (and migrate) the database at `url`: a path, sqlite:///..., postgresql://...
 
-        `create=False` refuses to create a missing SQLite file (NotFoundError).
+        `create=False` refuses to create a missing SQLite file (NotFoundError); `clock` stamps
+        what is stored (the system's; a test may pass its own, see `Store.__init__`).
         """
         engine = make_engine(default_url() if url is None else url, create=create)
         migrate(engine)
-        return cls(engine)
+        return cls(engine, clock)
 
     @property
     def url(self) -> str:
@@ -359,7 +366,7 @@ class Store:
             "name": _check_text("name", name, 200, empty=True),
             "rules": _rules_text(rules or {}),
             "status": _check_text("status", status, 32),
-            "created_at": _check_time(created_at),
+            "created_at": _check_time(created_at, self.clock),
             "commitment": commitment(seed),
             "client_seed": _check_text("client seed", client_seed, 2000, empty=True),
             "referee_token_hash": None if referee_token is None else token_hash(referee_token),
@@ -449,7 +456,7 @@ class Store:
             index = old.index + 1
             payload = rotation_payload(index, old.server_seed, commitment(fresh))
             last = current[-1] if current else None
-            event = chain(last, SEED_ROTATED, actor, payload, at or utc_time())
+            event = chain(last, SEED_ROTATED, actor, payload, at or self.clock())
             insert_events(conn, bout_id, [event])
             conn.execute(
                 update(SEEDS)
@@ -546,7 +553,7 @@ class Store:
                 rng = _dice_of(seed, bout.client_seed, current, self._position(bout.id, current))
             drafts = build(current, rng)
             self._check_size(bout.id, current, len(drafts))
-            when = _check_time(at)
+            when = _check_time(at, self.clock)
             last = current[-1] if current else None
             new: list[Event] = []
             texts: list[str] = []
@@ -658,7 +665,7 @@ class Store:
         """Keep the answer to a request under `digest` (in the unit that wrote its events),
         made `at` (default: now)."""
         row = {"digest": digest, "request": request, "answer": answer, "created_at": at}
-        row["created_at"] = at or utc_time()
+        row["created_at"] = at or self.clock()
         with self._guard(), write_transaction(self._engine) as conn:
             conn.execute(insert(RECEIPTS).values(row))
 
@@ -917,9 +924,9 @@ def _check_text(what: str, value: Any, limit: int, *, empty: bool = False) -> st
     return value
 
 
-def _check_time(at: str | None) -> str:
+def _check_time(at: str | None, clock: Callable[[], str]) -> str:
     if at is None:
-        return utc_time()
+        return clock()
     if not is_utc_time(at):
         raise RuleError(f"time {at!r} is not RFC 3339 UTC like '2026-11-29T22:40:12.123456Z'")
     return at

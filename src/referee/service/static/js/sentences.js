@@ -79,13 +79,14 @@ function action(e, a) {
   const failed = a.failed ? " (failed)" : "";
   const freeRoll = `(free roll${a.failed ? ", failed" : ""})`;
   if (a.kind === "initiative") return `${actor} rolls initiative${failed}${sent}`;
+  const label = a.label ? ` - ${a.label}` : "";
   if (a.kind === "roll" && a.expression) {
     const total = a.failed ? "" : ` = ${a.total}`;
-    return `${actor} rolls ${a.expression}${total} ${freeRoll}${sent}`;
+    return `${actor} rolls ${a.expression}${total} ${freeRoll}${sent}${label}`;
   }
   if (a.kind === "roll") {
     const dice = a.dice || [];
-    return `${actor} rolls ${dice.length} × ${dice.length ? dice[0] : "?"} ${freeRoll}${sent}`;
+    return `${actor} rolls ${dice.length} × ${dice.length ? dice[0] : "?"} ${freeRoll}${sent}${label}`;
   }
   const options = a.options || {};
   const target = "target" in options ? ` → ${options.target}` : "";
@@ -143,6 +144,7 @@ const SAY = {
   [EventType.SKIPPED]: (e, p) => `${p.name}'s turn passes: ${p.reason}`,
   [EventType.PAUSED]: () => "The bout is paused",
   [EventType.RESUMED]: () => "The bout is resumed",
+  [EventType.JOINING_CLOSED]: () => "Joining is closed: no more fighters may join",
   [EventType.OVERRIDDEN]: overridden,
   [EventType.VOIDED]: (e, p) => `Events ${p.from}..${p.to} are voided (undone)`,
   [EventType.ENDED]: (e, p) => `Bout ended: ${p.winner ? `side ${p.winner} wins` : "no winner"} (${p.reason})`,

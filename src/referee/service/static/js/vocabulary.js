@@ -22,6 +22,7 @@ export const EventType = Object.freeze({
   SKIPPED: "skipped",
   PAUSED: "paused",
   RESUMED: "resumed",
+  JOINING_CLOSED: "joining_closed",
   OVERRIDDEN: "overridden",
   VOIDED: "voided",
   ENDED: "ended",
