@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -96,7 +97,7 @@ class Verdict:
     damage_dealt: dict[str, int]
     attacks: int
     anomalies: tuple[Anomaly, ...]
-    rolls: tuple[Reading, ...]
+    rolls: Sequence[Reading]
     order: tuple[str, ...] = ()
     threshold: int = 15
     notes: tuple[str, ...] = ()
