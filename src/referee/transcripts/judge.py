@@ -30,7 +30,7 @@ from referee.transcripts.fighters import Fighter, check_fighters
 from referee.transcripts.reader import HostRoll, LogLine, RollLines
 from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import ReceiptBook
-from referee.transcripts.spar import Spar
+from referee.transcripts.spar import Known, Spar
 from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
 
@@ -74,41 +74,40 @@ def _follow(spar: Spar, rolls: RollLines, markers: Sequence[Marker]) -> None:
     receipts = ReceiptBook()
     genuine: dict[tuple[str, tuple[int, ...], int | None], int] = {}
     claims = rolls.claims
-    ways = [
-        _QUOTE
-        if quoted
-        else _FORGED
-        if forged is not None or roll is None
-        else _RECEIPT
-        if roll.nonce is not None
-        else _ROLL
-        for _, roll, forged, quoted in claims
-    ]
-    quotes = _QUOTE in ways
+    ways: list[tuple[int, Known | None]] = []  # by claim: how it is taken, its roll known
+    for _, roll, forged, quoted in claims:
+        if quoted:
+            ways.append((_QUOTE, None))
+        elif forged is not None or roll is None:
+            ways.append((_FORGED, None))
+        else:
+            ways.append((_ROLL if roll.nonce is None else _RECEIPT, spar.know(roll)))
+    quotes = any(way == _QUOTE for way, _ in ways)
     group = len(spar.fighters) > 2
     pending = sorted(markers)
     mark, marked = 0, len(pending)
     next_mark = pending[0].line if pending else _NEVER
     numbers = rolls.numbers
     last = len(numbers) - 1
-    take, anomaly, check, forged_kind = spar.take, spar.anomaly, receipts.check, Kind.FORGED
+    take, anomaly, check, forged_kind = spar.take_known, spar.anomaly, receipts.check, Kind.FORGED
     for index, (number, which) in enumerate(zip(numbers, rolls.which, strict=True)):
         while next_mark < number:
             _marker(spar, receipts, pending[mark])
             mark += 1
             next_mark = pending[mark].line if mark < marked else _NEVER
-        speaker, roll, forged, _ = claims[which]
-        way = ways[which]
+        way, known = ways[which]
         if way == _ROLL:
-            assert roll is not None
+            assert known is not None
             if quotes:
-                genuine.setdefault(_said(roll), number)
+                genuine.setdefault(_said(known[0]), number)
             until = (numbers[index + 1] if index < last else number + 1) if group else 0
-            take(number, roll, until)
-        elif way == _FORGED:
+            take(number, known, until)
+            continue
+        speaker, roll, forged, _ = claims[which]
+        if way == _FORGED:
             anomaly(number, forged_kind, forged or "no roll", roll)
         elif way == _RECEIPT:
-            assert roll is not None
+            assert known is not None and roll is not None
             reused = check(roll, number)
             if reused is not None:
                 anomaly(number, forged_kind, reused, roll)
@@ -116,7 +115,7 @@ def _follow(spar: Spar, rolls: RollLines, markers: Sequence[Marker]) -> None:
             if quotes:
                 genuine.setdefault(_said(roll), number)
             until = (numbers[index + 1] if index < last else number + 1) if group else 0
-            take(number, roll, until)
+            take(number, known, until)
         else:
             _quoted(spar, number, speaker, roll, genuine)
     for marker in pending[mark:]:
@@ -162,7 +161,7 @@ def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = (
         winner=spar.winner,
         damage_dealt=spar.dealt,
         attacks=spar.attacks,
-        anomalies=spar.anomalies.made,
+        anomalies=spar.anomalies,
         rolls=spar.readings,
         order=spar.order,
         threshold=spar.rules.defeat_threshold,
@@ -198,7 +197,7 @@ def _against_ledger(
         winner=truth.winner,
         damage_dealt=truth.dealt,
         attacks=truth.attacks,
-        anomalies=log.anomalies.made,
+        anomalies=log.anomalies,
         rolls=log.readings,
         order=truth.order,
         threshold=rules.defeat_threshold,

@@ -30,6 +30,11 @@ from referee.transcripts.verdict import Kind, Use
 
 _ANOMALY = Use.ANOMALY
 
+#: What is known of one roll whatever the turn: the roll (kept, so that its id, the key, stays
+#: its own), the fighter it names, the anomaly it is when it cannot count (not in the spar,
+#: the wrong dice), who rolled as its readings show it (by the roll's name, by the fighter's).
+Known = tuple[HostRoll, Fighter | None, tuple[Why, What] | None, Who, Who]
+
 
 @dataclass
 class Spar:
@@ -67,50 +72,59 @@ class Spar:
         self._hits: dict[tuple[str, str, int, bool], tuple[int, bool, What]] = {}
         self._after: dict[str, str] = {}
         self._over = ""
-        #: what is known of a roll (by its id; the roll is kept, so the id stays its own): the
-        #: fighter it names, and why it cannot count whatever the turn (not a fighter, wrong dice)
-        self._known: dict[int, tuple[HostRoll, Fighter | None, tuple[Kind, str] | None]] = {}
+        self._known: dict[int, Known] = {}
         self._whos: dict[tuple[int, str], tuple[HostRoll, Who]] = {}
         self._whys: dict[str, tuple[Why, What]] = {}
-        self._waiting: str | None = None
+        self._waiting: tuple[Why, What] | None = None
+        # the columns are appended to directly: a line's reading or anomaly is three or two
+        # appends, no call
+        readings, anomalies = self.readings, self.anomalies
+        self._read_at, self._read_who = readings.lines.append, readings.whos.append
+        self._read_what = readings.whats.append
+        self._flag_at, self._flag_why = anomalies.lines.append, anomalies.whys.append
         self._settle_unrollable()
 
     # -- bookkeeping ---------------------------------------------------------------------
 
     def fighter(self, roll: HostRoll) -> Fighter | None:
         """The fighter a roll names, by AOL's rule (case and spaces do not count)."""
-        return self._know(roll)[1]
+        return self.know(roll)[1]
 
-    def _know(self, roll: HostRoll) -> tuple[HostRoll, Fighter | None, tuple[Kind, str] | None]:
+    def know(self, roll: HostRoll) -> Known:
+        """What is known of a roll whatever the turn (found once for all its lines)."""
         known = self._known.get(id(roll))
         if known is not None:
             return known
         name = roll.name
         fighter = self.by_key.get(name_key(name))
-        refusal: tuple[Kind, str] | None = None
+        refused: tuple[Why, What] | None = None
         if fighter is None:
             names = _names([f.name for f in self.fighters])
-            refusal = (Kind.NOT_A_FIGHTER, f"{name} is not in the spar ({names})")
+            refused = self._why(Kind.NOT_A_FIGHTER, f"{name} is not in the spar ({names})")
         elif not roll.is_d100:
             reason = f"{fighter.name} rolled {roll.dice}; MSV rolls one 100-sided die (MSV-1)"
-            refusal = (Kind.WRONG_DICE, reason)
-        known = self._known[id(roll)] = (roll, fighter, refusal)
+            refused = self._why(Kind.WRONG_DICE, reason)
+        who = self.who(roll, name)
+        own = who if fighter is None else self.who(roll, fighter.name)
+        known = self._known[id(roll)] = (roll, fighter, refused, who, own)
         return known
 
     def who(self, roll: HostRoll, name: str) -> Who:
         """Who rolled what, as a reading shows it (one tuple for every line of the roll)."""
         key = (id(roll), name)
         kept = self._whos.get(key)
-        if kept is None:
+        if kept is None:  # the roll is kept with it: its id stays its own
             dice = "1d100" if roll.is_d100 else roll.dice
             kept = self._whos[key] = (roll, (name, dice, roll.faces, roll.nonce))
         return kept[1]
 
     def flag(self, number: int, kind: Kind, reason: str) -> None:
         """Note an anomaly of a line with no roll of its own to read."""
-        self.anomalies.add(number, self._why(kind, reason)[0])
+        self._flag_at(number)
+        self._flag_why(self._why(kind, reason)[0])
 
     def _why(self, kind: Kind, reason: str) -> tuple[Why, What]:
+        """An anomaly's kind and reason, and the reading of its roll (one pair per reason)."""
         found = self._whys.get(reason)
         if found is None or found[0][0] is not kind:
             found = self._whys[reason] = ((kind, reason), (_ANOMALY, reason, 0, None))
@@ -119,13 +133,26 @@ class Spar:
     def anomaly(self, number: int, kind: Kind, reason: str, roll: HostRoll | None) -> None:
         """Note an anomaly (and, when the line's roll could be read, its reading)."""
         why, what = self._why(kind, reason)
-        self.anomalies.add(number, why)
+        self._flag_at(number)
+        self._flag_why(why)
         if roll is not None:
-            self.readings.add(number, self.who(roll, roll.name), what)
+            self._read_at(number)
+            self._read_who(self.who(roll, roll.name))
+            self._read_what(what)
+
+    def _refuse(self, number: int, refused: tuple[Why, What], who: Who) -> None:
+        """Note an anomaly of a roll read already (its reason and reading found before)."""
+        self._flag_at(number)
+        self._flag_why(refused[0])
+        self._read_at(number)
+        self._read_who(who)
+        self._read_what(refused[1])
 
     def read(self, number: int, roll: HostRoll, name: str, use: Use, text: str) -> None:
         """Note how a roll line was read."""
-        self.readings.add(number, self.who(roll, name), (use, text, 0, None))
+        self._read_at(number)
+        self._read_who(self.who(roll, name))
+        self._read_what((use, text, 0, None))
 
     def living(self) -> list[Fighter]:
         """The fighters not defeated, in the given order."""
@@ -151,22 +178,25 @@ class Spar:
 
     def take(self, number: int, roll: HostRoll, until: int) -> None:
         """A fighter's valid host roll on line `number` (the next roll line is `until`)."""
-        known = self._known.get(id(roll)) or self._know(roll)
-        fighter, refusal = known[1], known[2]
-        if fighter is None:  # not in the spar (its refusal says so)
-            assert refusal is not None
-            self.anomaly(number, *refusal, roll)
+        self.take_known(number, self._known.get(id(roll)) or self.know(roll), until)
+
+    def take_known(self, number: int, known: Known, until: int) -> None:
+        """`take`, with what is known of the roll already found (`know`)."""
+        roll, fighter, refused, who, own = known
+        if fighter is None:  # not in the spar
+            assert refused is not None
+            self._refuse(number, refused, who)
             return
-        if refusal is not None:  # the wrong dice
-            self.anomaly(number, *refusal, roll)
+        if refused is not None:  # the wrong dice
+            self._refuse(number, refused, who)
         elif self.phase == "fight":
-            self._attack(number, roll, fighter, until)
+            self._attack(number, roll, fighter, own, until)
         elif self.phase == "initiative":
             self._initiative(number, roll, fighter)
         else:  # the spar stays over: its reason is made once
             if not self._over:
                 self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self.anomaly(number, Kind.OUT_OF_TURN, self._over, roll)
+            self._refuse(number, self._why(Kind.OUT_OF_TURN, self._over), who)
         self.last_roll[fighter.name] = number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
@@ -228,22 +258,28 @@ class Spar:
 
     # -- the fight (MSV-2..MSV-7) ----------------------------------------------------------
 
-    def _attack(self, number: int, roll: HostRoll, fighter: Fighter, until: int) -> None:
+    def _attack(self, number: int, roll: HostRoll, fighter: Fighter, own: Who, until: int) -> None:
         name = fighter.name
         if name != self.turn:  # its reason is made once a turn
-            reason = self._waiting
-            if reason is None:
+            waiting = self._waiting
+            if waiting is None:
                 whose = "free attack (MSV-4)" if self.stunned else "turn"
-                reason = self._waiting = f"it is {self.turn}'s {whose}"
-            self.anomaly(number, Kind.OUT_OF_TURN, reason, roll)
+                reason = f"it is {self.turn}'s {whose}"
+                waiting = self._waiting = self._why(Kind.OUT_OF_TURN, reason)
+            self._refuse(number, waiting, self.who(roll, roll.name))
             return
-        target = self._target(fighter, number, until)
+        stunned = self.stunned
+        target = (
+            self.by_name[stunned] if stunned is not None else self._target(fighter, number, until)
+        )
         if target is None:
             foes = _names([f.name for f in self.foes(fighter)])
             reason = f"{name} names no target among {foes} (MSV-6): the roll counts for nothing"
             self.anomaly(number, Kind.NO_TARGET, reason, roll)
             return
-        damage, free_attack, what = self._hit(fighter, target.name, roll.faces[0])
+        face = roll.faces[0]
+        hit = self._hits.get((name, target.name, face, stunned is not None))
+        damage, free_attack, what = hit or self._hit(fighter, target.name, face)
         self.attacks += 1
         self.dealt[name] += damage
         taken = self.taken[target.name] = self.taken[target.name] + damage
@@ -262,7 +298,9 @@ class Spar:
         else:
             self.stunned, self.turn = None, self._next(name)
         self._waiting = None
-        self.readings.add(number, self.who(roll, name), what)
+        self._read_at(number)
+        self._read_who(own)
+        self._read_what(what)
 
     def _hit(self, fighter: Fighter, target: str, face: int) -> tuple[int, bool, What]:
         """An attack's damage, whether it gives a free attack, and what it was to the spar:

@@ -96,7 +96,7 @@ class Verdict:
     winner: str | None
     damage_dealt: dict[str, int]
     attacks: int
-    anomalies: tuple[Anomaly, ...]
+    anomalies: Sequence[Anomaly]
     rolls: Sequence[Reading]
     order: tuple[str, ...] = ()
     threshold: int = 15
