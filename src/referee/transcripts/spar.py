@@ -182,7 +182,7 @@ class Spar:
 
     def take_known(self, number: int, known: Known, until: int) -> None:
         """`take`, with what is known of the roll already found (`know`)."""
-        roll, fighter, refused, who, own = known
+        roll, fighter, refused, who, _ = known
         if fighter is None:  # not in the spar
             assert refused is not None
             self._refuse(number, refused, who)
@@ -190,7 +190,7 @@ class Spar:
         if refused is not None:  # the wrong dice
             self._refuse(number, refused, who)
         elif self.phase == "fight":
-            self._attack(number, roll, fighter, own, until)
+            self._attack(number, roll, fighter, known, until)
         elif self.phase == "initiative":
             self._initiative(number, roll, fighter)
         else:  # the spar stays over: its reason is made once
@@ -258,7 +258,9 @@ class Spar:
 
     # -- the fight (MSV-2..MSV-7) ----------------------------------------------------------
 
-    def _attack(self, number: int, roll: HostRoll, fighter: Fighter, own: Who, until: int) -> None:
+    def _attack(
+        self, number: int, roll: HostRoll, fighter: Fighter, known: Known, until: int
+    ) -> None:
         name = fighter.name
         if name != self.turn:  # its reason is made once a turn
             waiting = self._waiting
@@ -266,7 +268,7 @@ class Spar:
                 whose = "free attack (MSV-4)" if self.stunned else "turn"
                 reason = f"it is {self.turn}'s {whose}"
                 waiting = self._waiting = self._why(Kind.OUT_OF_TURN, reason)
-            self._refuse(number, waiting, self.who(roll, roll.name))
+            self._refuse(number, waiting, known[3])
             return
         stunned = self.stunned
         target = (
@@ -299,7 +301,7 @@ class Spar:
             self.stunned, self.turn = None, self._next(name)
         self._waiting = None
         self._read_at(number)
-        self._read_who(own)
+        self._read_who(known[4])
         self._read_what(what)
 
     def _hit(self, fighter: Fighter, target: str, face: int) -> tuple[int, bool, What]:
