@@ -75,7 +75,7 @@ class Spar:
         self._known: dict[int, Known] = {}
         self._whos: dict[tuple[int, str], tuple[HostRoll, Who]] = {}
         self._whys: dict[str, tuple[Why, What]] = {}
-        self._waiting: tuple[Why, What] | None = None
+        self._waits: dict[tuple[str, bool], tuple[Why, What]] = {}
         # the columns are appended to directly: a line's reading or anomaly is three or two
         # appends, no call
         readings, anomalies = self.readings, self.anomalies
@@ -254,7 +254,7 @@ class Spar:
             index = self.slots.index(group)
             self.slots[index : index + 1] = [(n,) for n in group]
         self.order = tuple(slot[0] for slot in self.slots)
-        self.phase, self.turn, self._waiting = "fight", self.order[0], None
+        self.phase, self.turn = "fight", self.order[0]
 
     # -- the fight (MSV-2..MSV-7) ----------------------------------------------------------
 
@@ -262,21 +262,25 @@ class Spar:
         self, number: int, roll: HostRoll, fighter: Fighter, known: Known, until: int
     ) -> None:
         name = fighter.name
-        if name != self.turn:  # its reason is made once a turn
-            waiting = self._waiting
+        stunned = self.stunned
+        if name != self.turn:  # its reason is made once for each turn
+            waiting = self._waits.get((self.turn, stunned is not None))
             if waiting is None:
-                whose = "free attack (MSV-4)" if self.stunned else "turn"
+                whose = "free attack (MSV-4)" if stunned else "turn"
                 reason = f"it is {self.turn}'s {whose}"
-                waiting = self._waiting = self._why(Kind.OUT_OF_TURN, reason)
+                waiting = self._waits[self.turn, stunned is not None] = self._why(
+                    Kind.OUT_OF_TURN, reason
+                )
             self._refuse(number, waiting, known[3])
             return
-        stunned = self.stunned
-        target = (
-            self.by_name[stunned] if stunned is not None else self._target(fighter, number, until)
-        )
+        if stunned is not None:
+            target: Fighter | None = self.by_name[stunned]
+        else:  # the one foe standing, else the one named (a group spar)
+            foes = self._foes.get(self.team_of[name]) or self.foes(fighter)
+            target = foes[0] if len(foes) == 1 else self._target(fighter, number, until)
         if target is None:
-            foes = _names([f.name for f in self.foes(fighter)])
-            reason = f"{name} names no target among {foes} (MSV-6): the roll counts for nothing"
+            among = _names([f.name for f in self.foes(fighter)])
+            reason = f"{name} names no target among {among} (MSV-6): the roll counts for nothing"
             self.anomaly(number, Kind.NO_TARGET, reason, roll)
             return
         face = roll.faces[0]
@@ -299,7 +303,6 @@ class Spar:
             self.stunned = target.name
         else:
             self.stunned, self.turn = None, self._next(name)
-        self._waiting = None
         self._read_at(number)
         self._read_who(known[4])
         self._read_what(what)
