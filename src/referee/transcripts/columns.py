@@ -103,10 +103,12 @@ class Readings(Columns[Reading]):
         return len(self.lines)
 
     def _make(self) -> tuple[Reading, ...]:
-        make = Reading._make
+        new = tuple.__new__  # what `Reading._make` calls, without its call and length check
         return tuple(
-            make((line, *who, *what))
-            for line, who, what in zip(self.lines, self.whos, self.whats, strict=True)
+            [
+                new(Reading, (line, *who, *what))
+                for line, who, what in zip(self.lines, self.whos, self.whats, strict=True)
+            ]
         )
 
     def at(self, index: int) -> Reading:
@@ -134,6 +136,6 @@ class Anomalies(Columns[Anomaly]):
         return len(self.lines)
 
     def _make(self) -> tuple[Anomaly, ...]:
-        lines, whys, make = self.lines, self.whys, Anomaly._make
+        lines, whys, new = self.lines, self.whys, tuple.__new__
         order = sorted(range(len(lines)), key=lines.__getitem__)
-        return tuple(make((lines[i], *whys[i])) for i in order)
+        return tuple([new(Anomaly, (lines[i], *whys[i])) for i in order])

@@ -137,9 +137,14 @@ class RollLines(Columns[LogLine]):
         stamps = self.stamps
         if self._bracketed:
             stamps = [None if s is None else (s.strip("[]() \t") or None) for s in stamps]
+        new = tuple.__new__  # what `LogLine._make` calls, without its call and length check
         return tuple(
-            LogLine(number, text, stamp, *claims[which])
-            for number, text, stamp, which in zip(numbers, texts, stamps, self.which, strict=True)
+            [
+                new(LogLine, (number, text, stamp, *claims[which]))
+                for number, text, stamp, which in zip(
+                    numbers, texts, stamps, self.which, strict=True
+                )
+            ]
         )
 
 
@@ -172,7 +177,13 @@ class Transcript:
     def lines(self) -> tuple[LogLine, ...]:
         """Every line of the log as a `LogLine` (roll lines read, the rest only text)."""
         rolls = {line.number: line for line in self.rolls}
-        return tuple(rolls.get(n) or LogLine(n, text) for n, text in enumerate(self.raw, start=1))
+        new, get = tuple.__new__, rolls.get
+        return tuple(
+            [
+                get(n) or new(LogLine, (n, text, None, None, None, None, False))
+                for n, text in enumerate(self.raw, start=1)
+            ]
+        )
 
     def grep(self, pattern: re.Pattern[str], within: str | None = None) -> set[int]:
         """The numbers of the lines where `pattern` is found (one pass over the text, or over
