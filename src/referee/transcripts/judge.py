@@ -21,17 +21,16 @@ With the bout's export the verdict is the ledger's own and the log is listed aga
 from __future__ import annotations
 
 import bisect
-import operator
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from referee.systems.msv.rules import MsvRules, default_rules
 from referee.transcripts.authors import name_key
 from referee.transcripts.fighters import Fighter, check_fighters
-from referee.transcripts.reader import HostRoll, LogLine
+from referee.transcripts.reader import HostRoll, LogLine, RollLines
 from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import ReceiptBook
-from referee.transcripts.spar import Spar
+from referee.transcripts.spar import Known, Spar
 from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
 
@@ -55,49 +54,76 @@ def decide(
     markers: Sequence[Marker] = (),
     targets: TargetBook | None = None,
 ) -> Verdict:
-    """Judge the roll lines of a read log; see the module text."""
+    """Judge the roll lines of a read log (a transcript's `RollLines`, or any `LogLine`s);
+    see the module text."""
     checked = check_fighters(fighters)
     rules = rules or default_rules()
     if ledger is not None:
         return _against_ledger(lines, checked, rules, ledger)
     spar = Spar(checked, rules, targets or TargetBook())
-    _follow(spar, lines, markers)
+    _follow(spar, lines if isinstance(lines, RollLines) else RollLines.of(lines), markers)
     return _verdict(spar, checked)
 
 
-def _follow(spar: Spar, lines: Sequence[LogLine], markers: Sequence[Marker]) -> None:
+#: How the judge takes a claim of a roll line (`referee.transcripts.reader.Claim`).
+_QUOTE, _FORGED, _RECEIPT, _ROLL = range(4)
+
+
+def _follow(spar: Spar, rolls: RollLines, markers: Sequence[Marker]) -> None:
+    """Follow the spar over the roll lines' columns: how each claim is taken is found once."""
     receipts = ReceiptBook()
     genuine: dict[tuple[str, tuple[int, ...], int | None], int] = {}
-    quotes = any(line.quoted for line in lines)
+    claims = rolls.claims
+    ways: list[tuple[int, Known | None]] = []  # by claim: how it is taken, its roll known
+    for _, roll, forged, quoted in claims:
+        if quoted:
+            ways.append((_QUOTE, None))
+        elif forged is not None or roll is None:
+            ways.append((_FORGED, None))
+        else:
+            ways.append((_ROLL if roll.nonce is None else _RECEIPT, spar.know(roll)))
+    quotes = any(way == _QUOTE for way, _ in ways)
     group = len(spar.fighters) > 2
     pending = sorted(markers)
     mark, marked = 0, len(pending)
-    numbers = [line.number for line in lines]
-    take, anomaly, check, forged_kind = spar.take, spar.anomaly, receipts.check, Kind.FORGED
-    for index, line in enumerate(lines):
-        number, _, _, _, roll, forged, quoted = line
-        while mark < marked and pending[mark].line < number:
+    next_mark = pending[0].line if pending else _NEVER
+    numbers = rolls.numbers
+    last = len(numbers) - 1
+    take, anomaly, check, forged_kind = spar.take_known, spar.anomaly, receipts.check, Kind.FORGED
+    for index, (number, which) in enumerate(zip(numbers, rolls.which, strict=True)):
+        while next_mark < number:
             _marker(spar, receipts, pending[mark])
             mark += 1
-        until = (numbers[index + 1] if index + 1 < len(numbers) else number + 1) if group else 0
-        if quoted:
-            _quoted(spar, line, genuine)
-        elif forged is not None or roll is None:
-            anomaly(line, forged_kind, forged or "no roll", roll)
-        else:
-            reused = check(roll, number) if roll.nonce is not None else None
+            next_mark = pending[mark].line if mark < marked else _NEVER
+        way, known = ways[which]
+        if way == _ROLL:
+            assert known is not None
+            if quotes:
+                genuine.setdefault(_said(known[0]), number)
+            until = (numbers[index + 1] if index < last else number + 1) if group else 0
+            take(number, known, until)
+            continue
+        speaker, roll, forged, _ = claims[which]
+        if way == _FORGED:
+            anomaly(number, forged_kind, forged or "no roll", roll)
+        elif way == _RECEIPT:
+            assert known is not None and roll is not None
+            reused = check(roll, number)
             if reused is not None:
-                anomaly(line, forged_kind, reused, roll)
+                anomaly(number, forged_kind, reused, roll)
                 continue
             if quotes:
                 genuine.setdefault(_said(roll), number)
-            take(line, roll, until)
+            until = (numbers[index + 1] if index < last else number + 1) if group else 0
+            take(number, known, until)
+        else:
+            _quoted(spar, number, speaker, roll, genuine)
     for marker in pending[mark:]:
         _marker(spar, receipts, marker)
 
 
-#: An anomaly's line, to sort by.
-_line = operator.itemgetter(0)
+#: Later than any line.
+_NEVER = 1 << 62
 
 
 def _said(roll: HostRoll) -> tuple[str, tuple[int, ...], int | None]:
@@ -105,16 +131,19 @@ def _said(roll: HostRoll) -> tuple[str, tuple[int, ...], int | None]:
 
 
 def _quoted(
-    spar: Spar, line: LogLine, genuine: dict[tuple[str, tuple[int, ...], int | None], int]
+    spar: Spar,
+    number: int,
+    speaker: str | None,
+    roll: HostRoll | None,
+    genuine: dict[tuple[str, tuple[int, ...], int | None], int],
 ) -> None:
-    roll = line.roll
     first = genuine.get(_said(roll)) if roll is not None else None
     if roll is not None and first is not None:
-        spar.read(line.number, roll, roll.name, Use.QUOTED, f"quoted from line {first}: no effect")
+        spar.read(number, roll, roll.name, Use.QUOTED, f"quoted from line {first}: no effect")
         return
-    who = f" by {line.speaker!r}" if line.speaker else ""
+    who = f" by {speaker!r}" if speaker else ""
     reason = f"a quoted roll{who} that no host line of the log says"
-    spar.anomaly(line, Kind.FORGED, reason, roll)
+    spar.anomaly(number, Kind.FORGED, reason, roll)
 
 
 def _marker(spar: Spar, receipts: ReceiptBook, marker: Marker) -> None:
@@ -123,7 +152,7 @@ def _marker(spar: Spar, receipts: ReceiptBook, marker: Marker) -> None:
         return
     reused = receipts.commitment(marker.value, marker.line)
     if reused is not None:
-        spar.anomalies.append(Anomaly(marker.line, Kind.FORGED, reused))
+        spar.flag(marker.line, Kind.FORGED, reused)
 
 
 def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = ()) -> Verdict:
@@ -132,8 +161,8 @@ def _verdict(spar: Spar, fighters: tuple[Fighter, ...], notes: Sequence[str] = (
         winner=spar.winner,
         damage_dealt=spar.dealt,
         attacks=spar.attacks,
-        anomalies=tuple(sorted(spar.anomalies, key=_line)),
-        rolls=tuple(spar.readings),
+        anomalies=spar.anomalies,
+        rolls=spar.readings,
         order=spar.order,
         threshold=spar.rules.defeat_threshold,
         notes=tuple(notes),
@@ -156,9 +185,9 @@ def _against_ledger(
         sides = held.sides[0] if held.sides else 0
         roll = HostRoll(held.name, len(held.sides), sides, held.faces, held.nonce, held.stream)
         before = len(truth.readings)
-        truth.take(LogLine(2 * held.seq, ""), roll, 2 * held.seq + 2)
+        truth.take(2 * held.seq, roll, 2 * held.seq + 2)
         if len(truth.readings) > before:
-            by_seq[held.seq] = truth.readings[-1]
+            by_seq[held.seq] = truth.readings.at(-1)
     log = Spar(fighters, rules)
     for line in lines:
         _against(log, line, ledger, by_seq)
@@ -168,8 +197,8 @@ def _against_ledger(
         winner=truth.winner,
         damage_dealt=truth.dealt,
         attacks=truth.attacks,
-        anomalies=tuple(sorted(log.anomalies, key=lambda a: a.line)),
-        rolls=tuple(log.readings),
+        anomalies=log.anomalies,
+        rolls=log.readings,
         order=truth.order,
         threshold=rules.defeat_threshold,
         notes=tuple(ledger.notes),
@@ -181,19 +210,19 @@ def _against(log: Spar, line: LogLine, ledger: Ledger, by_seq: dict[int, Reading
     roll = line.roll
     if line.quoted or line.forged is not None or roll is None:
         reason = line.forged or "a quoted roll: not a receipt"
-        log.anomaly(line, Kind.FORGED, reason, roll)
+        log.anomaly(line.number, Kind.FORGED, reason, roll)
         return
     held, forged = ledger.claim(roll)
     if held is not None:
         ledger.claimed_on[held.seq] = line.number
     if forged is not None or held is None:
-        log.anomaly(line, Kind.FORGED, forged or "not in the ledger", roll)
+        log.anomaly(line.number, Kind.FORGED, forged or "not in the ledger", roll)
     elif held.voided:
         log.read(line.number, roll, roll.name, Use.VOIDED, "voided by the referee (ledger)")
     elif held.use == "free-roll":
         log.read(line.number, roll, roll.name, Use.FREE_ROLL, "a free roll (ledger): no effect")
     elif held.seq in by_seq:
-        log.readings.append(by_seq[held.seq]._replace(line=line.number, nonce=roll.nonce))
+        log.readings.add_reading(by_seq[held.seq]._replace(line=line.number, nonce=roll.nonce))
     else:
         log.read(line.number, roll, roll.name, Use.ANOMALY, "the ledger's roll changed nothing")
 
@@ -206,4 +235,4 @@ def _missing(log: Spar, ledger: Ledger, last: int) -> None:
         later = bisect.bisect_right(seqs, held.seq)
         where = claimed[later][1] if later < len(claimed) else last
         reason = f"the ledger's roll {held} is not in the log"
-        log.anomalies.append(Anomaly(where, Kind.MISSING, reason))
+        log.flag(where, Kind.MISSING, reason)

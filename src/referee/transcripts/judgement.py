@@ -86,7 +86,7 @@ def _judge(
     # a receipt is written `(nonce N)`: a log without the word has none (unless lines were
     # joined, when the word may have been cut in two)
     receipts = (bool(transcript.joined) or "nonce" in transcript.body) and any(
-        roll is not None and roll.nonce is not None for *_, roll, _, _ in transcript.rolls
+        roll is not None and roll.nonce is not None for _, roll, _, _ in transcript.rolls.claims
     )
     markers = _markers(transcript) if ledger is None and receipts else []
     targets = _targets(transcript, chosen) if len(chosen) > 2 else None
@@ -144,7 +144,7 @@ def _rollers(transcript: Transcript) -> dict[str, str]:
     """The names the genuine roll lines give, by key."""
     names = {
         roll.name
-        for _, _, _, _, roll, forged, quoted in transcript.rolls
+        for _, roll, forged, quoted in transcript.rolls.claims
         if roll is not None and forged is None and not quoted
     }
     return {name_key(name): name for name in names}

@@ -20,13 +20,14 @@ import csv
 import html
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
 from referee.errors import NotationError
 from referee.transcripts.authors import Trust
+from referee.transcripts.columns import Columns
 from referee.transcripts.decoding import (
     MAX_LOG_BYTES,
     check_text,
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_LOG_BYTES",
     "HostRoll",
     "LogLine",
+    "RollLines",
     "Said",
     "Transcript",
     "check_text",
@@ -82,6 +84,70 @@ class LogLine(NamedTuple):
         return self.roll is not None or self.forged is not None
 
 
+#: What a roll line says, shared by the lines that say it alike: (author, roll, why it does
+#: not count as rolled (`forged`), whether it is a quote), as in a `LogLine`.
+Claim = tuple[str | None, HostRoll | None, str | None, bool]
+
+
+class RollLines(Columns[LogLine]):
+    """The roll lines of a log as columns (`referee.transcripts.columns`): each line's number,
+    its time stamp and which of the log's claims it says (`which`, an index into `claims`, the
+    different things the roll lines say); a `LogLine` is made for each when first asked for.
+
+    >>> rolls = RollLines.of([LogLine(2, "OnlineHost: A rolled 1 100-sided die: 9", None,
+    ...                               "OnlineHost", HostRoll("A", 1, 100, (9,)))])
+    >>> rolls.numbers, rolls.claims[rolls.which[0]][1].faces, rolls[0].speaker
+    ([2], (9,), 'OnlineHost')
+    """
+
+    __slots__ = ("_bracketed", "_raw", "_texts", "claims", "numbers", "stamps", "which")
+
+    def __init__(self, raw: Sequence[str] = (), bracketed: bool = False) -> None:
+        super().__init__()
+        self.numbers: list[int] = []
+        self.stamps: list[str | None] = []
+        self.which: list[int] = []
+        self.claims: list[Claim] = []
+        self._texts: list[str] | None = None
+        self._raw = raw  # the file's lines: a roll line's text is its line of the file
+        self._bracketed = bracketed  # stamps as matched, brackets and all (taken off when made)
+
+    @classmethod
+    def of(cls, lines: Iterable[LogLine]) -> RollLines:
+        """The columns of these roll lines (a claim for each)."""
+        rolls = cls()
+        texts = rolls._texts = []
+        for number, text, stamp, speaker, roll, forged, quoted in lines:
+            rolls.numbers.append(number)
+            rolls.stamps.append(stamp)
+            rolls.which.append(len(rolls.claims))
+            rolls.claims.append((speaker, roll, forged, quoted))
+            texts.append(text)
+        return rolls
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def _make(self) -> tuple[LogLine, ...]:
+        numbers, claims = self.numbers, self.claims
+        texts = self._texts
+        if texts is None:
+            raw = self._raw
+            texts = [raw[number - 1] for number in numbers]
+        stamps = self.stamps
+        if self._bracketed:
+            stamps = [None if s is None else (s.strip("[]() \t") or None) for s in stamps]
+        new = tuple.__new__  # what `LogLine._make` calls, without its call and length check
+        return tuple(
+            [
+                new(LogLine, (number, text, stamp, *claims[which]))
+                for number, text, stamp, which in zip(
+                    numbers, texts, stamps, self.which, strict=True
+                )
+            ]
+        )
+
+
 class Said(NamedTuple):
     """What one line says and who said it: `kind` is speech, emote, quote, system or text
     (a line in no shape of the format: nobody's)."""
@@ -101,7 +167,7 @@ class Transcript:
     raw: tuple[str, ...]
     format: Format
     trust: Trust
-    rolls: tuple[LogLine, ...]
+    rolls: RollLines
     fit: Fit
     notes: tuple[str, ...] = ()
     body: str = field(default="", repr=False)
@@ -111,7 +177,13 @@ class Transcript:
     def lines(self) -> tuple[LogLine, ...]:
         """Every line of the log as a `LogLine` (roll lines read, the rest only text)."""
         rolls = {line.number: line for line in self.rolls}
-        return tuple(rolls.get(n) or LogLine(n, text) for n, text in enumerate(self.raw, start=1))
+        new, get = tuple.__new__, rolls.get
+        return tuple(
+            [
+                get(n) or new(LogLine, (n, text, None, None, None, None, False))
+                for n, text in enumerate(self.raw, start=1)
+            ]
+        )
 
     def grep(self, pattern: re.Pattern[str], within: str | None = None) -> set[int]:
         """The numbers of the lines where `pattern` is found (one pass over the text, or over
@@ -183,9 +255,9 @@ def read_log(
         body = html.unescape(_TAG.sub("", body))
     parsed: dict[int, str] = {}
     if fmt.container == "csv":
-        rolls = _csv_rolls(body, raw, trust)
+        rolls = RollLines.of(_csv_rolls(body, raw, trust))
     elif fmt.blocks:
-        rolls = _block_rolls(fmt, body, raw, trust)
+        rolls = RollLines.of(_block_rolls(fmt, body, raw, trust))
     else:
         rolls, cut = _line_rolls(fmt, body, raw, trust, raw if body is text else None)
         joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
@@ -193,10 +265,10 @@ def read_log(
             parsed, count = joined
             notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
             found = (_roll_line(s, raw[s.number - 1], trust) for s in _said_all(fmt, parsed))
-            rolls = [line for line in found if line is not None]
+            rolls = RollLines.of(line for line in found if line is not None)
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
-    return Transcript(tuple(raw), fmt, trust, tuple(rolls), fit, notes, body, parsed)
+    return Transcript(tuple(raw), fmt, trust, rolls, fit, notes, body, parsed)
 
 
 def _format(body: str, name: str | None) -> tuple[Format, Fit]:
@@ -285,20 +357,21 @@ def _analyse(said: Said, trust: Trust) -> Found:
 
 def _line_rolls(
     fmt: Format, body: str, raw: Sequence[str], trust: Trust, lines: Sequence[str] | None = None
-) -> tuple[list[LogLine], bool]:
+) -> tuple[RollLines, bool]:
     """The roll lines of a line-by-line format, found by their words (the fast path), and
     whether a roll line seems cut short (the log may be hard-wrapped). `lines` are the
     body's lines when they are already split (the file's own, when nothing was taken off).
 
     One match at each roll line's start gives its time stamp and the rest of the line (the
-    format's `prefix`, then the tail); lines alike after the stamp are read once."""
-    rolls: list[LogLine] = []
-    append = rolls.append
-    seen: dict[str, tuple[str | None, HostRoll | None, str | None, bool] | None] = {}
+    format's `prefix`, then the tail); lines alike after the stamp are read once, and say one
+    claim: each roll line adds only its number, its stamp and the claim's index to the
+    columns."""
+    rolls = RollLines(raw, bracketed=True)
+    numbers, stamps, which, claims = rolls.numbers, rolls.stamps, rolls.which, rolls.claims
+    seen: dict[str, int] = {}  # a line's tail: its claim's index, -1 when it says no roll
     cut = False
     split = _split_pattern(fmt.prefix)
-    at, tail_group, make = split.match, split.groups, LogLine._make
-    own = lines is raw  # the body's lines are the file's: no second look-up of the text
+    at, tail_group = split.match, split.groups
     lines = body.split("\n") if lines is None else lines
     others = "Re" in body  # Dice Maiden's and Avrae's words, besides AOL's `rolled`
     for number, line in enumerate(lines, start=1):
@@ -307,19 +380,21 @@ def _line_rolls(
         parts = at(line)
         assert parts is not None  # the tail matches any line
         tail = parts[tail_group]
-        if tail in seen:
-            known = seen[tail]
-        else:
+        index = seen.get(tail)
+        if index is None:
             said = _said_line(fmt, number, line)
             found = _analyse(said, trust)
-            known = seen[tail] = None if found is None else (said.author, *found)
-            if found is None and not cut and ROLL_CUT.search(line):
-                cut = True
-        if known is not None:
-            stamp = parts[1]
-            if stamp is not None:
-                stamp = stamp.strip("[]() \t") or None
-            append(make((number, line if own else raw[number - 1], stamp, *known)))
+            if found is None:
+                index = -1
+                cut = cut or ROLL_CUT.search(line) is not None
+            else:
+                index = len(claims)
+                claims.append((said.author, *found))
+            seen[tail] = index
+        if index >= 0:
+            numbers.append(number)
+            stamps.append(parts[1])
+            which.append(index)
     return rolls, cut
 
 

@@ -7,6 +7,10 @@ attacker's next 1d100 against the named target (MSV-2, MSV-3); a critical gives 
 on the stunned foe at once (MSV-4); a fighter is defeated at the pack's threshold, and the
 spar ends when one side is left (MSV-7). Only the first valid 1d100 host roll of the fighter
 whose turn it is counts; every other roll line is an anomaly and changes nothing.
+
+Readings and anomalies are kept in columns (`referee.transcripts.columns`): a line number, and
+tuples shared by the lines read alike (who rolled what, what it was, why it does not count),
+so that following a long log makes no object per line.
 """
 
 from __future__ import annotations
@@ -18,16 +22,18 @@ from referee.systems.msv.attack import effect_number, interpret
 from referee.systems.msv.initiative import sort_key
 from referee.systems.msv.rules import MsvRules
 from referee.transcripts.authors import name_key
+from referee.transcripts.columns import Anomalies, Readings, What, Who, Why
 from referee.transcripts.fighters import Fighter
-from referee.transcripts.reader import HostRoll, LogLine
+from referee.transcripts.reader import HostRoll
 from referee.transcripts.targets import TargetBook
-from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
+from referee.transcripts.verdict import Kind, Use
 
-#: Readings and anomalies are made by the tens of thousands: from a tuple of every field, which
-#: is about twice as fast as by the named fields.
-_reading = Reading._make
-_anomaly = Anomaly._make
 _ANOMALY = Use.ANOMALY
+
+#: What is known of one roll whatever the turn: the roll (kept, so that its id, the key, stays
+#: its own), the fighter it names, the anomaly it is when it cannot count (not in the spar,
+#: the wrong dice), who rolled as its readings show it (by the roll's name, by the fighter's).
+Known = tuple[HostRoll, Fighter | None, tuple[Why, What] | None, Who, Who]
 
 
 @dataclass
@@ -49,8 +55,8 @@ class Spar:
     attacks: int = 0
     dealt: dict[str, int] = field(default_factory=dict)
     taken: dict[str, int] = field(default_factory=dict)
-    anomalies: list[Anomaly] = field(default_factory=list)
-    readings: list[Reading] = field(default_factory=list)
+    anomalies: Anomalies = field(default_factory=Anomalies)
+    readings: Readings = field(default_factory=Readings)
     last_roll: dict[str, int] = field(default_factory=dict)
     aims: dict[str, str] = field(default_factory=dict)
 
@@ -63,39 +69,90 @@ class Spar:
         self.slots = [tuple(f.name for f in self.fighters)]
         self._standing: list[Fighter] = list(self.fighters)
         self._foes: dict[str, list[Fighter]] = {}
-        self._named: dict[str, Fighter | None] = {}
-        self._hits: dict[tuple[str, str, int], tuple[int, bool, str]] = {}
+        self._hits: dict[tuple[str, str, int, bool], tuple[int, bool, What]] = {}
         self._after: dict[str, str] = {}
-        self._strangers: dict[str, str] = {}
         self._over = ""
+        self._known: dict[int, Known] = {}
+        self._whos: dict[tuple[int, str], tuple[HostRoll, Who]] = {}
+        self._whys: dict[str, tuple[Why, What]] = {}
+        self._waits: dict[tuple[str, bool], tuple[Why, What]] = {}
+        # the columns are appended to directly: a line's reading or anomaly is three or two
+        # appends, no call
+        readings, anomalies = self.readings, self.anomalies
+        self._read_at, self._read_who = readings.lines.append, readings.whos.append
+        self._read_what = readings.whats.append
+        self._flag_at, self._flag_why = anomalies.lines.append, anomalies.whys.append
         self._settle_unrollable()
 
     # -- bookkeeping ---------------------------------------------------------------------
 
     def fighter(self, roll: HostRoll) -> Fighter | None:
         """The fighter a roll names, by AOL's rule (case and spaces do not count)."""
-        if roll.name not in self._named:
-            self._named[roll.name] = self.by_key.get(name_key(roll.name))
-        return self._named[roll.name]
+        return self.know(roll)[1]
 
-    def anomaly(self, line: LogLine, kind: Kind, reason: str, roll: HostRoll | None) -> None:
-        """Note an anomaly (and, when the line's roll could be read, its reading)."""
-        number = line.number
-        self.anomalies.append(_anomaly((number, kind, reason)))
-        if roll is not None:
+    def know(self, roll: HostRoll) -> Known:
+        """What is known of a roll whatever the turn (found once for all its lines)."""
+        known = self._known.get(id(roll))
+        if known is not None:
+            return known
+        name = roll.name
+        fighter = self.by_key.get(name_key(name))
+        refused: tuple[Why, What] | None = None
+        if fighter is None:
+            names = _names([f.name for f in self.fighters])
+            refused = self._why(Kind.NOT_A_FIGHTER, f"{name} is not in the spar ({names})")
+        elif not roll.is_d100:
+            reason = f"{fighter.name} rolled {roll.dice}; MSV rolls one 100-sided die (MSV-1)"
+            refused = self._why(Kind.WRONG_DICE, reason)
+        who = self.who(roll, name)
+        own = who if fighter is None else self.who(roll, fighter.name)
+        known = self._known[id(roll)] = (roll, fighter, refused, who, own)
+        return known
+
+    def who(self, roll: HostRoll, name: str) -> Who:
+        """Who rolled what, as a reading shows it (one tuple for every line of the roll)."""
+        key = (id(roll), name)
+        kept = self._whos.get(key)
+        if kept is None:  # the roll is kept with it: its id stays its own
             dice = "1d100" if roll.is_d100 else roll.dice
-            self.readings.append(
-                _reading(
-                    (number, roll.name, dice, roll.faces, roll.nonce, _ANOMALY, reason, 0, None)
-                )
-            )
+            kept = self._whos[key] = (roll, (name, dice, roll.faces, roll.nonce))
+        return kept[1]
+
+    def flag(self, number: int, kind: Kind, reason: str) -> None:
+        """Note an anomaly of a line with no roll of its own to read."""
+        self._flag_at(number)
+        self._flag_why(self._why(kind, reason)[0])
+
+    def _why(self, kind: Kind, reason: str) -> tuple[Why, What]:
+        """An anomaly's kind and reason, and the reading of its roll (one pair per reason)."""
+        found = self._whys.get(reason)
+        if found is None or found[0][0] is not kind:
+            found = self._whys[reason] = ((kind, reason), (_ANOMALY, reason, 0, None))
+        return found
+
+    def anomaly(self, number: int, kind: Kind, reason: str, roll: HostRoll | None) -> None:
+        """Note an anomaly (and, when the line's roll could be read, its reading)."""
+        why, what = self._why(kind, reason)
+        self._flag_at(number)
+        self._flag_why(why)
+        if roll is not None:
+            self._read_at(number)
+            self._read_who(self.who(roll, roll.name))
+            self._read_what(what)
+
+    def _refuse(self, number: int, refused: tuple[Why, What], who: Who) -> None:
+        """Note an anomaly of a roll read already (its reason and reading found before)."""
+        self._flag_at(number)
+        self._flag_why(refused[0])
+        self._read_at(number)
+        self._read_who(who)
+        self._read_what(refused[1])
 
     def read(self, number: int, roll: HostRoll, name: str, use: Use, text: str) -> None:
         """Note how a roll line was read."""
-        dice = "1d100" if roll.is_d100 else roll.dice
-        self.readings.append(
-            _reading((number, name, dice, roll.faces, roll.nonce, use, text, 0, None))
-        )
+        self._read_at(number)
+        self._read_who(self.who(roll, name))
+        self._read_what((use, text, 0, None))
 
     def living(self) -> list[Fighter]:
         """The fighters not defeated, in the given order."""
@@ -119,47 +176,46 @@ class Spar:
 
     # -- one roll ------------------------------------------------------------------------
 
-    def take(self, line: LogLine, roll: HostRoll, until: int) -> None:
-        """A fighter's valid host roll on `line` (the next roll line is `until`)."""
-        name = roll.name
-        fighter = self._named[name] if name in self._named else self.fighter(roll)
-        if fighter is None:
-            reason = self._strangers.get(name)
-            if reason is None:
-                names = _names([f.name for f in self.fighters])
-                reason = self._strangers[name] = f"{name} is not in the spar ({names})"
-            self.anomaly(line, Kind.NOT_A_FIGHTER, reason, roll)
+    def take(self, number: int, roll: HostRoll, until: int) -> None:
+        """A fighter's valid host roll on line `number` (the next roll line is `until`)."""
+        self.take_known(number, self._known.get(id(roll)) or self.know(roll), until)
+
+    def take_known(self, number: int, known: Known, until: int) -> None:
+        """`take`, with what is known of the roll already found (`know`)."""
+        roll, fighter, refused, who, _ = known
+        if fighter is None:  # not in the spar
+            assert refused is not None
+            self._refuse(number, refused, who)
             return
-        if not roll.is_d100:
-            reason = f"{fighter.name} rolled {roll.dice}; MSV rolls one 100-sided die (MSV-1)"
-            self.anomaly(line, Kind.WRONG_DICE, reason, roll)
+        if refused is not None:  # the wrong dice
+            self._refuse(number, refused, who)
         elif self.phase == "fight":
-            self._attack(line, roll, fighter, until)
+            self._attack(number, roll, fighter, known, until)
         elif self.phase == "initiative":
-            self._initiative(line, roll, fighter)
+            self._initiative(number, roll, fighter)
         else:  # the spar stays over: its reason is made once
             if not self._over:
                 self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self.anomaly(line, Kind.OUT_OF_TURN, self._over, roll)
-        self.last_roll[fighter.name] = line.number
+            self._refuse(number, self._why(Kind.OUT_OF_TURN, self._over), who)
+        self.last_roll[fighter.name] = number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
 
     def _group(self) -> tuple[str, ...]:
         return next(slot for slot in self.slots if len(slot) > 1)
 
-    def _initiative(self, line: LogLine, roll: HostRoll, fighter: Fighter) -> None:
+    def _initiative(self, number: int, roll: HostRoll, fighter: Fighter) -> None:
         face, name, group = roll.faces[0], fighter.name, self._group()
         if name in self.rolled:
             reason = (
                 f"{name} already rolled initiative (round {self.initiative_round}, "
                 f"{self.rolled[name]}); the first roll counts"
             )
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
+            self.anomaly(number, Kind.OUT_OF_TURN, reason, roll)
             return
         if name not in group:
             reason = f"{name} does not roll initiative now: {_names(group)} reroll a tie (MSV-5)"
-            self.anomaly(line, Kind.OUT_OF_TURN, reason, roll)
+            self.anomaly(number, Kind.OUT_OF_TURN, reason, roll)
             return
         self.rolled[name] = face
         effect = effect_number(fighter.cs, face, self.rules)
@@ -168,7 +224,7 @@ class Spar:
         )
         if len(self.rolled) == len(group):
             text += self._settle(group)
-        self.read(line.number, roll, name, Use.INITIATIVE, text)
+        self.read(number, roll, name, Use.INITIATIVE, text)
 
     def _settle(self, group: tuple[str, ...]) -> str:
         """The group has rolled: its places, and a reroll of any tie (MSV-5)."""
@@ -202,49 +258,67 @@ class Spar:
 
     # -- the fight (MSV-2..MSV-7) ----------------------------------------------------------
 
-    def _attack(self, line: LogLine, roll: HostRoll, fighter: Fighter, until: int) -> None:
+    def _attack(
+        self, number: int, roll: HostRoll, fighter: Fighter, known: Known, until: int
+    ) -> None:
         name = fighter.name
-        if name != self.turn:
-            what = "free attack (MSV-4)" if self.stunned else "turn"
-            self.anomaly(line, Kind.OUT_OF_TURN, f"it is {self.turn}'s {what}", roll)
+        stunned = self.stunned
+        if name != self.turn:  # its reason is made once for each turn
+            waiting = self._waits.get((self.turn, stunned is not None))
+            if waiting is None:
+                whose = "free attack (MSV-4)" if stunned else "turn"
+                reason = f"it is {self.turn}'s {whose}"
+                waiting = self._waits[self.turn, stunned is not None] = self._why(
+                    Kind.OUT_OF_TURN, reason
+                )
+            self._refuse(number, waiting, known[3])
             return
-        target = self._target(fighter, line.number, until)
+        if stunned is not None:
+            target: Fighter | None = self.by_name[stunned]
+        else:  # the one foe standing, else the one named (a group spar)
+            foes = self._foes.get(self.team_of[name]) or self.foes(fighter)
+            target = foes[0] if len(foes) == 1 else self._target(fighter, number, until)
         if target is None:
-            foes = _names([f.name for f in self.foes(fighter)])
-            reason = f"{name} names no target among {foes} (MSV-6): the roll counts for nothing"
-            self.anomaly(line, Kind.NO_TARGET, reason, roll)
+            among = _names([f.name for f in self.foes(fighter)])
+            reason = f"{name} names no target among {among} (MSV-6): the roll counts for nothing"
+            self.anomaly(number, Kind.NO_TARGET, reason, roll)
             return
-        damage, free_attack, text = self._hit(fighter, target.name, roll.faces[0])
-        use = Use.FREE_ATTACK if self.stunned else Use.ATTACK
+        face = roll.faces[0]
+        hit = self._hits.get((name, target.name, face, stunned is not None))
+        damage, free_attack, what = hit or self._hit(fighter, target.name, face)
         self.attacks += 1
         self.dealt[name] += damage
-        self.taken[target.name] += damage
-        down = self.taken[target.name] >= self.rules.defeat_threshold  # MSV-7
-        if down:
-            text += f"; {target.name} is defeated"
+        taken = self.taken[target.name] = self.taken[target.name] + damage
+        if taken >= self.rules.defeat_threshold:  # MSV-7
+            text = f"{what[1]}; {target.name} is defeated"
             self._defeated(target.name)
-        if down and len(self.sides_left()) <= 1:
-            self.phase, self.won_on = "over", line.number
-            self.winner = fighter.team if self._standing else None
-            text += f": {self.winner} wins" if self.winner else ": nobody is left"
-        elif free_attack and not down:  # MSV-4: the foe is stunned, a free attack at once
+            if len(self.sides_left()) <= 1:
+                self.phase, self.won_on = "over", number
+                self.winner = fighter.team if self._standing else None
+                text += f": {self.winner} wins" if self.winner else ": nobody is left"
+            else:
+                self.stunned, self.turn = None, self._next(name)
+            what = (what[0], text, damage, what[3])
+        elif free_attack:  # MSV-4: the foe is stunned, a free attack at once
             self.stunned = target.name
         else:
             self.stunned, self.turn = None, self._next(name)
-        self.readings.append(
-            _reading(
-                (line.number, name, "1d100", roll.faces, roll.nonce, use, text, damage, target.name)
-            )
-        )
+        self._read_at(number)
+        self._read_who(known[4])
+        self._read_what(what)
 
-    def _hit(self, fighter: Fighter, target: str, face: int) -> tuple[int, bool, str]:
-        """An attack's damage, whether it gives a free attack, and its reading (MSV-2..MSV-4)."""
-        key = (fighter.name, target, face)
+    def _hit(self, fighter: Fighter, target: str, face: int) -> tuple[int, bool, What]:
+        """An attack's damage, whether it gives a free attack, and what it was to the spar:
+        an attack, or the free attack on a stunned foe (MSV-2..MSV-4)."""
+        free = self.stunned is not None
+        key = (fighter.name, target, face, free)
         found = self._hits.get(key)
         if found is None:
             result = interpret(fighter.cs, face, self.rules)
             text = f"{fighter.name} attacks {target}: {result}"
-            found = self._hits[key] = (result.damage, result.free_attack, text)
+            use = Use.FREE_ATTACK if free else Use.ATTACK
+            what = (use, text, result.damage, target)
+            found = self._hits[key] = (result.damage, result.free_attack, what)
         return found
 
     def _target(self, fighter: Fighter, number: int, until: int) -> Fighter | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -95,8 +96,8 @@ class Verdict:
     winner: str | None
     damage_dealt: dict[str, int]
     attacks: int
-    anomalies: tuple[Anomaly, ...]
-    rolls: tuple[Reading, ...]
+    anomalies: Sequence[Anomaly]
+    rolls: Sequence[Reading]
     order: tuple[str, ...] = ()
     threshold: int = 15
     notes: tuple[str, ...] = ()
