@@ -16,6 +16,10 @@ Run: python benchmarks/bench_dice.py
   `SumEvaluator`); that stays its baseline.
 - rng: one d100 throw from `VerifiableRng` (HMAC-SHA256) vs `SeededRng`, and the HMAC alone
   (the prepared-state HMAC every verifiable throw makes: what the scheme itself costs).
+- `--readers`: what each shortcut reader beside the grammar buys: for every benchmark form and
+  the generated expressions, the Python bytecodes one fresh parse and roll executes with the
+  reader turned off, against all on (counted, so the same on a busy machine; a reader turned
+  off leaves its texts to the grammar, which reads them the same way).
 
 Both sides draw from a seeded generator; timing only, no asserts. Prints ratios
 (speed-up = their time / ours: higher is better; verifiable / seeded cost: lower is better).
@@ -23,16 +27,22 @@ Both sides draw from a seeded generator; timing only, no asserts. Prints ratios
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Any
 
 import d20
 import icepool
 from d20 import diceast
 
 from referee.dice import odds, parse, roll, roll_text
+from referee.dice import parser as reader
 from referee.rng import SeededRng, VerifiableRng
 from referee.rng.verifiable import _Hmac
 
@@ -249,5 +259,86 @@ def main() -> None:
     )
 
 
+_NEVER = re.compile(r"(?!)")
+
+
+def _no_quick_sum(self: Any) -> None:
+    return None
+
+
+def _no_quick_set(self: Any) -> None:
+    return None
+
+
+def _not_read(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+# Each shortcut reader and how to turn it off: (module or class, attribute, replacement).
+READERS: dict[str, tuple[object, str, object]] = {
+    # one plain number or group as the whole text (never the whole text: the others read it)
+    "plain atom": (
+        reader,
+        "_PLAIN_RE",
+        re.compile(r"(?:([0-9]+)?(?:d(?:([0-9]+)|%))?(?=[\s\S]))?"),
+    ),
+    "plain sum (regex)": (reader, "_SUM_RE", _NEVER),
+    "lone group": (reader, "lone_group", _not_read),
+    "groups by regex in the grammar": (reader, "group_at", _not_read),
+    "quick sum and product": (reader._Parser, "quick_sum", _no_quick_sum),
+    "quick set": (reader._Parser, "quick_set", _no_quick_set),
+    "keep by rank after a set": (reader, "_POOL_RANK_RE", _NEVER),
+}
+
+
+@contextlib.contextmanager
+def without(name: str) -> Iterator[None]:
+    owner, attribute, replacement = READERS[name]
+    kept = getattr(owner, attribute)
+    setattr(owner, attribute, replacement)
+    try:
+        yield
+    finally:
+        setattr(owner, attribute, kept)
+
+
+def bytecodes(text: str) -> int:
+    """Python bytecodes (and 5 per call) of one fresh parse and roll of `text`."""
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        count += 1 if event == "opcode" else 5 if event == "call" else 0
+        return tracer
+
+    parse(text, dialect="d20")  # the dialect's tables made
+    sys.settrace(tracer)
+    try:
+        roll(parse(text, dialect="d20"), rng=SeededRng(3))
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def readers() -> None:
+    texts = generated(GENERATED)
+    base = {text: bytecodes(text) for text in (*TEXTS, *texts)}
+    print("bytecodes of a fresh parse + roll with one shortcut reader off, against all on")
+    for name in READERS:
+        with without(name):
+            changed = {text: bytecodes(text) / ops - 1 for text, ops in base.items()}
+        worst = max(TEXTS, key=changed.__getitem__)
+        found = [changed[t] for t in texts]
+        print(
+            f"{name:<32} worst form {worst!r}: {changed[worst]:+.0%}; generated median "
+            f"{statistics.median(found):+.1%}, {sum(c > 0.05 for c in found)}/{len(found)} "
+            "more than 5% slower"
+        )
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--readers"]:
+        readers()
+    else:
+        main()

@@ -175,7 +175,7 @@ def test_non_ascii_digits_are_refused_naming_the_character() -> None:
 
 
 LIMITED = [
-    ("3d6!r1", Limits(max_dice=18), "could throw 1323 dice"),
+    ("3d6r1", Limits(max_dice=18), "could throw 63 dice"),
     ("{1d6!, 1d6!}kh1", Limits(max_dice=41), "could throw 42 dice"),
     ("(1d6e6, 1d6)kh1", Limits(max_dice=21), "could throw 22 dice"),
     ("2d6ra6", Limits(max_dice=2), "could throw 3 dice"),
@@ -256,6 +256,18 @@ MISREADS = [
     ("(1d6-10) % 3", "d20", "'%' before column 11 in '(1d6-10) % 3' has a side that can be"),
     ("7 % (1d6-8)", "d20", "has a side that can be negative"),
     ("(3d6kh2)kh1", "d20", "a second keep or drop on the group in '(3d6kh2)kh1'"),
+    # roll20 forms whose meaning its reference leaves open, or that referee does not read
+    ("2d6!r1", "roll20", "rerolls and explodes: roll20's dice reference does not say"),
+    ("2d6r1!", "roll20", "rerolls and explodes: roll20's dice reference does not say"),
+    ("1 + 3d6ro<2!!", "roll20", "'3d6ro<2!!' at column 5 in '1 + 3d6ro<2!!' rerolls and"),
+    ("{2d6r1!p}kh1", "roll20", "rerolls and explodes"),
+    ("4d6m", "roll20", "'m' at column 4 in '4d6m': roll20's matching dice"),
+    ("4d6mt", "roll20", "'mt' at column 4 in '4d6mt': roll20's matching dice"),
+    ("4d6mt3+1", "roll20", "roll20's matching dice ('4d6m' marks dice that show the same face"),
+    ("1 + [[1d6]]", "roll20", "'[[' at column 5 in '1 + [[1d6]]': an inline roll is read only"),
+    ("[[ [[1d4]]d6 ]]", "roll20", "an inline roll is read only as a whole text"),
+    ("[[1d6]]", "d20", "an inline roll is read only as roll20's '[[ expression ]]', not in"),
+    ("[[1d6]]", "onlinehost", "not in the onlinehost dialect"),
 ]
 
 
@@ -283,6 +295,11 @@ def test_no_silent_misread_is_left(text: str, name: str, message: str) -> None:
         # referee's throw order: each die, then what it adds (d20 throws 6, 1, then 3, 4)
         ("2d6rr1ra6kh2", "d20", [6, 4, 1, 3], 10),  # 6 adds one die (4); 1 -> 3; keep 6, 4
         ("1d6r1r2", "roll20", [1, 2, 5], 5),
+        # roll20's inline roll, a whole text: the expression inside
+        ("[[1d20+5]]", "roll20", [14], 19),
+        (" [[ 4d6kh3 ]] ", "roll20", [6, 1, 5, 4], 15),
+        ("[[2d6!]]", "roll20", [6, 2, 3], 11),
+        ("[[1d6[fire] + 2]]", "roll20", [4], 6),
     ],
 )
 def test_written_forms_give_the_platforms_total(

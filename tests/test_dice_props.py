@@ -3,6 +3,8 @@ bad text fails cleanly with the input quoted."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -12,8 +14,8 @@ from referee.dice.dialects import Arg
 from referee.dice.lone import lone_group
 from referee.dice.parser import _lower, _Parser
 from referee.dice.rolling import RollResult, _State
-from referee.errors import LimitError, NotationError, RefereeError, RuleError
-from referee.rng import SeededRng
+from referee.errors import LimitError, NotationError, RefereeError, RuleError, ScriptError
+from referee.rng import SeededRng, Throw
 from tests.depth import examples
 
 # Roomy limits so that generated expressions seldom trip them: only the grammar is under test.
@@ -646,3 +648,79 @@ def test_the_quick_readers_keep_every_limit_as_the_grammar(
             return f"{type(err).__name__}: {err}"
 
     assert read(quick=True) == read(quick=False)
+
+
+class Replayed:
+    """Scripted faces for any die: each drawn number folded into the die's sides, in order;
+    `ScriptError` when they run out (as `ScriptedRng`)."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+        self.used = 0
+
+    def throw(self, sides: Sequence[int]) -> Throw:
+        sizes = tuple(sides)
+        if self.used + len(sizes) > len(self.faces):
+            raise ScriptError(f"scripted dice ran out after {self.used}")
+        drawn = self.faces[self.used : self.used + len(sizes)]
+        self.used += len(sizes)
+        return Throw(sizes, tuple((f - 1) % s + 1 for f, s in zip(drawn, sizes, strict=True)))
+
+
+def rolled_by(fast: bool, expr: object, faces: list[int], limits: Limits) -> object:
+    """A roll (its throws, flags, values and total) or the error it ends in, through `roll`
+    (with every fast path) or through the general evaluator alone."""
+    rng = Replayed(faces)
+    try:
+        if fast:
+            return roll(expr, rng=rng, limits=limits)  # type: ignore[arg-type]
+        state = _State(rng, limits)
+        total = state.evaluate(expr)  # type: ignore[arg-type]
+        return RollResult(expr, tuple(state.groups), total, tuple(state.pools))  # type: ignore[arg-type]
+    except (LimitError, RuleError, ScriptError) as err:
+        return f"{type(err).__name__}: {err}"
+
+
+summed_groups = st.sampled_from(sorted(DIALECTS)).flatmap(
+    lambda dialect: st.tuples(
+        st.just(dialect),
+        st.lists(
+            st.tuples(
+                st.sampled_from(["+", "-", " + ", " - "]),
+                st.one_of(
+                    lone_texts(dialect).map(lambda case: case[0]),
+                    st.sampled_from(["3", "2d6", "d4[x]"]),
+                ),
+            ),
+            min_size=1,
+            max_size=4,
+        ).map(lambda parts: "".join(op + term for op, term in parts)[1:]),
+    )
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    case=st.one_of(
+        summed_groups,
+        st.sampled_from(sorted(DIALECTS)).flatmap(
+            lambda dialect: st.tuples(st.just(dialect), expressions(dialect))
+        ),
+    ),
+    faces=st.lists(st.integers(1, 120), max_size=60),
+    max_dice=st.sampled_from([2, 5, 40, 1000]),
+    depth=st.sampled_from([0, 1, 3, 20]),
+)
+def test_roll_fast_paths_throw_as_the_general_evaluator(
+    case: tuple[str, str], faces: list[int], max_dice: int, depth: int
+) -> None:
+    """Sums of groups with any modifiers (rolled flat by `roll`) and any other expression:
+    throw by throw from the same scripted faces, the same groups, flags, values and total as
+    the general evaluator, or the same error (the dice budget, faces running out)."""
+    dialect, text = case
+    limits = Limits(max_dice=max_dice, max_explode_depth=depth)
+    try:
+        expr = parse(text, ROOMY, dialect=dialect)
+    except (NotationError, LimitError):
+        return
+    assert rolled_by(True, expr, faces, limits) == rolled_by(False, expr, faces, limits)

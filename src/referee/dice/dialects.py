@@ -128,6 +128,15 @@ class Dialect:
     written_order: bool = False
     """The platform applies a group's modifiers in the order they are written (d20). Referee
     applies them in one order (`APPLIED_ORDER`), so such a dialect refuses any other order."""
+    rerolls_with_explosions: bool = True
+    """Rerolls and explosions on one group read as referee applies them (every die rerolled,
+    the dice an explosion adds too). False where the platform does not say what it does
+    (roll20): the pair is refused."""
+    inline_rolls: bool = False
+    """A whole text in `[[ ]]` (roll20's inline roll) is the expression inside."""
+    unread: tuple[tuple[str, str], ...] = ()
+    """Modifiers the platform has and referee does not read: (letters, why), for the error
+    that refuses them."""
 
     def modifier_letters(self, pool: bool = False) -> str:
         """The modifiers accepted after a group (or a pool), for error messages.
@@ -181,6 +190,16 @@ def _roll20() -> Dialect:
         labels=True,
         fudge_dice=True,
         prefixes=("/roll ", "/r "),
+        rerolls_with_explosions=False,
+        inline_rolls=True,
+        unread=tuple(
+            (
+                letters,
+                "roll20's matching dice ('4d6m' marks dice that show the same face, '4d6mt' "
+                "counts the matches) are not read by referee",
+            )
+            for letters in ("mt", "m")
+        ),
     )
 
 

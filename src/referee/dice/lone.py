@@ -298,6 +298,8 @@ def _group_at(
         return None
     if ordered and written_order_conflict(dice) is not None:
         return None
+    if reroll and dice.explode and not dialect.rerolls_with_explosions:
+        return None  # the grammar refuses the pair, and says why
     return dice, pos
 
 

@@ -243,6 +243,10 @@ class _Worker:
         chain = self.compound_chain(group, settled) if compound else None
         if chain is not None and group.add_on is None and isinstance(agg, _ByRank):
             return self.kept_compounding(group, chain, agg)
+        if isinstance(agg, _ByRank):
+            split = _exploding_split(group)
+            if split is not None:
+                return self.kept_exploding(group, agg, *split)
 
         def one_die(
             frontier: dict[tuple[Hashable, bool, bool], Fraction],
@@ -299,6 +303,93 @@ class _Worker:
             self.reach_cap.append(1 - (1 - cut_one) ** group.count)
         weights, den = _ints(dict(die))
         return _kept_of_alike(weights, den, group.count, agg, self.spender(group))
+
+    def kept_exploding(
+        self, group: Dice, agg: _ByRank, exploding: list[int], standing: list[int]
+    ) -> Dist:
+        """Keep or drop by rank among dice that explode into dice of their own (`12d10!kh5`),
+        when every exploding face is above every other face, or below.
+
+        Each die's chain is j exploding faces and then one that does not explode (j up to the
+        depth cap), or depth+1 exploding faces when the cap cuts it. So the roll is T dice
+        showing exploding faces and K showing the others, each face uniform within its part
+        and independent of the rest; the (T, K) are found by one polynomial power, and the
+        kept dice of each are the highest (or lowest) of the part on the kept side first,
+        then of the other: order statistics of alike dice (`_kept_of_alike`), as icepool
+        keeps from a pool."""
+        sides, depth, count = group.sides, self.depth, group.count
+        spend = self.spender(group)
+        # A chain that stands after j < depth+1 explosions has weight sides^(depth-j) over
+        # sides^(depth+1) (its faces are counted in each part), so `rest` such chains with
+        # T' explosions in all weigh sides^(depth*rest - T') times the ways to split T'
+        # into `rest` parts of 0..depth: the coefficients of a power of (1 + x + ... + x^depth),
+        # small numbers, packed into one big integer and multiplied up one chain at a time.
+        bits = _bits((depth + 1) ** count)
+        shapes_count = sum(rest * depth + 1 for rest in range(count + 1))
+        spend(shapes_count + shapes_count * bits // 64_000)  # before any of it is made
+        cut_one = Fraction(len(exploding) ** (depth + 1), sides ** (depth + 1))
+        self.reach_cap.append(1 - (1 - cut_one) ** count)
+        # (T, K) -> weight: `cut` chains cut at the cap (depth+1 exploding dice each, no other)
+        shapes: dict[tuple[int, int], int] = {}
+        one_chain = _pack(dict.fromkeys(range(depth + 1), 1), 0, bits)
+        packed = 1  # the splits of T' among `rest` standing chains, rest = 0, 1, ...
+        for rest in range(count + 1):
+            if rest:
+                packed *= one_chain
+            cut = count - rest
+            ways = math.comb(count, cut)
+            for extra, splits in _unpack(packed, 0, bits).items():
+                weight = ways * splits * sides ** (depth * rest - int(extra))
+                shapes[(cut * (depth + 1) + int(extra), rest)] = weight
+        high_side = agg.high == agg.keep_extremes  # the highest dice count
+        upper_explodes = exploding[0] > standing[-1]
+        parts = {True: exploding, False: standing}
+        memo: dict[tuple[bool, int, int, bool], dict[Number, int]] = {}
+
+        def kept(faces_explode: bool, dice: int, keep: int, high: bool) -> dict[Number, int]:
+            """Counts of the kept worth of `keep` of `dice` dice of one part (all of them:
+            their sum)."""
+            key = (faces_explode, dice, keep, high)
+            found = memo.get(key)
+            if found is None:
+                faces: dict[Number, int] = dict.fromkeys(parts[faces_explode], 1)
+                if keep == 0:
+                    found = {0: len(faces) ** dice}
+                elif keep >= dice:
+                    size = dice * (len(faces) - 1) + 1  # the faces of a part are one run
+                    spend(size + size * _bits(len(faces) ** dice) // 64_000)
+                    found = _power(faces, dice, group)
+                else:
+                    mode = KeepMode.HIGHEST if high else KeepMode.LOWEST
+                    rank = _ByRank(agg.worth, Keep(mode, keep))
+                    found = {
+                        v: int(p) for v, p in _kept_of_alike(faces, 1, dice, rank, spend).items()
+                    }
+                spend(len(found))
+                memo[key] = found
+            return found
+
+        out: dict[Number, int] = defaultdict(int)
+        for (tops, others), weight in shapes.items():
+            dice = tops + others
+            keep = min(agg.m, dice) if agg.keep_extremes else max(dice - agg.m, 0)
+            # the part on the kept side first: the exploding dice if they are the higher ones
+            # and the highest count, or the lower ones and the lowest count
+            first_explodes = upper_explodes == high_side
+            first = tops if first_explodes else others
+            second = others if first_explodes else tops
+            far: dict[Number, int]
+            if keep <= first:
+                near = kept(first_explodes, first, keep, high_side)
+                far = {0: len(parts[not first_explodes]) ** second}
+            else:
+                near = kept(first_explodes, first, first, high_side)
+                far = kept(not first_explodes, second, keep - first, high_side)
+            spend(len(near) * len(far) * (1 + weight.bit_length() // 64_000))
+            for a, p in near.items():
+                for b, q in far.items():
+                    out[a + b] += weight * p * q
+        return _fractions(dict(out), sides ** ((depth + 1) * count))
 
     def unchained(self, group: Dice, agg: _Aggregator) -> Dist:
         """A group without explosions, die by die in whole weights (`ra` may add one die)."""
@@ -470,6 +561,30 @@ def _clamp(group: Dice, value: int) -> int:
     return value
 
 
+def _exploding_split(group: Dice) -> tuple[list[int], list[int]] | None:
+    """The faces that explode and the others (each sorted), for a group that only explodes
+    into dice of its own and keeps or drops by rank, when every exploding face is above every
+    other face or below; else None."""
+    if (
+        group.explode_kind is not Explode.EACH
+        or group.reroll
+        or group.add_on is not None
+        or group.floor is not None
+        or group.ceiling is not None
+        or group.fudge
+        or group.success is not None
+        or group.failure is not None
+    ):
+        return None
+    exploding = [face for face in group.faces() if group.explodes(face)]
+    standing = [face for face in group.faces() if not group.explodes(face)]
+    if not exploding or not standing:
+        return None
+    if exploding[0] > standing[-1] or exploding[-1] < standing[0]:
+        return exploding, standing
+    return None
+
+
 def _dice_of(node: Expr) -> list[Dice]:
     if isinstance(node, Dice):
         return [node]
@@ -573,11 +688,11 @@ def _kept_of_alike(
     least = min(worths.values())
     bits = _bits(below**count)
     # Each packed weight holds up to keep * span coefficients of `bits` bits; a step on one
-    # costs about its size, so a step is charged once more per 8000 machine words (about what
+    # costs about its size, so a step is charged once more per 2000 machine words (about what
     # one state step costs), and the frontier's room before it is made (`1000d10000kh500`
     # would need gigabytes).
     words = keep * (max(worths.values()) - least + 1) * bits // 64 + 1
-    size = 1 + words // 8000
+    size = 1 + words // 2000
     spend(keep * size)
     # frontier[placed]: (worth of the kept dice so far - placed * least) -> weight, packed
     # into one big integer (bits per coefficient); `placed` < keep

@@ -153,6 +153,31 @@ def parse(
     return _Parser(text, low, limits, found).whole()
 
 
+def _inline_roll(text: str, low: str, dialect: Dialect) -> str:
+    """roll20's inline roll: a whole text `[[ expression ]]` is the expression, read with the
+    brackets blanked (so every column still points at the same character); one anywhere
+    else, or in another dialect, is refused naming it."""
+    start = len(low) - len(low.lstrip(_SPACE))
+    stop = len(low.rstrip(_SPACE))
+    inner = low[start + 2 : stop - 2]
+    if (
+        dialect.inline_rolls
+        and low.startswith("[[", start)
+        and low.endswith("]]", 0, stop)
+        and stop - start >= 4
+        and "[[" not in inner
+        and "]]" not in inner
+    ):
+        return f"{low[:start]}  {inner}  {low[stop:]}"
+    column = low.index("[[") + 1
+    where = "a whole text" if dialect.inline_rolls else "roll20's"
+    raise NotationError(
+        f"'[[' at column {column} in {text!r}: an inline roll is read only as {where} "
+        "'[[ expression ]]'"
+        + ("" if dialect.inline_rolls else f", not in the {dialect.name} dialect")
+    )
+
+
 def _refuse_percent_die(text: str, low: str, dialect: Dialect) -> NoReturn:
     column = low.index("d%") + 1
     raise NotationError(
@@ -489,6 +514,8 @@ class _Parser:
     # -- the grammar ------------------------------------------------------------------
 
     def whole(self) -> Expr:
+        if "[[" in self.low:
+            self.low = _inline_roll(self.text, self.low, self.d)
         if not self.d.percent_die and "d%" in self.low:
             _refuse_percent_die(self.text, self.low, self.d)
         self.skip_prefix()
@@ -959,6 +986,13 @@ class _Parser:
             dice = Dice(count, sides, fudge=fudge, **fields)
             if dice.reroll or dice.explode:
                 self.check_meaning(dice, start)
+            if dice.reroll and dice.explode and not self.d.rerolls_with_explosions:
+                raise NotationError(
+                    f"{self.where(start)} rerolls and explodes: {self.d.name}'s dice reference "
+                    "does not say whether a reroll applies to the dice an explosion adds, so "
+                    f"referee refuses the two together in the {self.d.name} dialect (roll the "
+                    "reroll or the explosion alone)"
+                )
             if self.d.written_order:
                 conflict = written_order_conflict(dice)
                 if conflict is not None:
@@ -1039,6 +1073,13 @@ class _Parser:
         char = self.low[self.pos]
         if self.d.comparisons and char in "!<>=":
             return  # a comparison of whole expressions follows
+        for letters, why in self.d.unread:  # (a letter after them: another modifier)
+            after = self.low[self.pos + len(letters) : self.pos + len(letters) + 1]
+            if self.low.startswith(letters, self.pos) and not after.isalpha():
+                raise NotationError(
+                    f"{self.text[self.pos : self.pos + len(letters) + 1]!r} at column "
+                    f"{self.pos + 1} in {self.text!r}: {why}"
+                )
         if char.isalpha() or char in "!<>=" or not char.isascii():
             letters = self.d.modifier_letters(pool)
             if letters:
