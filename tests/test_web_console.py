@@ -90,6 +90,37 @@ def test_whose_turn_it_is_and_what_cannot_act_now(
         clean(page)
 
 
+def test_the_referee_closes_joining_from_the_console(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """*Close joining* stores a `joining_closed` event: the join link goes, the button says why
+    it cannot be pressed again, a join from the link is refused and the referee still adds."""
+    bid, ref, _ = msv_bout(web)
+    referee = pages()
+    referee.goto(link(web, "referee", bid, ref))
+    expect(referee.locator("#join-box")).to_be_visible(timeout=WAIT_MS)
+    expect(referee.locator("#do-close-joining")).to_be_enabled()
+    referee.click("#do-close-joining")
+    expect(referee.locator("#do-close-joining")).to_have_attribute(
+        "title", "Joining is already closed.", timeout=WAIT_MS
+    )
+    expect(referee.locator("#do-close-joining")).to_be_disabled()
+    expect(referee.locator("#join-box")).to_be_hidden()
+    assert web.get(f"/api/bouts/{bid}").json()["joining_closed"] is True
+    events = web.get(f"/api/bouts/{bid}/log").json()
+    assert [e["type"] for e in events].count("joining_closed") == 1
+    joined = web.post(f"/api/bouts/{bid}/join", json={"name": "Kamchak", "cs": 60})
+    assert joined.status_code == 409 and "joining is closed" in joined.text, joined.text
+    added = web.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "Kamchak", "cs": 60})
+    assert added.status_code == 201, added.text
+    assert web.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+    expect(referee.locator("#do-close-joining")).to_have_attribute(
+        "title", "Joining closes before initiative (the bout is running).", timeout=WAIT_MS
+    )
+    clean(referee)
+
+
 def test_log_lines_show_their_time_and_initiative_shows_who_rolled_what(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811

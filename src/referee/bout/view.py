@@ -38,5 +38,6 @@ def state_view(
         "turn": state.current,
         "free_attack": state.free_attack,
         "winner": state.winner,
+        "joining_closed": state.joining_closed,
         "fighters": [fighter_view(f, thresholds.get(f.name), reveal_all) for f in state.fighters],
     }

@@ -324,6 +324,7 @@ function power(path, done, body) {
 function wireReferee() {
   const buttons = {
     initiative: ["initiative", (r) => `Initiative: ${r.order.join(", ")}`],
+    "close-joining": ["close-joining", "Joining closed: nobody may join from the link now; you may still add fighters."],
     pause: ["pause", "Paused."],
     resume: ["resume", "Resumed."],
     skip: ["skip", "Turn skipped."],
@@ -514,6 +515,7 @@ function updatePowers(view) {
   const closed = view.closed ? "The bout is closed." : null;
   const reasons = {
     initiative: status === "open" ? null : "Initiative is already settled.",
+    "close-joining": status !== "open" ? `Joining closes before initiative (the bout is ${status}).` : view.joining_closed ? "Joining is already closed." : null,
     pause: status === "running" ? null : `Only a running bout can be paused (it is ${status}).`,
     resume: status === "paused" ? null : `Only a paused bout can be resumed (it is ${status}).`,
     skip: status === "running" ? null : `No turn to skip (the bout is ${status}).`,
@@ -527,7 +529,7 @@ function updatePowers(view) {
   gate($("end-form").querySelector("button"), live ? null : `The bout has already ${status}.`);
   gate($("override-form").querySelector("button"), closed);
   $("do-initiative").hidden = status !== "open";
-  $("join-box").hidden = status !== "open"; // fighters may join only before initiative
+  $("join-box").hidden = status !== "open" || view.joining_closed; // joining: only before initiative, until closed
 }
 
 function updateRefereeSelects(view) {
