@@ -48,7 +48,7 @@ _BOUT_SEED = Statement(
 
 #: `_BOUT_SEED` with what a bearer token grants (its bout, role and fighter; NULL for a token
 #: not stored): the caller of a write and the lock it takes, in one statement.
-_BOUT_SEED_TOKEN = Statement(
+_BOUT_SEED_TOKEN_QUERY = (
     select(
         BOUTS,
         SEEDS.c.commitment.label("seed_commitment"),
@@ -62,7 +62,15 @@ _BOUT_SEED_TOKEN = Statement(
     .join(SEEDS, (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index))
     .outerjoin(TOKENS, TOKENS.c.token_hash == bindparam("digest"))
     .where(BOUTS.c.id == bindparam("bout_id"))
-    .with_for_update(of=BOUTS)
+)
+_BOUT_SEED_TOKEN = Statement(_BOUT_SEED_TOKEN_QUERY.with_for_update(of=BOUTS))
+#: SQLite: the same with the bout's events after `after`, a row each (the bout's columns
+#: repeated; one row with no event when there is none). A SQLite write holds the database's
+#: write lock from its BEGIN IMMEDIATE on, so every read of it sees the latest commit.
+_BOUT_SEED_TOKEN_EVENTS = Statement(
+    _BOUT_SEED_TOKEN_QUERY.add_columns(*(c for c in EVENTS.c if c.key != "bout_id"))
+    .outerjoin(EVENTS, (EVENTS.c.bout_id == BOUTS.c.id) & (EVENTS.c.seq > bindparam("after")))
+    .order_by(EVENTS.c.seq)
 )
 
 #: A row as the driver gave it, with its columns by name (`row.seq`).
@@ -105,8 +113,15 @@ def bout_seed_token(
     """The bout's row, locked FOR UPDATE, with its current seed and what the token of SHA-256
     `digest` grants (one statement), and the bout's events rows with seq > `after` read once
     the lock is held. On PostgreSQL both statements go in one round trip with the
-    transaction's BEGIN (`referee.store.raw.together`). The row is None when the bout was
-    not found (see `bout_and_seed` for why that may be worth asking again)."""
+    transaction's BEGIN (`referee.store.raw.together`); on SQLite, whose write transaction
+    holds the write lock from its BEGIN IMMEDIATE on, they are one statement. The row is None
+    when the bout was not found (see `bout_and_seed` for why that may be worth asking again).
+    """
+    if conn.dialect.name == "sqlite":  # one statement: the write lock is held already
+        rows = _BOUT_SEED_TOKEN_EVENTS.all(
+            conn, {"bout_id": bout_id, "digest": digest, "after": after}
+        )
+        return (rows[0] if rows else None), [row for row in rows if row.seq is not None]
     locked, events = together(
         conn,
         [
