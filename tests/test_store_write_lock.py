@@ -188,3 +188,15 @@ def test_postgres_attack_takes_three_round_trips(pg_url: str, trace: Path) -> No
         with store.engine.connect() as conn:  # psycopg begins transactions itself again
             assert conn.connection.driver_connection.autocommit is False  # type: ignore[union-attr]
         assert verify_chain(service.records(bout)) == []
+
+
+def test_quotes_in_a_bout_id_are_text_not_sql(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        service = RefereeService(store)
+        bout, token = _spar(service)
+        for odd in ("x'; DROP TABLE tokens; --", 'x"\\', "x%(digest)s%s", "é\u2028"):
+            with service.unit(), pytest.raises(ForbiddenError):
+                service.writer(odd, token)
+        assert service.writer(bout, token) == Caller(Role.REFEREE)
+        _attack(service, bout, token)
+        assert verify_chain(service.records(bout)) == []
