@@ -65,6 +65,11 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(check_server_seed(server_seed).encode("ascii")).hexdigest()
 
 
+#: Each byte XORed with HMAC's inner and outer pads, as `bytes.translate` tables.
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
 class _Hmac:
     """HMAC-SHA256 under one key, with the key's inner and outer states computed once.
 
@@ -78,8 +83,8 @@ class _Hmac:
         if len(key) > 64:
             key = hashlib.sha256(key).digest()
         key = key.ljust(64, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+        self._inner = hashlib.sha256(key.translate(_IPAD))
+        self._outer = hashlib.sha256(key.translate(_OPAD))
 
     def digest(self, message: bytes) -> bytes:
         inner = self._inner.copy()

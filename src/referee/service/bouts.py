@@ -69,6 +69,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def _caller_of(bout_id: str, record: TokenRecord | None) -> Caller:
+    """The caller a token's record (None: an unknown token) stands for in the bout."""
+    if record is None:
+        raise AuthError("unknown token")
+    if record.bout_id != bout_id:
+        raise ForbiddenError("this token belongs to another bout")
+    return Caller(record.role, record.fighter)
+
+
 def _to_bout_events(records: Sequence[Record]) -> list[Event]:
     return [Event.from_dict(r) for r in records]
 
@@ -169,12 +178,16 @@ class RefereeService:
         """The caller a bearer token stands for in this bout (401 unknown, 403 another bout's)."""
         if not token:
             return ANONYMOUS
-        record: TokenRecord | None = self.store.lookup_token(token)
-        if record is None:
-            raise AuthError("unknown token")
-        if record.bout_id != bout_id:
-            raise ForbiddenError("this token belongs to another bout")
-        return Caller(record.role, record.fighter)
+        return _caller_of(bout_id, self.store.lookup_token(token))
+
+    def writer(self, bout_id: str, token: str | None) -> Caller:
+        """`caller`, for a request whose unit goes on to append to the bout: the token is read
+        in the statement that locks the bout for that append (`Store.lock_bout`), with the
+        same answers in the same order (401, 403, then whatever the write finds, a 404 too).
+        Call it inside the request's unit."""
+        if not token:
+            return ANONYMOUS
+        return _caller_of(bout_id, self.store.lock_bout(bout_id, token))
 
     # -- reading -------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
             order = p.Initiative.read(settled["payload"]).order
             return {"order": list(order), **events_answer(events)}
 
-        return dict(await write.once(None, run))
+        return dict(await write.once(None, run, appends=True))
 
     @router.post("/api/bouts/{bout_id}/attacks", tags=["actions"])
     async def attack(bout_id: str, body: m.Attack, write: Writer) -> dict[str, Any]:
@@ -44,6 +44,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
                 lambda caller: service.act(
                     bout_id, caller, body.attacker, "attack", body.options()
                 ),
+                appends=True,
             )
         )
 
@@ -54,6 +55,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
             await write.once(
                 body,
                 lambda caller: service.act(bout_id, caller, body.actor, body.kind, body.options),
+                appends=True,
             )
         )
 
@@ -65,5 +67,6 @@ def routes(ask: Ask, router: APIRouter) -> None:
             await write.once(
                 body,
                 lambda caller: service.free_roll(bout_id, caller, body.dice, body.actor),
+                appends=True,
             )
         )

@@ -94,26 +94,32 @@ class Write:
     token: str | None
     key: str | None
 
-    def caller(self) -> Caller:
-        """Who the token stands for in the bout (nobody for a request outside a bout)."""
+    def caller(self, appends: bool = False) -> Caller:
+        """Who the token stands for in the bout (nobody for a request outside a bout);
+        `appends`: read in the statement that locks the bout for the append the request makes
+        next (`RefereeService.writer`)."""
         if self.bout_id is None:
             return ANONYMOUS
-        return self.ask.service.caller(self.bout_id, self.token)
+        service = self.ask.service
+        who = service.writer if appends else service.caller
+        return who(self.bout_id, self.token)
 
-    async def once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
+    async def once(self, body: Any, run: Callable[[Caller], Any], *, appends: bool = False) -> Any:
         """`run(caller)` as one transaction on a worker thread, or the first answer again for
         a retried key.
 
         `body` is what a retry's body is compared with (the request's model, the chat line, or
-        None); it is turned into JSON only when there is a key to compare it under.
+        None); it is turned into JSON only when there is a key to compare it under. `appends`:
+        `run` begins by appending to the path's bout (an action, a roll), so the caller is read
+        with the lock that append takes (`caller`).
         """
         unit = self.ask.store.unit_now()
         if unit is not None:  # begun already: run it here, on the event loop
             with unit:
-                return self._once(body, run)
-        return await to_thread.run_sync(self._once, body, run, limiter=self.ask.writes())
+                return self._once(body, run, appends)
+        return await to_thread.run_sync(self._once, body, run, appends, limiter=self.ask.writes())
 
-    def _once(self, body: Any, run: Callable[[Caller], Any]) -> Any:
+    def _once(self, body: Any, run: Callable[[Caller], Any], appends: bool = False) -> Any:
         # Only a keyed request is compared with its retries: no digest without a key.
         fingerprint = ""
         if self.key is not None:
@@ -123,7 +129,7 @@ class Write:
         # A receipt is the caller's own: its token's, or without one its address's.
         scope = receipts.caller_scope(self.token, client_address(self.scope))
         return receipts.once(
-            ask.store, self.key, scope, fingerprint, lambda: run(self.caller()), ask.keep
+            ask.store, self.key, scope, fingerprint, lambda: run(self.caller(appends)), ask.keep
         )
 
 

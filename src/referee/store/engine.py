@@ -115,6 +115,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     if full.startswith("postgresql"):
         engine = create_engine(full, hide_parameters=True)
         _ping_when_idle(engine)
+        event.listen(engine, "checkin", _autocommit_off)
         return engine
     options: dict[str, Any] = {"hide_parameters": True}
     options["connect_args"] = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}
@@ -151,6 +152,17 @@ def _ping_when_idle(engine: Engine) -> None:
     event.listen(engine, "connect", idle_from_now)
     event.listen(engine, "checkin", idle_from_now)
     event.listen(engine, "checkout", checkout)
+
+
+def _autocommit_off(dbapi_connection: Any, record: Any) -> None:
+    """Back in the pool, a PostgreSQL connection is out of psycopg's autocommit mode again
+    (`referee.store.raw.together` turns it on to send its own BEGIN), before anyone else can
+    take it: so psycopg begins every transaction, as everywhere else."""
+    if dbapi_connection is not None and getattr(dbapi_connection, "autocommit", False):
+        try:
+            dbapi_connection.autocommit = False
+        except Exception:  # still in a transaction, or closed: no one may use it again
+            record.invalidate()
 
 
 def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:

@@ -73,6 +73,65 @@ def _execute(
         cursor.close()
 
 
+def together(
+    conn: Connection, runs: Sequence[tuple[Statement, Mapping[str, Any]]]
+) -> list[list[Any]]:
+    """The rows each SELECT of `runs` selects, the statements run one after the other.
+
+    On PostgreSQL (psycopg 3) they go to the server in one message, answered in one round
+    trip, with the transaction's BEGIN first when they are the first statements of their
+    transaction (psycopg would send its own BEGIN and wait for the answer: a round trip of its
+    own). Their parameters are bound on the client, by psycopg's own literal quoting
+    (`ClientCursor.mogrify`). The server runs them one after the other, each under a snapshot
+    of its own (READ COMMITTED): a statement that waits for a lock holds up the next one,
+    which then sees everything committed before it. To send that BEGIN, the connection is put
+    in psycopg's autocommit mode, which only stops psycopg from sending a BEGIN of its own:
+    the statements, and all that follows until COMMIT or ROLLBACK, are in the transaction
+    that BEGIN opened; the engine turns the mode off again when the connection goes back to
+    its pool (`referee.store.engine`). Elsewhere the statements are simply run in turn. A
+    driver error comes out as SQLAlchemy's, as from `Statement.all`.
+    """
+    dialect = conn.dialect
+    if dialect.name != "postgresql":
+        return [statement.all(conn, values) for statement, values in runs]
+    import psycopg
+
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    prepared = [statement._for(dialect) for statement, _ in runs]
+    binder = psycopg.ClientCursor(driver)
+    try:
+        texts = [
+            binder.mogrify(plan.sql, plan.parameters(values))
+            for (_, values), plan in zip(runs, prepared, strict=True)
+        ]
+    finally:
+        binder.close()
+    begin = driver.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    if begin:
+        driver.autocommit = True  # no BEGIN of psycopg's own: ours goes with the statements
+        texts.insert(0, "BEGIN")
+    sql = ";\n".join(texts)
+    cursor = driver.cursor()
+    try:
+        cursor.execute(sql)
+        results: list[list[Any]] = []
+        if begin:
+            cursor.nextset()
+        for index, plan in enumerate(prepared):
+            if index:
+                cursor.nextset()
+            results.append([plan.row._make(row) for row in cursor.fetchall()])
+        return results
+    except dialect.loaded_dbapi.Error as err:
+        shown = ";\n".join(plan.sql for plan in prepared)  # the SQL without the values
+        raise DBAPIError.instance(
+            shown, None, err, dialect.loaded_dbapi.Error, hide_parameters=True, dialect=dialect
+        ) from err
+    finally:
+        cursor.close()
+
+
 class _Prepared:
     """One statement compiled for one dialect: the SQL, the order of its parameters (for
     positional parameter styles), and the row type of what it selects."""

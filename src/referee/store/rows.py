@@ -13,9 +13,9 @@ from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
 from referee.store.notify import appended
-from referee.store.raw import Statement, run_sql
+from referee.store.raw import Statement, run_sql, together
 from referee.store.records import BoutRecord, ServerSeed
-from referee.store.schema import BOUTS, EVENTS, SEEDS
+from referee.store.schema import BOUTS, EVENTS, SEEDS, TOKENS
 
 # The hot statements are built once and run on the driver's cursor (`referee.store.raw`):
 # building a SQLAlchemy statement, or running it through `Connection.execute`, costs more
@@ -46,6 +46,33 @@ _BOUT_SEED = Statement(
     .with_for_update(of=BOUTS)
 )
 
+#: `_BOUT_SEED` with what a bearer token grants (its bout, role and fighter; NULL for a token
+#: not stored): the caller of a write and the lock it takes, in one statement.
+_BOUT_SEED_TOKEN_QUERY = (
+    select(
+        BOUTS,
+        SEEDS.c.commitment.label("seed_commitment"),
+        SEEDS.c.server_seed,
+        SEEDS.c.revealed,
+        SEEDS.c.published_seq,
+        TOKENS.c.bout_id.label("token_bout"),
+        TOKENS.c.role.label("token_role"),
+        TOKENS.c.fighter.label("token_fighter"),
+    )
+    .join(SEEDS, (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index))
+    .outerjoin(TOKENS, TOKENS.c.token_hash == bindparam("digest"))
+    .where(BOUTS.c.id == bindparam("bout_id"))
+)
+_BOUT_SEED_TOKEN = Statement(_BOUT_SEED_TOKEN_QUERY.with_for_update(of=BOUTS))
+#: SQLite: the same with the bout's events after `after`, a row each (the bout's columns
+#: repeated; one row with no event when there is none). A SQLite write holds the database's
+#: write lock from its BEGIN IMMEDIATE on, so every read of it sees the latest commit.
+_BOUT_SEED_TOKEN_EVENTS = Statement(
+    _BOUT_SEED_TOKEN_QUERY.add_columns(*(c for c in EVENTS.c if c.key != "bout_id"))
+    .outerjoin(EVENTS, (EVENTS.c.bout_id == BOUTS.c.id) & (EVENTS.c.seq > bindparam("after")))
+    .order_by(EVENTS.c.seq)
+)
+
 #: A row as the driver gave it, with its columns by name (`row.seq`).
 Row = Any
 
@@ -70,10 +97,46 @@ def bout_and_seed(conn: Connection, bout_id: str) -> tuple[Row, ServerSeed]:
         row = _BOUT_SEED.first(conn, {"bout_id": bout_id})
     if row is None:
         raise NotFoundError(f"no bout {bout_id!r}")
-    seed = ServerSeed(
+    return row, seed_of(row)
+
+
+def seed_of(row: Row) -> ServerSeed:
+    """The current seed in a row of `_BOUT_SEED` or `_BOUT_SEED_TOKEN`."""
+    return ServerSeed(
         row.seed_index, row.seed_commitment, row.server_seed, bool(row.revealed), row.published_seq
     )
-    return row, seed
+
+
+def bout_seed_token(
+    conn: Connection, bout_id: str, digest: str, after: int
+) -> tuple[Row | None, list[Row]]:
+    """The bout's row, locked FOR UPDATE, with its current seed and what the token of SHA-256
+    `digest` grants (one statement), and the bout's events rows with seq > `after` read once
+    the lock is held. On PostgreSQL both statements go in one round trip with the
+    transaction's BEGIN (`referee.store.raw.together`); on SQLite, whose write transaction
+    holds the write lock from its BEGIN IMMEDIATE on, they are one statement. The row is None
+    when the bout was not found (see `bout_and_seed` for why that may be worth asking again).
+    """
+    if conn.dialect.name == "sqlite":  # one statement: the write lock is held already
+        rows = _BOUT_SEED_TOKEN_EVENTS.all(
+            conn, {"bout_id": bout_id, "digest": digest, "after": after}
+        )
+        return (rows[0] if rows else None), [row for row in rows if row.seq is not None]
+    locked, events = together(
+        conn,
+        [
+            (_BOUT_SEED_TOKEN, {"bout_id": bout_id, "digest": digest}),
+            (_EVENTS_AFTER, {"bout_id": bout_id, "after": after}),
+        ],
+    )
+    return (locked[0] if locked else None), events
+
+
+def events_after(rows: list[Row], seq: int, digest: str) -> list[Event] | None:
+    """`read_after` of rows already read (seq > `seq` - 1)."""
+    if not rows or rows[0].seq != seq or rows[0].hash != digest:
+        return None
+    return [event_of(row) for row in rows[1:]]
 
 
 def bout_record(row: Row) -> BoutRecord:
@@ -122,9 +185,7 @@ def read_after(conn: Connection, bout_id: str, seq: int, digest: str) -> list[Ev
     (None otherwise: the ledger is not the one the caller knows). One statement; the known
     event's payload is not parsed again."""
     rows = _EVENTS_AFTER.all(conn, {"bout_id": bout_id, "after": seq - 1})
-    if not rows or rows[0].seq != seq or rows[0].hash != digest:
-        return None
-    return [event_of(row) for row in rows[1:]]
+    return events_after(rows, seq, digest)
 
 
 def event_of(row: Row) -> Event:

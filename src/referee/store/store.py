@@ -37,6 +37,8 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
@@ -93,9 +95,13 @@ from referee.store.rows import (
     bout_and_seed,
     bout_record,
     bout_row,
+    bout_seed_token,
+    event_of,
+    events_after,
     insert_events,
     read_after,
     read_events,
+    seed_of,
     seed_records,
     seed_row,
 )
@@ -147,6 +153,24 @@ _SET_STATUS = Statement(
 )
 
 _BOUT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """A bout locked by the open unit (`Store.lock_bout`) for its next append: the locked
+    row, with its current seed, on the unit's connection; and the bout's events, read once
+    the lock was held (None: to be read)."""
+
+    connection: Connection
+    bout_id: str
+    row: Row
+    seed: ServerSeed
+    events: list[Event] | None
+
+
+#: The bout the open unit has locked and not yet appended to (one unit per context: a unit is
+#: entered and left in one thread or task).
+_HELD: ContextVar[_Held | None] = ContextVar("referee_held_bout", default=None)
 
 
 class Store:
@@ -313,7 +337,11 @@ class Store:
     @contextmanager
     def _new_unit(self, begun: Begun | None) -> Iterator[None]:
         with self._errors, unit_of_work(self._engine, begun):
-            yield
+            held = _HELD.set(None)  # a lock taken in this unit is forgotten with it
+            try:
+                yield
+            finally:
+                _HELD.reset(held)
 
     def client_reads(self) -> AbstractContextManager[Connection]:
         """A connection to read a client package's own tables (the Discord bot's): the open
@@ -399,6 +427,7 @@ class Store:
     def set_status(self, bout_id: str, status: str) -> BoutRecord:
         """Change the bout's status (open, running, paused, ended, ...)."""
         value = _check_text("status", status, 32)
+        _HELD.set(None)  # the bout's row changes: a lock kept for the next append is not reused
         with self._guard(), write_transaction(self._engine) as conn:
             row = bout_row(conn, bout_id, lock=True)
             _SET_STATUS.run(conn, {"bout_id": bout_id, "status": value})
@@ -407,6 +436,7 @@ class Store:
     def set_client_seed(self, bout_id: str, client_seed: str) -> BoutRecord:
         """Set the whole client seed; ConflictError once the bout has rolled (it is fixed then)."""
         value = _check_text("client seed", client_seed, 2000, empty=True)
+        _HELD.set(None)
         with self._guard(), write_transaction(self._engine) as conn:
             bout_row(conn, bout_id, lock=True)
             rolled = select(EVENTS.c.seq).where(EVENTS.c.bout_id == bout_id, EVENTS.c.type == ROLL)
@@ -429,6 +459,7 @@ class Store:
 
     def reveal_seed(self, bout_id: str) -> ServerSeed:
         """Reveal the current seed (at the bout's end): no more rolls until it is rotated."""
+        _HELD.set(None)
         with self._guard(), write_transaction(self._engine) as conn:
             bout = bout_row(conn, bout_id, lock=True)
             conn.execute(
@@ -638,6 +669,40 @@ class Store:
             row = _TOKEN.first(conn, {"digest": token_hash(token)})
         return None if row is None else TokenRecord(row.bout_id, Role(row.role), row.fighter)
 
+    def lock_bout(self, bout_id: str, token: str) -> TokenRecord | None:
+        """`lookup_token(token)`, read in the statement that locks the bout (with its current
+        seed) for a write of the open unit, whose next append to the bout then locks nothing
+        again: one statement fewer per write. On PostgreSQL the transaction's BEGIN, that
+        statement and the read of the bout's events since the last ones this store knows go
+        in one round trip, and the append reads nothing more before it inserts.
+
+        Outside a unit, or when the bout is not found, it is just `lookup_token` (so a bad
+        token is answered 401 or 403 before anything else, as ever): the bout is not locked.
+        """
+        if not isinstance(token, str) or ambient(self._engine) is None:
+            return self.lookup_token(token)
+        with self._known_lock:
+            known = self._known.get(bout_id)
+        after = known[-1]["seq"] - 1 if known else -1
+        digest = token_hash(token)
+        with self._guard(), write_transaction(self._engine) as conn:
+            row, rows = bout_seed_token(conn, bout_id, digest, after)
+            if row is None:
+                return self.lookup_token(token)
+            events: list[Event] | None = None
+            if known:
+                fresh = events_after(rows, known[-1]["seq"], known[-1]["hash"])
+                events = None if fresh is None else known + fresh
+            else:
+                events = [event_of(r) for r in rows]
+            if events is not None:
+                self._remember(bout_id, events)
+                events = list(events)
+            _HELD.set(_Held(conn, bout_id, row, seed_of(row), events))
+        if row.token_role is None:
+            return None
+        return TokenRecord(row.token_bout, Role(row.token_role), row.token_fighter)
+
     # -- receipts (Idempotency-Key) ------------------------------------------------------
 
     def claim_receipt(self, digest: str, kept_since: str = "") -> tuple[str, str] | None:
@@ -724,12 +789,20 @@ class Store:
         self, conn: Connection, bout_id: str, work: _Work, seeded: bool
     ) -> list[Event]:
         """`work` on the locked bout row (with its current seed when `seeded`)."""
+        held = _HELD.get()
+        if held is not None:
+            _HELD.set(None)  # used once: this append may change the row
         seed: ServerSeed | None = None
-        if seeded:
+        current: list[Event] | None = None
+        if held is not None and held.bout_id == bout_id and held.connection is conn:
+            # Locked by this unit already (`lock_bout`), and unchanged since.
+            bout, seed, current = held.row, (held.seed if seeded else None), held.events
+        elif seeded:
             bout, seed = bout_and_seed(conn, bout_id)
         else:
             bout = bout_row(conn, bout_id, lock=True)
-        current = self._all_events(conn, bout_id)
+        if current is None:
+            current = self._all_events(conn, bout_id)
         new = work(conn, bout, seed, current)
         if new:
             self._remember(bout_id, current + new)
