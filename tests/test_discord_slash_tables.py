@@ -43,8 +43,9 @@ def test_slash_choose_makes_the_ledger_events_of_typed_choose(tmp_path: Path) ->
     items = ["the tavern", "the docks", "the gate"]
 
     async def script(h: Harness) -> None:
-        await h.text("Tarl", "~choose the tavern,  the docks , the gate")
-        slashed = await h.slash("Tarl", "choose", text("items", "the tavern,  the docks , the gate"))
+        said = "the tavern,  the docks , the gate"
+        await h.text("Tarl", f"~choose {said}")
+        slashed = await h.slash("Tarl", "choose", text("items", said))
         found = re.fullmatch(
             r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 1\) - (.+)",
             slashed["content"],
@@ -129,9 +130,9 @@ def test_slash_table_group_and_choose_from_a_table(tmp_path: Path) -> None:
             "error: sides 4-6 overlap 2-5 (Fog): ~table rewrite or ~table remove it first"
         )
         rewrite = [text("name", "weather"), number("side", 8), text("text", "Hail")]
-        assert "  8: Hail" in (await h.slash("Admin", "rewrite", *rewrite, group="table"))[
-            "content"
-        ]
+        assert (
+            "  8: Hail" in (await h.slash("Admin", "rewrite", *rewrite, group="table"))["content"]
+        )
         gap = await h.slash(
             "Admin", "remove", text("name", "weather"), number("side", 7), group="table"
         )
