@@ -204,14 +204,21 @@ class Harness:
     def member(self, name: str) -> dict[str, Any]:
         nick = self.members[name].nick
         roles = [str(r) for r in self.roles[name]]
+        # An interaction's member carries its permissions in the channel (its roles' here).
+        granted = 0
+        for role in self.roles[name]:
+            found = self.guild.get_role(role)
+            granted |= found.permissions.value if found is not None else 0
         return {"roles": roles, "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
-                "mute": False, "permissions": "0", "nick": nick, "flags": 0}  # fmt: skip
+                "mute": False, "permissions": str(granted), "nick": nick, "flags": 0}  # fmt: skip
 
     async def interact(
-        self, who: str, kind: int, data: dict[str, Any], channel: int = 0
-    ) -> dict[str, Any]:
+        self, who: str, kind: int, data: dict[str, Any], channel: int = 0,
+        permissions: int | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
         """Dispatch one interaction payload (2: a slash command, 3: a button) as `who`; the
-        JSON of the bot's answer (`content`, `flags`), with `files` added."""
+        JSON of the bot's answer (`content`, `flags`), with `files` added. `permissions`: what
+        Discord says `who` may do in the channel (else their roles' permissions)."""
         chan = self.channels[channel]
         payload = {
             "id": str(next(_ids)), "application_id": str(self.bot.user.id), "token": "t",
@@ -220,7 +227,8 @@ class Harness:
             "channel": {"id": str(chan.id), "type": 0, "name": chan.name,
                         "guild_id": str(self.guild.id), "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None},
-            "member": {**self.member(who), "user": self.user(who)},
+            "member": {**self.member(who), "user": self.user(who),
+                       **({} if permissions is None else {"permissions": str(permissions)})},
             "locale": "en-US", "guild_locale": "en-US", "app_permissions": "0",
             "entitlements": [], "authorizing_integration_owners": {},
             "attachment_size_limit": 8 * 2**20,
@@ -238,7 +246,7 @@ class Harness:
 
     async def slash(
         self, who: str, name: str, *options: dict[str, Any], group: str | None = None,
-        resolved: dict[str, Any] | None = None,
+        resolved: dict[str, Any] | None = None, permissions: int | None = None,
     ) -> dict[str, Any]:  # fmt: skip
         """`/name option...` or `/group name option...`."""
         opts: list[dict[str, Any]] = list(options)
@@ -247,7 +255,7 @@ class Harness:
         data: dict[str, Any] = {"id": "1", "name": name, "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return await self.interact(who, 2, data)
+        return await self.interact(who, 2, data, permissions=permissions)
 
     def member_option(self, option: str, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """A user option and the `resolved` data Discord sends with it."""

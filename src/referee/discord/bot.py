@@ -23,6 +23,7 @@ from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     BUTTON_PREFIX,
     MENTION,
+    asker,
     escape_markdown,
     fresh_link,
     member_name,
@@ -174,7 +175,7 @@ class RefereeBot(commands.Bot):
             chosen = str(values[0])
         action, _, target = chosen.partition(":")
         where = place(interaction.channel, interaction.guild)
-        who = person(interaction.user)
+        who = asker(interaction)
         if action == "attack":
             await respond(interaction, lambda: self.desk.attack(where, who, target))
         elif action == "end":  # the confirmation of `~spar:end`

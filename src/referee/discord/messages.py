@@ -33,6 +33,15 @@ def person(user: discord.abc.User) -> Person:
     return Person(user.id, user.display_name, bool(admin))
 
 
+def asker(interaction: discord.Interaction) -> Person:
+    """Who gave a slash command or pressed a button; Manage Server (or Administrator) read from
+    the permissions Discord sends with the interaction (in that channel, overwrites included),
+    so no member cache and no privileged intent is needed."""
+    granted = interaction.permissions
+    admin = interaction.guild is not None and (granted.manage_guild or granted.administrator)
+    return Person(interaction.user.id, interaction.user.display_name, admin)
+
+
 def place(channel: Any, guild: discord.Guild | None) -> Place:
     """Where a command was given."""
     return Place(channel.id, guild.id if guild else None, str(getattr(channel, "name", "dm")))

@@ -1,9 +1,11 @@
 """Slash commands: the same desk calls as the message commands, as Discord application commands.
 
-`/roll`, `/odds`, `/dialect`, `/fair`, `/help`, `/char` and the `/spar` group (`open`, `join`,
+`/roll`, `/odds`, `/dialect`, `/fair`, `/help`, `/char`, `/choose`, the `/table` group (`list`,
+`info`, `new`, `add`, `rewrite`, `remove`, `delete`) and the `/spar` group (`open`, `join`,
 `begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`, `close`, `link`, `clock`,
 `add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A refusal
-is answered to the one who asked only (ephemeral) and changes nothing.
+is answered to the one who asked only (ephemeral) and changes nothing. Manage Server is read
+from the permissions Discord sends with each interaction.
 """
 
 from __future__ import annotations
@@ -15,22 +17,23 @@ from typing import TYPE_CHECKING, Literal, cast
 import discord
 from discord import app_commands
 
+from referee.discord import rolltables as rolls
 from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     MAX_MESSAGE,
     UNDELIVERED,
+    asker,
     escape_markdown,
     fresh_link,
     off_loop,
-    person,
     place,
     send_direct,
     view_for,
 )
 from referee.discord.replies import Reply
-from referee.errors import RefereeError
+from referee.errors import NotationError, RefereeError
 
 if TYPE_CHECKING:
     from referee.discord.bot import RefereeBot
@@ -79,7 +82,7 @@ def register_slash(bot: RefereeBot) -> None:
         await respond(
             interaction,
             lambda: desk.roll(place(interaction.channel, interaction.guild),
-                              person(interaction.user), expression),
+                              asker(interaction), expression),
         )  # fmt: skip
 
     @tree.command(name="fair", description="The table ledger's commitment, or reveal its seed")
@@ -99,7 +102,7 @@ def register_slash(bot: RefereeBot) -> None:
         interaction: discord.Interaction,
         name: Literal["roll20", "onlinehost", "d20"] | None = None,
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.dialect(here, who, name or ""))
 
     @tree.command(name="help", description="What the referee bot can do")
@@ -116,30 +119,94 @@ def register_slash(bot: RefereeBot) -> None:
             interaction, lambda: character_reply(desk.links, interaction.user.id, words, here)
         )
 
+    @tree.command(name="choose", description="One of your items, or a roll on a roll table")
+    @app_commands.describe(
+        items="item 1, item 2, ... (split by commas): one of them by a verifiable 1dN",
+        table="or one of this server's roll tables (/table list)",
+        modifier="added to the table's roll (kept within its sides)",
+    )
+    async def choose(
+        interaction: discord.Interaction, items: str = "", table: str = "",
+        modifier: app_commands.Range[int, -9999, 9999] = 0,
+    ) -> None:  # fmt: skip
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
+
+        def work() -> Reply:
+            return desk.choose(here, who, choice_words(items, table, modifier))
+
+        await respond(interaction, work)
+
+    tables = app_commands.Group(name="table", description="This server's roll tables")
+
+    @tables.command(name="list", description="This server's roll tables: each one's die")
+    async def table_list(interaction: discord.Interaction) -> None:
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
+        await respond(interaction, lambda: desk.table(here, who, "list"))
+
+    @tables.command(name="info", description="One table's entries and its gaps")
+    async def table_info(interaction: discord.Interaction, name: str) -> None:
+        await on_table(interaction, "info", name)
+
+    @tables.command(name="new", description="Manage Server: make a roll table")
+    @app_commands.describe(name="1 to 40 letters, digits, - or _", description="what it is for")
+    async def table_new(interaction: discord.Interaction, name: str, description: str = "") -> None:
+        await on_table(interaction, "new", name, description)
+
+    @tables.command(name="add", description="Manage Server: add entries (one side each, or [s,e])")
+    @app_commands.describe(items="item 1, item 2 (the sides after the last) or [2,5]Fog, Sun")
+    async def table_add(interaction: discord.Interaction, name: str, items: str) -> None:
+        await on_table(interaction, "add", name, items)
+
+    @tables.command(name="rewrite", description="Manage Server: a new text for a side's entry")
+    async def table_rewrite(
+        interaction: discord.Interaction, name: str, side: int, text: str
+    ) -> None:
+        await on_table(interaction, "rewrite", name, f"{side} {text}")
+
+    @tables.command(name="remove", description="Manage Server: remove the entry holding a side")
+    async def table_remove(interaction: discord.Interaction, name: str, side: int) -> None:
+        await on_table(interaction, "remove", name, str(side))
+
+    @tables.command(name="delete", description="Manage Server: delete a roll table")
+    async def table_delete(interaction: discord.Interaction, name: str) -> None:
+        await on_table(interaction, "delete", name)
+
+    async def on_table(
+        interaction: discord.Interaction, verb: str, name: str, rest: str = ""
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
+
+        def work() -> Reply:
+            return desk.table(here, who, f"{verb} {rolls.table_name(name.strip())} {rest}")
+
+        await respond(interaction, work)
+
+    tree.add_command(tables)
+
     spar = app_commands.Group(name="spar", description="MSV and SRP spars in this channel")
 
     @spar.command(name="open", description="Open a spar here; you become its proctor")
     async def open_(
         interaction: discord.Interaction, system: Literal["msv", "srp"] = "msv", name: str = ""
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.open(here, who, f"{system} {name}"))
 
     @spar.command(name="join", description="Join with your CS (MSV) or a saved character")
     async def join(interaction: discord.Interaction, entry: str = "") -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.join(here, who, entry))
 
     @spar.command(name="begin", description="Proctor: roll initiative and start")
     async def begin(interaction: discord.Interaction) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.begin(here, who))
 
     @spar.command(name="attack", description="Attack on your turn")
     async def attack(
         interaction: discord.Interaction, target: discord.Member | None = None
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
             foe = desk.fighter_of(here, target.id) if target is not None else None
@@ -154,7 +221,7 @@ def register_slash(bot: RefereeBot) -> None:
 
     @spar.command(name="quit", description="Leave the spar")
     async def quit_(interaction: discord.Interaction) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.quit(here, who))
 
     @spar.command(name="power", description="Proctor: pause, resume, skip, void, cancel, end")
@@ -163,7 +230,7 @@ def register_slash(bot: RefereeBot) -> None:
         verb: Literal["pause", "resume", "skip", "void", "cancel", "end"],
         side: str = "",
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.power(here, who, verb, side))
 
     @spar.command(name="close", description="Proctor: no more joiners; or end, reveal, export")
@@ -171,17 +238,17 @@ def register_slash(bot: RefereeBot) -> None:
     async def close(
         interaction: discord.Interaction, what: Literal["joining", "bout"] = "joining"
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.typed(here, who, "close", what))
 
     @spar.command(name="link", description="A fresh web link by direct message")
     async def link(interaction: discord.Interaction) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond_later(interaction, lambda: fresh_link(bot, desk, here, who))
 
     @spar.command(name="clock", description="Proctor: a post time (2m), skip or not; off")
     async def clock(interaction: discord.Interaction, time: str, skip: bool = False) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         words = time if time.strip().lower() == "off" else f"{time} {'skip' if skip else ''}"
         await respond(interaction, lambda: bot.clock.set(here, who, words.strip()))
 
@@ -189,7 +256,7 @@ def register_slash(bot: RefereeBot) -> None:
     async def add(
         interaction: discord.Interaction, member: discord.Member, cs: int, side: str = ""
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(
             interaction,
             lambda: desk.add(here, who, member.display_name, member.id, cs, side or None),
@@ -197,17 +264,17 @@ def register_slash(bot: RefereeBot) -> None:
 
     @spar.command(name="remove", description="Proctor: remove a member's fighter")
     async def remove(interaction: discord.Interaction, member: discord.Member) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.remove(here, who, desk.fighter_of(here, member.id)))
 
     @spar.command(name="assign", description="Proctor: hand the spar over")
     async def assign(interaction: discord.Interaction, member: discord.Member) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(interaction, lambda: desk.assign(here, who, member.id, member.display_name))
 
     @spar.command(name="target", description="Whom your 1d100 attacks when you have several foes")
     async def target(interaction: discord.Interaction, member: discord.Member) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(
             interaction, lambda: desk.set_target(here, who, desk.fighter_of(here, member.id))
         )
@@ -223,7 +290,7 @@ def register_slash(bot: RefereeBot) -> None:
         interaction: discord.Interaction, kind: str, target: discord.Member | None = None,
         options: str = "",
     ) -> None:  # fmt: skip
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
             foe = desk.fighter_of(here, target.id) if target is not None else None
@@ -234,7 +301,7 @@ def register_slash(bot: RefereeBot) -> None:
     @spar.command(name="update", description="Proctor: change a fighter (wounds=3 cs=70)")
     @app_commands.describe(fighter="the fighter's name", changes="key=value words")
     async def update(interaction: discord.Interaction, fighter: str, changes: str) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
             return desk.update(here, who, desk.fighter_named(here, fighter),
@@ -247,7 +314,7 @@ def register_slash(bot: RefereeBot) -> None:
     async def override(
         interaction: discord.Interaction, wounds: str, event: int | None = None
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
             named = {desk.fighter_named(here, k): v for k, v in pairs(wounds.split()).items()}
@@ -263,13 +330,13 @@ def register_slash(bot: RefereeBot) -> None:
     async def npc(
         interaction: discord.Interaction, character: str, side: str = "", hidden: bool = False
     ) -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         words = " ".join([character, *(["on", side] if side else []), *(["hidden"] * hidden)])
         await respond(interaction, lambda: desk.npc(here, who, words))
 
     @spar.command(name="reveal", description="Proctor: show an NPC's hidden stats to everyone")
     async def reveal(interaction: discord.Interaction, fighter: str, keys: str = "") -> None:
-        here, who = place(interaction.channel, interaction.guild), person(interaction.user)
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
         await respond(
             interaction,
             lambda: desk.reveal(here, who, desk.fighter_named(here, fighter),
@@ -277,3 +344,20 @@ def register_slash(bot: RefereeBot) -> None:
         )  # fmt: skip
 
     tree.add_command(spar)
+
+
+def choice_words(items: str, table: str, modifier: int) -> str:
+    """What `~choose` would be given for `/choose`'s options: the items, or a table's name and
+    its modifier.
+
+    >>> choice_words("", "weather", -2), choice_words("a, b", "", 0)
+    ('weather -2', 'a, b')
+    """
+    if items.strip() and table.strip():
+        raise NotationError("give /choose items or a table, not both")
+    if table.strip():
+        name = rolls.table_name(table.strip())
+        return f"{name} {modifier:+d}" if modifier else name
+    if modifier:
+        raise NotationError("a modifier is for a roll on a table: /choose table:NAME modifier:N")
+    return items
