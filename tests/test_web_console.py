@@ -99,8 +99,10 @@ def test_the_referee_closes_joining_from_the_console(
     bid, ref, _ = msv_bout(web)
     referee = pages()
     referee.goto(link(web, "referee", bid, ref))
-    expect(referee.locator("#join-box")).to_be_visible(timeout=WAIT_MS)
-    expect(referee.locator("#do-close-joining")).to_be_enabled()
+    # The join link is written once the referee's buttons are wired: only then press one.
+    expect(referee.locator("#join-url")).to_contain_text("join.html", timeout=WAIT_MS)
+    expect(referee.locator("#join-box")).to_be_visible()
+    expect(referee.locator("#do-close-joining")).to_be_enabled(timeout=WAIT_MS)
     referee.click("#do-close-joining")
     expect(referee.locator("#do-close-joining")).to_have_attribute(
         "title", "Joining is already closed.", timeout=WAIT_MS

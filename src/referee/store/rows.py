@@ -32,16 +32,19 @@ _EVENTS_AFTER = Statement(
     .order_by(EVENTS.c.seq)
 )
 _INSERT_EVENTS = Statement(insert(EVENTS), [column.key for column in EVENTS.c])
-#: The bout's row with its current seed's columns, in one statement (the append that rolls).
+#: The bout's row with its current seed's columns.
+_BOUT_AND_SEED = (
+    BOUTS,
+    SEEDS.c.commitment.label("seed_commitment"),
+    SEEDS.c.server_seed,
+    SEEDS.c.revealed,
+    SEEDS.c.published_seq,
+)
+_ITS_SEED = (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index)
+#: The bout with its current seed, in one statement (the append that rolls).
 _BOUT_SEED = Statement(
-    select(
-        BOUTS,
-        SEEDS.c.commitment.label("seed_commitment"),
-        SEEDS.c.server_seed,
-        SEEDS.c.revealed,
-        SEEDS.c.published_seq,
-    )
-    .join(SEEDS, (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index))
+    select(*_BOUT_AND_SEED)
+    .join(SEEDS, _ITS_SEED)
     .where(BOUTS.c.id == bindparam("bout_id"))
     .with_for_update(of=BOUTS)
 )
@@ -50,16 +53,12 @@ _BOUT_SEED = Statement(
 #: not stored): the caller of a write and the lock it takes, in one statement.
 _BOUT_SEED_TOKEN_QUERY = (
     select(
-        BOUTS,
-        SEEDS.c.commitment.label("seed_commitment"),
-        SEEDS.c.server_seed,
-        SEEDS.c.revealed,
-        SEEDS.c.published_seq,
+        *_BOUT_AND_SEED,
         TOKENS.c.bout_id.label("token_bout"),
         TOKENS.c.role.label("token_role"),
         TOKENS.c.fighter.label("token_fighter"),
     )
-    .join(SEEDS, (SEEDS.c.bout_id == BOUTS.c.id) & (SEEDS.c.idx == BOUTS.c.seed_index))
+    .join(SEEDS, _ITS_SEED)
     .outerjoin(TOKENS, TOKENS.c.token_hash == bindparam("digest"))
     .where(BOUTS.c.id == bindparam("bout_id"))
 )
