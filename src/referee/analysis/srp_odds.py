@@ -68,24 +68,41 @@ def level_weights(
     return kind, attack_levels, [(Level(i), n) for i, n in enumerate(defending) if n]
 
 
-def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES) -> dict[int, int]:
-    """How many of the 2,400 face triples give each number of hits.
+def strike_counts(
+    attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
+) -> dict[tuple[int, bool], int]:
+    """How many of the 2,400 face triples give each (hits, stunned) (SRP-4..9, 16 S*): a
+    stunning attack stuns on a special or better that hits.
 
-    >>> sum(hit_counts(Attack(skill=12), Defense()).values())
+    >>> sum(strike_counts(Attack(skill=12, stun=True), Defense()).values())
     2400
     """
     kind, attack_levels, defense_levels = level_weights(attack, defense, rules)
-    out: dict[int, int] = {}
+    out: dict[tuple[int, bool], int] = {}
     for a_level, a_count in attack_levels:
         for d_level, d_count in defense_levels:
             hit, shield_on, _ = chart(a_level, d_level, kind, rules)
             weight = a_count * d_count
             if hit is None:
-                out[0] = out.get(0, 0) + 6 * weight
+                out[0, False] = out.get((0, False), 0) + 6 * weight
                 continue
+            stun = attack.stun and hit >= Level.SPECIAL
             for die in range(1, 7):
-                hits = hits_of(attack, defense, hit, die, shield_on, rules)
-                out[hits] = out.get(hits, 0) + weight
+                key = (hits_of(attack, defense, hit, die, shield_on, rules), stun)
+                out[key] = out.get(key, 0) + weight
+    return dict(sorted(out.items()))
+
+
+def hit_counts(attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES) -> dict[int, int]:
+    """How many of the 2,400 face triples give each number of hits (`strike_counts`, stunned
+    or not).
+
+    >>> sum(hit_counts(Attack(skill=12), Defense()).values())
+    2400
+    """
+    out: dict[int, int] = {}
+    for (hits, _), count in strike_counts(attack, defense, rules).items():
+        out[hits] = out.get(hits, 0) + count
     return dict(sorted(out.items()))
 
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from referee.analysis.srp_odds import hits_of, level_weights
+from referee.analysis.srp_odds import strike_counts
 from referee.errors import LimitError, NotationError, RuleError
 from referee.lab.battle_result import (
     MIN_BATTLES,
@@ -44,8 +44,7 @@ from referee.lab.battle_result import (
 from referee.systems.files import read_text_file
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec
 from referee.systems.srp.gear import GearPack, example_pack, parse_toml
-from referee.systems.srp.levels import Level
-from referee.systems.srp.melee import Attack, Defense, chart
+from referee.systems.srp.melee import Attack, Defense
 from referee.systems.srp.rules import SrpRules, TurnOrder, hits_to_down
 from referee.systems.srp.sheet import Sheet, sheet_from_table
 
@@ -85,20 +84,7 @@ def strike_outcomes(attack: Attack, defense: Defense, rules: SrpRules) -> dict[O
     >>> [(k, str(p)) for k, p in out.items()]
     [((0, False), '17/20'), ((0, True), '1/10'), ((1, True), '1/20')]
     """
-    kind, attack_levels, defense_levels = level_weights(attack, defense, rules)
-    out: dict[Outcome, int] = {}
-    for a_level, a_count in attack_levels:
-        for d_level, d_count in defense_levels:
-            hit, shield_on, _ = chart(a_level, d_level, kind, rules)
-            weight = a_count * d_count
-            if hit is None:
-                out[0, False] = out.get((0, False), 0) + 6 * weight
-                continue
-            stun = attack.stun and hit >= Level.SPECIAL
-            for die in range(1, 7):
-                key = (hits_of(attack, defense, hit, die, shield_on, rules), stun)
-                out[key] = out.get(key, 0) + weight
-    return {k: Fraction(n, 2400) for k, n in sorted(out.items())}
+    return {k: Fraction(n, 2400) for k, n in strike_counts(attack, defense, rules).items()}
 
 
 # --- sides ----------------------------------------------------------------------------------
