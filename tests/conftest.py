@@ -77,9 +77,18 @@ def need(condition: bool, what: str) -> None:
 
 
 from tests.pg_fixtures import db_url, pg_base_url, pg_url  # noqa: E402
-from tests.service_fixtures import LiveServer, live  # noqa: E402
+from tests.service_fixtures import LiveServer, live, shared_live  # noqa: E402
 
-__all__ = ["LiveServer", "db_url", "entropy", "live", "need", "pg_base_url", "pg_url"]
+__all__ = [
+    "LiveServer",
+    "db_url",
+    "entropy",
+    "live",
+    "need",
+    "pg_base_url",
+    "pg_url",
+    "shared_live",
+]
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ tests are skipped, except with CI=true, where they fail.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterator
@@ -45,17 +46,24 @@ def pg_base_url() -> str:
     return url
 
 
+@contextlib.contextmanager
+def fresh_schema(base_url: str) -> Iterator[str]:
+    """A URL whose connections use a fresh, empty schema; dropped at the end."""
+    schema = f"referee_test_{secrets.token_hex(6)}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield with_search_path(base_url, schema)
+    finally:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
 @pytest.fixture
 def pg_url(pg_base_url: str) -> Iterator[str]:
     """A URL whose connections use a fresh, empty schema; dropped after the test."""
-    schema = f"referee_test_{secrets.token_hex(6)}"
-    with psycopg.connect(pg_base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield with_search_path(pg_base_url, schema)
-    finally:
-        with psycopg.connect(pg_base_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with fresh_schema(pg_base_url) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -54,6 +54,24 @@ def for_test(part: str = "") -> SeededEntropy:
     return SeededEntropy(f"{current_test()}\0{part}\0{SALT['value']}")
 
 
+class EachTestsEntropy:
+    """A source that draws, at each draw, from the running test's own `for_test()` stream: a
+    server shared by many tests (`shared_live`) gives each test the very seeds a server of its
+    own would, whatever ran before it on the same server."""
+
+    def __init__(self) -> None:
+        self._streams: dict[str, SeededEntropy] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, n: int) -> bytes:
+        test = current_test()
+        with self._lock:
+            stream = self._streams.get(test)
+            if stream is None:
+                stream = self._streams[test] = for_test()
+        return stream(n)
+
+
 def fixed(server_seed: str) -> Entropy:
     """A source whose every server seed is `server_seed`, for a test that plays a bout known in
     advance (a shorter draw, a default client seed, is the seed's first bytes).

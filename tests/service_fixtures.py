@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import socket
 import subprocess
@@ -22,7 +24,8 @@ from referee.service.app import create_app
 from referee.service.bouts import ROTATE_EVERY
 from referee.service.limits import NO_RATE_LIMITS, Limits
 from referee.store import Store
-from tests.seeds import for_test
+from tests.pg_fixtures import fresh_schema
+from tests.seeds import EachTestsEntropy, for_test
 
 SERVE = [sys.executable, "-m", "referee.cli.main", "serve"]
 _SERVING = re.compile(r"referee is serving on (http://127\.0\.0\.1:[0-9]+)/")
@@ -77,13 +80,35 @@ def _auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
+class PromptServer(uvicorn.Server):
+    """uvicorn's server, stopped at once by `stop()` (from any thread): uvicorn looks at
+    `should_exit` every 0.1 s, and hundreds of tests each start and stop a server."""
+
+    _wake: asyncio.Event | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    async def main_loop(self) -> None:
+        self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0
+        while not await self.on_tick(counter):
+            counter = (counter + 1) % 864_000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), 0.1)
+
+    def stop(self) -> None:
+        self.should_exit = True
+        if self._loop is not None and self._wake is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has already closed
+                self._loop.call_soon_threadsafe(self._wake.set)
+
+
 def start_server(
     db_url: str,
     rotate_every: int = ROTATE_EVERY,
     limits: Limits = NO_RATE_LIMITS,
     poll_seconds: float | None = None,
     entropy: Entropy | None = None,
-) -> tuple[uvicorn.Server, threading.Thread, Store, str]:
+) -> tuple[PromptServer, threading.Thread, Store, str]:
     """Start the service on a free port; return once it accepts connections.
 
     Rate limits are off unless `limits` are given (tests send bursts); stream caps stay on.
@@ -112,7 +137,7 @@ def start_server(
         app, host="127.0.0.1", port=port, log_level="error", access_log=False,
         timeout_graceful_shutdown=1,
     )  # fmt: skip
-    server = uvicorn.Server(config)
+    server = PromptServer(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60  # generous: a loaded CI machine starts slowly
@@ -126,9 +151,35 @@ def start_server(
 @pytest.fixture
 def live(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
     """The service over a fresh SQLite file, then a fresh PostgreSQL schema."""
+    with _serving(db_url, entropy) as server:
+        yield server
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def shared_live(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One service for the tests of a module, over SQLite, then PostgreSQL: for tests that each
+    open bouts of their own and look at nothing else (no list of every bout, no limits, no
+    seeds of their own choosing), where a server each would cost more than the test. Each test
+    still draws its own deterministic seeds (`EachTestsEntropy`), as with `live`."""
+    with contextlib.ExitStack() as stack:
+        if request.param == "sqlite":
+            url = str(tmp_path_factory.mktemp("shared") / "referee.db")
+        else:
+            url = stack.enter_context(fresh_schema(request.getfixturevalue("pg_base_url")))
+        yield stack.enter_context(_serving(url, EachTestsEntropy()))
+
+
+@contextlib.contextmanager
+def _serving(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
     server, thread, store, url = start_server(db_url, entropy=entropy)
-    with httpx.Client(base_url=url, timeout=60) as client:
-        yield LiveServer(url, store, client)
-    server.should_exit = True
-    thread.join(10)
-    store.close()
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            yield LiveServer(url, store, client)
+    finally:
+        server.stop()
+        thread.join(10)
+        store.close()

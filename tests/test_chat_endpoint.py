@@ -71,14 +71,14 @@ NOT_COMMANDS = [
 
 @pytest.mark.parametrize(("line", "status", "answer"), NOT_COMMANDS)
 def test_a_line_that_is_not_all_a_command_changes_nothing(
-    live: LiveServer, line: str, status: int, answer: str
+    shared_live: LiveServer, line: str, status: int, answer: str
 ) -> None:
-    bid, ref, _ = msv_bout(live, ("Tarl", 65), ("Pa Kur", 60))
-    assert live.chat(bid, ref, "init").status_code == 200
-    before = events(live, bid)
-    assert_plain_error(live.chat(bid, ref, line), status, answer)
-    assert events(live, bid) == before
-    view = live.get(f"/api/bouts/{bid}").json()
+    bid, ref, _ = msv_bout(shared_live, ("Tarl", 65), ("Pa Kur", 60))
+    assert shared_live.chat(bid, ref, "init").status_code == 200
+    before = events(shared_live, bid)
+    assert_plain_error(shared_live.chat(bid, ref, line), status, answer)
+    assert events(shared_live, bid) == before
+    view = shared_live.get(f"/api/bouts/{bid}").json()
     assert (view["closed"], view["status"]) == (False, "running")
 
 

@@ -128,20 +128,32 @@ CHART_PACK = {
 }
 
 
-def _solve_linear(rows: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
-    """Gauss-Jordan elimination in Fractions (no pivoting shortcuts)."""
-    n = len(rhs)
-    a = [[*row, b] for row, b in zip(rows, rhs, strict=True)]
+def _solve_linear(
+    rows: list[dict[int, Fraction]], columns: list[list[Fraction]]
+) -> list[list[Fraction]]:
+    """Gauss-Jordan elimination in Fractions over sparse rows ({column: coefficient}), for
+    several right-hand sides at once: the solution for each of `columns`."""
+    n = len(rows)
+    a = [dict(row) for row in rows]
+    b = [[column[r] for column in columns] for r in range(n)]
     for col in range(n):
-        pivot = next(r for r in range(col, n) if a[r][col] != 0)
-        a[col], a[pivot] = a[pivot], a[col]
+        pivot = next(r for r in range(col, n) if a[r].get(col, 0) != 0)
+        a[col], a[pivot], b[col], b[pivot] = a[pivot], a[col], b[pivot], b[col]
         inv = 1 / a[col][col]
-        a[col] = [x * inv for x in a[col]]
+        a[col] = {k: x * inv for k, x in a[col].items()}
+        b[col] = [x * inv for x in b[col]]
         for r in range(n):
-            if r != col and a[r][col] != 0:
-                factor = a[r][col]
-                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
-    return [a[r][n] for r in range(n)]
+            factor = a[r].get(col, 0) if r != col else 0
+            if factor != 0:
+                row = a[r]
+                for k, y in a[col].items():
+                    value = row.get(k, 0) - factor * y
+                    if value:
+                        row[k] = value
+                    else:
+                        row.pop(k, None)
+                b[r] = [x - factor * y for x, y in zip(b[r], b[col], strict=True)]
+    return [[b[r][j] for r in range(n)] for j in range(len(columns))]
 
 
 def brute_force(cs: tuple[int, int], threshold: int) -> tuple[Fraction, Fraction]:
@@ -159,42 +171,39 @@ def brute_force(cs: tuple[int, int], threshold: int) -> tuple[Fraction, Fraction
     ]
     index = {s: i for i, s in enumerate(states)}
 
-    def solve(first: int, value_of_win: Fraction, cost: Fraction) -> Fraction:
-        n = len(states)
-        rows = [[Fraction(0)] * n for _ in range(n)]
-        rhs = [Fraction(0)] * n
-        for (ta, tb, who, fresh), i in index.items():
-            rows[i][i] += 1
-            if fresh and who == first:
-                rhs[i] += cost
-            for roll in range(1, 101):
-                p = Fraction(1, 100)
-                hit = roll <= cs[who]
-                dmg = chart_damage(roll) if hit else 0
-                again = hit and (roll % 10 == 0 or roll % 7 == 0)
-                taken = [ta, tb]
-                taken[1 - who] += dmg
-                if taken[1 - who] >= threshold:
-                    win_for_a = who == 0
-                    rhs[i] += p * (value_of_win if win_for_a else 0)
-                    continue
-                nxt = (taken[0], taken[1], who, False) if again else (
-                    taken[0], taken[1], 1 - who, True)  # fmt: skip
-                rows[i][index[nxt]] -= p
-        values = _solve_linear(rows, rhs)
-        return values[index[(0, 0, first, True)]]
+    n = len(states)
+    # One matrix (the chain does not depend on who started), three right-hand sides: A's win,
+    # and the rounds counted from a start by A, then from a start by B.
+    rows: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(n)]
+    win = [Fraction(0)] * n
+    started = {first: [Fraction(0)] * n for first in (0, 1)}
+    p = Fraction(1, 100)
+    for (ta, tb, who, fresh), i in index.items():
+        if fresh:
+            started[who][i] += 1
+        for roll in range(1, 101):
+            hit = roll <= cs[who]
+            dmg = chart_damage(roll) if hit else 0
+            again = hit and (roll % 10 == 0 or roll % 7 == 0)
+            taken = [ta, tb]
+            taken[1 - who] += dmg
+            if taken[1 - who] >= threshold:
+                win[i] += p if who == 0 else 0
+                continue
+            nxt = (taken[0], taken[1], who, False) if again else (
+                taken[0], taken[1], 1 - who, True)  # fmt: skip
+            j = index[nxt]
+            rows[i][j] = rows[i].get(j, Fraction(0)) - p
+    wins_of, from_a, from_b = _solve_linear(rows, [win, started[0], started[1]])
+    start = {first: index[(0, 0, first, True)] for first in (0, 1)}
 
     a_keys = [chart_damage(r) if r <= cs[0] else 0 for r in range(1, 101)]
     b_keys = [chart_damage(r) if r <= cs[1] else 0 for r in range(1, 101)]
     ahead = sum(1 for x in a_keys for y in b_keys if x > y)
     behind = sum(1 for x in a_keys for y in b_keys if x < y)
     p_first = Fraction(ahead, ahead + behind)
-    wins = p_first * solve(0, Fraction(1), Fraction(0)) + (1 - p_first) * solve(
-        1, Fraction(1), Fraction(0)
-    )
-    rounds = p_first * solve(0, Fraction(0), Fraction(1)) + (1 - p_first) * solve(
-        1, Fraction(0), Fraction(1)
-    )
+    wins = p_first * wins_of[start[0]] + (1 - p_first) * wins_of[start[1]]
+    rounds = p_first * from_a[start[0]] + (1 - p_first) * from_b[start[1]]
     return wins, rounds
 
 

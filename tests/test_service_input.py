@@ -21,19 +21,19 @@ def turn_pair(live: LiveServer, bid: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("value", NOT_BOOLEANS, ids=repr)
-def test_rear_takes_a_json_boolean_only(live: LiveServer, value: Any) -> None:
-    bid, ref, _ = srp_bout(live)
-    me, foe = turn_pair(live, bid)
-    before = chain(live, bid)
+def test_rear_takes_a_json_boolean_only(shared_live: LiveServer, value: Any) -> None:
+    bid, ref, _ = srp_bout(shared_live)
+    me, foe = turn_pair(shared_live, bid)
+    before = chain(shared_live, bid)
     attack = {"attacker": me, "target": foe, "rear": value}
-    refused = live.post(f"/api/bouts/{bid}/attacks", ref, json=attack)
+    refused = shared_live.post(f"/api/bouts/{bid}/attacks", ref, json=attack)
     assert refused.status_code == 400, refused.text
     assert refused.json()["error"] == "rule_violation"
     assert refused.json()["message"].startswith(f"rear {value!r} is not true or false")
     action = {"actor": me, "kind": "disarm", "options": {"target": foe, "rear": value}}
-    refused = live.post(f"/api/bouts/{bid}/actions", ref, json=action)
+    refused = shared_live.post(f"/api/bouts/{bid}/actions", ref, json=action)
     assert refused.status_code == 400 and "rear" in refused.json()["message"], refused.text
-    assert chain(live, bid) == before
+    assert chain(shared_live, bid) == before
 
 
 @pytest.mark.parametrize("rear", [True, False])

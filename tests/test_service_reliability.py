@@ -191,24 +191,29 @@ def _matrix() -> list[tuple[str, str, Any, dict[str, int]]]:
 )
 @pytest.mark.parametrize("caller", [REF, OWN, OTHER, ANON])
 def test_permission_matrix(
-    live: LiveServer, method: str, path: str, body: Any, expected: dict[str, int], caller: str
+    shared_live: LiveServer,
+    method: str,
+    path: str,
+    body: Any,
+    expected: dict[str, int],
+    caller: str,
 ) -> None:
-    bout, ref = _open(live.client)
+    bout, ref = _open(shared_live.client)
     tokens: dict[str, str | None] = {REF: ref, ANON: None}
     for name in ("A", "B", "C"):
-        r = live.post(f"/api/bouts/{bout}/fighters", ref, json={"name": name, "sheet": {}})
+        r = shared_live.post(f"/api/bouts/{bout}/fighters", ref, json={"name": name, "sheet": {}})
         tokens[name] = r.json()["token"]
     # A and B on one side each; make sure A has the turn.
-    live.post(f"/api/bouts/{bout}/initiative", ref)
-    while live.get(f"/api/bouts/{bout}").json()["turn"] != "A":
-        assert live.post(f"/api/bouts/{bout}/skip", ref).status_code == 200
+    shared_live.post(f"/api/bouts/{bout}/initiative", ref)
+    while shared_live.get(f"/api/bouts/{bout}").json()["turn"] != "A":
+        assert shared_live.post(f"/api/bouts/{bout}/skip", ref).status_code == 200
     tokens[OWN], tokens[OTHER] = tokens["A"], tokens["C"]
-    before = live.get(f"/api/bouts/{bout}/log").json()
-    r = live.request(method, f"/api/bouts/{bout}{path}", tokens[caller], json=body)
+    before = shared_live.get(f"/api/bouts/{bout}/log").json()
+    r = shared_live.request(method, f"/api/bouts/{bout}{path}", tokens[caller], json=body)
     assert r.status_code == expected[caller], (caller, method, path, r.text)
     if r.status_code >= 400:
         assert r.json()["error"]
-        assert live.get(f"/api/bouts/{bout}/log").json() == before
+        assert shared_live.get(f"/api/bouts/{bout}/log").json() == before
 
 
 def test_wrong_tokens_never_reach_another_bout(live: LiveServer) -> None:

@@ -66,22 +66,24 @@ def whose_turn(live: LiveServer, bid: str) -> str:
 @pytest.mark.parametrize(
     "terms", [{"modifier": 50}, {"rear": True}, {"defend": "none"}, {"modifier": 0}]
 )
-def test_a_fighter_may_not_choose_its_own_terms(live: LiveServer, terms: dict[str, Any]) -> None:
-    bid, _, tokens = srp_bout(live)
-    me = whose_turn(live, bid)
+def test_a_fighter_may_not_choose_its_own_terms(
+    shared_live: LiveServer, terms: dict[str, Any]
+) -> None:
+    bid, _, tokens = srp_bout(shared_live)
+    me = whose_turn(shared_live, bid)
     foe = "Bran" if me == "Ann" else "Ann"
-    before = chain(live, bid)
-    r = live.post(
+    before = chain(shared_live, bid)
+    r = shared_live.post(
         f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe, **terms}
     )
     assert r.status_code == 403, r.text
     assert "not " + me + "'s to choose" in r.json()["message"]
     body = {"actor": me, "kind": "attack", "options": {"target": foe, **terms}}
-    assert live.post(f"/api/bouts/{bid}/actions", tokens[me], json=body).status_code == 403
+    assert shared_live.post(f"/api/bouts/{bid}/actions", tokens[me], json=body).status_code == 403
     line = f"act attack target={foe} " + " ".join(f"{k}={v}" for k, v in terms.items())
-    said = live.chat(bid, tokens[me], line)
+    said = shared_live.chat(bid, tokens[me], line)
     assert said.status_code == 403 and said.text.startswith("error: "), said.text
-    assert chain(live, bid) == before
+    assert chain(shared_live, bid) == before
 
 
 def test_the_referee_sets_the_terms_and_the_event_says_so(live: LiveServer) -> None:
@@ -261,13 +263,13 @@ def test_hidden_stats_leave_no_trace_in_answers_log_export_or_stream(live: LiveS
     ],
 )
 def test_names_that_pass_for_someone_else_or_show_nothing_are_refused(
-    live: LiveServer, name: str, status: int
+    shared_live: LiveServer, name: str, status: int
 ) -> None:
-    bid, _, _ = coin_bout(live, "Tarl")
-    before = chain(live, bid)
-    r = live.post(f"/api/bouts/{bid}/join", json={"name": name, "sheet": {"power": 1}})
+    bid, _, _ = coin_bout(shared_live, "Tarl")
+    before = chain(shared_live, bid)
+    r = shared_live.post(f"/api/bouts/{bid}/join", json={"name": name, "sheet": {"power": 1}})
     assert r.status_code == status, r.text
-    assert chain(live, bid) == before
+    assert chain(shared_live, bid) == before
 
 
 def test_names_are_nfc_normalised(live: LiveServer) -> None:
@@ -290,29 +292,35 @@ def test_names_are_nfc_normalised(live: LiveServer) -> None:
         {"cs": 10**4000},
     ],
 )
-def test_numbers_out_of_their_bounds_are_refused(live: LiveServer, body: dict[str, Any]) -> None:
-    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+def test_numbers_out_of_their_bounds_are_refused(
+    shared_live: LiveServer, body: dict[str, Any]
+) -> None:
+    bout = shared_live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
     bid, ref = bout["id"], bout["referee_token"]
     assert (
-        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "A", "cs": 60}).status_code
+        shared_live.post(
+            f"/api/bouts/{bid}/fighters", ref, json={"name": "A", "cs": 60}
+        ).status_code
         == 201
     )
-    before = chain(live, bid)
-    r = live.request("PATCH", f"/api/bouts/{bid}/fighters/A", ref, json=body)
+    before = chain(shared_live, bid)
+    r = shared_live.request("PATCH", f"/api/bouts/{bid}/fighters/A", ref, json=body)
     assert r.status_code == 422, r.text
     assert (
-        live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": "B", "cs": 101}).status_code
+        shared_live.post(
+            f"/api/bouts/{bid}/fighters", ref, json={"name": "B", "cs": 101}
+        ).status_code
         == 422
     )
-    said = live.chat(bid, ref, "update A cs=" + "9" * 50)
+    said = shared_live.chat(bid, ref, "update A cs=" + "9" * 50)
     assert said.status_code in (400, 413), said.text
-    assert chain(live, bid) == before
+    assert chain(shared_live, bid) == before
 
 
 @pytest.mark.parametrize("dice", ["1d\u00b2", "\u0661d\u0666", "1d6\u0663"])
-def test_dice_with_digits_other_than_ascii_are_refused(live: LiveServer, dice: str) -> None:
-    bid, ref, _ = coin_bout(live, "A", "B")
-    r = live.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": dice})
+def test_dice_with_digits_other_than_ascii_are_refused(shared_live: LiveServer, dice: str) -> None:
+    bid, ref, _ = coin_bout(shared_live, "A", "B")
+    r = shared_live.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": dice})
     assert r.status_code == 400, r.text
 
 
