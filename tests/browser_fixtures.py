@@ -48,7 +48,7 @@ def web(tmp_path: Path, entropy: Entropy) -> Iterator[LiveServer]:
     server, thread, store, url = start_server(f"sqlite:///{tmp_path / 'web.db'}", entropy=entropy)
     with httpx.Client(base_url=url, timeout=60) as client:
         yield LiveServer(url, store, client)
-    server.should_exit = True
+    server.stop()
     thread.join(10)
     store.close()
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 SERVE = [sys.executable, "-m", "referee.cli.main", "serve"]
 
@@ -90,6 +91,51 @@ def test_ctrl_c_stops_the_service_quietly_with_exit_code_0(tmp_path: Path) -> No
     assert proc.returncode == 0, err
     assert out.strip().splitlines()[-1] == "referee stopped."
     assert "Aborted" not in out + err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_watched_bout_does_not_keep_the_service_from_stopping(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """A live stream never ends by itself: once, Ctrl+C or a SIGTERM (systemd's stop) waited
+    for every watcher to leave. Now the stream is cut as a hang-up would cut it (the browser's
+    EventSource comes back with Last-Event-ID), and the service stops as it does unwatched."""
+    proc = subprocess.Popen(
+        [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()
+        port = int(proc.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/bouts", json={"system": "msv", "name": "S"}, timeout=60
+        ).json()
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as watcher:
+            watcher.sendall(
+                f"GET /api/bouts/{made['id']}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            )
+            seen = b""
+            while b"event: bout_opened" not in seen:
+                chunk = watcher.recv(65536)
+                assert chunk, seen
+                seen += chunk
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=60)  # hung until the watcher left, before
+            while watcher.recv(65536):  # the stream was cut: the watcher reads its end
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 0, err
+        assert out.strip().splitlines()[-1] == "referee stopped."
+    else:  # uvicorn stops gracefully, then raises the SIGTERM again: a clean stop to systemd
+        assert proc.returncode == -signal.SIGTERM, err
+    assert "Traceback" not in err
 
 
 def test_the_served_app_is_frozen_for_the_garbage_collector(tmp_path: Path) -> None:

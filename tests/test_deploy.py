@@ -39,7 +39,7 @@ def closed_spar(db_url: str) -> str:
             )
             return str(bout["id"])
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
 

@@ -19,7 +19,7 @@ def client(tmp_path: Path) -> Iterator[httpx.Client]:
         with httpx.Client(base_url=url, timeout=60) as http:
             yield http
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
 

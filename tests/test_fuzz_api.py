@@ -86,7 +86,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bouts]:
     server, thread, store, url = start_server(str(path))
     with httpx.Client(base_url=url, timeout=60) as http:
         yield Bouts(LiveServer(url, store, http))
-    server.should_exit = True
+    server.stop()
     thread.join(10)
     store.close()
 

@@ -306,7 +306,7 @@ def test_long_bouts_rotate_their_server_seed(tmp_path: Path) -> None:
                 e["actor"] for e in events if e["type"] == "seed_rotated"
             ] == ["system", "system", "referee"]
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
 

@@ -166,7 +166,7 @@ def test_the_curl_walkthrough_runs(tmp_path: Path) -> None:
             timeout=120,
         )
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
     assert result.returncode == 0, result.stdout + result.stderr

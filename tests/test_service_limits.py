@@ -69,7 +69,7 @@ def limited(db_url: str, clock: Clock) -> Iterator[LiveServer]:
     with client(url, "127.0.0.2") as http:
         yield LiveServer(url, store, http)
     HUBS.pop(url)
-    server.should_exit = True
+    server.stop()
     thread.join(10)
     store.close()
 
@@ -319,6 +319,6 @@ def test_when_the_counters_fail_requests_go_on(pg_url: str, clock: Clock) -> Non
             answers = [http.get("/api/bouts").status_code for _ in range(3)]
         assert answers == [200, 200, 200]
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()

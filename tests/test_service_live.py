@@ -90,7 +90,7 @@ def served(tmp_path: Path) -> Iterator[tuple[LiveServer, LiveHub]]:
     server, thread, store, url = start_server(str(tmp_path / "live.db"), poll_seconds=3600)
     with httpx.Client(base_url=url, timeout=WAIT) as http:
         yield LiveServer(url, store, http), server.config.app.state.live
-    server.should_exit = True
+    server.stop()
     thread.join(10)
     store.close()
 

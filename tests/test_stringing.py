@@ -380,7 +380,7 @@ def arena(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Wire
         server, thread, store, base = start_server(url, rotate_every=250)
         stack.callback(store.close)
         stack.callback(thread.join, 10)
-        stack.callback(setattr, server, "should_exit", True)
+        stack.callback(server.stop)
         wire = Wire(base)
         stack.callback(wire.close)
         yield wire, attacks
@@ -477,7 +477,7 @@ def test_free_rolls_out_of_turn_cannot_burn_the_foes_faces(db_url: str, tmp_path
                     cheater.attack(who)
                 faces.append(_faces_of(live, cheater.bout, "act:Orc"))
         finally:
-            server.should_exit = True
+            server.stop()
             thread.join(10)
             store.close()
     assert faces[0] == faces[1] and len(faces[0]) >= 20
@@ -640,7 +640,7 @@ def test_rate_limited_retries_change_nothing(tmp_path: Path) -> None:
             ]
             assert len(free) == statuses.count(200)
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
 
@@ -736,7 +736,7 @@ def test_the_automatic_rotation_of_a_long_bout_keeps_the_rules_replay(tmp_path: 
                 cheater.attack(cheater.turn)
             cheater.close()
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         store.close()
     doc = cheater.tally.exports[0]

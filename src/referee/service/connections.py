@@ -104,6 +104,21 @@ class ServeConfig(uvicorn.Config):
         self.guard = guard
 
 
+#: Where a route marks a response that never ends by itself: the key in the request's state.
+ENDS_AT_SHUTDOWN = "referee_ends_at_shutdown"
+
+
+def ends_at_shutdown(state: Any) -> None:
+    """Mark the request whose `state` (Starlette's `request.state`) this is: its response is
+    cut when the server begins to stop (a live stream)."""
+    setattr(state, ENDS_AT_SHUTDOWN, True)
+
+
+def _ends_at_shutdown(scope: Any) -> bool:
+    state = scope.get("state") if isinstance(scope, dict) else None
+    return isinstance(state, dict) and state.get(ENDS_AT_SHUTDOWN) is True
+
+
 class _Waiting:
     """The connections of one server that wait for a request, longest waiting first."""
 
@@ -155,6 +170,18 @@ class GuardedHTTP(_BaseProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server begins to stop: a response that never ends by itself (a live stream,
+        marked by `ends_at_shutdown`) is cut as a watcher's hang-up would cut it, and its
+        EventSource comes back with Last-Event-ID to whichever process serves next; any other
+        request is answered first, as uvicorn does. Without this a SIGTERM or Ctrl+C waited
+        for every watcher to leave."""
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and _ends_at_shutdown(cycle.scope):
+            self._drop()
+            return
+        super().shutdown()
 
     # -- waiting for a request -------------------------------------------------------------
 

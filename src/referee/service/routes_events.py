@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from referee.errors import AuthError, ForbiddenError, RuleError
 from referee.service.bouts import Caller
+from referee.service.connections import ends_at_shutdown
 from referee.service.limits import client_address
 from referee.service.live import Grant
 from referee.service.routing import Ask, AuthHeader, Reader, bearer, caller_of
@@ -117,6 +118,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
         )
         address = client_address(request.scope)
         stream = ask.hub.open(bout_id, start, referee, address, grant)
+        ends_at_shutdown(request.state)
         return StreamingResponse(
             stream,
             media_type="text/event-stream",
