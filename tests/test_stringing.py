@@ -250,17 +250,19 @@ class Cheater:
         answers: list[Any] = []
 
         def send() -> None:
-            with httpx.Client(base_url=self.live.url, timeout=60) as client:
+            # A connection each (the standard library's: an httpx client costs ~30 ms to make)
+            wire = Wire(self.live.url)
+            try:
                 answers.append(
-                    client.post(
+                    wire.post(
                         f"/api/bouts/{self.bout}/rolls",
+                        self.tokens["Tarl"],
                         json={"dice": "1d100"},
-                        headers={
-                            "Authorization": f"Bearer {self.tokens['Tarl']}",
-                            "Idempotency-Key": key,
-                        },
+                        headers={"Idempotency-Key": key},
                     )
                 )
+            finally:
+                wire.close()
 
         threads = [threading.Thread(target=send) for _ in range(2)]
         for t in threads:
