@@ -49,20 +49,25 @@ def test_an_unknown_host_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert done.stderr.startswith("error: cannot listen on host 'no-such-host.invalid'")
 
 
-def test_serving_is_said_only_once_connections_are_accepted(tmp_path: Path) -> None:
+def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str, int]:
+    """`referee serve --port 0` started: the process, its first line, and the port its second
+    line says it serves on."""
     proc = subprocess.Popen(
         [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stdout is not None
+    first, line = proc.stdout.readline(), proc.stdout.readline()
+    assert line.startswith("referee is serving on http://127.0.0.1:"), (first, line)
+    return proc, first, int(line.split("http://127.0.0.1:")[1].split("/")[0])
+
+
+def test_serving_is_said_only_once_connections_are_accepted(tmp_path: Path) -> None:
+    proc, first, port = _serve(tmp_path)
     try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
         assert first.startswith("referee database: sqlite:///")
-        line = proc.stdout.readline()
-        assert line.startswith("referee is serving on http://127.0.0.1:")
-        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
         assert port > 0
         # Said only after the bind: the very first request is answered, with no retry loop.
         answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=60)
@@ -76,15 +81,7 @@ def test_serving_is_said_only_once_connections_are_accepted(tmp_path: Path) -> N
 def test_ctrl_c_stops_the_service_quietly_with_exit_code_0(tmp_path: Path) -> None:
     """Ctrl+C (SIGINT) shuts down gracefully and says so: no "Aborted!", exit code 0, so
     `make run` reports no error either."""
-    proc = subprocess.Popen(
-        [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    proc.stdout.readline()
-    port = int(proc.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+    proc, _, port = _serve(tmp_path)
     assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=60).status_code == 200
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -100,16 +97,8 @@ def test_a_watched_bout_does_not_keep_the_service_from_stopping(
     """A live stream never ends by itself: once, Ctrl+C or a SIGTERM (systemd's stop) waited
     for every watcher to leave. Now the stream is cut as a hang-up would cut it (the browser's
     EventSource comes back with Last-Event-ID), and the service stops as it does unwatched."""
-    proc = subprocess.Popen(
-        [*SERVE, "--db", str(tmp_path / "r.db"), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc, _, port = _serve(tmp_path)
     try:
-        assert proc.stdout is not None
-        proc.stdout.readline()
-        port = int(proc.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
         made = httpx.post(
             f"http://127.0.0.1:{port}/api/bouts", json={"system": "msv", "name": "S"}, timeout=60
         ).json()
