@@ -76,6 +76,7 @@ from referee.dice.members import (
     OP_MOD,
     OP_SUB,
 )
+from referee.dice.scan import scan
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
@@ -140,6 +141,10 @@ def parse(
         if isinstance(node, Dice):
             _check_budget(text, node.count, limits)
         return node
+    if found.sets:  # (the one dialect with sets, d20, has a scanner)
+        scanned = scan(text, low, limits, found)
+        if scanned is not None:
+            return scanned
     # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
     # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
     if stop or low[:1] in _BLANKS:
