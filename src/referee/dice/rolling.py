@@ -66,6 +66,7 @@ from referee.dice.parser import _parse_in, parse_cached
 from referee.dice.render import render
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
+from referee.rng.base import one_die_at_a_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,18 +560,17 @@ def _rerolled_once(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll
     budget: what was thrown is counted at the end)."""
     count, sides = group[0], group[1]
     low, high = group.reroll[0].passing_range()
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     throws: list[Throw] = []
     rerolled: list[bool] = []
     stood = 0
     for _ in range(count):
-        thrown = throw(size)
+        thrown = throw()
         face = thrown.faces[0]
         if low <= face <= high:
             throws.append(thrown)
             rerolled.append(True)
-            thrown = throw(size)
+            thrown = throw()
             face = thrown.faces[0]
         throws.append(thrown)
         rerolled.append(False)
@@ -598,8 +598,7 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     """A group that only rerolls (and keeps, counts, clamps): `_Chains` without explosions,
     in one loop. Each die is thrown on its own, followed at once by its rerolls."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     tests = group.reroll
     again: frozenset[int] | None = None
@@ -622,13 +621,13 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
         # value its face; the loop below, without what cannot happen here
         stood = 0
         for _ in range(group.count):
-            thrown = throw(size)
+            thrown = throw()
             throws.append(thrown)
             face = thrown.faces[0]
             if low <= face <= high:
                 faces.append(face)
                 rerolled.append(True)
-                thrown = throw(size)
+                thrown = throw()
                 throws.append(thrown)
                 face = thrown.faces[0]
             faces.append(face)
@@ -662,7 +661,7 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
                     budget[0] -= 1
                     if budget[0] < 0:
                         _over_budget(1, sides)
-                thrown = throw(size)
+                thrown = throw()
                 throws.append(thrown)
                 face = thrown.faces[0]
                 faces.append(face)
@@ -709,8 +708,7 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     clamps): `_Chains` without rerolls, in one loop. Each die is thrown on its own, followed
     at once by its explosions, at most `max_explode_depth` of them."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     on = group.explode_on  # as Dice.explodes: the top face, or the values passing a test
     if on is None:
@@ -734,7 +732,7 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
                 budget[0] -= 1
                 if budget[0] < 0:
                     _over_budget(1, sides)
-            thrown = throw(size)
+            thrown = throw()
             throws.append(thrown)
             face = thrown.faces[0]
             faces.append(face)
@@ -771,8 +769,7 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
     without rerolls or explosions, in one loop. Each die is thrown on its own; the first whose
     (clamped) value passes the test is followed at once by one more die, clamped too."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     clamps = group.floor is not None or group.ceiling is not None
     adding = group.add_on
@@ -786,7 +783,7 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
             budget[0] -= 1
             if budget[0] < 0:
                 _over_budget(1, sides)
-        thrown = throw(size)
+        thrown = throw()
         throws.append(thrown)
         face = thrown.faces[0]
         faces.append(face)
@@ -818,7 +815,7 @@ class _Chains:
 
     def __init__(self, group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> None:
         self.group = group
-        self.rng = rng
+        self.throw = one_die_at_a_time(rng, group.sides)
         self.depth = limits.max_explode_depth
         self.budget = budget
         self.throws: list[Throw] = []
@@ -835,9 +832,9 @@ class _Chains:
             self.budget[0] -= 1
             if self.budget[0] < 0:
                 _over_budget(1, self.group.sides)
-        throw = self.rng.throw((self.group.sides,))
-        self.throws.append(throw)
-        face = throw.faces[0]
+        thrown = self.throw()
+        self.throws.append(thrown)
+        face = thrown.faces[0]
         self.faces.append(face)
         self.values.append(face - 2 if self.group.fudge else face)
         self.rerolled.append(False)

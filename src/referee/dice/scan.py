@@ -179,6 +179,11 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
     if table is None or "[[" in low:
         return None
     tokens = table.tokens.findall(low)
+    if len(tokens) == 1:  # one group and its modifiers (`4d6kh3`), or nothing it reads
+        try:
+            return _group(tokens[0], table, limits, dialect)[0]
+        except _Declined:
+            return None
     if not tokens:
         return None
     reader = _Reader(text is low or text == low, tokens, limits, dialect, table)
@@ -271,7 +276,8 @@ class _Reader:
                     self.dice += many
                     node = _new(Dice, (many, size, *_PLAIN_TAIL))
                 else:
-                    node = self.group(token)
+                    node, most = _group(token, self.table, self.limits, self.d)
+                    self.dice += most
         elif first == "(":
             node = self.parenthesis()
         elif first == "-" or first == "+":
@@ -290,86 +296,6 @@ class _Reader:
             node = _new(Label, (node, label[1:-1]))
             self.at += 1
         return node
-
-    def group(self, token: str) -> Dice:
-        """A group with modifiers, from the dialect's group regex, checked as `lone.group_at`
-        checks it."""
-        table = self.table
-        found = table.group.fullmatch(token)
-        if found is None:
-            raise _Declined
-        (
-            count_text,
-            sides_text,
-            rerolls,
-            add_mark,
-            add_on,
-            floor,
-            ceiling,
-            on_mark,
-            on,
-            letter,
-            side,
-            mark,
-            number,
-        ) = found.groups()
-        count = int(count_text) if count_text else 1
-        sides = int(sides_text)
-        limits = self.limits
-        if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
-            raise _Declined
-        compares = table.compares
-        if letter is not None and not (rerolls or add_on or floor or ceiling or on):
-            # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
-            self.dice += count
-            kept = self.keep(letter, side, mark, number)
-            return _new(Dice, (count, sides, False, kept, *_KEEP_TAIL))
-        if on is not None and (rerolls or add_on is not None or floor or ceiling):
-            raise _Declined  # pairs d20 means otherwise (`lone.written_order_conflict`)
-        if add_on is not None and (floor or ceiling):
-            raise _Declined
-        made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, ...)`, field by field
-        if rerolls:
-            tests: tuple[Any, ...] = ()
-            once = None
-            for letters, reroll_mark, target in table.rerolls.findall(rerolls):
-                this = table.modes[letters][1]
-                if once is not None and once is not this:
-                    raise _Declined  # once and repeatedly: the grammar refuses it
-                once = this
-                tests = (*tests, success(compares[reroll_mark], int(target)))
-            made[_REROLL] = tests
-            if once:
-                made[_REROLL_ONCE] = True
-        if add_on is not None:
-            made[_ADD_ON] = success(compares[add_mark], int(add_on))
-        if floor is not None:
-            made[_FLOOR] = int(floor)
-        if ceiling is not None:
-            made[_CEILING] = int(ceiling)
-        if on is not None:
-            made[_EXPLODE] = True
-            test = success(compares[on_mark], int(on))
-            if test.compare is not CMP_EQ or test.target != sides:
-                made[_EXPLODE_ON] = test  # (the top face is what `e` alone means)
-        if letter is not None:
-            made[_KEEP] = self.keep(letter, side, mark, number)
-        dice: Dice = _new(Dice, made)
-        most = most_dice_of(dice, limits, self.d)
-        if most is None:
-            raise _Declined
-        self.dice += most
-        return dice
-
-    def keep(self, letter: str, side: str | None, mark: str | None, number: str) -> Any:
-        mode = self.table.modes[letter][0]
-        if side is None:
-            assert mark is not None
-            return keep(mode, 0, success(self.table.compares[mark], int(number)))
-        keeping = mode is MODE_MATCHING
-        if side == "h":
-            return keep(MODE_HIGHEST if keeping else MODE_DROP_HIGHEST, int(number))
-        return keep(MODE_LOWEST if keeping else MODE_DROP_LOWEST, int(number))
 
     def parenthesis(self) -> Expr:
         """From after '(': a parenthesis, or a set (`(a, b)`, `(a,)`, `()`) and its keep."""
@@ -413,5 +339,84 @@ class _Reader:
             if found is not None:
                 self.at += 1
                 letter, side, mark, number = found.groups()
-                return _new(Pool, (items, self.keep(letter, side, mark, number), None, None, False))
+                kept = _keep(self.table, letter, side, mark, number)
+                return _new(Pool, (items, kept, None, None, False))
         return _new(Pool, (items, None, None, None, False))
+
+
+def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple[Dice, int]:
+    """A group with modifiers, from the dialect's group regex, checked as `lone.group_at`
+    checks it, and the most dice it may throw."""
+    found = table.group.fullmatch(token)
+    if found is None:
+        raise _Declined
+    (
+        count_text,
+        sides_text,
+        rerolls,
+        add_mark,
+        add_on,
+        floor,
+        ceiling,
+        on_mark,
+        on,
+        letter,
+        side,
+        mark,
+        number,
+    ) = found.groups()
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
+        raise _Declined
+    compares = table.compares
+    if letter is not None and not (rerolls or add_on or floor or ceiling or on):
+        # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
+        kept = _keep(table, letter, side, mark, number)
+        return _new(Dice, (count, sides, False, kept, *_KEEP_TAIL)), count
+    if on is not None and (rerolls or add_on is not None or floor or ceiling):
+        raise _Declined  # pairs d20 means otherwise (`lone.written_order_conflict`)
+    if add_on is not None and (floor or ceiling):
+        raise _Declined
+    made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, ...)`, field by field
+    if rerolls:
+        tests: tuple[Any, ...] = ()
+        once = None
+        for letters, reroll_mark, target in table.rerolls.findall(rerolls):
+            this = table.modes[letters][1]
+            if once is not None and once is not this:
+                raise _Declined  # once and repeatedly: the grammar refuses it
+            once = this
+            tests = (*tests, success(compares[reroll_mark], int(target)))
+        made[_REROLL] = tests
+        if once:
+            made[_REROLL_ONCE] = True
+    if add_on is not None:
+        made[_ADD_ON] = success(compares[add_mark], int(add_on))
+    if floor is not None:
+        made[_FLOOR] = int(floor)
+    if ceiling is not None:
+        made[_CEILING] = int(ceiling)
+    if on is not None:
+        made[_EXPLODE] = True
+        test = success(compares[on_mark], int(on))
+        if test.compare is not CMP_EQ or test.target != sides:
+            made[_EXPLODE_ON] = test  # (the top face is what `e` alone means)
+    if letter is not None:
+        made[_KEEP] = _keep(table, letter, side, mark, number)
+    dice: Dice = _new(Dice, made)
+    most = most_dice_of(dice, limits, dialect)
+    if most is None:
+        raise _Declined
+    return dice, most
+
+
+def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Any:
+    mode = table.modes[letter][0]
+    if side is None:
+        assert mark is not None
+        return keep(mode, 0, success(table.compares[mark], int(number)))
+    keeping = mode is MODE_MATCHING
+    if side == "h":
+        return keep(MODE_HIGHEST if keeping else MODE_DROP_HIGHEST, int(number))
+    return keep(MODE_LOWEST if keeping else MODE_DROP_LOWEST, int(number))
