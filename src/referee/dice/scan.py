@@ -60,6 +60,9 @@ _new = tuple.__new__  # a node made without its named tuple's Python-level `__ne
 _PLAIN_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
 _KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
 _INDEX = {name: i for i, name in enumerate(Dice._fields)}
+_NUMBERS = {str(number): number for number in range(1, 1001)}
+"""Numbers as written, for the counts and sides most texts write (a lookup costs a fifth of
+`int`'s call; a number not here, `0` or `07` say, is read by `int`)."""
 _REROLL, _REROLL_ONCE, _ADD_ON = _INDEX["reroll"], _INDEX["reroll_once"], _INDEX["add_on"]
 _FLOOR, _CEILING, _KEEP = _INDEX["floor"], _INDEX["ceiling"], _INDEX["keep"]
 _EXPLODE, _EXPLODE_ON = _INDEX["explode"], _INDEX["explode_on"]
@@ -264,12 +267,12 @@ class _Reader:
         node: Expr
         if "0" <= first <= "9" or first == "d":
             if "d" not in token:
-                node = _new(Const, (int(token),))
+                node = _new(Const, ((_NUMBERS.get(token) or int(token)),))
             else:
                 count, _, sides = token.partition("d")
                 if sides.isdigit():  # a plain group
-                    many = int(count) if count else 1
-                    size = int(sides)
+                    many = (_NUMBERS.get(count) or int(count)) if count else 1
+                    size = _NUMBERS.get(sides) or int(sides)
                     limits = self.limits
                     if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
                         raise _Declined
@@ -365,8 +368,8 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
         mark,
         number,
     ) = found.groups()
-    count = int(count_text) if count_text else 1
-    sides = int(sides_text)
+    count = (_NUMBERS.get(count_text) or int(count_text)) if count_text else 1
+    sides = _NUMBERS.get(sides_text) or int(sides_text)
     if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
         raise _Declined
     compares = table.compares
@@ -379,6 +382,8 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
     if add_on is not None and (floor or ceiling):
         raise _Declined
     made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, ...)`, field by field
+    depth = limits.max_explode_depth
+    most = count  # the most dice it may throw, as `Dice.most_dice` counts them
     if rerolls:
         tests: tuple[Any, ...] = ()
         once = None
@@ -387,36 +392,52 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
             if once is not None and once is not this:
                 raise _Declined  # once and repeatedly: the grammar refuses it
             once = this
-            tests = (*tests, success(compares[reroll_mark], int(target)))
+            tests = (*tests, success(compares[reroll_mark], (_NUMBERS.get(target) or int(target))))
         made[_REROLL] = tests
         if once:
             made[_REROLL_ONCE] = True
+        if len(tests) == 1:
+            lowest, highest = tests[0].passing_range()
+            if lowest <= 1 and highest >= sides:
+                raise _Declined  # it rerolls every face, so it would never stop
+        most = count * ((1 if once else depth) + 1)
     if add_on is not None:
-        made[_ADD_ON] = success(compares[add_mark], int(add_on))
+        made[_ADD_ON] = success(compares[add_mark], (_NUMBERS.get(add_on) or int(add_on)))
+        most += 1
     if floor is not None:
-        made[_FLOOR] = int(floor)
+        made[_FLOOR] = _NUMBERS.get(floor) or int(floor)
     if ceiling is not None:
-        made[_CEILING] = int(ceiling)
+        made[_CEILING] = _NUMBERS.get(ceiling) or int(ceiling)
     if on is not None:
         made[_EXPLODE] = True
-        test = success(compares[on_mark], int(on))
+        test = success(compares[on_mark], (_NUMBERS.get(on) or int(on)))
         if test.compare is not CMP_EQ or test.target != sides:
             made[_EXPLODE_ON] = test  # (the top face is what `e` alone means)
+            lowest, highest = test.passing_range()
+        else:
+            lowest = highest = sides
+        if lowest <= 1 and highest >= sides:
+            raise _Declined  # it explodes on every face, so it would never stop
+        most = count * (depth + 1)
     if letter is not None:
         made[_KEEP] = _keep(table, letter, side, mark, number)
     dice: Dice = _new(Dice, made)
-    most = most_dice_of(dice, limits, dialect)
-    if most is None:
+    if len(dice.reroll) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
+        checked = most_dice_of(dice, limits, dialect)
+        if checked is None:
+            raise _Declined
+    if most > limits.max_dice:
         raise _Declined
     return dice, most
 
 
 def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Any:
     mode = table.modes[letter][0]
+    count = _NUMBERS.get(number) or int(number)
     if side is None:
         assert mark is not None
-        return keep(mode, 0, success(table.compares[mark], int(number)))
+        return keep(mode, 0, success(table.compares[mark], count))
     keeping = mode is MODE_MATCHING
     if side == "h":
-        return keep(MODE_HIGHEST if keeping else MODE_DROP_HIGHEST, int(number))
-    return keep(MODE_LOWEST if keeping else MODE_DROP_LOWEST, int(number))
+        return keep(MODE_HIGHEST if keeping else MODE_DROP_HIGHEST, count)
+    return keep(MODE_LOWEST if keeping else MODE_DROP_LOWEST, count)
