@@ -129,8 +129,12 @@ def parse(
             f"expression {_clip(text)!r} is {len(text)} characters long "
             f"(at most {limits.max_length})"
         )
-    found = _dialect(dialect)  # an unknown dialect is an error even for the plainest text
-    low = _lower(text)
+    # an unknown dialect is an error even for the plainest text (`_dialect`, its commonest
+    # case without the call)
+    found = DIALECTS.get(dialect) if type(dialect) is str else None
+    if found is None:
+        found = _dialect(dialect)
+    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)  # `_lower`
     if not found.percent_die and "d%" in low:
         _refuse_percent_die(text, low, found)
     lone = _PLAIN_RE.match(low)

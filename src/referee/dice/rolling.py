@@ -337,8 +337,27 @@ class _State:
         return value
 
     def binop(self, node: BinOp) -> Number:
-        left = self.evaluate(node.left)
-        right = self.evaluate(node.right)
+        # `evaluate` of each side, a number or a group without the call
+        left: Number
+        right: Number
+        side = node.left
+        if type(side) is Const:
+            left = side[0]
+        elif type(side) is Dice:
+            rolled = roll_group(side, self.rng, self.limits, self.budget)
+            self.groups.append(rolled)
+            left = rolled[4]
+        else:
+            left = self.evaluate(side)
+        side = node.right
+        if type(side) is Const:
+            right = side[0]
+        elif type(side) is Dice:
+            rolled = roll_group(side, self.rng, self.limits, self.budget)
+            self.groups.append(rolled)
+            right = rolled[4]
+        else:
+            right = self.evaluate(side)
         op = node.op
         if op is OP_ADD:
             return left + right
@@ -725,7 +744,23 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     faces: list[int] = []
     values: list[int] = []
     exploded: list[bool] = []
-    for _ in range(group.count):
+    if budget is None and not fudge and not clamps:  # each value its face (`6d6e6`)
+        for _ in range(group.count):
+            chain = 0
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            while chain < depth and low <= face <= high:
+                chain += 1
+                faces.append(face)
+                exploded.append(True)
+                thrown = throw()
+                throws.append(thrown)
+                face = thrown[1][0]
+            faces.append(face)
+            exploded.append(False)
+        values = faces
+    for _ in range(0 if values is faces else group.count):
         chain = 0
         while True:
             if budget is not None:
@@ -773,10 +808,26 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
     fudge = group.fudge
     clamps = group.floor is not None or group.ceiling is not None
     adding = group.add_on
+    low, high = (1, 0) if adding is None else adding.passing_range()  # `adding.passes`
     throws: list[Throw] = []
     faces: list[int] = []
     values: list[int] = []
     left = group.count
+    if not fudge and not clamps and (budget is None or left + 1 <= budget[0]):
+        # each value its face (`7d12ra12`), the worst case within the budget: the loop below
+        for _ in range(left):
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            faces.append(face)
+            if low <= face <= high:
+                low, high = 1, 0
+                thrown = throw()
+                throws.append(thrown)
+                faces.append(thrown[1][0])
+        if budget is not None:
+            budget[0] -= len(faces)
+        values, left = faces, 0
     while left:
         left -= 1
         if budget is not None:
@@ -791,8 +842,8 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
         if clamps:
             value = _clamp(group, value)
         values.append(value)
-        if adding is not None and adding.passes(value):
-            adding = None
+        if low <= value <= high:
+            low, high = 1, 0  # (no value passes any more)
             left += 1  # the added die, thrown next and never adding another
     kept = _select(group.keep, values)
     return _new(
@@ -913,6 +964,10 @@ def _select(keep: Keep | None, values: Sequence[Number]) -> list[bool]:
     mode = keep.mode
     high_first = mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST
     keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
+    if keep.count == 1 and values:  # (`kh1`, `pl1`): the first highest or lowest, as below
+        flags = [not keeping] * len(values)
+        flags[values.index(max(values) if high_first else min(values))] = keeping
+        return flags
     # a stable sort (reversed too) leaves equal values in throw order: earlier first
     order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
     flags = [not keeping] * len(values)

@@ -178,7 +178,7 @@ def _d20_shaped(mod: Modifier) -> bool:
 def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
     """The tree of a whole lower-cased text `low` (`text` as written), as the grammar reads it;
     None when the scanner does not read it (the grammar then does)."""
-    table = _table(dialect)
+    table = _TABLES[dialect.name] if dialect.name in _TABLES else _table(dialect)
     if table is None or "[[" in low:
         return None
     tokens = table.tokens.findall(low)
