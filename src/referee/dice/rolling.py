@@ -220,6 +220,14 @@ _TERMS: dict[int, tuple[Expr, _Terms | None]] = {}
 def _terms(expr: BinOp) -> _Terms | None:
     """`1d20+5`, `3d6[fire] + 1d4 - 2`: (dice in all, (minus?, group or number) in order);
     None for any other tree."""
+    last = expr[2]  # the last term, checked first: most trees are told apart by it alone
+    while type(last) is Label:
+        last = last[0]
+    if (expr[0] is not OP_ADD and expr[0] is not OP_SUB) or (
+        (type(last) is not Dice or last[2:] != _PLAIN_TAIL)
+        and (type(last) is not Const or type(last[0]) is not int)
+    ):
+        return None
     found = _TERMS.get(id(expr))
     if found is not None and found[0] is expr:
         return found[1]
@@ -635,20 +643,22 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     faces: list[int] = []
     values: list[int] = []
     rerolled: list[bool] = []
-    if budget is None and most == 1 and again is None and not fudge and not clamps:
-        # the commonest reroll (d20's `2d6ro<3`): each die thrown again at most once, its
-        # value its face; the loop below, without what cannot happen here
+    if budget is None and again is None and not fudge and not clamps:
+        # the commonest rerolls (d20's `2d6ro<3`, `4d20rr1kh3`): one test, each value its
+        # face; the loop below, without what cannot happen here
         stood = 0
         for _ in range(group.count):
             thrown = throw()
             throws.append(thrown)
-            face = thrown.faces[0]
-            if low <= face <= high:
+            face = thrown[1][0]
+            tries = 0
+            while tries < most and low <= face <= high:
+                tries += 1
                 faces.append(face)
                 rerolled.append(True)
                 thrown = throw()
                 throws.append(thrown)
-                face = thrown.faces[0]
+                face = thrown[1][0]
             faces.append(face)
             rerolled.append(False)
             stood += face
