@@ -91,6 +91,7 @@ _TERM_RE = re.compile(r"[ \t]*([+-]?)[ \t]*" + _TERM)
 _SUM_RE = re.compile(r"[ \t]*" + _TERM + r"(?:[ \t]*[+-][ \t]*" + _TERM + r")*[ \t]*")
 _BLANKS = frozenset(" \t")
 _SUM_NEXT = frozenset(" \t+-[")  # what may follow the first atom of a plain sum
+_UNLABELLED_SUM = "0123456789d+- \t"  # every character of a plain sum without labels
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
@@ -145,17 +146,25 @@ def parse(
         if isinstance(node, Dice):
             _check_budget(text, node.count, limits)
         return node
+    # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
+    # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
+    # (Where the scanner reads the rest, only a text of digits, dice, signs and blanks is
+    # tried as a plain sum first: one call tells it, where a failing regex costs more.)
+    atom_first = stop or low[:1] in _BLANKS
+    if (
+        atom_first
+        and (stop == 0 or low[stop] in _SUM_NEXT)
+        and (not found.sets or not low.strip(_UNLABELLED_SUM))
+        and _SUM_RE.fullmatch(low) is not None
+    ):
+        summed = _plain_sum_of(text, low, limits, found)
+        if summed is not None:
+            return summed
     if found.sets:  # (the one dialect with sets, d20, has a scanner)
         scanned = scan(text, low, limits, found)
         if scanned is not None:
             return scanned
-    # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
-    # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
-    if stop or low[:1] in _BLANKS:
-        if (stop == 0 or low[stop] in _SUM_NEXT) and _SUM_RE.fullmatch(low) is not None:
-            summed = _plain_sum_of(text, low, limits, found)
-            if summed is not None:
-                return summed
+    if atom_first:
         group = lone_group(low, limits, found)
         if group is not None:
             return group
