@@ -213,50 +213,32 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
 
 
 _Terms = tuple[int, tuple[tuple[bool, Dice | int], ...]]
-_TERMS: dict[int, tuple[Expr, _Terms | None]] = {}
-"""Sums of plain groups and numbers flattened, by the tree's id (held, and `is` confirms)."""
 
 
 def _terms(expr: BinOp) -> _Terms | None:
     """`1d20+5`, `3d6[fire] + 1d4 - 2`: (dice in all, (minus?, group or number) in order);
-    None for any other tree."""
-    last = expr[2]  # the last term, checked first: most trees are told apart by it alone
-    while type(last) is Label:
-        last = last[0]
-    if (expr[0] is not OP_ADD and expr[0] is not OP_SUB) or (
-        (type(last) is not Dice or last[2:] != _PLAIN_TAIL)
-        and (type(last) is not Const or type(last[0]) is not int)
-    ):
-        return None
-    found = _TERMS.get(id(expr))
-    if found is not None and found[0] is expr:
-        return found[1]
-    out: list[tuple[bool, Dice | int]] = []
-    node: Expr = expr
-    while type(node) is BinOp and (node.op is OP_ADD or node.op is OP_SUB):
-        out.append((node.op is OP_SUB, node.right))  # type: ignore[arg-type]
-        node = node.left
-    out.append((False, node))  # type: ignore[arg-type]
+    None for any other tree. Read from the last term back, so most trees are told apart at
+    their last term or the one before."""
     terms: list[tuple[bool, Dice | int]] = []
     dice = 0
-    for minus, term in reversed(out):
-        item: Expr = term  # type: ignore[assignment]
-        while type(item) is Label:
-            item = item.operand
-        if type(item) is Dice and item[2:] == _PLAIN_TAIL:
-            dice += item.count
-            terms.append((minus, item))
-        elif type(item) is Const and type(item.value) is int:
-            terms.append((minus, item.value))
+    node: Expr | None = expr
+    while node is not None:
+        item: Expr
+        if type(node) is BinOp and (node[0] is OP_ADD or node[0] is OP_SUB):
+            minus, item, node = node[0] is OP_SUB, node[2], node[1]
         else:
-            plan = None
-            break
-    else:
-        plan = (dice, tuple(terms))
-    if len(_TERMS) >= 512:
-        _TERMS.clear()
-    _TERMS[id(expr)] = (expr, plan)
-    return plan
+            minus, item, node = False, node, None
+        while type(item) is Label:
+            item = item[0]
+        if type(item) is Dice and item[2:] == _PLAIN_TAIL:
+            dice += item[0]
+            terms.append((minus, item))
+        elif type(item) is Const and type(item[0]) is int:
+            terms.append((minus, item[0]))
+        else:
+            return None
+    terms.reverse()
+    return dice, tuple(terms)
 
 
 def _roll_terms(expr: Expr, terms: tuple[tuple[bool, Dice | int], ...], rng: Rng) -> RollResult:
