@@ -613,9 +613,15 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     again: frozenset[int] | None = None
     if len(tests) == 1:  # one test: a range of values, checked without a call
         low, high = tests[0].passing_range()
-    else:
-        low, high = 1, 0
-        again = _rerolling(group)
+    else:  # several (`ro1ro2`): one range where theirs meet, else the faces they pass
+        ranges = sorted([test.passing_range() for test in tests])
+        low, high = ranges[0]
+        for start, stop in ranges[1:]:
+            if start > high + 1:
+                low, high = 1, 0
+                again = _rerolling(group)
+                break
+            high = max(high, stop)
     most = 1 if group.reroll_once else limits.max_explode_depth
     clamps = group.floor is not None or group.ceiling is not None
     spent = None
