@@ -115,11 +115,11 @@ class SeededRng:
         >>> [throw() for _ in range(3)] == [again.throw((20,)) for _ in range(3)]
         True
         """
+        if type(size) is not int or size < 1:
+            check_sides((size,))
         found = self._one_die.get(size)
         if found is not None:
             return found
-        if type(size) is not int or size < 1:
-            check_sides((size,))
         bits = self._bits
         if bits is None:
             return partial(self.throw, (size,))
