@@ -27,7 +27,18 @@ from typing import Any
 
 from referee.dice.bounds import bounds
 from referee.dice.dialects import Dialect, Modifier
-from referee.dice.expr import BinOp, Compare, Const, Dice, Expr, KeepMode, Label, Neg, Pool
+from referee.dice.expr import (
+    BinOp,
+    Compare,
+    Const,
+    Dice,
+    Expr,
+    KeepMode,
+    Label,
+    Neg,
+    Number,
+    Pool,
+)
 from referee.dice.limits import Limits
 from referee.dice.lone import keep, most_dice_of, success
 from referee.dice.members import (
@@ -230,9 +241,7 @@ class _Reader:
                 op = _PRODUCT[tokens[self.at]]
                 self.at += 1
                 right = self.operand()
-                if op is OP_MOD or (
-                    op is not OP_MUL and not (type(right) is Const and right[0] > 0)
-                ):
+                if op is not OP_MUL:
                     self.check_divisor(op, term, right)
                 term = _new(BinOp, (op, term, right))
             node = term if node is None else _new(BinOp, (join, node, term))
@@ -248,9 +257,18 @@ class _Reader:
             self.at += 1
 
     def check_divisor(self, op: Any, left: Expr, right: Expr) -> None:
-        low, high = bounds(right, self.limits)
-        if low <= 0 <= high:
-            raise _Declined
+        low: Number
+        plain = right
+        while type(plain) is Label:
+            plain = plain[0]
+        if (type(plain) is Const and plain[0] > 0) or (
+            type(plain) is Dice and plain[2:] == _PLAIN_TAIL
+        ):
+            low = 1  # (`bounds` of a positive number or a plain group: 1 at least)
+        else:
+            low, high = bounds(right, self.limits)
+            if low <= 0 <= high:
+                raise _Declined
         if (
             op is OP_MOD
             and self.d.python_remainder
