@@ -283,6 +283,7 @@ READERS: dict[str, tuple[object, str, object]] = {
         re.compile(r"(?:([0-9]+)?(?:d(?:([0-9]+)|%))?(?=[\s\S]))?"),
     ),
     "plain sum (regex)": (reader, "_SUM_RE", _NEVER),
+    "scanner (d20)": (reader, "scan", _not_read),
     "lone group": (reader, "lone_group", _not_read),
     "groups by regex in the grammar": (reader, "group_at", _not_read),
     "quick sum and product": (reader._Parser, "quick_sum", _no_quick_sum),

@@ -14,6 +14,7 @@ from referee.dice.dialects import Arg
 from referee.dice.lone import lone_group
 from referee.dice.parser import _lower, _Parser
 from referee.dice.rolling import RollResult, _State
+from referee.dice.scan import scan
 from referee.errors import LimitError, NotationError, RefereeError, RuleError, ScriptError
 from referee.rng import SeededRng, Throw
 from tests.depth import examples
@@ -617,6 +618,64 @@ def test_the_quick_sum_declines_what_the_grammar_refuses_or_reads_otherwise(
 ) -> None:
     """Whatever the quick product reader declines, the grammar reads or refuses alike."""
     assert strict(text, dialect, quick=True) == strict(text, dialect, quick=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4d6kh3",
+        "1d20+5",
+        "(1d4 + 1, 3, 2d6kl1)kh1",
+        "-(1d8 + 3) [healing]",
+        "(1 [one], 2 [two], 3 [three])",
+        "-1d8 + 4 - (3, 1d4)kh1",
+        "3d8ro1+2",
+        "-(6d8p<2 + 4d100 - (5d20ro1ro2k>3, 4d20ra20, 5)kl1 // 3)",
+        "4d20kl1 // (1, 2d12e>10, 1d20ma19)kl1 + (2, 8)pl1",
+        "(7d10rr1, 3d4rr<2p<2) * 5d12mi2ma5k>3",
+        "+2d6 * -(3d6)kh1 / 2 + 7 % (1d4,)",
+        "() + (1d6, ) + 2d20ra>19",
+    ],
+)
+def test_the_scanner_reads_d20_forms_as_the_grammar(text: str) -> None:
+    """The scanner itself reads these (it does not leave them to the readers after it)."""
+    fast = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+    assert fast is not None
+    assert shape(fast) == strict(text, "d20", quick=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1d20 >= 10",  # a comparison
+        "(1d6-10) % 3",  # a side of `%` that can be negative
+        "3 // (1d4, 0)kl1",  # a divisor that can be 0
+        "3d6 [Fire]",  # a label in other case than the lower-cased text
+        "(1d6) kh1",  # a keep after blanks
+        "4d6e6kh3ro1",  # out of d20's order
+        "2d6rr1ro2",  # once and repeatedly
+        "1d6e>0",  # explodes on every face
+        "1001d6",  # too many dice
+        "1d6 [unclosed",
+        "[[1d6]]",
+    ],
+)
+def test_the_scanner_declines_what_the_grammar_refuses_or_reads_otherwise(text: str) -> None:
+    assert scan(text, _lower(text), Limits(), DIALECTS["d20"]) is None
+    assert strict(text, "d20", quick=True) == strict(text, "d20", quick=False)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(text=st.one_of(readme_sum(), expressions("d20"), grouped_texts("d20").map(lambda c: c[0])))
+def test_what_the_scanner_reads_is_the_grammars_tree(text: str) -> None:
+    """Where the scanner reads a text at all, the grammar reads the same tree (node types,
+    fields, label text as written), under roomy and tight limits."""
+    for limits in (Limits(), Limits(max_nesting=1, max_dice=8, max_explode_depth=1)):
+        fast = scan(text, _lower(text), limits, DIALECTS["d20"])
+        if fast is not None:
+            low = _lower(text)
+            slow = _Parser(text, low, limits, DIALECTS["d20"], quick=False).whole()
+            assert shape(fast) == shape(slow)
 
 
 @settings(max_examples=examples(300), deadline=None)

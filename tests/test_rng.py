@@ -21,6 +21,7 @@ from referee.rng import (
     die,
     verifiable_faces,
 )
+from referee.rng.base import one_die_at_a_time
 from tests.oracles import reference_faces
 
 SEED = "9f" * 32
@@ -119,6 +120,27 @@ def test_seeded_draws_inline_exactly_what_randbelow_draws(seed: int) -> None:
         assert inline.throw(dice) == called.throw(dice)
         assert inline.throw(dice[:1]) == called.throw(dice[:1])
         assert inline.throw(list(dice[2:5])) == called.throw(list(dice[2:5]))
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**40 + 1])
+@pytest.mark.parametrize("inline", [True, False])
+def test_one_die_at_a_time_throws_as_throw_does(seed: int, inline: bool) -> None:
+    """`one_die_at_a_time` (how a reroll or explosion chain throws its dice) gives the throws
+    `throw((size,))` gives, interleaved with other throws and other sizes, and leaves the
+    generator where those throws would: nothing drawn ahead."""
+    sizes = [1, 2, 3, 6, 6, 20, 100, 101, 1000, 2**31 + 5, 6, 4] * 6
+    fast, slow = SeededRng(seed), SeededRng(seed)
+    if not inline:
+        fast._bits = None  # the way for a `_randbelow` that is not the standard one
+    for i, size in enumerate(sizes):
+        throw, times = one_die_at_a_time(fast, size), i % 4 + 1
+        assert [throw() for _ in range(times)] == [slow.throw((size,)) for _ in range(times)]
+        assert fast.throw((size, 6)) == slow.throw((size, 6))
+        assert fast._random.getstate() == slow._random.getstate()
+    scripted = one_die_at_a_time(ScriptedRng([3, 1]), 4)
+    assert (scripted(), scripted()) == (Throw((4,), (3,)), Throw((4,), (1,)))
+    with pytest.raises(RuleError, match="whole number of sides"):
+        SeededRng(1).one_die_at_a_time(0)
 
 
 @pytest.mark.parametrize("bad", [(6, 0), (6, True), (20, 2.0), (6, 6, -1)])

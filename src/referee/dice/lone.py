@@ -273,6 +273,16 @@ def _group_at(
         return (_PLAIN if lone else _new(Dice, (count, sides, *_PLAIN_TAIL))), pos
     if len(fields) == 1 and "keep" in fields:  # the commonest (`4d6kh3`): nothing else to check
         return _new(Dice, (count, sides, False, fields["keep"], *_KEEP_TAIL)), pos
+    dice = checked_group(count, sides, fields, limits, dialect)
+    return None if dice is None else (dice, pos)
+
+
+def checked_group(
+    count: int, sides: int, fields: dict[str, Any], limits: Limits, dialect: Dialect
+) -> Dice | None:
+    """The group of `count` dice of `sides` sides with these modifier fields, as the grammar
+    makes it; None where the grammar would refuse it or read it otherwise (a group that would
+    never stop, too many dice, a pair the dialect refuses)."""
     if fields.get("success") == "top":
         fields["success"] = success(CMP_EQ, sides)
     on = fields.get("explode_on")
@@ -282,6 +292,13 @@ def _group_at(
     for name, value in fields.items():
         made[_INDEX[name]] = value
     dice: Dice = _new(Dice, made)
+    return None if most_dice_of(dice, limits, dialect) is None else dice
+
+
+def most_dice_of(dice: Dice, limits: Limits, dialect: Dialect) -> int | None:
+    """The most dice a group may throw (`Dice.most_dice`); None where the grammar would refuse
+    the group (one that would never stop, too many dice, a pair the dialect refuses)."""
+    sides = dice[1]
     reroll = dice.reroll
     if len(reroll) == 1 and not dice.explode:  # one test: its range says if every face rerolls
         lowest, highest = reroll[0].passing_range()
@@ -294,13 +311,14 @@ def _group_at(
             return None
         if dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
             return None
-    if dice.most_dice(limits.max_explode_depth) > limits.max_dice:
+    most = dice.most_dice(limits.max_explode_depth)
+    if most > limits.max_dice:
         return None
-    if ordered and written_order_conflict(dice) is not None:
+    if dialect.written_order and written_order_conflict(dice) is not None:
         return None
     if reroll and dice.explode and not dialect.rerolls_with_explosions:
         return None  # the grammar refuses the pair, and says why
-    return dice, pos
+    return most
 
 
 def written_order_conflict(dice: Dice) -> str | None:

@@ -76,6 +76,7 @@ from referee.dice.members import (
     OP_MOD,
     OP_SUB,
 )
+from referee.dice.scan import scan
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
@@ -90,6 +91,7 @@ _TERM_RE = re.compile(r"[ \t]*([+-]?)[ \t]*" + _TERM)
 _SUM_RE = re.compile(r"[ \t]*" + _TERM + r"(?:[ \t]*[+-][ \t]*" + _TERM + r")*[ \t]*")
 _BLANKS = frozenset(" \t")
 _SUM_NEXT = frozenset(" \t+-[")  # what may follow the first atom of a plain sum
+_UNLABELLED_SUM = "0123456789d+- \t"  # every character of a plain sum without labels
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
@@ -128,8 +130,12 @@ def parse(
             f"expression {_clip(text)!r} is {len(text)} characters long "
             f"(at most {limits.max_length})"
         )
-    found = _dialect(dialect)  # an unknown dialect is an error even for the plainest text
-    low = _lower(text)
+    # an unknown dialect is an error even for the plainest text (`_dialect`, its commonest
+    # case without the call)
+    found = DIALECTS.get(dialect) if type(dialect) is str else None
+    if found is None:
+        found = _dialect(dialect)
+    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)  # `_lower`
     if not found.percent_die and "d%" in low:
         _refuse_percent_die(text, low, found)
     lone = _PLAIN_RE.match(low)
@@ -142,11 +148,23 @@ def parse(
         return node
     # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
     # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
-    if stop or low[:1] in _BLANKS:
-        if (stop == 0 or low[stop] in _SUM_NEXT) and _SUM_RE.fullmatch(low) is not None:
-            summed = _plain_sum_of(text, low, limits, found)
-            if summed is not None:
-                return summed
+    # (Where the scanner reads the rest, only a text of digits, dice, signs and blanks is
+    # tried as a plain sum first: one call tells it, where a failing regex costs more.)
+    atom_first = stop or low[:1] in _BLANKS
+    if (
+        atom_first
+        and (stop == 0 or low[stop] in _SUM_NEXT)
+        and (not found.sets or not low.strip(_UNLABELLED_SUM))
+        and _SUM_RE.fullmatch(low) is not None
+    ):
+        summed = _plain_sum_of(text, low, limits, found)
+        if summed is not None:
+            return summed
+    if found.sets:  # (the one dialect with sets, d20, has a scanner)
+        scanned = scan(text, low, limits, found)
+        if scanned is not None:
+            return scanned
+    if atom_first:
         group = lone_group(low, limits, found)
         if group is not None:
             return group

@@ -66,6 +66,7 @@ from referee.dice.parser import _parse_in, parse_cached
 from referee.dice.render import render
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
+from referee.rng.base import one_die_at_a_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,42 +213,32 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
 
 
 _Terms = tuple[int, tuple[tuple[bool, Dice | int], ...]]
-_TERMS: dict[int, tuple[Expr, _Terms | None]] = {}
-"""Sums of plain groups and numbers flattened, by the tree's id (held, and `is` confirms)."""
 
 
 def _terms(expr: BinOp) -> _Terms | None:
     """`1d20+5`, `3d6[fire] + 1d4 - 2`: (dice in all, (minus?, group or number) in order);
-    None for any other tree."""
-    found = _TERMS.get(id(expr))
-    if found is not None and found[0] is expr:
-        return found[1]
-    out: list[tuple[bool, Dice | int]] = []
-    node: Expr = expr
-    while type(node) is BinOp and (node.op is OP_ADD or node.op is OP_SUB):
-        out.append((node.op is OP_SUB, node.right))  # type: ignore[arg-type]
-        node = node.left
-    out.append((False, node))  # type: ignore[arg-type]
+    None for any other tree. Read from the last term back, so most trees are told apart at
+    their last term or the one before."""
     terms: list[tuple[bool, Dice | int]] = []
     dice = 0
-    for minus, term in reversed(out):
-        item: Expr = term  # type: ignore[assignment]
-        while type(item) is Label:
-            item = item.operand
-        if type(item) is Dice and item[2:] == _PLAIN_TAIL:
-            dice += item.count
-            terms.append((minus, item))
-        elif type(item) is Const and type(item.value) is int:
-            terms.append((minus, item.value))
+    node: Expr | None = expr
+    while node is not None:
+        item: Expr
+        if type(node) is BinOp and (node[0] is OP_ADD or node[0] is OP_SUB):
+            minus, item, node = node[0] is OP_SUB, node[2], node[1]
         else:
-            plan = None
-            break
-    else:
-        plan = (dice, tuple(terms))
-    if len(_TERMS) >= 512:
-        _TERMS.clear()
-    _TERMS[id(expr)] = (expr, plan)
-    return plan
+            minus, item, node = False, node, None
+        while type(item) is Label:
+            item = item[0]
+        if type(item) is Dice and item[2:] == _PLAIN_TAIL:
+            dice += item[0]
+            terms.append((minus, item))
+        elif type(item) is Const and type(item[0]) is int:
+            terms.append((minus, item[0]))
+        else:
+            return None
+    terms.reverse()
+    return dice, tuple(terms)
 
 
 def _roll_terms(expr: Expr, terms: tuple[tuple[bool, Dice | int], ...], rng: Rng) -> RollResult:
@@ -336,8 +327,27 @@ class _State:
         return value
 
     def binop(self, node: BinOp) -> Number:
-        left = self.evaluate(node.left)
-        right = self.evaluate(node.right)
+        # `evaluate` of each side, a number or a group without the call
+        left: Number
+        right: Number
+        side = node.left
+        if type(side) is Const:
+            left = side[0]
+        elif type(side) is Dice:
+            rolled = roll_group(side, self.rng, self.limits, self.budget)
+            self.groups.append(rolled)
+            left = rolled[4]
+        else:
+            left = self.evaluate(side)
+        side = node.right
+        if type(side) is Const:
+            right = side[0]
+        elif type(side) is Dice:
+            rolled = roll_group(side, self.rng, self.limits, self.budget)
+            self.groups.append(rolled)
+            right = rolled[4]
+        else:
+            right = self.evaluate(side)
         op = node.op
         if op is OP_ADD:
             return left + right
@@ -559,18 +569,17 @@ def _rerolled_once(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll
     budget: what was thrown is counted at the end)."""
     count, sides = group[0], group[1]
     low, high = group.reroll[0].passing_range()
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     throws: list[Throw] = []
     rerolled: list[bool] = []
     stood = 0
     for _ in range(count):
-        thrown = throw(size)
+        thrown = throw()
         face = thrown.faces[0]
         if low <= face <= high:
             throws.append(thrown)
             rerolled.append(True)
-            thrown = throw(size)
+            thrown = throw()
             face = thrown.faces[0]
         throws.append(thrown)
         rerolled.append(False)
@@ -598,16 +607,21 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     """A group that only rerolls (and keeps, counts, clamps): `_Chains` without explosions,
     in one loop. Each die is thrown on its own, followed at once by its rerolls."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     tests = group.reroll
     again: frozenset[int] | None = None
     if len(tests) == 1:  # one test: a range of values, checked without a call
         low, high = tests[0].passing_range()
-    else:
-        low, high = 1, 0
-        again = _rerolling(group)
+    else:  # several (`ro1ro2`): one range where theirs meet, else the faces they pass
+        ranges = sorted([test.passing_range() for test in tests])
+        low, high = ranges[0]
+        for start, stop in ranges[1:]:
+            if start > high + 1:
+                low, high = 1, 0
+                again = _rerolling(group)
+                break
+            high = max(high, stop)
     most = 1 if group.reroll_once else limits.max_explode_depth
     clamps = group.floor is not None or group.ceiling is not None
     spent = None
@@ -617,20 +631,22 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     faces: list[int] = []
     values: list[int] = []
     rerolled: list[bool] = []
-    if budget is None and most == 1 and again is None and not fudge and not clamps:
-        # the commonest reroll (d20's `2d6ro<3`): each die thrown again at most once, its
-        # value its face; the loop below, without what cannot happen here
+    if budget is None and again is None and not fudge and not clamps:
+        # the commonest rerolls (d20's `2d6ro<3`, `4d20rr1kh3`): one test, each value its
+        # face; the loop below, without what cannot happen here
         stood = 0
         for _ in range(group.count):
-            thrown = throw(size)
+            thrown = throw()
             throws.append(thrown)
-            face = thrown.faces[0]
-            if low <= face <= high:
+            face = thrown[1][0]
+            tries = 0
+            while tries < most and low <= face <= high:
+                tries += 1
                 faces.append(face)
                 rerolled.append(True)
-                thrown = throw(size)
+                thrown = throw()
                 throws.append(thrown)
-                face = thrown.faces[0]
+                face = thrown[1][0]
             faces.append(face)
             rerolled.append(False)
             stood += face
@@ -662,7 +678,7 @@ def _rerolled(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
                     budget[0] -= 1
                     if budget[0] < 0:
                         _over_budget(1, sides)
-                thrown = throw(size)
+                thrown = throw()
                 throws.append(thrown)
                 face = thrown.faces[0]
                 faces.append(face)
@@ -709,8 +725,7 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     clamps): `_Chains` without rerolls, in one loop. Each die is thrown on its own, followed
     at once by its explosions, at most `max_explode_depth` of them."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     on = group.explode_on  # as Dice.explodes: the top face, or the values passing a test
     if on is None:
@@ -727,14 +742,30 @@ def _exploded(group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -
     faces: list[int] = []
     values: list[int] = []
     exploded: list[bool] = []
-    for _ in range(group.count):
+    if budget is None and not fudge and not clamps:  # each value its face (`6d6e6`)
+        for _ in range(group.count):
+            chain = 0
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            while chain < depth and low <= face <= high:
+                chain += 1
+                faces.append(face)
+                exploded.append(True)
+                thrown = throw()
+                throws.append(thrown)
+                face = thrown[1][0]
+            faces.append(face)
+            exploded.append(False)
+        values = faces
+    for _ in range(0 if values is faces else group.count):
         chain = 0
         while True:
             if budget is not None:
                 budget[0] -= 1
                 if budget[0] < 0:
                     _over_budget(1, sides)
-            thrown = throw(size)
+            thrown = throw()
             throws.append(thrown)
             face = thrown.faces[0]
             faces.append(face)
@@ -771,22 +802,37 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
     without rerolls or explosions, in one loop. Each die is thrown on its own; the first whose
     (clamped) value passes the test is followed at once by one more die, clamped too."""
     sides = group.sides
-    size = (sides,)
-    throw = rng.throw
+    throw = one_die_at_a_time(rng, sides)
     fudge = group.fudge
     clamps = group.floor is not None or group.ceiling is not None
     adding = group.add_on
+    low, high = (1, 0) if adding is None else adding.passing_range()  # `adding.passes`
     throws: list[Throw] = []
     faces: list[int] = []
     values: list[int] = []
     left = group.count
+    if not fudge and not clamps and (budget is None or left + 1 <= budget[0]):
+        # each value its face (`7d12ra12`), the worst case within the budget: the loop below
+        for _ in range(left):
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            faces.append(face)
+            if low <= face <= high:
+                low, high = 1, 0
+                thrown = throw()
+                throws.append(thrown)
+                faces.append(thrown[1][0])
+        if budget is not None:
+            budget[0] -= len(faces)
+        values, left = faces, 0
     while left:
         left -= 1
         if budget is not None:
             budget[0] -= 1
             if budget[0] < 0:
                 _over_budget(1, sides)
-        thrown = throw(size)
+        thrown = throw()
         throws.append(thrown)
         face = thrown.faces[0]
         faces.append(face)
@@ -794,8 +840,8 @@ def _added(group: Dice, rng: Rng, budget: list[int] | None) -> GroupRoll:
         if clamps:
             value = _clamp(group, value)
         values.append(value)
-        if adding is not None and adding.passes(value):
-            adding = None
+        if low <= value <= high:
+            low, high = 1, 0  # (no value passes any more)
             left += 1  # the added die, thrown next and never adding another
     kept = _select(group.keep, values)
     return _new(
@@ -818,7 +864,7 @@ class _Chains:
 
     def __init__(self, group: Dice, rng: Rng, limits: Limits, budget: list[int] | None) -> None:
         self.group = group
-        self.rng = rng
+        self.throw = one_die_at_a_time(rng, group.sides)
         self.depth = limits.max_explode_depth
         self.budget = budget
         self.throws: list[Throw] = []
@@ -835,9 +881,9 @@ class _Chains:
             self.budget[0] -= 1
             if self.budget[0] < 0:
                 _over_budget(1, self.group.sides)
-        throw = self.rng.throw((self.group.sides,))
-        self.throws.append(throw)
-        face = throw.faces[0]
+        thrown = self.throw()
+        self.throws.append(thrown)
+        face = thrown.faces[0]
         self.faces.append(face)
         self.values.append(face - 2 if self.group.fudge else face)
         self.rerolled.append(False)
@@ -916,6 +962,10 @@ def _select(keep: Keep | None, values: Sequence[Number]) -> list[bool]:
     mode = keep.mode
     high_first = mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST
     keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
+    if keep.count == 1 and values:  # (`kh1`, `pl1`): the first highest or lowest, as below
+        flags = [not keeping] * len(values)
+        flags[values.index(max(values) if high_first else min(values))] = keeping
+        return flags
     # a stable sort (reversed too) leaves equal values in throw order: earlier first
     order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
     flags = [not keeping] * len(values)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from referee.errors import RuleError
@@ -92,6 +93,22 @@ def die(rng: Rng, sides: int) -> int:
     47
     """
     return rng.throw((sides,)).faces[0]
+
+
+def one_die_at_a_time(rng: Rng, size: int) -> Callable[[], Throw]:
+    """A call that throws one die of `size` sides from `rng` each time, exactly as
+    `rng.throw((size,))` would (the same faces, drawn in the same order): a source's own
+    `one_die_at_a_time` where it has one (`SeededRng`), else its `throw`.
+
+    >>> from referee.rng import ScriptedRng
+    >>> throw = one_die_at_a_time(ScriptedRng([4, 2]), 6)
+    >>> throw().faces, throw().faces
+    ((4,), (2,))
+    """
+    own = getattr(rng, "one_die_at_a_time", None)
+    if own is not None:
+        return own(size)  # type: ignore[no-any-return]
+    return partial(rng.throw, (size,))
 
 
 @dataclass(slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from referee.errors import RuleError, ScriptError
 from referee.rng.base import Throw, check_sides
@@ -16,6 +17,21 @@ _new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new_
 _INLINE = getattr(random.Random, "_randbelow", None) is getattr(
     random.Random, "_randbelow_with_getrandbits", object()
 )
+
+
+_SHARED_UP_TO = 100
+"""One-die throws of at most this many sides are shared values (`_one_die_throws`)."""
+_ONE_DIE: dict[int, tuple[Throw, ...]] = {}
+
+
+def _one_die_throws(size: int) -> tuple[Throw, ...]:
+    """Every one-die throw of a die of `size` sides, by its draw (face - 1): frozen values, so
+    one serves every roll (`size` at most `_SHARED_UP_TO`)."""
+    found = _ONE_DIE.get(size)
+    if found is None:
+        sides = (size,)
+        found = _ONE_DIE[size] = tuple(Throw(sides, (face,)) for face in range(1, size + 1))
+    return found
 
 
 class SystemRng:
@@ -45,7 +61,7 @@ class SeededRng:
     True
     """
 
-    __slots__ = ("_below", "_bits", "_random", "seed")
+    __slots__ = ("_below", "_bits", "_one_die", "_random", "seed")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
@@ -54,6 +70,7 @@ class SeededRng:
         # `_randbelow` inline where it is the standard rejection of `getrandbits` (the same
         # draws without a Python call per die); any other `_randbelow` is called as it is.
         self._bits: Callable[[int], int] | None = self._random.getrandbits if _INLINE else None
+        self._one_die: dict[int, Callable[[], Throw]] = {}  # `one_die_at_a_time`, d100 at most
 
     def throw(self, sides: Sequence[int]) -> Throw:
         bits = self._bits
@@ -86,6 +103,34 @@ class SeededRng:
                 face = bits(k)
             faces.append(face + 1)
         return _new(Throw, (sizes, tuple(faces), None, None))
+
+    def one_die_at_a_time(self, size: int) -> Callable[[], Throw]:
+        """A call that throws one die of `size` sides each time: the same throws as
+        `throw((size,))`, each drawn when it is called (so the generator stands where as many
+        `throw` calls would leave it), without a Python call per die where `_randbelow` is
+        drawn inline.
+
+        >>> rng, again = SeededRng(5), SeededRng(5)
+        >>> throw = rng.one_die_at_a_time(20)
+        >>> [throw() for _ in range(3)] == [again.throw((20,)) for _ in range(3)]
+        True
+        """
+        if type(size) is not int or size < 1:
+            check_sides((size,))
+        found = self._one_die.get(size)
+        if found is not None:
+            return found
+        bits = self._bits
+        if bits is None:
+            return partial(self.throw, (size,))
+        # `throw`'s rejection of getrandbits draws, in C: each call draws until one is under
+        # `size`, and nothing before it is called (so one serves every roll of this source)
+        drawn = filter(size.__gt__, iter(partial(bits, size.bit_length()), -1))
+        if size > _SHARED_UP_TO:
+            sides = (size,)
+            return map(lambda face: _new(Throw, (sides, (face + 1,), None, None)), drawn).__next__
+        found = self._one_die[size] = map(_one_die_throws(size).__getitem__, drawn).__next__
+        return found
 
     def __repr__(self) -> str:
         return f"SeededRng({self.seed})"
