@@ -15,8 +15,11 @@ and drops it at the end. Everything talks to 127.0.0.1 only.
    clients (spread evenly over the ports) each play their own MSV spar, going on to a new
    bout when one ends (so the load is spread over many bouts); the bouts are opened before
    the clock starts, so the timed window holds attacks only, request for request against
-   the bare appends. Each count is measured in `--rounds` rounds that alternate which side
-   goes first; the round of the median ratio is printed with every round's ratio.
+   the bare appends. Both sides answer a few attacks untimed first (imports, connections and
+   caches warm), then each count is measured in `--rounds` rounds that alternate which side
+   goes first (a drift of the machine's load hits both); each column is the median over the
+   rounds and the ratio the median of the rounds' ratios (with an even count, the mean of the
+   middle two), printed with every round's ratio and the load average.
 2. **Across instances.** Two instances A and B; `--watchers` live streams (server-sent
    events) spread over `--bouts` bouts, half of the bouts watched on A and half on B. Every
    bout gets a free roll every `--every` seconds written through the *other* instance, so each
@@ -529,6 +532,16 @@ class Sessions:
         self.conn.close()
 
 
+#: What `drive` measures: attacks/s, p50 and p99 (ms).
+KEYS = ("rate", "p50", "p99")
+
+
+def warm_up(args: argparse.Namespace) -> int:
+    """Attacks each side answers untimed before a setup's timed rounds: a tenth of a
+    measurement, at least 8 a client."""
+    return max(int(args.requests) // 10, 8 * int(args.clients))
+
+
 def throughput(db: str, args: argparse.Namespace) -> None:
     configs: list[tuple[str, int, int]] = [
         (f"{n} process{'es' if n > 1 else ''}", n, 1) for n in args.process_counts
@@ -542,6 +555,10 @@ def throughput(db: str, args: argparse.Namespace) -> None:
         with servers() as started:
             referee = [started.referee(db, workers) for _ in range(instances)]
             bare = [started.bare(db, workers) for _ in range(instances)]
+            # Untimed: both sides' processes import, connect and warm their caches before the
+            # first timed round, which would otherwise favour the side that went second.
+            for ports, bare_turn in ((bare, True), (referee, False)):
+                asyncio.run(drive(ports, args.clients, warm_up(args), bare_turn))
             rounds = []
             for round_ in range(args.rounds):
                 pair: dict[bool, dict[str, float]] = {}
@@ -552,20 +569,24 @@ def throughput(db: str, args: argparse.Namespace) -> None:
                             drive(ports, args.clients, args.requests, bare_turn)
                         )
                 rounds.append(pair)
-            rounds.sort(key=lambda p: p[False]["rate"] / p[True]["rate"])
-            middle = rounds[len(rounds) // 2]
-            ref, base = middle[False], middle[True]
-            spread = " ".join(f"{p[False]['rate'] / p[True]['rate']:.2f}" for p in rounds)
+            ratios = sorted(p[False]["rate"] / p[True]["rate"] for p in rounds)
+            ref, base = (
+                {k: statistics.median(p[side][k] for p in rounds) for k in KEYS}
+                for side in (False, True)
+            )
+            spread = " ".join(f"{r:.2f}" for r in ratios)
             print(
                 f"{name:18} {ref['rate']:9.0f} {ref['p50']:7.1f} {ref['p99']:7.1f} "
                 f"{base['rate']:8.0f} {base['p50']:8.1f} {base['p99']:8.1f} "
-                f"{ref['rate'] / base['rate']:6.2f}  ({spread})  {sessions.most}",
+                f"{statistics.median(ratios):6.2f}  ({spread})  {sessions.most}  load {load()}",
                 flush=True,
             )
     sessions.close()
     print(
         f"ratio = referee attacks/s over the bare route's appends/s with the same processes, "
-        f"the round of the median ratio ({args.rounds} rounds' ratios in brackets, lowest first); "
+        f"the median of the rounds' ratios ({args.rounds} rounds' ratios in brackets, lowest "
+        f"first; the other columns are medians over the rounds; both sides warmed up untimed "
+        f"first); "
         f"{args.clients} clients, {args.requests} attacks per measurement; sessions: the most "
         f"PostgreSQL sessions the referee's processes held at once; load {load()}"
     )

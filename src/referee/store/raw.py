@@ -43,6 +43,12 @@ def run_sql(conn: Connection, sql: str, parameters: Sequence[Any] | None = None)
     _execute(conn, sql, parameters, many=False, fetch=False)
 
 
+def run_many(conn: Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    """Run one statement of the driver's SQL once for each of `rows` (positional parameters in
+    the driver's style) on its cursor: one driver call."""
+    _execute(conn, sql, rows, many=True, fetch=False)
+
+
 def _execute(
     conn: Connection, sql: str, parameters: Any, *, many: bool, fetch: bool
 ) -> tuple[list[Any], int]:

@@ -6,14 +6,14 @@ import functools
 import json
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select
+from sqlalchemy import Connection, bindparam, select
 
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.rng import commitment
 from referee.store.notify import appended
-from referee.store.raw import Statement, run_sql, together
+from referee.store.raw import Statement, run_many, run_sql, together
 from referee.store.records import BoutRecord, ServerSeed
 from referee.store.schema import BOUTS, EVENTS, SEEDS, TOKENS
 
@@ -31,7 +31,6 @@ _EVENTS_AFTER = Statement(
     .where(EVENTS.c.bout_id == bindparam("bout_id"), EVENTS.c.seq > bindparam("after"))
     .order_by(EVENTS.c.seq)
 )
-_INSERT_EVENTS = Statement(insert(EVENTS), [column.key for column in EVENTS.c])
 #: The bout's row with its current seed's columns.
 _BOUT_AND_SEED = (
     BOUTS,
@@ -209,24 +208,26 @@ def insert_events(
     """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`).
 
     Only events `chain` made or `verify_chain` passed come here: their JSON is checked.
-    `texts` are their payloads' canonical JSON when the caller has them already (`link`)."""
+    `texts` are their payloads' canonical JSON when the caller has them already (`link`).
+    Each row is a tuple in the table's column order (`_EVENT_COLUMNS`), as both drivers take
+    it: no row dictionary built, then read again by name."""
     rows = []
     for i, event in enumerate(events):
         extra = {key: value for key, value in event.items() if key not in EVENT_KEYS}
         rows.append(
-            {
-                "bout_id": bout_id,
-                "seq": event["seq"],
-                "type": event["type"],
-                "actor": event["actor"],
-                "at": event["at"],
-                "payload": texts[i]
+            (
+                bout_id,
+                event["seq"],
+                event["type"],
+                event["actor"],
+                event["at"],
+                texts[i]
                 if texts is not None
                 else checked_canonical_json(event["payload"]).decode("utf-8"),
-                "extra": checked_canonical_json(extra).decode("utf-8") if extra else None,
-                "prev": event["prev"],
-                "hash": event["hash"],
-            }
+                checked_canonical_json(extra).decode("utf-8") if extra else None,
+                event["prev"],
+                event["hash"],
+            )
         )
     if not rows:
         return
@@ -235,14 +236,22 @@ def insert_events(
         # protocol's bound on parameters).
         for start in range(0, len(rows), _PG_ROWS):
             part = rows[start : start + _PG_ROWS]
-            values = [row[column] for row in part for column in _EVENT_COLUMNS]
-            run_sql(conn, _pg_insert_events(len(part)), values)
+            run_sql(conn, _pg_insert_events(len(part)), [value for row in part for value in row])
     else:
-        _INSERT_EVENTS.many(conn, rows)
+        run_many(conn, _SQLITE_INSERT_EVENTS, rows)
     appended(conn, bout_id)  # live streams hear of it after the commit (`store.notify`)
 
 
-_EVENT_COLUMNS = tuple(column.key for column in EVENTS.c)
+#: The events table's columns, in the order of `insert_events`'s row tuples.
+_EVENT_COLUMNS = (
+    "bout_id", "seq", "type", "actor", "at", "payload", "extra", "prev", "hash",
+)  # fmt: skip
+assert tuple(column.key for column in EVENTS.c) == _EVENT_COLUMNS
+#: SQLite: insert one event, its values by position in `_EVENT_COLUMNS`' order.
+_SQLITE_INSERT_EVENTS = (
+    f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
+    f"VALUES ({', '.join(['?'] * len(_EVENT_COLUMNS))})"
+)
 #: Most rows one PostgreSQL INSERT carries (9 parameters each; the protocol takes 65,535).
 _PG_ROWS = 1000
 
