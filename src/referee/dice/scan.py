@@ -258,13 +258,8 @@ class _Reader:
 
     def check_divisor(self, op: Any, left: Expr, right: Expr) -> None:
         low: Number
-        plain = right
-        while type(plain) is Label:
-            plain = plain[0]
-        if (type(plain) is Const and plain[0] > 0) or (
-            type(plain) is Dice and plain[2:] == _PLAIN_TAIL
-        ):
-            low = 1  # (`bounds` of a positive number or a plain group: 1 at least)
+        if _at_least_one(right):
+            low = 1  # (what `bounds` finds is 1 at least)
         else:
             low, high = bounds(right, self.limits)
             if low <= 0 <= high:
@@ -363,6 +358,31 @@ class _Reader:
                 kept = _keep(self.table, letter, side, mark, number)
                 return _new(Pool, (items, kept, None, None, False))
         return _new(Pool, (items, None, None, None, False))
+
+
+def _at_least_one(node: Expr) -> bool:
+    """Whether every roll of `node` (a tree the scanner made) gives 1 or more, as `bounds`
+    finds it, told without `bounds`: a positive number; a group (its faces are 1 or more,
+    rerolled, raised or exploded) whose ceiling is 1 or more and whose keep is by rank and
+    keeps a die; a set of such items, not empty, whose keep is by rank and keeps an item;
+    any of these labelled. False for anything else (then `bounds` is asked)."""
+    while type(node) is Label:
+        node = node.operand
+    if type(node) is Const:
+        return node.value > 0
+    if type(node) is Dice:
+        ceiling, kept = node.ceiling, node.keep
+        return (ceiling is None or ceiling >= 1) and (
+            kept is None or (kept.test is None and kept.kept(node.count) >= 1)
+        )
+    if type(node) is Pool:
+        items, kept = node.items, node.keep
+        return (
+            len(items) > 0
+            and (kept is None or (kept.test is None and kept.kept(len(items)) >= 1))
+            and all(_at_least_one(item) for item in items)
+        )
+    return False
 
 
 def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple[Dice, int]:
