@@ -281,8 +281,24 @@ def roll_text(
     6
     """
     if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
-        return roll(_parse_in(text, dialect), rng=rng)  # what parse_cached would look up
+        expr, terms = _planned(text, dialect)
+        if terms is not None:
+            return _roll_terms(expr, terms, rng)  # as `roll` rolls a flat sum
+        return roll(expr, rng=rng)
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
+
+
+@functools.lru_cache(maxsize=512)
+def _planned(text: str, dialect: str) -> tuple[Expr, tuple[tuple[bool, Dice | int], ...] | None]:
+    """The tree `parse_cached` gives (from its cache) and, when it is a flat sum of plain
+    groups and numbers that `roll` rolls by `_roll_terms` under the default limits, its terms
+    (so a text rolled again is not flattened again; the fresh path never looks here)."""
+    expr = _parse_in(text, dialect)  # what parse_cached would look up
+    if type(expr) is BinOp:
+        terms = _terms(expr)
+        if terms is not None and terms[0] <= DEFAULT_LIMITS.max_dice:
+            return expr, terms[1]
+    return expr, None
 
 
 _PLAIN_TAIL = Dice(1, 1)[2:]
