@@ -347,6 +347,8 @@ class _State:
         left: Number
         right: Number
         side = node.left
+        while type(side) is Label:  # (a label passes its operand's value on)
+            side = side[0]
         if type(side) is Const:
             left = side[0]
         elif type(side) is Dice:
@@ -356,6 +358,8 @@ class _State:
         else:
             left = self.evaluate(side)
         side = node.right
+        while type(side) is Label:
+            side = side[0]
         if type(side) is Const:
             right = side[0]
         elif type(side) is Dice:
@@ -371,6 +375,8 @@ class _State:
             return left - right
         if op is OP_MUL:
             return left * right
+        if op is OP_FLOORDIV and right and type(left) is int and type(right) is int:
+            return left // right  # (`apply`'s, without the call; 0 is its error)
         return apply(op, left, right, node)
 
     def pool(self, node: Pool) -> Number:
@@ -503,24 +509,23 @@ def roll_group(
         count, tests = group[0], group[7]
         if len(tests) == 1 and (budget is None or count * 2 <= budget[0]):
             return _rerolled_once(group, rng, budget)
-    count, sides, explode, keep, success, _, _, reroll, _, add_on, floor, ceiling, failure = group[
-        :13
-    ]
+    explode, reroll, add_on = group[2], group[7], group[9]
+    if explode or reroll or add_on is not None:  # chains: dice counted die by die
+        if budget is not None and budget[0] < group[0]:
+            _over_budget(group[0], group[1])  # (not one die of it would fit)
+        if not explode and add_on is None:
+            return _rerolled(group, rng, limits, budget)
+        if not reroll and add_on is None and group[6] is EXPLODE_EACH:
+            return _exploded(group, rng, limits, budget)
+        if not explode and not reroll:
+            return _added(group, rng, budget)
+        return _Chains(group, rng, limits, budget).roll()
+    count, sides, _, keep, success, _, _, _, _, _, floor, ceiling, failure = group[:13]
     fudge = group.fudge
     if budget is not None:
         budget[0] -= count
         if budget[0] < 0:
             _over_budget(count, sides)
-    if explode or reroll or add_on is not None:
-        if budget is not None:
-            budget[0] += count  # counted again die by die
-        if not explode and add_on is None:
-            return _rerolled(group, rng, limits, budget)
-        if not reroll and add_on is None and group.explode_kind is EXPLODE_EACH:
-            return _exploded(group, rng, limits, budget)
-        if not explode and not reroll:
-            return _added(group, rng, budget)
-        return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
     faces = first.faces
     values: tuple[int, ...] | list[int]
