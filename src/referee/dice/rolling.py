@@ -203,7 +203,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
         if terms is not None and terms[0] <= limits.max_dice:
             return _roll_terms(expr, terms[1], rng)
     state = _State(rng, limits)
-    total = state.evaluate(expr)
+    total = state.binop(expr) if type(expr) is BinOp else state.evaluate(expr)
     result = _new(RollResult, (expr, tuple(state.groups), total, tuple(state.pools)))
     if not result.groups:  # no die thrown: this tree always rolls this (frozen) result
         if len(_FIXED) >= 512:
@@ -528,15 +528,15 @@ def roll_group(
             _over_budget(count, sides)
     first = rng.throw((sides,) * count)
     faces = first.faces
-    values: tuple[int, ...] | list[int]
+    values: tuple[int, ...]
     if fudge:
-        values = [_clamp(group, f - 2) for f in faces]
+        values = tuple([_clamp(group, f - 2) for f in faces])
     elif floor is None and ceiling is None:
         values = faces
     else:  # as _clamp: up to the floor, then down to the ceiling
         low = -1 if floor is None else floor
         high = max(sides, low) if ceiling is None else ceiling  # a floor may pass the top
-        values = [min(max(f, low), high) for f in faces]
+        values = tuple([min(max(f, low), high) for f in faces])
     if keep is None and success is None and failure is None:
         kept: tuple[bool, ...] = (True,) * count
         value = sum(values)
@@ -544,10 +544,10 @@ def roll_group(
         flags = _select(keep, values)
         value = _group_value(group, values, flags)
         kept = tuple(flags)
-    same = values is faces or values == list(faces)
+    same = values is faces or values == faces
     return _new(
         GroupRoll,
-        (group, (first,), kept, (False,) * count, value, (), () if same else tuple(values), ()),
+        (group, (first,), kept, (False,) * count, value, (), () if same else values, ()),
     )
 
 
