@@ -200,7 +200,7 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
             return None
     if not tokens:
         return None
-    reader = _Reader(text is low or text == low, tokens, limits, dialect, table)
+    reader = _Reader(text is low or text == low, "[" in low, tokens, limits, dialect, table)
     try:
         node = reader.sum()
     except (_Declined, IndexError):  # (IndexError: the tokens ended where one must come)
@@ -213,12 +213,19 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
 class _Reader:
     """The descent over one text's tokens; `at` is the index of the next token."""
 
-    __slots__ = ("at", "d", "dice", "limits", "nesting", "same_case", "table", "tokens")
+    __slots__ = ("at", "d", "dice", "labels", "limits", "nesting", "same_case", "table", "tokens")
 
     def __init__(
-        self, same_case: bool, tokens: list[str], limits: Limits, dialect: Dialect, table: _Table
+        self,
+        same_case: bool,
+        labels: bool,
+        tokens: list[str],
+        limits: Limits,
+        dialect: Dialect,
+        table: _Table,
     ) -> None:
         self.same_case = same_case  # labels are read from the lower-cased text
+        self.labels = labels  # whether the text has a '[' (else no token is a label)
         self.tokens = tokens
         self.at = 0
         self.limits = limits
@@ -305,7 +312,7 @@ class _Reader:
             return _new(Neg, (inner,)) if first == "-" else inner
         else:
             raise _Declined
-        while self.at < len(tokens) and tokens[self.at][0] == "[":
+        while self.labels and self.at < len(tokens) and tokens[self.at][0] == "[":
             label = tokens[self.at]
             if len(label) == 1 or not self.same_case:
                 raise _Declined  # not closed; or the label as written is not the token
@@ -460,7 +467,7 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
     if letter is not None:
         made[_KEEP] = _keep(table, letter, side, mark, number)
     dice: Dice = _new(Dice, made)
-    if len(dice.reroll) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
+    if rerolls and len(tests) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
         checked = most_dice_of(dice, limits, dialect)
         if checked is None:
             raise _Declined
