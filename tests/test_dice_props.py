@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 from referee.dice import DIALECTS, Limits, bounds, parse, render, roll, write
 from referee.dice.dialects import Arg
+from referee.dice.expr import BinOp, Label, Neg, Pool
 from referee.dice.lone import lone_group
 from referee.dice.parser import _lower, _Parser
 from referee.dice.rolling import RollResult, _State
-from referee.dice.scan import scan
+from referee.dice.scan import _at_least_one, scan
 from referee.errors import LimitError, NotationError, RefereeError, RuleError, ScriptError
 from referee.rng import SeededRng, Throw
 from tests.depth import examples
@@ -676,6 +677,45 @@ def test_what_the_scanner_reads_is_the_grammars_tree(text: str) -> None:
             low = _lower(text)
             slow = _Parser(text, low, limits, DIALECTS["d20"], quick=False).whole()
             assert shape(fast) == shape(slow)
+
+
+def _nodes(node: object) -> list[object]:
+    """`node` and every node inside it."""
+    if type(node) is Label or type(node) is Neg:
+        return [node, *_nodes(node[0])]
+    if type(node) is BinOp:
+        return [node, *_nodes(node[1]), *_nodes(node[2])]
+    if type(node) is Pool:
+        return [node, *(inner for item in node[0] for inner in _nodes(item))]
+    return [node]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2d6ma0 + 2d6ma1 + 3d6kh0 + 3d6kh1 + 2d6pl2 + 2d6pl1 + 4d6k>3 + 4d6p<2 + 1d6ro1ra6 + 2d4e4",
+        "(1, 2d4)kh1 + (1, 2d4)kh0 + (1, 0) + (2, 3)pl1 + (2, 3)pl2 + () + (1d6,)k>3 + (3, -1)",
+        "(2 [a], 1d4ma1 [b])pl1 [c] [d] + 3d6mi2ma5ph2 + (1d4ma0 [e],)",
+    ],
+)
+def test_what_the_scanner_takes_for_at_least_one_bounds_finds_so(text: str) -> None:
+    """A divisor the scanner does not bound again is one `bounds` finds 1 or more, and the
+    ones it leaves to `bounds` include some `bounds` finds can be 0."""
+    tree = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+    assert tree is not None
+    told = [(bounds(node)[0] >= 1, _at_least_one(node)) for node in _nodes(tree)]
+    assert all(found for found, said in told if said)
+    assert (True, True) in told and (False, False) in told
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(text=st.one_of(readme_sum(), expressions("d20"), grouped_texts("d20").map(lambda c: c[0])))
+def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(text: str) -> None:
+    tree = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+    if tree is not None:
+        for node in _nodes(tree):
+            if _at_least_one(node):  # type: ignore[arg-type]
+                assert bounds(node)[0] >= 1  # type: ignore[arg-type]
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -203,7 +203,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
         if terms is not None and terms[0] <= limits.max_dice:
             return _roll_terms(expr, terms[1], rng)
     state = _State(rng, limits)
-    total = state.evaluate(expr)
+    total = state.binop(expr) if type(expr) is BinOp else state.evaluate(expr)
     result = _new(RollResult, (expr, tuple(state.groups), total, tuple(state.pools)))
     if not result.groups:  # no die thrown: this tree always rolls this (frozen) result
         if len(_FIXED) >= 512:
@@ -281,8 +281,24 @@ def roll_text(
     6
     """
     if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
-        return roll(_parse_in(text, dialect), rng=rng)  # what parse_cached would look up
+        expr, terms = _planned(text, dialect)
+        if terms is not None:
+            return _roll_terms(expr, terms, rng)  # as `roll` rolls a flat sum
+        return roll(expr, rng=rng)
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
+
+
+@functools.lru_cache(maxsize=512)
+def _planned(text: str, dialect: str) -> tuple[Expr, tuple[tuple[bool, Dice | int], ...] | None]:
+    """The tree `parse_cached` gives (from its cache) and, when it is a flat sum of plain
+    groups and numbers that `roll` rolls by `_roll_terms` under the default limits, its terms
+    (so a text rolled again is not flattened again; the fresh path never looks here)."""
+    expr = _parse_in(text, dialect)  # what parse_cached would look up
+    if type(expr) is BinOp:
+        terms = _terms(expr)
+        if terms is not None and terms[0] <= DEFAULT_LIMITS.max_dice:
+            return expr, terms[1]
+    return expr, None
 
 
 _PLAIN_TAIL = Dice(1, 1)[2:]
@@ -331,6 +347,8 @@ class _State:
         left: Number
         right: Number
         side = node.left
+        while type(side) is Label:  # (a label passes its operand's value on)
+            side = side[0]
         if type(side) is Const:
             left = side[0]
         elif type(side) is Dice:
@@ -340,6 +358,8 @@ class _State:
         else:
             left = self.evaluate(side)
         side = node.right
+        while type(side) is Label:
+            side = side[0]
         if type(side) is Const:
             right = side[0]
         elif type(side) is Dice:
@@ -355,6 +375,8 @@ class _State:
             return left - right
         if op is OP_MUL:
             return left * right
+        if op is OP_FLOORDIV and right and type(left) is int and type(right) is int:
+            return left // right  # (`apply`'s, without the call; 0 is its error)
         return apply(op, left, right, node)
 
     def pool(self, node: Pool) -> Number:
@@ -487,35 +509,34 @@ def roll_group(
         count, tests = group[0], group[7]
         if len(tests) == 1 and (budget is None or count * 2 <= budget[0]):
             return _rerolled_once(group, rng, budget)
-    count, sides, explode, keep, success, _, _, reroll, _, add_on, floor, ceiling, failure = group[
-        :13
-    ]
+    explode, reroll, add_on = group[2], group[7], group[9]
+    if explode or reroll or add_on is not None:  # chains: dice counted die by die
+        if budget is not None and budget[0] < group[0]:
+            _over_budget(group[0], group[1])  # (not one die of it would fit)
+        if not explode and add_on is None:
+            return _rerolled(group, rng, limits, budget)
+        if not reroll and add_on is None and group[6] is EXPLODE_EACH:
+            return _exploded(group, rng, limits, budget)
+        if not explode and not reroll:
+            return _added(group, rng, budget)
+        return _Chains(group, rng, limits, budget).roll()
+    count, sides, _, keep, success, _, _, _, _, _, floor, ceiling, failure = group[:13]
     fudge = group.fudge
     if budget is not None:
         budget[0] -= count
         if budget[0] < 0:
             _over_budget(count, sides)
-    if explode or reroll or add_on is not None:
-        if budget is not None:
-            budget[0] += count  # counted again die by die
-        if not explode and add_on is None:
-            return _rerolled(group, rng, limits, budget)
-        if not reroll and add_on is None and group.explode_kind is EXPLODE_EACH:
-            return _exploded(group, rng, limits, budget)
-        if not explode and not reroll:
-            return _added(group, rng, budget)
-        return _Chains(group, rng, limits, budget).roll()
     first = rng.throw((sides,) * count)
     faces = first.faces
-    values: tuple[int, ...] | list[int]
+    values: tuple[int, ...]
     if fudge:
-        values = [_clamp(group, f - 2) for f in faces]
+        values = tuple([_clamp(group, f - 2) for f in faces])
     elif floor is None and ceiling is None:
         values = faces
     else:  # as _clamp: up to the floor, then down to the ceiling
         low = -1 if floor is None else floor
         high = max(sides, low) if ceiling is None else ceiling  # a floor may pass the top
-        values = [min(max(f, low), high) for f in faces]
+        values = tuple([min(max(f, low), high) for f in faces])
     if keep is None and success is None and failure is None:
         kept: tuple[bool, ...] = (True,) * count
         value = sum(values)
@@ -523,10 +544,10 @@ def roll_group(
         flags = _select(keep, values)
         value = _group_value(group, values, flags)
         kept = tuple(flags)
-    same = values is faces or values == list(faces)
+    same = values is faces or values == faces
     return _new(
         GroupRoll,
-        (group, (first,), kept, (False,) * count, value, (), () if same else tuple(values), ()),
+        (group, (first,), kept, (False,) * count, value, (), () if same else values, ()),
     )
 
 

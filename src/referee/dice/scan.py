@@ -200,7 +200,7 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
             return None
     if not tokens:
         return None
-    reader = _Reader(text is low or text == low, tokens, limits, dialect, table)
+    reader = _Reader(text is low or text == low, "[" in low, tokens, limits, dialect, table)
     try:
         node = reader.sum()
     except (_Declined, IndexError):  # (IndexError: the tokens ended where one must come)
@@ -213,12 +213,19 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
 class _Reader:
     """The descent over one text's tokens; `at` is the index of the next token."""
 
-    __slots__ = ("at", "d", "dice", "limits", "nesting", "same_case", "table", "tokens")
+    __slots__ = ("at", "d", "dice", "labels", "limits", "nesting", "same_case", "table", "tokens")
 
     def __init__(
-        self, same_case: bool, tokens: list[str], limits: Limits, dialect: Dialect, table: _Table
+        self,
+        same_case: bool,
+        labels: bool,
+        tokens: list[str],
+        limits: Limits,
+        dialect: Dialect,
+        table: _Table,
     ) -> None:
         self.same_case = same_case  # labels are read from the lower-cased text
+        self.labels = labels  # whether the text has a '[' (else no token is a label)
         self.tokens = tokens
         self.at = 0
         self.limits = limits
@@ -258,13 +265,8 @@ class _Reader:
 
     def check_divisor(self, op: Any, left: Expr, right: Expr) -> None:
         low: Number
-        plain = right
-        while type(plain) is Label:
-            plain = plain[0]
-        if (type(plain) is Const and plain[0] > 0) or (
-            type(plain) is Dice and plain[2:] == _PLAIN_TAIL
-        ):
-            low = 1  # (`bounds` of a positive number or a plain group: 1 at least)
+        if _at_least_one(right):
+            low = 1  # (what `bounds` finds is 1 at least)
         else:
             low, high = bounds(right, self.limits)
             if low <= 0 <= high:
@@ -310,7 +312,7 @@ class _Reader:
             return _new(Neg, (inner,)) if first == "-" else inner
         else:
             raise _Declined
-        while self.at < len(tokens) and tokens[self.at][0] == "[":
+        while self.labels and self.at < len(tokens) and tokens[self.at][0] == "[":
             label = tokens[self.at]
             if len(label) == 1 or not self.same_case:
                 raise _Declined  # not closed; or the label as written is not the token
@@ -363,6 +365,31 @@ class _Reader:
                 kept = _keep(self.table, letter, side, mark, number)
                 return _new(Pool, (items, kept, None, None, False))
         return _new(Pool, (items, None, None, None, False))
+
+
+def _at_least_one(node: Expr) -> bool:
+    """Whether every roll of `node` (a tree the scanner made) gives 1 or more, as `bounds`
+    finds it, told without `bounds`: a positive number; a group (its faces are 1 or more,
+    rerolled, raised or exploded) whose ceiling is 1 or more and whose keep is by rank and
+    keeps a die; a set of such items, not empty, whose keep is by rank and keeps an item;
+    any of these labelled. False for anything else (then `bounds` is asked)."""
+    while type(node) is Label:
+        node = node.operand
+    if type(node) is Const:
+        return node.value > 0
+    if type(node) is Dice:
+        ceiling, kept = node.ceiling, node.keep
+        return (ceiling is None or ceiling >= 1) and (
+            kept is None or (kept.test is None and kept.kept(node.count) >= 1)
+        )
+    if type(node) is Pool:
+        items, kept = node.items, node.keep
+        return (
+            len(items) > 0
+            and (kept is None or (kept.test is None and kept.kept(len(items)) >= 1))
+            and all(_at_least_one(item) for item in items)
+        )
+    return False
 
 
 def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple[Dice, int]:
@@ -440,7 +467,7 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
     if letter is not None:
         made[_KEEP] = _keep(table, letter, side, mark, number)
     dice: Dice = _new(Dice, made)
-    if len(dice.reroll) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
+    if rerolls and len(tests) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
         checked = most_dice_of(dice, limits, dialect)
         if checked is None:
             raise _Declined
