@@ -1,0 +1,454 @@
+"""Rolling a text again: its tree made once into a plan, the calls that roll it.
+
+`roll_text` parses through a cache, and keeps with each tree its plan: one small function
+per node, with everything `roll` decides about the node afresh on every roll (which group
+roller, the reroll and explosion ranges, the sizes thrown, how keep chooses) decided once.
+A roll by plan throws the same dice from the source in the same order and gives the same
+result as `roll` under the default limits; a tree whose worst case could pass the dice
+limit, or with a node the plans leave to `roll`, is rolled by `roll`.
+
+>>> from referee.rng import ScriptedRng
+>>> result = roll_text("2d20+1d6", rng=ScriptedRng([14, 3, 5]))
+>>> str(result)
+'2d20+1d6 = [14, 3] + [5] = 22'
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Sequence
+from itertools import compress
+
+from referee.dice.bounds import whole
+from referee.dice.dialects import DEFAULT_DIALECT, Dialect
+from referee.dice.expr import BinOp, Call, Const, Dice, Expr, Keep, Label, Neg, Number, Pool
+from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.members import (
+    MODE_DROP_HIGHEST,
+    MODE_HIGHEST,
+    MODE_LOWEST,
+    OP_ADD,
+    OP_FLOORDIV,
+    OP_MUL,
+    OP_SUB,
+)
+from referee.dice.parser import _parse_in, parse_cached
+from referee.dice.rolling import (
+    _KEEP_TAIL,
+    _ONCE_HEAD,
+    _ONCE_TAIL,
+    _PENDING,
+    GroupRoll,
+    PoolRoll,
+    RollResult,
+    _call,
+    _count,
+    _new,
+    _select,
+    apply,
+    roll,
+    roll_group,
+)
+from referee.rng import Rng, Throw
+from referee.rng.base import one_die_at_a_time
+
+Groups = list[GroupRoll]
+Pools = list[PoolRoll]
+Step = Callable[[Rng, Groups, Pools], Number]
+"""One node of a plan: rolls it from the source, adding its groups and pools in order."""
+Plan = Callable[[Rng], RollResult]
+Choose = Callable[[Sequence[Number]], list[bool]]
+
+
+def roll_text(
+    text: str,
+    *,
+    rng: Rng,
+    limits: Limits = DEFAULT_LIMITS,
+    dialect: str | Dialect = DEFAULT_DIALECT,
+) -> RollResult:
+    """Parse (through the cache) and roll in one call.
+
+    >>> from referee.rng import ScriptedRng
+    >>> roll_text("d%", rng=ScriptedRng([100])).total
+    100
+    >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
+    6
+    """
+    if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
+        expr, plan = _planned(text, dialect)
+        if plan is not None:
+            return plan(rng)
+        return roll(expr, rng=rng)
+    return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
+
+
+@functools.lru_cache(maxsize=512)
+def _planned(text: str, dialect: str) -> tuple[Expr, Plan | None]:
+    """The tree `parse_cached` gives (from its cache) and its plan (None: rolled by `roll`)."""
+    expr = _parse_in(text, dialect)  # what parse_cached would look up
+    return expr, plan(expr)
+
+
+def plan(expr: Expr) -> Plan | None:
+    """The plan that rolls `expr` as `roll(expr, rng=rng)` does, under the default limits;
+    None where `roll` should: a tree that throws no dice (`roll` keeps its one result), one
+    whose worst case could pass the dice limit, or one with a node plans leave to `roll`.
+
+    >>> from referee.dice import parse
+    >>> from referee.rng import ScriptedRng
+    >>> plan(parse("4d6kh3+2"))(ScriptedRng([6, 1, 5, 4])).total
+    17
+    """
+    most = _most_dice(expr)
+    if most is None or most == 0 or most > DEFAULT_LIMITS.max_dice:
+        return None
+    top = _step(expr)
+    if top is None:
+        return None
+    if callable(top):
+        return _whole(expr, top)
+    return None  # pragma: no cover (a tree that throws dice has a step)
+
+
+def _whole(expr: Expr, top: Step) -> Plan:
+    def rolled(rng: Rng) -> RollResult:
+        groups: Groups = []
+        pools: Pools = []
+        total = top(rng, groups, pools)
+        return _new(RollResult, (expr, tuple(groups), total, tuple(pools)))
+
+    return rolled
+
+
+def _most_dice(node: Expr) -> int | None:
+    """The most dice a roll of the tree can throw (None: a node plans leave to `roll`)."""
+    kind = type(node)
+    if kind is Dice:
+        return node.most_dice(DEFAULT_LIMITS.max_explode_depth)  # type: ignore[union-attr]
+    if kind is Const:
+        return 0
+    if kind is BinOp:
+        left, right = _most_dice(node.left), _most_dice(node.right)  # type: ignore[union-attr]
+        return None if left is None or right is None else left + right
+    if kind is Neg or kind is Label or kind is Call:
+        return _most_dice(node.operand)  # type: ignore[union-attr]
+    if kind is Pool and not node.dice_level:  # type: ignore[union-attr]
+        found = [_most_dice(item) for item in node.items]  # type: ignore[union-attr]
+        return None if None in found else sum(found)  # type: ignore[arg-type]
+    return None  # a dice-level pool, degrees of success: `roll`
+
+
+def _step(node: Expr) -> Step | Number | None:
+    """A node's step, or its value where it throws nothing (None: left to `roll`)."""
+    kind = type(node)
+    if kind is Const:
+        return node.value  # type: ignore[union-attr]
+    if kind is Dice:
+        return _dice_step(node)  # type: ignore[arg-type]
+    if kind is Label:
+        return _step(node.operand)  # type: ignore[union-attr]
+    if kind is BinOp:
+        return _binop_step(node)  # type: ignore[arg-type]
+    if kind is Neg:
+        return _neg_step(node)  # type: ignore[arg-type]
+    if kind is Call:
+        return _call_step(node)  # type: ignore[arg-type]
+    if kind is Pool:
+        return _pool_step(node)  # type: ignore[arg-type]
+    return None
+
+
+def _as_step(found: Step | Number) -> Step:
+    if callable(found):
+        return found
+
+    def constant(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        return found
+
+    return constant
+
+
+def _neg_step(node: Neg) -> Step | Number | None:
+    inner = _step(node.operand)
+    if inner is None or not callable(inner):
+        return inner if inner is None else -inner
+
+    def negated(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        return -inner(rng, groups, pools)
+
+    return negated
+
+
+def _call_step(node: Call) -> Step | None:
+    inner = _step(node.operand)
+    if inner is None:
+        return None
+    operand, function = _as_step(inner), node.function
+
+    def called(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        return _call(function, operand(rng, groups, pools))
+
+    return called
+
+
+def _combine(node: BinOp) -> Callable[[Number, Number], Number]:
+    """What `_State.binop` does with the two values of a binary node."""
+    op = node.op
+    if op is OP_ADD:
+        return operator.add
+    if op is OP_SUB:
+        return operator.sub
+    if op is OP_MUL:
+        return operator.mul
+
+    def other(left: Number, right: Number) -> Number:
+        if op is OP_FLOORDIV and right and type(left) is int and type(right) is int:
+            return left // right
+        return apply(op, left, right, node)
+
+    return other
+
+
+def _binop_step(node: BinOp) -> Step | None:
+    left, right = _step(node.left), _step(node.right)
+    if left is None or right is None:
+        return None
+    combine = _combine(node)
+    if callable(left) and callable(right):
+        first, then = left, right
+
+        def both(rng: Rng, groups: Groups, pools: Pools) -> Number:
+            return combine(first(rng, groups, pools), then(rng, groups, pools))
+
+        return both
+    if callable(left):
+        rolled, number = left, right
+
+        def left_rolled(rng: Rng, groups: Groups, pools: Pools) -> Number:
+            return combine(rolled(rng, groups, pools), number)  # type: ignore[arg-type]
+
+        return left_rolled
+    other, fixed = _as_step(right), left
+
+    def right_rolled(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        return combine(fixed, other(rng, groups, pools))
+
+    return right_rolled
+
+
+def _pool_step(node: Pool) -> Step | None:
+    if node.dice_level:
+        return None
+    found = [_step(item) for item in node.items]
+    if None in found:
+        return None
+    steps = tuple(_as_step(item) for item in found)  # type: ignore[arg-type]
+    choose = _chooser(node.keep)
+    success, failure = node.success, node.failure
+    summed = success is None and failure is None
+
+    def pooled(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        index = len(pools)
+        pools.append(_PENDING)  # its place, before any pool inside it
+        values = tuple([step(rng, groups, pools) for step in steps])
+        kept = choose(values)
+        value: Number
+        if summed:
+            value = sum(compress(values, kept), 0)
+            if type(value) is not int:
+                value = whole(value)
+        else:
+            value = _count(success, failure, values, kept)
+        pools[index] = _new(PoolRoll, (node, values, tuple(kept), value))
+        return value
+
+    return pooled
+
+
+def _chooser(keep: Keep | None) -> Choose:
+    """`_select(keep, values)`, with what it asks of `keep` asked once."""
+    if keep is None or keep.test is not None or keep.count != 1:
+        return functools.partial(_select, keep)
+    mode = keep.mode
+    best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
+    keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
+
+    def one(values: Sequence[Number]) -> list[bool]:
+        if not values:
+            return []
+        flags = [not keeping] * len(values)
+        flags[values.index(best(values))] = keeping
+        return flags
+
+    return one
+
+
+def _dice_step(group: Dice) -> Step:
+    """The step of one group: `roll_group`'s choice of roller, made once."""
+    if group[4:] == _KEEP_TAIL and group[2] is False:  # plain, or keeps only (`4d6kh3`)
+        return _thrown_at_once(group)
+    once = group[8] is True and group[2:7] == _ONCE_HEAD and group[9:14] == _ONCE_TAIL
+    if once and len(group.reroll) == 1:
+        return _rerolled_once(group)
+    simple = not group.fudge and group.floor is None and group.ceiling is None
+    if simple and not group.explode and group.add_on is None and group.reroll:
+        span = _reroll_span(group)
+        if span is not None:
+            return _rerolled(group, span)
+    return _by_roll_group(group)
+
+
+def _by_roll_group(group: Dice) -> Step:
+    def rolled(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        found = roll_group(group, rng)  # (the worst case fits: no dice counted)
+        groups.append(found)
+        return found[4]
+
+    return rolled
+
+
+def _thrown_at_once(group: Dice) -> Step:
+    """A group without modifiers, or that only keeps: one throw of all its dice."""
+    count = group.count
+    sizes = (group.sides,) * count
+    every = (True,) * count
+    none = (False,) * count
+    keep = group.keep
+    if keep is None:
+
+        def summed(rng: Rng, groups: Groups, pools: Pools) -> Number:
+            first = rng.throw(sizes)
+            value = sum(first[1])
+            groups.append(_new(GroupRoll, (group, (first,), every, none, value, (), (), ())))
+            return value
+
+        return summed
+    choose = _chooser(keep)
+
+    def kept(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        first = rng.throw(sizes)
+        faces = first[1]
+        flags = choose(faces)
+        value = sum(compress(faces, flags))
+        rolled = (group, (first,), tuple(flags), none, value, (), (), ())
+        groups.append(_new(GroupRoll, rolled))
+        return value
+
+    return kept
+
+
+def _rerolled_once(group: Dice) -> Step:
+    """`rolling._rerolled_once`: one test, each die thrown again at most once."""
+    count, sides = group.count, group.sides
+    low, high = group.reroll[0].passing_range()
+
+    def once(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        throw = one_die_at_a_time(rng, sides)
+        throws: list[Throw] = []
+        rerolled: list[bool] = []
+        stood = 0
+        for _ in range(count):
+            thrown = throw()
+            face = thrown[1][0]
+            if low <= face <= high:
+                throws.append(thrown)
+                rerolled.append(True)
+                thrown = throw()
+                face = thrown[1][0]
+            throws.append(thrown)
+            rerolled.append(False)
+            stood += face
+        many = len(throws)
+        again = many > count
+        rolled = (
+            group,
+            tuple(throws),
+            tuple([not r for r in rerolled]) if again else (True,) * many,
+            (False,) * many,
+            stood,
+            tuple(rerolled) if again else (),
+            (),
+            (),
+        )
+        groups.append(_new(GroupRoll, rolled))
+        return stood
+
+    return once
+
+
+def _reroll_span(group: Dice) -> tuple[int, int] | None:
+    """The values a die of `group` is thrown again on, as one range where its tests' ranges
+    meet (as `rolling._rerolled` finds it); None where they leave a gap."""
+    ranges = sorted([test.passing_range() for test in group.reroll])
+    low, high = ranges[0]
+    for start, stop in ranges[1:]:
+        if start > high + 1:
+            return None
+        high = max(high, stop)
+    return low, high
+
+
+def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
+    """`rolling._rerolled` where each value is its face and the rerolls are one range."""
+    count, sides = group.count, group.sides
+    low, high = span
+    most = 1 if group.reroll_once else DEFAULT_LIMITS.max_explode_depth
+    choose = _chooser(group.keep)
+    summed = group.keep is None and group.success is None and group.failure is None
+    counted = group.success is not None or group.failure is not None
+    success, failure = group.success, group.failure
+
+    def rerolled_group(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        throw = one_die_at_a_time(rng, sides)
+        throws: list[Throw] = []
+        faces: list[int] = []
+        rerolled: list[bool] = []
+        stood = 0
+        for _ in range(count):
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            tries = 0
+            while tries < most and low <= face <= high:
+                tries += 1
+                faces.append(face)
+                rerolled.append(True)
+                thrown = throw()
+                throws.append(thrown)
+                face = thrown[1][0]
+            faces.append(face)
+            rerolled.append(False)
+            stood += face
+        many = len(faces)
+        again = many > count
+        if summed:
+            value = stood
+            kept = tuple([not r for r in rerolled]) if again else (True,) * many
+        else:
+            units = list(compress(faces, [not r for r in rerolled])) if again else faces
+            kept_units = choose(units)
+            if counted:
+                value = int(_count(success, failure, units, kept_units))
+            else:
+                value = sum(compress(units, kept_units))
+            if again:
+                standing = iter(kept_units)
+                kept = tuple([False if r else next(standing) for r in rerolled])
+            else:
+                kept = tuple(kept_units)
+        rolled = (
+            group,
+            tuple(throws),
+            kept,
+            (False,) * many,
+            value,
+            tuple(rerolled) if again else (),
+            (),
+            (),
+        )
+        groups.append(_new(GroupRoll, rolled))
+        return value
+
+    return rerolled_group
