@@ -25,6 +25,7 @@ from referee.dice.dialects import DEFAULT_DIALECT, Dialect
 from referee.dice.expr import BinOp, Call, Const, Dice, Expr, Keep, Label, Neg, Number, Pool
 from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.members import (
+    EXPLODE_EACH,
     MODE_DROP_HIGHEST,
     MODE_HIGHEST,
     MODE_LOWEST,
@@ -44,6 +45,7 @@ from referee.dice.rolling import (
     RollResult,
     _call,
     _count,
+    _group_value,
     _new,
     _select,
     apply,
@@ -292,11 +294,22 @@ def _dice_step(group: Dice) -> Step:
     once = group[8] is True and group[2:7] == _ONCE_HEAD and group[9:14] == _ONCE_TAIL
     if once and len(group.reroll) == 1:
         return _rerolled_once(group)
-    simple = not group.fudge and group.floor is None and group.ceiling is None
-    if simple and not group.explode and group.add_on is None and group.reroll:
+    explode, reroll, add_on = group.explode, group.reroll, group.add_on
+    chains = explode or reroll or add_on is not None
+    counted = group.success is not None or group.failure is not None
+    if group.fudge:
+        return _by_roll_group(group)
+    if group.floor is not None or group.ceiling is not None:  # values not always faces
+        return _by_roll_group(group) if chains or counted else _clamped(group)
+    if not chains:
+        return _by_roll_group(group)
+    if not explode and add_on is None:
         span = _reroll_span(group)
-        if span is not None:
-            return _rerolled(group, span)
+        return _by_roll_group(group) if span is None else _rerolled(group, span)
+    if not reroll and add_on is None and group.explode_kind is EXPLODE_EACH:
+        return _exploded(group)
+    if not explode and not reroll:
+        return _added(group)
     return _by_roll_group(group)
 
 
@@ -452,3 +465,99 @@ def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
         return value
 
     return rerolled_group
+
+
+def _clamped(group: Dice) -> Step:
+    """A group that only clamps (d20's `mi`, `ma`) and keeps: one throw, as `roll_group`."""
+    count, sides, floor, ceiling = group.count, group.sides, group.floor, group.ceiling
+    sizes = (sides,) * count
+    every = (True,) * count
+    none = (False,) * count
+    low = -1 if floor is None else floor
+    high = max(sides, low) if ceiling is None else ceiling  # a floor may pass the top
+    keep = group.keep
+    choose = _chooser(keep)
+
+    def clamped(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        first = rng.throw(sizes)
+        faces = first[1]
+        values = tuple([min(max(f, low), high) for f in faces])
+        if keep is None:
+            kept = every
+            value = sum(values)
+        else:
+            flags = choose(values)
+            value = sum(compress(values, flags))
+            kept = tuple(flags)
+        changed = () if values == faces else values
+        groups.append(_new(GroupRoll, (group, (first,), kept, none, value, (), changed, ())))
+        return value
+
+    return clamped
+
+
+def _exploded(group: Dice) -> Step:
+    """`rolling._exploded` where each value is its face: each die thrown on its own,
+    followed at once by its explosions."""
+    count, sides, on = group.count, group.sides, group.explode_on
+    low, high = (sides, sides) if on is None else on.passing_range()
+    depth = DEFAULT_LIMITS.max_explode_depth
+    choose = _chooser(group.keep)
+
+    def exploded_group(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        throw = one_die_at_a_time(rng, sides)
+        throws: list[Throw] = []
+        faces: list[int] = []
+        exploded: list[bool] = []
+        for _ in range(count):
+            chain = 0
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            while chain < depth and low <= face <= high:
+                chain += 1
+                faces.append(face)
+                exploded.append(True)
+                thrown = throw()
+                throws.append(thrown)
+                face = thrown[1][0]
+            faces.append(face)
+            exploded.append(False)
+        kept = choose(faces)
+        value = _group_value(group, faces, kept)
+        rolled = (group, tuple(throws), tuple(kept), tuple(exploded), value, (), (), ())
+        groups.append(_new(GroupRoll, rolled))
+        return value
+
+    return exploded_group
+
+
+def _added(group: Dice) -> Step:
+    """`rolling._added` where each value is its face (d20's `7d12ra12`): the first die
+    passing the test is followed at once by one more."""
+    count, sides = group.count, group.sides
+    low, high = group.add_on.passing_range()  # type: ignore[union-attr]
+    choose = _chooser(group.keep)
+
+    def added(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        throw = one_die_at_a_time(rng, sides)
+        throws: list[Throw] = []
+        faces: list[int] = []
+        adding_low, adding_high = low, high
+        for _ in range(count):
+            thrown = throw()
+            throws.append(thrown)
+            face = thrown[1][0]
+            faces.append(face)
+            if adding_low <= face <= adding_high:
+                adding_low, adding_high = 1, 0  # (no value passes any more)
+                thrown = throw()
+                throws.append(thrown)
+                faces.append(thrown[1][0])
+        kept = choose(faces)
+        value = _group_value(group, faces, kept)
+        rolled = (group, tuple(throws), tuple(kept), (False,) * len(faces), value, (), (), ())
+        groups.append(_new(GroupRoll, rolled))
+        return value
+
+    return added
