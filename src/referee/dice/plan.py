@@ -22,13 +22,29 @@ from itertools import compress
 
 from referee.dice.bounds import whole
 from referee.dice.dialects import DEFAULT_DIALECT, Dialect
-from referee.dice.expr import BinOp, Call, Const, Dice, Expr, Keep, Label, Neg, Number, Pool
+from referee.dice.expr import (
+    BinOp,
+    Call,
+    Const,
+    Dice,
+    Expr,
+    Keep,
+    Label,
+    Neg,
+    Number,
+    Pool,
+    Success,
+)
 from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.members import (
+    CMP_EQ,
+    CMP_GE,
+    CMP_LE,
     EXPLODE_EACH,
     MODE_DROP_HIGHEST,
     MODE_HIGHEST,
     MODE_LOWEST,
+    MODE_MATCHING,
     OP_ADD,
     OP_FLOORDIV,
     OP_MUL,
@@ -37,8 +53,6 @@ from referee.dice.members import (
 from referee.dice.parser import _parse_in, parse_cached
 from referee.dice.rolling import (
     _KEEP_TAIL,
-    _ONCE_HEAD,
-    _ONCE_TAIL,
     _PENDING,
     GroupRoll,
     PoolRoll,
@@ -271,7 +285,9 @@ def _pool_step(node: Pool) -> Step | None:
 
 def _chooser(keep: Keep | None) -> Choose:
     """`_select(keep, values)`, with what it asks of `keep` asked once."""
-    if keep is None or keep.test is not None or keep.count != 1:
+    if keep is not None and keep.test is not None:
+        return _by_test(keep, keep.test)
+    if keep is None or keep.count != 1:
         return functools.partial(_select, keep)
     mode = keep.mode
     best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
@@ -287,13 +303,26 @@ def _chooser(keep: Keep | None) -> Choose:
     return one
 
 
+_PASSES = {CMP_GE: operator.ge, CMP_LE: operator.le, CMP_EQ: operator.eq}
+_FAILS = {CMP_GE: operator.lt, CMP_LE: operator.gt, CMP_EQ: operator.ne}
+
+
+def _by_test(keep: Keep, test: Success) -> Choose:
+    """`_select` of a keep by test (`k>3`, `p<2`): each value kept where it passes (keep) or
+    fails (drop) the test."""
+    compare = (_PASSES if keep.mode is MODE_MATCHING else _FAILS)[test.compare]
+    target = test.target
+
+    def by_test(values: Sequence[Number]) -> list[bool]:
+        return [compare(value, target) for value in values]
+
+    return by_test
+
+
 def _dice_step(group: Dice) -> Step:
     """The step of one group: `roll_group`'s choice of roller, made once."""
     if group[4:] == _KEEP_TAIL and group[2] is False:  # plain, or keeps only (`4d6kh3`)
         return _thrown_at_once(group)
-    once = group[8] is True and group[2:7] == _ONCE_HEAD and group[9:14] == _ONCE_TAIL
-    if once and len(group.reroll) == 1:
-        return _rerolled_once(group)
     explode, reroll, add_on = group.explode, group.reroll, group.add_on
     chains = explode or reroll or add_on is not None
     counted = group.success is not None or group.failure is not None
@@ -352,45 +381,6 @@ def _thrown_at_once(group: Dice) -> Step:
     return kept
 
 
-def _rerolled_once(group: Dice) -> Step:
-    """`rolling._rerolled_once`: one test, each die thrown again at most once."""
-    count, sides = group.count, group.sides
-    low, high = group.reroll[0].passing_range()
-
-    def once(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        throw = one_die_at_a_time(rng, sides)
-        throws: list[Throw] = []
-        rerolled: list[bool] = []
-        stood = 0
-        for _ in range(count):
-            thrown = throw()
-            face = thrown[1][0]
-            if low <= face <= high:
-                throws.append(thrown)
-                rerolled.append(True)
-                thrown = throw()
-                face = thrown[1][0]
-            throws.append(thrown)
-            rerolled.append(False)
-            stood += face
-        many = len(throws)
-        again = many > count
-        rolled = (
-            group,
-            tuple(throws),
-            tuple([not r for r in rerolled]) if again else (True,) * many,
-            (False,) * many,
-            stood,
-            tuple(rerolled) if again else (),
-            (),
-            (),
-        )
-        groups.append(_new(GroupRoll, rolled))
-        return stood
-
-    return once
-
-
 def _reroll_span(group: Dice) -> tuple[int, int] | None:
     """The values a die of `group` is thrown again on, as one range where its tests' ranges
     meet (as `rolling._rerolled` finds it); None where they leave a gap."""
@@ -404,43 +394,46 @@ def _reroll_span(group: Dice) -> tuple[int, int] | None:
 
 
 def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
-    """`rolling._rerolled` where each value is its face and the rerolls are one range."""
+    """`rolling._rerolled` (and `_rerolled_once`) where each value is its face and the
+    rerolls are one range: each die thrown on its own, followed at once by its rerolls."""
     count, sides = group.count, group.sides
     low, high = span
     most = 1 if group.reroll_once else DEFAULT_LIMITS.max_explode_depth
-    choose = _chooser(group.keep)
-    summed = group.keep is None and group.success is None and group.failure is None
-    counted = group.success is not None or group.failure is not None
     success, failure = group.success, group.failure
+    counted = success is not None or failure is not None
+    choose = None if group.keep is None and not counted else _chooser(group.keep)
+    every = (True,) * count
+    none = (False,) * count
 
     def rerolled_group(rng: Rng, groups: Groups, pools: Pools) -> Number:
         throw = one_die_at_a_time(rng, sides)
         throws: list[Throw] = []
-        faces: list[int] = []
-        rerolled: list[bool] = []
-        stood = 0
+        units: list[int] = []  # the face each die stands at
+        again: list[int] = []  # the throws that were thrown again
         for _ in range(count):
             thrown = throw()
-            throws.append(thrown)
             face = thrown[1][0]
-            tries = 0
-            while tries < most and low <= face <= high:
-                tries += 1
-                faces.append(face)
-                rerolled.append(True)
-                thrown = throw()
-                throws.append(thrown)
-                face = thrown[1][0]
-            faces.append(face)
-            rerolled.append(False)
-            stood += face
-        many = len(faces)
-        again = many > count
-        if summed:
-            value = stood
-            kept = tuple([not r for r in rerolled]) if again else (True,) * many
+            if low <= face <= high:
+                tries = 0
+                while tries < most and low <= face <= high:
+                    tries += 1
+                    again.append(len(throws))
+                    throws.append(thrown)
+                    thrown = throw()
+                    face = thrown[1][0]
+            throws.append(thrown)
+            units.append(face)
+        many = len(throws)
+        rerolled: list[bool] = []
+        if again:
+            rerolled = [False] * many
+            for i in again:
+                rerolled[i] = True
+        kept: tuple[bool, ...]
+        if choose is None:
+            value = sum(units)
+            kept = tuple([not r for r in rerolled]) if again else every
         else:
-            units = list(compress(faces, [not r for r in rerolled])) if again else faces
             kept_units = choose(units)
             if counted:
                 value = int(_count(success, failure, units, kept_units))
@@ -451,16 +444,8 @@ def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
                 kept = tuple([False if r else next(standing) for r in rerolled])
             else:
                 kept = tuple(kept_units)
-        rolled = (
-            group,
-            tuple(throws),
-            kept,
-            (False,) * many,
-            value,
-            tuple(rerolled) if again else (),
-            (),
-            (),
-        )
+        flags = (False,) * many if again else none
+        rolled = (group, tuple(throws), kept, flags, value, tuple(rerolled), (), ())
         groups.append(_new(GroupRoll, rolled))
         return value
 
@@ -502,30 +487,45 @@ def _exploded(group: Dice) -> Step:
     count, sides, on = group.count, group.sides, group.explode_on
     low, high = (sides, sides) if on is None else on.passing_range()
     depth = DEFAULT_LIMITS.max_explode_depth
+    summed = group.keep is None and group.success is None and group.failure is None
     choose = _chooser(group.keep)
+    every = (True,) * count
+    none = (False,) * count
 
     def exploded_group(rng: Rng, groups: Groups, pools: Pools) -> Number:
         throw = one_die_at_a_time(rng, sides)
         throws: list[Throw] = []
         faces: list[int] = []
-        exploded: list[bool] = []
+        burst: list[int] = []  # the throws that exploded
         for _ in range(count):
-            chain = 0
             thrown = throw()
-            throws.append(thrown)
             face = thrown[1][0]
-            while chain < depth and low <= face <= high:
-                chain += 1
-                faces.append(face)
-                exploded.append(True)
-                thrown = throw()
-                throws.append(thrown)
-                face = thrown[1][0]
+            if low <= face <= high:
+                chain = 0
+                while chain < depth and low <= face <= high:
+                    chain += 1
+                    burst.append(len(throws))
+                    throws.append(thrown)
+                    faces.append(face)
+                    thrown = throw()
+                    face = thrown[1][0]
+            throws.append(thrown)
             faces.append(face)
-            exploded.append(False)
-        kept = choose(faces)
-        value = _group_value(group, faces, kept)
-        rolled = (group, tuple(throws), tuple(kept), tuple(exploded), value, (), (), ())
+        exploded = none
+        if burst:
+            flags = [False] * len(faces)
+            for i in burst:
+                flags[i] = True
+            exploded = tuple(flags)
+        kept: tuple[bool, ...]
+        if summed:
+            value = sum(faces)
+            kept = (True,) * len(faces) if burst else every
+        else:
+            chosen = choose(faces)
+            value = _group_value(group, faces, chosen)
+            kept = tuple(chosen)
+        rolled = (group, tuple(throws), kept, exploded, value, (), (), ())
         groups.append(_new(GroupRoll, rolled))
         return value
 
