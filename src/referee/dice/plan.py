@@ -285,13 +285,15 @@ def _pool_step(node: Pool) -> Step | None:
 
 def _chooser(keep: Keep | None) -> Choose:
     """`_select(keep, values)`, with what it asks of `keep` asked once."""
-    if keep is not None and keep.test is not None:
-        return _by_test(keep, keep.test)
-    if keep is None or keep.count != 1:
+    if keep is None:
         return functools.partial(_select, keep)
+    if keep.test is not None:
+        return _by_test(keep, keep.test)
     mode = keep.mode
-    best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
     keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
+    if keep.count != 1:
+        return _by_rank(keep.count, mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST, keeping)
+    best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
 
     def one(values: Sequence[Number]) -> list[bool]:
         if not values:
@@ -301,6 +303,21 @@ def _chooser(keep: Keep | None) -> Choose:
         return flags
 
     return one
+
+
+def _by_rank(count: int, high_first: bool, keeping: bool) -> Choose:
+    """`_select` of a keep by rank (`kh3`, `ph2`): the `count` highest or lowest values
+    are kept (or dropped), the earlier of equal values first."""
+
+    def by_rank(values: Sequence[Number]) -> list[bool]:
+        # a stable sort (reversed too) leaves equal values in throw order: earlier first
+        order = sorted(range(len(values)), key=values.__getitem__, reverse=high_first)
+        flags = [not keeping] * len(values)
+        for i in order[:count]:
+            flags[i] = keeping
+        return flags
+
+    return by_rank
 
 
 _PASSES = {CMP_GE: operator.ge, CMP_LE: operator.le, CMP_EQ: operator.eq}
