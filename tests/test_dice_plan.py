@@ -117,9 +117,11 @@ def test_the_common_d20_forms_have_plans(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["7", "1 + 2 * 3", "(1, 2, 3)kh1", "-(4 // 2) [x]"])
-def test_trees_without_dice_are_left_to_roll(text: str) -> None:
+def test_trees_without_dice_roll_their_one_result(text: str) -> None:
     expr = parse(text, dialect="d20")
-    assert plan(expr) is None
+    found = plan(expr)
+    assert found is not None
+    assert found(SeededRng(1)) is found(ScriptedRng([])) == roll(expr, rng=SeededRng(3))
     assert rolled(lambda rng: roll_text(text, rng=rng, dialect="d20"), SeededRng(3)) == rolled(
         lambda rng: roll(expr, rng=rng), SeededRng(3)
     )

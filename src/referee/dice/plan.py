@@ -66,7 +66,8 @@ from referee.dice.rolling import (
     roll,
     roll_group,
 )
-from referee.rng import Rng, Throw
+from referee.errors import RefereeError
+from referee.rng import Rng, ScriptedRng, Throw
 from referee.rng.base import one_die_at_a_time
 
 Groups = list[GroupRoll]
@@ -109,8 +110,8 @@ def _planned(text: str, dialect: str) -> tuple[Expr, Plan | None]:
 
 def plan(expr: Expr) -> Plan | None:
     """The plan that rolls `expr` as `roll(expr, rng=rng)` does, under the default limits;
-    None where `roll` should: a tree that throws no dice (`roll` keeps its one result), one
-    whose worst case could pass the dice limit, or one with a node plans leave to `roll`.
+    None where `roll` should: a tree whose worst case could pass the dice limit, or with a
+    node plans leave to `roll`. A tree that throws no dice rolls its one result.
 
     >>> from referee.dice import parse
     >>> from referee.rng import ScriptedRng
@@ -118,7 +119,9 @@ def plan(expr: Expr) -> Plan | None:
     17
     """
     most = _most_dice(expr)
-    if most is None or most == 0 or most > DEFAULT_LIMITS.max_dice:
+    if most == 0:
+        return _fixed(expr)
+    if most is None or most > DEFAULT_LIMITS.max_dice:
         return None
     top = _step(expr)
     if top is None:
@@ -126,6 +129,19 @@ def plan(expr: Expr) -> Plan | None:
     if callable(top):
         return _whole(expr, top)
     return None  # pragma: no cover (a tree that throws dice has a step)
+
+
+def _fixed(expr: Expr) -> Plan | None:
+    """A tree without dice rolls one (frozen) result, whatever the source: rolled once."""
+    try:
+        result = roll(expr, rng=ScriptedRng(()))
+    except RefereeError:  # pragma: no cover (the parser refuses a divisor that can be 0)
+        return None
+
+    def fixed(rng: Rng) -> RollResult:
+        return result
+
+    return fixed
 
 
 def _whole(expr: Expr, top: Step) -> Plan:
