@@ -495,11 +495,19 @@ def _clamped(group: Dice) -> Step:
     high = max(sides, low) if ceiling is None else ceiling  # a floor may pass the top
     keep = group.keep
     choose = _chooser(keep)
+    # min(max(face, low), high) for each face, in C: up to the floor (no face passes the
+    # top, so not down to it without a ceiling), then down to the ceiling
+    lows, highs = (low,) * count, (high,) * count
 
     def clamped(rng: Rng, groups: Groups, pools: Pools) -> Number:
         first = rng.throw(sizes)
         faces = first[1]
-        values = tuple([min(max(f, low), high) for f in faces])
+        if ceiling is None:
+            values = tuple(map(max, faces, lows))
+        elif floor is None:
+            values = tuple(map(min, faces, highs))
+        else:
+            values = tuple(map(min, map(max, faces, lows), highs))
         if keep is None:
             kept = every
             value = sum(values)
