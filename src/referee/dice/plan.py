@@ -277,22 +277,24 @@ def _pool_step(node: Pool) -> Step | None:
     if None in found:
         return None
     steps = tuple(_as_step(item) for item in found)  # type: ignore[arg-type]
-    choose = _chooser(node.keep)
+    many = len(steps)
+    choose = None if node.keep is None else _chooser(node.keep)
     success, failure = node.success, node.failure
     summed = success is None and failure is None
+    every = (True,) * many
 
     def pooled(rng: Rng, groups: Groups, pools: Pools) -> Number:
         index = len(pools)
         pools.append(_PENDING)  # its place, before any pool inside it
         values = tuple([step(rng, groups, pools) for step in steps])
-        kept = choose(values)
+        kept: Sequence[bool] = every if choose is None else choose(values)
         value: Number
         if summed:
             value = sum(compress(values, kept), 0)
             if type(value) is not int:
                 value = whole(value)
         else:
-            value = _count(success, failure, values, kept)
+            value = _count(success, failure, values, kept)  # type: ignore[arg-type]
         pools[index] = _new(PoolRoll, (node, values, tuple(kept), value))
         return value
 
