@@ -94,18 +94,22 @@ def roll_text(
     6
     """
     if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
-        expr, plan = _planned(text, dialect)
-        if plan is not None:
-            return plan(rng)
-        return roll(expr, rng=rng)
+        return _planned(text, dialect)(rng)
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
 
 
 @functools.lru_cache(maxsize=512)
-def _planned(text: str, dialect: str) -> tuple[Expr, Plan | None]:
-    """The tree `parse_cached` gives (from its cache) and its plan (None: rolled by `roll`)."""
+def _planned(text: str, dialect: str) -> Plan:
+    """The plan of the tree `parse_cached` gives (from its cache), or `roll` of the tree."""
     expr = _parse_in(text, dialect)  # what parse_cached would look up
-    return expr, plan(expr)
+    found = plan(expr)
+    if found is not None:
+        return found
+
+    def by_roll(rng: Rng) -> RollResult:
+        return roll(expr, rng=rng)
+
+    return by_roll
 
 
 def plan(expr: Expr) -> Plan | None:
@@ -312,11 +316,12 @@ def _chooser(keep: Keep | None) -> Choose:
     if keep.count != 1:
         return _by_rank(keep.count, mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST, keeping)
     best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
+    others = [not keeping]
 
     def one(values: Sequence[Number]) -> list[bool]:
         if not values:
             return []
-        flags = [not keeping] * len(values)
+        flags = others * len(values)
         flags[values.index(best(values))] = keeping
         return flags
 
@@ -580,7 +585,10 @@ def _added(group: Dice) -> Step:
     passing the test is followed at once by one more."""
     count, sides = group.count, group.sides
     low, high = group.add_on.passing_range()  # type: ignore[union-attr]
+    summed = group.keep is None and group.success is None and group.failure is None
     choose = _chooser(group.keep)
+    every = {count: (True,) * count, count + 1: (True,) * (count + 1)}
+    none = {count: (False,) * count, count + 1: (False,) * (count + 1)}
 
     def added(rng: Rng, groups: Groups, pools: Pools) -> Number:
         throw = one_die_at_a_time(rng, sides)
@@ -597,9 +605,16 @@ def _added(group: Dice) -> Step:
                 thrown = throw()
                 throws.append(thrown)
                 faces.append(thrown[1][0])
-        kept = choose(faces)
-        value = _group_value(group, faces, kept)
-        rolled = (group, tuple(throws), tuple(kept), (False,) * len(faces), value, (), (), ())
+        many = len(faces)
+        kept: tuple[bool, ...]
+        if summed:
+            value = sum(faces)
+            kept = every[many]
+        else:
+            chosen = choose(faces)
+            value = _group_value(group, faces, chosen)
+            kept = tuple(chosen)
+        rolled = (group, tuple(throws), kept, none[many], value, (), (), ())
         groups.append(_new(GroupRoll, rolled))
         return value
 
