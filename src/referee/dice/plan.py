@@ -454,7 +454,11 @@ def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
             thrown = throw()
             face = thrown[1][0]
             if low <= face <= high:
-                tries = 0
+                again.append(len(throws))
+                throws.append(thrown)
+                thrown = throw()
+                face = thrown[1][0]
+                tries = 1  # (`ro`: at most once)
                 while tries < most and low <= face <= high:
                     tries += 1
                     again.append(len(throws))
