@@ -468,28 +468,26 @@ def _rerolled(group: Dice, span: tuple[int, int]) -> Step:
             throws.append(thrown)
             units.append(face)
         many = len(throws)
-        rerolled: list[bool] = []
-        if again:
-            rerolled = [False] * many
-            for i in again:
-                rerolled[i] = True
-        kept: tuple[bool, ...]
         if choose is None:
             value = sum(units)
-            kept = tuple([not r for r in rerolled]) if again else every
+            kept_units = [True] * count if again else every
         else:
             kept_units = choose(units)
             if counted:
                 value = int(_count(success, failure, units, kept_units))
             else:
                 value = sum(compress(units, kept_units))
-            if again:
-                standing = iter(kept_units)
-                kept = tuple([False if r else next(standing) for r in rerolled])
-            else:
-                kept = tuple(kept_units)
-        flags = (False,) * many if again else none
-        rolled = (group, tuple(throws), kept, flags, value, tuple(rerolled), (), ())
+        if not again:
+            standing = (group, tuple(throws), tuple(kept_units), none, value, (), (), ())
+            groups.append(_new(GroupRoll, standing))
+            return value
+        rerolled = [False] * many
+        kept = list(kept_units)  # a thrown-again die does not count: its flag put in its place
+        for i in again:  # (in throw order, so each goes where it was thrown)
+            rerolled[i] = True
+            kept.insert(i, False)
+        flags = (False,) * many
+        rolled = (group, tuple(throws), tuple(kept), flags, value, tuple(rerolled), (), ())
         groups.append(_new(GroupRoll, rolled))
         return value
 
