@@ -270,7 +270,10 @@ def _pool_step(node: Pool) -> Step | None:
     def pooled(rng: Rng, groups: Groups, pools: Pools) -> Number:
         index = len(pools)
         pools.append(_PENDING)  # its place, before any pool inside it
-        values = tuple([step(rng, groups, pools) for step in steps])
+        rolled = []
+        for step in steps:  # (a loop: a list comprehension is a call of its own)
+            rolled.append(step(rng, groups, pools))
+        values = tuple(rolled)
         kept: Sequence[bool] = every if choose is None else choose(values)
         value: Number
         if summed:
