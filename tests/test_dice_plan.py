@@ -109,6 +109,7 @@ COMMON = ["1d20+5", "4d6kh3", "2d6ro<3", "8d6mi2", "4d6e6kh3", "3d8ro1+2", "2d20
 COMMON += ["7d12ra12", "(1d4 + 1, 3, 2d6kl1)kh1", "-1d8 + 4 - (3, 1d4)kh1", "5d6k>3 [fire] * 2"]
 COMMON += ["1d10rr<2 [cold] - 10 + 3d12 * (9, 6d6ra6, 2d100ro1ro2p<2)pl1", "7d20ro1ph1 // 3d6"]
 COMMON += ["8d6p<2", "8d6p>3", "8d6k<3", "8d6k3", "8d6p3", "8d6kh3", "8d6pl2", "(1d6, 2d6, 3)p<2"]
+COMMON += ["8d6pl1", "8d6ph1", "8d6kl1", "3d6kh1 + 2d20kh1"]
 
 
 @pytest.mark.parametrize("text", COMMON)

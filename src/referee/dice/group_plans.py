@@ -159,6 +159,8 @@ def _thrown_at_once(group: Dice) -> Step:
             return value
 
         return summed
+    if keep.test is None and keep.count == 1:
+        return _one_kept_or_dropped(group, keep)
     choose = chooser(keep)
 
     def kept(rng: Rng, groups: Groups, pools: Pools) -> Number:
@@ -171,6 +173,31 @@ def _thrown_at_once(group: Dice) -> Step:
         return value
 
     return kept
+
+
+def _one_kept_or_dropped(group: Dice, keep: Keep) -> Step:
+    """A group that keeps or drops its one highest or lowest die (`2d20kh1`, `4d6pl1`): one
+    throw, and the first such die found (`_select` picks it so)."""
+    count = group.count
+    sizes = (group.sides,) * count
+    none = (False,) * count
+    mode = keep.mode
+    best = max if mode is MODE_HIGHEST or mode is MODE_DROP_HIGHEST else min
+    keeping = mode is MODE_HIGHEST or mode is MODE_LOWEST
+    others = [not keeping] * count
+
+    def one_picked(rng: Rng, groups: Groups, pools: Pools) -> Number:
+        first = rng.throw(sizes)
+        faces = first[1]
+        picked = faces.index(best(faces))
+        flags = others.copy()
+        flags[picked] = keeping
+        value = faces[picked] if keeping else sum(faces) - faces[picked]
+        rolled = (group, (first,), tuple(flags), none, value, (), (), ())
+        groups.append(_new(GroupRoll, rolled))
+        return value
+
+    return one_picked
 
 
 def _reroll_span(group: Dice) -> tuple[int, int] | None:
