@@ -6,7 +6,8 @@ Run: python benchmarks/bench_dice.py
   d20: its lark parser on the text, then `Roller.roll` on the tree, so its parse cache is
   not used), on every example of d20's own README and three forms issue 31 named.
 - cached: parse once through the cache, roll many times (ours: `roll_text`, whose parse is an
-  lru_cache; d20: `d20.roll(text)`, whose Roller keeps an LFU parse cache).
+  lru_cache that keeps each tree's plan, `referee.dice.plan`; d20: `d20.roll(text)`, whose
+  Roller keeps an LFU parse cache).
 - generated: 100 expressions of d20's grammar drawn from a seeded generator (`generated`),
   fresh and cached as above, fewer rounds each; the minimum, median and the five slowest.
 - odds: the exact distribution of ten expressions both compute (ours: `odds(parse(text))`,

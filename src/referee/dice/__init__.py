@@ -42,6 +42,7 @@ from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.notation import write
 from referee.dice.odds import Odds, odds
 from referee.dice.parser import parse, parse_cached
+from referee.dice.plan import roll_text
 from referee.dice.render import render, show_die
 from referee.dice.rolling import (
     Die,
@@ -50,7 +51,6 @@ from referee.dice.rolling import (
     RollResult,
     roll,
     roll_group,
-    roll_text,
 )
 
 __all__ = [

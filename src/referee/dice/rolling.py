@@ -6,11 +6,12 @@ explosions, d20's `ra`) each die is thrown on its own, and its rerolls and explo
 thrown right after it: throw order is left to right, each die followed by its chain. So
 scripted faces (`ScriptedRng`, `referee roll --faces`) are given in exactly that order.
 
+>>> from referee.dice.parser import parse
 >>> from referee.rng import ScriptedRng
->>> result = roll_text("2d20+1d6", rng=ScriptedRng([14, 3, 5]))
+>>> result = roll(parse("2d20+1d6"), rng=ScriptedRng([14, 3, 5]))
 >>> str(result)
 '2d20+1d6 = [14, 3] + [5] = 22'
->>> roll_text("2d6!", rng=ScriptedRng([6, 2, 3])).total  # 6 explodes into 2; then 3
+>>> roll(parse("2d6!"), rng=ScriptedRng([6, 2, 3])).total  # 6 explodes into 2; then 3
 11
 """
 
@@ -25,7 +26,6 @@ from itertools import compress
 from typing import NamedTuple, NoReturn
 
 from referee.dice.bounds import whole
-from referee.dice.dialects import DEFAULT_DIALECT, Dialect
 from referee.dice.expr import (
     BinOp,
     Call,
@@ -62,7 +62,6 @@ from referee.dice.members import (
     OP_NE,
     OP_SUB,
 )
-from referee.dice.parser import _parse_in, parse_cached
 from referee.dice.render import render
 from referee.errors import LimitError, RuleError
 from referee.rng import Rng, Throw
@@ -149,8 +148,9 @@ class PoolRoll(NamedTuple):
 class RollResult(NamedTuple):
     """A rolled expression: the tree, each group as rolled (left to right) and the total.
 
+    >>> from referee.dice.parser import parse
     >>> from referee.rng import ScriptedRng
-    >>> result = roll_text("1d100", rng=ScriptedRng([47]))
+    >>> result = roll(parse("1d100"), rng=ScriptedRng([47]))
     >>> result.total, str(result)
     (47, '1d100 = [47] = 47')
     """
@@ -263,42 +263,6 @@ def _roll_terms(expr: Expr, terms: tuple[tuple[bool, Dice | int], ...], rng: Rng
 _FIXED: dict[int, tuple[Expr, RollResult]] = {}
 """Results of trees that throw no dice, by the tree's id; the tree is held, so its id stays
 its own, and `is` confirms it."""
-
-
-def roll_text(
-    text: str,
-    *,
-    rng: Rng,
-    limits: Limits = DEFAULT_LIMITS,
-    dialect: str | Dialect = DEFAULT_DIALECT,
-) -> RollResult:
-    """Parse (through the cache) and roll in one call.
-
-    >>> from referee.rng import ScriptedRng
-    >>> roll_text("d%", rng=ScriptedRng([100])).total
-    100
-    >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
-    6
-    """
-    if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
-        expr, terms = _planned(text, dialect)
-        if terms is not None:
-            return _roll_terms(expr, terms, rng)  # as `roll` rolls a flat sum
-        return roll(expr, rng=rng)
-    return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
-
-
-@functools.lru_cache(maxsize=512)
-def _planned(text: str, dialect: str) -> tuple[Expr, tuple[tuple[bool, Dice | int], ...] | None]:
-    """The tree `parse_cached` gives (from its cache) and, when it is a flat sum of plain
-    groups and numbers that `roll` rolls by `_roll_terms` under the default limits, its terms
-    (so a text rolled again is not flattened again; the fresh path never looks here)."""
-    expr = _parse_in(text, dialect)  # what parse_cached would look up
-    if type(expr) is BinOp:
-        terms = _terms(expr)
-        if terms is not None and terms[0] <= DEFAULT_LIMITS.max_dice:
-            return expr, terms[1]
-    return expr, None
 
 
 _PLAIN_TAIL = Dice(1, 1)[2:]

@@ -6,6 +6,7 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from itertools import repeat
 
 from referee.errors import RuleError, ScriptError
 from referee.rng.base import Throw, check_sides
@@ -22,6 +23,19 @@ _INLINE = getattr(random.Random, "_randbelow", None) is getattr(
 _SHARED_UP_TO = 100
 """One-die throws of at most this many sides are shared values (`_one_die_throws`)."""
 _ONE_DIE: dict[int, tuple[Throw, ...]] = {}
+
+
+def _one_die_draws(size: int) -> tuple[Throw | None, ...]:
+    """`_one_die_throws(size)` and a None for each draw of `size.bit_length()` bits that is
+    not under `size` (`throw` rejects it): the throw of every draw, by the draw."""
+    found = _ONE_DIE_DRAWS.get(size)
+    if found is None:
+        rejected = (1 << size.bit_length()) - size
+        found = _ONE_DIE_DRAWS[size] = _one_die_throws(size) + (None,) * rejected
+    return found
+
+
+_ONE_DIE_DRAWS: dict[int, tuple[Throw | None, ...]] = {}
 
 
 def _one_die_throws(size: int) -> tuple[Throw, ...]:
@@ -125,11 +139,14 @@ class SeededRng:
             return partial(self.throw, (size,))
         # `throw`'s rejection of getrandbits draws, in C: each call draws until one is under
         # `size`, and nothing before it is called (so one serves every roll of this source)
-        drawn = filter(size.__gt__, iter(partial(bits, size.bit_length()), -1))
+        draws = map(bits, repeat(size.bit_length()))
         if size > _SHARED_UP_TO:
             sides = (size,)
+            drawn = filter(size.__gt__, draws)
             return map(lambda face: _new(Throw, (sides, (face + 1,), None, None)), drawn).__next__
-        found = self._one_die[size] = map(_one_die_throws(size).__getitem__, drawn).__next__
+        # each draw read in a table: its throw, or None where it is rejected (and skipped)
+        found = filter(None, map(_one_die_draws(size).__getitem__, draws)).__next__
+        self._one_die[size] = found
         return found
 
     def __repr__(self) -> str:
