@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dice import DIALECTS, Limits, parse, roll, roll_text
-from referee.dice.plan import plan
+from referee.dice.plan import _planned, plan
 from referee.errors import LimitError, NotationError, RuleError, ScriptError
 from referee.rng import Rng, ScriptedRng, SeededRng
 from tests.depth import examples
@@ -144,3 +144,17 @@ def test_roll_text_rolls_by_plan_what_roll_rolls() -> None:
     assert roll_text(text, rng=SeededRng(9), dialect="d20") == roll(
         parse(text, dialect="d20"), rng=SeededRng(9)
     )
+
+
+@pytest.mark.parametrize("dialect", [None, "roll20", DIALECTS["roll20"], DIALECTS["d20"]])
+def test_roll_text_rolls_by_plan_in_the_default_dialect_and_a_given_one(dialect: object) -> None:
+    """The default dialect (a `Dialect`, not its name) and a dialect given as one of `DIALECTS`
+    go by plan too, as a name does."""
+    text = "3d6ro1+2"
+    chosen = {} if dialect is None else {"dialect": dialect}
+    before = _planned.cache_info()
+    for seed in (4, 5):
+        expected = roll(parse(text, **chosen), rng=SeededRng(seed))  # type: ignore[arg-type]
+        assert roll_text(text, rng=SeededRng(seed), **chosen) == expected  # type: ignore[arg-type]
+    after = _planned.cache_info()
+    assert after.hits + after.misses == before.hits + before.misses + 2

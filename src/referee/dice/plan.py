@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 
 from referee.dice.bounds import whole
-from referee.dice.dialects import DEFAULT_DIALECT, Dialect
+from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect
 from referee.dice.expr import (
     BinOp,
     Call,
@@ -73,9 +73,17 @@ def roll_text(
     >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
     6
     """
-    if type(text) is str and limits is DEFAULT_LIMITS and type(dialect) is str:
-        return _planned(text, dialect)(rng)
+    if type(text) is str and limits is DEFAULT_LIMITS:
+        name = dialect if type(dialect) is str else _registered(dialect)
+        if name is not None:
+            return _planned(text, name)(rng)
     return roll(parse_cached(text, limits, dialect=dialect), rng=rng, limits=limits)
+
+
+def _registered(dialect: object) -> str | None:
+    """The name of a dialect that is one of `DIALECTS` (the default among them), else None."""
+    name = getattr(dialect, "name", None)
+    return name if type(name) is str and DIALECTS.get(name) is dialect else None
 
 
 @functools.lru_cache(maxsize=512)
