@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dice import DIALECTS, Limits, parse, roll, roll_text
-from referee.dice.plan import _planned, plan
+from referee.dice.expr import Expr
+from referee.dice.plan import Plan, _planned, plan
 from referee.errors import LimitError, NotationError, RuleError, ScriptError
 from referee.rng import Rng, ScriptedRng, SeededRng
 from tests.depth import examples
@@ -68,19 +69,25 @@ def rolled(by: Callable[[Rng], object], rng: Rng) -> object:
         return f"{type(err).__name__}: {err}"
 
 
+def parsed_and_planned(dialect: str, text: str) -> tuple[Expr, Plan] | None:
+    """The tree of `text` and its plan, or None when the text is refused or left to `roll`."""
+    try:
+        expr = parse(text, dialect=dialect)
+    except (NotationError, LimitError):
+        return None
+    found = plan(expr)
+    return None if found is None else (expr, found)
+
+
 @settings(max_examples=examples(400), deadline=None)
 @given(case=texts, faces=st.lists(st.integers(1, 120), min_size=8, max_size=80))
 def test_a_plan_throws_as_roll_from_scripted_faces(case: tuple[str, str], faces: list[int]) -> None:
     """Scripted faces (folded into each die's sides) reach rerolls, explosions and the end
     of the script: the same dice taken in the same order, and the same result or error."""
-    dialect, text = case
-    try:
-        expr = parse(text, dialect=dialect)
-    except (NotationError, LimitError):
+    planned = parsed_and_planned(*case)
+    if planned is None:
         return
-    found = plan(expr)
-    if found is None:
-        return
+    expr, found = planned
     mine, theirs = Replayed(faces), Replayed(faces)
     assert rolled(found, mine) == rolled(lambda rng: roll(expr, rng=rng), theirs)
     assert mine.used == theirs.used
@@ -91,14 +98,10 @@ def test_a_plan_throws_as_roll_from_scripted_faces(case: tuple[str, str], faces:
 def test_a_plan_throws_as_roll_from_a_seeded_source(case: tuple[str, str], seed: int) -> None:
     """A seeded source draws dice its own way (one die at a time in C): the same result,
     and the generator left in the same state."""
-    dialect, text = case
-    try:
-        expr = parse(text, dialect=dialect)
-    except (NotationError, LimitError):
+    planned = parsed_and_planned(*case)
+    if planned is None:
         return
-    found = plan(expr)
-    if found is None:
-        return
+    expr, found = planned
     mine, theirs = SeededRng(seed), SeededRng(seed)
     for _ in range(3):
         assert rolled(found, mine) == rolled(lambda rng: roll(expr, rng=rng), theirs)
