@@ -151,7 +151,7 @@ def start_server(
 @pytest.fixture
 def live(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
     """The service over a fresh SQLite file, then a fresh PostgreSQL schema."""
-    with _serving(db_url, entropy) as server:
+    with serving(db_url, entropy) as server:
         yield server
 
 
@@ -170,11 +170,12 @@ def shared_live(
             url = str(tmp_path_factory.mktemp("shared") / "referee.db")
         else:
             url = stack.enter_context(fresh_schema(request.getfixturevalue("pg_base_url")))
-        yield stack.enter_context(_serving(url, EachTestsEntropy()))
+        yield stack.enter_context(serving(url, EachTestsEntropy()))
 
 
 @contextlib.contextmanager
-def _serving(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
+def serving(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
+    """The service over `db_url` on 127.0.0.1, its dice from `entropy`, until the block ends."""
     server, thread, store, url = start_server(db_url, entropy=entropy)
     try:
         with httpx.Client(base_url=url, timeout=60) as client:

@@ -15,6 +15,7 @@ from referee.cli.main import cli
 from referee.store import Store
 from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
 from tests.seeds import for_test
+from tests.service_fixtures import serving
 
 HOST = re.compile(r"^OnlineHost: (\S+) rolled 1 100-sided die: ([0-9]+) \(nonce ([0-9]+)\)$", re.M)
 
@@ -350,10 +351,6 @@ def bout_id(store: Store, name: str) -> str:
 
 
 def test_a_spar_opened_in_discord_is_watched_in_the_web_console(tmp_path: Path) -> None:
-    from fastapi.testclient import TestClient
-
-    from referee.service.app import create_app
-
     store = Store.open(f"sqlite:///{tmp_path / 'shared.db'}")
 
     async def script(h: Harness) -> None:
@@ -363,12 +360,12 @@ def test_a_spar_opened_in_discord_is_watched_in_the_web_console(tmp_path: Path) 
         await h.text("Judge", "~spar:begin")
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
-    web = Store.open(f"sqlite:///{tmp_path / 'shared.db'}")  # the console's own process
-    with TestClient(create_app(web, entropy=for_test("web"))) as client:
-        listed = client.get("/api/bouts").json()
-        bout = bout_id(web, "Watched")
+    # The console's service, on 127.0.0.1 over the same database file, with its own store.
+    with serving(f"sqlite:///{tmp_path / 'shared.db'}", for_test("web")) as web:
+        listed = web.get("/api/bouts").json()
+        bout = bout_id(web.store, "Watched")
         assert bout in json.dumps(listed)
-        view = client.get(f"/api/bouts/{bout}").json()
+        view = web.get(f"/api/bouts/{bout}").json()
         assert [f["name"] for f in view["fighters"]] == ["Tarl_1_nick", "Pa-Kur_2_nick"]
         assert view["status"] == "running"
 
