@@ -87,6 +87,16 @@ class PromptServer(uvicorn.Server):
     _wake: asyncio.Event | None = None
     _loop: asyncio.AbstractEventLoop | None = None
 
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        #: Set once the server has started and accepts connections (from its own thread).
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            self.ready.set()
+
     async def main_loop(self) -> None:
         self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
         counter = 0
@@ -141,10 +151,10 @@ def start_server(
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60  # generous: a loaded CI machine starts slowly
-    while not server.started:
+    # Woken by the start itself; a server thread that died first is seen within half a second.
+    while not server.ready.wait(0.5):
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
     return server, thread, store, f"http://127.0.0.1:{port}"
 
 
