@@ -21,7 +21,13 @@ from referee.service.app import create_app
 from referee.service.bouts import Caller
 from referee.service.routing import Ask, Write
 from referee.store import Store
-from referee.store.writers import BUSY_TIMEOUT_S, INLINE_COMMIT_S, Writers, writers_of
+from referee.store.writers import (
+    BUSY_TIMEOUT_S,
+    DRIVER_BEGUN,
+    INLINE_COMMIT_S,
+    Writers,
+    writers_of,
+)
 
 AT = "2026-11-29T22:40:12.000000Z"
 
@@ -181,6 +187,41 @@ def test_the_kept_connection_goes_back_to_the_pool_with_the_usual_busy_timeout(
     store._writer.close()
     with store.engine.connect() as again:  # the pool's only idle connection: the kept one
         assert again.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_TIMEOUT_S * 1000
+
+
+@pytest.mark.parametrize("now", [True, False], ids=["begun-now", "grouped"])
+def test_a_statement_through_sqlalchemy_joins_the_transaction_begun_on_the_driver(
+    store: Store, now: bool
+) -> None:
+    """Both ways begin and end their transaction on the driver's connection itself
+    (`begin_on_driver`); a statement run through SQLAlchemy in the block (`set_client_seed`'s
+    UPDATE) joins that transaction: stored with the block's appends or not at all, and no
+    trace of it left on the connection afterwards."""
+
+    def unit() -> Any:
+        if not now:
+            return store.unit()
+        begun = store.unit_now()
+        assert begun is not None
+        return begun
+
+    with unit():
+        store.set_client_seed("b1", "kept")
+        store.append("b1", note("one"))
+    with pytest.raises(ConflictError), unit():
+        store.set_client_seed("b1", "dropped")
+        store.append("b1", note("two"))
+        raise ConflictError("changed my mind")
+    assert store.get_bout("b1").client_seed == "kept"
+    assert texts(store) == ["one"]
+    with unit():  # a block with no statement through SQLAlchemy: ended on the driver
+        store.append("b1", note("three"))
+    assert texts(store) == ["one", "three"]
+    assert not writers(store).lock.locked()
+    kept = store._writer.get()
+    assert kept.get_transaction() is None
+    assert DRIVER_BEGUN not in kept.info
+    assert not store._writer.driver.in_transaction
 
 
 def test_a_write_runs_on_the_event_loop_on_sqlite(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from referee.store.raw import run_sql
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
 from referee.store.writers import (
     BUSY_TIMEOUT_S,
+    DRIVER_BEGUN,
     WRITE,
     Begun,
     grouped,
@@ -179,6 +180,12 @@ def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Connection) -> None:
+    if connection.info.get(DRIVER_BEGUN):
+        # A write transaction begun on the driver itself (`store.writers.begin_on_driver`):
+        # SQLAlchemy's transaction, begun by a statement run through it, is that one.
+        driver = connection.connection.driver_connection
+        if driver is not None and driver.in_transaction:
+            return
     write = connection.get_execution_options().get(WRITE, False)
     # On the driver's cursor (`referee.store.raw`): every write begins here.
     run_sql(connection, "BEGIN IMMEDIATE" if write else "BEGIN")

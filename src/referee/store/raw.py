@@ -27,7 +27,7 @@ caller catches the same `IntegrityError` or `OperationalError` either way.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection
@@ -47,6 +47,22 @@ def run_many(conn: Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
     """Run one statement of the driver's SQL once for each of `rows` (positional parameters in
     the driver's style) on its cursor: one driver call."""
     _execute(conn, sql, rows, many=True, fetch=False)
+
+
+def driver_call(conn: Connection, call: Callable[[], object], sql: str) -> None:
+    """`call()`, a call of the connection's driver itself (its `commit`, say; `sql` names it
+    in an error), with the driver's error coming out as SQLAlchemy's, as from `run_sql`."""
+    try:
+        call()
+    except conn.dialect.loaded_dbapi.Error as err:
+        raise DBAPIError.instance(
+            sql,
+            None,
+            err,
+            conn.dialect.loaded_dbapi.Error,
+            hide_parameters=True,
+            dialect=conn.dialect,
+        ) from err
 
 
 def _execute(

@@ -25,20 +25,27 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
+from typing import Any
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from referee.errors import StorageError
 from referee.store.notify import committed, take_touched
-from referee.store.raw import run_sql
+from referee.store.raw import driver_call, run_sql
 
 #: Seconds a SQLite writer waits for another process's writer before giving up.
 BUSY_TIMEOUT_S = 30
 
 #: Execution option that makes a SQLite transaction BEGIN IMMEDIATE (take the write lock).
 WRITE = "referee_write"
+
+#: Key in a connection's `info` while the write transaction open on it was begun on the
+#: driver's connection itself (`begin_on_driver`), not by SQLAlchemy: a statement run through
+#: SQLAlchemy in it then joins that transaction instead of beginning one
+#: (`referee.store.engine`).
+DRIVER_BEGUN = "referee_driver_begun"
 
 #: The savepoint each grouped writer's block after the group's first runs in.
 _SAVEPOINT = "referee_writer"
@@ -59,11 +66,12 @@ class _Group:
     """One SQLite transaction that several writers' operations share, each in a savepoint of
     its own; the last of them commits it (one fsync) for all."""
 
-    __slots__ = ("broken", "connection", "done", "error", "transaction")
+    __slots__ = ("broken", "connection", "done", "driver", "error")
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.transaction = connection.begin()
+        self.driver = connection.connection.driver_connection
+        begin_on_driver(connection, self.driver)
         self.done = threading.Event()
         self.error: BaseException | None = None
         self.broken = False
@@ -198,17 +206,54 @@ def _end_group(writers: Writers, group: _Group) -> None:
     """Commit the group (roll it back if broken), then wake every writer waiting for it."""
     try:
         if group.broken:
-            group.transaction.rollback()
+            end_on_driver(group.connection, group.driver, commit=False)
             group.error = StorageError("a write failed beyond its savepoint")
         else:
-            writers.timed_commit(group.transaction.commit)
+            writers.timed_commit(lambda: end_on_driver(group.connection, group.driver))
     except BaseException as err:  # every writer of the group hears of it
         group.error = err
     finally:
         writers.group = None
+        group.connection.info.pop(DRIVER_BEGUN, None)
         with suppress(Exception):  # the pool discards a connection it cannot reset
             group.connection.close()
         group.done.set()
+
+
+# -- transactions begun on the driver's connection ------------------------------------------
+
+
+def begin_on_driver(connection: Connection, driver: Any) -> None:
+    """BEGIN IMMEDIATE on `connection`'s driver connection (`driver`, sqlite3's) itself.
+
+    Why: every write is one transaction, and SQLAlchemy's (`Connection.begin`, then `commit`)
+    builds Transaction objects and runs its events around the driver's calls, which costs
+    more Python than the BEGIN and the COMMIT themselves. Why it is still right: the
+    statements are the same ones SQLAlchemy would have the driver run (BEGIN IMMEDIATE from
+    the engine's "begin" event; the driver's `commit` and `rollback`, `end_on_driver`), on
+    the same connection; the connection's `info` says that the transaction is open
+    (`DRIVER_BEGUN`), so a statement run through SQLAlchemy's `Connection.execute` in it
+    joins it (its "begin" event sends no second BEGIN) and `end_on_driver` then ends it
+    through SQLAlchemy, as before. The driver's error comes out as SQLAlchemy's
+    (OperationalError for "database is locked").
+    """
+    run_sql(connection, "BEGIN IMMEDIATE")
+    connection.info[DRIVER_BEGUN] = True
+
+
+def end_on_driver(connection: Connection, driver: Any, *, commit: bool = True) -> None:
+    """Commit (or roll back) the transaction `begin_on_driver` began: on the driver when
+    only the driver knows of it, else (a statement through SQLAlchemy joined it) through
+    SQLAlchemy's transaction, which ends it on the driver in turn. `DRIVER_BEGUN` is
+    dropped first, whatever happens next."""
+    connection.info.pop(DRIVER_BEGUN, None)
+    joined = connection.get_transaction()
+    if joined is not None:
+        joined.commit() if commit else joined.rollback()
+    elif commit:
+        driver_call(connection, driver.commit, "COMMIT")
+    else:
+        driver_call(connection, driver.rollback, "ROLLBACK")
 
 
 def _first_line(err: BaseException) -> str:
@@ -225,32 +270,37 @@ class WriterConnection:
     timeout is 0, so a BEGIN never waits for another process's write lock; it is set back
     before the connection goes back to the pool (`close`)."""
 
-    __slots__ = ("_connection", "engine")
+    __slots__ = ("_connection", "driver", "engine")
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._connection: Connection | None = None
+        #: The driver's connection under it (sqlite3's), while there is one.
+        self.driver: Any = None
 
     def get(self) -> Connection:
-        """The connection (a new one if there is none, or the last one broke)."""
+        """The connection (a new one if there is none, or the last one broke); `driver` is
+        the driver's connection under it."""
         connection = self._connection
         if connection is None or connection.closed or connection.invalidated:
             connection = self.engine.connect()
             try:
                 connection.execution_options(**{WRITE: True})
                 run_sql(connection, "PRAGMA busy_timeout=0")
+                driver = connection.connection.driver_connection
             except BaseException:
                 connection.close()
                 raise
-            self._connection = connection
+            self._connection, self.driver = connection, driver
         return connection
 
     def close(self) -> None:
         """Give the connection back to the pool (its busy timeout as every other one's), or
         drop it if it cannot be trusted any more."""
-        connection, self._connection = self._connection, None
+        connection, self._connection, self.driver = self._connection, None, None
         if connection is None or connection.closed:
             return
+        connection.info.pop(DRIVER_BEGUN, None)
         try:
             run_sql(connection, f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}")
         except DBAPIError:
@@ -259,17 +309,49 @@ class WriterConnection:
 
 
 class Begun:
-    """A SQLite write transaction begun on the calling thread (`begin_now`), holding the
-    writers' lock until `run_begun` commits or rolls it back."""
+    """A SQLite write transaction begun on the calling thread (`begin_now`), on the driver's
+    connection itself (`begin_on_driver`), holding the writers' lock until it is left as a
+    context manager (`run_begun`): committed then, else rolled back."""
 
-    __slots__ = ("connection", "engine", "transaction", "writer", "writers")
+    __slots__ = ("connection", "driver", "engine", "writer", "writers")
 
     def __init__(self, engine: Engine, writers: Writers, writer: WriterConnection) -> None:
         self.engine = engine
         self.writers = writers
         self.writer = writer
         self.connection = writer.get()
-        self.transaction = self.connection.begin()
+        self.driver = writer.driver
+        begin_on_driver(self.connection, self.driver)
+
+    def __enter__(self) -> Connection:
+        return self.connection
+
+    def __exit__(self, kind: object, err: BaseException | None, _trace: object) -> None:
+        """Commit (timed, for `begin_now`) when the block ended well, else roll back; the
+        writers' lock is released either way, and `committed` told only after a commit.
+        (A class rather than a generator: this is every write the event loop runs.)"""
+        writers, writer, connection = self.writers, self.writer, self.connection
+        touched: set[str] = set()
+        try:
+            if err is not None:
+                take_touched(connection)
+                try:
+                    end_on_driver(connection, self.driver, commit=False)
+                except DBAPIError:
+                    writer.close()
+                return
+            try:
+                writers.timed_commit(self._commit)
+            except BaseException:
+                writer.close()  # whatever SQLite left of the transaction goes with the connection
+                raise
+            touched = take_touched(connection)
+        finally:
+            writers.lock.release()
+        committed(self.engine, touched)  # reached only after the commit
+
+    def _commit(self) -> None:
+        end_on_driver(self.connection, self.driver)
 
 
 def begin_now(engine: Engine, writer: WriterConnection) -> Begun | None:
@@ -306,28 +388,7 @@ def begin_now(engine: Engine, writer: WriterConnection) -> Begun | None:
         raise
 
 
-@contextmanager
-def run_begun(begun: Begun) -> Iterator[Connection]:
+def run_begun(begun: Begun) -> AbstractContextManager[Connection]:
     """The block in `begun`'s transaction; commit on success (timed, for `begin_now`), else
     roll back; the writers' lock is released either way."""
-    writers, writer, connection = begun.writers, begun.writer, begun.connection
-    touched: set[str] = set()
-    try:
-        try:
-            yield connection
-        except BaseException:
-            take_touched(connection)
-            try:
-                begun.transaction.rollback()
-            except DBAPIError:
-                writer.close()
-            raise
-        try:
-            writers.timed_commit(begun.transaction.commit)
-        except BaseException:
-            writer.close()  # whatever SQLite left of the transaction goes with the connection
-            raise
-        touched = take_touched(connection)
-    finally:
-        writers.lock.release()
-    committed(begun.engine, touched)  # reached only after the commit
+    return begun
