@@ -258,15 +258,28 @@ def unit_of_work(engine: Engine, begun: Begun | None = None) -> AbstractContextM
     return _new_unit(engine, begun)
 
 
-@contextmanager
-def _new_unit(engine: Engine, begun: Begun | None) -> Iterator[Connection]:
-    transaction = write_transaction(engine) if begun is None else run_begun(begun)
-    with transaction as connection:
-        token = _UNIT.set((engine, connection))
-        try:
-            yield connection
-        finally:
-            _UNIT.reset(token)
+def _new_unit(engine: Engine, begun: Begun | None) -> AbstractContextManager[Connection]:
+    return _Unit(engine, write_transaction(engine) if begun is None else run_begun(begun))
+
+
+class _Unit:
+    """A unit of work: `transaction`'s connection is the unit's (`ambient`) while it is open.
+    (A class rather than a generator: every write of the service is one.)"""
+
+    __slots__ = ("engine", "token", "transaction")
+
+    def __init__(self, engine: Engine, transaction: AbstractContextManager[Connection]) -> None:
+        self.engine = engine
+        self.transaction = transaction
+
+    def __enter__(self) -> Connection:
+        connection = self.transaction.__enter__()
+        self.token = _UNIT.set((self.engine, connection))
+        return connection
+
+    def __exit__(self, kind: Any, err: BaseException | None, trace: Any) -> bool | None:
+        _UNIT.reset(self.token)
+        return self.transaction.__exit__(kind, err, trace)
 
 
 def write_transaction(engine: Engine) -> AbstractContextManager[Connection]:

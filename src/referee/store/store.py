@@ -35,8 +35,8 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -63,6 +63,7 @@ from referee.ledger import (
     utc_time,
     verify_chain,
 )
+from referee.payloads import Given
 from referee.payloads.events import Roll
 from referee.rng import (
     Throw,
@@ -171,6 +172,43 @@ class _Held:
 #: The bout the open unit has locked and not yet appended to (one unit per context: a unit is
 #: entered and left in one thread or task).
 _HELD: ContextVar[_Held | None] = ContextVar("referee_held_bout", default=None)
+
+
+class _Unit:
+    """`Store.unit()`'s unit of work (`transaction`), its errors turned into StorageError
+    (`errors`); a bout locked in it (`_HELD`) is forgotten with it.
+
+    Written out as the nested `with errors, transaction:` it stands for (a class rather than
+    a generator: every write of the service is one): `errors` sees whatever leaves
+    `transaction`, its entering and its end (the commit) included. (Entering a
+    `StorageErrors` does nothing, so it is not entered.)
+    """
+
+    __slots__ = ("errors", "held", "transaction")
+
+    def __init__(self, errors: StorageErrors, transaction: AbstractContextManager[Any]) -> None:
+        self.errors = errors
+        self.transaction = transaction
+
+    def __enter__(self) -> None:
+        try:
+            self.transaction.__enter__()
+        except BaseException as err:
+            self.errors.__exit__(type(err), err, err.__traceback__)
+            raise
+        self.held = _HELD.set(None)  # a lock taken in this unit is forgotten with it
+
+    def __exit__(self, kind: Any, err: BaseException | None, trace: Any) -> bool:
+        _HELD.reset(self.held)
+        try:
+            suppressed = self.transaction.__exit__(kind, err, trace)
+        except BaseException as raised:
+            self.errors.__exit__(type(raised), raised, raised.__traceback__)
+            raise
+        if suppressed:
+            kind = err = trace = None
+        self.errors.__exit__(kind, err, trace)
+        return bool(suppressed)
 
 
 class Store:
@@ -334,14 +372,8 @@ class Store:
             begun = begin_now(self._engine, self._writer)
         return None if begun is None else self._new_unit(begun)
 
-    @contextmanager
-    def _new_unit(self, begun: Begun | None) -> Iterator[None]:
-        with self._errors, unit_of_work(self._engine, begun):
-            held = _HELD.set(None)  # a lock taken in this unit is forgotten with it
-            try:
-                yield
-            finally:
-                _HELD.reset(held)
+    def _new_unit(self, begun: Begun | None) -> AbstractContextManager[None]:
+        return _Unit(self._errors, unit_of_work(self._engine, begun))
 
     def client_reads(self) -> AbstractContextManager[Connection]:
         """A connection to read a client package's own tables (the Discord bot's): the open
@@ -872,7 +904,13 @@ class Store:
                 f"bout {bout.id!r}: the ledger is at seed {position.index}, the store at "
                 f"seed {seed.index}; refusing to roll"
             )
-        streams = dice_scheme(current) == STREAMS
+        # The dice were made for these same events (`_dice_of`), by their dice scheme: which
+        # kind they are says the scheme, without reading the bout's header again.
+        if rng is None:
+            streams = dice_scheme(current) == STREAMS
+        else:
+            streams = isinstance(rng, _ThrownStreams)
+        thrown = None if rng is None else rng.thrown
         nonces: dict[str | None, int] = {None: position.nonce}
         for event in new:
             if event["type"] == SEED_ROTATED:
@@ -881,12 +919,13 @@ class Store:
                 continue
             _check_unrevealed(bout.id, seed)
             payload = event["payload"]
-            stream = _stream_of(event, streams)
+            roll = Roll.given(payload)
+            stream = _stream_of(event, streams, roll)
             nonce = nonces.get(stream)
             if nonce is None:
-                nonce = nonces[stream] = stream_nonce(current, str(stream))
+                nonce = nonces[stream] = _stream_start(current, str(stream), rng)
             nonces[stream] = nonce + 1
-            if _was_thrown(payload, stream, nonce, rng) and not check_roll(
+            if _was_thrown(roll, stream, nonce, thrown) and not check_roll(
                 payload, nonce, None, "", stream
             ):
                 continue
@@ -901,15 +940,24 @@ def _dice_of(
     """The bout's dice at its current seed (`position`, where the ledger stands), by its dice
     scheme, keeping what they throw."""
     if dice_scheme(current) == STREAMS:
-        return _ThrownStreams(
-            seed.server_seed, client_seed, lambda name: stream_nonce(current, name), position
-        )
+        return _ThrownStreams(seed.server_seed, client_seed, current, position)
     return _Thrown(seed.server_seed, client_seed, position)
 
 
-def _stream_of(event: Event, streams: bool) -> str | None:
-    """The stream a new roll names: one in a bout with streams, none in one without."""
-    stream = Roll.given(event["payload"]).stream
+def _stream_start(current: list[Event], stream: str, rng: _Thrown | _ThrownStreams | None) -> int:
+    """`stream_nonce(current, stream)`: the one the dice worked out for these same events when
+    they drew from the stream (`_ThrownStreams.starts`), else read from the events."""
+    if isinstance(rng, _ThrownStreams):
+        start = rng.starts.get(stream)
+        if start is not None:
+            return start
+    return stream_nonce(current, stream)
+
+
+def _stream_of(event: Event, streams: bool, roll: Given[Roll]) -> str | None:
+    """The stream a new roll (`roll`, its payload) names: one in a bout with streams, none in
+    one without."""
+    stream = roll.stream
     if streams != isinstance(stream, str):
         raise RuleError(
             f"event {event['seq']} (roll): stream {stream!r} in a bout of dice scheme "
@@ -944,17 +992,20 @@ class _ThrownStreams(VerifiableStreams):
     """VerifiableStreams that say what they threw, by stream and nonce, and the ledger's
     position they started from (for `Store._check_rolls` and the rotation of long bouts)."""
 
-    __slots__ = ("position",)
+    __slots__ = ("_current", "position", "starts")
 
     def __init__(
-        self,
-        server_seed: str,
-        client_seed: str,
-        nonces: Callable[[str], int],
-        position: SeedPosition,
+        self, server_seed: str, client_seed: str, current: list[Event], position: SeedPosition
     ) -> None:
-        super().__init__(server_seed, client_seed, nonces)
+        #: The nonce each stream drawn from started at: `stream_nonce(current, stream)`.
+        self.starts: dict[str, int] = {}
+        super().__init__(server_seed, client_seed, self._start)
         self.position = position
+        self._current = current
+
+    def _start(self, stream: str) -> int:
+        start = self.starts[stream] = stream_nonce(self._current, stream)
+        return start
 
     @property
     def thrown(self) -> dict[tuple[str | None, int], Throw]:  # type: ignore[override]
@@ -967,14 +1018,16 @@ class _ThrownStreams(VerifiableStreams):
 
 
 def _was_thrown(
-    payload: Any, stream: str | None, nonce: int, rng: _Thrown | _ThrownStreams | None
+    roll: Given[Roll],
+    stream: str | None,
+    nonce: int,
+    thrown: Mapping[tuple[str | None, int], Throw] | None,
 ) -> bool:
-    """Whether a roll's payload shows what `rng` threw at (`stream`, `nonce`): its dice and
-    faces."""
-    done = None if rng is None else rng.thrown.get((stream, nonce))
+    """Whether a roll (`roll`, its payload) shows what the dice threw at (`stream`, `nonce`;
+    `thrown`, their throws by stream and nonce): its dice and faces."""
+    done = None if thrown is None else thrown.get((stream, nonce))
     if done is None:
         return False
-    roll = Roll.given(payload)
     return roll.is_object and roll.dice == list(done.dice) and roll.faces == list(done.faces)
 
 
