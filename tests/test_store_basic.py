@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from referee.errors import ConflictError, LimitError, NotationError, NotFoundError, RuleError
 from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
@@ -143,6 +143,28 @@ def test_extra_keys_and_unicode_survive_the_round_trip(store: Store) -> None:
 
     written = store.append("b1", build)
     assert store.events("b1") == written
+
+
+def test_a_batch_of_events_with_and_without_extra_keys_is_stored_as_written(store: Store) -> None:
+    """`insert_events` leaves `extra` out of a batch none of whose events has extra keys, and
+    puts it in, NULL for the events without any, when one of them has some."""
+    from referee.ledger import event_hash
+
+    new_bout(store)
+
+    def build(last: Any, events: Any) -> list[Any]:
+        plain = chain(last, "note", None, {"text": "plain"}, AT)
+        more = chain(plain, "say", "ref", {"text": "more"}, AT)
+        more["visible_to"] = ["referee"]
+        more["hash"] = event_hash(more)
+        return [plain, more, chain(more, "note", None, {}, AT)]
+
+    store.append("b1", note("alone"))  # a batch without extra keys
+    written = store.append("b1", build)
+    assert store.events("b1")[1:] == written
+    with store.engine.connect() as conn:
+        extras = conn.execute(text("SELECT extra FROM events ORDER BY seq")).scalars().all()
+    assert extras == [None, None, '{"visible_to":["referee"]}', None]
 
 
 def test_broken_chain_is_refused_and_nothing_written(store: Store) -> None:

@@ -209,15 +209,13 @@ def insert_events(
 
     Only events `chain` made or `verify_chain` passed come here: their JSON is checked.
     `texts` are their payloads' canonical JSON when the caller has them already (`link`).
-    Each row is a tuple in the table's column order (`_EVENT_COLUMNS`), as both drivers take
-    it: no row dictionary built, then read again by name."""
+    Each row is a tuple in the table's column order, as both drivers take it: no row
+    dictionary built, then read again by name."""
+    # Each row is a tuple of the table's columns but `extra`, in `_PLAIN_COLUMNS`' order;
+    # `extras` keeps the `extra` of the events that have one, by their place.
     rows = []
+    extras: dict[int, str] = {}
     for i, event in enumerate(events):
-        # An event with exactly the ledger's keys (every one `link` makes) has no extra keys:
-        # one comparison of its keys (in C) instead of a look at each of them.
-        extra: dict[str, Any] | None = None
-        if event.keys() != _EVENT_KEY_SET:
-            extra = {key: value for key, value in event.items() if key not in EVENT_KEYS}
         rows.append(
             (
                 bout_id,
@@ -228,21 +226,32 @@ def insert_events(
                 texts[i]
                 if texts is not None
                 else checked_canonical_json(event["payload"]).decode("utf-8"),
-                checked_canonical_json(extra).decode("utf-8") if extra else None,
                 event["prev"],
                 event["hash"],
             )
         )
+        # An event with exactly the ledger's keys (every one `link` makes) has no extra keys:
+        # one comparison of its keys (in C) instead of a look at each of them.
+        if event.keys() != _EVENT_KEY_SET:
+            more = {key: value for key, value in event.items() if key not in EVENT_KEYS}
+            if more:
+                extras[i] = checked_canonical_json(more).decode("utf-8")
     if not rows:
         return
     if conn.dialect.name == "postgresql":
         # One statement, one round trip: the rows (up to `_PG_ROWS` at once, within the
         # protocol's bound on parameters).
-        for start in range(0, len(rows), _PG_ROWS):
-            part = rows[start : start + _PG_ROWS]
+        full = _with_extras(rows, extras)
+        for start in range(0, len(full), _PG_ROWS):
+            part = full[start : start + _PG_ROWS]
             run_sql(conn, _pg_insert_events(len(part)), [value for row in part for value in row])
+    elif not extras:
+        # SQLite, no event with extra keys (the usual batch): `extra` left out, so stored as
+        # NULL all the same, without a None parameter per row for the driver to adapt
+        # (sqlite3 looks for an adapter of every parameter that is not an int, float or str).
+        run_many(conn, _SQLITE_INSERT_PLAIN_EVENTS, rows)
     else:
-        run_many(conn, _SQLITE_INSERT_EVENTS, rows)
+        run_many(conn, _SQLITE_INSERT_EVENTS, _with_extras(rows, extras))
     appended(conn, bout_id)  # live streams hear of it after the commit (`store.notify`)
 
 
@@ -259,6 +268,21 @@ _SQLITE_INSERT_EVENTS = (
     f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
     f"VALUES ({', '.join(['?'] * len(_EVENT_COLUMNS))})"
 )
+#: The columns but `extra`, in the order of `insert_events`'s row tuples.
+_PLAIN_COLUMNS = tuple(column for column in _EVENT_COLUMNS if column != "extra")
+_EXTRA_AT = _EVENT_COLUMNS.index("extra")
+#: SQLite: insert one event without extra keys (`extra` is NULL), by `_PLAIN_COLUMNS`.
+_SQLITE_INSERT_PLAIN_EVENTS = (
+    f"INSERT INTO {EVENTS.name} ({', '.join(_PLAIN_COLUMNS)}) "
+    f"VALUES ({', '.join(['?'] * len(_PLAIN_COLUMNS))})"
+)
+
+
+def _with_extras(rows: list[tuple[Any, ...]], extras: dict[int, str]) -> list[tuple[Any, ...]]:
+    """`insert_events`' rows with their `extra` (None for none), in `_EVENT_COLUMNS`' order."""
+    return [(*row[:_EXTRA_AT], extras.get(i), *row[_EXTRA_AT:]) for i, row in enumerate(rows)]
+
+
 #: Most rows one PostgreSQL INSERT carries (9 parameters each; the protocol takes 65,535).
 _PG_ROWS = 1000
 

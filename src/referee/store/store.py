@@ -711,29 +711,34 @@ class Store:
         Outside a unit, or when the bout is not found, it is just `lookup_token` (so a bad
         token is answered 401 or 403 before anything else, as ever): the bout is not locked.
         """
-        if not isinstance(token, str) or ambient(self._engine) is None:
+        conn = ambient(self._engine)  # the unit's connection: `write_transaction` would be it
+        if not isinstance(token, str) or conn is None:
             return self.lookup_token(token)
         with self._known_lock:
             known = self._known.get(bout_id)
         after = known[-1]["seq"] - 1 if known else -1
         digest = token_hash(token)
-        with self._guard(), write_transaction(self._engine) as conn:
+        with self._guard():
             row, rows = bout_seed_token(conn, bout_id, digest, after)
             if row is None:
                 return self.lookup_token(token)
             events: list[Event] | None = None
             if known:
                 fresh = events_after(rows, known[-1]["seq"], known[-1]["hash"])
-                events = None if fresh is None else known + fresh
+                if fresh == []:  # nothing new: what this store remembers is the ledger still
+                    events = list(known)
+                elif fresh is not None:
+                    events = known + fresh
+                    self._remember(bout_id, events)
+                    events = list(events)
             else:
                 events = [event_of(r) for r in rows]
-            if events is not None:
                 self._remember(bout_id, events)
                 events = list(events)
             _HELD.set(_Held(conn, bout_id, row, seed_of(row), events))
         if row.token_role is None:
             return None
-        return TokenRecord(row.token_bout, Role(row.token_role), row.token_fighter)
+        return TokenRecord(row.token_bout, _role_of(row.token_role), row.token_fighter)
 
     # -- receipts (Idempotency-Key) ------------------------------------------------------
 
@@ -1063,6 +1068,16 @@ def _rules_text(rules: Mapping[str, Any]) -> str:
         return json.dumps(dict(rules), sort_keys=True, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as err:
         raise RuleError(f"rules {rules!r} are not JSON: {err}") from None
+
+
+#: Each role by its stored value.
+_ROLES = {role.value: role for role in Role}
+
+
+def _role_of(value: str) -> Role:
+    """`Role(value)` for a stored role, by a dictionary look-up (an Enum call runs Python)."""
+    found = _ROLES.get(value)
+    return Role(value) if found is None else found
 
 
 def _role(role: Role | str) -> Role:
