@@ -243,7 +243,9 @@ class Store:
         self._known_lock = threading.Lock()
         # Where each bout's next roll stands after how many of its events (and the hash of the
         # last of them), so a roll reads only the events since (`_position`).
-        self._positions: dict[str, tuple[int, str, SeedPosition]] = {}
+        # With it, the nonce of each stream's last roll since the last rotation (`_rolls_of`),
+        # so that a stream's next nonce is a look-up, not a read back through the events.
+        self._positions: dict[str, tuple[int, str, SeedPosition, dict[str, Any]]] = {}
 
     def _all_events(self, conn: Connection, bout_id: str) -> list[Event]:
         """Every event of the bout, reading only those this store has not seen yet."""
@@ -260,23 +262,25 @@ class Store:
         self._remember(bout_id, events)
         return list(events)
 
-    def _position(self, bout_id: str, current: list[Event]) -> SeedPosition:
-        """`seed_position(current)`, from where this store last saw the bout stand when those
-        events are still the start of `current` (same count, same last hash)."""
+    def _position(self, bout_id: str, current: list[Event]) -> tuple[SeedPosition, dict[str, Any]]:
+        """`seed_position(current)` and `_rolls_of(current)`, from where this store last saw
+        the bout stand when those events are still the start of `current` (same count, same
+        last hash)."""
         with self._known_lock:
             known = self._positions.get(bout_id)
-        start, position = 0, SeedPosition(0, 0)
+        start, position, rolls = 0, SeedPosition(0, 0), {}
         if known is not None:
-            count, last, at = known
+            count, last, at, then = known
             if 0 < count <= len(current) and current[count - 1]["hash"] == last:
-                start, position = count, at
-        position = advance(position, current[start:])
+                start, position, rolls = count, at, then
+        new = current[start:]
+        position, rolls = advance(position, new), _rolls_of(rolls, new)
         if current:
             with self._known_lock:
                 if len(self._positions) >= KNOWN_BOUTS and bout_id not in self._positions:
                     self._positions.pop(next(iter(self._positions)))
-                self._positions[bout_id] = (len(current), current[-1]["hash"], position)
-        return position
+                self._positions[bout_id] = (len(current), current[-1]["hash"], position, rolls)
+        return position, rolls
 
     def _remember(self, bout_id: str, events: list[Event]) -> None:
         """Keep `events` as the bout's ledger so far (it is checked against the database,
@@ -614,7 +618,7 @@ class Store:
         ) -> list[Event]:
             rng: _Thrown | _ThrownStreams | None = None
             if seed is not None:
-                rng = _dice_of(seed, bout.client_seed, current, self._position(bout.id, current))
+                rng = _dice_of(seed, bout.client_seed, current, *self._position(bout.id, current))
             drafts = build(current, rng)
             self._check_size(bout.id, current, len(drafts))
             when = _check_time(at, self.clock)
@@ -904,7 +908,7 @@ class Store:
             return
         if seed is None:
             seed = seed_records(conn, bout.id)[-1]
-        position = rng.position if rng is not None else self._position(bout.id, current)
+        position = rng.position if rng is not None else self._position(bout.id, current)[0]
         if position.index != seed.index:
             raise ConflictError(
                 f"bout {bout.id!r}: the ledger is at seed {position.index}, the store at "
@@ -941,13 +945,43 @@ class Store:
 
 
 def _dice_of(
-    seed: ServerSeed, client_seed: str, current: list[Event], position: SeedPosition
+    seed: ServerSeed,
+    client_seed: str,
+    current: list[Event],
+    position: SeedPosition,
+    rolls: Mapping[str, Any],
 ) -> _Thrown | _ThrownStreams:
-    """The bout's dice at its current seed (`position`, where the ledger stands), by its dice
-    scheme, keeping what they throw."""
+    """The bout's dice at its current seed (`position`, where the ledger stands; `rolls`, its
+    streams' last rolls, `_rolls_of(current)`), by its dice scheme, keeping what they
+    throw."""
     if dice_scheme(current) == STREAMS:
-        return _ThrownStreams(seed.server_seed, client_seed, current, position)
+        return _ThrownStreams(seed.server_seed, client_seed, rolls, position)
     return _Thrown(seed.server_seed, client_seed, position)
+
+
+def _rolls_of(rolls: Mapping[str, Any], events: list[Event]) -> dict[str, Any]:
+    """`rolls` (the nonce of each stream's last roll since the last rotation, as the roll's
+    payload has it, in the events before `events`) moved on by `events`: a new dictionary.
+
+    What `stream_nonce` reads back through the events for one stream, read forwards for all
+    of them: a rotation forgets every stream; a later roll of a stream replaces its earlier
+    one. Only streams that are text are kept (`stream_nonce` is asked for those only).
+    """
+    moved = dict(rolls)
+    for event in events:
+        kind = event.get("type")
+        if kind == SEED_ROTATED:
+            moved = {}
+        elif kind == ROLL:
+            roll = Roll.given(event.get("payload"))
+            if isinstance(roll.stream, str):
+                moved[roll.stream] = roll.nonce
+    return moved
+
+
+def _next_nonce(rolls: Mapping[str, Any], stream: str) -> int:
+    """`stream_nonce(events, stream)` for the events `rolls` is `_rolls_of`."""
+    return int(rolls[stream]) + 1 if stream in rolls else 0
 
 
 def _stream_start(current: list[Event], stream: str, rng: _Thrown | _ThrownStreams | None) -> int:
@@ -998,19 +1032,23 @@ class _ThrownStreams(VerifiableStreams):
     """VerifiableStreams that say what they threw, by stream and nonce, and the ledger's
     position they started from (for `Store._check_rolls` and the rotation of long bouts)."""
 
-    __slots__ = ("_current", "position", "starts")
+    __slots__ = ("_rolls", "position", "starts")
 
     def __init__(
-        self, server_seed: str, client_seed: str, current: list[Event], position: SeedPosition
+        self,
+        server_seed: str,
+        client_seed: str,
+        rolls: Mapping[str, Any],
+        position: SeedPosition,
     ) -> None:
         #: The nonce each stream drawn from started at: `stream_nonce(current, stream)`.
         self.starts: dict[str, int] = {}
         super().__init__(server_seed, client_seed, self._start)
         self.position = position
-        self._current = current
+        self._rolls = rolls
 
     def _start(self, stream: str) -> int:
-        start = self.starts[stream] = stream_nonce(self._current, stream)
+        start = self.starts[stream] = _next_nonce(self._rolls, stream)
         return start
 
     @property
