@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -149,11 +150,11 @@ class Shape:
     @classmethod
     def declared(cls) -> tuple[Declared, ...]:
         """Every field of the shape as declared, in order."""
-        found = cls.__dict__.get("_declared_cache")
+        found: tuple[Declared, ...] | None = cls.__dict__.get("_declared_cache")
         if found is None:
             found = _declare(cls)
             type.__setattr__(cls, "_declared_cache", found)
-        return typing.cast(tuple[Declared, ...], found)
+        return found
 
     @classmethod
     def field(cls, name: str) -> Declared | None:
@@ -165,12 +166,16 @@ class Shape:
 
     def to_json(self) -> dict[str, JSON]:
         """The shape as an event's payload: declared order, optional fields only when set."""
+        plan: _JsonPlan | None = type(self).__dict__.get("_json_plan")
+        if plan is None:
+            plan = _json_plan(type(self))
+        keys, values = plan
         out: dict[str, JSON] = {}
-        for declared in type(self).declared():
-            value = getattr(self, declared.attribute)
-            if value is None and declared.omit:
-                continue
-            out[declared.name] = _json(value)
+        for (name, omit), value in zip(keys, values(self), strict=True):
+            if type(value) in _AS_IS:  # text, a whole number, true or false: JSON already
+                out[name] = value
+            elif value is not None or not omit:
+                out[name] = _json(value)
         return out
 
     @classmethod
@@ -200,7 +205,8 @@ class Shape:
         if reader is None:
             reader = _given_class(cls)
             type.__setattr__(cls, "_given_class", reader)
-        return typing.cast(Given[S], reader(cls, payload))
+        given: Given[S] = reader(cls, payload)
+        return given
 
 
 class Given(Generic[S]):
@@ -220,8 +226,11 @@ class Given(Generic[S]):
     def __init__(self, shape: type[S], payload: object) -> None:
         self._shape = shape
         self._raw = payload
-        self.is_object = isinstance(payload, Mapping)
-        self._payload: Mapping[str, Any] = payload if isinstance(payload, Mapping) else {}
+        self._payload: Mapping[str, Any] = {}
+        self.is_object = False
+        # A dict is a Mapping; asking `isinstance` about the ABC costs more than the exact type.
+        if type(payload) is dict or isinstance(payload, Mapping):
+            self._payload, self.is_object = payload, True
 
     def _key(self, attribute: str) -> str:
         try:
@@ -507,14 +516,41 @@ def _declare(cls: type) -> tuple[Declared, ...]:
     return tuple(out)
 
 
+#: A shape's fields as `to_json` writes them: each JSON key and whether it is left out when
+#: None, in declared order, and what reads their values off a shape, all at once.
+_JsonPlan = tuple[tuple[tuple[str, bool], ...], Callable[[Any], tuple[Any, ...]]]
+
+#: The types of values that are JSON as they are (a subclass, such as an enum, is not here:
+#: `_json` writes it).
+_AS_IS = frozenset({str, int, bool})
+
+
+def _json_plan(shape: type[Shape]) -> _JsonPlan:
+    """`to_json`'s plan of a shape, made once: an `attrgetter` reads every field in one call
+    (it gives a tuple only for two or more, so a shape of fewer reads them one by one)."""
+    declared = shape.declared()
+    attributes = [d.attribute for d in declared]
+    values: Callable[[Any], tuple[Any, ...]] = (
+        operator.attrgetter(*attributes)
+        if len(attributes) > 1
+        else lambda shaped: tuple(getattr(shaped, a) for a in attributes)
+    )
+    plan: _JsonPlan = (tuple((d.name, d.omit) for d in declared), values)
+    type.__setattr__(shape, "_json_plan", plan)
+    return plan
+
+
 def _json(value: Any) -> JSON:
+    found: JSON
+    if type(value) in _AS_IS or value is None:
+        found = value
+        return found
     if isinstance(value, Shape):
         return value.to_json()
     if isinstance(value, tuple | list):
         return [_json(v) for v in value]
-    if isinstance(value, enum.Enum):
-        return typing.cast(JSON, value.value)
-    return typing.cast(JSON, value)
+    found = value.value if isinstance(value, enum.Enum) else value
+    return found
 
 
 def shapes_in(kind: Any) -> tuple[type[Shape], ...]:
