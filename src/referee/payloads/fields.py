@@ -182,21 +182,29 @@ class Shape:
     def read(cls: type[S], payload: Mapping[str, Any]) -> S:
         """The payload as this shape, unchecked: a required key missing is a KeyError; keys
         the shape does not declare are not read (an export may carry more)."""
-        plan = cls.__dict__.get("_read_plan")
+        plan: _ReadPlan | None = cls.__dict__.get("_read_plan")
         if plan is None:
-            plan = tuple(
-                (d.name, d.attribute, d.required, d.kind if shapes_in(d.kind) else None)
-                for d in cls.declared()
-            )
-            type.__setattr__(cls, "_read_plan", plan)
-        values: dict[str, Any] = {}
-        for name, attribute, required, nested in plan:
+            plan = _read_plan(cls)
+        fields, direct = plan
+        if not direct:
+            values: dict[str, Any] = {}
+            for name, attribute, _, default, shapes in fields:
+                if name in payload:
+                    value = payload[name]
+                    values[attribute] = value if not shapes else _read_shapes(shapes, value)
+                elif default is _REQUIRED:
+                    raise KeyError(name)
+            return cls(**values)
+        shaped = object.__new__(cls)
+        for name, _, put, default, shapes in fields:
             if name in payload:
                 value = payload[name]
-                values[attribute] = value if nested is None else _read(nested, value)
-            elif required:
+                put(shaped, value if not shapes else _read_shapes(shapes, value))
+            elif default is _REQUIRED:
                 raise KeyError(name)
-        return cls(**values)
+            else:
+                put(shaped, default)
+        return shaped
 
     @classmethod
     def given(cls: type[S], payload: object) -> Given[S]:
@@ -581,12 +589,59 @@ def pick(variants: tuple[type[Shape], ...], value: Mapping[str, Any]) -> type[Sh
     return fitting[0] if fitting else None
 
 
-def _read(kind: Any, value: Any) -> Any:
-    shapes = shapes_in(kind)
-    if not shapes:
-        return value
+#: The default of a field the payload must have.
+_REQUIRED: Any = object()
+
+#: How `read` makes one shape: each field's JSON key, attribute, what sets its slot, its
+#: default (or `_REQUIRED`) and the shapes it may hold, in declared order; and whether the
+#: slots may be set directly (`_read_plan`).
+_ReadPlan = tuple[
+    tuple[tuple[str, str, Callable[[Any, Any], None], Any, tuple[type[Shape], ...]], ...], bool
+]
+
+
+def _read_plan(shape: type[Shape]) -> _ReadPlan:
+    """`read`'s plan of a shape, made once.
+
+    A shape is a frozen dataclass with slots whose `__init__` only sets each field, given or
+    its default; `read` then sets the slots itself (`object.__new__` and each slot's setter),
+    the very thing that `__init__` does, without building its keyword arguments and calling
+    it, which costs about twice as much. A shape with more to its making (`__post_init__`, a
+    default factory, a field outside `__init__`) is made by its `__init__`."""
+    declared = shape.declared()
+    fields = {f.name: f for f in dataclasses.fields(typing.cast(Any, shape))}
+    slots: list[Any] = [getattr(shape, d.attribute, None) for d in declared]
+    direct = (
+        not hasattr(shape, "__post_init__")
+        and all(f.init and f.default_factory is dataclasses.MISSING for f in fields.values())
+        and all(type(slot) is types.MemberDescriptorType for slot in slots)
+    )
+    plan: _ReadPlan = (
+        tuple(
+            (
+                d.name,
+                d.attribute,
+                slot.__set__ if direct else _not_set,
+                _REQUIRED if d.required else fields[d.attribute].default,
+                shapes_in(d.kind),
+            )
+            for d, slot in zip(declared, slots, strict=True)
+        ),
+        direct,
+    )
+    type.__setattr__(shape, "_read_plan", plan)
+    return plan
+
+
+def _not_set(shaped: Any, value: Any) -> None:
+    """The slot setter of a shape made by its `__init__` (never called)."""
+    raise AssertionError("a shape made by its __init__ has no slot setters")
+
+
+def _read_shapes(shapes: tuple[type[Shape], ...], value: Any) -> Any:
+    """A field's value read as the shapes it may hold (a list of them as a tuple)."""
     if isinstance(value, list):
-        return tuple(_read(kind, v) for v in value)
+        return tuple(_read_shapes(shapes, v) for v in value)
     if isinstance(value, Mapping):
         shape = pick(shapes, value)
         return value if shape is None else shape.read(value)
