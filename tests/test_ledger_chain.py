@@ -356,3 +356,23 @@ def test_link_refuses_what_check_json_refuses_with_its_message(payload: dict[Any
     with pytest.raises(RuleError) as got:
         link(None, "note", "x", payload, AT)
     assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "actor", "message"),
+    [
+        ("n\ud800te", None, "text at event type has a lone surrogate"),
+        ("note", "T\udc00rl", "text at event actor has a lone surrogate"),
+    ],
+)
+def test_link_refuses_a_lone_surrogate_in_the_type_or_actor(
+    kind: str, actor: str | None, message: str
+) -> None:
+    with pytest.raises(RuleError, match=message):
+        link(None, kind, actor, {}, AT)
+
+
+def test_link_takes_a_type_and_actor_of_any_valid_text() -> None:
+    event, _ = link(None, "nöte", "Pa-Kur é", {}, AT)
+    assert (event["type"], event["actor"]) == ("nöte", "Pa-Kur é")
+    assert event["hash"] == event_hash(event)

@@ -90,9 +90,11 @@ def link(
     body = dict(payload)
     if not is_plain_json(body):  # the place is named only for a payload that fails
         check_json(body, f"{type}.payload")
-    # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either.
-    check_json(type, "event type")
-    if actor is not None:
+    # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either
+    # (ASCII text has none: only other text is looked at).
+    if not type.isascii():
+        check_json(type, "event type")
+    if actor is not None and not actor.isascii():
         check_json(actor, "event actor")
     seq, previous = _next_link(prev)
     text = checked_canonical_text(body)
