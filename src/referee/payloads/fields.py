@@ -157,6 +157,16 @@ class Shape:
         return found
 
     @classmethod
+    def json_key(cls, attribute: str) -> str:
+        """The JSON key of the declared field `attribute` (KeyError: none such).
+
+        >>> from referee.payloads.events import Voided
+        >>> Voided.json_key("first")
+        'from'
+        """
+        return {d.attribute: d.name for d in cls.declared()}[attribute]
+
+    @classmethod
     def field(cls, name: str) -> Declared | None:
         """The declared field whose JSON key is `name`, or None."""
         for declared in cls.declared():
