@@ -196,7 +196,7 @@ class Shape:
         if plan is None:
             plan = _read_plan(cls)
         fields, direct = plan
-        if not direct:
+        if not direct:  # a shape with more to its making (none is): by its `__init__`
             values: dict[str, Any] = {}
             for name, attribute, _, default, shapes in fields:
                 if name in payload:
@@ -205,7 +205,7 @@ class Shape:
                 elif default is _REQUIRED:
                     raise KeyError(name)
             return cls(**values)
-        shaped = object.__new__(cls)
+        shaped = object.__new__(cls)  # a plain shape: its slots set as `__init__` would
         for name, _, put, default, shapes in fields:
             if name in payload:
                 value = payload[name]
@@ -559,6 +559,8 @@ def _json_plan(shape: type[Shape]) -> _JsonPlan:
 
 
 def _json(value: Any) -> JSON:
+    """A field's value as JSON: a shape as its payload, a tuple as a list, an enum as its
+    value. `found` is typed JSON so that no `typing.cast` is called (it is a function)."""
     found: JSON
     if type(value) in _AS_IS or value is None:
         found = value
