@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 from referee.errors import RuleError
 from referee.ledger import (
     GENESIS,
+    canonical,
     canonical_json,
     chain,
+    check_json,
     event_hash,
     link,
     utc_time,
     verify_chain,
 )
+from referee.ledger.canonical import MAX_DEPTH, checked_canonical_text, is_plain_json
 from tests.depth import examples
 
 AT = "2026-11-29T22:40:12.123456Z"
@@ -245,3 +248,131 @@ def test_link_encodes_the_payload_once_and_hashes_as_event_hash(
 def test_link_refuses_a_lone_surrogate_in_the_actor() -> None:
     with pytest.raises(RuleError, match="lone surrogate"):
         link(None, "note", "\ud800", {}, AT)
+
+
+def reference_plain(value: Any, depth: int = 0) -> bool:
+    """`check_json`'s fast test as first written, one call per value (the oracle of `_plain`)."""
+    if isinstance(value, str):
+        return value.isascii() or _encodable(value)
+    if value is None or isinstance(value, int):
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if type(value) is list:
+        return all(reference_plain(item, depth + 1) for item in value)
+    if type(value) is dict:
+        return all(
+            type(k) is str and (k.isascii() or _encodable(k)) and reference_plain(v, depth + 1)
+            for k, v in value.items()
+        )
+    return False
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class Named(str):
+    """A str subclass, as `EventType` is."""
+
+
+class Count(int):
+    """An int subclass."""
+
+
+class Table(dict[str, Any]):
+    """A dict subclass (not plain JSON to `check_json`)."""
+
+
+def nested(value: Any, levels: int) -> Any:
+    for i in range(levels):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+# Anything `check_json` may be given: JSON, and what it must refuse or allow by type.
+odd_text = st.text(alphabet='a"\\\n\x00é\u2028\ud800\udc00\U0001f600', max_size=6)
+any_leaf = (
+    json_leaf
+    | odd_text
+    | st.floats(allow_nan=True)
+    | st.integers(-(10**30), 10**30)
+    | odd_text.map(Named)
+    | st.integers().map(Count)
+    | st.just(5000).map(lambda digits: 10**digits)  # too long to write
+)
+any_value = st.recursive(
+    any_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=2).map(tuple)
+        | st.dictionaries(st.text(max_size=3) | odd_text, inner, max_size=3)
+        | st.dictionaries(st.integers(0, 3) | st.none(), inner, max_size=2)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=2).map(Table)
+    ),
+    max_leaves=12,
+)
+any_deep_value = st.builds(nested, any_value, st.integers(MAX_DEPTH - 3, MAX_DEPTH + 2))
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(any_value | any_deep_value, st.integers(0, 3))
+def test_check_json_refuses_exactly_what_it_refused_before(value: Any, depth: int) -> None:
+    """`_plain` tests items in place by exact type; it refuses exactly what a call per value
+    refused, and `check_json` says the same (its message comes from `_explain`)."""
+    assert is_plain_json(value) == reference_plain(value)
+    assert canonical._plain(value, depth) == reference_plain(value, depth)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(any_value | any_deep_value)
+def test_the_canonical_encoder_writes_what_json_dumps_writes(value: Any) -> None:
+    """The encoder made once writes the very text of `json.dumps` with the canonical settings,
+    and refuses a number too long to write as it does."""
+    if not is_plain_json(value):
+        return
+    try:
+        expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except ValueError as err:
+        with pytest.raises(ValueError, match="digits"):
+            checked_canonical_text(value)
+        assert "digits" in str(err)
+        return
+    assert checked_canonical_text(value) == expected
+    assert canonical_json(value) == expected.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{"t": "\ud800"}, {"\udc00": 1}, {"n": [1.0]}, {"a": (1,)}, {1: 2}, {"t": [{"x": 1e9}]}],
+)
+def test_link_refuses_what_check_json_refuses_with_its_message(payload: dict[Any, Any]) -> None:
+    with pytest.raises(RuleError) as expected:
+        check_json(payload, "note.payload")
+    with pytest.raises(RuleError) as got:
+        link(None, "note", "x", payload, AT)
+    assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "actor", "message"),
+    [
+        ("n\ud800te", None, "text at event type has a lone surrogate"),
+        ("note", "T\udc00rl", "text at event actor has a lone surrogate"),
+    ],
+)
+def test_link_refuses_a_lone_surrogate_in_the_type_or_actor(
+    kind: str, actor: str | None, message: str
+) -> None:
+    with pytest.raises(RuleError, match=message):
+        link(None, kind, actor, {}, AT)
+
+
+def test_link_takes_a_type_and_actor_of_any_valid_text() -> None:
+    event, _ = link(None, "nöte", "Pa-Kur é", {}, AT)
+    assert (event["type"], event["actor"]) == ("nöte", "Pa-Kur é")
+    assert event["hash"] == event_hash(event)

@@ -21,6 +21,8 @@ from referee.ledger import (
     seed_position,
     verify_ledger,
 )
+from referee.ledger.export import stream_nonce
+from referee.payloads.events import Roll
 from referee.rng import VerifiableRng, commitment, verifiable_faces
 from tests.depth import examples
 from tests.oracles import reference_faces
@@ -397,3 +399,35 @@ def test_verify_never_crashes_on_junk(data: st.DataObject) -> None:
     assert isinstance(report.ok, bool)
     for problem in report.problems:
         assert str(problem)
+
+
+def reference_stream_nonce(events: list[dict[str, Any]], stream: str) -> int:
+    """`stream_nonce` as first written, a `Roll.given` of every roll (its oracle)."""
+    for event in reversed(events):
+        if event.get("type") == "seed_rotated":
+            return 0
+        if event.get("type") == "roll":
+            roll = Roll.given(event.get("payload"))
+            if roll.stream == stream:
+                return int(roll.nonce) + 1
+    return 0
+
+
+stream_names = st.sampled_from(["act:Tarl", "act:Pa-Kur", "free:Tarl"])
+some_roll_payload = st.fixed_dictionaries(
+    {"nonce": st.integers(0, 9)},
+    optional={"stream": stream_names | st.none(), "dice": st.just(["d6"])},
+)
+some_event = st.one_of(
+    st.builds(lambda p: {"type": "roll", "payload": p}, some_roll_payload),
+    st.builds(lambda p: {"type": "roll", "payload": p}, st.none() | st.lists(st.integers())),
+    st.sampled_from([{"type": "seed_rotated"}, {"type": "turn", "payload": {}}, {}]),
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(some_event, max_size=8), stream_names)
+def test_stream_nonce_reads_the_rolls_as_given_does(
+    events: list[dict[str, Any]], stream: str
+) -> None:
+    assert stream_nonce(events, stream) == reference_stream_nonce(events, stream)

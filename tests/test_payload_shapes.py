@@ -5,25 +5,31 @@ in Python and in the browser verifier's tests."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.state import BoutState
 from referee.errors import RuleError
-from referee.payloads import SHAPES, Shape, Visibility
-from referee.payloads.fields import Declared
+from referee.payloads import SHAPES, Shape, Visibility, events, fields
+from referee.payloads.fields import Declared, pick, shapes_in
 from referee.rng import ScriptedRng
 from referee.systems.base import Outcome, find_system
 from referee.systems.msv.system import MsvSystem
 from referee.systems.schema import event_schema, schema_text
 from referee.systems.srp import payloads as srp
 from referee.vocabulary import EVENT_TYPES, EventType
+from tests.depth import examples
 from tests.every_event import every_event
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,3 +176,142 @@ def test_declared_lookup() -> None:
     assert isinstance(field, Declared) and field.attribute == "first"
     assert SHAPES[EventType.VOIDED].field("first") is None
     assert json.loads(schema_text())["$id"].endswith("events.json")
+
+
+def every_shape() -> list[type[Shape]]:
+    """Every shape declared (the engine's and the systems', imported above), as its module
+    names it (`dataclass(slots=True)` leaves the class it remade behind, as a subclass too)."""
+    found: list[type[Shape]] = []
+    todo = list(Shape.__subclasses__())
+    while todo:
+        shape = todo.pop()
+        todo += shape.__subclasses__()
+        named = getattr(sys.modules[shape.__module__], shape.__qualname__, None) is shape
+        if named and dataclasses.is_dataclass(shape) and shape not in found:
+            found.append(shape)
+    return sorted(found, key=lambda s: s.__module__ + "." + s.__qualname__)
+
+
+def reference_to_json(value: Any) -> Any:
+    """`Shape.to_json` as first written, one declared field at a time (its oracle)."""
+    if isinstance(value, Shape):
+        return {
+            d.name: reference_to_json(getattr(value, d.attribute))
+            for d in type(value).declared()
+            if not (getattr(value, d.attribute) is None and d.omit)
+        }
+    if isinstance(value, tuple | list):
+        return [reference_to_json(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+class Label(str):
+    """A str subclass that is no enum (written as it is)."""
+
+
+# Whatever a field may hold: `to_json` checks nothing, so it must write anything as before.
+field_leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=4)
+    | st.text(max_size=3).map(Label)
+    | st.sampled_from(EventType)
+    | st.sampled_from(Visibility)
+    | st.builds(events.Wound, target=st.text(max_size=3), amount=st.integers(), total=st.none())
+)
+field_value = st.recursive(
+    field_leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.sampled_from(every_shape()), st.data())
+def test_to_json_writes_any_shape_as_one_field_at_a_time(
+    shape: type[Shape], data: st.DataObject
+) -> None:
+    """`to_json` reads the fields through a plan made once and writes text, numbers and
+    booleans as they are: the same dict, key order and value types as the first way."""
+    values = {d.attribute: data.draw(field_value) for d in shape.declared()}
+    value = shape(**values)
+    written, expected = value.to_json(), reference_to_json(value)
+    assert written == expected
+    assert list(written) == list(expected)
+    assert repr(written) == repr(expected)  # the types too (an enum is written as its value)
+
+
+def reference_read(shape: type[Shape], payload: dict[str, Any]) -> Any:
+    """`Shape.read` as first written, by the shape's `__init__` (its oracle)."""
+    values: dict[str, Any] = {}
+    for d in shape.declared():
+        if d.name in payload:
+            values[d.attribute] = reference_nested(d.kind, payload[d.name])
+        elif d.required:
+            raise KeyError(d.name)
+    return shape(**values)
+
+
+def reference_nested(kind: Any, value: Any) -> Any:
+    shapes = shapes_in(kind)
+    if not shapes:
+        return value
+    if isinstance(value, list):
+        return tuple(reference_nested(kind, v) for v in value)
+    if isinstance(value, dict):
+        shape = pick(shapes, value)
+        return value if shape is None else reference_read(shape, value)
+    return value
+
+
+json_leaf = st.none() | st.booleans() | st.integers() | st.text(max_size=3)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+
+
+@st.composite
+def shape_payload(draw: st.DrawFn, shape: type[Shape], depth: int = 0) -> dict[str, Any]:
+    """A payload for `shape`: most of its keys, each holding JSON or (a field of shapes) a
+    payload of one of them, or a list of such."""
+    payload: dict[str, Any] = {}
+    for d in shape.declared():
+        if draw(st.integers(0, 9)) == 0:
+            continue  # the key left out
+        shapes = shapes_in(d.kind)
+        if shapes and depth < 2:
+            inner = st.sampled_from(shapes).flatmap(lambda s: shape_payload(s, depth + 1))
+            payload[d.name] = draw(inner | st.lists(inner, max_size=2) | json_value)
+        else:
+            payload[d.name] = draw(json_value)
+    return payload
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(every_shape()), st.data())
+def test_read_makes_any_shape_as_its_init_does(shape: type[Shape], data: st.DataObject) -> None:
+    """`read` sets a plain shape's slots itself: the same value as its `__init__` makes (or
+    the same missing key)."""
+    payload = data.draw(shape_payload(shape))
+    try:
+        expected = reference_read(shape, payload)
+    except KeyError as missing:
+        with pytest.raises(KeyError) as got:
+            shape.read(payload)
+        assert got.value.args == missing.args
+        return
+    read = shape.read(payload)
+    assert type(read) is shape
+    assert read == expected
+    assert repr(read) == repr(expected)
+
+
+def test_every_shape_is_made_by_setting_its_slots() -> None:
+    """Each shape is a plain frozen dataclass with slots (`read` need not call `__init__`)."""
+    made_by_init = [shape.__name__ for shape in every_shape() if not fields._read_plan(shape)[1]]
+    assert made_by_init == []

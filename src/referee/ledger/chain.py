@@ -15,6 +15,7 @@ at that event.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
 import json
@@ -25,9 +26,10 @@ from referee.errors import RuleError
 from referee.ledger.canonical import (
     GENESIS,
     check_json,
-    checked_canonical_json,
+    checked_canonical_text,
     checked_event_hash,
     is_hex64,
+    is_plain_json,
     is_utc_time,
 )
 from referee.ledger.printable import shown
@@ -82,16 +84,20 @@ def link(
         raise RuleError(f"event actor must be a string or None, got {shown(actor)}")
     if not is_utc_time(at):
         raise RuleError(f"event time {shown(at)} is not RFC 3339 UTC like '2026-11-29T22:40:12.1Z'")
-    if not isinstance(payload, Mapping):
+    # A dict is a Mapping; asking `isinstance` about the ABC costs more than the exact type.
+    if builtins.type(payload) is not dict and not isinstance(payload, Mapping):
         raise RuleError(f"event payload must be an object, got {shown(payload)}")
     body = dict(payload)
-    check_json(body, f"{type}.payload")
-    # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either.
-    check_json(type, "event type")
-    if actor is not None:
+    if not is_plain_json(body):  # the place is named only for a payload that fails
+        check_json(body, f"{type}.payload")
+    # `type` and `actor` are checked text; `_plain` allows no lone surrogate in them either
+    # (ASCII text has none: only other text is looked at).
+    if not type.isascii():
+        check_json(type, "event type")
+    if actor is not None and not actor.isascii():
         check_json(actor, "event actor")
     seq, previous = _next_link(prev)
-    text = checked_canonical_json(body).decode("utf-8")
+    text = checked_canonical_text(body)
     whole = (
         f'{{"actor":{_text(actor)},"at":"{at}","payload":{text},'
         f'"prev":"{previous}","seq":{seq},"type":{_text(type)}}}'

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -149,11 +150,21 @@ class Shape:
     @classmethod
     def declared(cls) -> tuple[Declared, ...]:
         """Every field of the shape as declared, in order."""
-        found = cls.__dict__.get("_declared_cache")
+        found: tuple[Declared, ...] | None = cls.__dict__.get("_declared_cache")
         if found is None:
             found = _declare(cls)
             type.__setattr__(cls, "_declared_cache", found)
-        return typing.cast(tuple[Declared, ...], found)
+        return found
+
+    @classmethod
+    def json_key(cls, attribute: str) -> str:
+        """The JSON key of the declared field `attribute` (KeyError: none such).
+
+        >>> from referee.payloads.events import Voided
+        >>> Voided.json_key("first")
+        'from'
+        """
+        return {d.attribute: d.name for d in cls.declared()}[attribute]
 
     @classmethod
     def field(cls, name: str) -> Declared | None:
@@ -165,33 +176,45 @@ class Shape:
 
     def to_json(self) -> dict[str, JSON]:
         """The shape as an event's payload: declared order, optional fields only when set."""
+        plan: _JsonPlan | None = type(self).__dict__.get("_json_plan")
+        if plan is None:
+            plan = _json_plan(type(self))
+        keys, values = plan
         out: dict[str, JSON] = {}
-        for declared in type(self).declared():
-            value = getattr(self, declared.attribute)
-            if value is None and declared.omit:
-                continue
-            out[declared.name] = _json(value)
+        for (name, omit), value in zip(keys, values(self), strict=True):
+            if type(value) in _AS_IS:  # text, a whole number, true or false: JSON already
+                out[name] = value
+            elif value is not None or not omit:
+                out[name] = _json(value)
         return out
 
     @classmethod
     def read(cls: type[S], payload: Mapping[str, Any]) -> S:
         """The payload as this shape, unchecked: a required key missing is a KeyError; keys
         the shape does not declare are not read (an export may carry more)."""
-        plan = cls.__dict__.get("_read_plan")
+        plan: _ReadPlan | None = cls.__dict__.get("_read_plan")
         if plan is None:
-            plan = tuple(
-                (d.name, d.attribute, d.required, d.kind if shapes_in(d.kind) else None)
-                for d in cls.declared()
-            )
-            type.__setattr__(cls, "_read_plan", plan)
-        values: dict[str, Any] = {}
-        for name, attribute, required, nested in plan:
+            plan = _read_plan(cls)
+        fields, direct = plan
+        if not direct:  # a shape with more to its making (none is): by its `__init__`
+            values: dict[str, Any] = {}
+            for name, attribute, _, default, shapes in fields:
+                if name in payload:
+                    value = payload[name]
+                    values[attribute] = value if not shapes else _read_shapes(shapes, value)
+                elif default is _REQUIRED:
+                    raise KeyError(name)
+            return cls(**values)
+        shaped = object.__new__(cls)  # a plain shape: its slots set as `__init__` would
+        for name, _, put, default, shapes in fields:
             if name in payload:
                 value = payload[name]
-                values[attribute] = value if nested is None else _read(nested, value)
-            elif required:
+                put(shaped, value if not shapes else _read_shapes(shapes, value))
+            elif default is _REQUIRED:
                 raise KeyError(name)
-        return cls(**values)
+            else:
+                put(shaped, default)
+        return shaped
 
     @classmethod
     def given(cls: type[S], payload: object) -> Given[S]:
@@ -200,7 +223,8 @@ class Shape:
         if reader is None:
             reader = _given_class(cls)
             type.__setattr__(cls, "_given_class", reader)
-        return typing.cast(Given[S], reader(cls, payload))
+        given: Given[S] = reader(cls, payload)
+        return given
 
 
 class Given(Generic[S]):
@@ -220,8 +244,11 @@ class Given(Generic[S]):
     def __init__(self, shape: type[S], payload: object) -> None:
         self._shape = shape
         self._raw = payload
-        self.is_object = isinstance(payload, Mapping)
-        self._payload: Mapping[str, Any] = payload if isinstance(payload, Mapping) else {}
+        self._payload: Mapping[str, Any] = {}
+        self.is_object = False
+        # A dict is a Mapping; asking `isinstance` about the ABC costs more than the exact type.
+        if type(payload) is dict or isinstance(payload, Mapping):
+            self._payload, self.is_object = payload, True
 
     def _key(self, attribute: str) -> str:
         try:
@@ -507,14 +534,43 @@ def _declare(cls: type) -> tuple[Declared, ...]:
     return tuple(out)
 
 
+#: A shape's fields as `to_json` writes them: each JSON key and whether it is left out when
+#: None, in declared order, and what reads their values off a shape, all at once.
+_JsonPlan = tuple[tuple[tuple[str, bool], ...], Callable[[Any], tuple[Any, ...]]]
+
+#: The types of values that are JSON as they are (a subclass, such as an enum, is not here:
+#: `_json` writes it).
+_AS_IS = frozenset({str, int, bool})
+
+
+def _json_plan(shape: type[Shape]) -> _JsonPlan:
+    """`to_json`'s plan of a shape, made once: an `attrgetter` reads every field in one call
+    (it gives a tuple only for two or more, so a shape of fewer reads them one by one)."""
+    declared = shape.declared()
+    attributes = [d.attribute for d in declared]
+    values: Callable[[Any], tuple[Any, ...]] = (
+        operator.attrgetter(*attributes)
+        if len(attributes) > 1
+        else lambda shaped: tuple(getattr(shaped, a) for a in attributes)
+    )
+    plan: _JsonPlan = (tuple((d.name, d.omit) for d in declared), values)
+    type.__setattr__(shape, "_json_plan", plan)
+    return plan
+
+
 def _json(value: Any) -> JSON:
+    """A field's value as JSON: a shape as its payload, a tuple as a list, an enum as its
+    value. `found` is typed JSON so that no `typing.cast` is called (it is a function)."""
+    found: JSON
+    if type(value) in _AS_IS or value is None:
+        found = value
+        return found
     if isinstance(value, Shape):
         return value.to_json()
     if isinstance(value, tuple | list):
         return [_json(v) for v in value]
-    if isinstance(value, enum.Enum):
-        return typing.cast(JSON, value.value)
-    return typing.cast(JSON, value)
+    found = value.value if isinstance(value, enum.Enum) else value
+    return found
 
 
 def shapes_in(kind: Any) -> tuple[type[Shape], ...]:
@@ -545,12 +601,59 @@ def pick(variants: tuple[type[Shape], ...], value: Mapping[str, Any]) -> type[Sh
     return fitting[0] if fitting else None
 
 
-def _read(kind: Any, value: Any) -> Any:
-    shapes = shapes_in(kind)
-    if not shapes:
-        return value
+#: The default of a field the payload must have.
+_REQUIRED: Any = object()
+
+#: How `read` makes one shape: each field's JSON key, attribute, what sets its slot, its
+#: default (or `_REQUIRED`) and the shapes it may hold, in declared order; and whether the
+#: slots may be set directly (`_read_plan`).
+_ReadPlan = tuple[
+    tuple[tuple[str, str, Callable[[Any, Any], None], Any, tuple[type[Shape], ...]], ...], bool
+]
+
+
+def _read_plan(shape: type[Shape]) -> _ReadPlan:
+    """`read`'s plan of a shape, made once.
+
+    A shape is a frozen dataclass with slots whose `__init__` only sets each field, given or
+    its default; `read` then sets the slots itself (`object.__new__` and each slot's setter),
+    the very thing that `__init__` does, without building its keyword arguments and calling
+    it, which costs about twice as much. A shape with more to its making (`__post_init__`, a
+    default factory, a field outside `__init__`) is made by its `__init__`."""
+    declared = shape.declared()
+    fields = {f.name: f for f in dataclasses.fields(typing.cast(Any, shape))}
+    slots: list[Any] = [getattr(shape, d.attribute, None) for d in declared]
+    direct = (
+        not hasattr(shape, "__post_init__")
+        and all(f.init and f.default_factory is dataclasses.MISSING for f in fields.values())
+        and all(type(slot) is types.MemberDescriptorType for slot in slots)
+    )
+    plan: _ReadPlan = (
+        tuple(
+            (
+                d.name,
+                d.attribute,
+                slot.__set__ if direct else _not_set,
+                _REQUIRED if d.required else fields[d.attribute].default,
+                shapes_in(d.kind),
+            )
+            for d, slot in zip(declared, slots, strict=True)
+        ),
+        direct,
+    )
+    type.__setattr__(shape, "_read_plan", plan)
+    return plan
+
+
+def _not_set(shaped: Any, value: Any) -> None:
+    """The slot setter of a shape made by its `__init__` (never called)."""
+    raise AssertionError("a shape made by its __init__ has no slot setters")
+
+
+def _read_shapes(shapes: tuple[type[Shape], ...], value: Any) -> Any:
+    """A field's value read as the shapes it may hold (a list of them as a tuple)."""
     if isinstance(value, list):
-        return tuple(_read(kind, v) for v in value)
+        return tuple(_read_shapes(shapes, v) for v in value)
     if isinstance(value, Mapping):
         shape = pick(shapes, value)
         return value if shape is None else shape.read(value)
