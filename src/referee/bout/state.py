@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from operator import attrgetter
 from typing import Any
 
 from referee.errors import NotFoundError
@@ -24,6 +23,19 @@ class Status(enum.Enum):
     """One side is left (or the referee ended it); a winner may be named."""
     CANCELLED = "cancelled"
     """The referee called it off; no winner."""
+
+
+# The members the hot paths compare against, as module names: `Status.RUNNING` goes through
+# the enum class's `__getattr__` (Python code, about ten times a plain name's cost in 3.11).
+OPEN, RUNNING, PAUSED, ENDED, CANCELLED = (
+    Status.OPEN,
+    Status.RUNNING,
+    Status.PAUSED,
+    Status.ENDED,
+    Status.CANCELLED,
+)
+#: Each status's name (its value), read without the enum's `value` descriptor.
+_STATUS_NAMES = {status: status.value for status in Status}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +86,7 @@ class BoutState:
     order: tuple[str, ...] = ()
     turn: int | None = None
     round: int = 0
-    status: Status = Status.OPEN
+    status: Status = OPEN
     winner: str | None = None
     free_attack: str | None = None
     #: The referee closed the bout to joiners (`joining_closed`): only the referee adds now.
@@ -122,12 +134,13 @@ class BoutState:
     def status_name(self) -> str:
         """The bout's status as the store and an export's `bout.status` say it: the folded
         status, or "closed" once the server seed is revealed."""
-        return "closed" if self.closed else self.status.value
+        return "closed" if self.closed else _STATUS_NAMES[self.status]
 
     @property
     def current(self) -> str | None:
         """Whose action it is now (a free attack's owner first), or None."""
-        if self.status is not Status.RUNNING and self.status is not Status.PAUSED:
+        status = self.status
+        if status is not RUNNING and status is not PAUSED:
             return None
         if self.free_attack is not None:
             return self.free_attack
@@ -149,20 +162,36 @@ class BoutState:
 
 
 _FIELDS = tuple(f.name for f in fields(BoutState))
-_VALUES = attrgetter(*_FIELDS)
+
+
+def _copier() -> Callable[[BoutState], BoutState]:
+    """A function that copies a state field by field, written out once (as `dataclasses`
+    writes `__init__`): each field set through its slot's own setter, with no loop, no
+    name looked up and no `object.__setattr__` call per field. It is what makes `evolve` fast;
+    it is right because it sets every field of `BoutState`, each to the same object."""
+    names: dict[str, Any] = {"_new": object.__new__, "_cls": BoutState}
+    lines = ["def copy(state):", "    new = _new(_cls)"]
+    for i, name in enumerate(_FIELDS):
+        names[f"_set{i}"] = getattr(BoutState, name).__set__
+        lines.append(f"    _set{i}(new, state.{name})")
+    lines.append("    return new")
+    exec("\n".join(lines), names)  # our own field names, fixed at import
+    return names["copy"]  # type: ignore[no-any-return]
+
+
+_copy = _copier()
+_set = object.__setattr__
 
 
 def evolve(state: BoutState, changes: Mapping[str, Any]) -> BoutState:
     """`dataclasses.replace(state, **changes)` for names the fold knows are fields, without
     `replace`'s checks and keyword call (the fold makes one copy per event; this one takes
-    about half as long).
+    about a quarter as long).
 
     >>> evolve(BoutState(name="spar"), {"round": 2}) == replace(BoutState(name="spar"), round=2)
     True
     """
-    new = object.__new__(BoutState)
-    for name, value in zip(_FIELDS, _VALUES(state), strict=True):
-        object.__setattr__(new, name, value)
+    new = _copy(state)
     for name, value in changes.items():
-        object.__setattr__(new, name, value)
+        _set(new, name, value)
     return new
