@@ -158,16 +158,21 @@ def test_evolve_makes_the_state_replace_makes(
 def test_the_state_the_engine_folds_as_it_writes_equals_a_fold_of_the_stored_json(
     system: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The engine folds most events from the shape it wrote them from (`apply_written`), not
-    from their JSON: after every command of bouts of both systems that hold every event type,
-    its state equals `project` of the events as stored (canonical JSON, read back)."""
+    """The engine folds most events from the shape it wrote them from (`written_changes`), not
+    from their JSON, on a copy of its own: after every command of bouts of both systems that
+    hold every event type, its state equals `project` of the events as stored (canonical JSON,
+    read back), and the state it was given is unchanged."""
     played = every_event.Play.do
     folded_as_written: set[str] = set()
 
     def do(self: every_event.Play, command: c.Command, by: str = "referee") -> list[Event]:
+        before = self.state
+        values = [getattr(before, f.name) for f in fields(BoutState)]
         written = played(self, command, by)
         stored = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in self.events]
         assert self.state == project(stored), command
+        # the engine's own copy changed as it wrote, never the state it was given
+        assert [getattr(before, f.name) for f in fields(BoutState)] == values, command
         folded_as_written.update(str(e.type) for e in written if e.type in AS_WRITTEN)
         return written
 

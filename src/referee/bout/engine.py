@@ -21,12 +21,21 @@ from typing import Any, NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, to_json
-from referee.bout.fold import apply, apply_written
+from referee.bout.fold import apply, written_changes
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import REFEREE as REFEREE
 from referee.bout.permissions import check
-from referee.bout.state import CANCELLED, ENDED, OPEN, PAUSED, RUNNING, BoutState, Status
+from referee.bout.state import (
+    CANCELLED,
+    ENDED,
+    OPEN,
+    PAUSED,
+    RUNNING,
+    BoutState,
+    Status,
+    evolve,
+)
 from referee.dice import DEFAULT_DIALECT
 from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
@@ -40,6 +49,7 @@ from referee.systems.base import Outcome, RuleSystem, find_system
 from referee.vocabulary import EventType
 
 SYSTEM = "system"
+_set = object.__setattr__
 
 # The event types an action writes, as names: `EventType.ROLL` goes through the enum class's
 # `__getattr__` (Python code, about ten times a plain name's cost in 3.11).
@@ -69,10 +79,20 @@ def system_of(state: BoutState) -> RuleSystem:
 
 @dataclass(slots=True)
 class _Log:
-    """Events being written by one command, with the state folded along."""
+    """Events being written by one command, with the state folded along.
+
+    The first event folded makes a copy of the state that is the log's own (`own`): no one
+    else has seen it until `decide` returns it, so each later event sets the fields it
+    changes on it (`written_changes`) instead of copying all of them again. That makes one
+    copy per command rather than one per event; the state is the same, since each event's
+    changes are exactly what `evolve` would set on a copy. Anything read from `state`
+    between writes is a value (a tuple, a number, a fighter), never the state itself kept
+    for later, so no one sees it change.
+    """
 
     state: BoutState
     events: list[Event] = field(default_factory=list)
+    own: bool = False
 
     def add(self, type_: EventType, actor: str, payload: Shape) -> None:
         """Write one event, its payload in its type's declared shape (`referee.payloads`)."""
@@ -82,8 +102,16 @@ class _Log:
 
     def write(self, event: Event, written: Shape) -> None:
         """Write `event`, whose payload holds `written` as its JSON (an outcome's holds the
-        rule system's part too), folding it from `written` (`apply_written`)."""
-        self.state = apply_written(self.state, event, written, self.state.next_seq)
+        rule system's part too), folding it from `written` where the fold can."""
+        state = self.state
+        changes = written_changes(state, event, written, state.next_seq)
+        if changes is None:
+            self.state, self.own = apply(state, event, state.next_seq), False
+        elif self.own:
+            for name, value in changes.items():
+                _set(state, name, value)
+        else:
+            self.state, self.own = evolve(state, changes), True
         self.events.append(event)
 
     def rolls(self, throws: list[Throw]) -> None:

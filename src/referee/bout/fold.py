@@ -119,9 +119,10 @@ def apply(state: BoutState, event: Event, seq: int) -> BoutState:
     return _step(state, event, seq)  # which sets next_seq to seq + 1
 
 
-def apply_written(state: BoutState, event: Event, payload: Shape, seq: int) -> BoutState:
-    """`apply` for an event just written from `payload` (its payload is `payload.to_json()`),
-    as the engine folds what it writes: the same state, without reading the JSON back.
+def written_changes(state: BoutState, event: Event, payload: Shape, seq: int) -> Changes | None:
+    """What the event at `seq`, just written from `payload` (its payload is `payload.to_json()`),
+    changes in `state`, as the engine folds what it writes: `evolve(state, changes)` equals
+    `apply(state, event, seq)`. None for a type `apply` must fold (not in `AS_WRITTEN`).
 
     Fast because the step takes the shape the writer holds instead of `read`ing the one it
     just came from. Still right because for the types in `AS_WRITTEN` every field the step
@@ -132,10 +133,10 @@ def apply_written(state: BoutState, event: Event, payload: Shape, seq: int) -> B
     """
     kind = event.type
     if kind not in AS_WRITTEN:
-        return apply(state, event, seq)
+        return None
     handler = _HANDLERS.get(kind)
     changes: Changes = {} if handler is None else handler[1](state, payload, event.actor, seq)
-    return _folded(state, event, seq, changes)
+    return _in_force(state, event, seq, changes)
 
 
 def _step(state: BoutState, event: Event, seq: int) -> BoutState:
@@ -147,15 +148,18 @@ def _step(state: BoutState, event: Event, seq: int) -> BoutState:
     else:
         shape, step = handler
         changes = step(state, shape.read(event.payload), event.actor, seq)
-    return _folded(state, event, seq, changes)
+    return evolve(state, _in_force(state, event, seq, changes))
 
 
-def _folded(state: BoutState, event: Event, seq: int, changes: Changes) -> BoutState:
-    """The state after `event`, at `seq`, whose own effect is `changes`."""
+def _in_force(state: BoutState, event: Event, seq: int, changes: Changes) -> Changes:
+    """`changes`, an event's own effect, with what every event changes: the next seq, the
+    action groups (when they change) and the events in force."""
     changes["next_seq"] = seq + 1
-    changes["actions"] = _track_group(state.actions, event, seq)
+    actions = _track_group(state.actions, event, seq)
+    if actions is not state.actions:
+        changes["actions"] = actions
     changes["in_force"] = InForce(seq, event, state.in_force)
-    return evolve(state, changes)
+    return changes
 
 
 def _refold_without(in_force: InForce, gone: range) -> BoutState:
