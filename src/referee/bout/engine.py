@@ -354,16 +354,17 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     if state.status is PAUSED:
         raise ConflictError("the bout is paused")
     _require_live(state)
-    actor = state.fighter(cmd.actor).name
+    fighter = state.fighter(cmd.actor)
+    actor = fighter.name
     check(by, "act", actor)
     if cmd.kind not in rules.actions:
         raise RuleError(f"unknown action {cmd.kind!r} (expected one of {', '.join(rules.actions)})")
-    terms = sorted(REFEREE_TERMS & set(cmd.options))
-    if terms:
+    if not REFEREE_TERMS.isdisjoint(cmd.options):
+        terms = sorted(REFEREE_TERMS & set(cmd.options))
         check(by, "circumstances", actor, what=", ".join(terms))
     if state.current != actor:
         raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
-    reason = rules.blocked(state.fighter(actor), cmd.kind)
+    reason = rules.blocked(fighter, cmd.kind)
     if reason:
         raise ConflictError(f"{actor} cannot {cmd.kind}: {reason}")
     options = to_json(dict(cmd.options), "options")

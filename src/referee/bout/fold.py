@@ -29,6 +29,7 @@ from referee.bout.state import (
 from referee.payloads import SHAPES, Shape
 from referee.payloads import events as shapes
 
+_new = tuple.__new__  # InForce(...) without the named tuple's Python-level __new__: same value
 # Compared with every event's type: as names, not through the enum class's `__getattr__`.
 _ACTION, _VOIDED = EventType.ACTION, EventType.VOIDED
 
@@ -158,7 +159,7 @@ def _in_force(state: BoutState, event: Event, seq: int, changes: Changes) -> Cha
     actions = _track_group(state.actions, event, seq)
     if actions is not state.actions:
         changes["actions"] = actions
-    changes["in_force"] = InForce(seq, event, state.in_force)
+    changes["in_force"] = _new(InForce, (seq, event, state.in_force))
     return changes
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.errors import NotFoundError
 
@@ -60,12 +60,13 @@ class Fighter:
         return condition in self.conditions
 
 
-@dataclass(frozen=True, slots=True)
-class InForce:
+class InForce(NamedTuple):
     """One event folded into a state and still in force, linked to the ones before it.
 
     States share these links, so keeping them costs one small record per event; a `voided`
-    event folds them again without the events it takes back.
+    event folds them again without the events it takes back. A named tuple rather than a
+    dataclass: one is made for every event folded, and a tuple is built several times faster
+    (it is just as frozen).
     """
 
     seq: int
@@ -111,11 +112,14 @@ class BoutState:
 
     def has_fighter(self, name: str) -> bool:
         """Whether a fighter of that name is in the bout."""
-        return any(f.name == name for f in self.fighters)
+        for f in self.fighters:  # noqa: SIM110 - a loop makes no generator per call
+            if f.name == name:
+                return True
+        return False
 
     def living(self) -> tuple[Fighter, ...]:
         """Fighters not yet defeated."""
-        return tuple(f for f in self.fighters if not f.defeated)
+        return tuple([f for f in self.fighters if not f.defeated])
 
     def sides_left(self) -> tuple[str, ...]:
         """The sides that still have a fighter standing, in joining order."""
@@ -128,7 +132,7 @@ class BoutState:
     def enemies_of(self, name: str) -> tuple[Fighter, ...]:
         """Living fighters on another side than `name`'s."""
         side = self.fighter(name).side
-        return tuple(f for f in self.living() if f.side != side)
+        return tuple([f for f in self.fighters if not f.defeated and f.side != side])
 
     @property
     def status_name(self) -> str:
