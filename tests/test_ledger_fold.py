@@ -14,7 +14,7 @@ from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.events import Event
 from referee.bout.fold import AS_WRITTEN, apply, project
-from referee.bout.state import BoutState, evolve
+from referee.bout.state import BoutState, Fighter, evolve
 from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
@@ -141,8 +141,8 @@ def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
 def test_evolve_makes_the_state_replace_makes(
     plan: list[Step], seed: int, data: st.DataObject
 ) -> None:
-    """The fold's one copy per event (`evolve`) equals `dataclasses.replace`, every field
-    (`in_force`, outside equality, included)."""
+    """The fold's copies of a state and of a fighter (`evolve`) equal `dataclasses.replace`,
+    every field (`in_force`, outside equality, included)."""
     states = states_event_by_event(play(plan, SeededRng(seed)).events) or [BoutState()]
     state = data.draw(st.sampled_from(states))
     donor = data.draw(st.sampled_from(states))
@@ -152,6 +152,15 @@ def test_evolve_makes_the_state_replace_makes(
     assert made == replace(state, **changes)
     for f in fields(BoutState):
         assert getattr(made, f.name) is changes.get(f.name, getattr(state, f.name))
+    fighters = [f for s in states for f in s.fighters]
+    if fighters:  # and a fighter, as the fold changes one
+        fighter, other = data.draw(st.sampled_from(fighters)), data.draw(st.sampled_from(fighters))
+        names = data.draw(st.sets(st.sampled_from([f.name for f in fields(Fighter)])))
+        changes = {name: getattr(other, name) for name in names}
+        changed = evolve(fighter, changes)
+        assert changed == replace(fighter, **changes)
+        for f in fields(Fighter):
+            assert getattr(changed, f.name) is changes.get(f.name, getattr(fighter, f.name))
 
 
 @pytest.mark.parametrize("system", ["msv", "srp", "cancelled"])

@@ -228,7 +228,7 @@ def _updated(state: BoutState, p: shapes.FighterUpdated, actor: str, seq: int) -
     stats = {**f.stats, **(p.stats or {})}
     wounds = f.wounds if p.wounds is None else p.wounds
     hidden = f.hidden if p.hidden is None else frozenset(p.hidden)
-    return _fighter(state, replace(f, stats=stats, wounds=int(wounds), hidden=hidden))
+    return _fighter(state, evolve(f, {"stats": stats, "wounds": int(wounds), "hidden": hidden}))
 
 
 def _removed(state: BoutState, p: shapes.Named, actor: str, seq: int) -> Changes:
@@ -247,7 +247,7 @@ def _removed(state: BoutState, p: shapes.Named, actor: str, seq: int) -> Changes
 def _revealed(state: BoutState, p: shapes.Revealed, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.name))
     keys = set(p.keys or f.hidden)
-    return _fighter(state, replace(f, hidden=f.hidden - keys))
+    return _fighter(state, evolve(f, {"hidden": f.hidden - keys}))
 
 
 def _action(state: BoutState, p: shapes.Action, actor: str, seq: int) -> Changes:
@@ -276,7 +276,7 @@ def _outcome(state: BoutState, p: shapes.Outcome, actor: str, seq: int) -> Chang
 def _wound(state: BoutState, p: shapes.Wound, actor: str, seq: int) -> Changes:
     target = str(p.target)
     f = state.fighter(target)
-    changes = _fighter(state, replace(f, wounds=int(p.total)))
+    changes = _fighter(state, evolve(f, {"wounds": int(p.total)}))
     if state.last_outcome is not None and actor == "system":
         wounds = dict(state.outcome_wounds)
         wounds[state.last_outcome] = (*wounds.get(state.last_outcome, ()), (target, int(p.amount)))
@@ -291,17 +291,17 @@ def _condition(state: BoutState, p: shapes.Condition, actor: str, seq: int) -> C
         conditions.pop(str(p.condition), None)
     else:
         conditions[str(p.condition)] = p.rounds
-    return _fighter(state, replace(f, conditions=conditions))
+    return _fighter(state, evolve(f, {"conditions": conditions}))
 
 
 def _stat(state: BoutState, p: shapes.Stat, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.target))
-    return _fighter(state, replace(f, stats={**f.stats, str(p.key): p.value}))
+    return _fighter(state, evolve(f, {"stats": {**f.stats, str(p.key): p.value}}))
 
 
 def _defeated(state: BoutState, p: shapes.Defeated, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.name))
-    return _fighter(state, replace(f, defeated=bool(p.defeated)))
+    return _fighter(state, evolve(f, {"defeated": bool(p.defeated)}))
 
 
 def _turn(state: BoutState, p: shapes.Turn, actor: str, seq: int) -> Changes:
@@ -326,7 +326,7 @@ def _overridden(state: BoutState, p: shapes.Overridden, actor: str, seq: int) ->
     fighters = state
     for entry in p.wounds or ():
         f = fighters.fighter(str(entry.target))
-        fighters = fighters.with_fighter(replace(f, wounds=int(entry.total)))
+        fighters = fighters.with_fighter(evolve(f, {"wounds": int(entry.total)}))
     changes: Changes = {"fighters": fighters.fighters}
     if isinstance(p.of, int):
         wounds = dict(state.outcome_wounds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from referee.errors import NotFoundError
 
@@ -165,37 +165,38 @@ class BoutState:
         return (*self.fighters, fighter)
 
 
-_FIELDS = tuple(f.name for f in fields(BoutState))
+#: A state or a fighter: the values the fold copies with changes (`evolve`).
+V = TypeVar("V", BoutState, Fighter)
 
 
-def _copier() -> Callable[[BoutState], BoutState]:
-    """A function that copies a state field by field, written out once (as `dataclasses`
+def _copier(cls: type[V]) -> Callable[[V], V]:
+    """A function that copies a `cls` field by field, written out once (as `dataclasses`
     writes `__init__`): each field set through its slot's own setter, with no loop, no
     name looked up and no `object.__setattr__` call per field. It is what makes `evolve` fast;
-    it is right because it sets every field of `BoutState`, each to the same object."""
-    names: dict[str, Any] = {"_new": object.__new__, "_cls": BoutState}
-    lines = ["def copy(state):", "    new = _new(_cls)"]
-    for i, name in enumerate(_FIELDS):
-        names[f"_set{i}"] = getattr(BoutState, name).__set__
-        lines.append(f"    _set{i}(new, state.{name})")
+    it is right because it sets every field of `cls`, each to the same object."""
+    names: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = ["def copy(value):", "    new = _new(_cls)"]
+    for i, f in enumerate(fields(cls)):
+        names[f"_set{i}"] = getattr(cls, f.name).__set__
+        lines.append(f"    _set{i}(new, value.{f.name})")
     lines.append("    return new")
     exec("\n".join(lines), names)  # our own field names, fixed at import
     return names["copy"]  # type: ignore[no-any-return]
 
 
-_copy = _copier()
+_COPIES: dict[type, Callable[[Any], Any]] = {cls: _copier(cls) for cls in (BoutState, Fighter)}
 _set = object.__setattr__
 
 
-def evolve(state: BoutState, changes: Mapping[str, Any]) -> BoutState:
-    """`dataclasses.replace(state, **changes)` for names the fold knows are fields, without
-    `replace`'s checks and keyword call (the fold makes one copy per event; this one takes
-    about a quarter as long).
+def evolve(value: V, changes: Mapping[str, Any]) -> V:
+    """`dataclasses.replace(value, **changes)` for a state or a fighter and names the fold
+    knows are fields, without `replace`'s checks and keyword call (the fold makes a copy for
+    every event; this one takes about a quarter as long).
 
     >>> evolve(BoutState(name="spar"), {"round": 2}) == replace(BoutState(name="spar"), round=2)
     True
     """
-    new = _copy(state)
-    for name, value in changes.items():
-        _set(new, name, value)
+    new: V = _COPIES[type(value)](value)
+    for name, changed in changes.items():
+        _set(new, name, changed)
     return new
