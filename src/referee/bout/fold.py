@@ -11,7 +11,7 @@ list, outside equality), and a void refolds them without the voided ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -132,12 +132,10 @@ def written_changes(state: BoutState, event: Event, payload: Shape, seq: int) ->
     other type goes through `apply` (a void refolds; a stat's value or an added fighter's
     stats may hold lists). The property tests fold the engine's events both ways.
     """
-    kind = event.type
-    if kind not in AS_WRITTEN:
+    step = AS_WRITTEN.get(event.type)
+    if step is None:
         return None
-    handler = _HANDLERS.get(kind)
-    changes: Changes = {} if handler is None else handler[1](state, payload, event.actor, seq)
-    return _in_force(state, event, seq, changes)
+    return _in_force(state, event, seq, step(state, payload, event.actor, seq))
 
 
 def _step(state: BoutState, event: Event, seq: int) -> BoutState:
@@ -365,10 +363,17 @@ _STEPS: dict[EventType, Step] = {
     EventType.OVERRIDDEN: _overridden,
     EventType.CLOSED: _closed,
 }
-#: The types `apply_written` folds from the shape written: those whose step reads scalar
-#: fields only, or nothing (no step).
-AS_WRITTEN = frozenset(
-    {
+
+
+def _no_change(state: BoutState, p: Shape, actor: str, seq: int) -> Changes:
+    return {}
+
+
+#: The types `written_changes` folds from the shape written (those whose step reads scalar
+#: fields only, or nothing), with their steps.
+AS_WRITTEN: Mapping[str, Step] = {
+    kind: _STEPS.get(kind, _no_change)
+    for kind in (
         EventType.FIGHTER_REMOVED,
         EventType.ACTION,
         EventType.ROLL,
@@ -384,8 +389,9 @@ AS_WRITTEN = frozenset(
         EventType.JOINING_CLOSED,
         EventType.ENDED,
         EventType.CANCELLED,
-    }
-)
+    )
+}
+
 #: The fold's reading of each event: the shape its payload is read in, and its step.
 _HANDLERS: dict[str, tuple[type[Shape], Step]] = {
     kind: (SHAPES[kind], step) for kind, step in _STEPS.items()

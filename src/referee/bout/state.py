@@ -124,8 +124,8 @@ class BoutState:
     def sides_left(self) -> tuple[str, ...]:
         """The sides that still have a fighter standing, in joining order."""
         seen: list[str] = []
-        for f in self.living():
-            if f.side not in seen:
+        for f in self.fighters:
+            if not f.defeated and f.side not in seen:
                 seen.append(f.side)
         return tuple(seen)
 

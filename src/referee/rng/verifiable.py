@@ -276,6 +276,6 @@ class _Stream(VerifiableRng):
         self.kept = streams.throws
 
     def throw(self, sides: Sequence[int]) -> Throw:
-        done = super().throw(sides)
+        done = VerifiableRng.throw(self, sides)
         self.kept.append(done)
         return done

@@ -107,7 +107,9 @@ class MsvSystem(RuleSystem):
         result, said = self._attack(_cs(bout.fighter(actor)), rng)
         defeats = target.wounds + result.damage >= self.msv.defeat_threshold
         stuns = result.free_attack and not defeats
-        clear = tuple(ConditionChange(f.name, STUNNED, 0) for f in bout.fighters if f.has(STUNNED))
+        clear = tuple(
+            [ConditionChange(f.name, STUNNED, 0) for f in bout.fighters if STUNNED in f.conditions]
+        )
         payload = payloads.Attack(
             cs=result.cs, roll=result.roll, success=result.success, damage=result.damage,
             critical=result.critical, free_attack=result.free_attack,
@@ -167,8 +169,8 @@ def _target(bout: BoutState, actor: str, options: Mapping[str, Any], free: bool)
         unknown = sorted(set(options) - {"target"})
         raise RuleError(f"unknown attack options {unknown!r} (expected 'target')")
     enemies = bout.enemies_of(actor)
-    stunned = [f for f in enemies if f.has(STUNNED)]
-    if free and stunned:
+    stunned = [f for f in enemies if STUNNED in f.conditions] if free else None
+    if stunned:
         default = stunned[0]
         named = options.get("target", default.name)
         if named != default.name:
