@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields, replace
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.events import Event
-from referee.bout.fold import apply, project
-from referee.bout.state import BoutState, evolve
+from referee.bout.fold import AS_WRITTEN, apply, project
+from referee.bout.state import BoutState, Fighter, evolve
 from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
 from referee.store import Store
+from tests import every_event
 from tests.depth import examples
 from tests.seeds import for_test
 from tests.vectors.bouts import Step, command_of, plans, play
@@ -138,8 +141,8 @@ def test_the_service_caches_the_engines_state_and_it_equals_a_fold_from_scratch(
 def test_evolve_makes_the_state_replace_makes(
     plan: list[Step], seed: int, data: st.DataObject
 ) -> None:
-    """The fold's one copy per event (`evolve`) equals `dataclasses.replace`, every field
-    (`in_force`, outside equality, included)."""
+    """The fold's copies of a state and of a fighter (`evolve`) equal `dataclasses.replace`,
+    every field (`in_force`, outside equality, included)."""
     states = states_event_by_event(play(plan, SeededRng(seed)).events) or [BoutState()]
     state = data.draw(st.sampled_from(states))
     donor = data.draw(st.sampled_from(states))
@@ -149,3 +152,41 @@ def test_evolve_makes_the_state_replace_makes(
     assert made == replace(state, **changes)
     for f in fields(BoutState):
         assert getattr(made, f.name) is changes.get(f.name, getattr(state, f.name))
+    fighters = [f for s in states for f in s.fighters]
+    if fighters:  # and a fighter, as the fold changes one
+        fighter, other = data.draw(st.sampled_from(fighters)), data.draw(st.sampled_from(fighters))
+        names = data.draw(st.sets(st.sampled_from([f.name for f in fields(Fighter)])))
+        changes = {name: getattr(other, name) for name in names}
+        changed = evolve(fighter, changes)
+        assert changed == replace(fighter, **changes)
+        for f in fields(Fighter):
+            assert getattr(changed, f.name) is changes.get(f.name, getattr(fighter, f.name))
+
+
+@pytest.mark.parametrize("system", ["msv", "srp", "cancelled"])
+def test_the_state_the_engine_folds_as_it_writes_equals_a_fold_of_the_stored_json(
+    system: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine folds most events from the shape it wrote them from (`written_changes`), not
+    from their JSON, on a copy of its own: after every command of bouts of both systems that
+    hold every event type, its state equals `project` of the events as stored (canonical JSON,
+    read back), and the state it was given is unchanged."""
+    played = every_event.Play.do
+    folded_as_written: set[str] = set()
+
+    def do(self: every_event.Play, command: c.Command, by: str = "referee") -> list[Event]:
+        before = self.state
+        values = [getattr(before, f.name) for f in fields(BoutState)]
+        written = played(self, command, by)
+        stored = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in self.events]
+        assert self.state == project(stored), command
+        # the engine's own copy changed as it wrote, never the state it was given
+        assert [getattr(before, f.name) for f in fields(BoutState)] == values, command
+        folded_as_written.update(str(e.type) for e in written if e.type in AS_WRITTEN)
+        return written
+
+    monkeypatch.setattr(every_event.Play, "do", do)
+    {"msv": every_event._msv, "srp": every_event._srp, "cancelled": every_event._cancelled}[
+        system
+    ]()
+    assert folded_as_written  # the fast path was taken

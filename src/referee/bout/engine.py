@@ -21,12 +21,21 @@ from typing import Any, NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, to_json
-from referee.bout.fold import apply
+from referee.bout.fold import apply, written_changes
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import REFEREE as REFEREE
 from referee.bout.permissions import check
-from referee.bout.state import BoutState, Status
+from referee.bout.state import (
+    CANCELLED,
+    ENDED,
+    OPEN,
+    PAUSED,
+    RUNNING,
+    BoutState,
+    Status,
+    evolve,
+)
 from referee.dice import DEFAULT_DIALECT
 from referee.dice import dialect as dice_dialect
 from referee.dice import parse as parse_dice
@@ -37,9 +46,21 @@ from referee.payloads import Shape
 from referee.payloads import events as p
 from referee.rng import RecordingRng, Rng, Throw, action_stream, free_stream, stream_of
 from referee.systems.base import Outcome, RuleSystem, find_system
-from referee.vocabulary import JSON, EventType
+from referee.vocabulary import EventType
 
 SYSTEM = "system"
+_set = object.__setattr__
+
+# The event types an action writes, as names: `EventType.ROLL` goes through the enum class's
+# `__getattr__` (Python code, about ten times a plain name's cost in 3.11).
+ACTION, ROLL, OUTCOME = EventType.ACTION, EventType.ROLL, EventType.OUTCOME
+WOUND, CONDITION, STAT = EventType.WOUND, EventType.CONDITION, EventType.STAT
+DEFEATED, TURN, SKIPPED, ENDED_EVENT = (
+    EventType.DEFEATED,
+    EventType.TURN,
+    EventType.SKIPPED,
+    EventType.ENDED,
+)
 
 #: Options of an action that are not the acting fighter's to choose: circumstance modifiers,
 #: a rear attack and the range of a shot between unplaced fighters are the referee's to rule
@@ -58,26 +79,45 @@ def system_of(state: BoutState) -> RuleSystem:
 
 @dataclass(slots=True)
 class _Log:
-    """Events being written by one command, with the state folded along."""
+    """Events being written by one command, with the state folded along.
+
+    The first event folded makes a copy of the state that is the log's own (`own`): no one
+    else has seen it until `decide` returns it, so each later event sets the fields it
+    changes on it (`written_changes`) instead of copying all of them again. That makes one
+    copy per command rather than one per event; the state is the same, since each event's
+    changes are exactly what `evolve` would set on a copy. Anything read from `state`
+    between writes is a value (a tuple, a number, a fighter), never the state itself kept
+    for later, so no one sees it change.
+    """
 
     state: BoutState
     events: list[Event] = field(default_factory=list)
+    own: bool = False
 
     def add(self, type_: EventType, actor: str, payload: Shape) -> None:
         """Write one event, its payload in its type's declared shape (`referee.payloads`)."""
         if type(payload) is not p.SHAPES[type_]:  # pragma: no cover - a bug in the engine
             raise TypeError(f"a {type_} event's payload is a {p.SHAPES[type_].__name__}")
-        self.write(type_, actor, payload.to_json())
+        self.write(Event(type_, actor, payload.to_json()), payload)
 
-    def write(self, type_: EventType, actor: str, payload: dict[str, JSON]) -> None:
-        event = Event(type_, actor, payload)
-        self.state = apply(self.state, event, self.state.next_seq)
+    def write(self, event: Event, written: Shape) -> None:
+        """Write `event`, whose payload holds `written` as its JSON (an outcome's holds the
+        rule system's part too), folding it from `written` where the fold can."""
+        state = self.state
+        changes = written_changes(state, event, written, state.next_seq)
+        if changes is None:
+            self.state, self.own = apply(state, event, state.next_seq), False
+        elif self.own:
+            for name, value in changes.items():
+                _set(state, name, value)
+        else:
+            self.state, self.own = evolve(state, changes), True
         self.events.append(event)
 
     def rolls(self, throws: list[Throw]) -> None:
         for t in throws:
             roll = p.Roll(nonce=t.nonce, dice=t.dice, faces=t.faces, stream=t.stream)
-            self.add(EventType.ROLL, SYSTEM, roll)
+            self.add(ROLL, SYSTEM, roll)
 
 
 class Decision(NamedTuple):
@@ -179,7 +219,7 @@ def _check_name(name: str, what: str) -> str:
 
 
 def _require_live(state: BoutState) -> None:
-    if state.status in (Status.ENDED, Status.CANCELLED):
+    if state.status is ENDED or state.status is CANCELLED:
         raise ConflictError(f"the bout has {state.status.value}")
 
 
@@ -309,28 +349,29 @@ def why_not(
 
 def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     state = log.state
-    if state.status is Status.OPEN:
+    if state.status is OPEN:
         raise ConflictError("the bout has not started: roll initiative first")
-    if state.status is Status.PAUSED:
+    if state.status is PAUSED:
         raise ConflictError("the bout is paused")
     _require_live(state)
-    actor = state.fighter(cmd.actor).name
+    fighter = state.fighter(cmd.actor)
+    actor = fighter.name
     check(by, "act", actor)
     if cmd.kind not in rules.actions:
         raise RuleError(f"unknown action {cmd.kind!r} (expected one of {', '.join(rules.actions)})")
-    terms = sorted(REFEREE_TERMS & set(cmd.options))
-    if terms:
+    if not REFEREE_TERMS.isdisjoint(cmd.options):
+        terms = sorted(REFEREE_TERMS & set(cmd.options))
         check(by, "circumstances", actor, what=", ".join(terms))
     if state.current != actor:
         raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
-    reason = rules.blocked(state.fighter(actor), cmd.kind)
+    reason = rules.blocked(fighter, cmd.kind)
     if reason:
         raise ConflictError(f"{actor} cannot {cmd.kind}: {reason}")
     options = to_json(dict(cmd.options), "options")
     recorder = RecordingRng(stream_of(rng, action_stream(actor)))
     outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
     assert isinstance(options, dict)
-    log.add(EventType.ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by))
+    log.add(ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by))
     log.rolls(recorder.take())
     _record_outcome(log, actor, outcome, rules)
     if _consequences(log, rules):
@@ -406,19 +447,20 @@ def _record_outcome(log: _Log, actor: str, outcome: Outcome, rules: RuleSystem) 
         kind=outcome.kind, actor=actor, summary=outcome.summary, extra_action=outcome.extra_action
     )
     # the rule system's part first, in the shape it declares for the kind, then the engine's
-    log.write(EventType.OUTCOME, SYSTEM, {**outcome.payload.to_json(), **engine.to_json()})
+    # (whose keys the fold reads: `engine` is what it folds)
+    log.write(Event(OUTCOME, SYSTEM, {**outcome.payload.to_json(), **engine.to_json()}), engine)
     for wound in outcome.wounds:
         if wound.amount:
             total = log.state.fighter(wound.target).wounds + wound.amount
             taken = p.Wound(target=wound.target, amount=wound.amount, total=total)
-            log.add(EventType.WOUND, SYSTEM, taken)
+            log.add(WOUND, SYSTEM, taken)
     for change in outcome.conditions:
         condition = p.Condition(
             target=change.target, condition=change.condition, rounds=change.rounds
         )
-        log.add(EventType.CONDITION, SYSTEM, condition)
+        log.add(CONDITION, SYSTEM, condition)
     for stat in outcome.stats:
-        log.add(EventType.STAT, SYSTEM, p.Stat(target=stat.target, key=stat.key, value=stat.value))
+        log.add(STAT, SYSTEM, p.Stat(target=stat.target, key=stat.key, value=stat.value))
 
 
 def _consequences(log: _Log, rules: RuleSystem) -> bool:
@@ -426,19 +468,19 @@ def _consequences(log: _Log, rules: RuleSystem) -> bool:
     for f in log.state.fighters:
         down = f.wounds >= rules.defeat_threshold(f)
         if down != f.defeated:
-            log.add(EventType.DEFEATED, SYSTEM, p.Defeated(name=f.name, defeated=down))
+            log.add(DEFEATED, SYSTEM, p.Defeated(name=f.name, defeated=down))
     return _end_if_decided(log)
 
 
 def _end_if_decided(log: _Log) -> bool:
-    state = log.state
-    if state.status not in (Status.RUNNING, Status.PAUSED):
-        return state.status in (Status.ENDED, Status.CANCELLED)
-    sides = state.sides_left()
+    status = log.state.status
+    if status is not RUNNING and status is not PAUSED:
+        return status is ENDED or status is CANCELLED
+    sides = log.state.sides_left()
     if len(sides) > 1:
         return False
     winner = sides[0] if sides else None
-    log.add(EventType.ENDED, SYSTEM, p.Ended(winner=winner, reason="one side is left"))
+    log.add(ENDED_EVENT, SYSTEM, p.Ended(winner=winner, reason="one side is left"))
     return True
 
 
@@ -456,7 +498,7 @@ def _tick(log: _Log, name: str) -> None:
     for condition, rounds in sorted(log.state.fighter(name).conditions.items()):
         if rounds is not None:
             ticked = p.Condition(target=name, condition=condition, rounds=max(0, rounds - 1))
-            log.add(EventType.CONDITION, SYSTEM, ticked)
+            log.add(CONDITION, SYSTEM, ticked)
 
 
 def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
@@ -477,10 +519,10 @@ def _advance_from(log: _Log, rules: RuleSystem, index: int) -> None:
             continue
         reason = rules.blocked(f, "turn")
         if reason:
-            log.add(EventType.SKIPPED, SYSTEM, p.Skipped(name=f.name, reason=reason))
+            log.add(SKIPPED, SYSTEM, p.Skipped(name=f.name, reason=reason))
             _tick(log, f.name)
             continue
-        log.add(EventType.TURN, SYSTEM, p.Turn(fighter=f.name, round=round_))
+        log.add(TURN, SYSTEM, p.Turn(fighter=f.name, round=round_))
         return
     raise ConflictError("no fighter is able to act")
 

@@ -37,6 +37,10 @@ class Event:
         return cls(str(data["type"]), str(data.get("actor") or ""), payload)
 
 
+#: Text, whole numbers, booleans: JSON as they are (by exact type, tested first: the commonest).
+_SCALARS = frozenset({str, int, bool})
+
+
 def to_json(value: Any, where: str = "value") -> JSON:
     """Check that `value` is JSON an event may hold (no floats, string keys); return it as such.
 
@@ -60,6 +64,7 @@ def to_json(value: Any, where: str = "value") -> JSON:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise RuleError(f"{where} has a non-text key {k!r}")
-            out[k] = to_json(v, f"{where}.{k}")
+            # a scalar (the common value) as it is, without the call and its `where`
+            out[k] = v if type(v) in _SCALARS else to_json(v, f"{where}.{k}")
         return out
     raise RuleError(f"{where} cannot be stored in an event (got {type(value).__name__})")

@@ -242,9 +242,7 @@ class VerifiableStreams:
         found = self._streams.get(name)
         if found is None:
             start = self._nonces(check_stream(name))
-            found = _Stream(self.server_seed, self.client_seed, start, name, mac=self._mac)
-            found.kept = self.throws
-            self._streams[name] = found
+            found = self._streams[name] = _Stream(self, name, start)
         return found
 
     def throw(self, sides: Sequence[int]) -> Throw:
@@ -265,7 +263,19 @@ class _Stream(VerifiableRng):
     __slots__ = ("kept",)
     kept: list[Throw]
 
+    def __init__(self, streams: VerifiableStreams, name: str, nonce: int) -> None:
+        """Stream `name` (checked) of `streams`, at `nonce`: it shares their server seed, checked
+        once, and its prepared HMAC key, where `VerifiableRng(...)` would check and prepare them
+        again for every stream (a service's write makes one `VerifiableStreams` and a stream)."""
+        self.server_seed = streams.server_seed
+        self.client_seed = streams.client_seed
+        self.nonce = nonce
+        self.stream = name
+        self._mac = streams._mac
+        self._client = message_prefix(streams.client_seed, name)
+        self.kept = streams.throws
+
     def throw(self, sides: Sequence[int]) -> Throw:
-        done = super().throw(sides)
+        done = VerifiableRng.throw(self, sides)
         self.kept.append(done)
         return done

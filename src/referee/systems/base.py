@@ -173,12 +173,23 @@ def find_system(name: str) -> type[RuleSystem]:
         raise NotFoundError(f"unknown rule system {name!r} (known: {known})") from None
 
 
+#: The built-in systems' modules, imported (and so registered) on first use.
+_BUILTIN = ("referee.systems.msv.system", "referee.systems.srp.system")
+_loaded: list[str] = []
+
+
 def _load_builtin() -> None:
+    """Import the built-in systems once: after that every one is registered, and a lookup
+    (once per request, say) is a dictionary's, not two `import_module` calls."""
+    if len(_loaded) == len(_BUILTIN):
+        return
     import importlib
 
-    for module in ("referee.systems.msv.system", "referee.systems.srp.system"):
+    for module in _BUILTIN:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:
             if not err.name or not module.startswith(err.name):
                 raise  # a missing dependency inside the module, not the module itself
+        if module not in _loaded:
+            _loaded.append(module)

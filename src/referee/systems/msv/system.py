@@ -21,10 +21,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import RuleError
-from referee.rng import Rng
+from referee.rng import Rng, die
 from referee.systems.base import (
     JSON,
     ConditionChange,
@@ -35,7 +36,7 @@ from referee.systems.base import (
     register,
 )
 from referee.systems.msv import payloads
-from referee.systems.msv.attack import attack, check_cs
+from referee.systems.msv.attack import D100, MsvAttack, check_cs, interpret
 from referee.systems.msv.initiative import roll_initiative
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
 
@@ -65,6 +66,7 @@ class MsvSystem(RuleSystem):
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
         self.msv: MsvRules = rules_from_mapping(self.rules, "msv")
+        self._readings = _readings(self.msv)
 
     def load_rules(self, data: Mapping[str, Any]) -> dict[str, JSON]:
         """Validate a pack; return it complete (the text's values filled in).
@@ -102,10 +104,12 @@ class MsvSystem(RuleSystem):
             raise RuleError(f"unknown MSV action {kind!r} (expected 'attack')")
         free = bout.free_attack == actor
         target = _target(bout, actor, options, free)
-        result = attack(_cs(bout.fighter(actor)), rng, self.msv)
+        result, said = self._attack(_cs(bout.fighter(actor)), rng)
         defeats = target.wounds + result.damage >= self.msv.defeat_threshold
         stuns = result.free_attack and not defeats
-        clear = tuple(ConditionChange(f.name, STUNNED, 0) for f in bout.fighters if f.has(STUNNED))
+        clear = tuple(
+            [ConditionChange(f.name, STUNNED, 0) for f in bout.fighters if STUNNED in f.conditions]
+        )
         payload = payloads.Attack(
             cs=result.cs, roll=result.roll, success=result.success, damage=result.damage,
             critical=result.critical, free_attack=result.free_attack,
@@ -114,11 +118,25 @@ class MsvSystem(RuleSystem):
         return Outcome(
             "attack",
             payload,
-            f"{actor} attacks {target.name}: {result}",
+            f"{actor} attacks {target.name}: {said}",
             wounds=(Wound(target.name, result.damage),) if result.damage else (),
             conditions=clear + ((ConditionChange(target.name, STUNNED, None),) if stuns else ()),
             extra_action=stuns,
         )
+
+    def _attack(self, cs: int, rng: Rng) -> tuple[MsvAttack, str]:
+        """`attack(cs, rng, self.msv)` (one d100 from `rng`, read against a valid `cs`), and
+        its text: each (CS, face) is read once per pack and then looked up, since a reading
+        depends on nothing else (`interpret` is pure); a face `interpret` refuses is never
+        kept."""
+        roll = die(rng, D100)
+        found = self._readings.get((cs, roll))
+        if found is None:
+            result = interpret(cs, roll, self.msv)
+            found = (result, str(result))
+            if cs <= MAX_CS:  # at most 101 x 100 readings
+                self._readings[cs, roll] = found
+        return found
 
     def hidden_stats(self) -> tuple[str, ...]:
         """The referee may keep an NPC's CS hidden until revealed or the close, as SRP-10 lets
@@ -134,18 +152,25 @@ class MsvSystem(RuleSystem):
         return self.msv.defeat_threshold
 
 
+@lru_cache(maxsize=64)
+def _readings(rules: MsvRules) -> dict[tuple[int, int], tuple[MsvAttack, str]]:
+    """The readings of (CS, face) under one pack, shared by every bout of an equal pack and
+    filled as they are rolled (`MsvSystem._attack`)."""
+    return {}
+
+
 def _cs(fighter: Fighter) -> int:
     return int(check_cs(fighter.stats.get("cs")))
 
 
 def _target(bout: BoutState, actor: str, options: Mapping[str, Any], free: bool) -> Fighter:
     """The attack's target: named, or the only enemy, or (free attack) the stunned foe."""
-    unknown = sorted(set(options) - {"target"})
-    if unknown:
+    if len(options) > ("target" in options):  # a key other than "target"
+        unknown = sorted(set(options) - {"target"})
         raise RuleError(f"unknown attack options {unknown!r} (expected 'target')")
     enemies = bout.enemies_of(actor)
-    stunned = [f for f in enemies if f.has(STUNNED)]
-    if free and stunned:
+    stunned = [f for f in enemies if STUNNED in f.conditions] if free else None
+    if stunned:
         default = stunned[0]
         named = options.get("target", default.name)
         if named != default.name:
