@@ -147,16 +147,17 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit(scope)
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
-        if declared is not None and (not is_whole(declared) or int(declared) > self._limit(scope)):
+        if declared is not None and (not is_whole(declared) or int(declared) > limit):
             await self._refuse(scope, receive, send, self._too_large(scope))
             return
         has_body = (declared is not None and declared.strip() != b"0") or (
             b"transfer-encoding" in headers
         )
         if has_body and _may_be_json(scope, headers.get(b"content-type")):
-            await self._json(scope, receive, send)
+            await self._json(scope, receive, send, limit)
             return
         seen = 0
 
@@ -164,7 +165,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self._limit(scope):
+            if seen > limit:
                 raise _TooLarge
             return message
 
@@ -178,8 +179,9 @@ class BodyLimit:
         scope: MutableMapping[str, Any],
         receive: Callable[[], Awaitable[Any]],
         send: Callable[[Any], Awaitable[None]],
+        limit: int,
     ) -> None:
-        """A JSON body: read whole (at most the limit), its nesting checked, then given on."""
+        """A JSON body: read whole (at most `limit` bytes), its nesting checked, then given on."""
         chunks: list[bytes] = []
         seen = 0
         while True:
@@ -189,7 +191,7 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             seen += len(chunk)
-            if seen > self._limit(scope):
+            if seen > limit:
                 await self._refuse(scope, receive, send, self._too_large(scope))
                 return
             chunks.append(chunk)

@@ -553,8 +553,9 @@ class RefereeService:
                 self.cache.remember(bout_id, records[-1], after)
             if after.status_name != seen["before"].status_name:
                 self.store.set_status(bout_id, after.status_name)
-            rolled = any(r["type"] == EventType.ROLL for r in records)
-            if rolled and seen["rolls"] >= self.rotate_every:
+            # The count first: it is seldom reached, and then the records are looked through.
+            due = seen["rolls"] >= self.rotate_every
+            if due and any(r["type"] == EventType.ROLL for r in records):
                 self.store.rotate_seed(
                     bout_id, actor="system", at=self.store.clock(), new_seed=self.new_seed()
                 )
