@@ -21,6 +21,10 @@ the app's exception handlers, as from any route.
 A route whose declaration it cannot run exactly (a query, header or cookie parameter of its
 own, another dependency, a path parameter other than a plain string, a synchronous
 function) is left entirely to FastAPI.
+
+`RouteIndex` finds a request's lean route by its path's last segment instead of trying every
+route before it, and leaves every other request to the router's own dispatch
+(tests/test_service_route_index.py).
 """
 
 from __future__ import annotations
