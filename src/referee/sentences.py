@@ -298,10 +298,19 @@ def initiative_readings(detail: Mapping[str, Any], system: str | None) -> list[t
     return out
 
 
+#: Every event type by its name (a type, which is its name, finds itself): a dict lookup where
+#: `EventType(name)` is two calls in Python, for each sentence (the chat's answer to every action
+#: has one or two). A name that is not a type's goes to `EventType`, which refuses it.
+_TYPES: dict[str, EventType] = {kind.value: kind for kind in EventType}
+
+
 def sentence(event: Record, system: str | None = None) -> str:
     """The sentence one event says (see the module text); `system` is the bout's rule system
     (its words for wounds and conditions)."""
-    kind = EventType(str(event.get("type")))
+    named = event.get("type")
+    kind = _TYPES.get(named) if isinstance(named, str) else None
+    if kind is None:
+        kind = EventType(str(named))
     shape: type[Shape] = SHAPES[kind]
     return _SAY[kind](event, shape.read(event.get("payload") or {}), system)
 

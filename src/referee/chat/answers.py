@@ -69,36 +69,50 @@ SAID = frozenset(
 )
 
 
+#: The event types `said` looks at, read once (each `EventType.X` is a lookup on the class).
+_ACTION, _ROLL, _TURN = EventType.ACTION, EventType.ROLL, EventType.TURN
+_OUTCOME, _FAILED = EventType.OUTCOME, EventType.FAILED
+
+
 def said(events: Sequence[Mapping[str, Any]], system: str | None = None) -> str:
     """An action's answer from its events (as the caller may see them): each of `SAID` as
     `referee.sentences` says it, the reading followed by its rolls' receipts, one sentence
     after another; an outcome that lets its actor act again at once says so."""
-    actor = next((e.get("actor") for e in events if e.get("type") == EventType.ACTION), None)
-    roller = str(actor) if actor is not None else None
-    receipts = "".join(
-        receipt(e.get("payload") or {}, roller) for e in events if e.get("type") == EventType.ROLL
-    )
-    parts: list[str] = []
-    again: str | None = None
+    # One pass over the events gathers what the answer needs (it is made for every action):
+    # the first action's actor, the rolls and the events said, in order; then they are said.
+    actor: Any = None
+    acted = turned = False
+    rolls: list[Mapping[str, Any]] = []
+    spoken: list[Mapping[str, Any]] = []
     for event in events:
         kind = event.get("type")
-        if kind not in SAID:
-            continue
+        if kind == _ACTION:
+            if not acted:
+                actor, acted = event.get("actor"), True
+        elif kind == _ROLL:
+            rolls.append(event.get("payload") or {})
+        elif kind in SAID:
+            spoken.append(event)
+            turned = turned or kind == _TURN
+    if not spoken:
+        return "done"
+    roller = str(actor) if actor is not None else None
+    receipts = "".join(receipt(payload, roller) for payload in rolls)
+    parts: list[str] = []
+    again: str | None = None
+    for event in spoken:
+        kind = event.get("type")
         text = sentence(event, system)
-        if kind in (EventType.OUTCOME, EventType.FAILED):
+        if kind in (_OUTCOME, _FAILED):
             text += receipts
             receipts = ""
-        if kind == EventType.OUTCOME:
-            outcome = p.Outcome.read(event.get("payload") or {})
-            again = outcome.actor if outcome.extra_action else None
-        parts.append(text)
-    if again is not None and not any(e.get("type") == EventType.TURN for e in events):
-        parts.append(f"{again} acts again at once")
-    return " ".join(_ended(part) for part in parts) if parts else "done"
-
-
-def _ended(text: str) -> str:
-    return text if text.endswith((".", "!", "?")) else text + "."
+            if kind == _OUTCOME:
+                outcome = p.Outcome.read(event.get("payload") or {})
+                again = outcome.actor if outcome.extra_action else None
+        parts.append(text if text.endswith((".", "!", "?")) else text + ".")
+    if again is not None and not turned:
+        parts.append(f"{again} acts again at once.")
+    return " ".join(parts)
 
 
 def score_line(rows: Sequence[Mapping[str, Any]]) -> str:

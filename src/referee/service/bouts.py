@@ -553,8 +553,9 @@ class RefereeService:
                 self.cache.remember(bout_id, records[-1], after)
             if after.status_name != seen["before"].status_name:
                 self.store.set_status(bout_id, after.status_name)
-            rolled = any(r["type"] == EventType.ROLL for r in records)
-            if rolled and seen["rolls"] >= self.rotate_every:
+            # The count first: it is seldom reached, and then the records are looked through.
+            due = seen["rolls"] >= self.rotate_every
+            if due and any(r["type"] == EventType.ROLL for r in records):
                 self.store.rotate_seed(
                     bout_id, actor="system", at=self.store.clock(), new_seed=self.new_seed()
                 )
@@ -605,25 +606,48 @@ def failure_of(events: Sequence[Record]) -> str | None:
 def action_answer(events: Sequence[Record]) -> dict[str, Any]:
     """The answer to one action: its outcome's reading, the rolls and what followed (or why
     it failed after its dice were thrown: `failed`)."""
-    outcome = next((e for e in events if e["type"] == EventType.OUTCOME), None)
-    rolls = [e["payload"] for e in events if e["type"] == EventType.ROLL]
+    # One pass over the events (an answer is made for every action), then the answer's keys
+    # in their order: the outcome's, failed, rolls, events, seq, next and winner (in the order
+    # of their first events; the last event of each says), roll.
+    outcome: Record | None = None
+    failed: Record | None = None
+    rolls: list[Any] = []
+    listed: list[dict[str, Any]] = []
+    last: dict[str, Record] = {}
+    for e in events:
+        kind = e["type"]
+        listed.append({"seq": e["seq"], "type": kind})
+        if kind == _ROLL:
+            rolls.append(e["payload"])
+        elif kind == _OUTCOME:
+            outcome = outcome or e
+        elif kind == _FAILED:
+            failed = failed or e
+        elif kind == _TURN:
+            last["next"] = e
+        elif kind == _ENDED:
+            last["winner"] = e
     answer: dict[str, Any] = dict(outcome["payload"]) if outcome else {}
-    failure = failure_of(events)
-    if failure is not None:
-        answer["failed"] = failure
+    if failed is not None:
+        answer["failed"] = p.Failed.read(failed["payload"]).error
     answer["rolls"] = rolls
-    answer["events"] = [{"seq": e["seq"], "type": e["type"]} for e in events]
+    answer["events"] = listed
     if outcome:
         answer["seq"] = outcome["seq"]
-    for e in events:
-        if e["type"] == EventType.TURN:
+    for key, e in last.items():
+        if key == "next":
             answer["next"] = p.Turn.read(e["payload"]).fighter
-        if e["type"] == EventType.ENDED:
+        else:
             answer["winner"] = p.Ended.read(e["payload"]).winner
     first = p.Roll.read(rolls[0]) if rolls else None
     if first is not None and "roll" not in answer and len(first.faces) == 1:
         answer["roll"] = first.faces[0]
     return answer
+
+
+#: The event types `action_answer` looks at, read once.
+_ROLL, _OUTCOME, _FAILED = EventType.ROLL, EventType.OUTCOME, EventType.FAILED
+_TURN, _ENDED = EventType.TURN, EventType.ENDED
 
 
 def rule_system(bout: BoutState) -> RuleSystem:

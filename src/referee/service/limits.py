@@ -96,6 +96,11 @@ class Limits:
     #: shared by processes on PostgreSQL. Tests pass their own.
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
+    @property
+    def counts(self) -> bool:
+        """Whether any rate limit is on (else requests are not counted at all)."""
+        return bool(self.token or self.address or self.create)
+
 
 #: Every rate limit off (stream caps stay): for tests and benchmarks that need bursts.
 NO_RATE_LIMITS = Limits(token=None, address=None, create=None)
@@ -240,11 +245,13 @@ class RateLimits:
         # Shared counters need one clock in every process: the wall clock (unless a test's).
         default = limits.clock is time.monotonic
         self.clock = time.time if shared is not None and default else limits.clock
-        on = limits.token or limits.address or limits.create
-        self.shared = shared if on else None
+        self.counts = limits.counts
+        self.shared = shared if self.counts else None
         self.by_token = Buckets(limits.token) if limits.token else None
         self.by_address = Buckets(limits.address) if limits.address else None
         self.creating = Buckets(limits.create) if limits.create else None
+        self._buckets = {"address": self.by_address, "token": self.by_token}
+        self._buckets["create"] = self.creating
 
     async def __call__(
         self,
@@ -252,7 +259,7 @@ class RateLimits:
         receive: Callable[[], Awaitable[Any]],
         send: Callable[[Any], Awaitable[None]],
     ) -> None:
-        if scope["type"] != "http" or not is_counted(str(scope.get("path", ""))):
+        if scope["type"] != "http" or not self.counts or not is_counted(str(scope.get("path", ""))):
             await self.app(scope, receive, send)
             return
         if self.shared is None:
@@ -293,9 +300,8 @@ class RateLimits:
         wanted = self.wanted(scope)
         if self.shared is not None:
             return self._check_shared(wanted, now)
-        buckets = {"address": self.by_address, "token": self.by_token, "create": self.creating}
         for limit, key, what in wanted:
-            bucket = buckets[limit]
+            bucket = self._buckets[limit]
             assert bucket is not None
             wait = bucket.take(key, now)
             if wait:

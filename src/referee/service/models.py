@@ -220,6 +220,8 @@ class Attack(BaseModel):
 
     @model_validator(mode="after")
     def _bounded(self) -> Attack:
+        if not self.__pydantic_extra__:  # no options (most attacks): nothing to bound
+            return self
         if len(self.model_extra or {}) > MAX_OPTIONS:
             raise ValueError(f"an attack takes at most {MAX_OPTIONS} options")
         extra = bounded(dict(self.model_extra or {}), "options")

@@ -120,12 +120,15 @@ class Write:
         return await to_thread.run_sync(self._once, body, run, appends, limiter=self.ask.writes())
 
     def _once(self, body: Any, run: Callable[[Caller], Any], appends: bool = False) -> Any:
-        # Only a keyed request is compared with its retries: no digest without a key.
-        fingerprint = ""
-        if self.key is not None:
-            request = Request(self.scope)
-            fingerprint = request_digest(request.method, request.url.path, dumped(body))
         ask = self.ask
+        if self.key is None:
+            # What `receipts.once` does without a key (run in a unit of work), without making
+            # the receipt's caller scope and request digest, which only a key's receipt reads.
+            with ask.store.unit():
+                return run(self.caller(appends))
+        # Only a keyed request is compared with its retries.
+        request = Request(self.scope)
+        fingerprint = request_digest(request.method, request.url.path, dumped(body))
         # A receipt is the caller's own: its token's, or without one its address's.
         scope = receipts.caller_scope(self.token, client_address(self.scope))
         return receipts.once(
