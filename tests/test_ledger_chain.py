@@ -23,6 +23,7 @@ from referee.ledger import (
     verify_chain,
 )
 from referee.ledger.canonical import MAX_DEPTH, checked_canonical_text, is_plain_json
+from referee.ledger.canonical import _encodable as encodable  # unchanged: the reference's too
 from tests.depth import examples
 
 AT = "2026-11-29T22:40:12.123456Z"
@@ -253,7 +254,7 @@ def test_link_refuses_a_lone_surrogate_in_the_actor() -> None:
 def reference_plain(value: Any, depth: int = 0) -> bool:
     """`check_json`'s fast test as first written, one call per value (the oracle of `_plain`)."""
     if isinstance(value, str):
-        return value.isascii() or _encodable(value)
+        return value.isascii() or encodable(value)
     if value is None or isinstance(value, int):
         return True
     if depth >= MAX_DEPTH:
@@ -262,18 +263,10 @@ def reference_plain(value: Any, depth: int = 0) -> bool:
         return all(reference_plain(item, depth + 1) for item in value)
     if type(value) is dict:
         return all(
-            type(k) is str and (k.isascii() or _encodable(k)) and reference_plain(v, depth + 1)
+            type(k) is str and (k.isascii() or encodable(k)) and reference_plain(v, depth + 1)
             for k, v in value.items()
         )
     return False
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class Named(str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -148,19 +149,21 @@ def test_evolve_makes_the_state_replace_makes(
     donor = data.draw(st.sampled_from(states))
     names = data.draw(st.sets(st.sampled_from([f.name for f in fields(BoutState)])))
     changes = {name: getattr(donor, name) for name in names}
-    made = evolve(state, changes)
-    assert made == replace(state, **changes)
-    for f in fields(BoutState):
-        assert getattr(made, f.name) is changes.get(f.name, getattr(state, f.name))
+    assert_evolves_as_replace(state, changes)
     fighters = [f for s in states for f in s.fighters]
     if fighters:  # and a fighter, as the fold changes one
         fighter, other = data.draw(st.sampled_from(fighters)), data.draw(st.sampled_from(fighters))
         names = data.draw(st.sets(st.sampled_from([f.name for f in fields(Fighter)])))
-        changes = {name: getattr(other, name) for name in names}
-        changed = evolve(fighter, changes)
-        assert changed == replace(fighter, **changes)
-        for f in fields(Fighter):
-            assert getattr(changed, f.name) is changes.get(f.name, getattr(fighter, f.name))
+        assert_evolves_as_replace(fighter, {name: getattr(other, name) for name in names})
+
+
+def assert_evolves_as_replace(value: Any, changes: dict[str, Any]) -> None:
+    """`evolve(value, changes)` equals `replace`, and every field is the very object given or
+    kept."""
+    made = evolve(value, changes)
+    assert made == replace(value, **changes)
+    for f in fields(value):
+        assert getattr(made, f.name) is changes.get(f.name, getattr(value, f.name))
 
 
 @pytest.mark.parametrize("system", ["msv", "srp", "cancelled"])
