@@ -15,6 +15,7 @@ from typing import Any
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE, decide, failed
 from referee.bout.events import Event
+from referee.bout.fold import project
 from referee.bout.state import BoutState
 from referee.errors import RuleError
 from referee.payloads import events as p
@@ -39,6 +40,13 @@ class Play:
         self.events += decision.events
         self.state = decision.state
         return decision.events
+
+    def header(self, **more: Any) -> None:
+        """The header as the service writes it: the engine's opening with `more` keys (the
+        ledger format, the referee's part of the client seed, ...)."""
+        opened = self.events[0]
+        self.events[0] = Event(opened.type, opened.actor, {**opened.payload, **more})
+        self.state = project(self.events)
 
     def write(self, kind: EventType, actor: str, payload: p.Shape) -> None:
         """An event the service writes itself (rotation, hand-over, close)."""
@@ -90,7 +98,9 @@ def _service_events(play: Play) -> None:
 def _msv() -> Play:
     play = Play("msv")
     play.do(c.Open("msv", "Spar at Ko-ro-ba", {"defeat_threshold": 60}, dialect="onlinehost"))
-    play.do(c.AddFighter("Tarl", {"cs": 60}, "a"))
+    # a bout of ledger 2, as the service makes it: the client seed's parts in the chain
+    play.header(dice_scheme=2, ledger=2, client_seed="gm")
+    play.do(c.AddFighter("Tarl", {"cs": 60}, "a", seed_part="tarl-7"), by="Tarl")
     play.do(c.AddFighter("Orc", {"cs": 90}, "b", ("cs",)))
     play.do(c.AddFighter("Imp", {"cs": 40}, "b"))
     play.do(c.CloseJoining())

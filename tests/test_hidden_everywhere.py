@@ -20,8 +20,10 @@ from typing import Any
 import httpx
 import pytest
 
+from referee.cli.ledger import expect_hashes
 from referee.discord.desk import Desk
-from referee.ledger import event_hash, verify_export
+from referee.ledger import event_hash, verify_chain, verify_export
+from referee.ledger.seal import seal_of
 from referee.rng import Entropy
 from referee.systems.msv.system import MsvSystem
 from referee.systems.srp.system import SrpSystem
@@ -226,12 +228,15 @@ class Run:
 
 
 def normal(value: Any, run: Run) -> Any:
-    """A view without what differs between any two bouts: ids, times, hashes, tokens."""
+    """A view without what differs between any two bouts: ids, times, hashes, tokens, and the
+    seals of sealed events (a seal differs as the hidden values do, and gives none of them
+    away: it is salted with 16 bytes nobody else holds, `test_a_seal_gives_nothing_away`)."""
     if isinstance(value, dict):
         return {
             k: normal(v, run)
             for k, v in value.items()
-            if k not in ("at", "hash", "prev", "created_at", "id", "token", "referee_token")
+            if k
+            not in ("at", "hash", "prev", "created_at", "id", "token", "referee_token", "sealed")
         }
     if isinstance(value, list):
         return [normal(v, run) for v in value]
@@ -345,10 +350,14 @@ def test_no_hidden_value_reaches_anyone_but_the_referee(live: LiveServer, system
     assert public[0] != public[1]
 
 
-def test_no_hash_gives_a_hidden_stat_away(live: LiveServer) -> None:
-    """A stat has few values: with the hash of an event that holds one (or any later hash, which
-    chains it), anyone could hash the event with every value until one fits. Before the close,
-    no non-referee view carries such a hash; after it, every hash is there and checks."""
+def test_every_hash_is_public_and_none_gives_a_hidden_stat_away(live: LiveServer) -> None:
+    """Every view a non-referee has (the log, the log after an event, the export, the live
+    stream) carries every event's hash as it was written, so a player holds the newest hash at
+    every moment, and the chain checks on exactly what they were shown. A stat has few values,
+    yet nothing shown gives one away: the event that holds it is sealed (docs/ledger.md,
+    "Sealed events"), its hash covers "hidden" and a seal salted with 16 bytes no view shows.
+    After the close the openings are everyone's, open their seals, and the export verifies
+    with every hash a watcher held."""
     made = live.post("/api/bouts", json={"system": "srp", "name": "Ford", "client_seed": "gm"})
     bout, ref = made.json()["id"], made.json()["referee_token"]
     ann = {"hits": 12, "skills": {"sword": 14}, "weapons": [SWORD]}
@@ -359,30 +368,41 @@ def test_no_hash_gives_a_hidden_stat_away(live: LiveServer) -> None:
     live.post(f"/api/bouts/{bout}/initiative", ref)
     live.post(f"/api/bouts/{bout}/rolls", ref, json={"dice": "1d6"})
     stream = Reader(f"{live.url}/api/bouts/{bout}/events")
-    last = live.store.events(bout)[-1]["seq"]
+    stored = live.store.events(bout)
+    last = stored[-1]["seq"]
     secret = next(
-        e["seq"] for e in live.store.events(bout)
-        if e["type"] == "fighter_added" and e["payload"]["name"] == "Bran"
-    )  # fmt: skip
+        e for e in stored if e["type"] == "fighter_added" and e["payload"]["name"] == "Bran"
+    )
+    salt = secret["seal"]["salt"]
     views = {
         "log": live.get(f"/api/bouts/{bout}/log").json(),
-        "log after": live.get(f"/api/bouts/{bout}/log", params={"after": secret}).json(),
+        "log after": live.get(f"/api/bouts/{bout}/log", params={"after": secret["seq"]}).json(),
         "export": live.get(f"/api/bouts/{bout}/export").json()["events"],
         "stream": stream.read_until(last),
     }
+    hashes = {e["seq"]: e["hash"] for e in stored}
     for name, events in views.items():
-        added = [e for e in events if e["seq"] == secret]
-        for event in added:
+        first = secret["seq"] + 1 if name == "log after" else 0
+        assert [e["seq"] for e in events] == list(range(first, last + 1)), name
+        assert {e["seq"]: e["hash"] for e in events} == {
+            seq: h for seq, h in hashes.items() if seq >= first
+        }, name
+        if first == 0:
+            assert verify_chain(events) == [], name
+        for event in (e for e in events if e["seq"] == secret["seq"]):
+            assert event["payload"]["stats"]["defense"] == "hidden", name
+            assert event["sealed"] == seal_of(secret["payload"], salt), name
             guessed = [v for v in range(101) if _hash_with(event, "defense", v) == event["hash"]]
             assert guessed == [], f"{name}: the hash gives Bran's defense away: {guessed}"
-        later = [e for e in events if e["seq"] > secret]
-        assert later and all(e["hash"] is None and e["prev"] is None for e in later), name
-        earlier = [e for e in events if e["seq"] < secret]
-        assert all(e["hash"] is None for e in added) and all(e["hash"] for e in earlier)
-    # Closed: everyone sees every event whole, and the chain checks.
+        assert salt not in json.dumps(events), f"{name} shows a seal's salt"
+    # Closed: everyone sees every event whole, the openings open, every hash held still holds.
     assert live.post(f"/api/bouts/{bout}/close", ref).status_code == 200
-    assert verify_export(live.get(f"/api/bouts/{bout}/export").json()).ok
-    assert all(e["hash"] for e in live.get(f"/api/bouts/{bout}/log").json())
+    doc = live.get(f"/api/bouts/{bout}/export").json()
+    assert doc["openings"][str(secret["seq"])] == {"salt": salt, "payload": secret["payload"]}
+    assert verify_export(doc, [expect_hashes(tuple(hashes.values()))]).verdict == "verified"
+    log = live.get(f"/api/bouts/{bout}/log").json()
+    assert log[secret["seq"]]["payload"]["stats"]["defense"] == 11
+    assert all(e["hash"] == hashes[e["seq"]] for e in log if e["seq"] in hashes)
 
 
 def _hash_with(event: dict[str, Any], key: str, value: int) -> Any:

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.ledger import chain, event_hash, roll_payload
+from referee.ledger.record import UNCHAINED_SEED, opened_events
 from referee.rng import VerifiableRng
 from referee.store import Store
 from tests.vectors.generate import ruling_vectors
@@ -85,6 +86,7 @@ def test_export_then_verify_ok(db: str, tmp_path: Path) -> None:
         "rulings by the referee: none",
         "ok: 4 events, 2 rolls, 1 seed; chain, commitment, faces, nonce, time, header, complete"
         + (", rules hold" if "rules" in lines[1] else " hold"),
+        f"not checked: {UNCHAINED_SEED}",
     ]
     assert result.stderr == ""
 
@@ -111,6 +113,7 @@ def test_verify_tampered_face_exits_1_naming_the_event(db: str, tmp_path: Path) 
         "FAILED: 2 problem(s) in 4 events, 2 rolls, 1 seed",
         "  event 2 (roll): hash does not match the event (someone changed it)",
         "  event 2 (roll): face 3 does not match the seed (expected 2) at die 2 of 3 (d20)",
+        f"not checked: {UNCHAINED_SEED}",
         "not checked: rules: not checked while the chain or the dice are bad",
     ]
 
@@ -374,7 +377,10 @@ def test_export_of_a_bout_still_going_leaves_hidden_stats_out(tmp_path: Path) ->
         assert not secret.search(shown.stdout), args
         assert "hidden" in shown.stdout
     full = run("export", bout, "--db", path, "--token", made["referee_token"])
-    assert json.loads(full.stdout)["events"][2]["payload"]["stats"] == {"cs": 73}
+    # the referee's export: every event as the chain holds it, the opening of each sealed one
+    referees = json.loads(full.stdout)
+    assert referees["events"][2]["payload"]["stats"] == {"cs": "hidden"}
+    assert referees["openings"]["2"]["payload"]["stats"] == {"cs": 73}
     assert run("verify", "--partial", "-", stdin=full.stdout).exit_code == 0
     chat = run("export", bout, "--db", path, "--chat", "--token", made["referee_token"])
     assert re.search(r"vs CS 73\b", chat.stdout)
@@ -383,5 +389,5 @@ def test_export_of_a_bout_still_going_leaves_hidden_stats_out(tmp_path: Path) ->
     with Store.open(path) as store:
         RefereeService(store).close(bout, RefereeService(store).caller(bout, made["referee_token"]))
     closed = run("export", bout, "--db", path)
-    assert json.loads(closed.stdout)["events"][2]["payload"]["stats"] == {"cs": 73}
+    assert opened_events(json.loads(closed.stdout))[2]["payload"]["stats"] == {"cs": 73}
     assert run("verify", "-", stdin=closed.stdout).exit_code == 0

@@ -9,8 +9,9 @@ import json
 import pytest
 
 from referee.bout import commands as c
+from referee.bout.replay import check_export
 from referee.errors import ForbiddenError
-from referee.ledger import verify_export
+from referee.ledger import event_hash, verify_export
 from referee.service.bouts import ANONYMOUS, Caller, RefereeService
 from referee.store import Role, Store
 from tests.seeds import for_test
@@ -49,7 +50,8 @@ def test_a_hidden_cs_reads_as_hidden_until_revealed() -> None:
     initiative = next(e for e in public if e["type"] == "initiative")
     rolls = [r for rnd in initiative["payload"]["detail"]["rounds"] for r in rnd["rolls"]]
     assert {r["name"]: r["cs"] for r in rolls} == {"Tarl": 65, "Orc": "hidden"}
-    assert initiative["redacted"] is True
+    # sealed in the chain: its hash is everyone's, its seal holds the hidden CS
+    assert "sealed" in initiative and initiative["hash"] == event_hash(initiative)
     orc_attacks = [e for e in public if e["type"] == "outcome" and e["payload"]["actor"] == "Orc"]
     tarl_attacks = [e for e in public if e["type"] == "outcome" and e["payload"]["actor"] == "Tarl"]
     assert orc_attacks and tarl_attacks
@@ -68,6 +70,11 @@ def test_a_hidden_cs_reads_as_hidden_until_revealed() -> None:
                             hidden=("cs",), joining=True)  # fmt: skip
     service.command(bout, REF, c.Reveal("Orc"))
     assert "CS 73" in public_text(service, bout)
+    # revealed: every seal is opened in the public export too, and the rules check there
+    shown = service.export(bout, ANONYMOUS)
+    sealed = [str(e["seq"]) for e in shown["events"] if "sealed" in e]
+    assert sealed and sorted(shown["openings"]) == sorted(sealed)
+    assert verify_export(shown, partial=True, replay=check_export).verdict == "partial"
     service.close(bout, REF)
     assert verify_export(service.export(bout, ANONYMOUS)).ok
 

@@ -213,7 +213,7 @@ def test_a_whole_srp_fight_with_shield_override_and_hidden_stats_verifies(live: 
     )
     log = live.get(f"/api/bouts/{bid}/log").json()
     added = next(e for e in log if e["type"] == "fighter_added" and e["payload"]["name"] == "Bran")
-    assert added["payload"]["stats"]["defense"] == "hidden" and added["redacted"] is True
+    assert added["payload"]["stats"]["defense"] == "hidden" and "sealed" in added
     assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
 
     overridden = False

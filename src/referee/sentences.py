@@ -224,6 +224,7 @@ _SAY: Mapping[EventType, Say] = {
     EventType.REVEALED: lambda e, r, s: (
         f"{r.name}'s {', '.join(r.keys or ()) or 'hidden stats'} revealed"
     ),
+    EventType.CLIENT_SEED_FIXED: lambda e, f, s: f"The client seed is fixed: {f.client_seed}",
     EventType.ACTION: _action,
     EventType.ROLL: lambda e, r, s: roll_text(e.get("payload") or {}),
     EventType.INITIATIVE: lambda e, i, s: order_text(i.order),

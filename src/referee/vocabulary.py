@@ -41,6 +41,9 @@ class EventType(enum.StrEnum):
     """A fighter left or was removed; it no longer acts or counts for its side."""
     REVEALED = "revealed"
     """The referee revealed hidden stats of a fighter (SRP-10)."""
+    CLIENT_SEED_FIXED = "client_seed_fixed"
+    """The client seed, whole (the referee's part, then each fighter's in join order), fixed
+    before the bout's first roll: every face after it is made from this very text."""
     ACTION = "action"
     """Opens a group of events caused by one command that rolls dice: who, what, options."""
     ROLL = "roll"

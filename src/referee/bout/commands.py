@@ -29,6 +29,9 @@ class AddFighter:
     stats: Mapping[str, Any]
     side: str | None = None
     hidden: tuple[str, ...] = ()
+    seed_part: str | None = None
+    """The fighter's own part of the client seed, recorded in its join (the service checks it
+    and adds it to the client seed in the same transaction)."""
 
 
 @dataclass(frozen=True, slots=True)

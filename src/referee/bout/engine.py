@@ -55,6 +55,7 @@ _set = object.__setattr__
 # `__getattr__` (Python code, about ten times a plain name's cost in 3.11).
 ACTION, ROLL, OUTCOME = EventType.ACTION, EventType.ROLL, EventType.OUTCOME
 WOUND, CONDITION, STAT = EventType.WOUND, EventType.CONDITION, EventType.STAT
+CLIENT_SEED_FIXED = EventType.CLIENT_SEED_FIXED
 DEFEATED, TURN, SKIPPED, ENDED_EVENT = (
     EventType.DEFEATED,
     EventType.TURN,
@@ -118,6 +119,13 @@ class _Log:
         for t in throws:
             roll = p.Roll(nonce=t.nonce, dice=t.dice, faces=t.faces, stream=t.stream)
             self.add(ROLL, SYSTEM, roll)
+
+    def fix_seed(self) -> None:
+        """Before a command that rolls: fix the client seed, if the chain carries it and has
+        not fixed it yet (ledger 2), so that every face is made from a seed the chain holds."""
+        state = self.state
+        if state.client_seed is not None and not state.seed_fixed:
+            self.add(CLIENT_SEED_FIXED, SYSTEM, p.ClientSeedFixed(client_seed=state.client_seed))
 
 
 class Decision(NamedTuple):
@@ -184,6 +192,7 @@ def failed(
     else:  # no other command throws dice
         raise error
     log = _Log(state)
+    log.fix_seed()
     log.add(EventType.ACTION, actor, action)
     log.rolls(throws)
     log.add(EventType.FAILED, SYSTEM, p.Failed(error=failure_text(error)))
@@ -239,7 +248,15 @@ def _add(log: _Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> 
             f"cannot hide {sorted(unknown)!r}: hideable stats are {list(rules.hidden_stats())!r}"
         )
     stats = rules.check_stats(cmd.stats)
-    added = p.FighterAdded(name=name, side=side, stats=stats, hidden=tuple(cmd.hidden) or None)
+    if cmd.seed_part is not None and state.seed_fixed:
+        raise ConflictError(f"the client seed is fixed: {name} cannot add a part to it now")
+    added = p.FighterAdded(
+        name=name,
+        side=side,
+        stats=stats,
+        hidden=tuple(cmd.hidden) or None,
+        seed_part=cmd.seed_part,
+    )
     log.add(EventType.FIGHTER_ADDED, by, added)
 
 
@@ -297,6 +314,7 @@ def _initiative(log: _Log, cmd: c.RollInitiative, rules: RuleSystem, rng: Rng, b
     settled = rules.initiative(state.living(), recorder)
     if not isinstance(settled.payload, rules.initiative_detail):
         raise RuleError(f"an initiative's detail is a {rules.initiative_detail.__name__}")
+    log.fix_seed()
     log.add(EventType.ACTION, by, p.Action(kind="initiative", by=by))
     log.rolls(recorder.take())
     detail = p.Initiative(order=settled.order, detail=settled.payload.to_json())
@@ -371,6 +389,7 @@ def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     recorder = RecordingRng(stream_of(rng, action_stream(actor)))
     outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
     assert isinstance(options, dict)
+    log.fix_seed()
     log.add(ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by))
     log.rolls(recorder.take())
     _record_outcome(log, actor, outcome, rules)
@@ -414,6 +433,7 @@ def _free_roll(log: _Log, cmd: c.FreeRoll, rules: RuleSystem, rng: Rng, by: str)
     recorder = RecordingRng(stream_of(rng, free_stream(actor)))
     recorder.throw(cmd.sides)
     dice = tuple(f"d{s}" for s in cmd.sides)
+    log.fix_seed()
     log.add(EventType.ACTION, actor, p.Action(kind="roll", dice=dice, by=by, label=label))
     log.rolls(recorder.take())
 
@@ -433,6 +453,7 @@ def _notation_roll(
         by=by,
         label=label,
     )
+    log.fix_seed()
     log.add(EventType.ACTION, actor, action)
     log.rolls(recorder.take())
 

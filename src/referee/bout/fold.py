@@ -200,6 +200,8 @@ def _opened(state: BoutState, p: shapes.BoutOpened, actor: str, seq: int) -> Cha
         "name": str(p.name),
         "rules": p.rules or {},
         "dialect": str(p.dialect or "roll20"),
+        "ledger": p.ledger if isinstance(p.ledger, int) else 1,
+        "client_seed": p.client_seed if isinstance(p.client_seed, str) else None,
     }
 
 
@@ -213,7 +215,13 @@ def _added(state: BoutState, p: shapes.FighterAdded, actor: str, seq: int) -> Ch
     changes: Changes = {"fighters": state.fighters_with(fighter)}
     if state.status is RUNNING or state.status is PAUSED:
         changes["order"] = (*state.order, fighter.name)
+    if p.seed_part is not None and state.client_seed is not None:
+        changes["client_seed"] = f"{state.client_seed}:{p.seed_part}"
     return changes
+
+
+def _seed_fixed(state: BoutState, p: shapes.ClientSeedFixed, actor: str, seq: int) -> Changes:
+    return {"seed_fixed": True}
 
 
 def _fighter(state: BoutState, fighter: Fighter) -> Changes:
@@ -347,6 +355,7 @@ _STEPS: dict[EventType, Step] = {
     EventType.FIGHTER_UPDATED: _updated,
     EventType.FIGHTER_REMOVED: _removed,
     EventType.REVEALED: _revealed,
+    EventType.CLIENT_SEED_FIXED: _seed_fixed,
     EventType.ACTION: _action,
     EventType.INITIATIVE: _initiative,
     EventType.OUTCOME: _outcome,

@@ -94,6 +94,14 @@ class BoutState:
     joining_closed: bool = False
     #: The server seed was revealed: nothing more may happen in this bout.
     closed: bool = False
+    #: The ledger format its header names (2: the client seed chained, hidden values sealed;
+    #: 1: a bout made before).
+    ledger: int = 1
+    #: The client seed as the chain has it so far (the header's part, then `:` and each
+    #: fighter's part as it joined); None in a bout whose chain does not carry it (ledger 1).
+    client_seed: str | None = None
+    #: The chain fixed the client seed (`client_seed_fixed`): no part may join it any more.
+    seed_fixed: bool = False
     next_seq: int = 0
     #: (first seq, last seq) of every action group still in force, oldest first (for undo).
     actions: tuple[tuple[int, int], ...] = ()

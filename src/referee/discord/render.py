@@ -40,7 +40,8 @@ from referee.vocabulary import EventType
 #: the desk says itself (from the state), the bout and its fighters are its own messages, and
 #: a fighter's position and facing are the map's.
 SILENT = frozenset({EventType.ACTION, EventType.TURN, EventType.BOUT_OPENED,
-                    EventType.FIGHTER_ADDED, EventType.SEED_ROTATED})  # fmt: skip
+                    EventType.FIGHTER_ADDED, EventType.SEED_ROTATED,
+                    EventType.CLIENT_SEED_FIXED})  # fmt: skip
 
 
 def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:

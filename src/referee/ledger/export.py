@@ -92,8 +92,12 @@ def build_export(
     seeds: Sequence[SeedRecord],
     client_seed: str,
     events: Sequence[Event],
+    openings: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The export document of a bout: its fields, its fairness record and every event.
+    """The export document of a bout: its fields, its fairness record and every event (as the
+    chain holds it), with the `openings` of sealed events given (`referee.ledger.seal`; the
+    key only when there are some). A bout of ledger 2 (its header says) states its dice scheme
+    in `fairness.dice_scheme` too.
 
     >>> doc = build_export({"id": "b1", "status": "ended"}, [SeedRecord(0, "c" * 64, "s", None)],
     ...                    "table", [])
@@ -112,11 +116,46 @@ def build_export(
     }
     if len(seeds) > 1:
         fairness["rotations"] = [seed.as_rotation() for seed in seeds[1:]]
-    return {
+    if ledger_format(events) >= WHOLE_RECORD:
+        fairness["dice_scheme"] = dice_scheme(events)
+    doc: dict[str, Any] = {
         "bout": {key: bout[key] for key in BOUT_FIELDS if key in bout},
         "fairness": fairness,
         "events": [dict(event) for event in events],
     }
+    if openings:
+        doc["openings"] = dict(openings)
+    return doc
+
+
+#: The ledger format whose chain carries every input of every face (the client seed's parts and
+#: its fixing) and seals hidden values (`referee.ledger.seal`); 1 is a bout made before.
+WHOLE_RECORD = 2
+#: The ledger formats this code reads.
+LEDGER_FORMATS = (1, WHOLE_RECORD)
+
+
+def ledger_format(events: Sequence[Mapping[str, Any]]) -> Any:
+    """The ledger format a bout's header names (`ledger`; 1 when it names none, as before).
+
+    >>> ledger_format([{"type": "bout_opened", "payload": {"ledger": 2}}]), ledger_format([])
+    (2, 1)
+    """
+    first = events[0] if events else None
+    if not isinstance(first, Mapping) or first.get("type") != OPENED:
+        return 1
+    opened = BoutOpened.given(first.get("payload"))
+    return opened.ledger if opened.has("ledger") else 1
+
+
+def client_seed_part_of(events: Sequence[Mapping[str, Any]]) -> str | None:
+    """The referee's part of the client seed, as a bout's header carries it (ledger 2), or
+    None for a chain whose header does not."""
+    first = events[0] if events else None
+    if not isinstance(first, Mapping) or first.get("type") != OPENED:
+        return None
+    part = BoutOpened.given(first.get("payload")).client_seed
+    return part if isinstance(part, str) else None
 
 
 def rotation_payload(index: int, old_server_seed: str, next_commitment: str) -> dict[str, Any]:

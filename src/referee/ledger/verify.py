@@ -43,7 +43,9 @@ from referee.ledger.chain import verify_chain
 from referee.ledger.export import CLOSED, ROLL, SEED_ROTATED, dice_scheme
 from referee.ledger.header import check_end, check_header, check_times
 from referee.ledger.printable import shown
+from referee.ledger.record import check_client_seed, open_seals
 from referee.ledger.rulings import Ruling, rulings
+from referee.ledger.seal import SEALED
 from referee.numerals import is_whole
 from referee.payloads.events import (
     MAX_DICE_PER_ROLL,
@@ -183,23 +185,40 @@ def _verify(
     problems = verify_chain(events)
     seeds, known, seed_problems = _seeds(fairness, events, partial)
     scheme, scheme_problems = _scheme(events)
-    roll_problems, rolls, unchecked = _check_rolls(
-        events, fairness.get("client_seed"), known, scheme, owners=bout_checks
+    events, seal_problems, unopened = open_seals(doc, events)
+    client_seed, seed_problems_2, unchained_seed = (
+        check_client_seed(events, fairness)
+        if bout_checks
+        else (fairness.get("client_seed"), [], [])
     )
-    problems += seed_problems + scheme_problems + roll_problems + check_times(events) + extra
+    roll_problems, rolls, unchecked = _check_rolls(
+        events, client_seed, known, scheme, owners=bout_checks
+    )
+    problems += seed_problems + scheme_problems + seal_problems + seed_problems_2
+    problems += roll_problems + check_times(events) + extra
     checks = ["chain", "commitment", "faces", "nonce", "time"]
     if scheme == STREAMS:
         checks.append("stream")
     if bout_checks:
         checks += ["header", "complete"]
+        if not unchained_seed:
+            checks.append("client seed")
+    if any(isinstance(e, dict) and SEALED in e for e in events):
+        checks.append("seal")
     skipped: list[str] = list(unchained)
     if partial and unchecked:
         skipped.append(
             f"faces: {unchecked} roll(s) under a server seed not revealed yet are not checked"
         )
-    if checkers and not problems:
+    skipped += unchained_seed
+    if checkers and not problems and unopened:
+        skipped.append(
+            f"rules: not checked while {unopened} sealed event(s) are not opened (hidden until "
+            "the reveal or the close)"
+        )
+    elif checkers and not problems:
         checks.append("rules")
-        problems += _run_checkers(doc, checkers)
+        problems += _run_checkers({**doc, "events": events}, checkers)
     elif checkers:
         skipped.append("rules: not checked while the chain or the dice are bad")
     else:

@@ -45,6 +45,11 @@ class BoutOpened(Shape):
     commitment: str | None = public(omit=True)
     #: 2: every owner's dice from a stream of its own (`referee.rng.streams`).
     dice_scheme: int | None = public(omit=True)
+    #: 2: every input of every face is in the chain (the client seed's parts and its fixing)
+    #: and hidden values are sealed (`referee.ledger.seal`); absent in bouts made before.
+    ledger: int | None = public(omit=True)
+    #: The referee's part of the client seed (given when the bout was made, or drawn).
+    client_seed: str | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +61,16 @@ class FighterAdded(Shape):
     side: str | None = public(omit=True)
     stats: Stats | None = private("name", default=None)
     hidden: tuple[str, ...] | None = public(omit=True)
+    #: The fighter's own part of the client seed, given as it joined (`:` and this follow
+    #: the parts before it).
+    seed_part: str | None = public(omit=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClientSeedFixed(Shape):
+    """The whole client seed, fixed before the first roll (every face is made from it)."""
+
+    client_seed: str = public()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -282,6 +297,7 @@ SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.FIGHTER_UPDATED: FighterUpdated,
     EventType.FIGHTER_REMOVED: Named,
     EventType.REVEALED: Revealed,
+    EventType.CLIENT_SEED_FIXED: ClientSeedFixed,
     EventType.ACTION: Action,
     EventType.ROLL: Roll,
     EventType.INITIATIVE: Initiative,

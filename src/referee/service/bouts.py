@@ -27,10 +27,19 @@ from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.chat.answers import said
 from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
+from referee.ledger import WHOLE_RECORD
+from referee.ledger.seal import OPENINGS, SALT_BYTES, without_seal
+from referee.ledger.seal import opened as with_opening
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
-from referee.service.redaction import hidden_stats, redact_hidden
+from referee.service.redaction import (
+    Draft,
+    hidden_stats,
+    openable,
+    redact_hidden,
+    seal_hidden,
+)
 from referee.store import Dice, Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
@@ -203,9 +212,13 @@ class RefereeService:
         everything = self.records(bout_id)
         state = self.cache.state(bout_id, everything)
         if caller.role is not Role.REFEREE and not state.closed:
-            # Redacted whole, then cut: an event's hash shows only if no earlier one hides a stat.
-            everything = redact_hidden(everything, hidden_stats(everything), state.system)
-        return everything[after_seq + 1 :] if after_seq >= 0 else everything
+            # Redacted whole, then cut (a bout made before sealing: an event's hash shows only
+            # if no earlier one hides a stat).
+            everything = redact_hidden(
+                everything, hidden_stats(everything), state.system, ledger=state.ledger
+            )
+        shown = everything[after_seq + 1 :] if after_seq >= 0 else everything
+        return [without_seal(r) for r in shown]
 
     def state(self, bout_id: str) -> BoutState:
         """The bout's state, folded from its events."""
@@ -249,11 +262,26 @@ class RefereeService:
         return sorted(rows, key=lambda r: (bool(r["defeated"]), str(r["name"])))
 
     def export(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, Any]:
-        """The export document; before the close only the referee sees hidden stats."""
+        """The export document; before the close only the referee sees hidden stats (in a bout
+        of ledger 2: every event as the chain holds it, with the openings of the sealed events
+        that hold nothing hidden any more; the referee's has every opening)."""
         doc = self.store.export(bout_id)
         state = self.state(bout_id)
-        if caller.role is not Role.REFEREE and not state.closed:
-            doc["events"] = redact_hidden(doc["events"], hidden_stats(doc["events"]), state.system)
+        if caller.role is Role.REFEREE or state.closed:
+            return doc
+        hidden = hidden_stats(doc["events"])
+        if state.ledger < WHOLE_RECORD:
+            doc["events"] = redact_hidden(doc["events"], hidden, state.system, ledger=state.ledger)
+            return doc
+        openings = doc.pop(OPENINGS, {})
+        rules = self.cache.system(bout_id, state)
+        shown = {
+            seq: found
+            for seq, found in openings.items()
+            if openable(with_opening(doc["events"][int(seq)], found), hidden, type(rules))
+        }
+        if shown:
+            doc[OPENINGS] = shown
         return doc
 
     # -- creating ------------------------------------------------------------------------
@@ -296,6 +324,9 @@ class RefereeService:
                 "commitment": record.commitment,
                 # every owner's dice from a stream of its own (`referee.rng.streams`)
                 SCHEME_KEY: STREAMS,
+                # every input of every face in the chain, hidden values sealed (docs/ledger.md)
+                "ledger": WHOLE_RECORD,
+                "client_seed": record.client_seed,
             }
             opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
             self.store.extend(record.id, lambda current, rng: opened, dice=False)
@@ -330,8 +361,8 @@ class RefereeService:
         # Joining needs no token: the new fighter speaks for itself. Adding is the referee's
         # (the engine's permission check refuses anyone else).
         by = name if joining and caller.role is None else caller.who
-        command = c.AddFighter(name, dict(stats), side, tuple(hidden))
         part = None if client_seed is None else _seed_part(client_seed)
+        command = c.AddFighter(name, dict(stats), side, tuple(hidden), seed_part=part)
 
         def check(state: BoutState) -> None:
             if joining and state.status is not Status.OPEN:
@@ -386,9 +417,9 @@ class RefereeService:
         with self.unit():
             events = self.command(bout_id, caller, c.Act(actor, kind, dict(options)))
             if caller.role is not Role.REFEREE:
-                hidden, system = self._hidden_after(bout_id, events)
-                events = redact_hidden(events, hidden, system)
-        return list(events)
+                hidden, system, ledger = self._hidden_after(bout_id, events)
+                events = redact_hidden(events, hidden, system, ledger=ledger)
+        return [without_seal(e) for e in events]
 
     def free_roll(
         self, bout_id: str, caller: Caller, dice: str, actor: str | None = None
@@ -481,17 +512,22 @@ class RefereeService:
         """A fresh server seed from the service's entropy source."""
         return new_server_seed(self._entropy)
 
+    def _salt(self) -> str:
+        """A fresh salt for a seal, from the service's entropy source."""
+        return self._entropy(SALT_BYTES).hex()
+
     def _hidden_after(
         self, bout_id: str, events: Sequence[Record]
-    ) -> tuple[dict[str, frozenset[str]], str]:
-        """Each fighter's stats still hidden once `events` (just stored) are in, and the bout's
-        rule system: read off the state the write folded (no second reading of the whole
-        ledger), else from the ledger."""
+    ) -> tuple[dict[str, frozenset[str]], str, int]:
+        """Each fighter's stats still hidden once `events` (just stored) are in, the bout's
+        rule system and its ledger format: read off the state the write folded (no second
+        reading of the whole ledger), else from the ledger."""
         state = self.cache.after(bout_id, events[-1]) if events else None
         if state is None:
             everything = self.records(bout_id)
-            return hidden_stats(everything), self.cache.state(bout_id, everything).system
-        return {f.name: f.hidden for f in state.fighters if f.hidden}, state.system
+            state = self.cache.state(bout_id, everything)
+            return hidden_stats(everything), state.system, state.ledger
+        return {f.name: f.hidden for f in state.fighters if f.hidden}, state.system, state.ledger
 
     def _live_state(self, bout_id: str) -> BoutState:
         """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
@@ -514,7 +550,7 @@ class RefereeService:
         (derived from the folded state) in the same transaction."""
         seen: dict[str, Any] = {}
 
-        def fold(current: list[Record], rng: Dice | None) -> list[Event]:
+        def fold(current: list[Record], rng: Dice | None) -> Sequence[Draft]:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
@@ -533,6 +569,11 @@ class RefereeService:
             seen["before"], seen["rolls"] = state, getattr(rng, "rolls", 0)
             if decision.events:  # the engine folded its events as it wrote them: no second fold
                 seen["after"] = decision.state
+            after = decision.state
+            if after.ledger >= WHOLE_RECORD and any(f.hidden for f in after.fighters):
+                # What holds a hidden value is sealed in the chain (`referee.ledger.seal`).
+                hidden = {f.name: f.hidden for f in after.fighters if f.hidden}
+                return seal_hidden(decision.events, hidden, after.system, self._salt)
             return decision.events
 
         with self.unit():

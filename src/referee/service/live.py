@@ -31,6 +31,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from referee.errors import NotFoundError, RefereeError
+from referee.ledger.seal import without_seal
 from referee.service.limits import BusyError, RateLimitedError
 
 log = logging.getLogger("referee.service")
@@ -121,7 +122,7 @@ class Feed:
             return
         self.records.extend(fresh)
         public = redact(self.records)[-len(fresh) :]
-        self.referee_texts.extend(sse(r) for r in fresh)
+        self.referee_texts.extend(sse(without_seal(r)) for r in fresh)
         self.public_texts.extend(sse(r) for r in public)
         old, self.updated = self.updated, asyncio.Event()
         old.set()

@@ -13,20 +13,26 @@ and an initiative's rule-system part from the system's `outcomes` and `initiativ
   worked out from a hidden stat) and every key its shape does not declare; an outcome keeps
   only its public fields, with the summary saying "hidden" for a stat it names.
 
-A redacted event carries `"redacted": true`. It and every event after it show `hash` and
-`prev` as null: a stat has few values, so the hash of an event that holds one (and so every
-later hash, which chains it) would let anyone hash the event with every value until one fits.
-A public export before the close is a preview, not a proof; after the close (or once every
-hidden stat is revealed) every event is shown whole, hashes and all.
+Bouts of ledger 2 (every bout made now) seal such an event when it is written (`seal_hidden`,
+`referee.ledger.seal`): the chain holds its public part and a salted seal of the whole, so
+everyone is given every event's hash as it is written and none gives a hidden value away; the
+opening is shown once nothing it holds is hidden any more (a reveal), and to all at the close.
+
+In a bout made before, a redacted event carries `"redacted": true`, and it and every event
+after it show `hash` and `prev` as null: a stat has few values, so the hash of an event that
+holds one (and so every later hash, which chains it) would let anyone hash the event with every
+value until one fits. Such a bout's public export before the close is a preview, not a proof.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from referee.errors import NotFoundError
+from referee.ledger import WHOLE_RECORD, ledger_format
+from referee.ledger.seal import HIDDEN, SEAL, SealedDraft, chained, without_seal
 from referee.payloads import SHAPES, Declared, Shape, Visibility
 from referee.payloads import events as p
 from referee.payloads.fields import pick, shapes_in
@@ -35,8 +41,17 @@ from referee.vocabulary import EventType
 
 Record = dict[str, Any]
 Hidden = Mapping[str, frozenset[str]]
-#: What a private value shows while its stat is hidden.
-HIDDEN = "hidden"
+
+
+class Draft(Protocol):
+    """A new event before the store links it: type, actor and payload."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
 
 
 def hidden_stats(events: Sequence[Record]) -> dict[str, frozenset[str]]:
@@ -60,31 +75,96 @@ def redact_hidden(
     events: list[Record],
     hidden: Hidden | None = None,
     system: str | None = None,
+    *,
+    ledger: int | None = None,
 ) -> list[Record]:
-    """Events with hidden stats left out (SRP-10), as everyone but the referee sees them.
+    """Events as everyone but the referee sees them while stats are hidden (SRP-10).
 
     `hidden` maps each fighter to its stats still hidden (`hidden_stats` of the whole bout;
     by default, of `events`); `system` names the bout's rule system (by default, the one its
-    opening event names, when `events` hold it), whose declared shapes say what stays public.
+    opening event names, when `events` hold it), whose declared shapes say what stays public;
+    `ledger` is the bout's ledger format (by default, what the events' header says).
+
+    In a bout of ledger 2 (`referee.ledger.seal`) every event that held a hidden value when it
+    was written is sealed: it shows as the chain holds it (its public part, its seal, its
+    hash) until nothing it holds is hidden any more, and then whole; every other event is
+    public as it is. In a bout made before, each event naming a hidden stat is redacted here,
+    and from the first such event on `hash` and `prev` are null.
     """
     if hidden is None:
         hidden = hidden_stats(events)
+    if (ledger_format(events) if ledger is None else ledger) >= WHOLE_RECORD:
+        return _sealed_view(events, hidden, system)
     if not hidden:
         return events
     rules = _system(system if system is not None else _system_of(events))
     out = []
     for e in events:
-        shape = _shape_of(e, rules)
-        payload = e.get("payload")
-        if shape is not None and isinstance(payload, dict):
-            seen = _Redaction(hidden, _names_hidden(payload, hidden))
-            public = seen.object(shape, payload)
-            if seen.changed:
-                if issubclass(shape, _Merged):
-                    public["summary"] = _summary_public(payload, hidden, rules)
-                e = {**e, "payload": public, "redacted": True}
+        public = public_payload(e, hidden, rules)
+        if public is not None:
+            e = {**e, "payload": public, "redacted": True}
         out.append(e)
     return _unchained(out)
+
+
+def public_payload(
+    event: Record, hidden: Hidden, rules: type[RuleSystem] | None
+) -> dict[str, Any] | None:
+    """The payload of `event` as everyone but the referee may see it while `hidden` stats are
+    hidden, or None when they may see it whole."""
+    if not hidden:
+        return None
+    shape = _shape_of(event, rules)
+    payload = event.get("payload")
+    if shape is None or not isinstance(payload, dict):
+        return None
+    seen = _Redaction(hidden, _names_hidden(payload, hidden))
+    public = seen.object(shape, payload)
+    if not seen.changed:
+        return None
+    if issubclass(shape, _Merged):
+        public["summary"] = _summary_public(payload, hidden, rules)
+    return public
+
+
+def seal_hidden(
+    events: Sequence[Draft], hidden: Hidden, system: str, salt: Callable[[], str]
+) -> list[Draft]:
+    """A command's new events, each that holds a hidden value (`public_payload`) as a sealed
+    draft (`referee.ledger.seal`; `salt()` gives each seal's salt): what a bout of ledger 2
+    writes, so that the chain holds only what everyone may see, and every hash is public."""
+    if not hidden:
+        return list(events)
+    rules = _system(system)
+    out: list[Draft] = []
+    for e in events:
+        public = public_payload(
+            {"type": e.type, "actor": e.actor, "payload": e.payload}, hidden, rules
+        )
+        if public is None:
+            out.append(e)
+        else:
+            out.append(SealedDraft(e.type, e.actor, dict(e.payload), public, salt()))
+    return out
+
+
+def openable(record: Record, hidden: Hidden, rules: type[RuleSystem] | None) -> bool:
+    """Whether a sealed record holds nothing hidden any more (its opening may be shown)."""
+    return public_payload(record, hidden, rules) is None
+
+
+def _sealed_view(events: list[Record], hidden: Hidden, system: str | None) -> list[Record]:
+    """A ledger-2 bout's events as the public sees them: each sealed one as the chain holds it
+    until it may be opened, then whole (without the seal's salt)."""
+    rules: type[RuleSystem] | None = None
+    if hidden:
+        rules = _system(system if system is not None else _system_of(events))
+    out = []
+    for e in events:
+        if SEAL in e:
+            e = without_seal(e) if openable(e, hidden, rules) else chained(e)
+        out.append(e)
+    return out
 
 
 class _Merged(Shape):

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, bindparam, select
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
+from referee.ledger.seal import SEAL
 from referee.rng import commitment
 from referee.store.notify import appended
 from referee.store.raw import Statement, run_many, run_sql, together
@@ -187,7 +188,9 @@ def read_after(conn: Connection, bout_id: str, seq: int, digest: str) -> list[Ev
 
 
 def event_of(row: Row) -> Event:
-    """An events row as a ledger event (payload and extra keys parsed)."""
+    """An events row as a ledger event (payload and extra keys parsed); a sealed event's as
+    the store's record of it (`referee.ledger.seal`: the whole payload, the seal's makings
+    under `seal`)."""
     event: Event = {
         "seq": row.seq,
         "type": row.type,
@@ -199,23 +202,35 @@ def event_of(row: Row) -> Event:
     }
     if row.extra is not None:
         event.update(json.loads(row.extra))
+    if row.opening is not None:
+        found = json.loads(row.opening)
+        event[SEAL] = {"salt": found["salt"], "public": event["payload"]}
+        event["payload"] = found["payload"]
     return event
 
 
 def insert_events(
     conn: Connection, bout_id: str, events: list[Event], texts: list[str] | None = None
 ) -> None:
-    """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`).
+    """Insert ledger events (payload as canonical JSON, other top-level keys in `extra`; a
+    sealed record's public part as its payload, its opening in `opening`).
 
-    Only events `chain` made or `verify_chain` passed come here: their JSON is checked.
-    `texts` are their payloads' canonical JSON when the caller has them already (`link`).
-    Each row is a tuple in the table's column order, as both drivers take it: no row
-    dictionary built, then read again by name."""
-    # Each row is a tuple of the table's columns but `extra`, in `_PLAIN_COLUMNS`' order;
-    # `extras` keeps the `extra` of the events that have one, by their place.
+    Only events `chain` or `link_sealed` made, or `verify_chain` passed, come here: their JSON
+    is checked. `texts` are their payloads' canonical JSON when the caller has them already
+    (`link`; a sealed record's: its public part's). Each row is a tuple in the table's column
+    order, as both drivers take it: no row dictionary built, then read again by name."""
+    # Each row is a tuple of the table's columns but `extra` and `opening`, in
+    # `_PLAIN_COLUMNS`' order; `extras` keeps the (extra, opening) of the events that have
+    # either, by their place.
     rows = []
-    extras: dict[int, str] = {}
+    extras: dict[int, tuple[str | None, str | None]] = {}
     for i, event in enumerate(events):
+        seal = event.get(SEAL) if event.keys() != _EVENT_KEY_SET else None
+        if texts is not None:
+            text = texts[i]
+        else:
+            shown = event["payload"] if seal is None else seal["public"]
+            text = checked_canonical_json(shown).decode("utf-8")
         rows.append(
             (
                 bout_id,
@@ -223,9 +238,7 @@ def insert_events(
                 event["type"],
                 event["actor"],
                 event["at"],
-                texts[i]
-                if texts is not None
-                else checked_canonical_json(event["payload"]).decode("utf-8"),
+                text,
                 event["prev"],
                 event["hash"],
             )
@@ -233,9 +246,14 @@ def insert_events(
         # An event with exactly the ledger's keys (every one `link` makes) has no extra keys:
         # one comparison of its keys (in C) instead of a look at each of them.
         if event.keys() != _EVENT_KEY_SET:
-            more = {key: value for key, value in event.items() if key not in EVENT_KEYS}
-            if more:
-                extras[i] = checked_canonical_json(more).decode("utf-8")
+            more = {k: v for k, v in event.items() if k not in EVENT_KEYS and k != SEAL}
+            extra = checked_canonical_json(more).decode("utf-8") if more else None
+            opened = None
+            if seal is not None:
+                found = {"salt": seal["salt"], "payload": event["payload"]}
+                opened = checked_canonical_json(found).decode("utf-8")
+            if extra is not None or opened is not None:
+                extras[i] = (extra, opened)
     if not rows:
         return
     if conn.dialect.name == "postgresql":
@@ -246,9 +264,9 @@ def insert_events(
             part = full[start : start + _PG_ROWS]
             run_sql(conn, _pg_insert_events(len(part)), [value for row in part for value in row])
     elif not extras:
-        # SQLite, no event with extra keys (the usual batch): `extra` left out, so stored as
-        # NULL all the same, without a None parameter per row for the driver to adapt
-        # (sqlite3 looks for an adapter of every parameter that is not an int, float or str).
+        # SQLite, no event with extra keys (the usual batch): `extra` and `opening` left out,
+        # so stored as NULL all the same, without a None parameter per row for the driver to
+        # adapt (sqlite3 looks for an adapter of every parameter not an int, float or str).
         run_many(conn, _SQLITE_INSERT_PLAIN_EVENTS, rows)
     else:
         run_many(conn, _SQLITE_INSERT_EVENTS, _with_extras(rows, extras))
@@ -260,7 +278,7 @@ _EVENT_KEY_SET = frozenset(EVENT_KEYS)
 
 #: The events table's columns, in the order of `insert_events`'s row tuples.
 _EVENT_COLUMNS = (
-    "bout_id", "seq", "type", "actor", "at", "payload", "extra", "prev", "hash",
+    "bout_id", "seq", "type", "actor", "at", "payload", "extra", "prev", "hash", "opening",
 )  # fmt: skip
 assert tuple(column.key for column in EVENTS.c) == _EVENT_COLUMNS
 #: SQLite: insert one event, its values by position in `_EVENT_COLUMNS`' order.
@@ -268,22 +286,30 @@ _SQLITE_INSERT_EVENTS = (
     f"INSERT INTO {EVENTS.name} ({', '.join(_EVENT_COLUMNS)}) "
     f"VALUES ({', '.join(['?'] * len(_EVENT_COLUMNS))})"
 )
-#: The columns but `extra`, in the order of `insert_events`'s row tuples.
-_PLAIN_COLUMNS = tuple(column for column in _EVENT_COLUMNS if column != "extra")
+#: The columns but `extra` and `opening`, in the order of `insert_events`'s row tuples.
+_PLAIN_COLUMNS = tuple(c for c in _EVENT_COLUMNS if c not in ("extra", "opening"))
 _EXTRA_AT = _EVENT_COLUMNS.index("extra")
-#: SQLite: insert one event without extra keys (`extra` is NULL), by `_PLAIN_COLUMNS`.
+assert _EVENT_COLUMNS[-1] == "opening"
+#: SQLite: insert one event without extra keys or opening (both NULL), by `_PLAIN_COLUMNS`.
 _SQLITE_INSERT_PLAIN_EVENTS = (
     f"INSERT INTO {EVENTS.name} ({', '.join(_PLAIN_COLUMNS)}) "
     f"VALUES ({', '.join(['?'] * len(_PLAIN_COLUMNS))})"
 )
 
 
-def _with_extras(rows: list[tuple[Any, ...]], extras: dict[int, str]) -> list[tuple[Any, ...]]:
-    """`insert_events`' rows with their `extra` (None for none), in `_EVENT_COLUMNS`' order."""
-    return [(*row[:_EXTRA_AT], extras.get(i), *row[_EXTRA_AT:]) for i, row in enumerate(rows)]
+def _with_extras(
+    rows: list[tuple[Any, ...]], extras: dict[int, tuple[str | None, str | None]]
+) -> list[tuple[Any, ...]]:
+    """`insert_events`' rows with their `extra` and `opening` (None for none), in
+    `_EVENT_COLUMNS`' order."""
+    out = []
+    for i, row in enumerate(rows):
+        extra, opened = extras.get(i, (None, None))
+        out.append((*row[:_EXTRA_AT], extra, *row[_EXTRA_AT:], opened))
+    return out
 
 
-#: Most rows one PostgreSQL INSERT carries (9 parameters each; the protocol takes 65,535).
+#: Most rows one PostgreSQL INSERT carries (10 parameters each; the protocol takes 65,535).
 _PG_ROWS = 1000
 
 

@@ -7,7 +7,7 @@ that has shipped: add a new version. A client package (the Discord bot) keeps ta
 own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 5]
+[1, 2, 5, 6]
 >>> sorted(METADATA.tables)
 ['bouts', 'events', 'receipts', 'seeds', 'tokens']
 """
@@ -58,7 +58,9 @@ TOKENS = Table(
     Column("fighter", Text),
 )
 
-#: The hash chain. `payload` is canonical JSON; `extra` holds any further top-level keys.
+#: The hash chain. `payload` is canonical JSON; `extra` holds any further top-level keys;
+#: `opening` is a sealed event's opening (`referee.ledger.seal`: its salt and whole payload,
+#: secret until the reveal or the close), NULL for every other event.
 EVENTS = Table(
     "events",
     METADATA,
@@ -71,6 +73,7 @@ EVENTS = Table(
     Column("extra", Text),
     Column("prev", Text, nullable=False),
     Column("hash", Text, nullable=False),
+    Column("opening", Text),
 )
 
 #: The first answer to a request sent with an `Idempotency-Key`, kept so that a retry gets it
@@ -153,6 +156,9 @@ _V5 = (
         WHERE version = (SELECT max(version) FROM schema_version WHERE version IN (3, 4))""",
 )
 
+#: Version 6: a sealed event's opening beside it (docs/ledger.md, "Sealed events").
+_V6 = ("ALTER TABLE events ADD COLUMN opening TEXT",)
+
 #: Versions no longer in `MIGRATIONS`: their steps belong to a client package now (`_V5`).
 RETIRED_VERSIONS = (3, 4)
 
@@ -161,6 +167,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (1, _V1),
     (2, _V2),
     (5, _V5),
+    (6, _V6),
 )
 
 #: The schema version this code reads and writes.

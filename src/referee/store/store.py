@@ -54,6 +54,7 @@ from referee.ledger import (
     build_export,
     chain,
     check_roll,
+    client_seed_part_of,
     dice_scheme,
     is_utc_time,
     link,
@@ -62,8 +63,9 @@ from referee.ledger import (
     stream_nonce,
     verify_chain,
 )
+from referee.ledger.seal import SealedDraft, chained, link_sealed, opening
 from referee.payloads import Given
-from referee.payloads.events import Roll
+from referee.payloads.events import ClientSeedFixed, Roll
 from referee.rng import (
     Throw,
     VerifiableRng,
@@ -108,6 +110,7 @@ from referee.store.rows import (
 )
 from referee.store.schema import BOUTS, EVENTS, RECEIPTS, SCHEMA_VERSION, SEEDS, TOKENS
 from referee.store.writers import Begun, WriterConnection, begin_now
+from referee.vocabulary import EventType
 
 #: build(last event or None, all events so far) -> the new events. May run more than once.
 Build = Callable[[Event | None, list[Event]], Sequence[Event]]
@@ -423,7 +426,7 @@ class Store:
         created_at: str | None = None,
     ) -> BoutRecord:
         """Store a new bout with its first server seed (drawn when not given)."""
-        bout_id = secrets.token_urlsafe(9) if bout_id is None else _check_id(bout_id)
+        bout_id = new_bout_id() if bout_id is None else _check_id(bout_id)
         seed = check_server_seed(new_server_seed() if server_seed is None else server_seed)
         row = {
             "id": bout_id,
@@ -476,6 +479,12 @@ class Store:
         _HELD.set(None)
         with self._guard(), write_transaction(self._engine) as conn:
             bout_row(conn, bout_id, lock=True)
+            first = read_events(conn, bout_id, -1)[:1]
+            if first and client_seed_part_of(first) is not None:
+                raise ConflictError(
+                    f"bout {bout_id!r} carries its client seed in its chain: each part joins "
+                    "with its fighter (it cannot be set whole)"
+                )
             rolled = select(EVENTS.c.seq).where(EVENTS.c.bout_id == bout_id, EVENTS.c.type == ROLL)
             if conn.execute(rolled.limit(1)).first():
                 raise ConflictError(f"bout {bout_id!r} has rolled: its client seed is fixed")
@@ -626,7 +635,12 @@ class Store:
             new: list[Event] = []
             texts: list[str] = []
             for draft in drafts:
-                last, text = link(last, draft.type, draft.actor, draft.payload, when)
+                if type(draft) is SealedDraft:
+                    last, text = link_sealed(last, draft, when)
+                else:
+                    if draft.type == _SEED_FIXED:
+                        _check_fixed(bout, draft.payload)
+                    last, text = link(last, draft.type, draft.actor, draft.payload, when)
                 new.append(last)
                 texts.append(text)
             if new:
@@ -638,14 +652,22 @@ class Store:
         return self._locked_append(bout_id, work, seeded=dice)
 
     def export(self, bout_id: str) -> dict[str, Any]:
-        """The bout's export document (see `referee.ledger.build_export`), one snapshot."""
+        """The bout's export document (see `referee.ledger.build_export`), one snapshot: every
+        event as the chain holds it, and the opening of every sealed one (secret until the
+        reveal or the close: the service gives them only to whoever may see them)."""
         with self._guard(), self._connect() as conn:
             if is_postgres(self._engine) and ambient(self._engine) is None:
                 conn.execution_options(isolation_level="REPEATABLE READ")
             bout = bout_record(bout_row(conn, bout_id))
             seeds = [seed.published() for seed in seed_records(conn, bout_id)]
-            events = read_events(conn, bout_id, -1)
-        return build_export(bout.as_json(), seeds, bout.client_seed, events)
+            records = read_events(conn, bout_id, -1)
+        openings = {}
+        for record in records:
+            found = opening(record)
+            if found is not None:
+                openings[str(record["seq"])] = found
+        events = [chained(record) for record in records]
+        return build_export(bout.as_json(), seeds, bout.client_seed, events, openings)
 
     # -- tokens --------------------------------------------------------------------------
 
@@ -860,7 +882,7 @@ class Store:
     ) -> None:
         """Add a part to the client seed and grant a token, in the append's transaction."""
         if client_seed_part is not None:
-            if any(event["type"] == ROLL for event in current):
+            if any(event["type"] in (ROLL, _SEED_FIXED) for event in current):
                 raise ConflictError(f"bout {bout.id!r} has rolled: its client seed is fixed")
             joined = _check_text("client seed", f"{bout.client_seed}:{client_seed_part}", 2000)
             conn.execute(update(BOUTS).where(BOUTS.c.id == bout.id).values(client_seed=joined))
@@ -942,6 +964,20 @@ class Store:
             found = check_roll(payload, nonce, seed.server_seed, bout.client_seed, stream)
             if found is not None:
                 raise RuleError(f"event {event['seq']} (roll) would not verify: {found[1]}")
+
+
+#: The event that fixes a bout's client seed before its first roll (ledger 2).
+_SEED_FIXED = EventType.CLIENT_SEED_FIXED.value
+
+
+def _check_fixed(bout: Row, payload: Mapping[str, Any]) -> None:
+    """Refuse a `client_seed_fixed` event that fixes another client seed than the one the
+    bout's dice are made from (the chain and the dice must tell one story)."""
+    fixed = ClientSeedFixed.given(payload).client_seed
+    if fixed != bout.client_seed:
+        raise RuleError(
+            f"bout {bout.id!r}: the client seed fixed in the chain is not the bout's client seed"
+        )
 
 
 def _dice_of(
@@ -1073,6 +1109,20 @@ def _was_thrown(
     if done is None:
         return False
     return roll.is_object and roll.dice == list(done.dice) and roll.faces == list(done.faces)
+
+
+def new_bout_id() -> str:
+    """A fresh bout id: 12 URL-safe random characters, never starting with `-` (so that every
+    command line takes it as an argument, not an option: `referee export -EYGVDQ_VdEx` would
+    be read as options).
+
+    >>> all(not new_bout_id().startswith("-") for _ in range(200))
+    True
+    """
+    while True:
+        bout_id = secrets.token_urlsafe(9)
+        if not bout_id.startswith("-"):
+            return bout_id
 
 
 def _backoff(attempt: int) -> None:

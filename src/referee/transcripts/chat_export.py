@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.ledger.record import opened_events
 from referee.payloads import events as p
 from referee.sentences import initiative_readings, roll_line, sentence, who
 from referee.transcripts.receipts import REFEREE_NAME
@@ -73,7 +74,7 @@ def _said(text: str) -> str:
 def bout_as_chat(doc: Mapping[str, Any]) -> list[str]:
     """The transcript of an export document: one announcement, then every event that chat
     would show, in order (see the module text)."""
-    events: Sequence[Event] = [e for e in doc.get("events") or [] if isinstance(e, Mapping)]
+    events: Sequence[Event] = [e for e in opened_events(doc) if isinstance(e, Mapping)]
     first_event = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
     opened = p.BoutOpened.read(first_event["payload"]) if first_event else None
     name = opened.name if opened else (doc.get("bout") or {}).get("name")

@@ -131,6 +131,7 @@ const SAY = {
   [EventType.FIGHTER_UPDATED]: updated,
   [EventType.FIGHTER_REMOVED]: (e, p) => `${p.name} leaves the bout`,
   [EventType.REVEALED]: (e, p) => `${p.name}'s ${(p.keys || []).join(", ") || "hidden stats"} revealed`,
+  [EventType.CLIENT_SEED_FIXED]: (e, p) => `The client seed is fixed: ${p.client_seed}`,
   [EventType.ACTION]: action,
   [EventType.ROLL]: (e, p) => rollText(p),
   [EventType.INITIATIVE]: (e, p) => orderText(p.order),

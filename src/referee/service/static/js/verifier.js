@@ -8,6 +8,7 @@
 
 import { commitmentOf, eventHash, facesOf, hmacFor } from "./canon.js";
 import { JsonSyntaxError, PyFloat, keysOf, parsePythonJson, pyRepr, sameJson } from "./pyjson.js";
+import { checkClientSeed, openSeals, SEALED } from "./record.js";
 import { EventType } from "./vocabulary.js";
 
 export { pyRepr };
@@ -789,18 +790,25 @@ function shapeOf(doc) {
  * the recomputed faces. `partial` accepts an export that does not end with the close.
  */
 export async function verifyExport(doc, { partial = false } = {}) {
-  const [events, fairness] = shapeOf(doc);
-  const header = checkHeader(doc.bout, events, fairness);
-  const problems = await verifyChain(events);
-  const seeds = await seedsOf(fairness, events, partial);
-  const scheme = schemeOf(events);
-  const rolls = await checkRolls(events, get(fairness, "client_seed"), seeds.known, scheme.scheme, { owners: true });
-  problems.push(...seeds.problems, ...scheme.problems, ...rolls.problems, ...checkTimes(events), ...header.problems);
-  problems.push(...checkEnd(doc.bout, events, partial));
+  const [chainEvents, fairness] = shapeOf(doc);
+  const header = checkHeader(doc.bout, chainEvents, fairness);
+  const end = checkEnd(doc.bout, chainEvents, partial);
+  const problems = await verifyChain(chainEvents);
+  const seeds = await seedsOf(fairness, chainEvents, partial);
+  const scheme = schemeOf(chainEvents);
+  // Every sealed event the export opens, opened (record.js); the client seed the chain holds.
+  const sealed = await openSeals(doc, chainEvents, Problem, jsonProblem);
+  const events = sealed.events;
+  const seed = checkClientSeed(events, fairness, Problem);
+  const rolls = await checkRolls(events, seed.clientSeed, seeds.known, scheme.scheme, { owners: true });
+  problems.push(...seeds.problems, ...scheme.problems, ...sealed.problems, ...seed.problems);
+  problems.push(...rolls.problems, ...checkTimes(events), ...header.problems);
+  problems.push(...end);
   const skipped = [...header.skipped];
   if (partial && rolls.unchecked) {
     skipped.push(`faces: ${rolls.unchecked} roll(s) under a server seed not revealed yet are not checked`);
   }
+  skipped.push(...seed.skipped);
   skipped.push("rules: replayed by `referee verify`, not in the browser");
   const key = fileOrder(events);
   const ordered = problems
@@ -819,8 +827,20 @@ export async function verifyExport(doc, { partial = false } = {}) {
     events: events.length,
     rolls: rolls.rows.length,
     seeds: seeds.listed.length,
-    checks: ["chain", "commitment", "faces", "nonce", "time", ...(scheme.scheme === STREAMS ? ["stream"] : []), "header", "complete"],
+    checks: [
+      "chain",
+      "commitment",
+      "faces",
+      "nonce",
+      "time",
+      ...(scheme.scheme === STREAMS ? ["stream"] : []),
+      "header",
+      "complete",
+      ...(seed.skipped.length ? [] : ["client seed"]),
+      ...(events.some((e) => isObject(e) && has(e, SEALED)) ? ["seal"] : []),
+    ],
     skipped,
+    unopened: sealed.unopened,
     rulings: rulingsOf(events),
     rows: rolls.rows,
   };

@@ -9,6 +9,7 @@ export const EventType = Object.freeze({
   FIGHTER_UPDATED: "fighter_updated",
   FIGHTER_REMOVED: "fighter_removed",
   REVEALED: "revealed",
+  CLIENT_SEED_FIXED: "client_seed_fixed",
   ACTION: "action",
   ROLL: "roll",
   INITIATIVE: "initiative",
