@@ -10,7 +10,6 @@ from the permissions Discord sends with each interaction.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -22,10 +21,12 @@ from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
+    MAX_FILES,
     MAX_MESSAGE,
     UNDELIVERED,
     asker,
     escape_markdown,
+    files_of,
     fresh_link,
     off_loop,
     place,
@@ -59,14 +60,13 @@ async def respond_later(
         )
         return
     text = escape_markdown(reply.text or "done")[:MAX_MESSAGE]
-    file = (
-        discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0])
-        if reply.file is not None
-        else discord.utils.MISSING
-    )
+    files = files_of(reply)
     await interaction.response.send_message(
-        text, file=file, view=view_for(reply) or discord.utils.MISSING
-    )
+        text, files=files[:MAX_FILES] or discord.utils.MISSING,
+        view=view_for(reply) or discord.utils.MISSING,
+    )  # fmt: skip
+    for start in range(MAX_FILES, len(files), MAX_FILES):
+        await interaction.followup.send(files=files[start : start + MAX_FILES])
     for user in await send_direct(reply, interaction.client):
         await interaction.followup.send(UNDELIVERED.format(user=user), ephemeral=True)
 
