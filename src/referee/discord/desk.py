@@ -12,7 +12,7 @@ import functools
 import inspect
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -841,6 +841,7 @@ class Desk:
         lines = lines_for(records, export["bout"]["system"])
         lines += [
             f"The spar is closed. Server seed: {seed}",
+            head_line(export),
             "The export is attached: anyone can check it with referee verify.",
         ]
         return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
@@ -931,6 +932,21 @@ def rhydin_line(sides: Sequence[int], faces: Sequence[int]) -> str | None:
     if len(scores) == 1:
         return f"Rhy'Din score: {scores[0]}"
     return f"Rhy'Din score: {' + '.join(str(x) for x in scores)} = {sum(scores)}"
+
+
+def head_line(export: Mapping[str, Any]) -> str:
+    """The line that tells a closed bout's head hash: the hash of its last event (the
+    `closed` one), in full, with its number.
+
+    >>> line = head_line({"events": [{"seq": 57, "hash": "ab" * 32}]})
+    >>> line.replace("ab" * 32, "H")[:64].rstrip()
+    'Head hash: H (event 57). Keep it: referee verify --expect-hash H'
+    """
+    head = export["events"][-1]
+    return (
+        f"Head hash: {head['hash']} (event {head['seq']}). Keep it: referee verify "
+        f"--expect-hash {head['hash']} checks any export of this bout against it."
+    )
 
 
 def _on_side(args: str) -> tuple[str, str | None]:

@@ -48,7 +48,8 @@ COMMANDS: dict[str, str] = {
     "spar:scoreboard": "~spar:scoreboard: wounds against thresholds and whose turn it is.",
     "spar:quit": "~spar:quit: leave the spar.",
     "spar:end": "~spar:end [SIDE] (proctor): asks first; pressing End the spar ends it (the "
-    "winning side, if named), reveals its server seed and attaches the export.",
+    "winning side, if named), reveals its server seed, says its head hash (keep it: referee "
+    "verify --expect-hash checks any export against it) and attaches the export.",
     "proctor": "Proctor powers (the proctor or Manage Server): ~spar:pause, resume, skip, void, "
     "cancel bout, close (no more joiners), end [SIDE] (with a confirmation button; reveals "
     "the seed and attaches the export), add @user CS [SIDE] (or add NAME CS), remove @user, "
