@@ -1,11 +1,11 @@
 """Slash commands: the same desk calls as the message commands, as Discord application commands.
 
-`/roll`, `/odds`, `/dialect`, `/fair`, `/help`, `/char`, `/choose`, the `/table` group (`list`,
-`info`, `new`, `add`, `rewrite`, `remove`, `delete`) and the `/spar` group (`open`, `join`,
-`begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`, `close`, `link`, `clock`,
-`add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A refusal
-is answered to the one who asked only (ephemeral) and changes nothing. Manage Server is read
-from the permissions Discord sends with each interaction.
+`/roll`, `/odds`, `/dialect`, `/fair [reveal] [part] [all]`, `/help`, `/char`, `/choose`, the
+`/table` group (`list`, `info`, `new`, `add`, `rewrite`, `remove`, `delete`) and the `/spar`
+group (`open`, `join`, `begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`,
+`close`, `link`, `clock`, `add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A
+refusal is answered to the one who asked only (ephemeral) and changes nothing. Manage Server
+is read from the permissions Discord sends with each interaction.
 """
 
 from __future__ import annotations
@@ -85,11 +85,30 @@ def register_slash(bot: RefereeBot) -> None:
                               asker(interaction), expression),
         )  # fmt: skip
 
-    @tree.command(name="fair", description="The table ledger's commitment, or reveal its seed")
-    async def fair(interaction: discord.Interaction, reveal: bool = False) -> None:
-        await respond(
-            interaction, lambda: desk.fair(place(interaction.channel, interaction.guild), reveal)
-        )
+    @tree.command(name="fair", description="Your table ledger here: show it, add your part, reveal")
+    @app_commands.describe(
+        reveal="reveal its server seed, attach its export and start a new ledger",
+        part="your own part of its client seed (before its first roll)",
+        every="with reveal (Manage Server): every table ledger of this channel",
+    )
+    @app_commands.rename(every="all")
+    async def fair(
+        interaction: discord.Interaction, reveal: bool = False, part: str = "", every: bool = False
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
+
+        def work() -> Reply:
+            if part and (reveal or every):
+                raise NotationError("give /fair a part or reveal, not both")
+            if every and not reveal:
+                raise NotationError("all is for reveal: /fair reveal:True all:True")
+            if part:
+                return desk.fair_part(here, who, part)
+            if reveal:
+                return desk.fair_reveal(here, who, every)
+            return desk.fair(here, who)
+
+        await respond(interaction, work)
 
     @tree.command(name="odds", description="The exact odds of a roll (nothing is rolled)")
     @app_commands.describe(expression="2d6, 4d6kh3, 1d20+5 (in this channel's dialect)")
