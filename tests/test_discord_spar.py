@@ -7,11 +7,14 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
+from referee.discord.desk import REF
+from referee.discord.replies import Place
 from referee.store import Store
 from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
 from tests.seeds import for_test
@@ -36,6 +39,22 @@ def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable
 def verify_file(path: Path) -> tuple[int, str]:
     result = CliRunner().invoke(cli, ["verify", str(path)])
     return result.exit_code, result.stdout + result.stderr
+
+
+def head_line(export: dict[str, Any]) -> str:
+    """The close's line, as issue #43 words it, from the export's last event."""
+    last = export["events"][-1]
+    assert last["type"] == "closed" and re.fullmatch("[0-9a-f]{64}", last["hash"])
+    return (
+        f"Head hash: {last['hash']} (event {last['seq']}). Keep it: referee verify "
+        f"--expect-hash {last['hash']} checks any export of this bout against it."
+    )
+
+
+def revealed_seed(export: dict[str, Any]) -> str:
+    """The server seed the close revealed (its `closed` event says it)."""
+    seed: str = export["events"][-1]["payload"]["server_seed"]
+    return seed
 
 
 def test_rolls_go_to_the_table_ledger_and_verify(
@@ -696,3 +715,37 @@ def test_srp_players_share_a_side_against_an_npc_named_with_spaces() -> None:
                 assert f"{actor} attacks Orc Chief with the spear: " in said
 
     play(store, ["Judge", "Ann", "Cal"], script)
+
+
+def test_the_head_hash_is_said_when_a_spar_closes(tmp_path: Path) -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Friday duel")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        bout = h.bot.desk.bout_of(_place(h))
+        closing = await h.say("Judge", "~spar:close bout")
+        export = h.bot.desk.service.export(bout, REF)
+        said = "\n".join(m.content for m in closing if m.content).split("\n")
+        line = head_line(export)
+        assert said[-3:] == [
+            f"The spar is closed. Server seed: {revealed_seed(export)}",
+            line,
+            "The export is attached: anyone can check it with referee verify.",
+        ]
+        assert export["events"][-1]["seq"] == len(export["events"]) - 1
+        # The End button closes it the same way.
+        await h.text("Judge", "~spar:open msv Saturday duel")
+        second = h.bot.desk.bout_of(_place(h))
+        pressed = await h.press("Judge", "referee:end:")
+        ended = h.bot.desk.service.export(second, REF)
+        assert head_line(ended) in pressed["content"].split("\n")
+        assert pressed["files"] == [f"spar-{second}.json"]
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def _place(h: Harness) -> Place:
+    chan = h.channels[0]
+    return Place(chan.id, h.guild.id, chan.name)

@@ -139,8 +139,8 @@ def test_every_version_upgrades_to_the_current_schema(version: int, tmp_path: An
     assert migrate(old) == SCHEMA_VERSION  # running it again changes nothing
     # The bot's tables: a database that ran the retired versions runs none of their steps
     # again (an ALTER TABLE twice would fail); any other gets them all.
-    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 3
-    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 3
+    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 4
+    assert migrate_part(old, PART, DISCORD_MIGRATIONS) == 4
     fresh = make_engine(str(tmp_path / "fresh.db"))
     migrate(fresh)
     migrate_part(fresh, PART, DISCORD_MIGRATIONS)
@@ -155,9 +155,9 @@ def test_a_fresh_database_has_none_of_the_bots_tables_until_the_bot_makes_them()
     migrate(engine)
     assert not [t for t in inspect(engine).get_table_names() if t.startswith("discord_")]
     migrate_part(engine, PART, DISCORD_MIGRATIONS)
-    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 6
+    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 7
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 3)]
+        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 4)]
 
 
 def test_a_part_newer_than_the_code_is_refused() -> None:

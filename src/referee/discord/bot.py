@@ -241,10 +241,16 @@ def _register(bot: RefereeBot) -> None:
 
     @add("fair")
     def _fair(ctx: commands.Context[Any], rest: str) -> Reply:
-        word = rest.strip().lower()
-        if word not in ("", "reveal"):
-            raise NotationError("say ~fair or ~fair reveal")
-        return desk.fair(where(ctx), reveal=word == "reveal")
+        """`~fair`, `~fair part TEXT`, `~fair reveal`, `~fair reveal all`."""
+        verb, _, part = rest.strip().partition(" ")
+        words = rest.lower().split()
+        if not words:
+            return desk.fair(where(ctx), who(ctx))
+        if verb.lower() == "part" and part.strip():
+            return desk.fair_part(where(ctx), who(ctx), part.strip())
+        if words in (["reveal"], ["reveal", "all"]):
+            return desk.fair_reveal(where(ctx), who(ctx), every=len(words) == 2)
+        raise NotationError("say ~fair, ~fair part TEXT, ~fair reveal or ~fair reveal all")
 
     @add("choose")
     def _choose(ctx: commands.Context[Any], rest: str) -> Reply:

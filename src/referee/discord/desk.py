@@ -12,13 +12,14 @@ import functools
 import inspect
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from referee import chat as k
 from referee.bout import commands as c
-from referee.bout.engine import MAX_LABEL, REFEREE, why_not
+from referee.bout.engine import MAX_LABEL, why_not
+from referee.bout.names import MAX_NAME
 from referee.bout.state import BoutState, Status
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line
@@ -73,6 +74,11 @@ SRP_SPECIALS = (("disarm", "Disarm"), ("grapple", "Grapple"), ("entangle", "Enta
 SRP_UNDO = (("grappled", "Break free", "break_free"), ("disarmed", "Pick up", "pick_up"),
             ("grappling", "Release", "release"), ("entangling", "Release", "release"))  # fmt: skip
 REF = Caller(Role.REFEREE)
+#: A table ledger's one fighter: the member whose ledger it is, who fights nobody there (MSV's
+#: rules need a CS; 0 says it is none).
+LEDGER_STATS = {"cs": 0}
+#: Bytes of a client seed part the bot draws (written as 16 hex characters).
+SEED_PART_BYTES = 8
 #: Commands anyone in the channel may give (they read, and store nothing).
 READ_ONLY = (k.Help, k.Status, k.Score, k.Odds)
 #: The proctor's typed words, and what the refusal says only the proctor can do.
@@ -142,7 +148,7 @@ class Desk:
         self.links = Links(store)
         self.public_url = public_url.rstrip("/") if public_url else None
 
-    # -- rolls and the table ledger ------------------------------------------------------
+    # -- rolls ---------------------------------------------------------------------------
 
     def roll(self, place: Place, who: Person, text: str) -> Reply:
         """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack."""
@@ -155,13 +161,14 @@ class Desk:
         attack = self._roll_as_attack(place, who, expr)
         if attack is not None:
             return attack
-        table = self._table(place)
+        table, roller = self._table(place, who)
         written = None if chat else write(expr, self.service.state(table).dialect)
-        # One free roll in the table ledger, however many dice: one action event with its
-        # label, a roll event per throw (the engine refuses what is too big, before throwing).
+        # One free roll of the member's in their table ledger, however many dice: one action
+        # event with its label, a roll event per throw (the engine refuses what is too big,
+        # before throwing), from the member's own stream (`free:NAME`).
         sides = tuple([expr.sides] * expr.count) if chat else ()
-        command = c.FreeRoll(REFEREE, sides, written or "", label)
-        records = self.service.command(table, REF, command)
+        command = c.FreeRoll(roller, sides, written or "", label)
+        records = self.service.command(table, Caller(Role.FIGHTER, roller), command)
         rolls = [p.Roll.read(r["payload"]) for r in records if r["type"] == EventType.ROLL]
         faces = [int(f) for r in rolls for f in r.faces]
         nonces = ", ".join(str(r.nonce) for r in rolls)
@@ -181,8 +188,8 @@ class Desk:
         )
 
     def choose(self, place: Place, who: Person, text: str) -> Reply:
-        """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the table
-        ledger (N the number of items), as OnlineHost chooses; the items are the roll's label
+        """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the member's
+        table ledger (N the number of items), as OnlineHost chooses; the items are the roll's label
         when they fit in one (else `choose 1 of N`). `~choose TABLE [+/-N]`: a roll on one of
         the server's tables (`~table`), the modifier added to the face."""
         if "," not in text and text.strip():
@@ -194,8 +201,9 @@ class Desk:
             raise NotationError(f"~choose takes at most {MAX_CHOICE_ITEMS} items, got {len(items)}")
         listed = "choose: " + ", ".join(items)
         label = listed if len(listed) <= MAX_LABEL else f"choose 1 of {len(items)}"
-        table = self._table(place)
-        records = self.service.command(table, REF, c.FreeRoll(REFEREE, (len(items),), "", label))
+        table, roller = self._table(place, who)
+        command = c.FreeRoll(roller, (len(items),), "", label)
+        records = self.service.command(table, Caller(Role.FIGHTER, roller), command)
         rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
         face = int(rolled.faces[0])
         line = format_host_line(who.name, len(items), [face])
@@ -216,8 +224,9 @@ class Desk:
         if not table.entries:
             raise ConflictError(f"table {table.name} has no entries yet (~table add)")
         label = f"choose from table {table.name}" + (f" {modifier:+d}" if modifier else "")
-        ledger = self._table(place)
-        records = self.service.command(ledger, REF, c.FreeRoll(REFEREE, (table.sides,), "", label))
+        ledger, roller = self._table(place, who)
+        command = c.FreeRoll(roller, (table.sides,), "", label)
+        records = self.service.command(ledger, Caller(Role.FIGHTER, roller), command)
         rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
         face = int(rolled.faces[0])
         side = min(max(face + modifier, 1), table.sides)
@@ -377,46 +386,173 @@ class Desk:
             raise ConflictError(f"not your turn: {state.current} acts now (nothing was rolled)")
         return self.attack(place, who, None)
 
-    def _table(self, place: Place) -> str:
-        _, table = self.links.channel(place.channel)
-        if table is None:
-            name = f"table ledger #{place.channel_name}"
-            table = self.service.create_bout("msv", name, dialect=self.dialect_of(place))["id"]
-            self.links.set_channel(place.channel, place.guild, table=table)
+    # -- the table ledgers: one per member and channel -----------------------------------
+
+    def _table(self, place: Place, who: Person) -> tuple[str, str]:
+        """The member's own table ledger in the channel and the fighter they roll as in it:
+        opened if they have none, and joined now if they are not in it yet, with a part of the
+        client seed the bot draws from its entropy source (unless they gave one first with
+        `~fair part`)."""
+        table = self._ledger(place, who)
+        me = self.links.member(table, who.id)
+        if me is not None and me.fighter is not None:
+            return table, me.fighter
+        return table, self._join_ledger(table, who, self.entropy(SEED_PART_BYTES).hex())
+
+    def _ledger(self, place: Place, who: Person) -> str:
+        """The member's own open table ledger in the channel, opened if they have none."""
+        table = self._open_ledger_of(place, who.id)
+        return table if table is not None else self._new_ledger(place, who)
+
+    def _open_ledger_of(self, place: Place, user: int | None) -> str | None:
+        """A member's open table ledger in the channel (None: the ledger of nobody), or None."""
+        table = self.links.ledger(place.channel, user)
+        if table is None or self.service.store.get_bout(table).status == "closed":
+            return None
         return table
 
-    def fair(self, place: Place, reveal: bool = False) -> Reply:
-        """`~fair`: the table ledger's commitment; `~fair reveal`: its seed, and a new ledger."""
-        table = self._table(place)
+    def _new_ledger(self, place: Place, who: Person) -> str:
+        """A new table ledger for the member: its commitment published now, before any part
+        of theirs; they join it at their first roll (or `~fair part`)."""
+        name = ledger_name(place.channel_name, who.name)
+        table = str(self.service.create_bout("msv", name, dialect=self.dialect_of(place))["id"])
+        self.links.set_ledger(place.channel, who.id, table)
+        return table
+
+    def _join_ledger(self, table: str, who: Person, part: str) -> str:
+        """The member joins their ledger through the service's join path with their part of
+        the client seed (so the join records it), as its one fighter: the ledger is closed to
+        joiners at once. The fighter's name."""
+        joined = self.service.add_fighter(
+            table, ANONYMOUS, who.name, LEDGER_STATS, client_seed=part, joining=True
+        )
+        self.service.command(table, REF, c.CloseJoining())
+        self.links.set_member(table, who.id, fighter=joined["name"], name=who.name)
+        return str(joined["name"])
+
+    def fair(self, place: Place, who: Person) -> Reply:
+        """`~fair`: the member's own table ledger here: its commitment, its client seed and
+        the rolls so far (and the channel's ledger of nobody, while it is open)."""
+        table = self._ledger(place, who)
         record = self.service.store.get_bout(table)
-        if not reveal:
-            rolls = sum(1 for r in self.service.records(table) if r["type"] == EventType.ROLL)
+        rolls = sum(1 for r in self.service.records(table) if r["type"] == EventType.ROLL)
+        me = self.links.member(table, who.id)
+        seed = f"client seed {record.client_seed}"
+        if me is None or me.fighter is None:
+            seed += (
+                " (the bot's part; yours follows it: give your own with ~fair part TEXT before "
+                "your first roll, or the bot draws one at it)"
+            )
+        lines = [
+            f"Your table ledger in #{place.channel_name}: commitment {record.commitment}",
+            f"{seed}, {rolls} roll(s) so far.",
+            "~fair reveal reveals its server seed (and starts a new ledger), so anyone can "
+            "check every roll: referee verify on the attached export.",
+        ]
+        old = self._open_ledger_of(place, None)
+        if old is not None:
+            kept = self.service.store.get_bout(old)
+            count = sum(1 for r in self.service.records(old) if r["type"] == EventType.ROLL)
+            lines.append(
+                f"The channel's shared table ledger from before (commitment {kept.commitment}, "
+                f"{count} roll(s)) is still open: a member with Manage Server reveals it with "
+                "~fair reveal all."
+            )
+        return Reply(lines)
+
+    def fair_part(self, place: Place, who: Person, part: str) -> Reply:
+        """`~fair part TEXT`: the member's own part of their ledger's client seed, given before
+        its first roll. A part binds only a commitment published before it: with no ledger
+        yet, one is opened and its commitment shown, and the part is asked for again."""
+        table = self._open_ledger_of(place, who.id)
+        if table is None:
+            table = self._new_ledger(place, who)
+            commitment = self.service.store.get_bout(table).commitment
             return Reply(
                 [
-                    f"Table ledger of #{place.channel_name}: commitment {record.commitment}",
-                    f"client seed {record.client_seed}, {rolls} roll(s) so far.",
-                    "~fair reveal reveals the server seed (and starts a new ledger), so anyone "
-                    "can check every roll: referee verify on the attached export.",
+                    f"Your table ledger in #{place.channel_name} is open: commitment {commitment}",
+                    "A part binds only a commitment published before it: now that this one "
+                    "is, say ~fair part TEXT again to add yours.",
                 ]
             )
+        me = self.links.member(table, who.id)
+        if me is not None and me.fighter is not None:
+            seed = self.service.store.get_bout(table).client_seed
+            raise ConflictError(
+                f"your ledger's client seed is {seed} already, with your part in it, and stays "
+                "so: ~fair reveal closes it and starts a new one, which takes a new part"
+            )
+        self._join_ledger(table, who, part)
+        seed = self.service.store.get_bout(table).client_seed
+        return Reply([f"Your part is in: your table ledger's client seed is {seed}, "
+                      "fixed from your first roll on."])  # fmt: skip
+
+    def fair_reveal(self, place: Place, who: Person, every: bool = False) -> Reply:
+        """`~fair reveal`: reveal the member's own table ledger (its seed, the head hash, its
+        export attached) and start a new one for them. `~fair reveal all` (Manage Server):
+        every open ledger of the channel, the ledger of nobody too; each member gets a new
+        one at their next roll or `~fair`."""
+        if every:
+            return self._reveal_all(place, who)
+        table = self._open_ledger_of(place, who.id)
+        if table is None:
+            raise NotFoundError(
+                f"you have no table ledger in #{place.channel_name} yet (your first ~roll "
+                "here opens one; ~fair shows it)"
+            )
+        lines, export = self._reveal(table)
+        fresh = self._new_ledger(place, who)
+        commitment = self.service.store.get_bout(fresh).commitment
+        lines += [
+            "The export is attached: check it with referee verify.",
+            f"New table ledger: commitment {commitment}",
+        ]
+        return Reply(lines, file=export)
+
+    def _reveal_all(self, place: Place, who: Person) -> Reply:
+        if not who.admin:
+            raise ForbiddenError(
+                "only members with Manage Server can reveal every table ledger of the channel"
+            )
+        lines: list[str] = []
+        files: list[tuple[str, bytes]] = []
+        for user, table in self.links.ledgers(place.channel):
+            self.links.set_ledger(place.channel, user, None)
+            if self.service.store.get_bout(table).status == "closed":
+                continue
+            revealed, export = self._reveal(table)
+            lines += [f"{self._whose(table, user)}:", *revealed]
+            files.append(export)
+        if not files:
+            return Reply([f"No table ledger of #{place.channel_name} is open: nothing to reveal."])
+        lines += [
+            f"{len(files)} export(s) attached: check each with referee verify. Everyone's next "
+            "roll here opens a new ledger."
+        ]
+        return Reply(lines, files=files)
+
+    def _whose(self, table: str, user: int | None) -> str:
+        """Whose table ledger it is, as `~fair reveal all` says it."""
+        if user is None:
+            return "The channel's shared table ledger from before"
+        me = self.links.member(table, user)
+        if me is None or me.fighter is None:
+            return "A table ledger with no roll yet"
+        return f"{me.fighter}'s table ledger"
+
+    def _reveal(self, table: str) -> tuple[list[str], tuple[str, bytes]]:
+        """Close a table ledger (its server seed revealed): what the channel is told, with the
+        head hash, and its export."""
+        commitment = self.service.store.get_bout(table).commitment
         seed = self.service.close(table, REF)["server_seed"]
         export = self.service.export(table, REF)
-        name = f"table ledger #{place.channel_name}"
-        fresh = self.service.create_bout("msv", name, dialect=self.dialect_of(place))
-        self.links.set_channel(place.channel, place.guild, table=fresh["id"])
-        return Reply(
-            [
-                f"Server seed revealed: {seed} (commitment {record.commitment}).",
-                "The export is attached: check it with referee verify.",
-                f"New table ledger: commitment {fresh['commitment']}",
-            ],
-            file=(f"table-{table}.json", _json_bytes(export)),
-        )
+        lines = [f"Server seed revealed: {seed} (commitment {commitment}).", head_line(export)]
+        return lines, (f"table-{table}.json", _json_bytes(export))
 
     # -- spars: opening and joining ------------------------------------------------------
 
     def _spar(self, place: Place, *, required: bool = True) -> str | None:
-        spar, _ = self.links.channel(place.channel)
+        spar = self.links.spar(place.channel)
         if spar is not None and self.service.store.get_bout(spar).status == "closed":
             spar = None
         if spar is None and required:
@@ -478,7 +614,7 @@ class Desk:
         commitment was published), or None once the spar has rolled (its client seed is then
         fixed): so that whoever runs the server could not have chosen its seed to suit it."""
         rolled = any(r["type"] == EventType.ROLL for r in self.service.records(bout))
-        return None if rolled else self.entropy(8).hex()
+        return None if rolled else self.entropy(SEED_PART_BYTES).hex()
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
         if system == "msv" and is_whole(args):
@@ -841,6 +977,7 @@ class Desk:
         lines = lines_for(records, export["bout"]["system"])
         lines += [
             f"The spar is closed. Server seed: {seed}",
+            head_line(export),
             "The export is attached: anyone can check it with referee verify.",
         ]
         return Reply(lines, file=(f"spar-{bout}.json", _json_bytes(export)))
@@ -931,6 +1068,32 @@ def rhydin_line(sides: Sequence[int], faces: Sequence[int]) -> str | None:
     if len(scores) == 1:
         return f"Rhy'Din score: {scores[0]}"
     return f"Rhy'Din score: {' + '.join(str(x) for x in scores)} = {sum(scores)}"
+
+
+def head_line(export: Mapping[str, Any]) -> str:
+    """The line that tells a closed bout's head hash: the hash of its last event (the
+    `closed` one), in full, with its number.
+
+    >>> line = head_line({"events": [{"seq": 57, "hash": "ab" * 32}]})
+    >>> line.replace("ab" * 32, "H")[:64].rstrip()
+    'Head hash: H (event 57). Keep it: referee verify --expect-hash H'
+    """
+    head = export["events"][-1]
+    return (
+        f"Head hash: {head['hash']} (event {head['seq']}). Keep it: referee verify "
+        f"--expect-hash {head['hash']} checks any export of this bout against it."
+    )
+
+
+def ledger_name(channel: str, member: str) -> str:
+    """A table ledger's bout name: the channel and the member, or the channel alone when both
+    do not fit in a name (at most 40 characters).
+
+    >>> ledger_name("general", "Tarl"), ledger_name("general", "Tarl of Ko-ro-ba, the Elder")
+    ('table ledger #general, Tarl', 'table ledger #general')
+    """
+    both = f"table ledger #{channel}, {member}"
+    return both if len(both) <= MAX_NAME else f"table ledger #{channel}"[:MAX_NAME].rstrip()
 
 
 def _on_side(args: str) -> tuple[str, str | None]:

@@ -8,12 +8,13 @@ COMMANDS: dict[str, str] = {
     "roll": "~roll EXPR (alias ~r) [NOTE]: any dice notation, e.g. ~roll 2d20+1d6, ~roll "
     "1d20+5 to hit (the note is shown with the roll); a bare ~roll rolls 2d6 as OnlineHost's "
     "bare //roll; ~roll //roll -sides100 -dice1 (or the line //roll -sides100 -dice1 itself) "
-    "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to the channel's "
-    "table ledger (~fair). In an MSV spar, your 1d100 on your turn is your attack; while the "
-    "spar is paused it is refused. Dice of 20 to 100 sides are also scored the Rhy'Din way, "
-    "as on OnlineHost: each die max(0, (face - 10) // 5), e.g. 2d22 14 17: 0 + 1 = 1.",
+    "answers as OnlineHost. Every roll is verifiable: outside a spar it goes to your own "
+    "table ledger in the channel, from a dice stream of your own (~fair). In an MSV spar, "
+    "your 1d100 on your turn is your attack; while the spar is paused it is refused. Dice of "
+    "20 to 100 sides are also scored the Rhy'Din way, as on OnlineHost: each die "
+    "max(0, (face - 10) // 5), e.g. 2d22 14 17: 0 + 1 = 1.",
     "choose": "~choose item 1, item 2, ...: one of the items by a verifiable 1dN (N items) in "
-    "the table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate. "
+    "your table ledger, as OnlineHost chooses. e.g. ~choose the tavern, the docks, the gate. "
     "~choose TABLE [+N|-N]: a roll on one of this server's roll tables (~table).",
     "table": "~table list | info NAME: this server's roll tables. Manage Server: ~table new NAME "
     "[description], ~table add NAME item 1, item 2 (one side each) or [1,3]item (sides 1 to 3), "
@@ -27,8 +28,12 @@ COMMANDS: dict[str, str] = {
     "[hidden] (proctor): a non-player fighter; hidden keeps its CS (MSV) or skills, defense and "
     "armor (SRP) to the proctor, who reads them by direct message.",
     "spar:reveal": "~spar:reveal NAME [KEY...] (proctor): show an NPC's hidden stats to everyone.",
-    "fair": "~fair: the table ledger's commitment. ~fair reveal: reveal its server seed, attach "
-    "the export (check it with referee verify) and start a new ledger.",
+    "fair": "~fair: your own table ledger in this channel: its commitment, client seed and "
+    "rolls so far. ~fair part TEXT: your own part of its client seed, given after you have seen "
+    "the commitment and before your first roll (else the bot draws one at it). ~fair reveal: "
+    "reveal its server seed, say its head hash, attach the export (check it with referee "
+    "verify) and start a new ledger. ~fair reveal all (Manage Server): every table ledger of "
+    "the channel at once.",
     "spar:open": "~spar:open [msv|srp] [NAME]: open a spar here; you become its proctor. "
     "e.g. ~spar:open msv Friday duel",
     "spar:join": "~spar:join CS (MSV) or ~spar:join CHARACTER (a saved ~char). e.g. ~spar:join 65",
@@ -48,7 +53,8 @@ COMMANDS: dict[str, str] = {
     "spar:scoreboard": "~spar:scoreboard: wounds against thresholds and whose turn it is.",
     "spar:quit": "~spar:quit: leave the spar.",
     "spar:end": "~spar:end [SIDE] (proctor): asks first; pressing End the spar ends it (the "
-    "winning side, if named), reveals its server seed and attaches the export.",
+    "winning side, if named), reveals its server seed, says its head hash (keep it: referee "
+    "verify --expect-hash checks any export against it) and attaches the export.",
     "proctor": "Proctor powers (the proctor or Manage Server): ~spar:pause, resume, skip, void, "
     "cancel bout, close (no more joiners), end [SIDE] (with a confirmation button; reveals "
     "the seed and attaches the export), add @user CS [SIDE] (or add NAME CS), remove @user, "

@@ -1,13 +1,17 @@
 """What the bot remembers beside the bouts: which bout a channel plays, who is who, characters.
 
-Five small tables in the referee's own database (SQLite or PostgreSQL), the bot's own, made by
+Small tables in the referee's own database (SQLite or PostgreSQL), the bot's own, made by
 its own versioned steps (`referee.discord.tables`) through the store's public hook, so a restart
 picks every spar up where it was. The bouts themselves, their events and
 their seeds stay in the store's tables; nothing here is needed to verify a bout.
 
-- `discord_channels`: per channel, the open spar's bout, the table ledger's bout and the dice
-  dialect set with `~dialect`.
-- `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor.
+- `discord_channels`: per channel, the open spar's bout and the dice dialect set with
+  `~dialect` (its `table_bout`, the one table ledger a channel had before version 4, is no
+  longer written: version 4 moved it to `discord_ledgers`).
+- `discord_ledgers`: per channel and member, that member's own table ledger; the user `''`
+  (nobody) holds a channel's table ledger from before version 4 until it is revealed.
+- `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor
+  (in a table ledger: the member whose ledger it is, as its one fighter).
 - `discord_characters`: saved characters per Discord user (`~char set`).
 - `discord_guilds`: a server's own command prefix.
 - `discord_roll_tables`: a server's roll tables (`~table`, `~choose NAME`).
@@ -38,6 +42,17 @@ CHANNELS = Table(
     Column("table_bout", Text),
     Column("dialect", Text),
 )
+
+LEDGERS = Table(
+    "discord_ledgers",
+    METADATA,
+    Column("channel_id", Text, primary_key=True),
+    Column("user_id", Text, primary_key=True),
+    Column("bout_id", Text, nullable=False),
+)
+
+#: The `user_id` of a channel's ledger of nobody (its one table ledger from before version 4).
+NOBODY = ""
 
 MEMBERS = Table(
     "discord_members",
@@ -110,35 +125,32 @@ class Links:
     # -- channels ------------------------------------------------------------------------
 
     def channel(self, channel_id: int) -> tuple[str | None, str | None]:
-        """The channel's open spar bout and its table-ledger bout (None when there is none)."""
+        """The channel's open spar bout and its ledger of nobody (the one table ledger the
+        channel had before each member got their own), None when there is none."""
+        return self.spar(channel_id), self.ledger(channel_id, None)
+
+    def spar(self, channel_id: int) -> str | None:
+        """The channel's spar bout (None when there is none)."""
         with self.store.client_reads() as conn:
             row = conn.execute(
-                select(CHANNELS.c.spar_bout, CHANNELS.c.table_bout).where(
-                    CHANNELS.c.channel_id == str(channel_id)
-                )
+                select(CHANNELS.c.spar_bout).where(CHANNELS.c.channel_id == str(channel_id))
             ).first()
-        return (row[0], row[1]) if row else (None, None)
+        return row[0] if row else None
 
-    def set_channel(
-        self, channel_id: int, guild_id: int | None, *, spar: str | bool | None = False,
-        table: str | bool | None = False,
-    ) -> None:  # fmt: skip
-        """Set the channel's spar and/or table bout (False: leave as it is)."""
-        values: dict[str, Any] = {}
-        if spar is not False:
-            values["spar_bout"] = spar
-        if table is not False:
-            values["table_bout"] = table
+    def set_channel(self, channel_id: int, guild_id: int | None, *, spar: str | None) -> None:
+        """Set the channel's spar bout (None: no spar)."""
         key = str(channel_id)
         conn = self.store.client_writes()
         found = conn.execute(
             select(CHANNELS.c.channel_id).where(CHANNELS.c.channel_id == key)
         ).first()
         if found:
-            conn.execute(update(CHANNELS).where(CHANNELS.c.channel_id == key).values(**values))
+            conn.execute(
+                update(CHANNELS).where(CHANNELS.c.channel_id == key).values(spar_bout=spar)
+            )
         else:
             guild = None if guild_id is None else str(guild_id)
-            conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, **values))
+            conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, spar_bout=spar))
 
     def hold_channel(self, channel_id: int, guild_id: int | None) -> None:
         """Take the channel's row for the rest of the command's unit (made if missing): one
@@ -180,6 +192,40 @@ class Links:
         else:
             guild = None if guild_id is None else str(guild_id)
             conn.execute(insert(CHANNELS).values(channel_id=key, guild_id=guild, dialect=dialect))
+
+    # -- table ledgers -------------------------------------------------------------------
+
+    def ledger(self, channel_id: int, user_id: int | None) -> str | None:
+        """A member's own table ledger in the channel (`user_id` None: the channel's ledger of
+        nobody), or None."""
+        who = NOBODY if user_id is None else str(user_id)
+        where = (LEDGERS.c.channel_id == str(channel_id)) & (LEDGERS.c.user_id == who)
+        with self.store.client_reads() as conn:
+            row = conn.execute(select(LEDGERS.c.bout_id).where(where)).first()
+        return row[0] if row else None
+
+    def ledgers(self, channel_id: int) -> list[tuple[int | None, str]]:
+        """Every table ledger of the channel: (member, bout), the ledger of nobody (None)
+        first, then by member."""
+        with self.store.client_reads() as conn:
+            rows = conn.execute(
+                select(LEDGERS.c.user_id, LEDGERS.c.bout_id).where(
+                    LEDGERS.c.channel_id == str(channel_id)
+                )
+            ).all()
+        found = [(None if r[0] == NOBODY else int(r[0]), str(r[1])) for r in rows]
+        return sorted(found, key=lambda row: -1 if row[0] is None else row[0])
+
+    def set_ledger(self, channel_id: int, user_id: int | None, bout_id: str | None) -> None:
+        """Make `bout_id` the member's table ledger in the channel (None: they have none)."""
+        who = NOBODY if user_id is None else str(user_id)
+        where = (LEDGERS.c.channel_id == str(channel_id)) & (LEDGERS.c.user_id == who)
+        conn = self.store.client_writes()
+        conn.execute(delete(LEDGERS).where(where))
+        if bout_id is not None:
+            conn.execute(
+                insert(LEDGERS).values(channel_id=str(channel_id), user_id=who, bout_id=bout_id)
+            )
 
     # -- members -------------------------------------------------------------------------
 

@@ -24,6 +24,8 @@ T = TypeVar("T")
 MENTION = re.compile(r"<@!?([0-9]+)>")
 #: Discord's limit on one message.
 MAX_MESSAGE = 2000
+#: Discord's limit on the files of one message.
+MAX_FILES = 10
 BUTTON_PREFIX = "referee:"
 
 
@@ -164,10 +166,16 @@ async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Cl
             await target.send(part, view=view, allowed_mentions=pings)
         else:
             await target.send(part, allowed_mentions=pings)
-    if reply.file is not None:
-        await target.send(file=discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0]))
+    attached = files_of(reply)
+    for start in range(0, len(attached), MAX_FILES):
+        await target.send(files=attached[start : start + MAX_FILES])
     for user in await send_direct(reply, client):
         await target.send(UNDELIVERED.format(user=user))
+
+
+def files_of(reply: Reply) -> list[discord.File]:
+    """The reply's files as Discord sends them."""
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in reply.attachments]
 
 
 async def send_direct(reply: Reply, client: discord.Client) -> list[int]:

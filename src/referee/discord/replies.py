@@ -36,14 +36,21 @@ class Button:
 
 @dataclass(slots=True)
 class Reply:
-    """What the bot says: lines in the channel, maybe a file, buttons and direct messages;
-    `pings`: the members its mentions notify (no other mention pings anyone)."""
+    """What the bot says: lines in the channel, maybe a file (and more: `files`), buttons and
+    direct messages; `pings`: the members its mentions notify (no other mention pings anyone)."""
 
     lines: list[str]
     file: tuple[str, bytes] | None = None
     buttons: list[Button] = field(default_factory=list)
     direct: list[tuple[int, str]] = field(default_factory=list)
     pings: list[int] = field(default_factory=list)
+    #: Files after `file` (`~fair reveal all`: one export per ledger it reveals).
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+
+    @property
+    def attachments(self) -> list[tuple[str, bytes]]:
+        """Every file of the reply, `file` first."""
+        return ([self.file] if self.file is not None else []) + self.files
 
     @property
     def text(self) -> str:

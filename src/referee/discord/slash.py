@@ -1,16 +1,15 @@
 """Slash commands: the same desk calls as the message commands, as Discord application commands.
 
-`/roll`, `/odds`, `/dialect`, `/fair`, `/help`, `/char`, `/choose`, the `/table` group (`list`,
-`info`, `new`, `add`, `rewrite`, `remove`, `delete`) and the `/spar` group (`open`, `join`,
-`begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`, `close`, `link`, `clock`,
-`add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A refusal
-is answered to the one who asked only (ephemeral) and changes nothing. Manage Server is read
-from the permissions Discord sends with each interaction.
+`/roll`, `/odds`, `/dialect`, `/fair [reveal] [part] [all]`, `/help`, `/char`, `/choose`, the
+`/table` group (`list`, `info`, `new`, `add`, `rewrite`, `remove`, `delete`) and the `/spar`
+group (`open`, `join`, `begin`, `attack`, `act`, `target`, `scoreboard`, `quit`, `power`,
+`close`, `link`, `clock`, `add`, `npc`, `remove`, `update`, `override`, `reveal`, `assign`). A
+refusal is answered to the one who asked only (ephemeral) and changes nothing. Manage Server
+is read from the permissions Discord sends with each interaction.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -22,10 +21,12 @@ from referee.discord.characters import character_reply
 from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
+    MAX_FILES,
     MAX_MESSAGE,
     UNDELIVERED,
     asker,
     escape_markdown,
+    files_of,
     fresh_link,
     off_loop,
     place,
@@ -59,14 +60,13 @@ async def respond_later(
         )
         return
     text = escape_markdown(reply.text or "done")[:MAX_MESSAGE]
-    file = (
-        discord.File(io.BytesIO(reply.file[1]), filename=reply.file[0])
-        if reply.file is not None
-        else discord.utils.MISSING
-    )
+    files = files_of(reply)
     await interaction.response.send_message(
-        text, file=file, view=view_for(reply) or discord.utils.MISSING
-    )
+        text, files=files[:MAX_FILES] or discord.utils.MISSING,
+        view=view_for(reply) or discord.utils.MISSING,
+    )  # fmt: skip
+    for start in range(MAX_FILES, len(files), MAX_FILES):
+        await interaction.followup.send(files=files[start : start + MAX_FILES])
     for user in await send_direct(reply, interaction.client):
         await interaction.followup.send(UNDELIVERED.format(user=user), ephemeral=True)
 
@@ -85,11 +85,30 @@ def register_slash(bot: RefereeBot) -> None:
                               asker(interaction), expression),
         )  # fmt: skip
 
-    @tree.command(name="fair", description="The table ledger's commitment, or reveal its seed")
-    async def fair(interaction: discord.Interaction, reveal: bool = False) -> None:
-        await respond(
-            interaction, lambda: desk.fair(place(interaction.channel, interaction.guild), reveal)
-        )
+    @tree.command(name="fair", description="Your table ledger here: show it, add your part, reveal")
+    @app_commands.describe(
+        reveal="reveal its server seed, attach its export and start a new ledger",
+        part="your own part of its client seed (before its first roll)",
+        every="with reveal (Manage Server): every table ledger of this channel",
+    )
+    @app_commands.rename(every="all")
+    async def fair(
+        interaction: discord.Interaction, reveal: bool = False, part: str = "", every: bool = False
+    ) -> None:
+        here, who = place(interaction.channel, interaction.guild), asker(interaction)
+
+        def work() -> Reply:
+            if part and (reveal or every):
+                raise NotationError("give /fair a part or reveal, not both")
+            if every and not reveal:
+                raise NotationError("all is for reveal: /fair reveal:True all:True")
+            if part:
+                return desk.fair_part(here, who, part)
+            if reveal:
+                return desk.fair_reveal(here, who, every)
+            return desk.fair(here, who)
+
+        await respond(interaction, work)
 
     @tree.command(name="odds", description="The exact odds of a roll (nothing is rolled)")
     @app_commands.describe(expression="2d6, 4d6kh3, 1d20+5 (in this channel's dialect)")

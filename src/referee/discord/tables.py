@@ -7,7 +7,7 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3]
+[1, 2, 3, 4]
 """
 
 from __future__ import annotations
@@ -72,8 +72,24 @@ _V3 = (
     )""",
 )
 
+#: Each member's own table ledger per channel (`referee.discord.links.LEDGERS`). The one table
+#: ledger a channel had before moves in as the channel's ledger of nobody (user `''`), so it
+#: stays readable and revealable (`~fair reveal all`); `discord_channels.table_bout` is kept
+#: (a shipped column) but written no more.
+_V4 = (
+    """CREATE TABLE discord_ledgers (
+        channel_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        bout_id TEXT NOT NULL,
+        PRIMARY KEY (channel_id, user_id)
+    )""",
+    """INSERT INTO discord_ledgers (channel_id, user_id, bout_id)
+        SELECT channel_id, '', table_bout FROM discord_channels WHERE table_bout IS NOT NULL""",
+    "UPDATE discord_channels SET table_bout = NULL WHERE table_bout IS NOT NULL",
+)
+
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
 
 
 def make_tables(store: Store) -> None:
