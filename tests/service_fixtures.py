@@ -22,6 +22,7 @@ import uvicorn
 from referee.rng import Entropy
 from referee.service.app import create_app
 from referee.service.bouts import ROTATE_EVERY
+from referee.service.budgets import Budgets
 from referee.service.limits import NO_RATE_LIMITS, Limits
 from referee.store import Store
 from tests.pg_fixtures import fresh_schema
@@ -118,6 +119,7 @@ def start_server(
     limits: Limits = NO_RATE_LIMITS,
     poll_seconds: float | None = None,
     entropy: Entropy | None = None,
+    budgets: Budgets | None = None,
 ) -> tuple[PromptServer, threading.Thread, Store, str]:
     """Start the service on a free port; return once it accepts connections.
 
@@ -140,6 +142,7 @@ def start_server(
         limits=limits,
         poll_seconds=poll_seconds,
         entropy=for_test() if entropy is None else entropy,
+        budgets=budgets,
     )
     # A test's streams may still be open when it ends: on exit the server gives them a second,
     # then cancels them, so that it has stopped when the fixture's join returns.
@@ -184,9 +187,12 @@ def shared_live(
 
 
 @contextlib.contextmanager
-def serving(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
-    """The service over `db_url` on 127.0.0.1, its dice from `entropy`, until the block ends."""
-    server, thread, store, url = start_server(db_url, entropy=entropy)
+def serving(
+    db_url: str, entropy: Entropy, budgets: Budgets | None = None
+) -> Iterator[LiveServer]:
+    """The service over `db_url` on 127.0.0.1, its dice from `entropy` (and a bout's bounds
+    `budgets`, the default ones unless given), until the block ends."""
+    server, thread, store, url = start_server(db_url, entropy=entropy, budgets=budgets)
     try:
         with httpx.Client(base_url=url, timeout=60) as client:
             yield LiveServer(url, store, client)

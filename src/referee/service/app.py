@@ -45,6 +45,7 @@ from referee.service import (
     routes_world,
 )
 from referee.service.bouts import ROTATE_EVERY, RefereeService
+from referee.service.budgets import Budgets
 from referee.service.chat import error_answer
 from referee.service.lean import LeanRoute, RouteIndex
 from referee.service.limits import (
@@ -384,16 +385,18 @@ def create_app(
     poll_seconds: float | None = None,
     keep: receipts.Keep = receipts.KEEP,
     entropy: Entropy = SECURE_ENTROPY,
+    budgets: Budgets | None = None,
 ) -> FastAPI:
     """The referee service over `store`; server seeds rotate after `rotate_every` rolls.
 
     `limits`: rate limits and stream caps (default `Limits()`, see service/limits.py);
     `poll_seconds`: how often watched bouts are re-read when no notification came;
     `keep`: how long Idempotency-Key receipts are kept (service/receipts.py);
+    `budgets`: a bout's bounds (`referee.service.budgets.Budgets()`; tests pass smaller ones);
     `entropy`: where server seeds come from, the OS's secure source; only tests pass another
     (`referee serve` never does, and no setting or request can: see `referee.rng.Entropy`).
     """
-    service = RefereeService(store, rotate_every, entropy)
+    service = RefereeService(store, rotate_every, entropy, budgets)
     limits = Limits() if limits is None else limits
     hub = LiveHub(
         service.records,

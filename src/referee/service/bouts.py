@@ -26,13 +26,14 @@ from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
 from referee.chat.answers import said
-from referee.errors import AuthError, ConflictError, ForbiddenError, RuleError
+from referee.errors import AuthError, ConflictError, ForbiddenError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
 from referee.ledger.seal import OPENINGS, SALT_BYTES, without_seal
 from referee.ledger.seal import opened as with_opening
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
+from referee.service.budgets import Budgets, Ledgers, Spending
 from referee.service.redaction import (
     Draft,
     hidden_stats,
@@ -164,13 +165,21 @@ class RefereeService:
     """
 
     def __init__(
-        self, store: Store, rotate_every: int = ROTATE_EVERY, entropy: Entropy = SECURE_ENTROPY
+        self,
+        store: Store,
+        rotate_every: int = ROTATE_EVERY,
+        entropy: Entropy = SECURE_ENTROPY,
+        budgets: Budgets | None = None,
     ) -> None:
-        """`entropy` draws the bouts' server seeds and default client seeds: the OS's secure
-        source unless a test passes a deterministic one (see `Entropy`; never configurable)."""
+        """`entropy` draws the bouts' server seeds, default client seeds and seals' salts: the
+        OS's secure source unless a test passes a deterministic one (see `Entropy`; never
+        configurable); `budgets` are a bout's bounds (`Budgets()`, docs/api.md; a test may
+        pass smaller ones)."""
         self.store = store
         self.cache = StateCache()
         self.rotate_every = rotate_every
+        self.budgets = Budgets() if budgets is None else budgets
+        self.spent = Ledgers()
         self._entropy = entropy
 
     def unit(self) -> AbstractContextManager[None]:
@@ -455,6 +464,7 @@ class RefereeService:
         check(caller.who, "close")
         with self.unit():
             state = self._live_state(bout_id)
+            self._ending_room(bout_id)
             if state.status in (Status.OPEN, Status.RUNNING, Status.PAUSED):
                 self._write(bout_id, c.End(None, "closed by the referee"), REFEREE)
             seed = self.store.reveal_seed(bout_id)
@@ -472,6 +482,9 @@ class RefereeService:
         check(caller.who, "rotate")
         with self.unit():
             self._live_state(bout_id)
+            refused = self.budgets.rotation_refusal(self._spending(bout_id))
+            if refused is not None:
+                raise LimitError(f"bout {bout_id!r}: {refused}")
             event = self.store.rotate_seed(
                 bout_id, actor=REFEREE, at=self.store.clock(), new_seed=self.new_seed()
             )
@@ -487,6 +500,7 @@ class RefereeService:
         token = new_token()
         with self.unit():
             self._live_state(bout_id)
+            self._ending_room(bout_id, hand_over=True)
             self.store.replace_referee_token(bout_id, token)
             changed = [Event(EventType.REFEREE_CHANGED, REFEREE, {})]
             self.store.extend(bout_id, lambda current, rng: changed, dice=False)
@@ -529,6 +543,16 @@ class RefereeService:
             return hidden_stats(everything), state.system, state.ledger
         return {f.name: f.hidden for f in state.fighters if f.hidden}, state.system, state.ledger
 
+    def _spending(self, bout_id: str) -> Spending:
+        """What the bout's events have spent of its budgets (`referee.service.budgets`)."""
+        return self.spent.spending(bout_id, self.records(bout_id))
+
+    def _ending_room(self, bout_id: str, *, hand_over: bool = False) -> None:
+        """LimitError unless the bout has room for an ending write (the close, a hand-over)."""
+        refused = self.budgets.ending_refusal(self._spending(bout_id), hand_over=hand_over)
+        if refused is not None:
+            raise LimitError(f"bout {bout_id!r}: {refused}")
+
     def _live_state(self, bout_id: str) -> BoutState:
         """The bout's state; ConflictError once it is closed (nothing changes a closed bout)."""
         state = self.state(bout_id)
@@ -554,6 +578,11 @@ class RefereeService:
             state = self.cache.state(bout_id, current)
             if check is not None:
                 check(state)
+            # The bout's budgets, before any die is thrown: no refusal depends on a face.
+            spent = self.spent.spending(bout_id, current)
+            refused = self.budgets.refusal(spent, command, by, len(state.fighters))
+            if refused is not None:
+                raise LimitError(f"bout {bout_id!r}: {refused}")
             system = self.cache.system(bout_id, state) if state.system else None
             dice = RecordingRng(_NO_DICE if rng is None else rng)
             try:
