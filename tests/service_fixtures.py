@@ -187,9 +187,7 @@ def shared_live(
 
 
 @contextlib.contextmanager
-def serving(
-    db_url: str, entropy: Entropy, budgets: Budgets | None = None
-) -> Iterator[LiveServer]:
+def serving(db_url: str, entropy: Entropy, budgets: Budgets | None = None) -> Iterator[LiveServer]:
     """The service over `db_url` on 127.0.0.1, its dice from `entropy` (and a bout's bounds
     `budgets`, the default ones unless given), until the block ends."""
     server, thread, store, url = start_server(db_url, entropy=entropy, budgets=budgets)
