@@ -22,8 +22,8 @@ from typing import Any
 from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.events import Event
-from referee.bout.state import BoutState, Status
 from referee.bout.fold import project
+from referee.bout.state import BoutState, Status
 from referee.ledger import SeedRecord, build_export, chain
 from referee.ledger.record import opened_events
 from referee.payloads import events as p
