@@ -5,9 +5,14 @@ overrides or isolates, no zero-width characters, no spaces other than the plain 
 either end) and shows something (not only combining marks or blank-looking letters). A
 fighter's name may not pass for the referee or the chat host (`Referee`, `OnlineHost`,
 `system`), nor for another fighter: not in any letter case or width, and not drawn with
-look-alike letters (`skeleton`, UTS #39: a Cyrillic `Таrl` beside `Tarl`, `0nlineHost`). Nor
-may it carry the word a host's roll line turns on (`-sided`), so that no line naming it can
-pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided die: 99` is refused.
+look-alike letters (`skeleton`, UTS #39 confusables: a Cyrillic `Таrl` beside `Tarl`,
+`0nlineHost`). Nor may it carry the word a host's roll line turns on (`-sided`), so that no
+line naming it can pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided
+die: 99` is refused.
+
+The confusables are Unicode's whole table as ICU holds it, shipped beside this module
+(`confusables.txt`; `tools/unicode_data.py` writes it); default-ignorable characters are told
+by the `regex` library, which follows each Unicode version.
 
 >>> name("Cafe\\u0301", "fighter name")
 'Café'
@@ -24,9 +29,11 @@ True
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.resources import files
+
+import regex
 
 from referee.errors import ConflictError, RuleError
 
@@ -42,6 +49,10 @@ HOST_WORD = "-sided"
 
 #: Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+#: Characters that only steer how others are drawn (Default_Ignorable_Code_Point).
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+#: Rounds of `skeleton`'s folding at most (four settle any one character; this only bounds it).
+_FOLDS = 8
 
 
 def key(text: str) -> str:
@@ -49,29 +60,47 @@ def key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+def _data(file: str) -> Iterator[str]:
+    """The lines of one of the data files beside this module, comments left out."""
+    text = files("referee.bout").joinpath(file).read_text(encoding="utf-8")
+    return (line for line in text.split("\n") if line and not line.startswith("#"))
+
+
 @cache
 def _confusables() -> dict[int, str]:
-    """Each character drawn like an ASCII one, to that ASCII character (`confusables.txt`)."""
+    """Each character drawn like another, to the prototype of both (`confusables.txt`)."""
     table: dict[int, str] = {}
-    text = files("referee.bout").joinpath("confusables.txt").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            prototype, _, chars = line.partition("\t")
-            table.update(dict.fromkeys(map(ord, chars), " " if prototype == "SPACE" else prototype))
+    for line in _data("confusables.txt"):
+        source, prototype, _ = line.split(";", 2)
+        table[int(source, 16)] = "".join(chr(int(point, 16)) for point in prototype.split())
     return table
 
 
-def skeleton(text: str) -> str:
-    """What a name looks like, for telling a look-alike: NFKC, each character drawn like an ASCII
-    one replaced by it (UTS #39 confusables: Cyrillic `О`, `0` and `O` alike, `I`, `1` and `l`
-    alike), accents dropped, case-folded. Equal skeletons look alike; equal `key`s are equal.
+def _fold(text: str) -> str:
+    """One round of `skeleton`: decomposed (NFD), default-ignorables dropped, each character
+    drawn like another replaced by their prototype, compatibility characters decomposed (NFKD:
+    width), accents dropped, case-folded."""
+    bare = _IGNORABLE.sub("", unicodedata.normalize("NFD", text))
+    mapped = unicodedata.normalize("NFKD", bare.translate(_confusables()))
+    return "".join(c for c in mapped if not unicodedata.combining(c)).casefold()
 
-    >>> skeleton("0nl\\u0131ne\\u0397ost"), skeleton("Pa-K\\u00fcr")
-    ('onlinehost', 'pa-kur')
+
+def skeleton(text: str) -> str:
+    """What a name looks like, for telling a look-alike: folded (`_fold`) until it no longer
+    changes (UTS #39's skeleton, with width, case and accents dropped too: Cyrillic `О`, `0`
+    and `O` alike, `I`, `1` and `l` alike, `m` and `rn` alike). Equal skeletons look alike;
+    equal `key`s are equal.
+
+    >>> skeleton("0nl\\u0131ne\\u0397ost"), skeleton("Pa-K\\u00fcr"), skeleton("TOM")
+    ('onlinehost', 'pa-kur', 'torn')
     """
-    mapped = unicodedata.normalize("NFKC", text).translate(_confusables())
-    bare = "".join(c for c in unicodedata.normalize("NFD", mapped) if not unicodedata.combining(c))
-    return bare.translate(_confusables()).casefold()
+    shape = text
+    for _ in range(_FOLDS):
+        folded = _fold(shape)
+        if folded == shape:
+            break
+        shape = folded
+    return shape
 
 
 def same_name(a: str, b: str) -> bool:
@@ -115,7 +144,7 @@ def fighter_name(text: object, others: Iterable[str] = ()) -> str:
         if shape == skeleton(reserved):
             shown = {"onlinehost": "OnlineHost"}.get(reserved, reserved.capitalize())
             raise RuleError(f"fighter name {value!r} is reserved (it looks like {shown})")
-    if HOST_WORD in shape:
+    if skeleton(HOST_WORD) in shape:
         raise RuleError(
             f"fighter name {value!r} has {HOST_WORD!r} in it, the word of the host's roll lines"
         )
