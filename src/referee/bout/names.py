@@ -1,18 +1,32 @@
 """Names people see: fighters, sides, bouts. One rule for what a name may be.
 
-A name is NFC-normalised, 1 to 40 characters, printable (no control characters, no bidi
-overrides or isolates, no zero-width characters, no spaces other than the plain one, none at
-either end) and shows something (not only combining marks or blank-looking letters). A
-fighter's name may not pass for the referee or the chat host (`Referee`, `OnlineHost`,
-`system`), nor for another fighter: not in any letter case or width, and not drawn with
-look-alike letters (`skeleton`, UTS #39 confusables: a Cyrillic `Таrl` beside `Tarl`,
-`0nlineHost`). Nor may it carry the word a host's roll line turns on (`-sided`), so that no
-line naming it can pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided
-die: 99` is refused.
+A name is NFC-normalised, 1 to 40 characters, printable (no control characters, no spaces other
+than the plain one, none at either end) and shows something (not only combining marks or
+blank-looking letters). It holds what Unicode's UTS #39 (Unicode Security Mechanisms) refuses in
+an identifier people read, spaces, punctuation and emoji aside:
 
-The confusables are Unicode's whole table as ICU holds it, shipped beside this module
-(`confusables.txt`; `tools/unicode_data.py` writes it); default-ignorable characters are told
-by the `regex` library, which follows each Unicode version.
+- nothing invisible: no default-ignorable or format character (a zero-width space, a combining
+  grapheme joiner, a bidi control, a variation selector, a tag), except the joiner, variation
+  selector and tags of a well-formed emoji sequence (UTS #51: `👩‍🚀`, `🏳️‍🌈`) and a ZWNJ or ZWJ
+  where a script joins its letters with one (after a virama, or a ZWNJ between Arabic letters:
+  UAX #31 §2.3, as IDNA's CONTEXTJ rules);
+- no mark piled up: not the same nonspacing mark twice on one character, nor more than 4 marks
+  on it (§5.4).
+
+UTS #39's identifier profile (which characters an identifier may hold at all) is left out: a
+name may hold any printable letter, a space, punctuation and emoji.
+
+A fighter's name may not pass for the referee or the chat host (`Referee`, `OnlineHost`,
+`system`), nor for another fighter: not in any letter case or width, and not drawn with
+look-alike letters (`skeleton`, UTS #39 confusables: `0nlineHost`, `TarI` beside `Tarl`). Nor
+may it carry the word a host's roll line turns on (`-sided`), so that no line naming it can
+pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided die: 99` is refused.
+
+Character properties (default-ignorables, emoji) come from the `regex` library, which follows
+each Unicode version; the confusables are Unicode's data as ICU holds it, shipped beside this
+module (`confusables.txt`; `tools/unicode_data.py` writes it). ICU's own checker (PyICU) is not
+used at run time: its project ships no wheels, and the checker lets a zero-width space through
+unless it is held to the identifier profile, which refuses spaces and emoji too.
 
 >>> name("Cafe\\u0301", "fighter name")
 'Café'
@@ -20,6 +34,8 @@ by the `regex` library, which follows each Unicode version.
 Traceback (most recent call last):
 ...
 referee.errors.RuleError: fighter name 'Tarl\\u202e' has an invisible or control character (U+202E)
+>>> name("Talena \\U0001f469\\u200d\\U0001f680", "fighter name")
+'Talena 👩\\u200d🚀'
 >>> same_name("TARL", "tarl"), same_name("\\uff34\\uff41\\uff52\\uff4c", "Tarl")
 (True, True)
 >>> skeleton("\\u041enIineHost") == skeleton("OnlineHost")  # Cyrillic O, capital I for l
@@ -38,6 +54,8 @@ import regex
 from referee.errors import ConflictError, RuleError
 
 MAX_NAME = 40
+#: The most marks one character may carry (UTS #39 §5.4).
+MAX_MARKS = 4
 
 #: Names a fighter may not take, compared by `key`: they would pass for the referee, the chat
 #: host that says every roll, or the engine itself.
@@ -51,6 +69,22 @@ HOST_WORD = "-sided"
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 #: Characters that only steer how others are drawn (Default_Ignorable_Code_Point).
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+#: One emoji (UTS #51): a pictograph, bare or with a skin tone, VS16 or a tag sequence (🏴
+#: and a region's tags); or a keycap (`#️⃣`).
+_EMOJI_ELEMENT = (
+    r"(?:\p{Extended_Pictographic}"
+    r"(?:\p{Emoji_Modifier}|\uFE0F|[\U000E0020-\U000E007E]+\U000E007F)?"
+    r"|[0-9#*]\uFE0F\u20E3)"
+)
+#: A well-formed emoji sequence: emoji joined by ZWJ (`👩‍🚀` is 👩 ZWJ 🚀).
+_EMOJI = regex.compile(rf"{_EMOJI_ELEMENT}(?:\u200D{_EMOJI_ELEMENT})*")
+#: A ZWNJ or ZWJ where a script joins letters with it: after a virama, or a ZWNJ between two
+#: letters that join (UAX #31 §2.3 A1, A2, B).
+_JOINER_IN_A_WORD = regex.compile(
+    r"(?<=\p{Canonical_Combining_Class=Virama})[\u200C\u200D]"
+    r"|(?<=[\p{Joining_Type=D}\p{Joining_Type=L}]\p{Joining_Type=T}*)\u200C"
+    r"(?=\p{Joining_Type=T}*[\p{Joining_Type=D}\p{Joining_Type=R}])"
+)
 #: Rounds of `skeleton`'s folding at most (four settle any one character; this only bounds it).
 _FOLDS = 8
 
@@ -108,35 +142,77 @@ def same_name(a: str, b: str) -> bool:
     return key(a) == key(b)
 
 
-def name(text: object, what: str) -> str:
-    """`text` as a name (NFC), or RuleError saying what is wrong with it."""
+def _joiners_in_place(value: str) -> set[int]:
+    """Where `value` has an invisible character that belongs: the joiners, variation selectors
+    and tags inside an emoji sequence, a ZWNJ or ZWJ inside a word that needs it."""
+    places = {
+        i
+        for emoji in _EMOJI.finditer(value)
+        for i in range(emoji.start(), emoji.end())
+        if _IGNORABLE.match(value[i])
+    }
+    return places | {joiner.start() for joiner in _JOINER_IN_A_WORD.finditer(value)}
+
+
+def _invisible(value: str) -> str | None:
+    """The first character of `value` that shows nothing or is out of its place, if any."""
+    in_place = _joiners_in_place(value)
+    for i, ch in enumerate(value):
+        if i in in_place or ch == " ":
+            continue
+        if not ch.isprintable() or ch in _BLANK or _IGNORABLE.match(ch):
+            return ch
+    return None
+
+
+def _piled_mark(value: str) -> str | None:
+    """A sentence on the first mark piled up in `value` (UTS #39 §5.4), if any: the same
+    nonspacing mark twice on one character, or more than `MAX_MARKS` marks on it."""
+    marks: list[str] = []  # the marks on the character last seen
+    for ch in unicodedata.normalize("NFD", value):
+        kind = unicodedata.category(ch)
+        if kind not in ("Mn", "Me"):
+            marks = []
+        elif kind == "Mn" and ch in marks:
+            return f"has the same mark twice on one character (U+{ord(ch):04X})"
+        elif len(marks) == MAX_MARKS:
+            return f"has more than {MAX_MARKS} marks on one character (U+{ord(ch):04X})"
+        else:
+            marks.append(ch)
+    return None
+
+
+def _shown(text: object, what: str) -> str:
+    """`text` as a name that shows what it is (NFC), or RuleError saying what is wrong with it:
+    its length, an invisible character, spaces at an end, nothing visible, piled marks."""
     if not isinstance(text, str):
         raise RuleError(f"{what} must be text, got {text!r}")
     value = unicodedata.normalize("NFC", text)
     if not 1 <= len(value) <= MAX_NAME:
         raise RuleError(f"{what} {text[:50]!r} must be 1 to {MAX_NAME} characters")
-    for ch in value:
-        if ch != " " and (not ch.isprintable() or ch in _BLANK):
-            raise RuleError(
-                f"{what} {text!r} has an invisible or control character (U+{ord(ch):04X})"
-            )
+    hidden = _invisible(value)
+    if hidden is not None:
+        raise RuleError(
+            f"{what} {text!r} has an invisible or control character (U+{ord(hidden):04X})"
+        )
     if value != value.strip():
         raise RuleError(f"{what} {text!r} has leading or trailing spaces")
     if not any(unicodedata.category(ch)[0] in "LNPS" for ch in value):
         raise RuleError(f"{what} {text!r} shows nothing visible")
+    piled = _piled_mark(value)
+    if piled is not None:
+        raise RuleError(f"{what} {text!r} {piled}")
     return value
 
 
-def fighter_name(text: object, others: Iterable[str] = ()) -> str:
-    """A new fighter's name: `name`, not reserved, not the host's roll-line word, and not
-    another fighter's in any case, width or look-alike letters.
+def name(text: object, what: str) -> str:
+    """`text` as a name (NFC), or RuleError saying what is wrong with it."""
+    return _shown(text, what)
 
-    >>> fighter_name("0nlineHost")
-    Traceback (most recent call last):
-    ...
-    referee.errors.RuleError: fighter name '0nlineHost' is reserved (it looks like OnlineHost)
-    """
-    value = name(text, "fighter name")
+
+def _not_taken(value: str, others: Iterable[str]) -> None:
+    """RuleError or ConflictError if a fighter's name passes for a reserved name, for a host's
+    roll line, or for one of `others`."""
     shape = skeleton(value)
     if key(value) in RESERVED:
         raise RuleError(f"fighter name {value!r} is reserved")
@@ -155,4 +231,17 @@ def fighter_name(text: object, others: Iterable[str] = ()) -> str:
             raise ConflictError(
                 f"fighter name {value!r} looks like {other!r}, who is already fighting"
             )
+
+
+def fighter_name(text: object, others: Iterable[str] = ()) -> str:
+    """A new fighter's name: `name`, not reserved, not the host's roll-line word, and not
+    another fighter's in any case, width or look-alike letters.
+
+    >>> fighter_name("0nlineHost")
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: fighter name '0nlineHost' is reserved (it looks like OnlineHost)
+    """
+    value = _shown(text, "fighter name")
+    _not_taken(value, others)
     return value
