@@ -1,6 +1,6 @@
 """Fighter names that cannot pass for someone else (`referee.bout.names`), the one rule the
 engine, the service, every client and the judge's skeletons share: UTS #39 for names people
-read (nothing invisible, no piled marks) and look-alikes by its confusables."""
+read (nothing invisible, no piled marks, one script) and look-alikes by its confusables."""
 
 from __future__ import annotations
 
@@ -69,6 +69,25 @@ REFUSED = [
     ("Ta\u0301\u0302\u0303\u0304\u0306rl", [], RuleError,
      "fighter name 'Ta\u0301\u0302\u0303\u0304\u0306rl' has more than 4 marks on one character "
      "(U+0306)"),
+    # mixed scripts: found accepted before (a Greek capital alpha) and the rest
+    ("\u0391nn", [], RuleError,
+     "fighter name '\u0391nn' mixes scripts: '\u0391' (U+0391) is Greek among Latin letters"),
+    ("T\u0430rl", [], RuleError,
+     "fighter name 'T\u0430rl' mixes scripts: '\u0430' (U+0430) is Cyrillic among Latin letters"),
+    ("\u0422\u0430rl", [], RuleError,
+     "fighter name '\u0422\u0430rl' mixes scripts: '\u0422' (U+0422) is Cyrillic among Latin "
+     "letters"),
+    ("\u039frc", [], RuleError,
+     "fighter name '\u039frc' mixes scripts: '\u039f' (U+039F) is Greek among Latin letters"),
+    ("Rask of \u0422reve", [], RuleError,
+     "fighter name 'Rask of \u0422reve' mixes scripts: '\u0422' (U+0422) is Cyrillic among Latin "
+     "letters"),
+    ("\u041f\u0451\u0442\u0440 K", [], RuleError,
+     "fighter name '\u041f\u0451\u0442\u0440 K' mixes scripts: 'K' (U+004B) is Latin among "
+     "Cyrillic letters"),
+    ("Tarl \uff11 2", [], RuleError,
+     "fighter name 'Tarl \uff11 2' mixes digits of two systems: '\uff11' (U+FF11) and '2' "
+     "(U+0032)"),
 ]  # fmt: skip
 
 
@@ -88,13 +107,14 @@ KEPT = [
     # emoji sequences: joined by ZWJ, with VS16, a skin tone, a tag sequence, a keycap
     (f"Talena {ASTRONAUT}", []), (f"{RAINBOW_FLAG} Banner", []), (f"{THUMBS_UP} Kamchak", []),
     (f"{SCOTLAND} Scot", []), ("#\ufe0f\u20e3 Hash", []),
-    # scripts other than Latin
+    # one script other than Latin, and Latin beside Japanese (highly restrictive)
     ("\u041f\u0451\u0442\u0440", []),  # Пётр
     ("\u1f08\u03c7\u03b9\u03bb\u03bb\u03b5\u03cd\u03c2", []),  # Ἀχιλλεύς
     ("\u305f\u308d\u3046", []),  # たろう
     ("\u674e\u5c0f\u9f99", []),  # 李小龙
     ("\u6771\u4eac\u306e\u30a2\u30ea\u30b9", []),  # 東京のアリス: Han, Hiragana, Katakana
     ("\ud64d\uae38\ub3d9", []),  # 홍길동
+    ("Tarl \u305f\u308d\u3046", []),
     # a ZWJ after a virama (Devanagari half form), a ZWNJ between Persian letters
     ("\u0915\u094d\u200d\u0937", []),  # क्‍ष
     ("\u0645\u0627\u0647\u200c\u0631\u062e", []),  # ماه‌رخ
@@ -174,6 +194,27 @@ def test_a_default_ignorable_between_two_letters_is_refused(
         name(text, "side")
     assert str(refused.value) == (
         f"side {text!r} has an invisible or control character (U+{ord(hidden):04X})"
+    )
+
+
+@given(
+    word=st.text(alphabet=letters("Latn")[:52], min_size=2, max_size=12),
+    at=st.integers(0, 11),
+    stray=st.sampled_from(
+        regex.sub(r"\p{Script_Extensions=Latn}", "", letters("Grek") + letters("Cyrl"))
+    ),  # not `ʼ`, a modifier letter of Latin, Cyrillic and more
+)
+@settings(max_examples=examples(200), deadline=None)
+def test_one_greek_or_cyrillic_letter_among_latin_ones_is_named(
+    word: str, at: int, stray: str
+) -> None:
+    text = word[:at] + stray + word[at:]
+    script = "Greek" if regex.match(r"\p{Script_Extensions=Grek}", stray) else "Cyrillic"
+    with pytest.raises(RuleError) as refused:
+        name(text, "side")
+    assert str(refused.value) == (
+        f"side {text!r} mixes scripts: {stray!r} (U+{ord(stray):04X}) is {script} among Latin "
+        "letters"
     )
 
 

@@ -1,9 +1,9 @@
 """Writes the Unicode data the names rule reads (`referee.bout.names`): `confusables.txt`, the
-characters drawn like others (UTS #39).
+characters drawn like others (UTS #39), and `scripts.txt`, the names of Unicode's scripts.
 
-It comes from ICU, UTS #39's reference implementation, through PyICU as built by the
+Both come from ICU, UTS #39's reference implementation, through PyICU as built by the
 `pyicu-wheels` package on PyPI (wheels with ICU inside: no compiler, no system ICU). None of
-it is needed to run the referee, only to make the file, in an environment of their own:
+it is needed to run the referee, only to make these files, in an environment of their own:
 
     python3 -m venv /tmp/icu && /tmp/icu/bin/pip install pyicu-wheels
     /tmp/icu/bin/python tools/unicode_data.py
@@ -11,7 +11,8 @@ it is needed to run the referee, only to make the file, in an environment of the
 `confusables.txt` holds the prototype of every character ICU's skeleton maps to something else,
 in the layout of Unicode's own confusables.txt. Left out are the characters NFD changes (the
 skeleton decomposes a name before it maps it, so only decomposed characters are looked up) and
-the default-ignorable ones (the skeleton drops those, through `regex`).
+the default-ignorable ones (the skeleton drops those, through `regex`). `scripts.txt` holds
+each script's ISO 15924 code and Unicode name, for every script with characters.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import icu  # type: ignore[import-not-found]
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "referee" / "bout"
 SURROGATES = range(0xD800, 0xE000)
+#: Scripts that are not one: shared characters, marks that take their letter's, unassigned.
+NOT_A_SCRIPT = {"Zyyy", "Zinh", "Zzzz"}
 
 
 def header(*what: str) -> str:
@@ -61,6 +64,20 @@ def confusables() -> Iterator[str]:
         yield f"{line}\t# ( {char} → {prototype} )" if shows(char + prototype) else line
 
 
+def scripts() -> Iterator[str]:
+    """One line a script with characters: its code, a tab, its name (`Grek`, `Greek`)."""
+    number = 0
+    while True:
+        try:
+            script = icu.Script(number)
+        except ValueError:  # past the last script code
+            return
+        short, name = script.getShortName(), script.getName()
+        if short not in NOT_A_SCRIPT and len(icu.UnicodeSet(f"[:scx={short}:]")):
+            yield f"{short}\t{name.replace('_', ' ')}"
+        number += 1
+
+
 def main() -> None:
     lines = list(confusables())
     (OUT / "confusables.txt").write_text(
@@ -74,7 +91,17 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    print(f"{len(lines)} confusables -> {OUT}")
+    names = list(scripts())
+    (OUT / "scripts.txt").write_text(
+        header(
+            "Unicode's scripts, as referee.bout.names names them: each one's ISO 15924 code, a",
+            "tab, its Unicode name (underscores as spaces).",
+        )
+        + "\n".join(names)
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"{len(lines)} confusables, {len(names)} scripts -> {OUT}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,10 @@ an identifier people read, spaces, punctuation and emoji aside:
   where a script joins its letters with one (after a virama, or a ZWNJ between Arabic letters:
   UAX #31 §2.3, as IDNA's CONTEXTJ rules);
 - no mark piled up: not the same nonspacing mark twice on one character, nor more than 4 marks
-  on it (§5.4).
+  on it (§5.4);
+- one script (§5.2, *highly restrictive*: Latin may go with Han and kana, Han and Bopomofo, or
+  Han and Hangul); digits, punctuation and emoji belong to every script and do not count. A
+  Greek `Α` among Latin letters (`Αnn`) is refused, and so are digits of two systems (§5.3).
 
 UTS #39's identifier profile (which characters an identifier may hold at all) is left out: a
 name may hold any printable letter, a space, punctuation and emoji.
@@ -22,11 +25,12 @@ look-alike letters (`skeleton`, UTS #39 confusables: `0nlineHost`, `TarI` beside
 may it carry the word a host's roll line turns on (`-sided`), so that no line naming it can
 pass for a roll and every roll line can name it: `Tarl rolled 1 100-sided die: 99` is refused.
 
-Character properties (default-ignorables, emoji) come from the `regex` library, which follows
-each Unicode version; the confusables are Unicode's data as ICU holds it, shipped beside this
-module (`confusables.txt`; `tools/unicode_data.py` writes it). ICU's own checker (PyICU) is not
-used at run time: its project ships no wheels, and the checker lets a zero-width space through
-unless it is held to the identifier profile, which refuses spaces and emoji too.
+Character properties (scripts, default-ignorables, emoji) come from the `regex` library, which
+follows each Unicode version; the confusables and the scripts' names are Unicode's data as ICU
+holds it, shipped beside this module (`confusables.txt`, `scripts.txt`; `tools/unicode_data.py`
+writes them). ICU's own checker (PyICU) is not used at run time: its project ships no wheels,
+and the checker lets a zero-width space through unless it is held to the identifier profile,
+which refuses spaces and emoji too.
 
 >>> name("Cafe\\u0301", "fighter name")
 'Café'
@@ -34,6 +38,10 @@ unless it is held to the identifier profile, which refuses spaces and emoji too.
 Traceback (most recent call last):
 ...
 referee.errors.RuleError: fighter name 'Tarl\\u202e' has an invisible or control character (U+202E)
+>>> name("\\u0391nn", "side")
+Traceback (most recent call last):
+...
+referee.errors.RuleError: side 'Αnn' mixes scripts: 'Α' (U+0391) is Greek among Latin letters
 >>> name("Talena \\U0001f469\\u200d\\U0001f680", "fighter name")
 'Talena 👩\\u200d🚀'
 >>> same_name("TARL", "tarl"), same_name("\\uff34\\uff41\\uff52\\uff4c", "Tarl")
@@ -45,8 +53,9 @@ True
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 import regex
@@ -85,6 +94,22 @@ _JOINER_IN_A_WORD = regex.compile(
     r"|(?<=[\p{Joining_Type=D}\p{Joining_Type=L}]\p{Joining_Type=T}*)\u200C"
     r"(?=\p{Joining_Type=T}*[\p{Joining_Type=D}\p{Joining_Type=R}])"
 )
+#: Characters of every script (Common) or of their letter's (Inherited): digits, punctuation,
+#: emoji, most combining marks.
+_OF_EVERY_SCRIPT = regex.compile(r"[\p{Script_Extensions=Zyyy}\p{Script_Extensions=Zinh}]")
+#: The script code `_scripts_of` gives a letter of a script `scripts.txt` does not list yet.
+_UNLISTED = "Zzzz"
+#: UTS #39 §5.1: a letter of Han, kana, Hangul or Bopomofo is also of the writing systems that
+#: mix them: Japanese (`Jpan`), Korean (`Kore`), Han with Bopomofo (`Hanb`).
+_WRITING_SYSTEMS = {
+    "Hani": frozenset({"Hanb", "Jpan", "Kore"}),
+    "Hira": frozenset({"Jpan"}),
+    "Kana": frozenset({"Jpan"}),
+    "Hang": frozenset({"Kore"}),
+    "Bopo": frozenset({"Hanb"}),
+}
+#: The writing systems Latin may go with in a highly restrictive name (UTS #39 §5.2).
+_BESIDE_LATIN = frozenset({"Jpan", "Kore", "Hanb"})
 #: Rounds of `skeleton`'s folding at most (four settle any one character; this only bounds it).
 _FOLDS = 8
 
@@ -205,9 +230,102 @@ def _shown(text: object, what: str) -> str:
     return value
 
 
+@cache
+def _script_names() -> dict[str, str]:
+    """Each script's ISO 15924 code to its Unicode name (`scripts.txt`): `Grek` to `Greek`."""
+    names = dict(line.split("\t") for line in _data("scripts.txt"))
+    return names | {_UNLISTED: "Unknown"}
+
+
+@cache
+def _script_patterns() -> tuple[tuple[str, regex.Pattern[str]], ...]:
+    """Each script's code with a pattern for one character written in it (Script_Extensions)."""
+    return tuple(
+        (code, regex.compile(rf"\p{{Script_Extensions={code}}}"))
+        for code in _script_names()
+        if code != _UNLISTED
+    )
+
+
+@lru_cache(maxsize=4096)
+def _scripts_of(char: str) -> frozenset[str]:
+    """The scripts a character is written in, by ISO 15924 code (Unicode's Script_Extensions):
+    none for one of every script (a digit, punctuation, an emoji, most combining marks).
+
+    >>> sorted(_scripts_of("\\u0391")), sorted(_scripts_of("\\u30fc")), _scripts_of("7")
+    (['Grek'], ['Hira', 'Kana'], frozenset())
+    """
+    if _OF_EVERY_SCRIPT.match(char):
+        return frozenset()
+    codes = frozenset(code for code, pattern in _script_patterns() if pattern.match(char))
+    return codes or frozenset({_UNLISTED})
+
+
+def _with_writing_systems(codes: frozenset[str]) -> frozenset[str]:
+    """A letter's scripts with the writing systems they make part of (UTS #39 §5.1)."""
+    return codes.union(*(_WRITING_SYSTEMS.get(code, ()) for code in codes))
+
+
+def _highly_restrictive(letters: list[frozenset[str]]) -> bool:
+    """Whether letters (their scripts and writing systems) are of one script, or Latin with
+    Japanese, Korean or Han with Bopomofo (UTS #39 §5.2, *highly restrictive*)."""
+    if not letters or frozenset.intersection(*letters):
+        return True
+    beside_latin = [codes for codes in letters if "Latn" not in codes]
+    return bool(frozenset.intersection(*beside_latin) & _BESIDE_LATIN)
+
+
+def _main_script(letters: list[frozenset[str]]) -> str:
+    """The script most letters are written in (Latin on a tie, the one met first after it)."""
+    counts = Counter(code for codes in letters for code in codes)
+    return max(counts, key=lambda code: (counts[code], code == "Latn"))
+
+
+def _stray_letter(value: str) -> str | None:
+    """A sentence on the letter that mixes scripts in `value` (UTS #39 §5.2), if one does: the
+    first that a reader of the script most of its letters are in would not expect."""
+    letters = [(ch, _with_writing_systems(_scripts_of(ch))) for ch in value if _scripts_of(ch)]
+    if _highly_restrictive([codes for _, codes in letters]):
+        return None
+    names = _script_names()
+    main = _main_script([_scripts_of(ch) for ch, _ in letters])
+    ordered = sorted(letters, key=lambda letter: main not in letter[1])  # main's letters first
+    stray = next(
+        ch
+        for n, (ch, _) in enumerate(ordered, 1)
+        if not _highly_restrictive([codes for _, codes in ordered[:n]])
+    )
+    its = " or ".join(sorted(names[code] for code in _scripts_of(stray)))
+    return f"mixes scripts: {stray!r} (U+{ord(stray):04X}) is {its} among {names[main]} letters"
+
+
+def _mixed_digits(value: str) -> str | None:
+    """A sentence on digits of two decimal systems in `value` (UTS #39 §5.3), if it has them."""
+    systems: dict[int, str] = {}  # each system's zero, to its first digit in the name
+    for ch in value:
+        if unicodedata.category(ch) == "Nd":
+            systems.setdefault(ord(ch) - unicodedata.decimal(ch), ch)
+    if len(systems) < 2:
+        return None
+    first, second = list(systems.values())[:2]
+    return (
+        f"mixes digits of two systems: {first!r} (U+{ord(first):04X}) and"
+        f" {second!r} (U+{ord(second):04X})"
+    )
+
+
+def _unmixed(value: str, what: str) -> None:
+    """RuleError if `value` mixes scripts or digit systems."""
+    mixed = _stray_letter(value) or _mixed_digits(value)
+    if mixed is not None:
+        raise RuleError(f"{what} {value!r} {mixed}")
+
+
 def name(text: object, what: str) -> str:
     """`text` as a name (NFC), or RuleError saying what is wrong with it."""
-    return _shown(text, what)
+    value = _shown(text, what)
+    _unmixed(value, what)
+    return value
 
 
 def _not_taken(value: str, others: Iterable[str]) -> None:
@@ -235,7 +353,8 @@ def _not_taken(value: str, others: Iterable[str]) -> None:
 
 def fighter_name(text: object, others: Iterable[str] = ()) -> str:
     """A new fighter's name: `name`, not reserved, not the host's roll-line word, and not
-    another fighter's in any case, width or look-alike letters.
+    another fighter's in any case, width or look-alike letters. Whom it looks like is said
+    before how it mixes scripts (a Cyrillic `Таrl` beside `Tarl` looks like Tarl).
 
     >>> fighter_name("0nlineHost")
     Traceback (most recent call last):
@@ -244,4 +363,5 @@ def fighter_name(text: object, others: Iterable[str] = ()) -> str:
     """
     value = _shown(text, "fighter name")
     _not_taken(value, others)
+    _unmixed(value, "fighter name")
     return value
