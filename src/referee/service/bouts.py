@@ -366,7 +366,9 @@ class RefereeService:
         """
         if joining and caller.role is Role.FIGHTER:
             raise ConflictError("this token already speaks for a fighter")
-        name = fighter_name(name)
+        # Checked against the roster as it is now, so that a look-alike is told whom it looks
+        # like before how it mixes scripts; the engine checks it again in the write.
+        name = fighter_name(name, [fighter.name for fighter in self.state(bout_id).fighters])
         # Joining needs no token: the new fighter speaks for itself. Adding is the referee's
         # (the engine's permission check refuses anyone else).
         by = name if joining and caller.role is None else caller.who
