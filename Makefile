@@ -30,8 +30,8 @@ run: $(STAMP)
 
 # ruff, and the import contracts of docs/architecture.md ([tool.importlinter] in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks .ci
-	$(BIN)/ruff format --check src tests benchmarks .ci
+	$(BIN)/ruff check src tests benchmarks tools .ci
+	$(BIN)/ruff format --check src tests benchmarks tools .ci
 	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
