@@ -6,7 +6,7 @@ A plan is a list of steps; each step is played if the bout allows it and skipped
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from referee.bout import commands as c
 from referee.bout.events import Event
+from referee.bout.fold import project
 from referee.bout.runner import BoutRunner
 from referee.bout.state import BoutState
 from referee.errors import RefereeError
@@ -84,12 +85,25 @@ def play(
     *,
     on_events: Callable[[list[Event]], Any] | None = None,
     on_step: Callable[[BoutRunner], Any] | None = None,
+    header: Mapping[str, Any] | None = None,
+    parts: Sequence[str | None] = (),
+    hidden: Sequence[tuple[str, ...]] = (),
 ) -> BoutRunner:
-    """An MSV bout with these fighters, initiative rolled, then the plan's legal steps."""
+    """An MSV bout with these fighters, initiative rolled, then the plan's legal steps.
+
+    `header`: more keys of the opening (as the service writes them: a ledger-2 bout's format
+    and the referee's part of the client seed); `parts`: each fighter's own part, given as it
+    joins (None: none); `hidden`: each fighter's hidden stats."""
     bout = BoutRunner.open("msv", "spar", rng=rng)
+    if header:
+        opened = bout.events[0]
+        bout.events[0] = Event(opened.type, opened.actor, {**opened.payload, **header})
+        bout.state = project(bout.events)
     run = _runner(bout, on_events)
-    for name, cs in fighters:
-        run(c.AddFighter(name, {"cs": cs}), "referee")
+    for i, (name, cs) in enumerate(fighters):
+        part = parts[i] if i < len(parts) else None
+        secret = hidden[i] if i < len(hidden) else ()
+        run(c.AddFighter(name, {"cs": cs}, hidden=secret, seed_part=part), "referee")
     run(c.RollInitiative(), "referee")
     for step in plan:
         if on_step is not None:

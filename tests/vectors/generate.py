@@ -31,7 +31,11 @@ from referee.bout.events import Event
 from referee.bout.fold import apply
 from referee.bout.runner import BoutRunner
 from referee.ledger import SeedRecord, build_export, chain, event_hash, rotation_payload
+from referee.ledger.seal import SealedDraft, link_sealed, opening
+from referee.ledger.seal import chained as sealed_form
 from referee.rng import VerifiableRng, VerifiableStreams, commitment
+from referee.service.redaction import hidden_stats, public_payload
+from referee.systems.msv.system import MsvSystem
 from tests.vectors.bouts import Step, plans, play
 
 #: A first problem that is not predicted (the verifiers must still agree on it).
@@ -95,6 +99,12 @@ class Shape:
     rotated_by: tuple[str, ...] = ()
     #: The dice scheme: 1 (one nonce sequence per bout) or 2 (a stream per owner).
     scheme: int = 1
+    #: The ledger format: 1 (as before) or 2 (the client seed's parts in the chain, fixed
+    #: before the first roll; hidden values sealed). The client seed's first part is then the
+    #: header's, the next ones the fighters' (in join order).
+    ledger: int = 1
+    #: In a bout of ledger 2: the second fighter's CS is hidden (its events are sealed).
+    hidden: bool = False
 
 
 def dice(shape: Shape, seed: str) -> VerifiableRng | VerifiableStreams:
@@ -112,20 +122,29 @@ def at_text(moment: datetime, digits: int) -> str:
     return text + "Z"
 
 
-def bout_export(shape: Shape, *, close: bool = True, cut: int | None = None) -> Doc:
-    """The export of a bout played from `shape` (closed, or still open, or cut after `cut`)."""
+def bout_export(
+    shape: Shape, *, close: bool = True, cut: int | None = None, openings: bool = True
+) -> Doc:
+    """The export of a bout played from `shape` (closed, or still open, or cut after `cut`);
+    `openings`: whether it opens its sealed events (the referee's, or after the close)."""
     state = _Builder(shape)
+    more: dict[str, Any] = {}
+    if shape.ledger == 2:
+        parts = shape.client_seed.split(":")
+        more = {"header": {"ledger": 2, "client_seed": parts[0]}, "parts": parts[1:3]}
+        more["hidden"] = [(), ("cs",)] if shape.hidden else []
     bout = play(
         list(shape.plan),
         dice(shape, shape.seeds[0]),
         ((shape.names[0], 60), (shape.names[1], 70)),
         on_step=state.maybe_rotate,
+        **more,
     )
     if close:
         if bout.state.status.value in ("open", "running", "paused"):
             bout.run(c.End(None, "closed by the referee"))
         bout.events.append(Event("closed", "referee", state.closing()))
-    return state.export(bout.events, closed=close, cut=cut)
+    return state.export(bout.events, closed=close, cut=cut, openings=openings)
 
 
 class _Builder:
@@ -157,7 +176,9 @@ class _Builder:
         seed = self.shape.seeds[self.index]
         return {"server_seed": seed, "commitment": commitment(seed)}
 
-    def export(self, events: list[Event], *, closed: bool, cut: int | None) -> Doc:
+    def export(
+        self, events: list[Event], *, closed: bool, cut: int | None, openings: bool = True
+    ) -> Doc:
         shape = self.shape
         created = at_text(START, shape.digits)
         header: dict[str, Any] = {
@@ -169,14 +190,26 @@ class _Builder:
             header["dice_scheme"] = 2
         moment = START
         chained: list[dict[str, Any]] = []
+        opened: dict[str, Any] = {}
+        written: list[dict[str, Any]] = []
         for i, event in enumerate(events):
             moment += timedelta(microseconds=shape.gaps[i % len(shape.gaps)])
             payload = {**event.payload, **header} if i == 0 else event.payload
             prev = chained[-1] if chained else None
             at = created if i == 0 else at_text(moment, shape.digits)
-            chained.append(chain(prev, event.type, event.actor, payload, at))
+            written.append({"type": str(event.type), "actor": event.actor, "payload": payload})
+            public = _public(written, shape)
+            if public is None:
+                chained.append(chain(prev, event.type, event.actor, payload, at))
+                continue
+            salt = hashlib.sha256(f"salt {i}".encode()).hexdigest()[:32]
+            draft = SealedDraft(str(event.type), event.actor, payload, public, salt)
+            record, _ = link_sealed(prev, draft, at)
+            chained.append(sealed_form(record))
+            opened[str(i)] = opening(record)
         if cut is not None:
             chained = chained[:cut]
+            opened = {seq: found for seq, found in opened.items() if int(seq) < cut}
         shown = sum(1 for r in self.rotations if r < len(chained)) if cut is not None else None
         used = self.index if shown is None else shown
         revealed = closed and cut is None
@@ -198,7 +231,15 @@ class _Builder:
             "created_at": created,
             "status": "closed" if revealed else "open",
         }
-        return build_export(bout, seeds, shape.client_seed, chained)
+        return build_export(bout, seeds, shape.client_seed, chained, opened if openings else None)
+
+
+def _public(written: list[dict[str, Any]], shape: Shape) -> dict[str, Any] | None:
+    """The public part of the last event `written` when a ledger-2 bout seals it (it holds a
+    stat hidden once it is in), else None: as the service seals what it writes."""
+    if shape.ledger != 2 or not shape.hidden:
+        return None
+    return public_payload(written[-1], hidden_stats(written), MsvSystem)
 
 
 def hex64() -> st.SearchStrategy[str]:
@@ -206,9 +247,12 @@ def hex64() -> st.SearchStrategy[str]:
 
 
 @st.composite
-def shapes(draw: st.DrawFn, max_steps: int = 14, scheme: int | None = None) -> Shape:
-    """A bout to play: a plan with voids and overrides, 1 to 3 seeds, two names, times, and
-    its dice scheme (`scheme`, or either)."""
+def shapes(
+    draw: st.DrawFn, max_steps: int = 14, scheme: int | None = None, ledger: int | None = None
+) -> Shape:
+    """A bout to play: a plan with voids and overrides, 1 to 3 seeds, two names, times, its
+    dice scheme (`scheme`, or either) and its ledger format (`ledger`, or either with dice
+    streams; a ledger-2 bout may keep a fighter's CS hidden)."""
     plan = draw(plans(max_steps))
     seeds = tuple(draw(st.lists(hex64(), min_size=1, max_size=3, unique=True)))
     rotate = draw(st.frozensets(st.integers(1, len(plan)), max_size=len(seeds) - 1))
@@ -220,7 +264,10 @@ def shapes(draw: st.DrawFn, max_steps: int = 14, scheme: int | None = None) -> S
     scheme = scheme if scheme is not None else draw(st.sampled_from([1, 2]))
     by = tuple(draw(st.lists(st.sampled_from(["system", "referee"]), min_size=len(seeds) - 1,
                              max_size=len(seeds) - 1)))  # fmt: skip
-    return Shape(plan, seeds, client, (first, second), rotate, gaps, digits, by, scheme)
+    ledger = draw(st.sampled_from([1, 2])) if ledger is None and scheme == 2 else ledger or 1
+    hidden = ledger == 2 and draw(st.booleans())
+    return Shape(plan, seeds, client, (first, second), rotate, gaps, digits, by, scheme, ledger,
+                 hidden)  # fmt: skip
 
 
 def text_of(doc: Any, ascii_only: bool = False) -> str:
@@ -248,6 +295,11 @@ def valid_vectors(shape: Shape) -> list[Vector]:
     closed = bout_export(shape)
     running = bout_export(shape, close=False)
     last = running["events"][-1]["seq"]
+    previews = []
+    if shape.hidden:  # what everyone is shown before the close: every hash, no opening
+        preview = bout_export(shape, close=False, openings=False)
+        previews.append(Vector("running bout, public preview, --partial", text_of(preview),
+                               "partial", partial=True))  # fmt: skip
     return [
         Vector("valid closed export", text_of(closed), "verified"),
         Vector("valid closed export, ASCII escapes", text_of(closed, True), "verified"),
@@ -260,6 +312,7 @@ def valid_vectors(shape: Shape) -> list[Vector]:
             "rejected",
             last,
         ),
+        *previews,
     ]
 
 
@@ -312,7 +365,9 @@ def _edit_field(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[s
     first: Any = i
     if (key == "type" and value in ("seed_rotated", "closed")) or old in ("seed_rotated",):
         first = ANY
-    if key == "seq" and (type(value) is not int or value < 0):
+    if key == "seq" and "sealed" in events[i]:
+        first = ANY  # its opening no longer names it
+    elif key == "seq" and (type(value) is not int or value < 0):
         first = i  # format problem named by the seq it should have
     elif key == "seq":
         first = ANY
@@ -358,6 +413,8 @@ def _forge_text(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[s
     i = draw(st.integers(1, n - 2))
     events[i]["payload"]["note"] = draw(st.text(max_size=12))
     rehash_from(doc, i)
+    if "sealed" in events[i]:  # its opening says no such thing
+        return f"sealed event {i} given a note, chain repaired", "rejected", i
     return f"event {i} given a note, chain repaired", "verified", None
 
 
@@ -387,6 +444,7 @@ def _swap(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, st
 def _drop(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
     i = draw(st.integers(0, n - 1))
     gone = events.pop(i)
+    doc.get("openings", {}).pop(str(gone["seq"]), None)  # a forger drops what opened it too
     if i == n - 1:
         return "the close dropped", "rejected", events[-1]["seq"]
     first = ANY if gone["type"] == "seed_rotated" else i + 1
@@ -396,7 +454,14 @@ def _drop(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, st
 def _cut(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
     k = draw(st.integers(1, n - 1))
     rotations_cut = any(e["type"] == "seed_rotated" for e in events[k:])
+    for gone in events[k:]:  # and the openings of what it cut
+        doc.get("openings", {}).pop(str(gone["seq"]), None)
+    # a part of the client seed cut off: fairness's is no longer the chain's, at its header
+    parted = any(e["type"] == "fighter_added" and "seed_part" in e["payload"] for e in events[k:])
     del events[k:]
+    if parted:
+        first = ANY if rotations_cut else 0
+        return f"cut after {k} events, before a part of the client seed", "rejected", first
     if draw(st.booleans()):
         return f"cut after {k} events", "rejected", ANY if rotations_cut else k - 1
     doc["bout"]["status"] = "open"
@@ -452,9 +517,11 @@ def _seed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, st
         rotation[field] = value
         return f"fairness.rotations[0].{field} = {value!r}", "rejected", ANY
     if value == fairness.get(key):
-        value = "0" * 64
+        value = "1" * 64 if value == "0" * 64 else "0" * 64
     fairness[key] = value
     rolls = positions_of(doc, "roll")
+    if key == "client_seed" and events[0]["payload"].get("ledger") == 2:
+        return f"fairness.client_seed = {value!r}, beside the chain's", "rejected", ANY
     if key == "client_seed" and not rolls:
         return (
             f"fairness.client_seed = {value!r}, no rolls",
@@ -484,7 +551,12 @@ def _huge(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, st
     forged = draw(st.booleans())
     if forged:
         rehash_from(doc, i)
-        return f"event {i} with integer {value}, chain repaired", "verified", None
+        verdict = "rejected" if "sealed" in events[i] else "verified"
+        return (
+            f"event {i} with integer {value}, chain repaired",
+            verdict,
+            i if "sealed" in events[i] else None,
+        )
     return f"event {i} with integer {value}", "rejected", i
 
 
@@ -529,6 +601,9 @@ def _scheme_changed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tup
     rehash_from(doc, 0)
     rolls = positions_of(doc, "roll")
     now = header.get("dice_scheme", 1)
+    if header.get("ledger") == 2 and not (type(now) is int and now == 2):
+        # fairness says the scheme too: the chain now opens with another
+        return f"header dice_scheme = {value!r}, beside fairness's, chain repaired", "rejected", 0
     known = type(now) is int and now in (1, 2)
     if not known:
         return f"header dice_scheme = {value!r}, chain repaired", "rejected", 0
@@ -561,6 +636,103 @@ def _junk_event(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[s
     return f"event {i} replaced by junk", "rejected", ANY
 
 
+def _sealed(events: list[Any]) -> list[int]:
+    return [i for i, e in enumerate(events) if isinstance(e, dict) and "sealed" in e]
+
+
+def _opening_changed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """An opening's salt or hidden value changed: it no longer opens its seal."""
+    sealed = _sealed(events)
+    if not sealed:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(sealed))
+    found = doc["openings"][str(events[i]["seq"])]
+    if draw(st.booleans()):
+        found["salt"] = draw(st.sampled_from(["0" * 32, "ab" * 16, "A" * 32, "", 7]))
+        what = "salt"
+    else:
+        found["payload"] = {**found["payload"], "stats": {"cs": draw(st.integers(71, 100))}}
+        what = "payload"
+    return f"the opening of event {i}: {what} changed", "rejected", events[i]["seq"]
+
+
+def _opening_left_out(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """A closed bout's export that does not open one of its seals."""
+    sealed = _sealed(events)
+    if not sealed:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(sealed))
+    del doc["openings"][str(events[i]["seq"])]
+    if not doc["openings"]:
+        del doc["openings"]
+    return f"the opening of event {i} left out", "rejected", events[i]["seq"]
+
+
+def _opening_misplaced(
+    draw: st.DrawFn, doc: Doc, events: list[Any], n: int
+) -> tuple[str, str, Any]:
+    """An opening given for an event that is not sealed, or for one the export does not hold."""
+    plain = [i for i in range(n) if "sealed" not in events[i]]
+    found = {"salt": "00" * 16, "payload": {}}
+    if draw(st.booleans()) or not plain:
+        doc.setdefault("openings", {})[str(n + draw(st.integers(0, 5)))] = found
+        return "an opening for an event the export does not hold", "rejected", None
+    i = draw(st.sampled_from(plain))
+    doc.setdefault("openings", {})[str(events[i]["seq"])] = found
+    return f"an opening for event {i}, not sealed", "rejected", events[i]["seq"]
+
+
+def _public_part(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """A sealed event's public part made to say what its opening does not, chain repaired: a
+    lie told to the watchers while the bout ran."""
+    sealed = _sealed(events)
+    if not sealed:
+        return _edit_payload(draw, doc, events, n)
+    i = draw(st.sampled_from(sealed))
+    payload = events[i]["payload"]
+    key = draw(st.sampled_from(sorted(k for k in payload if k != "summary") or ["extra"]))
+    payload[key] = draw(JUNK.filter(lambda v: v != payload.get(key) and v != "hidden"))
+    rehash_from(doc, i)
+    return f"sealed event {i}'s public {key} changed, chain repaired", "rejected", events[i]["seq"]
+
+
+def _fixed_changed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """The client seed the chain fixes changed (chain repaired), or the export's beside it."""
+    fixed = positions_of(doc, "client_seed_fixed")
+    if not fixed:
+        return _edit_payload(draw, doc, events, n)
+    i = fixed[0]
+    value = draw(st.sampled_from(["forged", "", "gm:x", 7, None]))
+    if draw(st.booleans()):
+        events[i]["payload"]["client_seed"] = value
+        rehash_from(doc, i)
+        return f"the fixed client seed = {value!r}, chain repaired", "rejected", events[i]["seq"]
+    doc["fairness"]["client_seed"] = value
+    return f"fairness.client_seed = {value!r} beside the chain's", "rejected", events[i]["seq"]
+
+
+def _scheme_stated(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """The export's `fairness.dice_scheme` made to differ from its chain's."""
+    if "dice_scheme" not in doc["fairness"]:
+        return _edit_payload(draw, doc, events, n)
+    doc["fairness"]["dice_scheme"] = draw(st.sampled_from([1, 3, "2", True, None, [2]]))
+    return f"fairness.dice_scheme = {doc['fairness']['dice_scheme']!r}", "rejected", 0
+
+
+def _ledger_changed(draw: st.DrawFn, doc: Doc, events: list[Any], n: int) -> tuple[str, str, Any]:
+    """The header's ledger format or its client-seed part changed, chain repaired."""
+    header = events[0]["payload"]
+    if header.get("ledger") != 2:
+        return _edit_payload(draw, doc, events, n)
+    if draw(st.booleans()):
+        header["ledger"] = draw(st.sampled_from([3, 0, "2", True, None]))
+        rehash_from(doc, 0)
+        return f"header ledger = {header['ledger']!r}, chain repaired", "rejected", 0
+    del header["client_seed"]
+    rehash_from(doc, 0)
+    return "the header's client-seed part dropped, chain repaired", "rejected", 0
+
+
 TAMPERS = {
     "field": _edit_field,
     "payload": _edit_payload,
@@ -584,7 +756,25 @@ TAMPERS = {
     "scheme changed": _scheme_changed,
     "seed left out": _seed_left_out,
     "close commitment": _close_commitment,
+    "opening changed": _opening_changed,
+    "opening left out": _opening_left_out,
+    "opening misplaced": _opening_misplaced,
+    "public part": _public_part,
+    "fixed client seed": _fixed_changed,
+    "scheme stated": _scheme_stated,
+    "ledger changed": _ledger_changed,
 }
+
+#: Tamperings of what ledger 2 adds (stored in whole.json).
+WHOLE_TAMPERS = (
+    "opening changed",
+    "opening left out",
+    "opening misplaced",
+    "public part",
+    "fixed client seed",
+    "scheme stated",
+    "ledger changed",
+)
 
 
 def texts_beyond_python() -> list[Vector]:
@@ -739,6 +929,32 @@ def write_streams(valid: int = 6, tampers: int = 60) -> None:  # pragma: no cove
     _write("streams.json", found)
 
 
+def write_whole(valid: int = 6, tampers: int = 40) -> None:  # pragma: no cover - by hand
+    """Store vectors of bouts of ledger 2 (the client seed's parts in the chain, hidden values
+    sealed): valid ones, with and without a hidden stat, and tampered ones, every tampering of
+    what ledger 2 adds among them (`python -m tests.vectors.generate whole`)."""
+    import warnings
+
+    from hypothesis.errors import NonInteractiveExampleWarning
+
+    warnings.simplefilter("ignore", NonInteractiveExampleWarning)
+    found: list[Vector] = []
+    for hidden in (True, False) * (valid // 2):
+        shape = replace(shapes(scheme=2, ledger=2).example(), hidden=hidden)
+        found += valid_vectors(shape)
+    pairs = shapes(8, scheme=2, ledger=2).flatmap(tampered)
+    found += [pairs.example() for _ in range(tampers)]
+    for kind in WHOLE_TAMPERS:
+        for hidden in (True, True, True, False):
+            found.append(
+                shapes(8, scheme=2, ledger=2)
+                .map(lambda sh, h=hidden: replace(sh, hidden=h))
+                .flatmap(lambda sh, k=kind: _tampered_by(sh, k))
+                .example()
+            )
+    _write("whole.json", found)
+
+
 @st.composite
 def _tampered_by(draw: st.DrawFn, shape: Shape, kind: str) -> Vector:
     doc = bout_export(shape)
@@ -755,4 +971,5 @@ def _write(name: str, vectors: list[Vector]) -> None:  # pragma: no cover - by h
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    write_streams() if sys.argv[1:] == ["streams"] else write_stored()
+    chosen = {"streams": write_streams, "whole": write_whole}
+    chosen.get(sys.argv[1] if sys.argv[1:] else "", write_stored)()

@@ -288,7 +288,14 @@ def _seeds(
     if not isinstance(rotations, list) or not all(isinstance(r, dict) for r in rotations):
         return listed, {}, [_fairness_problem("rotations is not a list of objects", "format")]
     listed += [_Seed(r.get("commitment"), r.get("server_seed"), r.get("seq")) for r in rotations]
-    problems: list[Problem] = []
+    problems: list[Problem] = [
+        _fairness_problem(
+            f"fairness.rotations[{k}] has index {shown(r.get('index'))} (expected {k + 1})",
+            "commitment",
+        )
+        for k, r in enumerate(rotations)
+        if not same_json(r.get("index"), k + 1)
+    ]
     reveals = _reveals(events, listed, problems)
     for index, seed in enumerate(listed):
         if index in reveals:

@@ -195,6 +195,13 @@ async function seedsOf(fairness, events, partial) {
     listed.push({ commitment: get(r, "commitment"), serverSeed: get(r, "server_seed"), seq: get(r, "seq") });
   }
   const problems = [];
+  rotations.forEach((r, k) => {
+    if (!sameJson(get(r, "index"), k + 1)) {
+      problems.push(
+        fairnessProblem(`fairness.rotations[${k}] has index ${pyRepr(get(r, "index"))} (expected ${k + 1})`, "commitment"),
+      );
+    }
+  });
   const reveals = await revealsOf(events, listed, problems);
   for (let index = 0; index < listed.length; index += 1) {
     if (reveals.has(index)) continue;
