@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from referee.bout.names import name as checked_name
 from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
 from referee.bout.view import state_view
+from referee.caches import SizedCache
 from referee.chat.answers import said
 from referee.errors import AuthError, ConflictError, ForbiddenError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
@@ -41,7 +41,7 @@ from referee.service.redaction import (
     redact_hidden,
     seal_hidden,
 )
-from referee.store import Dice, Role, Store, TokenRecord
+from referee.store import HELD_EVENTS, Dice, Role, Store, TokenRecord
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
 
@@ -96,12 +96,14 @@ class StateCache:
     """Folded states of recent bouts, keyed by the hash of the last event they include.
 
     A state is only ever reused for exactly the events it was folded from (the hash chains
-    them all), so a stale entry is never wrong, only unused. Thread-safe; bounded.
+    them all), so a stale entry is never wrong, only unused. Thread-safe; bounded by the
+    events the states hold (a state keeps every event still in force: `held_events` in all,
+    the least recently used bout's forgotten first, as the store's own cache).
     """
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 512, held_events: int = HELD_EVENTS) -> None:
         self._size = size
-        self._states: OrderedDict[str, tuple[int, str, BoutState]] = OrderedDict()
+        self._states: SizedCache[str, tuple[int, str, BoutState]] = SizedCache(held_events)
         self._systems: dict[str, tuple[BoutState, RuleSystem]] = {}
         self._lock = threading.Lock()
 
@@ -126,8 +128,7 @@ class StateCache:
         """The state after `records` (all of the bout's events, in order)."""
         if not records:
             return BoutState()
-        with self._lock:
-            cached = self._states.get(bout_id)
+        cached = self._states.get(bout_id)
         state: BoutState | None = None
         if cached is not None:
             seq, digest, known = cached
@@ -142,19 +143,15 @@ class StateCache:
 
     def after(self, bout_id: str, last: Record) -> BoutState | None:
         """The state kept as the one after the event `last`, if that is the one kept."""
-        with self._lock:
-            cached = self._states.get(bout_id)
+        cached = self._states.get(bout_id)
         if cached is None or cached[0] != last["seq"] or cached[1] != last["hash"]:
             return None
         return cached[2]
 
     def remember(self, bout_id: str, last: Record, state: BoutState) -> None:
         """Keep `state` as the state after the event `last`."""
-        with self._lock:
-            self._states[bout_id] = (int(last["seq"]), str(last["hash"]), state)
-            self._states.move_to_end(bout_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
+        seq = int(last["seq"])
+        self._states.put(bout_id, (seq, str(last["hash"]), state), seq + 1)
 
 
 class RefereeService:
@@ -176,7 +173,7 @@ class RefereeService:
         configurable); `budgets` are a bout's bounds (`Budgets()`, docs/api.md; a test may
         pass smaller ones)."""
         self.store = store
-        self.cache = StateCache()
+        self.cache = StateCache(held_events=store.held_events)
         self.rotate_every = rotate_every
         self.budgets = Budgets() if budgets is None else budgets
         self.spent = Ledgers()

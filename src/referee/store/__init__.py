@@ -20,9 +20,10 @@ from referee.store.engine import (
 )
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.schema import SCHEMA_VERSION
-from referee.store.store import Build, Dice, RngBuild, Store
+from referee.store.store import HELD_EVENTS, Build, Dice, RngBuild, Store
 
 __all__ = [
+    "HELD_EVENTS",
     "SCHEMA_VERSION",
     "BoutRecord",
     "Build",

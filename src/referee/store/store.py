@@ -44,6 +44,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
+from referee.caches import SizedCache
 from referee.errors import ConflictError, LimitError, RuleError, StorageError
 from referee.ledger import (
     ROLL,
@@ -143,8 +144,11 @@ _Work = Callable[[Connection, Row, "ServerSeed | None", list[Event]], list[Event
 MAX_EVENTS_PER_BOUT = 100_000
 MAX_NEW_EVENTS = 1_000
 MAX_ATTEMPTS = 8
-#: Bouts whose events a store keeps in memory (the oldest is forgotten first).
+#: Bouts whose seed positions a store keeps in memory (the oldest is forgotten first).
 KNOWN_BOUTS = 256
+#: Events of all bouts a store keeps in memory (about 1.3 KB each; the least recently used
+#: bout is forgotten first, and a bout bigger than this is read afresh when it is written).
+HELD_EVENTS = 150_000
 MAX_LIST = 1_000
 MIN_TOKEN_LENGTH = 16
 
@@ -226,12 +230,16 @@ class Store:
         "_positions",
         "_writer",
         "clock",
+        "held_events",
     )
 
-    def __init__(self, engine: Engine, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(
+        self, engine: Engine, clock: Callable[[], str] = utc_now, held_events: int = HELD_EVENTS
+    ) -> None:
         """`clock`: the time stamps of what is stored (RFC 3339 UTC, as `utc_time` writes
         them); the system's clock (`referee.store.clock.utc_now`: `utc_time()`'s text,
-        cheaper) unless a test passes one of its own."""
+        cheaper) unless a test passes one of its own. `held_events`: the most events of all
+        bouts kept in memory (`HELD_EVENTS`)."""
         self._engine = engine
         self.clock = clock
         self._errors = StorageErrors(engine)
@@ -242,7 +250,8 @@ class Store:
         # Events already read, per bout. Events are never changed once stored, so a cached
         # list is still a prefix of the ledger whenever its last event is still there with
         # the same hash; only the rows after it are read again.
-        self._known: dict[str, list[Event]] = {}
+        self._known: SizedCache[str, list[Event]] = SizedCache(held_events)
+        self.held_events = held_events
         self._known_lock = threading.Lock()
         # Where each bout's next roll stands after how many of its events (and the hash of the
         # last of them), so a roll reads only the events since (`_position`).
@@ -252,8 +261,7 @@ class Store:
 
     def _all_events(self, conn: Connection, bout_id: str) -> list[Event]:
         """Every event of the bout, reading only those this store has not seen yet."""
-        with self._known_lock:
-            known = self._known.get(bout_id, [])
+        known = self._known.get(bout_id) or []
         events: list[Event] | None = None
         if known:
             # One query: the last known event again (is it still there, same hash?) and
@@ -289,23 +297,26 @@ class Store:
         """Keep `events` as the bout's ledger so far (it is checked against the database,
         by its last event's hash, before it is used again: an append that was rolled back
         afterwards, or another process's append, makes the next read read again)."""
-        with self._known_lock:
-            if len(self._known) >= KNOWN_BOUTS and bout_id not in self._known:
-                self._known.pop(next(iter(self._known)))
-            self._known[bout_id] = events
+        self._known.put(bout_id, events, len(events))
 
     @classmethod
     def open(
-        cls, url: str | None = None, *, create: bool = True, clock: Callable[[], str] = utc_now
+        cls,
+        url: str | None = None,
+        *,
+        create: bool = True,
+        clock: Callable[[], str] = utc_now,
+        held_events: int = HELD_EVENTS,
     ) -> Store:
         """Open (and migrate) the database at `url`: a path, sqlite:///..., postgresql://...
 
         `create=False` refuses to create a missing SQLite file (NotFoundError); `clock` stamps
-        what is stored (the system's; a test may pass its own, see `Store.__init__`).
+        what is stored (the system's; a test may pass its own, see `Store.__init__`);
+        `held_events`: the most events of all bouts kept in memory.
         """
         engine = make_engine(default_url() if url is None else url, create=create)
         migrate(engine)
-        return cls(engine, clock)
+        return cls(engine, clock, held_events)
 
     @property
     def url(self) -> str:
@@ -741,8 +752,7 @@ class Store:
         conn = ambient(self._engine)  # the unit's connection: `write_transaction` would be it
         if not isinstance(token, str) or conn is None:
             return self.lookup_token(token)
-        with self._known_lock:
-            known = self._known.get(bout_id)
+        known = self._known.get(bout_id)
         after = known[-1]["seq"] - 1 if known else -1
         digest = token_hash(token)
         with self._guard():
