@@ -216,6 +216,17 @@ def test_the_verifier_warns_when_the_export_is_of_another_bout_than_the_one_aske
     expect(page.locator("#checked")).to_have_text(
         f"Checked bout {asked} “The bout you mean” (MSV), the bout asked for."
     )
+    # The address names another bout: the page fetches that one, and holds pastes to it.
+    page.evaluate("(id) => { location.hash = `#bout=${id}`; }", other)
+    expect(page.locator("#checked")).to_have_text(
+        f"Checked bout {other} “Another bout” (MSV), the bout asked for."
+    )
+    expect(page.locator("#message.ok")).to_have_text("Verified.")
+    page.fill("#export-text", json.dumps(genuine, ensure_ascii=False))
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#checked")).to_have_text(
+        f"Checked bout {asked} “The bout you mean” (MSV): NOT bout {other}, the bout asked for."
+    )
     # With no bout in its address, the page names the bout it checked and asks nothing of it.
     plain = pages()
     plain.goto(f"{web.url}/static/verify.html")

@@ -10,6 +10,10 @@ import { checkAgainstMemory } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
 
+/** The bout the page's address names (#bout=ID), or null: what a pasted or opened export is
+ * held to. A fragment without a bout (the skip link's #main) leaves it as it was. */
+let addressed = null;
+
 /**
  * Check one export's text. `asked` is the bout the reader asked for (the id fetched, or the
  * page's `#bout=ID` for a pasted or opened file), or null: an export of another bout is said
@@ -254,7 +258,7 @@ $("paste-form").addEventListener("submit", (ev) => {
     const text = file ? await file.text() : $("export-text").value;
     if (!text.trim()) throw new Error("paste an export or choose a file first");
     // A file or a paste is held to the bout in the page's address (#bout=ID), if any.
-    return run(checkJson(text), fragment().bout || null);
+    return run(checkJson(text), addressed);
   });
 });
 
@@ -264,11 +268,12 @@ for (const form of ["fetch-form", "paste-form"]) {
 
 window.refereeVerify = { verifyExport, verifyExportText, run };
 
-/** The bout in the page's address (#bout=ID) is fetched and checked: at once, and whenever
- * the address names another. */
+/** The bout in the page's address is fetched and checked: at once, and whenever the address
+ * names another. */
 function fromAddress() {
   const params = fragment();
   if (!params.bout) return;
+  addressed = params.bout;
   $("bout-id").value = params.bout;
   check(() => fetchAndVerify(params.bout));
 }
