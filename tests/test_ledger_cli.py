@@ -83,9 +83,10 @@ def test_export_then_verify_ok(db: str, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines == [
+        "checked bout 'b1' ('Spar', msv)",
         "rulings by the referee: none",
         "ok: 4 events, 2 rolls, 1 seed; chain, commitment, faces, nonce, time, header, complete"
-        + (", rules hold" if "rules" in lines[1] else " hold"),
+        + (", rules hold" if "rules" in lines[2] else " hold"),
         f"not checked: {UNCHAINED_SEED}",
     ]
     assert result.stderr == ""
@@ -109,6 +110,7 @@ def test_verify_tampered_face_exits_1_naming_the_event(db: str, tmp_path: Path) 
         "error: event 2 (roll): hash does not match the event (someone changed it) (+1 more)\n"
     )
     assert result.stdout.splitlines() == [
+        "checked bout 'b1' ('Spar', msv)",
         "rulings by the referee: none",
         "FAILED: 2 problem(s) in 4 events, 2 rolls, 1 seed",
         "  event 2 (roll): hash does not match the event (someone changed it)",
@@ -166,7 +168,8 @@ def test_verify_expect_commitment(db: str, tmp_path: Path) -> None:
     result = run("verify", str(out), "--expect-hash", "x")
     assert (result.exit_code, result.stderr) == (
         2,
-        "error: --expect-hash 'x' is not 64 hex characters\n",
+        "error: --expect-hash 'x' holds no event hash: give 64 hex characters, SEQ:HASH "
+        "(e.g. 57:3f9a...c2), or the whole line that said it\n",
     )
 
 
@@ -203,13 +206,13 @@ def test_verify_unrevealed_seed_exits_1(tmp_path: Path) -> None:
         "error: fairness: server seed is not revealed yet, so the faces cannot be checked yet "
         "(+1 more)\n"
     )
-    assert result.stdout.splitlines()[3] == (
+    assert result.stdout.splitlines()[4] == (
         "  event 1 (roll): the export ends here without the close, so it is partial (the bout "
         "is not closed yet, or the export was cut short); --partial checks it up to here"
     )
     partial = run("verify", "--partial", "-", stdin=exported.stdout)
     assert (partial.exit_code, partial.stderr) == (0, "")
-    assert partial.stdout.splitlines()[1:3] == [
+    assert partial.stdout.splitlines()[2:4] == [
         "ok (partial): 2 events, 1 rolls, 1 seed, up to event 1 (roll), not closed; chain, "
         "commitment, faces, nonce, time, header, complete"
         + (", rules hold" if "rules" in partial.stdout else " hold"),
@@ -236,7 +239,7 @@ def test_verify_names_a_cut_export_an_edited_header_and_a_time_going_back(
     edited["bout"]["winner"] = "Tarl"
     out.write_text(json.dumps(edited))
     result = run("verify", str(out))
-    assert result.stdout.splitlines()[2:4] == [
+    assert result.stdout.splitlines()[3:5] == [
         "  export: bout.winner is not covered by the chain (a bout has id, system, name, rules, "
         "created_at, status)",
         "  event 0 (bout_opened): bout.name 'Another' differs from the name 'Spar' the chain "
@@ -391,3 +394,283 @@ def test_export_of_a_bout_still_going_leaves_hidden_stats_out(tmp_path: Path) ->
     closed = run("export", bout, "--db", path)
     assert opened_events(json.loads(closed.stdout))[2]["payload"]["stats"] == {"cs": 73}
     assert run("verify", "-", stdin=closed.stdout).exit_code == 0
+
+
+# ---- what a player kept: --bout, --expect-hash in its three forms, --expect-client-seed ---------
+
+
+def ledger_2_spar(tmp_path: Path) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    """A closed spar of ledger 2 (the client seed in the chain), fought through the service:
+    the export's file, the export, and what a fighter who joined first and left before the
+    second joined was shown (the commitment, the client seed, its join's seq and hash)."""
+    from referee.bout import commands as c
+    from referee.service.bouts import ANONYMOUS, RefereeService
+    from tests.seeds import for_test
+
+    with Store.open(str(tmp_path / "spar.db")) as store:
+        service = RefereeService(store, entropy=for_test())
+        made = service.create_bout("msv", "Spar at the Tarn Cot", client_seed="gm")
+        bout, referee = made["id"], service.caller(made["id"], made["referee_token"])
+        joined = service.add_fighter(
+            bout, ANONYMOUS, "Tarl", {"cs": 60}, client_seed="tarl-7", joining=True
+        )
+        last = service.visible_records(bout, ANONYMOUS)[-1]
+        held = {
+            "commitment": made["commitment"],
+            "client_seed": joined["client_seed"],
+            "seq": last["seq"],
+            "hash": last["hash"],
+        }
+        service.add_fighter(bout, ANONYMOUS, "Orc", {"cs": 70}, client_seed="orc-3", joining=True)
+        service.command(bout, referee, c.RollInitiative())
+        for _ in range(200):
+            current = service.state(bout).current
+            if current is None:
+                break
+            foe = "Orc" if current == "Tarl" else "Tarl"
+            service.act(bout, referee, current, "attack", {"target": foe})
+        service.close(bout, referee)
+        doc = service.export(bout)
+    path = tmp_path / "spar.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert (
+        held["client_seed"] == "gm:tarl-7" and doc["fairness"]["client_seed"] == "gm:tarl-7:orc-3"
+    )
+    return path, doc, held
+
+
+def test_verify_names_the_bout_it_checked_and_fails_on_another_than_the_one_asked_for(
+    db: str, tmp_path: Path
+) -> None:
+    out = export_file(db, tmp_path)
+    asked = run("verify", str(out), "--bout", "b1")
+    assert asked.exit_code == 0, asked.output
+    lines = asked.stdout.splitlines()
+    assert lines[0] == "checked bout 'b1' ('Spar', msv), the bout asked for (--bout)"
+    assert lines[2].startswith("ok: 4 events") and lines[2].endswith(", bout hold")
+    other = run("verify", str(out), "--bout", "b2")
+    assert other.exit_code == 1
+    assert other.stdout.splitlines()[:4] == [
+        "checked bout 'b1' ('Spar', msv), NOT bout 'b2', the one asked for (--bout)",
+        "rulings by the referee: none",
+        "FAILED: 1 problem(s) in 4 events, 2 rolls, 1 seed",
+        "  export: this export is of bout 'b1' ('Spar'), not of bout 'b2', the one asked for "
+        "(--bout)",
+    ]
+    assert other.stderr == (
+        "error: export: this export is of bout 'b1' ('Spar'), not of bout 'b2', the one asked "
+        "for (--bout)\n"
+    )
+    report = json.loads(run("verify", "--json", str(out), "--bout", "b2").stdout)
+    assert report["bout"] == {
+        "id": "b1",
+        "name": "Spar",
+        "system": "msv",
+        "asked": "b2",
+        "same": False,
+    }
+    assert (report["verdict"], report["problems"][0]["check"]) == ("rejected", "bout")
+    plain = json.loads(run("verify", "--json", str(out)).stdout)
+    assert plain["bout"] == {
+        "id": "b1",
+        "name": "Spar",
+        "system": "msv",
+        "asked": None,
+        "same": None,
+    }
+
+
+def test_verify_expect_hash_takes_a_hash_a_seq_and_hash_or_the_line_a_client_said(
+    tmp_path: Path,
+) -> None:
+    from referee.discord.desk import head_line
+
+    path, doc, held = ledger_2_spar(tmp_path)
+    head = doc["events"][-1]
+    forms = [
+        held["hash"].upper(),
+        f"{held['seq']}:{held['hash']}",
+        f"  {head['seq']}:{head['hash']}\n",
+        head_line(doc),  # the Discord bot's closing line
+        # the Second Life HUD's closing line (examples/secondlife/fighter-hud.lsl)
+        f"the bout is closed; its last event hash is {head['hash']}. Verify: "
+        f"https://referee.example.org/static/verify.html#bout={doc['bout']['id']}",
+    ]
+    for form in forms:
+        result = run("verify", str(path), "--expect-hash", form)
+        assert (result.exit_code, result.stderr) == (0, ""), (form, result.output)
+        assert result.stdout.splitlines()[2].endswith(", rules, kept hash hold"), form
+    # Every form at once, and the bout with them.
+    many = [a for form in forms for a in ("--expect-hash", form)]
+    assert run("verify", str(path), *many, "--bout", doc["bout"]["id"]).exit_code == 0
+
+
+def test_verify_a_kept_seq_and_hash_names_the_event_whose_hash_differs(tmp_path: Path) -> None:
+    path, doc, held = ledger_2_spar(tmp_path)
+    other = doc["events"][held["seq"] + 1]
+    seen = f"{held['seq']}:{other['hash']}"  # a hash that is in the export, but not at that event
+    assert run("verify", str(path), "--expect-hash", other["hash"]).exit_code == 0
+    result = run("verify", str(path), "--expect-hash", seen)
+    assert result.exit_code == 1
+    kind = doc["events"][held["seq"]]["type"]
+    assert result.stderr == (
+        f"error: event {held['seq']} ({kind}): its hash {held['hash'][:12] + '...'!r} is not "
+        f"{other['hash']!r}, the hash you kept of it (the export was rewritten)\n"
+    )
+    # The same from a Discord line whose event number is not the hash's
+    line = f"Head hash: {other['hash']} (event {held['seq']}). Keep it: ..."
+    assert run("verify", str(path), "--expect-hash", line).stderr == result.stderr
+    gone = run("verify", str(path), "--expect-hash", f"999:{held['hash']}")
+    assert (gone.exit_code, gone.stderr) == (
+        1,
+        f"error: export: no event 999, whose hash {held['hash']!r} you kept (the export was cut "
+        "or rewritten)\n",
+    )
+
+
+def test_verify_expect_client_seed_accepts_the_one_shown_and_more_parts_after_it(
+    tmp_path: Path,
+) -> None:
+    path, doc, held = ledger_2_spar(tmp_path)
+    for shown_seed in (held["client_seed"], doc["fairness"]["client_seed"], "gm"):
+        result = run("verify", str(path), "--expect-client-seed", shown_seed)
+        assert (result.exit_code, result.stderr) == (0, ""), shown_seed
+        assert result.stdout.splitlines()[2].endswith(", rules, kept client seed hold")
+    for wrong in ("gm:orc-3", "gm:tarl", "forged-3:tarl-7", "gm:tarl-7:orc-3:x"):
+        result = run("verify", str(path), "--expect-client-seed", wrong)
+        assert (result.exit_code, result.stderr) == (
+            1,
+            f"error: export: the export's client seed 'gm:tarl-7:orc-3' is neither {wrong!r}, "
+            "the one you were shown, nor it followed by ':' and more parts (the export was "
+            "rewritten)\n",
+        ), wrong
+
+
+def test_the_operators_rewrite_fails_against_what_a_fighter_kept_on_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """The rewrite (tests/attacks.py) holds together by itself, with the commitment shown at the
+    start; the hash and the client seed a fighter kept before the first roll reject it."""
+    from tests.attacks import loser_wins, winner
+
+    path, doc, held = ledger_2_spar(tmp_path)
+    forged = loser_wins(doc)
+    assert winner(forged) != winner(doc)
+    rewritten = tmp_path / "rewritten.json"
+    rewritten.write_text(json.dumps(forged), encoding="utf-8")
+    bout = ["--bout", doc["bout"]["id"], "--expect-commitment", held["commitment"]]
+    assert run("verify", str(rewritten), *bout).exit_code == 0  # by itself: it holds
+    kept = f"{held['seq']}:{held['hash']}"
+    result = run(
+        "verify", str(rewritten), *bout, "--expect-hash", kept,
+        "--expect-client-seed", held["client_seed"],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    found = [line.strip() for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert found == [
+        f"export: the export's client seed {forged['fairness']['client_seed']!r} is neither "
+        "'gm:tarl-7', the one you were shown, nor it followed by ':' and more parts (the export "
+        "was rewritten)",
+        f"event {held['seq']} (fighter_added): its hash "
+        f"{forged['events'][held['seq']]['hash'][:12] + '...'!r} is not {held['hash']!r}, the "
+        "hash you kept of it (the export was rewritten)",
+    ]
+    assert run("verify", str(path), *bout, "--expect-hash", kept).exit_code == 0
+
+
+def test_what_you_kept_is_checked_even_while_the_rules_wait_for_sealed_events(
+    tmp_path: Path,
+) -> None:
+    """A public export of a bout still going holds sealed events (hidden stats): the rules wait
+    for their opening, what you kept does not."""
+    from referee.bout import commands as c
+    from referee.service.bouts import RefereeService
+    from tests.seeds import for_test
+
+    with Store.open(str(tmp_path / "hidden.db")) as store:
+        service = RefereeService(store, entropy=for_test())
+        made = service.create_bout("msv", "Ambush", client_seed="gm")
+        bout, referee = made["id"], service.caller(made["id"], made["referee_token"])
+        service.add_fighter(bout, referee, "Tarl", {"cs": 65})
+        service.add_fighter(bout, referee, "Orc", {"cs": 73}, hidden=("cs",))
+        service.command(bout, referee, c.RollInitiative())
+        doc = service.export(bout)
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    plain = run("verify", "--partial", str(path))
+    assert plain.exit_code == 0 and "rules: not checked while 2 sealed event(s)" in plain.stdout
+    other = "ab" * 32
+    for args, said in (
+        (("--bout", "elsewhere"), "export: this export is of bout"),
+        (("--expect-hash", other), f"export: no event has hash {other!r}"),
+        (("--expect-client-seed", "forged"), "export: the export's client seed 'gm' is neither"),
+    ):
+        result = run("verify", "--partial", str(path), *args)
+        assert result.exit_code == 1 and result.stderr.startswith(f"error: {said}"), args
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        (
+            "--expect-hash",
+            "12:" + "zz" * 32,
+            "--expect-hash '12:zzzz...' holds no event hash: give 64 hex characters, SEQ:HASH "
+            "(e.g. 57:3f9a...c2), or the whole line that said it",
+        ),
+        (
+            "--expect-hash",
+            "",
+            "--expect-hash '' holds no event hash: give 64 hex characters, SEQ:HASH "
+            "(e.g. 57:3f9a...c2), or the whole line that said it",
+        ),
+        (
+            "--expect-hash",
+            f"commitment {'ab' * 32}, head {'cd' * 32}",
+            "--expect-hash 'commitment abab..., ...' holds 2 different 64-hex values: "
+            "give the event hash alone (or SEQ:HASH)",
+        ),
+        (
+            "--expect-hash",
+            f"(event 3) {'ab' * 32} (event 4)",
+            "--expect-hash '(event 3) abab... (e...' names 2 events (3, 4): give SEQ:HASH",
+        ),
+        (
+            "--expect-client-seed",
+            "",
+            "--expect-client-seed '' is not a client seed: its parts (1 or more characters each, "
+            "no control characters) are joined by ':'",
+        ),
+        (
+            "--expect-client-seed",
+            "gm::x",
+            "--expect-client-seed 'gm::x' is not a client seed: its parts (1 or more characters "
+            "each, no control characters) are joined by ':'",
+        ),
+        (
+            "--expect-client-seed",
+            "gm:x\n",
+            "--expect-client-seed 'gm:x\\n' is not a client seed: its parts (1 or more characters "
+            "each, no control characters) are joined by ':'",
+        ),
+        ("--bout", "", "--bout '' is not a bout id"),
+    ],
+    ids=[
+        "bad hex",
+        "empty",
+        "two hashes",
+        "two events",
+        "empty seed",
+        "empty part",
+        "newline",
+        "empty bout",
+    ],
+)
+def test_verify_refuses_a_kept_value_it_cannot_read_in_one_line(
+    db: str, tmp_path: Path, option: str, value: str, message: str
+) -> None:
+    out = export_file(db, tmp_path)
+    result = run("verify", str(out), option, value)
+    # a value longer than 80 characters is cut to 77 and "..." (abab... is 64 hex digits)
+    shown_message = message.replace("abab...", "ab" * 32).replace("zzzz...", "zz" * 32)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {shown_message}\n")

@@ -206,15 +206,20 @@ def test_a_whole_msv_spar_from_the_home_page_to_verification(
         f"Verified: {report.events} events, {report.rolls} rolls, 1 seed(s)."
     )
     shoot(verify, "verify")
-    # A fresh browser saw nothing of the bout; a fighter's browser kept the commitment and the
-    # last event it was shown, and its verifier checks the export against them unasked.
-    assert verify.locator("#memory").is_hidden()
+    # A fresh browser saw nothing of the bout, and says so; a fighter's browser kept the
+    # commitment, the client seed and the last event it was shown, and its verifier checks the
+    # export against them unasked.
+    expect(verify.locator("#memory.hint")).to_contain_text("This browser kept nothing of this")
+    expect(verify.locator("#checked")).to_have_text(
+        f"Checked bout {bout} “Spar at the Tarn Cot” (MSV), the bout asked for."
+    )
     seen = fighters["Tarl"]
     seen.goto(links["verify"])
     seen.wait_for_selector("#verdict.ok")
-    expect(seen.locator("#memory.ok")).to_contain_text(
+    expect(seen.locator("#memory.ok")).to_have_text(
         "Matches what this browser saw of this bout: the commitment is the one this browser "
-        f"was shown ({links['commitment'][:12]}…); event {report.last[0]}, the last this "
+        f"was shown ({links['commitment'][:12]}…); the client seed is the one this browser was "
+        f"shown ({doc['fairness']['client_seed']}); event {report.last[0]}, the last this "
         "browser saw, is in it with the hash it had."
     )
     for page in (referee, board, verify, phone, *fighters.values()):

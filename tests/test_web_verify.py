@@ -387,8 +387,14 @@ def test_the_verifier_checks_an_export_against_what_this_browser_saw(
 
     other = "ab" * 32
     kept({"commitment": other, "seq": last["seq"], "hash": other})
-    expect(page.locator("#verdict.ok")).to_be_visible()  # the chain holds by itself...
-    expect(page.locator("#memory.bad")).to_have_text(  # ...but not what this browser saw
+    # The chain holds by itself, but not what this browser saw: no green verdict for it.
+    expect(page.locator("#verdict.bad")).to_have_text(
+        "Rejected: this export does not match what this browser was shown of this bout (see "
+        f"below). By itself it holds together ({len(doc['events'])} events, "
+        f"{sum(e['type'] == 'roll' for e in doc['events'])} rolls, 1 seed(s), ending with the "
+        "close), as an export rewritten whole does."
+    )
+    expect(page.locator("#memory.bad")).to_have_text(
         "Does NOT match what this browser saw of this bout: the commitment "
         f"{doc['fairness']['commitment'][:12]}… is not the one this browser was shown "
         f"(abababababab…): the export was rewritten from another seed; event {last['seq']} has "
@@ -399,5 +405,32 @@ def test_the_verifier_checks_an_export_against_what_this_browser_saw(
     kept({"seq": last["seq"] + 5, "hash": other})
     expect(page.locator("#memory.bad")).to_contain_text(
         f"event {last['seq'] + 5}, which this browser saw, is not in it: the export was cut"
+    )
+
+    # The client seed this browser was shown: the export's, or it followed by more parts
+    # (fighters who joined after); not another; once this browser saw it fixed, only itself.
+    seed = doc["fairness"]["client_seed"]
+    referee_part = seed.split(":")[0]
+    kept({"client_seed": referee_part})
+    expect(page.locator("#memory.ok")).to_have_text(
+        f"Matches what this browser saw of this bout: the client seed {seed} is the one this "
+        f"browser was shown ({referee_part}) with the parts of fighters who joined after."
+    )
+    kept({"client_seed": "forged"})
+    expect(page.locator("#memory.bad")).to_have_text(
+        f"Does NOT match what this browser saw of this bout: the client seed {seed} is not the "
+        "one this browser was shown (forged, or it followed by more parts): the export was "
+        "rewritten."
+    )
+    kept({"client_seed": referee_part, "client_seed_fixed": True})
+    expect(page.locator("#memory.bad")).to_have_text(
+        f"Does NOT match what this browser saw of this bout: the client seed {seed} is not the "
+        f"one this browser was shown when the first roll fixed it ({referee_part}): the export "
+        "was rewritten."
+    )
+    kept({"client_seed": seed, "client_seed_fixed": True})
+    expect(page.locator("#memory.ok")).to_have_text(
+        "Matches what this browser saw of this bout: the client seed is the one this browser "
+        f"was shown ({seed})."
     )
     clean(page)

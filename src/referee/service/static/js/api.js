@@ -2,7 +2,7 @@
 // messages shown as they are, the page's fragment (#bout=ID&token=T) and the live stream.
 
 import { EVENT_TYPES } from "./vocabulary.js";
-import { sawCommitment, sawEvent } from "./witness.js";
+import { sawClientSeed, sawEvent, sawView } from "./witness.js";
 
 /** The page's fragment as an object: #bout=ID&token=T -> {bout: "ID", token: "T"}. */
 export function fragment() {
@@ -78,12 +78,15 @@ export class Bout {
 
   async get(path = "") {
     const data = await call("GET", this.base + path, { token: this.token });
-    if (path === "" && data) sawCommitment(this.id, data.commitment); // kept for the verifier
+    if (path === "") sawView(this.id, data); // its commitment and client seed, kept for the verifier
     return data;
   }
 
-  post(path, body) {
-    return call("POST", this.base + path, { token: this.token, body });
+  async post(path, body) {
+    const data = await call("POST", this.base + path, { token: this.token, body });
+    // A join (or a fighter added) answers with the client seed it grew: kept for the verifier.
+    if ((path === "/join" || path === "/fighters") && data) sawClientSeed(this.id, data.client_seed);
+    return data;
   }
 
   patch(path, body) {

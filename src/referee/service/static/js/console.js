@@ -91,10 +91,26 @@ async function refresh() {
     copyButton(() => view.commitment, "Copy the commitment"),
     " · client seed ",
     el("code", {}, view.client_seed),
+    ...newestHash(),
   );
   if (role === "referee") updateRefereeSelects(view);
   if (role === "board") await refreshBoard();
   else updateActForm(view);
+}
+
+/** The newest event this page was shown, as `referee verify --expect-hash` takes it
+ * (SEQ:HASH): what a player keeps to hold any export of the bout to (the browser keeps it
+ * too, witness.js). */
+function newestHash() {
+  const last = [...state.events].reverse().find((e) => typeof e.hash === "string");
+  if (!last) return [];
+  const kept = `${last.seq}:${last.hash}`;
+  return [
+    " · newest event hash ",
+    el("code", { id: "kept-hash" }, kept),
+    " ",
+    copyButton(() => kept, "Copy the newest event hash (SEQ:HASH, for referee verify --expect-hash)"),
+  ];
 }
 
 /** This page in the browser's "My bouts" (home page): its role, token and last state. */

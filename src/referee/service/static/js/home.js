@@ -4,7 +4,7 @@
 import { ServiceError, attempt, call, el, fill, say, seedPart } from "./api.js";
 import { forget, forgetAll, myBouts, pageOf, remember, restate, roleWords } from "./mybouts.js";
 import { qrToggle } from "./qr.js";
-import { sawCommitment } from "./witness.js";
+import { sawClientSeed, sawView } from "./witness.js";
 import { systemSpec } from "./systems.js";
 import { confirmAction, copyButton, fieldSet, gate, stateWords } from "./ui.js";
 
@@ -73,7 +73,7 @@ async function create() {
     return f;
   });
   const bout = await call("POST", "/api/bouts", { body });
-  sawCommitment(bout.id, bout.commitment);
+  sawView(bout.id, bout); // the commitment and the client seed shown here, kept for the verifier
   const invites = {};
   for (const f of fighters) {
     try {
@@ -84,6 +84,7 @@ async function create() {
         body: { ...f, client_seed: seedPart() },
       });
       invites[added.name] = added.token;
+      sawClientSeed(bout.id, added.client_seed);
     } catch (err) {
       keep(bout, invites, body);
       throw new ServiceError(err.status, err.code, `The bout was started, but fighter ${JSON.stringify(f.name)} was refused: ${err.message} (add it from the referee page)`);
@@ -201,6 +202,7 @@ async function refreshMine() {
     try {
       const base = `/api/bouts/${encodeURIComponent(entry.id)}`;
       const view = await call("GET", base, { token: entry.token || null });
+      sawView(entry.id, view);
       words = stateWords(view, entry.fighter || null);
     } catch (err) {
       words =

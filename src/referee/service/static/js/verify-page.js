@@ -10,23 +10,47 @@ import { checkAgainstMemory } from "./witness.js";
 
 const $ = (id) => document.getElementById(id);
 
-async function run(text) {
+/** The bout the page's address names (#bout=ID), or null: what a pasted or opened export is
+ * held to. A fragment without a bout (the skip link's #main) leaves it as it was. */
+let addressed = null;
+
+/**
+ * Check one export's text. `asked` is the bout the reader asked for (the id fetched, or the
+ * page's `#bout=ID` for a pasted or opened file), or null: an export of another bout is said
+ * to be so, and never gets a plain "Verified." for the one asked for.
+ */
+async function run(text, asked = null) {
   let report;
   try {
     report = await verifyExportText(text, { partial: true });
   } catch (err) {
-    if (err instanceof CannotVerifyHere) return cannot(err);
+    if (err instanceof CannotVerifyHere) return cannot(err, text, asked);
     if (err instanceof NotAnExport) throw err;
     throw new Error(`could not verify: ${err.message}`);
   }
   const doc = JSON.parse(text);
   render(report, doc);
-  // What this browser was shown of the bout (its commitment, the last event it saw), checked
-  // without being asked: a rewrite from another seed holds together by itself.
+  const bout = doc.bout || {};
+  const other = otherBout(bout, asked);
+  showChecked(bout, asked);
+  // What this browser was shown of the bout (its commitment, client seed, the newest event it
+  // saw), checked without being asked: a rewrite made whole holds together by itself.
   const memory = checkAgainstMemory(doc);
-  showMemory(memory);
+  showMemory(memory, true);
   report.memory = memory;
+  report.bout = { id: bout.id, name: bout.name, asked, other };
+  const verdict = $("verdict");
+  if (other) {
+    verdict.className = "verdict bad";
+    verdict.textContent = `Not the bout asked for: this export is of ${boutWords(bout)}, not of bout ${asked}. ${itself(report)}`;
+    say(`This export is of another bout (${boutWords(bout)}) than the one asked for (bout ${asked}): it says nothing of bout ${asked}.`, "error");
+    return report;
+  }
   if (memory && !memory.ok) {
+    if (report.ok) {
+      verdict.className = "verdict bad";
+      verdict.textContent = `Rejected: this export does not match what this browser was shown of this bout (see below). ${itself(report)}`;
+    }
     say("The export does not match what this browser was shown of this bout: see the report.", "error");
     return report;
   }
@@ -35,22 +59,75 @@ async function run(text) {
   return report;
 }
 
-function showMemory(memory) {
+/** Whether an export of `bout` is of another bout than the one asked for. */
+function otherBout(bout, asked) {
+  return typeof asked === "string" && asked !== "" && bout.id !== asked;
+}
+
+/** "bout b1 “Spar”": the bout as its export names it. */
+function boutWords(bout) {
+  const id = typeof bout.id === "string" ? bout.id : JSON.stringify(bout.id === undefined ? null : bout.id);
+  return typeof bout.name === "string" ? `bout ${id} “${bout.name}”` : `bout ${id}`;
+}
+
+/** What the export is by itself, when what this page holds it to says otherwise. */
+function itself(report) {
+  const counts = `${report.events} events, ${report.rolls} rolls, ${report.seeds} seed(s)`;
+  if (report.verdict === "verified") return `By itself it holds together (${counts}, ending with the close), as an export rewritten whole does.`;
+  if (report.verdict === "partial") return `By itself it holds together up to event ${report.last.seq} (${counts}; not closed).`;
+  return `By itself it is rejected too: ${report.first.toString()}`;
+}
+
+/** Which bout was checked (as its export names it), and whether it is the one asked for. */
+function showChecked(bout, asked) {
+  const box = $("checked");
+  box.hidden = false;
+  const system = typeof bout.system === "string" ? ` (${bout.system.toUpperCase()})` : "";
+  if (otherBout(bout, asked)) {
+    box.className = "verdict bad";
+    box.textContent = `Checked ${boutWords(bout)}${system}: NOT bout ${asked}, the bout asked for.`;
+  } else {
+    box.className = "checked";
+    box.textContent = `Checked ${boutWords(bout)}${system}${asked ? ", the bout asked for" : ""}.`;
+  }
+}
+
+/** What this browser kept of the bout against the export (`memory`: checkAgainstMemory's
+ * answer); `checked` false hides the box (nothing checked yet). */
+function showMemory(memory, checked = false) {
   const box = $("memory");
-  box.hidden = memory === null;
-  if (memory === null) return;
+  box.hidden = !checked;
+  if (!checked) return;
+  if (memory === null) {
+    box.className = "hint";
+    box.textContent =
+      "This browser kept nothing of this bout, so it cannot tell this export from one rewritten whole: check it " +
+      "in a browser that followed the bout, or with referee verify --expect-hash and a hash a player kept.";
+    return;
+  }
   box.className = `verdict ${memory.ok ? "ok" : "bad"}`;
   const head = memory.ok ? "Matches what this browser saw of this bout: " : "Does NOT match what this browser saw of this bout: ";
   box.textContent = head + memory.lines.join("; ") + ".";
 }
 
-function cannot(err) {
+function cannot(err, text, asked) {
   const verdict = $("verdict");
   verdict.className = "verdict pending";
   verdict.textContent = `Cannot verify here: ${err.message}`;
   showMemory(null);
   for (const id of ["problems", "facts", "rolls", "rulings"]) fill($(id), []);
-  say("This export cannot be verified in a browser.", "error");
+  let bout = {};
+  try {
+    bout = JSON.parse(text).bout || {};
+  } catch {
+    // read as Python reads it, it is an export; JSON.parse only names its bout here
+  }
+  showChecked(bout, asked);
+  if (otherBout(bout, asked)) {
+    say(`This export is of another bout (${boutWords(bout)}) than the one asked for (bout ${asked}), and it cannot be verified in a browser.`, "error");
+  } else {
+    say("This export cannot be verified in a browser.", "error");
+  }
   return { verdict: "cannot", message: err.message };
 }
 
@@ -127,7 +204,7 @@ async function fetchAndVerify(id) {
     }
     throw new ServiceError(response.status, "http_error", message);
   }
-  return run(text);
+  return run(text, id);
 }
 
 function checkJson(text) {
@@ -147,6 +224,7 @@ function clearReport(text) {
   const verdict = $("verdict");
   verdict.className = "verdict";
   verdict.textContent = text;
+  $("checked").hidden = true;
   showMemory(null);
   for (const id of ["problems", "facts", "rolls", "rulings"]) fill($(id), []);
   say("");
@@ -179,7 +257,8 @@ $("paste-form").addEventListener("submit", (ev) => {
     const file = $("export-file").files[0];
     const text = file ? await file.text() : $("export-text").value;
     if (!text.trim()) throw new Error("paste an export or choose a file first");
-    return run(checkJson(text));
+    // A file or a paste is held to the bout in the page's address (#bout=ID), if any.
+    return run(checkJson(text), addressed);
   });
 });
 
@@ -189,8 +268,14 @@ for (const form of ["fetch-form", "paste-form"]) {
 
 window.refereeVerify = { verifyExport, verifyExportText, run };
 
-const params = fragment();
-if (params.bout) {
+/** The bout in the page's address is fetched and checked: at once, and whenever the address
+ * names another. */
+function fromAddress() {
+  const params = fragment();
+  if (!params.bout) return;
+  addressed = params.bout;
   $("bout-id").value = params.bout;
   check(() => fetchAndVerify(params.bout));
 }
+window.addEventListener("hashchange", fromAddress);
+fromAddress();
