@@ -378,11 +378,19 @@ class RefereeService:
 
         token = new_token()
         with self.unit():
-            self._write(
+            joined = self._write(
                 bout_id, command, by, check=check, client_seed_part=part, grant=(token, name)
             )
             seed = self.store.get_bout(bout_id).client_seed
-        return {"name": name, "token": token, "client_seed": seed}
+        # The join's event, to keep: its hash chains the client seed's parts so far.
+        last = joined[-1]
+        return {
+            "name": name,
+            "token": token,
+            "client_seed": seed,
+            "seq": last["seq"],
+            "hash": last["hash"],
+        }
 
     # -- acting --------------------------------------------------------------------------
 

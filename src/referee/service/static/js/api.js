@@ -85,7 +85,10 @@ export class Bout {
   async post(path, body) {
     const data = await call("POST", this.base + path, { token: this.token, body });
     // A join (or a fighter added) answers with the client seed it grew: kept for the verifier.
-    if ((path === "/join" || path === "/fighters") && data) sawClientSeed(this.id, data.client_seed);
+    if ((path === "/join" || path === "/fighters") && data) {
+      sawClientSeed(this.id, data.client_seed);
+      sawEvent(this.id, data); // the join's own event (seq and hash), the newest this page saw
+    }
     return data;
   }
 
