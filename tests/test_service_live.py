@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from referee.ledger import chain
-from referee.service.live import LiveHub
+from referee.service.live import LiveHub, sse
 from referee.store import Store
 from referee.store.notify import listener_of
 from tests.service_fixtures import SERVE, LiveServer, serve_process, start_server
@@ -183,7 +183,7 @@ def test_a_commit_to_a_bout_nobody_watches_wakes_nothing_on_the_loop() -> None:
     wake-up each (a hand-off from the writer's thread); a watched bout's still does."""
 
     async def scenario() -> list[str | None]:
-        hub = LiveHub(lambda bout_id, after: [], lambda records: records)
+        hub = LiveHub(lambda bout_id, after: [], lambda bout_id, after: [])
         stream = hub.open("watched", -1, referee=True, address="127.0.0.1")
         assert await anext(stream) == "retry: 1000\n\n"  # the feed is registered
         loop = asyncio.get_running_loop()
@@ -389,3 +389,41 @@ def test_a_fighters_stream_stops_when_its_token_is_revoked(live: LiveServer, how
     assert stream.ended.wait(WAIT), f"the stream goes on after {how}"
     assert stream.names() == ["bout_opened", "fighter_added", "fighter_added", "revoked"]
     assert live.get(f"/api/bouts/{bout}/events", params={"token": token}).status_code == 401
+
+
+def test_a_stream_older_than_what_its_feed_keeps_reads_the_rest_from_the_store() -> None:
+    """A feed keeps the texts of its bout's last events only (`window`), so a watched bout's
+    memory does not grow with its size; a stream that starts earlier gets the older events
+    read from the store, each view its own, in order, then the ones the feed keeps."""
+    records = [
+        {"seq": i, "type": "note", "payload": {"n": i}, "hash": f"{i:064x}"} for i in range(10)
+    ]
+
+    def read(bout_id: str, after: int) -> list[dict[str, Any]]:
+        return [r for r in records if r["seq"] > after]
+
+    def public(bout_id: str, after: int) -> list[dict[str, Any]]:
+        return [{**r, "payload": {"n": "hidden"}} for r in read(bout_id, after)]
+
+    async def texts(hub: LiveHub, after: int, referee: bool) -> str:
+        stream = hub.open("b", after, referee=referee, address="127.0.0.1")
+        got = ""
+        while got.count("\n\n") < 1 + len(records) - (after + 1):
+            got += await asyncio.wait_for(anext(stream), 60)
+        await stream.aclose()  # type: ignore[attr-defined]
+        return got
+
+    async def scenario() -> None:
+        hub = LiveHub(read, public, window=3)
+        keep = hub.open("b", 9, referee=False, address="127.0.0.1")  # the feed stays open
+        assert await anext(keep) == "retry: 1000\n\n"
+        for after, referee in ((-1, False), (4, False), (-1, True), (7, True)):
+            shown = (read if referee else public)("b", after)
+            assert await texts(hub, after, referee) == "retry: 1000\n\n" + "".join(
+                sse(r) for r in shown
+            )
+        assert hub.kept("b") == (7, 3)
+        await keep.aclose()  # type: ignore[attr-defined]
+        hub.close()
+
+    asyncio.run(scenario())

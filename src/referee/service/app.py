@@ -44,7 +44,7 @@ from referee.service import (
     routes_powers,
     routes_world,
 )
-from referee.service.bouts import ROTATE_EVERY, RefereeService
+from referee.service.bouts import ANONYMOUS, ROTATE_EVERY, RefereeService
 from referee.service.budgets import Budgets
 from referee.service.chat import error_answer
 from referee.service.lean import LeanRoute, RouteIndex
@@ -55,7 +55,6 @@ from referee.service.limits import (
     refusal_headers,
 )
 from referee.service.live import LiveHub
-from referee.service.redaction import redact_hidden
 from referee.service.routing import Ask
 from referee.store import Store
 
@@ -400,7 +399,7 @@ def create_app(
     limits = Limits() if limits is None else limits
     hub = LiveHub(
         service.records,
-        redact_hidden,
+        lambda bout_id, after: service.visible_records(bout_id, ANONYMOUS, after),
         watch=store.watch,
         notified=store.notifies_across_processes,
         poll_seconds=poll_seconds,

@@ -46,10 +46,12 @@ HEARTBEAT_SECONDS = 15.0
 STREAM_RETRY_AFTER = 5
 
 Record = dict[str, Any]
-#: records -> the events as the public may see them (same length, same seqs).
-Redact = Callable[[list[Record]], list[Record]]
-#: (bout id, after seq) -> the bout's events after that seq.
+#: (bout id, after seq) -> the bout's events after that seq: as stored (the referee's view), or
+#: as the public may see them now (hidden stats redacted or sealed), the same seqs.
 Read = Callable[[str, int], list[Record]]
+#: Events of a bout a feed keeps (records and both views' texts): a stream that starts before
+#: them reads the rest from the store, so a watched bout's memory does not grow with its size.
+WINDOW = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +79,15 @@ def sse(record: Record) -> str:
 
 @dataclass
 class Feed:
-    """One watched bout: its events so far, formatted once per view, and who waits for more."""
+    """One watched bout: its latest events (at most `window`, from seq `base` on), formatted
+    once per view, and who waits for more."""
 
     bout_id: str
-    records: list[Record] = field(default_factory=list)
     referee_texts: list[str] = field(default_factory=list)
     public_texts: list[str] = field(default_factory=list)
+    #: The seq of the first text of each view.
+    base: int = 0
+    window: int = WINDOW
     watchers: int = 0
     #: Set to wake the reader (a write was heard of).
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -103,7 +108,7 @@ class Feed:
             return False
         if self.grants.get(grant.token, -1) >= upto:
             return True
-        read = len(self.records)  # the answer covers every record read before the question
+        read = self.count  # the answer covers every record read before the question
         try:
             still = bool(await run_in_threadpool(grant.still))
         except Exception:  # cannot tell (the database is away): show nothing more
@@ -115,19 +120,29 @@ class Feed:
         self.grants[grant.token] = max(self.grants.get(grant.token, -1), read)
         return True
 
-    def add(self, new: list[Record], redact: Redact) -> None:
-        """Append events read from the store (seq order, following the ones held)."""
-        fresh = [r for r in new if r["seq"] >= len(self.records)]
+    @property
+    def count(self) -> int:
+        """How many of the bout's events the feed has read (seq 0 to `count - 1`)."""
+        return self.base + len(self.referee_texts)
+
+    def add(self, new: list[Record], public: list[Record]) -> None:
+        """Append events read from the store (seq order, following the ones held), and the same
+        events as the public sees them; keep the latest `window`."""
+        fresh = [r for r in new if r["seq"] >= self.count]
         if not fresh:
             return
-        self.records.extend(fresh)
-        public = redact(self.records)[-len(fresh) :]
+        shown = {r["seq"]: r for r in public}
         self.referee_texts.extend(sse(without_seal(r)) for r in fresh)
-        self.public_texts.extend(sse(r) for r in public)
+        self.public_texts.extend(sse(shown[r["seq"]]) for r in fresh)
+        over = len(self.referee_texts) - self.window
+        if over > 0:
+            del self.referee_texts[:over], self.public_texts[:over]
+            self.base += over
         old, self.updated = self.updated, asyncio.Event()
         old.set()
 
     def texts(self, referee: bool) -> list[str]:
+        """The view's texts of the events held (seq `base` on)."""
         return self.referee_texts if referee else self.public_texts
 
 
@@ -137,16 +152,18 @@ class LiveHub:
     def __init__(
         self,
         read: Read,
-        redact: Redact,
+        read_public: Read,
         *,
         watch: Callable[[Callable[[str | None], None]], Callable[[], None]] | None = None,
         notified: bool = False,
         poll_seconds: float | None = None,
         per_address: int = 20,
         total: int = 2000,
+        window: int = WINDOW,
     ) -> None:
         self._read = read
-        self._redact = redact
+        self._read_public = read_public
+        self.window = window
         self._watch = watch
         default = POLL_SECONDS_NOTIFIED if notified else POLL_SECONDS
         self.poll_seconds = default if poll_seconds is None else poll_seconds
@@ -169,6 +186,12 @@ class LiveHub:
     def readers(self) -> int:
         """Bouts being read for their streams now (one reader each)."""
         return len(self._feeds)
+
+    def kept(self, bout_id: str) -> tuple[int, int] | None:
+        """What the feed of a watched bout keeps: (the seq of its first event, how many), or
+        None for a bout nobody watches."""
+        feed = self._feeds.get(bout_id)
+        return None if feed is None else (feed.base, len(feed.referee_texts))
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -200,7 +223,7 @@ class LiveHub:
         self._by_address[address] = self._by_address.get(address, 0) + 1
         feed = self._feeds.get(bout_id)
         if feed is None:
-            feed = self._feeds[bout_id] = Feed(bout_id)
+            feed = self._feeds[bout_id] = Feed(bout_id, window=self.window)
         feed.watchers += 1
         if feed.reader is None:
             feed.reader = asyncio.get_running_loop().create_task(self._run(feed))
@@ -241,13 +264,24 @@ class LiveHub:
             cursor = max(after + 1, 0)
             while True:
                 updated = feed.updated
-                texts = feed.texts(referee)
-                if len(texts) > cursor:
-                    upto = len(texts)
+                base, texts = feed.base, feed.texts(referee)
+                if cursor < base:  # older than the feed keeps: read from the store
+                    if grant is not None and not await feed.granted(grant, base):
+                        yield REVOKED
+                        return
+                    older = await run_in_threadpool(
+                        self._older, feed.bout_id, cursor, base, referee
+                    )
+                    cursor = base
+                    if older:
+                        yield older
+                    continue
+                upto = base + len(texts)
+                if upto > cursor:
                     if grant is not None and not await feed.granted(grant, upto):
                         yield REVOKED
                         return
-                    chunk = "".join(texts[cursor:upto])
+                    chunk = "".join(texts[cursor - base :])
                     cursor = upto
                     yield chunk
                     continue
@@ -258,19 +292,31 @@ class LiveHub:
         finally:
             release()
 
+    def _older(self, bout_id: str, start: int, stop: int, referee: bool) -> str:
+        """The texts of the bout's events `start` to `stop - 1` in one view, read from the
+        store (blocking)."""
+        read = self._read if referee else self._read_public
+        records = [r for r in read(bout_id, start - 1) if r["seq"] < stop]
+        return "".join(sse(without_seal(r) if referee else r) for r in records)
+
+    def _both(self, bout_id: str, after: int) -> tuple[list[Record], list[Record]]:
+        """The bout's events after seq `after` as stored, and as the public may see them."""
+        new = self._read(bout_id, after)
+        return new, (self._read_public(bout_id, after) if new else [])
+
     async def _run(self, feed: Feed) -> None:
         """The one reader of a watched bout."""
         while True:
             feed.wake.clear()
-            last = len(feed.records) - 1
+            last = feed.count - 1
             try:
-                new = await run_in_threadpool(self._read, feed.bout_id, last)
+                new, public = await run_in_threadpool(self._both, feed.bout_id, last)
             except NotFoundError:
-                new = []
+                new, public = [], []
             except RefereeError as err:  # e.g. the database is briefly unavailable
                 log.warning("live stream of a bout could not read: %s", err)
-                new = []
-            feed.add(new, self._redact)
+                new, public = [], []
+            feed.add(new, public)
             feed.loaded.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(feed.wake.wait(), self.poll_seconds)

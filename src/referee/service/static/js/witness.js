@@ -9,6 +9,8 @@
 // line does the same with `referee verify --expect-commitment C --expect-client-seed S
 // --expect-hash SEQ:HASH`).
 
+import { EventType } from "./vocabulary.js";
+
 const PREFIX = "referee-witness-";
 
 function storage() {
@@ -81,7 +83,7 @@ export function sawView(id, view) {
  * fixes the client seed (`client_seed_fixed`) is kept as the client seed, fixed. */
 export function sawEvent(id, event) {
   if (!event || typeof event !== "object") return;
-  if (event.type === "client_seed_fixed" && event.payload && typeof event.payload === "object") {
+  if (event.type === EventType.CLIENT_SEED_FIXED && event.payload && typeof event.payload === "object") {
     sawClientSeed(id, event.payload.client_seed, { fixed: true });
   }
   if (typeof event.seq !== "number" || typeof event.hash !== "string") return;
