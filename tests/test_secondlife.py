@@ -187,6 +187,12 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: 
     assert report.ok, report.problems
     assert doc["fairness"]["commitment"] == commitment
     assert doc["events"][-1]["hash"] == last_hash.group(1)
+    # Each HUD said its join's own event and hash, before any roll: the export holds them.
+    for avatar in (tarl, pakur):
+        joined = [line for line in avatar.private if "your join is event" in line][-1]
+        held = re.search(r"your join is event (\d+), hash ([0-9a-f]{64})", joined)
+        assert held is not None, joined
+        assert doc["events"][int(held.group(1))]["hash"] == held.group(2)
     client_seed = doc["fairness"]["client_seed"]
     assert len(client_seed.split(":")) == 3  # the table's part, then each HUD's own
 

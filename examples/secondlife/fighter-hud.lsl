@@ -388,7 +388,9 @@ default
         else if (pending_what == "join")
         {
             token = llJsonGetValue(body, ["token"]);
-            tell("you joined as " + me + "; the bout's client seed is now " + llJsonGetValue(body, ["client_seed"]));
+            tell("you joined as " + me + "; the bout's client seed is now " + llJsonGetValue(body, ["client_seed"])
+                + "; your join is event " + llJsonGetValue(body, ["seq"]) + ", hash " + llJsonGetValue(body, ["hash"])
+                + " (keep it: any export of this bout must hold it)");
             llSetTimerEvent(POLL);
             poll();
         }
