@@ -586,8 +586,13 @@ class RefereeService:
             if check is not None:
                 check(state)
             # The bout's budgets, before any die is thrown: no refusal depends on a face.
-            spent = self.spent.spending(bout_id, current)
-            refused = self.budgets.refusal(spent, command, by, len(state.fighters))
+            refused = self.budgets.refusal(
+                len(current),
+                lambda: self.spent.spending(bout_id, current),
+                command,
+                by,
+                len(state.fighters),
+            )
             if refused is not None:
                 raise LimitError(f"bout {bout_id!r}: {refused}")
             system = self.cache.system(bout_id, state) if state.system else None

@@ -20,17 +20,17 @@ a group its actor owns; the engine's events after it, by "system", are the group
 ...                           {"type": "roll", "actor": "system", "payload": {}}])
 >>> spent.free["Tarl"], spent.total
 (2, 2)
->>> budgets.refusal(spent, c.FreeRoll("Tarl", (6,)), "Tarl") is None
+>>> budgets.refusal(2, lambda: spent, c.FreeRoll("Tarl", (6,)), "Tarl") is None
 True
 >>> spent = Spending(total=2, free={"Tarl": 200})
->>> print(budgets.refusal(spent, c.FreeRoll("Tarl", (6,)), "Tarl")[:61])
+>>> print(budgets.refusal(2, lambda: spent, c.FreeRoll("Tarl", (6,)), "Tarl")[:61])
 Tarl's free rolls have written 200 events; a free roll may wr
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -73,18 +73,36 @@ class Budgets:
     #: Fighters a bout holds (each join is an event, and needs no token while the bout is open).
     fighters: int = 100
 
+    @property
+    def untouched(self) -> int:
+        """Below how many events a bout cannot have spent any budget yet, whoever spent them:
+        while `events + worst` is at most this, no command is refused for a budget (so the
+        spending need not be counted)."""
+        return min(
+            self.events - self.reserved, self.free_per_roller, self.free_per_bout, self.per_fighter
+        )
+
     def refusal(
-        self, spent: Spending, command: c.Command, by: str, fighters: int = 0
+        self,
+        events: int,
+        spending: Callable[[], Spending],
+        command: c.Command,
+        by: str,
+        fighters: int = 0,
     ) -> str | None:
-        """Why `command`, given by `by`, may not be taken now (None: it may), before it runs;
-        `fighters` is how many the bout holds."""
+        """Why `command`, given by `by`, may not be taken now (None: it may), before it runs,
+        in a bout of `events` events and `fighters` fighters; `spending()` tells what its
+        events spent (asked only of a bout big enough to have spent a budget)."""
+        if isinstance(command, c.AddFighter) and fighters >= self.fighters:
+            return f"the bout holds {fighters} fighters, the most a bout holds"
+        if events + self.worst <= self.untouched:
+            return None
+        spent = spending()
         if isinstance(command, ENDING):
             return self._room(spent, ending=True)
         found = self._room(spent, ending=False)
         if found is not None:
             return found
-        if isinstance(command, c.AddFighter) and fighters >= self.fighters:
-            return f"the bout holds {fighters} fighters, the most a bout holds"
         owner = _owner(command, by)
         if owner is None:
             return None
