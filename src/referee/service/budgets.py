@@ -22,8 +22,8 @@ a group its actor owns; the engine's events after it, by "system", are the group
 (2, 2)
 >>> budgets.refusal(2, lambda: spent, c.FreeRoll("Tarl", (6,)), "Tarl") is None
 True
->>> spent = Spending(total=2, free={"Tarl": 200})
->>> print(budgets.refusal(2, lambda: spent, c.FreeRoll("Tarl", (6,)), "Tarl")[:61])
+>>> spent = Spending(total=210, free={"Tarl": 200})
+>>> print(budgets.refusal(210, lambda: spent, c.FreeRoll("Tarl", (6,)), "Tarl")[:61])
 Tarl's free rolls have written 200 events; a free roll may wr
 """
 
