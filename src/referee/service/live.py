@@ -278,10 +278,11 @@ class LiveHub:
                     continue
                 upto = base + len(texts)
                 if upto > cursor:
+                    # Taken before the grant is asked: the feed may move on meanwhile.
+                    chunk = "".join(texts[cursor - base :])
                     if grant is not None and not await feed.granted(grant, upto):
                         yield REVOKED
                         return
-                    chunk = "".join(texts[cursor - base :])
                     cursor = upto
                     yield chunk
                     continue
