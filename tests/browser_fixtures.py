@@ -53,6 +53,17 @@ def web(tmp_path: Path, entropy: Entropy) -> Iterator[LiveServer]:
     store.close()
 
 
+@pytest.fixture
+def web_on_each(db_url: str, entropy: Entropy) -> Iterator[LiveServer]:
+    """`web` over a fresh SQLite file, then a fresh PostgreSQL schema (`db_url`)."""
+    server, thread, store, url = start_server(db_url, entropy=entropy)
+    with httpx.Client(base_url=url, timeout=60) as client:
+        yield LiveServer(url, store, client)
+    server.stop()
+    thread.join(10)
+    store.close()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium through Playwright's sync API (skipped here, failed in CI, when missing).

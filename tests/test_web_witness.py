@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from referee.bout.replay import check_export
 from referee.ledger import verify_export
 from tests.attacks import loser_wins, winner
-from tests.browser_fixtures import browser, clean, pages, watched, web  # noqa: F401
+from tests.browser_fixtures import browser, clean, pages, watched, web, web_on_each  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -70,9 +70,11 @@ def serve_instead(page: Any, bout: str, doc: Doc) -> re.Pattern[str]:
 
 
 def test_a_fresh_browser_that_joined_and_then_closed_its_tab_before_the_first_roll_rejects_the_rewrite(  # noqa: E501
-    web: LiveServer,  # noqa: F811
+    web_on_each: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
 ) -> None:
+    """On SQLite, then PostgreSQL."""
+    web = web_on_each  # noqa: F811
     bout, ref = new_bout(web)
     # One browser: the join page, its own part of the client seed, the fighter page it lands on.
     page = pages()
