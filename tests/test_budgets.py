@@ -244,3 +244,14 @@ def test_the_flood_that_froze_a_bout_stops_at_the_rollers_budget(db_url: str) ->
     assert svc.free_roll(bout, Caller(Role.FIGHTER, "Orc"), "47d2!")["faces"]
     svc.close(bout, REF)
     assert verify_export(svc.export(bout), replay=check_export).verdict == "verified"
+
+
+def test_the_most_one_command_writes_fits_one_append() -> None:
+    """A free roll throws at most the notation's dice limit (rerolls and explosions included,
+    checked when it is read), each throw an event, with its action, a failure and the client
+    seed's fixing: the room a command needs covers it, and so does the store's bound on one
+    append, so nothing thrown is ever refused for want of room."""
+    from referee.dice.limits import DEFAULT_LIMITS
+    from referee.store import MAX_NEW_EVENTS
+
+    assert Budgets().worst == MAX_NEW_EVENTS >= DEFAULT_LIMITS.max_dice + 3

@@ -36,6 +36,7 @@ from typing import Any
 
 from referee.bout import commands as c
 from referee.bout.fold import GROUP_TYPES
+from referee.store import MAX_EVENTS_PER_BOUT, MAX_NEW_EVENTS
 from referee.vocabulary import EventType
 
 #: The commands that end a bout: they may use the events kept for them.
@@ -50,15 +51,15 @@ _SYSTEM = "system"
 class Budgets:
     """The stated bounds of a bout (docs/api.md, "Bounds")."""
 
-    #: Events a bout holds in all (the store's own bound, `MAX_EVENTS_PER_BOUT`).
-    events: int = 100_000
+    #: Events a bout holds in all (the store's own bound).
+    events: int = MAX_EVENTS_PER_BOUT
     #: The last events, kept for the commands that end a bout.
     reserved: int = 100
-    #: The most events one command can write: a free roll of the most dice the notation
-    #: allows (1,000 throws, each at least one die), its action, its failure and the client
-    #: seed's fixing; every other command writes fewer. A command is taken only while there
-    #: is room for this many.
-    worst: int = 1_100
+    #: The most events one command can write (the store's bound on one append, above what any
+    #: command writes: a free roll of the most dice the notation allows, 1,000 throws, with its
+    #: action, its failure and the client seed's fixing). A command is taken only while there
+    #: is room for this many, so nothing thrown is ever refused for want of room.
+    worst: int = MAX_NEW_EVENTS
     #: Events one roller's free rolls may write in a bout (each fighter, and the referee).
     free_per_roller: int = 10_000
     #: Events the free rolls of everyone may write in a bout.

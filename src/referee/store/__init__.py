@@ -20,10 +20,20 @@ from referee.store.engine import (
 )
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.schema import SCHEMA_VERSION
-from referee.store.store import HELD_EVENTS, Build, Dice, RngBuild, Store
+from referee.store.store import (
+    HELD_EVENTS,
+    MAX_EVENTS_PER_BOUT,
+    MAX_NEW_EVENTS,
+    Build,
+    Dice,
+    RngBuild,
+    Store,
+)
 
 __all__ = [
     "HELD_EVENTS",
+    "MAX_EVENTS_PER_BOUT",
+    "MAX_NEW_EVENTS",
     "SCHEMA_VERSION",
     "BoutRecord",
     "Build",

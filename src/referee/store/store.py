@@ -142,7 +142,10 @@ _Work = Callable[[Connection, Row, "ServerSeed | None", list[Event]], list[Event
 
 #: Stated bounds.
 MAX_EVENTS_PER_BOUT = 100_000
-MAX_NEW_EVENTS = 1_000
+#: The most events one append may add: more than any command writes (a free roll of the most
+#: dice the notation allows, 1,000 throws, with its action, its failure and the client seed's
+#: fixing), so that no roll is refused by this bound once its dice are thrown.
+MAX_NEW_EVENTS = 1_100
 MAX_ATTEMPTS = 8
 #: Bouts whose seed positions a store keeps in memory (the oldest is forgotten first).
 KNOWN_BOUTS = 256
