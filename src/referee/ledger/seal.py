@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from referee.errors import RuleError
 from referee.ledger.canonical import (
@@ -64,6 +64,18 @@ HIDDEN = "hidden"
 #: A payload key whose text is written for people and may say "hidden" inside it (an
 #: outcome's summary, `CS hidden`): not compared with the opening.
 SAID = "summary"
+
+
+class Draft(Protocol):
+    """A new event before the store links it into the chain: type, actor and payload (an
+    engine's event, or a `SealedDraft`)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)

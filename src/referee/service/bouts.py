@@ -28,14 +28,13 @@ from referee.caches import SizedCache
 from referee.chat.answers import said
 from referee.errors import AuthError, ConflictError, ForbiddenError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
-from referee.ledger.seal import OPENINGS, SALT_BYTES, without_seal
+from referee.ledger.seal import OPENINGS, SALT_BYTES, Draft, without_seal
 from referee.ledger.seal import opened as with_opening
 from referee.payloads import events as p
 from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
 from referee.service.budgets import Budgets, Ledgers, Spending
 from referee.service.redaction import (
-    Draft,
     hidden_stats,
     openable,
     redact_hidden,

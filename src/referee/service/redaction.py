@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from referee.errors import NotFoundError
 from referee.ledger import WHOLE_RECORD, ledger_format
-from referee.ledger.seal import HIDDEN, SEAL, SealedDraft, chained, without_seal
+from referee.ledger.seal import HIDDEN, SEAL, Draft, SealedDraft, chained, without_seal
 from referee.payloads import SHAPES, Declared, Shape, Visibility
 from referee.payloads import events as p
 from referee.payloads.fields import pick, shapes_in
@@ -41,17 +41,6 @@ from referee.vocabulary import EventType
 
 Record = dict[str, Any]
 Hidden = Mapping[str, frozenset[str]]
-
-
-class Draft(Protocol):
-    """A new event before the store links it: type, actor and payload."""
-
-    @property
-    def type(self) -> str: ...
-    @property
-    def actor(self) -> str | None: ...
-    @property
-    def payload(self) -> Mapping[str, Any]: ...
 
 
 def hidden_stats(events: Sequence[Record]) -> dict[str, frozenset[str]]:

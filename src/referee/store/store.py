@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -64,7 +64,7 @@ from referee.ledger import (
     stream_nonce,
     verify_chain,
 )
-from referee.ledger.seal import SealedDraft, chained, link_sealed, opening
+from referee.ledger.seal import Draft, SealedDraft, chained, link_sealed, opening
 from referee.payloads import Given
 from referee.payloads.events import ClientSeedFixed, Roll
 from referee.rng import (
@@ -117,17 +117,6 @@ from referee.vocabulary import EventType
 Build = Callable[[Event | None, list[Event]], Sequence[Event]]
 #: Like Build, plus a verifiable rng at the bout's current seed and next nonce.
 RngBuild = Callable[[Event | None, list[Event], VerifiableRng], Sequence[Event]]
-
-
-class Draft(Protocol):
-    """A new event before the store links it into the chain: type, actor and payload."""
-
-    @property
-    def type(self) -> str: ...
-    @property
-    def actor(self) -> str | None: ...
-    @property
-    def payload(self) -> Mapping[str, Any]: ...
 
 
 #: The dice `Store.extend` hands its build: one verifiable sequence (a bout of dice scheme 1)
