@@ -16,12 +16,11 @@ whoever stores decisions calls it, so that no answer shows a face that was not r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.bout import commands as c
 from referee.bout.events import Event, to_json
-from referee.bout.fold import apply, written_changes
+from referee.bout.fold import apply, fold, written_changes
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import REFEREE as REFEREE
@@ -32,9 +31,10 @@ from referee.bout.state import (
     OPEN,
     PAUSED,
     RUNNING,
+    BoutDraft,
     BoutState,
+    StateReads,
     Status,
-    evolve,
 )
 from referee.dice import DEFAULT_DIALECT
 from referee.dice import dialect as dice_dialect
@@ -49,7 +49,6 @@ from referee.systems.base import Outcome, RuleSystem, find_system
 from referee.vocabulary import EventType
 
 SYSTEM = "system"
-_set = object.__setattr__
 
 # The event types an action writes, as names: `EventType.ROLL` goes through the enum class's
 # `__getattr__` (Python code, about ten times a plain name's cost in 3.11).
@@ -78,22 +77,28 @@ def system_of(state: BoutState) -> RuleSystem:
     return find_system(state.system)(state.rules)
 
 
-@dataclass(slots=True)
 class _Log:
-    """Events being written by one command, with the state folded along.
+    """Events being written by one command, with the state they fold to.
 
-    The first event folded makes a copy of the state that is the log's own (`own`): no one
-    else has seen it until `decide` returns it, so each later event sets the fields it
-    changes on it (`written_changes`) instead of copying all of them again. That makes one
-    copy per command rather than one per event; the state is the same, since each event's
-    changes are exactly what `evolve` would set on a copy. Anything read from `state`
-    between writes is a value (a tuple, a number, a fighter), never the state itself kept
-    for later, so no one sees it change.
+    What it writes is folded into a draft of its own (`BoutDraft`), made from the state it
+    was given at the first write and frozen into the state after the command once, at the
+    end (`after`): one copy of the state per command, not one per event. The handlers read
+    the state as it stands from `state`: the state given until the first write, the draft
+    after it.
     """
 
-    state: BoutState
-    events: list[Event] = field(default_factory=list)
-    own: bool = False
+    __slots__ = ("before", "draft", "events", "state")
+
+    def __init__(self, before: BoutState) -> None:
+        self.before = before
+        #: The state as it stands, every event written so far folded in.
+        self.state: StateReads = before
+        self.draft: BoutDraft | None = None
+        self.events: list[Event] = []
+
+    def after(self) -> BoutState:
+        """The state after the events written, as a value."""
+        return self.before if self.draft is None else self.draft.freeze()
 
     def add(self, type_: EventType, actor: str, payload: Shape) -> None:
         """Write one event, its payload in its type's declared shape (`referee.payloads`)."""
@@ -104,15 +109,15 @@ class _Log:
     def write(self, event: Event, written: Shape) -> None:
         """Write `event`, whose payload holds `written` as its JSON (an outcome's holds the
         rule system's part too), folding it from `written` where the fold can."""
-        state = self.state
-        changes = written_changes(state, event, written, state.next_seq)
+        draft = self.draft
+        if draft is None:
+            draft = self.state = self.draft = BoutDraft.of(self.before)
+        seq = draft.next_seq
+        changes = written_changes(draft, event, written, seq)
         if changes is None:
-            self.state, self.own = apply(state, event, state.next_seq), False
-        elif self.own:
-            for name, value in changes.items():
-                _set(state, name, value)
+            self.state = self.draft = fold(draft, event, seq)
         else:
-            self.state, self.own = evolve(state, changes), True
+            draft.change(changes)
         self.events.append(event)
 
     def rolls(self, throws: list[Throw]) -> None:
@@ -156,7 +161,7 @@ def decide(
     if handler is None:  # pragma: no cover - every command has a handler
         raise RuleError(f"unknown command {command!r}")
     handler(log, command, rules, rng, by)
-    return Decision(log.events, log.state)
+    return Decision(log.events, log.after())
 
 
 def failed(
@@ -196,7 +201,7 @@ def failed(
     log.add(EventType.ACTION, actor, action)
     log.rolls(throws)
     log.add(EventType.FAILED, SYSTEM, p.Failed(error=failure_text(error)))
-    return Decision(log.events, log.state)
+    return Decision(log.events, log.after())
 
 
 def failure_text(error: BaseException) -> str:
@@ -227,7 +232,7 @@ def _check_name(name: str, what: str) -> str:
     return checked_name(name, what)
 
 
-def _require_live(state: BoutState) -> None:
+def _require_live(state: StateReads) -> None:
     if state.status is ENDED or state.status is CANCELLED:
         raise ConflictError(f"the bout has {state.status.value}")
 
@@ -366,7 +371,7 @@ def why_not(
 
 
 def _act(log: _Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
-    state = log.state
+    state = log.before  # the rules act on the state given: nothing is written before they do
     if state.status is OPEN:
         raise ConflictError("the bout has not started: roll initiative first")
     if state.status is PAUSED:
