@@ -49,10 +49,13 @@ from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role, Store
+from referee.systems import find_system, system_names
 from referee.systems.msv.old import die_score
 from referee.vocabulary import EventType
 
-SYSTEMS = ("msv", "srp")
+#: The rule system of a spar opened without naming one, and of every table ledger (free rolls
+#: only: its rules are never asked).
+DEFAULT_SYSTEM = "msv"
 #: The dice OnlineHost scores the Rhy'Din way (d20 to d100), least and most sides.
 RHYDIN_SIDES = (20, 100)
 #: Most items `~choose` picks from (one die of that many sides).
@@ -360,23 +363,25 @@ class Desk:
         first, _, rest = words.strip().partition(" ")
         if not re.fullmatch(r"(?i)[0-9]*d[0-9]+\S*|//roll\S*", first):
             return words
-        system = self.service.state(self.bout_of(place)).system
-        if system == "msv":
+        rules = find_system(self.service.state(self.bout_of(place)).system)
+        if rules.typed_attack is not None:
             expr, _ = self._roll_and_label(first, first.startswith("//"), self.dialect_of(place))
-            if expr == Dice(1, 100):
+            if expr == typed_attack(rules.name):
                 return rest
-        own = "1d100" if system == "msv" else "SRP throws its own dice"
+        own = rules.typed_attack or f"{rules.name.upper()} throws its own dice"
         raise NotationError(
             f"{first} is not this spar's attack ({own}); nothing was rolled: say ~spar:attack @user"
         )
 
     def _roll_as_attack(self, place: Place, who: Person, expr: object) -> Reply | None:
         bout = self._spar(place, required=False)
-        if bout is None or not isinstance(expr, Dice) or expr != Dice(1, 100):
+        if bout is None or not isinstance(expr, Dice):
             return None
         state = self.service.state(bout)
+        if expr != typed_attack(state.system):
+            return None
         me = self.links.member(bout, who.id)
-        if state.system != "msv" or me is None or me.fighter is None:
+        if me is None or me.fighter is None:
             return None
         if state.status is Status.PAUSED:
             raise ConflictError("the spar is paused: no attacks now (nothing was rolled)")
@@ -415,7 +420,8 @@ class Desk:
         """A new table ledger for the member: its commitment published now, before any part
         of theirs; they join it at their first roll (or `~fair part`)."""
         name = ledger_name(place.channel_name, who.name)
-        table = str(self.service.create_bout("msv", name, dialect=self.dialect_of(place))["id"])
+        opened = self.service.create_bout(DEFAULT_SYSTEM, name, dialect=self.dialect_of(place))
+        table = str(opened["id"])
         self.links.set_ledger(place.channel, who.id, table)
         return table
 
@@ -569,7 +575,9 @@ class Desk:
         if self._spar(place, required=False) is not None:
             raise ConflictError("a spar is already open in this channel (~spar:end ends it)")
         words = args.split()
-        system = words.pop(0).lower() if words and words[0].lower() in SYSTEMS else "msv"
+        named = bool(words) and words[0].lower() in system_names()
+        system = words.pop(0).lower() if named else DEFAULT_SYSTEM
+        joined = find_system(system).join_stat
         name = " ".join(words) or f"Spar in #{place.channel_name}"
         notation = self.dialect_of(place)
         opened = self.service.create_bout(system, name, dialect=notation)
@@ -578,7 +586,7 @@ class Desk:
         lines = [
             f"Spar {name!r} ({system.upper()}) is open; the proctor is {who.name}.",
             f"Commitment: {opened['commitment']} (published before any roll).",
-            "Join with ~spar:join CS" if system == "msv" else "Join with ~spar:join CHARACTER",
+            f"Join with ~spar:join {joined.upper() if joined else 'CHARACTER'}",
         ]
         if notation != DEFAULT_DIALECT.name:
             lines.append(f"Its dice are read as {notation}.")
@@ -617,8 +625,9 @@ class Desk:
         return None if rolled else self.entropy(SEED_PART_BYTES).hex()
 
     def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
-        if system == "msv" and is_whole(args):
-            return who.name, {"cs": int(args)}
+        stat = find_system(system).join_stat
+        if stat is not None and is_whole(args):
+            return who.name, {stat: int(args)}
         saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
         if args:
             chosen = [ch for ch in saved if ch.name.casefold() == args.casefold()]
@@ -629,7 +638,7 @@ class Desk:
             return chosen[0].name, dict(chosen[0].stats)
         if len(saved) == 1:
             return saved[0].name, dict(saved[0].stats)
-        hint = "~spar:join 65 (your CS)" if system == "msv" else "~spar:join CHARACTER"
+        hint = f"~spar:join 65 (your {stat.upper()})" if stat else "~spar:join CHARACTER"
         raise NotationError(f"say how you join: {hint}")
 
     # -- spars: fighting -----------------------------------------------------------------
@@ -833,7 +842,7 @@ class Desk:
 
         attacks = [Button(f"Attack {f.name}", "attack", f.name) for f in foes
                    if allowed("attack", f.name)]  # fmt: skip
-        if state.system == "msv":
+        if set(rules.actions) == {"attack"}:  # a system of attacks only: nothing more to offer
             return attacks
         shots = [Button(f"Shoot {f.name}", "shoot", f.name) for f in foes
                  if allowed("shoot", f.name)]  # fmt: skip
@@ -904,15 +913,14 @@ class Desk:
                     f"you have no {state.system.upper()} character called {name!r} (~char list)"
                 )
             chosen_name, stats = chosen[0].name, dict(chosen[0].stats)
-        hidden = rule_system(state).hidden_stats() if hide else ()
+        rules = rule_system(state)
+        hidden = rules.hidden_stats() if hide else ()
         part = self._seed_part(bout)
         self.service.add_fighter(bout, REF, chosen_name, stats, side, hidden, client_seed=part)
-        if not hidden:
-            shown = f" (CS {stats['cs']})" if state.system == "msv" else ""
+        if not hidden:  # a system joined by one stat says it; a whole sheet is not shown
+            shown = f" ({rules.describe_stats(stats)})" if rules.join_stat else ""
         else:
-            shown = " (its CS hidden)" if state.system == "msv" else (
-                " (its skills, defense and armor hidden)"
-            )  # fmt: skip
+            shown = f" ({rules.hidden_words} hidden)"
         lines = [f"{chosen_name} joins the spar{shown}, added by the proctor."]
         if hidden and inline and place.guild is not None:
             lines.append(
@@ -1133,3 +1141,11 @@ def _only_foe(state: BoutState, actor: str) -> str:
 
 def _json_bytes(doc: Any) -> bytes:
     return json.dumps(doc, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+@functools.cache
+def typed_attack(system: str) -> object:
+    """The dice a player of `system` types to attack (`RuleSystem.typed_attack`), read, or None
+    when the system throws its own."""
+    typed = find_system(system).typed_attack
+    return None if typed is None else parse(typed)

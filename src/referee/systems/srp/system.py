@@ -72,6 +72,7 @@ class SrpSystem(RuleSystem):
     initiative_detail = payloads.Initiative
     wound_words = ("hit", "hits")
     condition_words: ClassVar[Mapping[str, str]] = {c.value: c.words for c in Condition}
+    hidden_words = "its skills, defense and armor"
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -128,6 +129,20 @@ class SrpSystem(RuleSystem):
     def defeat_threshold(self, fighter: Fighter) -> int:
         """SRP-9: the sheet's hit total (one more when the pack says down means exceeding it)."""
         return hits_to_down(int(fighter.stats.get("hits", 1)), self.srp)
+
+    @classmethod
+    def describe_stats(cls, stats: Mapping[str, Any]) -> str:
+        """A sheet's hits, defense, skills, weapons and armor.
+
+        >>> SrpSystem.describe_stats({"hits": 10, "defense": 2, "skills": {"sword": 12},
+        ...                           "weapons": [{"name": "sword"}], "armor": 3})
+        "hits 10, defense 2, skills {'sword': 12}, weapons sword, armor AP 3"
+        """
+        weapons = ", ".join(str(w["name"]) for w in stats.get("weapons") or [])
+        return (
+            f"hits {stats.get('hits')}, defense {stats.get('defense')}, "
+            f"skills {stats.get('skills')}, weapons {weapons}, armor AP {stats.get('armor')}"
+        )
 
     def hidden_stats(self) -> tuple[str, ...]:
         """SRP-10: the referee may keep skills, defense, armor, PM and Spirit hidden."""
