@@ -36,7 +36,7 @@ def numbers(text: str, option: str, count: int | None = None) -> tuple[int, ...]
     (3, 14, 6)
     """
     parts = [p.strip() for p in text.split(",")]
-    if not all(is_whole(p, signed=True) for p in parts) or len(parts) > MAX_FACES:
+    if not all(is_whole(p, signs="-") for p in parts) or len(parts) > MAX_FACES:
         raise NotationError(f"{option} {text!r} is not a list of whole numbers like '3,14,6'")
     if count is not None and len(parts) != count:
         raise NotationError(f"{option} {text!r} has {len(parts)} numbers (expected {count})")

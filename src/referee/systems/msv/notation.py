@@ -47,7 +47,7 @@ def read_fighter(text: str) -> tuple[str, CombatSkill]:
 def read_skill(value: str, text: str) -> CombatSkill:
     """A CS (`65`) or old dice (`2d23`, MSV-8) as a Combat Skill; `text` is the whole entry,
     for the error."""
-    if is_whole(value, signed=True):
+    if is_whole(value, signs="-"):
         return check_cs(int(value))
     if _OLD_DICE.fullmatch(value):
         return dice_to_cs(value).cs
