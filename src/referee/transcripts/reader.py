@@ -137,10 +137,10 @@ class RollLines(Columns[LogLine]):
         stamps = self.stamps
         if self._bracketed:
             stamps = [None if s is None else (s.strip("[]() \t") or None) for s in stamps]
-        new = tuple.__new__  # what `LogLine._make` calls, without its call and length check
+        make = LogLine._make  # the named tuple's constructor from one sequence
         return tuple(
             [
-                new(LogLine, (number, text, stamp, *claims[which]))
+                make((number, text, stamp, *claims[which]))
                 for number, text, stamp, which in zip(
                     numbers, texts, stamps, self.which, strict=True
                 )
@@ -177,10 +177,10 @@ class Transcript:
     def lines(self) -> tuple[LogLine, ...]:
         """Every line of the log as a `LogLine` (roll lines read, the rest only text)."""
         rolls = {line.number: line for line in self.rolls}
-        new, get = tuple.__new__, rolls.get
+        get, make = rolls.get, LogLine._make
         return tuple(
             [
-                get(n) or new(LogLine, (n, text, None, None, None, None, False))
+                get(n) or make((n, text, None, None, None, None, False))
                 for n, text in enumerate(self.raw, start=1)
             ]
         )
