@@ -14,7 +14,7 @@ import pytest
 from referee.cli.fairness import parse_dice_list
 from referee.cli.lab import parse_skills
 from referee.cli.msv import parse_faces, parse_fighter
-from referee.cli.srp import numbers
+from referee.cli.srp_base import numbers
 from referee.dice.chat import HOST_LINE as HOST_RE
 from referee.errors import RefereeError
 from referee.lab.battle import parse_side
