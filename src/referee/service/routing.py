@@ -78,7 +78,7 @@ def bearer(authorization: str | None) -> str | None:
 #: Writes of one service process running in threads at once. More threads than a few only
 #: contend for the interpreter with the requests being served, and on SQLite queue on its one
 #: writer's lock; a few queued behind the writer still commit together (one fsync for the
-#: group, see `referee.store.engine.write_transaction`). With 8 clients attacking
+#: group, see `referee.store.writers.transaction`). With 8 clients attacking
 #: (`benchmarks/bench_service.py`), 4 threads did about 1.2x the attacks a second of 8 on
 #: SQLite and 1.4x on PostgreSQL, with a p99 a third as long on SQLite.
 WRITE_THREADS = 4
