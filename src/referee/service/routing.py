@@ -17,8 +17,8 @@ waiting for the write lock, quick commits: `Store.unit_now`), the event loop run
 itself: a quick SQLite write costs less than a hand-off to a worker thread and back. Else
 `once` takes the one trip to a worker thread that the database work needs, at most
 `WRITE_THREADS` at once (the others wait their turn on the event loop), and the answer is
-serialized back on the event loop. The routes are `LeanRoute`s (`referee.service.lean`): a
-well-formed request runs without FastAPI's per-request machinery, with the same answer.
+serialized back on the event loop. Each write route has a lean lane (`referee.service.lean`):
+a well-formed request runs without FastAPI's per-request machinery, with the same answer.
 
 What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
 (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
@@ -178,19 +178,11 @@ async def writing(
     request: Request, authorization: AuthHeader = None, idempotency_key: KeyHeader = None
 ) -> Write:
     """The dependency of a write: the request, to be run `once` (headers only: no I/O, so it
-    runs on the event loop)."""
-    return write_for(request.scope, authorization, idempotency_key)
-
-
-def write_for(
-    scope: MutableMapping[str, Any], authorization: str | None, idempotency_key: str | None
-) -> Write:
-    """The `Write` of a request (its ASGI scope) with these two headers' values: what the
-    `Writer` dependency gives, also made by `LeanRoute` without FastAPI's machinery."""
-    ask = scope["app"].state.ask
-    assert isinstance(ask, Ask)
-    bout_id = scope.get("path_params", {}).get("bout_id")
-    return Write(ask, scope, bout_id, bearer(authorization), idempotency_key)
+    runs on the event loop). The write routes' lean lanes (`referee.service.lean`) call it
+    too, with the same two headers."""
+    ask = _ask(request)
+    bout_id = request.path_params.get("bout_id")
+    return Write(ask, request.scope, bout_id, bearer(authorization), idempotency_key)
 
 
 #: A read route's caller: `caller: Reader`.
