@@ -77,15 +77,9 @@ class LeanWrite:
     declared: APIRoute
     #: FastAPI's own handler of the declaration: what answers a request the lane does not take.
     standard: Callable[[Scope, Receive, Send], Awaitable[None]]
-    call: Callable[..., Awaitable[Any]]
-    #: The names of the path parameters (plain strings), of the `Writer`, of the `Request`.
-    paths: tuple[str, ...]
-    write: str
-    request: str | None
-    #: The body parameter's name, its validator, and its default (`_REQUIRED`: none).
-    body: str | None
+    takes: Parameters
+    #: The body's validator (None: the route takes no body).
     body_adapter: TypeAdapter[Any] | None
-    body_default: Any
     #: The response model's validator and serializer; None: the route returns a `Response`.
     answer: TypeAdapter[Any] | None
     status: int
@@ -93,32 +87,23 @@ class LeanWrite:
     @classmethod
     def of(cls, declared: APIRoute) -> LeanWrite | None:
         """The lane of `declared`, or None when it cannot be run exactly as FastAPI runs it."""
-        call = declared.endpoint
         status = declared.status_code or 200
-        if not inspect.iscoroutinefunction(call) or not _plain_options(declared, status):
+        if not inspect.iscoroutinefunction(declared.endpoint):
+            return None
+        if not _plain_options(declared, status):
             return None
         if not all(isinstance(c, StringConvertor) for c in declared.param_convertors.values()):
             return None
-        signature = inspect.signature(call, eval_str=True)
-        taken = _Parameters.of(signature, frozenset(declared.param_convertors))
-        if taken is None or taken.write is None:
+        signature = inspect.signature(declared.endpoint, eval_str=True)
+        takes = Parameters.of(signature, frozenset(declared.param_convertors))
+        if takes is None or not takes.write:
             return None
         if not _answers_exactly(declared, signature.return_annotation):
             return None
+        body_adapter = None if takes.body_type is None else TypeAdapter(takes.body_type)
         model = declared.response_model
-        return cls(
-            declared,
-            declared.app,
-            call,
-            taken.paths,
-            taken.write,
-            taken.request,
-            taken.body,
-            None if taken.body_type is None else TypeAdapter(taken.body_type),
-            taken.body_default,
-            None if model is None else TypeAdapter(model),
-            status,
-        )
+        answer = None if model is None else TypeAdapter(model)
+        return cls(declared, declared.app, takes, body_adapter, answer, status)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         overrides = self.declared.dependency_overrides_provider
@@ -129,12 +114,12 @@ class LeanWrite:
         if body is None:  # the client went away: nobody to answer, nothing to do
             return
         # A route that takes the `Request` reads the body from it again.
-        request = Request(scope, replay(body, receive) if self.request else receive, send)
+        request = Request(scope, replay(body, receive) if self.takes.request else receive, send)
         arguments = await self.arguments(request, body)
         if arguments is None:  # FastAPI's own handler gives its own answer (a 422, ...)
             await self.standard(scope, replay(body, receive), send)
             return
-        answer = await self.call(**arguments)
+        answer = await self.declared.endpoint(**arguments)
         if self.answer is None:
             if not isinstance(answer, Response):
                 raise TypeError(f"{self.declared.path} must return a Response, not {answer!r}")
@@ -147,17 +132,18 @@ class LeanWrite:
 
     async def arguments(self, request: Request, body: bytes) -> dict[str, Any] | None:
         """The route function's arguments, or None: let FastAPI's handler answer."""
+        takes = self.takes
         params = request.path_params
-        arguments: dict[str, Any] = {name: params[name] for name in self.paths}
+        arguments: dict[str, Any] = {name: params[name] for name in takes.paths}
         headers = Headers.of(request.scope)
-        if self.body is not None:
+        if takes.body:
             value = self.body_value(headers.content_type, body)
             if value is _REFUSED:
                 return None
-            arguments[self.body] = value
-        if self.request is not None:
-            arguments[self.request] = request
-        arguments[self.write] = await writing(request, headers.authorization, headers.key)
+            arguments[takes.body] = value
+        if takes.request:
+            arguments[takes.request] = request
+        arguments[takes.write] = await writing(request, headers.authorization, headers.key)
         return arguments
 
     def body_value(self, content_type: str | None, body: bytes) -> Any:
@@ -174,7 +160,8 @@ class LeanWrite:
             except ValueError:
                 return _REFUSED
         if parsed is None:  # no body, or `null`: as FastAPI, the default of an optional one
-            return _REFUSED if self.body_default is _REQUIRED else self.body_default
+            default = self.takes.body_default
+            return _REFUSED if default is _REQUIRED else default
         try:
             return adapter.validate_python(parsed, from_attributes=True)
         except ValidationError:
@@ -233,22 +220,24 @@ _REFUSED = object()
 
 
 @dataclass(frozen=True, slots=True)
-class _Parameters:
-    """A route function's parameters, as the lane gives them."""
+class Parameters:
+    """What a route function takes, by parameter name ("": not taken): its path parameters
+    (plain strings), its `Writer`, its `Request`, its body (of `body_type`, `_REQUIRED` or
+    its default)."""
 
     paths: tuple[str, ...]
-    write: str | None
-    request: str | None
-    body: str | None
+    write: str
+    request: str
+    body: str
     body_type: Any
     body_default: Any
 
     @classmethod
-    def of(cls, signature: inspect.Signature, path_names: frozenset[str]) -> _Parameters | None:
+    def of(cls, signature: inspect.Signature, path_names: frozenset[str]) -> Parameters | None:
         """Each parameter a path parameter of type `str`, the `Writer`, the `Request` or one
         body model (`Model`, or `Model | None = None`); None for any other parameter."""
         paths: list[str] = []
-        write = request = body = None
+        write = request = body = ""
         body_type: Any = None
         body_default: Any = _REQUIRED
         for name, parameter in signature.parameters.items():
@@ -257,11 +246,11 @@ class _Parameters:
                 return None
             if name in path_names and annotation is str and default is _REQUIRED:
                 paths.append(name)
-            elif annotation is Writer and write is None and default is _REQUIRED:
+            elif annotation is Writer and not write and default is _REQUIRED:
                 write = name
-            elif annotation is Request and request is None and default is _REQUIRED:
+            elif annotation is Request and not request and default is _REQUIRED:
                 request = name
-            elif body is None and _is_body(annotation, default):
+            elif not body and _is_body(annotation, default):
                 body, body_type, body_default = name, annotation, default
             else:
                 return None
