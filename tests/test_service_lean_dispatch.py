@@ -1,7 +1,8 @@
 """Where the lean lanes (`referee.service.lean`) sit: each is the app of its own declared route,
 so the router's own dispatch picks the route as it always has: every request gets the answer it
 gets without them, byte for byte (a 404, a 405 and its Allow header, a redirect of a trailing
-slash, the console), and a route that an earlier one may take first is left to that one."""
+slash, the console), and a route that an earlier one may take first is left to that one; a
+route's quick look at its path's last segment turns down only what FastAPI's match would."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from referee.service.app import create_app
 from referee.service.lean import LeanWrite, add_lanes
 from referee.service.limits import NO_RATE_LIMITS
-from referee.service.routing import Ask, Writer
+from referee.service.routing import Ask, TailRoute, Writer
 from referee.store import Store
 from tests.seeds import SeededEntropy, current_test
 from tests.test_service_lean import lanes_of, standard
@@ -119,3 +121,19 @@ def test_a_declaration_the_lane_cannot_run_exactly_gets_no_lane() -> None:
     add_lanes(app.router.routes)  # once is all: a lane is never a lane's fallback
     lane = lanes_of(app)[0].app
     assert isinstance(lane, LeanWrite) and not isinstance(lane.standard, LeanWrite)
+
+
+def test_a_route_turns_down_only_what_fastapis_match_turns_down(tmp_path: Any) -> None:
+    with Store.open(str(tmp_path / "tails.db")) as store:
+        app = create_app(store)
+        routes = [r for r in app.router.routes if isinstance(r, TailRoute)]
+        assert len(routes) > 30 and sum(r.tail is not None for r in routes) > 20
+        for route in routes:
+            for path in paths_of(app):
+                for method in METHODS:
+                    scope = {**_scope(method, path), "root_path": ""}
+                    assert route.matches(scope) == APIRoute.matches(route, scope), (route, path)
+
+
+def _scope(method: str, path: str) -> dict[str, Any]:
+    return {"type": "http", "method": method, "path": path, "headers": [], "query_string": b""}

@@ -56,7 +56,7 @@ from referee.service.limits import (
     refusal_headers,
 )
 from referee.service.live import LiveHub
-from referee.service.routing import Ask
+from referee.service.routing import Ask, TailRoute
 from referee.store import Store
 
 log = logging.getLogger("referee.service")
@@ -475,7 +475,9 @@ def create_app(
     ask = Ask(service, store, hub, keep)
     app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
     # The bout routes go straight onto the app's own router: one list to match a request
-    # against, not a walk through one included router per module.
+    # against, not a walk through one included router per module; each turns a path with
+    # another last segment down at once.
+    app.router.route_class = TailRoute
     for module in (
         routes_bouts,
         routes_fighters,

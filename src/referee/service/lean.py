@@ -14,9 +14,10 @@ itself (`benchmarks/bench_service.py`).
 has, the declaration stays what FastAPI documents. The lane does FastAPI's steps with the same
 functions: the body read whole from the ASGI messages, parsed by `json.loads` (what Starlette's
 `Request.json` and so FastAPI parse `application/json` with), validated by a pydantic
-`TypeAdapter` of the parameter's own annotation; the `Write` made by the dependency itself
-(`routing.writing`) from the same two headers; the answer validated and serialized by a
-`TypeAdapter` of the declaration's response model and sent as Starlette's `Response`. It takes
+`TypeAdapter` of the parameter's own annotation (made once, its validator called as FastAPI's
+field calls it); the `Write` made as the dependency makes it (`routing.Write.of`) from the same
+two headers; the answer validated and serialized by a `TypeAdapter` of the declaration's
+response model and sent as Starlette's `Response`. It takes
 only what it can take exactly: a body that is empty where one is required, of another content
 type (`application/merge-patch+json` too), not JSON or invalid goes to FastAPI's own handler,
 whose answer (a 422 and its message) is the one the route has always given; so does every
@@ -46,7 +47,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from referee.service.routing import Writer, writing
+from referee.service.routing import Write, Writer
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -113,9 +114,7 @@ class LeanWrite:
         body = await read_body(receive)
         if body is None:  # the client went away: nobody to answer, nothing to do
             return
-        # A route that takes the `Request` reads the body from it again.
-        request = Request(scope, replay(body, receive) if self.takes.request else receive, send)
-        arguments = await self.arguments(request, body)
+        arguments = self.arguments(scope, body, receive, send)
         if arguments is None:  # FastAPI's own handler gives its own answer (a 422, ...)
             await self.standard(scope, replay(body, receive), send)
             return
@@ -126,24 +125,27 @@ class LeanWrite:
             await answer(scope, receive, send)
             return
         # As FastAPI's response field: an answer that does not fit raises (a 500).
-        value = self.answer.validate_python(answer, from_attributes=True)
-        content = self.answer.dump_json(value, by_alias=True)
+        value = self.answer.validator.validate_python(answer, from_attributes=True)
+        content = self.answer.serializer.to_json(value, by_alias=True)
         await Response(content, self.status, media_type="application/json")(scope, receive, send)
 
-    async def arguments(self, request: Request, body: bytes) -> dict[str, Any] | None:
+    def arguments(
+        self, scope: Scope, body: bytes, receive: Receive, send: Send
+    ) -> dict[str, Any] | None:
         """The route function's arguments, or None: let FastAPI's handler answer."""
         takes = self.takes
-        params = request.path_params
+        params = scope["path_params"]
         arguments: dict[str, Any] = {name: params[name] for name in takes.paths}
-        headers = Headers.of(request.scope)
+        content_type, authorization, key = read_headers(scope)
         if takes.body:
-            value = self.body_value(headers.content_type, body)
+            value = self.body_value(content_type, body)
             if value is _REFUSED:
                 return None
             arguments[takes.body] = value
-        if takes.request:
-            arguments[takes.request] = request
-        arguments[takes.write] = await writing(request, headers.authorization, headers.key)
+        if takes.request:  # it reads the body from the request again
+            arguments[takes.request] = Request(scope, replay(body, receive), send)
+        # What the `Writer` dependency (`routing.writing`) gives, from the same two headers.
+        arguments[takes.write] = Write.of(scope, authorization, key)
         return arguments
 
     def body_value(self, content_type: str | None, body: bytes) -> Any:
@@ -163,29 +165,20 @@ class LeanWrite:
             default = self.takes.body_default
             return _REFUSED if default is _REQUIRED else default
         try:
-            return adapter.validate_python(parsed, from_attributes=True)
+            return adapter.validator.validate_python(parsed, from_attributes=True)
         except ValidationError:
             return _REFUSED
 
 
-@dataclass(frozen=True, slots=True)
-class Headers:
-    """The headers a lane reads, each as FastAPI's header parameters read it (the first one
-    of its name, decoded as Latin-1), or None when not given."""
-
-    content_type: str | None
-    authorization: str | None
-    key: str | None
-
-    @classmethod
-    def of(cls, scope: Scope) -> Headers:
-        """The headers of a request (its ASGI scope, whose header names are lower case)."""
-        found: dict[bytes, str] = {}
-        for name, value in scope["headers"]:
-            if name in _READ and name not in found:
-                found[name] = value.decode("latin-1")
-        get = found.get
-        return cls(get(b"content-type"), get(b"authorization"), get(b"idempotency-key"))
+def read_headers(scope: Scope) -> tuple[str | None, str | None, str | None]:
+    """The `Content-Type`, `Authorization` and `Idempotency-Key` of a request (its ASGI scope,
+    whose header names are lower case), each as FastAPI's header parameters read it: the first
+    one of its name, decoded as Latin-1; None when not given."""
+    found: dict[bytes, str] = {}
+    for name, value in scope["headers"]:
+        if name in _READ and name not in found:
+            found[name] = value.decode("latin-1")
+    return found.get(b"content-type"), found.get(b"authorization"), found.get(b"idempotency-key")
 
 
 _READ = frozenset({b"content-type", b"authorization", b"idempotency-key"})

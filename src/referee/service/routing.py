@@ -33,7 +33,9 @@ from typing import Annotated, Any
 from anyio import CapacityLimiter, to_thread
 from anyio.lowlevel import RunVar
 from fastapi import Depends, Header, Request
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, WithJsonSchema
+from starlette.routing import Match
 
 from referee.errors import AuthError
 from referee.service import receipts
@@ -93,6 +95,18 @@ class Write:
     bout_id: str | None
     token: str | None
     key: str | None
+
+    @classmethod
+    def of(
+        cls, scope: MutableMapping[str, Any], authorization: str | None, idempotency_key: str | None
+    ) -> Write:
+        """The `Write` of a request (its ASGI scope) with the values of its `Authorization` and
+        `Idempotency-Key` headers: what the `Writer` dependency gives, and what the write
+        routes' lean lanes (`referee.service.lean`) make from the same two headers."""
+        ask = scope["app"].state.ask
+        assert isinstance(ask, Ask)
+        bout_id = scope.get("path_params", {}).get("bout_id")
+        return cls(ask, scope, bout_id, bearer(authorization), idempotency_key)
 
     def caller(self, appends: bool = False) -> Caller:
         """Who the token stands for in the bout (nobody for a request outside a bout);
@@ -178,11 +192,37 @@ async def writing(
     request: Request, authorization: AuthHeader = None, idempotency_key: KeyHeader = None
 ) -> Write:
     """The dependency of a write: the request, to be run `once` (headers only: no I/O, so it
-    runs on the event loop). The write routes' lean lanes (`referee.service.lean`) call it
-    too, with the same two headers."""
-    ask = _ask(request)
-    bout_id = request.path_params.get("bout_id")
-    return Write(ask, request.scope, bout_id, bearer(authorization), idempotency_key)
+    runs on the event loop)."""
+    return Write.of(request.scope, authorization, idempotency_key)
+
+
+class TailRoute(APIRoute):
+    """FastAPI's route, which turns a request down at once when its path does not end in the
+    route's literal last segment (`/attacks`): its pattern cannot match such a path (a router
+    tries a request against its routes in turn, a dozen before an attack). Anything else is
+    FastAPI's own match."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        #: Every path the route matches ends in this (None: the last segment is a parameter).
+        self.tail = literal_tail(path)
+
+    def matches(self, scope: MutableMapping[str, Any]) -> tuple[Match, MutableMapping[str, Any]]:
+        tail = self.tail
+        if tail is not None and not str(scope.get("path", "")).endswith(tail):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
+def literal_tail(path: str) -> str | None:
+    """The last segment of a route's path with its slash, when it is literal text (no
+    parameter): every path the route matches ends in it. None otherwise.
+
+    >>> literal_tail("/api/bouts/{bout_id}/attacks"), literal_tail("/api/bouts/{bout_id}")
+    ('/attacks', None)
+    """
+    last = path.rpartition("/")[2]
+    return "/" + last if last and "{" not in last and "}" not in last else None
 
 
 #: A read route's caller: `caller: Reader`.
