@@ -209,7 +209,7 @@ class TailRoute(APIRoute):
 
     def matches(self, scope: MutableMapping[str, Any]) -> tuple[Match, MutableMapping[str, Any]]:
         tail = self.tail
-        if tail is not None and not str(scope.get("path", "")).endswith(tail):
+        if tail is not None and not scope["path"].endswith(tail):  # every route scope has one
             return Match.NONE, {}
         return super().matches(scope)
 
