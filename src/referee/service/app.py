@@ -1,9 +1,10 @@
 """The HTTP service assembled: the route modules over `RefereeService`, one error handler,
 a body-size limit, security headers and rate limits.
 
-The routes live in `routes_*.py`, each an `APIRouter` over one `routing.Ask` (who is asking,
-and doing a write once). Routes are plain (sync) functions where they touch the database:
-FastAPI runs them in its thread pool, so the store's blocking calls never stall the loop.
+The routes live in `routes_*.py`, each adding its routes over one `routing.Ask` (who is
+asking, and doing a write once). A read route is a plain (sync) function: FastAPI runs it in its
+thread pool, so the store's blocking calls never stall the loop. A write route is `async` and
+hands its transaction to `routing.Write.once`; each runs in its lean lane (`service.lean`).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from referee.service import (
 from referee.service.bouts import ANONYMOUS, ROTATE_EVERY, RefereeService
 from referee.service.budgets import Budgets
 from referee.service.chat import error_answer
-from referee.service.lean import LeanRoute, RouteIndex
+from referee.service.lean import add_lanes
 from referee.service.limits import (
     Limits,
     RateLimitedError,
@@ -55,7 +56,7 @@ from referee.service.limits import (
     refusal_headers,
 )
 from referee.service.live import LiveHub
-from referee.service.routing import Ask
+from referee.service.routing import Ask, TailRoute
 from referee.store import Store
 
 log = logging.getLogger("referee.service")
@@ -474,9 +475,9 @@ def create_app(
     ask = Ask(service, store, hub, keep)
     app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
     # The bout routes go straight onto the app's own router: one list to match a request
-    # against, not a walk through one included router per module. Its writes are lean routes
-    # (a well-formed write runs without FastAPI's per-request machinery: service/lean.py).
-    app.router.route_class = LeanRoute
+    # against, not a walk through one included router per module; each turns a path with
+    # another last segment down at once.
+    app.router.route_class = TailRoute
     for module in (
         routes_bouts,
         routes_fighters,
@@ -502,8 +503,9 @@ def create_app(
         def favicon() -> FileResponse:
             return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
-    # Last, once every route is in: the router finds the lean routes by their path's end.
-    app.router.middleware_stack = RouteIndex(app.router)
+    # Each write's lean lane before its declaration: a well-formed write runs without
+    # FastAPI's per-request machinery (service/lean.py).
+    add_lanes(app.router.routes)
     return app
 
 
