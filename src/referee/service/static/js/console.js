@@ -14,7 +14,7 @@ import { EventType } from "./vocabulary.js";
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
 const params = fragment();
-const state = { view: null, events: [], spec: null, actForm: null, addForm: null, yourTurn: false };
+const state = { view: null, events: [], spec: null, actForm: null, addForm: null, yourTurn: false, focusKept: false };
 let generation = 0; // which state request is the latest
 
 if (!params.bout) {
@@ -59,6 +59,7 @@ async function refresh() {
   const mine = generation;
   const view = await attempt(() => state.bout.get());
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
+  const focused = focusBefore();
   state.view = view;
   keepInMyBouts(view);
   if (!state.spec) {
@@ -96,6 +97,44 @@ async function refresh() {
   if (role === "referee") updateRefereeSelects(view);
   if (role === "board") await refreshBoard();
   else updateActForm(view);
+  focusAfter(focused);
+}
+
+// ---- the keyboard's focus, kept through the bout ------------------------------------------
+// A refresh redraws the map and gates the action button: a focused button that is disabled,
+// or a map token that is drawn again, loses the focus to the page, and the next action would
+// be a long walk of Tab presses away. The focus goes back where it was: the same map token,
+// else the action button when it can act, else the action form itself (its button's turn
+// comes back to it).
+
+/** Where the focus is before a refresh: in the action form, on a map token, or nowhere of ours. */
+function focusBefore() {
+  const active = document.activeElement;
+  const form = $("act-form");
+  if (form && active && form.contains(active)) return { parked: active === form };
+  const token = active && active.closest ? active.closest("#map .token") : null;
+  if (token) return { token: token.dataset.name };
+  // Lost to the page since our last refresh put it back (a control disabled under it):
+  // it is still ours to put back. Anywhere else the user put it, it stays.
+  if (state.focusKept && (!active || active === document.body)) return { parked: true };
+  state.focusKept = false;
+  return null;
+}
+
+function focusAfter(was) {
+  if (!was) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.disabled;
+  if (!lost && !(was.parked && active === $("act-form"))) return; // still where the user put it
+  state.focusKept = true;
+  if (was.token) {
+    const body = [...document.querySelectorAll("#map .token")].find((t) => t.dataset.name === was.token);
+    const focusable = body && body.querySelector(".body[tabindex]");
+    if (focusable) return focusable.focus();
+  }
+  const submit = $("act-submit");
+  if (submit && !submit.disabled) submit.focus();
+  else if ($("act-form")) $("act-form").focus({ preventScroll: true });
 }
 
 /** The newest event this page was shown, as `referee verify --expect-hash` takes it
