@@ -8,7 +8,7 @@ import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
 import { forget, remember } from "./mybouts.js";
 import { qrToggle } from "./qr.js";
-import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
+import { answerTone, boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
 import { EventType } from "./vocabulary.js";
 
 const role = document.body.dataset.role;
@@ -74,6 +74,7 @@ async function refresh() {
   if (yourTurn && !state.yourTurn) announceTurn();
   state.yourTurn = yourTurn;
   document.body.classList.toggle("bout-closed", !!view.closed);
+  staleActionMessage();
   $("status").textContent = statusText(view);
   renderOrder($("order"), view);
   renderFighters($("fighters"), view, role === "referee" ? fighterControls : () => null);
@@ -98,6 +99,28 @@ async function refresh() {
   if (role === "board") await refreshBoard();
   else updateActForm(view);
   focusAfter(focused);
+}
+
+/** An action's message (`about: "action"`) is taken down once an event after it has ended the
+ * bout (ended, cancelled, closed): the page says the bout's end instead. The action that
+ * ended it keeps its message (its own answer holds the `ended` event). */
+function staleActionMessage() {
+  const message = $("message");
+  if (!message || message.hidden || message.dataset.about !== "action") return;
+  const over = [EventType.ENDED, EventType.CANCELLED, EventType.CLOSED];
+  const end = state.events.find((e) => over.includes(e.type));
+  if (end && end.seq > Number(message.dataset.seq || -1)) {
+    message.hidden = true;
+    message.dataset.about = "";
+  }
+}
+
+/** The message of an action's answer: red if it failed after its dice, neutral if it did
+ * not work, green if it did (`answerTone`); it remembers the answer's last event. */
+function actionMessage(answer) {
+  const seqs = (answer.events || []).map((e) => e.seq);
+  if ($("message")) $("message").dataset.seq = String(seqs.length ? Math.max(...seqs) : -1);
+  return { text: answer.failed || answer.summary || "Done.", kind: answerTone(answer), about: "action" };
 }
 
 // ---- the keyboard's focus, kept through the bout ------------------------------------------
@@ -187,7 +210,7 @@ function mapOptions(view, yourTurn) {
   const send = (kind, options) =>
     attempt(
       () => state.bout.post("/actions", { actor: mover, kind, options }),
-      (answer) => answer.summary || "Done.",
+      actionMessage,
     );
   return { mover, send, mode: () => ($("map-mode") ? $("map-mode").value : "move") };
 }
@@ -355,7 +378,7 @@ function wireActions() {
         }
         const named = action().target ? { target, ...options } : options;
         return state.bout.post("/actions", { actor: me(), kind, options: named });
-      }, (answer) => answer.summary || "Done.");
+      }, actionMessage);
     });
   }
   const roll = $("roll-form");
