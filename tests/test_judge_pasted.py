@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from referee.transcripts import Use, judge_log
 from referee.transcripts.rolls import HostRoll, read_roll
+from tests.judge_samples import sample
 
 
 def _kinds(case: object) -> list[tuple[int, str]]:
@@ -187,3 +188,14 @@ def test_dice_maiden_without_its_request_is_read() -> None:
         1,
     )
     assert read_roll("Tarl Cabot Roll: [29] Result: 29") == HostRoll("Tarl Cabot", 1, 100, (29,))
+
+
+def test_an_html_entity_for_a_line_end_keeps_the_lines_the_file_s_own() -> None:
+    """`&#10;` in a Pidgin HTML log made more lines than the file has (an IndexError)."""
+    text, anomalies = sample("pidgin-html", True)
+    broken = text.replace("ready when you are", "ready&#10;&#10;when you are")
+    case = judge_log(broken)
+    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [
+        (line, kind) for line, kind in anomalies
+    ]
+    assert len(case.lines) == len(text.splitlines())

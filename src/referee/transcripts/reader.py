@@ -154,7 +154,7 @@ def read_log(
     fmt, fit = _format(body, format)
     trust = Trust.of(fmt.hosts).add(hosts)
     if fmt.container == "html":
-        body = html.unescape(_TAG.sub("", body))
+        body = _html_text(body)
     parsed: dict[int, str] = {}
     if fmt.container == "csv":
         rolls = RollLines.of(_csv_rolls(body, raw, trust))
@@ -173,6 +173,13 @@ def read_log(
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
     return Transcript(tuple(raw), fmt, trust, rolls, fit, notes, body, parsed)
+
+
+def _html_text(body: str) -> str:
+    """An HTML log's text, line for line: its tags gone, its entities read (one that says a
+    line end, `&#10;`, is a space: the lines stay the file's own)."""
+    lines = (html.unescape(_TAG.sub("", line)) for line in body.split("\n"))
+    return "\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines)
 
 
 def _format(body: str, name: str | None) -> tuple[Format, Fit]:
