@@ -294,3 +294,60 @@ def test_attack_waits_while_the_target_is_out_of_reach(
         expect(log.locator("li.stat", has_text=words)).to_have_count(1)
     assert "x_cm" not in log.inner_text() and "path" not in log.inner_text()
     clean(page)
+
+
+def test_an_action_the_rules_refuse_waits_with_their_words(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """What the page's own check cannot see, the rules say (`GET .../why-not`, the engine's
+    `why_not`): *Do entangle* against a defender who defends with a shield is disabled with
+    the rules' words (SRP-16: entangle only against Avoid), before anything is sent; against
+    one who avoids it may be done. The route answers the actor's token or the referee's only."""
+    r = web.post("/api/bouts", json={"system": "srp", "name": "Nets"})
+    bid, ref = r.json()["id"], r.json()["referee_token"]
+    net = {"name": "net", "damage": 0, "reach_cm": 150, "codes": ["E"]}
+    sheets = {
+        "Tarl": {"hits": 12, "weapons": [net], "skills": {"net": 15}, "defense": 10},
+        "Pa-Kur": {"hits": 12, "defense": 10, "defend": "shield", "shield": "buckler"},
+        "Ho-Tu": {"hits": 12, "defense": 10, "defend": "avoid"},
+    }
+    tokens = {}
+    for name, sheet in sheets.items():
+        r = web.post(
+            f"/api/bouts/{bid}/fighters", ref, json={"name": name, "sheet": sheet, "side": name}
+        )
+        assert r.status_code == 201, r.text
+        tokens[name] = r.json()["token"]
+    assert web.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+    for _ in range(3):
+        turn = web.get(f"/api/bouts/{bid}").json()["turn"]
+        if turn == "Tarl":
+            break
+        body = {"actor": turn, "kind": "pass", "options": {}}
+        assert web.post(f"/api/bouts/{bid}/actions", ref, json=body).status_code == 200
+    assert web.get(f"/api/bouts/{bid}").json()["turn"] == "Tarl"
+
+    asked = {"actor": "Tarl", "kind": "entangle", "target": "Pa-Kur"}
+    said = web.get(f"/api/bouts/{bid}/why-not", tokens["Tarl"], params=asked).json()
+    assert said["why_not"] == "entangle works only against Avoid, not a 'shield' defense"
+    asked_avoid = {**asked, "target": "Ho-Tu"}
+    assert web.get(f"/api/bouts/{bid}/why-not", ref, params=asked_avoid).json()["why_not"] is None
+    assert web.get(f"/api/bouts/{bid}/why-not", tokens["Pa-Kur"], params=asked).status_code == 403
+    assert web.get(f"/api/bouts/{bid}/why-not", params=asked).status_code == 401
+    unknown = {**asked, "target": "Nobody"}
+    assert web.get(f"/api/bouts/{bid}/why-not", ref, params=unknown).status_code == 404
+    events = len(web.get(f"/api/bouts/{bid}/log", ref).json())
+
+    page = pages()
+    page.goto(f"{web.url}/static/fighter.html#bout={bid}&token={tokens['Tarl']}")
+    expect(page.locator("#act-kind option[value='entangle']")).to_have_count(1, timeout=WAIT_MS)
+    page.select_option("#act-kind", "entangle")
+    page.select_option("#act-target", "Pa-Kur")
+    submit = page.locator("#act-submit")
+    expect(submit).to_be_disabled(timeout=WAIT_MS)
+    expect(page.locator("#act-why")).to_have_text(said["why_not"])
+    page.select_option("#act-target", "Ho-Tu")
+    expect(submit).to_be_enabled(timeout=WAIT_MS)
+    assert len(web.get(f"/api/bouts/{bid}/log", ref).json()) == events  # nothing was sent
+    clean(page)

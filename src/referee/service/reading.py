@@ -6,6 +6,8 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from referee.bout.engine import system_of
+from referee.bout.engine import why_not as rules_why_not
+from referee.bout.permissions import check
 from referee.bout.state import BoutState
 from referee.bout.view import state_view
 from referee.ledger import WHOLE_RECORD
@@ -118,6 +120,27 @@ class BoutReader:
         if caller.role is Role.FIGHTER:
             view["you"] = caller.fighter
         return view
+
+    def why_not(
+        self, bout_id: str, caller: Caller, actor: str, kind: str, target: str | None = None
+    ) -> dict[str, JSON]:
+        """Why `actor` may not take the action `kind` (against `target`) now, as the rules say
+        it (`referee.bout.actions.why_not`: the engine's checks and the rule system's own, up
+        to the first die; nothing is thrown or stored), or `why_not` None when it may. Asked
+        by whoever may act for `actor` (its fighter, or the referee): the reason is the one
+        the action itself would be refused with, so it tells nobody more than trying would."""
+        check(caller.who, "act", actor)
+        state = self.state(bout_id)
+        state.fighter(actor)  # an unknown fighter is a 404, never a reason
+        if target is not None:
+            state.fighter(target)
+        reason: str | None
+        if state.closed:
+            reason = "the bout is closed"
+        else:
+            options: dict[str, Any] = {} if target is None else {"target": target}
+            reason = rules_why_not(state, actor, kind, options, self.cache.system(bout_id, state))
+        return {"actor": actor, "kind": kind, "target": target, "why_not": reason}
 
     def scoreboard(self, bout_id: str) -> list[dict[str, JSON]]:
         """Every fighter's wounds against its threshold, standing first."""

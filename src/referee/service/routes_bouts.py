@@ -61,6 +61,19 @@ def routes(ask: Ask, router: APIRouter) -> None:
         """The bout's state; hidden stats only with the referee's token."""
         return service.view(bout_id, caller)
 
+    @router.get("/api/bouts/{bout_id}/why-not", tags=["actions"])
+    def why_not(
+        bout_id: str,
+        caller: Reader,
+        actor: Annotated[str, Query(min_length=1, max_length=40)],
+        kind: Annotated[str, Query(min_length=1, max_length=32)],
+        target: Annotated[str | None, Query(min_length=1, max_length=40)] = None,
+    ) -> dict[str, Any]:
+        """Why `actor` may not take the action `kind` (against `target`) now, in the rules' own
+        words, or `why_not: null` when it may; nothing is thrown or stored. With the actor's
+        token or the referee's: the reason is the one the action would be refused with."""
+        return service.why_not(bout_id, caller, actor, kind, target)
+
     @router.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
     def scoreboard(bout_id: str) -> list[dict[str, Any]]:
         """Wounds against thresholds, standing fighters first."""

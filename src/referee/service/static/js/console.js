@@ -292,6 +292,7 @@ function updateActForm(view) {
   gate($("act-submit"), why);
   // Said beside the button too (a tooltip never shows on a phone); not while waiting a turn.
   $("act-why").textContent = yourTurn && why ? why : "";
+  if (yourTurn && !why && actor) askTheRules(view);
   const rollButton = $("roll-form") && $("roll-form").querySelector("button");
   gate(rollButton, ["ended", "cancelled"].includes(view.status) ? `${boutWords(view)} No more rolls.` : null);
   const who = role === "fighter" ? "Your" : `${me()}'s`;
@@ -306,6 +307,29 @@ function updateActForm(view) {
             : `${who} turn.`
           : `${view.turn}'s turn.`;
   $("act-form").classList.toggle("your-turn", yourTurn);
+}
+
+/** What the page cannot know, the rules answer: whether the action chosen may be taken now
+ * (`GET .../why-not`, the rules' own `why_not`, up to the first die); a refusal disables the
+ * button with the rules' words. The answer counts only if the form still asks the same. */
+async function askTheRules(view) {
+  const asked = { actor: me(), kind: $("act-kind").value };
+  if (action().target) asked.target = $("act-target").value;
+  if (action().target && !asked.target) return;
+  const key = JSON.stringify([view.events, asked]);
+  state.asking = key;
+  const query = new URLSearchParams(asked).toString();
+  let answer;
+  try {
+    answer = await state.bout.get(`/why-not?${query}`);
+  } catch {
+    return; // the action itself will say why, if it is refused
+  }
+  const now = { actor: me(), kind: $("act-kind").value };
+  if (action().target) now.target = $("act-target").value;
+  if (state.asking !== key || JSON.stringify([state.view.events, now]) !== key || !answer.why_not) return;
+  gate($("act-submit"), answer.why_not);
+  $("act-why").textContent = answer.why_not;
 }
 
 /** Why the action button cannot act now (null when it can). */
