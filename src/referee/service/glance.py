@@ -19,13 +19,12 @@ not legal now; one that reaches its dice (or needs none) is. Nothing is stored o
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from referee.bout.actions import why_not
 from referee.bout.state import BoutState, Fighter, Status
-from referee.errors import RefereeError
-from referee.rng import Throw
 from referee.service.bouts import ANONYMOUS, RefereeService, rule_system
 from referee.systems.base import RuleSystem
 from referee.vocabulary import JSON
@@ -40,17 +39,6 @@ MAX_ANNOUNCE = 1024
 STUNNED = "stunned"
 #: Stats that place a fighter on the ground; left out when the world gives positions.
 PLACEMENT = ("x_cm", "y_cm")
-
-
-class _Reached(Exception):
-    """The action got as far as its dice: the rules found nothing against it."""
-
-
-class _Probe:
-    """Dice that stop an action at its first throw (`Rng` protocol)."""
-
-    def throw(self, sides: Sequence[int]) -> Throw:
-        raise _Reached
 
 
 def glance(service: RefereeService, bout_id: str, fighter: str | None = None) -> dict[str, JSON]:
@@ -162,15 +150,16 @@ def _skill(fighter: Fighter) -> str:
 
 def legal_actions(system: RuleSystem, state: BoutState) -> dict[str, JSON]:
     """Each action kind legal now for the fighter whose action it is -> the foes it may be
-    aimed at (empty for an action without a target); `{}` when nobody is to act.
+        aimed at (empty for an action without a target); `{}` when nobody is to act.
 
-    >>> from referee.bout.state import BoutState, Fighter, Status
-    >>> from referee.systems.base import find_system
-    >>> fighters = (Fighter("Tarl", "Tarl", {"cs": 65}), Fighter("Pa-Kur", "Pa-Kur", {"cs": 70}))
-    >>> state = BoutState(system="msv", fighters=fighters, order=("Tarl", "Pa-Kur"), turn=0,
-    ...                   round=1, status=Status.RUNNING)
-    >>> legal_actions(find_system("msv")(), state)
-    {'attack': ['Pa-Kur']}
+        >>> from referee.bout.actions import why_not
+    from referee.bout.state import BoutState, Fighter, Status
+        >>> from referee.systems.base import find_system
+        >>> fighters = (Fighter("Tarl", "Tarl", {"cs": 65}), Fighter("Pa-Kur", "Pa-Kur", {"cs": 70}))
+        >>> state = BoutState(system="msv", fighters=fighters, order=("Tarl", "Pa-Kur"), turn=0,
+        ...                   round=1, status=Status.RUNNING)
+        >>> legal_actions(find_system("msv")(), state)
+        {'attack': ['Pa-Kur']}
     """
     actor = state.current
     if actor is None or state.status is not Status.RUNNING or state.closed:
@@ -202,10 +191,4 @@ def _off_the_map(state: BoutState) -> BoutState:
 
 def _tried(system: RuleSystem, state: BoutState, actor: str, kind: str, target: str | None) -> bool:
     options: Mapping[str, Any] = {} if target is None else {"target": target}
-    try:
-        system.act(state, actor, kind, options, _Probe())
-    except _Reached:
-        return True
-    except RefereeError:
-        return False
-    return True
+    return why_not(state, actor, kind, options, system) is None
