@@ -221,9 +221,15 @@ def test_on_a_phone_the_maps_labels_are_big_enough_to_read(
     bid, _, token = ford(web)
     page = pages(PHONE)
     open_map(page, web, bid, token)
-    page.focus("#map .token[data-name='Tarl'] .body")
-    page.keyboard.press("ArrowLeft")
     walked = page.locator("#map .guide .distance[data-walked]")
+    for _ in range(5):  # a redraw between the focus and the key loses the key (press_on_token)
+        page.focus("#map .token[data-name='Tarl'] .body")
+        page.keyboard.press("ArrowLeft")
+        try:
+            expect(walked).to_have_count(1, timeout=5_000)
+            break
+        except AssertionError:
+            continue
     expect(walked).to_have_text("1.5 m")
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('#map .names .name, #map .guide .distance')]
