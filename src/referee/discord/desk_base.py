@@ -269,5 +269,6 @@ class DeskBase:
             return []
         return [
             f"Scoreboard: {self.public_url}/static/board.html#bout={bout}",
-            f"Verify (after the close): {self.public_url}/static/verify.html#bout={bout}",
+            f"Verify, once the proctor closes the spar (~spar:close bout; nobody can verify "
+            f"it before): {self.public_url}/static/verify.html#bout={bout}",
         ]
