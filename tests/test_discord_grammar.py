@@ -234,6 +234,25 @@ def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
     play(store, ["Tarl"], script)
 
 
+def test_a_typo_followed_by_its_commands_arguments_gets_a_did_you_mean() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~rolll 1d6") == (
+            "error: no command ~rolll; did you mean ~roll?"
+        )
+        assert await h.text("Tarl", "~rolls 4d6kh3") == (
+            "error: no command ~rolls; did you mean ~roll?"
+        )
+        assert await h.text("Tarl", "~rolll //roll -sides100 -dice1") == (
+            "error: no command ~rolll; did you mean ~roll?"
+        )
+        for line in ("~attacks wildly", "~rolls her eyes", "~rolls over", "~rolll", "~acts 1d6"):
+            assert await h.say("Tarl", line) == [], line
+
+    play(store, ["Tarl"], script)
+
+
 def test_a_removed_member_no_longer_plays_and_may_join_again() -> None:
     store = Store.open("sqlite://")
 
