@@ -328,6 +328,29 @@ def test_help_and_characters(tmp_path: Path) -> None:
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
 
 
+def test_a_character_is_refused_when_saved_by_its_rule_systems_own_check() -> None:  # MSV-2
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~char set X cs=500") == (
+            "error: CS must be 0..100 (MSV-2: CS 100 always succeeds), got 500"
+        )
+        assert await h.text("Tarl", "~char set X cs=-1") == (
+            "error: CS must be a whole number >= 0 (MSV-2), got -1"
+        )
+        assert await h.text("Tarl", "~char set Bran skill=500 hits=10 weapon=mace") == (
+            "error: character.skill = 500 is not a whole number 0..100"
+        )
+        assert await h.text("Tarl", "~char list") == (
+            "You have no characters yet: ~char set NAME cs=65"
+        )  # nothing was saved
+        assert await h.text("Tarl", "~char set X cs=100") == "Saved: X (MSV)."
+        await h.text("Judge", "~spar:open msv Bounded")
+        assert await h.text("Tarl", "~spar:join X") == "X joins the spar (CS 100)."
+
+    play(store, ["Judge", "Tarl"], script)
+
+
 def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
     store = Store.open("sqlite://")
 
