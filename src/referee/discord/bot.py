@@ -25,7 +25,6 @@ from referee.discord.messages import (
     BUTTON_PREFIX,
     MENTION,
     asker,
-    escape_markdown,
     fresh_link,
     member_name,
     mentioned,
@@ -33,6 +32,7 @@ from referee.discord.messages import (
     person,
     place,
     send,
+    shown,
     without_mentions,
 )
 from referee.discord.replies import Button, Person, Place, Reply
@@ -165,7 +165,7 @@ class RefereeBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(escape_markdown(f"error: {error} (~help {ctx.command or ''})".strip()))
+            await ctx.send(shown(f"error: {error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
@@ -237,7 +237,7 @@ async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[
     try:
         reply = await work()
     except RefereeError as err:
-        await ctx.send(escape_markdown(f"error: {err.public}"))
+        await ctx.send(shown(f"error: {err.public}"))
         return
     await send(ctx, reply, ctx.bot)
 

@@ -158,7 +158,7 @@ def head_line(export: Mapping[str, Any]) -> str:
     head = export["events"][-1]
     return (
         f"Head hash: {head['hash']} (event {head['seq']}). Keep it: referee verify "
-        f"--expect-hash {head['hash']} checks any export of this bout against it."
+        f"--expect-hash {head['hash']} checks any export of this ledger against it."
     )
 
 
