@@ -1,13 +1,17 @@
 """The README as a new user meets it: in a fresh shell after `make run`, whose PATH lacks
 `.venv/bin`, its console examples run as written once the README's own line puts `referee`
-on PATH; every `referee ...` it names in a sentence is a command line the CLI accepts; every
-HUD command it gives (`/7 ...`) reads in the chat grammar against the README's fighters."""
+on PATH, and its curl to the service answers as it shows (the service on 127.0.0.1, a free
+port); every `referee ...` it names in a sentence is a command line the CLI accepts; every HUD
+command it gives (`/7 ...`) reads in the chat grammar against the README's fighters. Whatever
+runs writes only into tmp_path."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +60,15 @@ def fresh_shell(script: str, home: Path) -> subprocess.CompletedProcess[str]:
 
     PYTHONPATH names this checkout's `src`, so that `referee` runs the code under test
     whichever venv runs the tests (`make test`'s editable install points there anyway)."""
-    env = {
+    return subprocess.run(
+        ["sh", "-c", script], cwd=home, env=fresh_env(home), capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+
+
+def fresh_env(home: Path) -> dict[str, str]:
+    """A new user's environment, with `home` for their home (see `fresh_shell`)."""
+    return {
         "PATH": fresh_path(),
         "HOME": str(home),
         "XDG_DATA_HOME": str(home / "data"),
@@ -65,9 +77,6 @@ def fresh_shell(script: str, home: Path) -> subprocess.CompletedProcess[str]:
         "PYTHONPATH": str(ROOT / "src"),
         "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order a terminal shows them
     }
-    return subprocess.run(
-        ["sh", "-c", script], cwd=home, env=env, capture_output=True, text=True, timeout=300
-    )
 
 
 def clone_in(tmp_path: Path) -> Path:
@@ -139,3 +148,43 @@ def test_every_hud_command_in_the_readme_reads_against_its_fighters() -> None:
     assert "attack Pa-Kur" in lines
     for line in lines:
         parse_line(line, Roster(names=("Tarl", "Pa-Kur")))
+
+
+#: The README's request to the service `make run` started, and what it says comes back.
+CURL = re.compile(r"```sh\n(curl [^\n]*\\\n[^\n]*)\n# -> (\{[^\n]*\})\n```")
+
+
+def test_the_readmes_request_to_the_service_answers_as_it_says(tmp_path: Path) -> None:
+    """`make run` in one terminal (here `referee serve` on 127.0.0.1, any free port, a database
+    in tmp_path), the README's curl in a fresh one: the answer has the keys the README shows,
+    and the values it gives (`...`: any)."""
+    if shutil.which("curl") is None:
+        pytest.skip("no curl here")
+    if not (VENV / "bin" / "activate").exists() or not (VENV / "bin" / "referee").exists():
+        pytest.skip(f"the tests do not run from a venv with referee installed ({VENV})")
+    found = CURL.search(README.read_text(encoding="utf-8"))
+    assert found is not None
+    request, shown = found.groups()
+    assert "localhost:8000" in request
+    home = clone_in(tmp_path)
+    serve = f"{activate_line()}\nexec referee serve --host 127.0.0.1 --port 0 --db bouts.db"
+    server = subprocess.Popen(
+        ["sh", "-c", serve], cwd=home, env=fresh_env(home), stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # referee database: ...
+        serving = server.stdout.readline()
+        port = re.search(r"http://127\.0\.0\.1:(\d+)/", serving)
+        assert port is not None, serving
+        asked = request.replace("localhost:8000", f"127.0.0.1:{port.group(1)}")
+        done = fresh_shell(asked, home)
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    answer, expected = json.loads(done.stdout), json.loads(shown)
+    assert list(answer) == list(expected)  # the keys, in order
+    assert {k: v for k, v in answer.items() if expected[k] != "..."} == {
+        k: v for k, v in expected.items() if v != "..."
+    }
