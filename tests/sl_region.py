@@ -47,7 +47,7 @@ from lummao.lslexecutils import BaseLSLScript, DetectedDetails
 NULL_KEY = Key("00000000-0000-0000-0000-000000000000")
 EOF = "\n\n\n"
 HTTP_METHOD, HTTP_MIMETYPE, HTTP_BODY_MAXLENGTH, HTTP_CUSTOM_HEADER = 0, 1, 2, 5
-OBJECT_POS, OBJECT_ROT = 3, 4
+OBJECT_NAME, OBJECT_POS, OBJECT_ROT, OBJECT_DESC = 1, 3, 4, 7
 INVENTORY_NOTECARD, INVENTORY_NONE = 7, -1
 CHANGED_INVENTORY, CHANGED_OWNER = 1, 128
 #: Second Life's limits (CONTEXT.md): requests per object per 20 s, bytes of an answer read
@@ -295,9 +295,7 @@ class Region:
     ) -> SLObject:  # fmt: skip
         """Rez (or wear) an object with the script at `path`; its state_entry runs at once.
         A description is cut to 127 bytes, a notecard's lines to 1,024, as Second Life does."""
-        if len(desc.encode("utf-8")) > DESC_BYTES:
-            self.violations.append(f"{name}: a description of {len(desc.encode())} bytes")
-            desc = desc.encode("utf-8")[:DESC_BYTES].decode("utf-8", "ignore")
+        desc = self._description(name, desc)
         obj = SLObject(self, path, name, owner, desc, notecards, worn)
         self.objects.append(obj)
         self.run()
@@ -326,6 +324,17 @@ class Region:
         avatar.dialog = None
         self._hear(avatar.key, avatar.name, channel, button, None)
         self.run()
+
+    def edit_description(self, obj: SLObject, text: str) -> None:
+        """The owner edits the object's description: in Second Life no event tells its script."""
+        obj.desc = self._description(obj.name, text)
+        self.run()
+
+    def _description(self, name: str, text: str) -> str:
+        if len(text.encode("utf-8")) > DESC_BYTES:
+            self.violations.append(f"{name}: a description of {len(text.encode())} bytes")
+            text = text.encode("utf-8")[:DESC_BYTES].decode("utf-8", "ignore")
+        return text
 
     def edit_notecard(self, obj: SLObject, name: str, lines: list[str]) -> None:
         """The owner saves a notecard in the object: `changed(CHANGED_INVENTORY)`."""
@@ -500,6 +509,14 @@ class Region:
 
         def details(target: Key, params: list[int]) -> list[Any]:
             avatar = region._avatar(target)
+            thing = next((o for o in region.objects if o.key == target), None)
+            if avatar is None and thing is not None:  # any script may ask about any object
+                about = {
+                    OBJECT_NAME: thing.name,
+                    OBJECT_DESC: thing.desc,
+                    OBJECT_POS: Vector(thing.pos),
+                }
+                return [about[p] for p in params]
             if avatar is None:
                 return []
             shown = {OBJECT_POS: Vector(avatar.pos), OBJECT_ROT: avatar.rot}
@@ -507,6 +524,9 @@ class Region:
 
         def reset() -> None:
             obj.reset = True
+
+        def set_desc(text: str) -> None:
+            obj.desc = region._description(obj.name, text)
 
         def owner_key(target: Key) -> Key:
             found = next((o for o in region.objects if o.key == target), None)
@@ -536,6 +556,7 @@ class Region:
         f["llGetKey"] = lambda: obj.key
         f["llGetOwnerKey"] = owner_key
         f["llGetObjectDesc"] = lambda: obj.desc
+        f["llSetObjectDesc"] = set_desc
         f["llGetObjectName"] = lambda: obj.name
         f["llSetObjectName"] = set_name
         f["llGetPos"] = lambda: Vector(obj.position)

@@ -179,3 +179,34 @@ def test_the_console_script_starts_the_judge_alone(tmp_path: Path) -> None:
         missing.output
         == f"error: cannot read '{tmp_path / 'nope.log'}': No such file or directory\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "message"),
+    [
+        (
+            IndexError("list index out of range"),
+            3,
+            "error: internal error: the judge failed (IndexError: list index out of range); "
+            "this is a bug in referee, please report it with the log\n",
+        ),
+        (KeyboardInterrupt(), 130, "error: interrupted: nothing more was judged\n"),
+        (BrokenPipeError(32, "Broken pipe"), 4, "error: cannot write the report: Broken pipe\n"),
+    ],
+    ids=["bug", "interrupted", "closed-pipe"],
+)
+def test_whatever_else_goes_wrong_is_one_line_with_its_own_code(
+    monkeypatch: pytest.MonkeyPatch, raised: BaseException, code: int, message: str
+) -> None:
+    """Exit status 1 is only "some rolls do not count": a bug (3), a report that cannot be
+    written (4) or an interruption (130) is one line on stderr, never a traceback."""
+    from referee.cli.judge import judge_alone
+    from referee.transcripts import judgement
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(judgement, "judge_log", fail)
+    for result in (run(str(EXAMPLE)), CliRunner().invoke(judge_alone(), ["judge", str(EXAMPLE)])):
+        assert (result.exit_code, result.stdout, result.stderr) == (code, "", message)
+        assert result.exception is None or isinstance(result.exception, SystemExit)

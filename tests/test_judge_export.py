@@ -180,6 +180,24 @@ def test_a_ledger_that_does_not_verify_is_a_clear_error(bout: Any) -> None:
         judge_log("\n".join(_lines(doc)), export=srp)
 
 
+def test_an_export_that_does_not_verify_is_bad_input_for_the_command(
+    bout: Any, tmp_path: Path
+) -> None:
+    """Exit status 2 (the export cannot be used), not 1 (some rolls do not count)."""
+    _, doc, _ = bout
+    broken = json.loads(json.dumps(doc))
+    broken["events"][3]["payload"]["name"] = "Someone Else"
+    (tmp_path / "spar.log").write_text("\n".join(_lines(doc)), encoding="utf-8")
+    (tmp_path / "bout.json").write_text(json.dumps(broken), encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["judge", str(tmp_path / "spar.log"), "--export", str(tmp_path / "bout.json")]
+    )
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: the export does not verify: event 3")
+    assert result.stderr.count("\n") == 1
+
+
 def test_an_open_bout_judges_with_a_note_until_its_seed_is_revealed(tmp_path: Path) -> None:
     with Store.open(str(tmp_path / "open.db")) as store:
         service = RefereeService(store, entropy=for_test())

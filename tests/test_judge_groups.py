@@ -5,6 +5,9 @@
    four fighters, from the text alone and against the export.
 2. A roll line inserted by anyone but the trusted host, in any format, is exactly one `forged`
    anomaly on its line and changes nothing else.
+
+And the names of a group spar as chat gives them (issue 46): a foe named by one word of the
+name (`*at Tarl*` for Tarl Cabot), sides given in a sentence (`Tarl and Kamchak against Pa-Kur`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from hypothesis import strategies as st
 from referee.bout import commands as c
 from referee.service.bouts import Caller, RefereeService
 from referee.store import Role, Store
-from referee.transcripts import bout_as_chat, judge_log
+from referee.transcripts import Use, bout_as_chat, judge_log
 from tests.judge_samples import STYLES, WRITERS, Post, script
 from tests.seeds import SeededEntropy
 
@@ -175,3 +178,79 @@ def test_a_roll_line_posted_by_anyone_but_the_host_is_one_forged_anomaly(
         clean.damage_dealt,
         clean.attacks,
     )
+
+
+def test_a_group_spar_attacker_may_name_a_foe_by_one_word_of_the_name() -> None:
+    """MSV-6: `Pa-Kur: *at Tarl*` aims at Tarl Cabot, the one fighter called Tarl."""
+    log = (
+        "Proctor Marcus: Spar: Tarl Cabot (CS 65), Kamchak (CS 60), Pa-Kur (CS 70)\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 50\n"
+        "OnlineHost: Tarl Cabot rolled 1 100-sided die: 20\n"
+        "OnlineHost: Kamchak rolled 1 100-sided die: 10\n"
+        "Pa-Kur: *at Tarl*\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 44\n"
+        "Tarl: at Pa-Kur!\n"
+        "OnlineHost: Tarl Cabot rolled 1 100-sided die: 31\n"
+        "Kamchak: *swings at Pa-Kur*\n"
+        "OnlineHost: Kamchak rolled 1 100-sided die: 16\n"
+    )
+    verdict = judge_log(log).verdict
+    # MSV-5: effects 4, 2, 1; MSV-3: 44 -> 3, 31 -> 3, 16 -> 2
+    assert verdict.order == ("Pa-Kur", "Tarl Cabot", "Kamchak")
+    assert verdict.anomalies == ()
+    assert [(r.line, r.target) for r in verdict.rolls if r.use is Use.ATTACK] == [
+        (6, "Tarl Cabot"),
+        (8, "Pa-Kur"),
+        (10, "Pa-Kur"),
+    ]
+    assert (verdict.damage_dealt, verdict.attacks) == (
+        {"Tarl Cabot": 3, "Kamchak": 2, "Pa-Kur": 3},
+        3,
+    )
+
+
+def test_sides_given_in_a_sentence_are_read() -> None:
+    """`Tarl and Kamchak against Pa-Kur` after the announcement: two sides (MSV-6, MSV-7)."""
+    log = (
+        "Proctor Marcus: Spar: Tarl Cabot (CS 65), Kamchak (CS 60), Pa-Kur (CS 70)\n"
+        "Proctor Marcus: Tarl and Kamchak against Pa-Kur\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 50\n"
+        "OnlineHost: Tarl Cabot rolled 1 100-sided die: 20\n"
+        "OnlineHost: Kamchak rolled 1 100-sided die: 10\n"
+        "Pa-Kur: *at Kamchak*\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 44\n"
+        "OnlineHost: Tarl Cabot rolled 1 100-sided die: 31\n"
+        "OnlineHost: Kamchak rolled 1 100-sided die: 16\n"
+    )
+    verdict = judge_log(log).verdict
+    assert [(f.name, f.team) for f in verdict.fighters] == [
+        ("Tarl Cabot", "Tarl Cabot & Kamchak"),
+        ("Kamchak", "Tarl Cabot & Kamchak"),
+        ("Pa-Kur", "Pa-Kur"),
+    ]
+    # one foe standing for Tarl and Kamchak: nobody needs to be named (MSV-6)
+    assert verdict.anomalies == ()
+    assert [(r.line, r.target) for r in verdict.rolls if r.use is Use.ATTACK] == [
+        (7, "Kamchak"),
+        (8, "Pa-Kur"),
+        (9, "Pa-Kur"),
+    ]
+    assert (verdict.damage_dealt, verdict.attacks) == (
+        {"Tarl Cabot": 3, "Kamchak": 2, "Pa-Kur": 3},
+        3,
+    )
+
+
+def test_sides_in_a_sentence_on_the_announcement_s_own_line() -> None:
+    log = (
+        "Marcus: Tarl Cabot (CS 65), Kamchak (CS 60), Pa-Kur (CS 70): Tarl & Kamchak vs Pa-Kur\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 50\n"
+        "OnlineHost: Tarl Cabot rolled 1 100-sided die: 20\n"
+        "OnlineHost: Kamchak rolled 1 100-sided die: 10\n"
+    )
+    verdict = judge_log(log).verdict
+    assert [f.team for f in verdict.fighters] == [
+        "Tarl Cabot & Kamchak",
+        "Tarl Cabot & Kamchak",
+        "Pa-Kur",
+    ]

@@ -171,8 +171,7 @@ def opened(region, url: str, desc: str, *, world: bool = False):  # type: ignore
 def fighter(region, referee, table, name, username, pos, facing, setting, notecard=False):  # type: ignore[no-untyped-def]
     """An avatar steps up, is invited by the table, pastes its invite and wears HUD and meter."""
     avatar = region.avatar(name, username, pos, facing)
-    region.touch(referee, table)
-    region.click(referee, "invite")
+    invite_one(region, referee, table, avatar)
     invite = LINK.search(avatar.private[-1])
     assert invite is not None, avatar.private
     if notecard:
@@ -187,6 +186,17 @@ def fighter(region, referee, table, name, username, pos, facing, setting, noteca
     meter = region.rez(METER, "meter", avatar)
     assert any("you joined as" in line for line in avatar.private), avatar.private
     return avatar, hud, meter
+
+
+def invite_one(region, referee, table, avatar) -> None:  # type: ignore[no-untyped-def]
+    """The referee touches the table, *invite*, picks `avatar` from the avatars near it, and
+    closes the menu with *done* (if anyone near is left to invite)."""
+    region.touch(referee, table)
+    region.click(referee, "invite")
+    _, _, buttons, _ = referee.dialog
+    region.click(referee, next(b for b in buttons if b.split(" ", 1)[-1] == avatar.name))
+    if referee.dialog is not None:  # others near are left to invite
+        region.click(referee, "done")
 
 
 def begin(region, referee, table) -> None:  # type: ignore[no-untyped-def]
@@ -459,6 +469,71 @@ def test_the_invite_is_never_said_where_anyone_else_hears(serve: str, region) ->
     assert region.violations == []
 
 
+def test_the_hud_set_up_in_the_docs_order_joins(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """docs/secondlife.md's order: the script is saved in the box first, the invite pasted
+    into the description after. Editing a description raises no event in Second Life; the
+    HUD looks at it again every few seconds until it has joined, and at once when touched."""
+    referee, table, _ = opened(region, serve, "msv Docs")
+    tarl = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180)
+    pakur = region.avatar("Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0)
+    invite_one(region, referee, table, tarl)
+    invite_one(region, referee, table, pakur)
+    huds = {}
+    for avatar in (tarl, pakur):
+        huds[avatar.name] = region.rez(HUD, "fighter HUD", avatar)  # the script first
+        assert avatar.private[-1] == (
+            "referee: paste your invite into my description (or a notecard named referee)"
+        )
+    invite_t = LINK.search(tarl.private[0])
+    invite_p = LINK.search(pakur.private[0])
+    assert invite_t is not None and invite_p is not None, (tarl.private, pakur.private)
+    region.edit_description(huds["Tarl"], f"{invite_t.group(0)} cs=65")
+    assert not any("you joined as" in line for line in tarl.private)  # no event: not yet
+    region.advance(2.5)
+    assert any("you joined as Tarl" in line for line in tarl.private), tarl.private
+    region.edit_description(huds["Pa-Kur"], f"{invite_p.group(0)}")  # no Combat Skill yet
+    region.touch(pakur, huds["Pa-Kur"])
+    assert pakur.private[-1] == "referee: add your Combat Skill after the invite, e.g. cs=65"
+    region.edit_description(huds["Pa-Kur"], f"{invite_p.group(0)} cs=70")
+    region.touch(pakur, huds["Pa-Kur"])  # a touch reads it at once
+    assert any("you joined as Pa-Kur" in line for line in pakur.private), pakur.private
+    joins = [e for e in export(serve, bout_of(table))["events"] if e["type"] == "fighter_added"]
+    assert [(e["payload"]["name"], e["payload"]["stats"]["cs"]) for e in joins] == [
+        ("Tarl", 65),
+        ("Pa-Kur", 70),
+    ]
+    region.advance(20.0)  # joined: the HUDs poll, and join nothing twice
+    again = [e for e in export(serve, bout_of(table))["events"] if e["type"] == "fighter_added"]
+    assert len(again) == 2
+    assert region.violations == []
+
+
+def test_only_the_avatars_the_referee_picks_are_invited(serve: str, region) -> None:  # type: ignore[no-untyped-def]
+    """*invite* lists the avatars within 20 m; only the ones the referee picks get an invite,
+    and one invited is not offered again. A spectator standing by gets nothing."""
+    referee, table, _ = opened(region, serve, "msv Picked")
+    tarl = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0))
+    eve = region.avatar("Eve", "eve.resident", (131.0, 129.0, 25.0))  # 3 m away, watching
+    far = region.avatar("Cernus", "cernus.resident", (128.0, 170.0, 25.0))  # 42 m away
+    region.touch(referee, table)
+    region.click(referee, "invite")
+    assert referee.dialog is not None
+    assert referee.dialog[2] == ["done", "1 Tarl", "2 Eve"]
+    region.click(referee, "1 Tarl")
+    assert LINK.search(tarl.private[-1]) is not None
+    assert referee.dialog is not None and referee.dialog[2] == ["done", "1 Eve"]
+    region.click(referee, "done")
+    assert eve.private == [] and far.private == []
+    assert referee.private[-1] == "referee table: invited Tarl"
+    region.touch(referee, table)
+    region.click(referee, "invite")
+    assert referee.dialog is not None and referee.dialog[2] == ["done", "1 Eve"]
+    region.click(referee, "done")
+    assert eve.private == []
+    assert not [text for _, _, text in region.said if bout_of(table) in text]
+    assert region.violations == []
+
+
 def test_a_fighter_link_and_commands_on_channel_7(serve: str, region) -> None:  # type: ignore[no-untyped-def]
     """What the old one-script HUD did, the fighter HUD does: given a fighter link (after a
     script reset, say) it acts as that fighter without joining again, sends the lines its
@@ -477,7 +552,10 @@ def test_a_fighter_link_and_commands_on_channel_7(serve: str, region) -> None:  
     assert len(link.encode()) <= 127  # fits a description
     region.objects.remove(hud_t)
     again = region.rez(HUD, "fighter HUD", tarl, desc=link)
-    assert any("fighting as Tarl" in line for line in tarl.private[-2:]), tarl.private[-2:]
+    assert any("fighting as Tarl" in line for line in tarl.private[-3:]), tarl.private[-3:]
+    # Anyone nearby may read a description: the token left it as soon as it was read.
+    assert again.desc == "" and hud_t.script.token not in again.desc
+    assert any("took your fighter link out of my description" in x for x in tarl.private[-3:])
     assert [r.url.rsplit("/", 1)[-1] for r in region.requests if r.obj == str(again.key)] == [
         "glance?after=-1&fighter=Tarl"
     ]
@@ -579,6 +657,7 @@ def test_a_changed_notecard_or_owner_resets_the_script(serve: str, region) -> No
     joins = len([r for r in region.requests if r.url.endswith("/join")])
     region.edit_notecard(hud_t, "referee", [link])
     assert any("fighting as Tarl" in line for line in tarl.private[-2:]), tarl.private[-2:]
+    assert not any("out of my description" in line for line in tarl.private)  # a notecard's
     assert len([r for r in region.requests if r.url.endswith("/join")]) == joins
     heir = region.avatar("Kamras", "kamras.resident", (128.0, 126.0, 25.0))
     region.give(table, heir)

@@ -62,6 +62,10 @@ def test_my_bouts_lists_what_this_browser_opened_or_joined(
     expect(home.locator("#mine")).to_be_hidden()  # a new browser has none
     links = create_on_home(home, "Spar at the Tarn Cot")
     bid = links["referee"].split("#bout=")[1].split("&")[0]
+    # The client seed shown is the bout's, with both fighters' parts (not the referee's alone).
+    view = web.get(f"/api/bouts/{bid}").json()
+    assert view["client_seed"].count(":") == 2, view["client_seed"]
+    expect(home.locator("#created-seed")).to_have_text(view["client_seed"])
     expect(mine(home)).to_have_count(1)
     expect(mine(home).first).to_contain_text("Spar at the Tarn Cot")
     expect(mine(home).first.locator(".badge")).to_have_text("referee")

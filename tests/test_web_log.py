@@ -43,6 +43,9 @@ EVENTS = [
     ev(15, "overridden", "referee", of=8, original=[{"target": "Pa-Kur", "amount": 4}],
        wounds=[{"target": "Pa-Kur", "amount": 1, "total": 6}], note="glancing"),
     *attack(16, "Pa-Kur", "Tarl", 12, False, 4),
+    ev(19, "action", "Tarl", kind="move", options={"path": [[150, 0]]}),
+    ev(20, "outcome", "system", summary="Tarl moves 1.5 m", kind="move", actor="Tarl"),
+    ev(21, "overridden", "referee", of=20, original=[], wounds=[], note="fine as it is"),
 ]  # fmt: skip
 
 
@@ -90,6 +93,11 @@ def test_the_log_shows_chains_voids_and_overrides(
     # the override in the words of sentences.js (the twin of referee.sentences)
     assert by_seq[15][1] == '#15Event 8 is overridden: wounds Pa-Kur 4 → Pa-Kur 1 ("glancing")'
     assert by_seq[16] == ("action", "#16Pa-Kur: attack → Tarl")
+    # An override that leaves a move's wounds as they were does not strike the move out.
+    assert by_seq[20] == (
+        "outcome consequence",
+        "#20Tarl moves 1.5 moverride #21 changed nothing (no wounds)",
+    )
     clean(page)
 
 

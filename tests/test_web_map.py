@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
+from tests.browser_fixtures import PHONE, WAIT_MS, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -209,4 +209,30 @@ def test_the_keyboard_turns_the_acting_fighter(
         "Map: Tarl at (0, 0) m facing 45°; Pa-Kur at (6, 0) m facing 180°",
         timeout=WAIT_MS,
     )
+    clean(page)
+
+
+def test_on_a_phone_the_maps_labels_are_big_enough_to_read(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """At 390 px the map is drawn small: its names and the distances shown while moving are
+    sized in map metres so that none is under 13 and 14 CSS pixels on screen."""
+    bid, _, token = ford(web)
+    page = pages(PHONE)
+    open_map(page, web, bid, token)
+    page.focus("#map .token[data-name='Tarl'] .body")
+    page.keyboard.press("ArrowLeft")
+    walked = page.locator("#map .guide .distance[data-walked]")
+    expect(walked).to_have_text("1.5 m")
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('#map .names .name, #map .guide .distance')]
+             .map((t) => [t.classList.contains('name') ? 'name' : 'distance',
+                          parseFloat(getComputedStyle(t).fontSize) *
+                          document.querySelector('#map svg').getScreenCTM().a])"""
+    )
+    assert {kind for kind, _ in sizes} == {"name", "distance"}
+    for kind, pixels in sizes:
+        assert pixels >= {"name": 13, "distance": 14}[kind] - 0.01, (kind, pixels)
+    page.keyboard.press("Escape")
     clean(page)

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from referee.ledger.canonical import event_hash
 from referee.ledger.verify import verify_export
 from referee.rng import verifiable_faces
-from tests.browser_fixtures import browser, clean, pages, shoot, web  # noqa: F401
+from tests.browser_fixtures import PHONE, browser, clean, pages, shoot, web  # noqa: F401
 from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -433,4 +433,27 @@ def test_the_verifier_checks_an_export_against_what_this_browser_saw(
         "Matches what this browser saw of this bout: the client seed is the one this browser "
         f"was shown ({seed})."
     )
+    clean(page)
+
+
+def test_on_a_phone_each_rolls_check_is_on_screen(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """At 390 px the rolls' table scrolls sideways; its verdict column comes first after the
+    event, so every row's check is in view without scrolling."""
+    export = spar_export(web)
+    page = pages(PHONE)
+    page.goto(web.url + "/static/verify.html")
+    page.fill("#export-text", json.dumps(export, ensure_ascii=False))
+    page.click("#paste-form button[type=submit]")
+    expect(page.locator("#verdict.ok")).to_be_visible()
+    header = page.locator("table.rolls thead th").nth(1)
+    expect(header).to_have_text("Check")
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    cells = page.locator("#rolls tr td:first-of-type")
+    assert cells.count() > 0
+    for box in [cells.nth(i).bounding_box() for i in range(cells.count())]:
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert set(cells.all_text_contents()) == {"✓ ok"}
     clean(page)

@@ -3,10 +3,14 @@
 // Set up once: paste the invite your referee's table sent you (privately) into this HUD's
 // description, with your Combat Skill, e.g.
 //     https://referee.example.org/static/join.html#bout=AbCdEfGhIjKl cs=65
+// before or after saving this script in it: until it has joined, the HUD looks at its
+// description every few seconds (editing a description raises no event) and when touched.
 // or, for an SRP bout or a long invite, into a notecard named "referee" in the HUD, one setting
 // a line (the invite, then cs=65, or sheet={...}, and name=... to fight under another name than
 // your display name). A fighter link (...fighter.html#bout=ID&token=T, from the referee's
-// console) makes the HUD act as that fighter without joining again.
+// console) makes the HUD act as that fighter without joining again; a token found in the
+// description is taken out of it at once (anyone nearby can read a description), so keep a
+// fighter link in the notecard instead.
 // The invite and your token are never said on any channel; the token lives in this script only.
 //
 // What it does: shows you the commitment, then joins with a random client-seed part of its
@@ -25,6 +29,7 @@
 integer CHANNEL = 7;             // the wearer's command channel: "/7 status"
 integer METER_CHANNEL = -7302011; // the wearer's meter listens here (meter.lsl)
 float POLL = 4.0;                // seconds between polls while the bout runs
+float WATCH = 2.0;               // seconds between looks at the description until it joins
 integer BUDGET = 20;             // most requests in any 20 s (SL's limit is 25 per object)
 
 string base;         // https://host
@@ -54,6 +59,8 @@ string pending_type;
 string pending_body;
 string pending_key;  // its Idempotency-Key, the same on the one retry
 integer retries;
+string desc_read;    // the description as it was last read
+integer started;     // whether the setting read has started the join (or the fight)
 
 string json_object = "{}";
 
@@ -124,6 +131,13 @@ read_setting(string line)
         bout = llGetSubString(link, at + 6, -1);
         integer amp = llSubStringIndex(bout, "&token=");
         if (amp > 0) { token = llGetSubString(bout, amp + 7, -1); bout = llGetSubString(bout, 0, amp - 1); }
+        if (amp > 0 && llGetObjectDesc() == desc_read && desc_read != "")
+        {
+            // Anyone nearby may read a description (Edit, llGetObjectDetails): the token leaves it.
+            desc_read = "";
+            llSetObjectDesc(desc_read);
+            tell("I took your fighter link out of my description, where anyone could read its token; to keep it across a reset, put it in a notecard named referee");
+        }
         line = llStringTrim(llDeleteSubString(line, 0, llStringLength(link) - 1), STRING_TRIM);
     }
     list words = llParseString2List(line, [" "], []);
@@ -139,12 +153,27 @@ read_setting(string line)
 
 start()
 {
-    if (bout == "" || base == "") { tell("paste your invite into my description (or a notecard named referee)"); return; }
+    if (bout == "" || base == "") { tell("paste your invite into my description (or a notecard named referee)"); llSetTimerEvent(WATCH); return; }
     if (me == "") me = llGetDisplayName(llGetOwner());
-    llListen(CHANNEL, "", llGetOwner(), "");
-    if (token != "") { tell("fighting as " + me + " in bout " + bout); llSetTimerEvent(POLL); poll(); return; }
-    if (stat_key == "") { tell("add your Combat Skill after the invite, e.g. cs=65"); return; }
+    if (token != "") { started = TRUE; tell("fighting as " + me + " in bout " + bout); llSetTimerEvent(POLL); poll(); return; }
+    if (stat_key == "") { tell("add your Combat Skill after the invite, e.g. cs=65"); llSetTimerEvent(WATCH); return; }
+    started = TRUE;
+    llSetTimerEvent(0.0);
     request("commitment", "GET", "/glance", "text/plain", "");
+}
+
+// The description again, if it changed since it was read (or `anyway`): a HUD that has not
+// started yet starts from it. Editing a description raises no event in Second Life, so the
+// timer and a touch call this until the HUD has joined.
+look_again(integer anyway)
+{
+    if (started || llGetInventoryType("referee") == INVENTORY_NOTECARD) return;
+    string desc = llGetObjectDesc();
+    if (desc == desc_read && !anyway) return;
+    desc_read = desc;
+    bout = ""; base = ""; token = ""; stat_key = ""; stat_value = "";
+    read_setting(desc);
+    start();
 }
 
 join(string commitment)
@@ -312,9 +341,9 @@ default
 {
     state_entry()
     {
+        llListen(CHANNEL, "", llGetOwner(), "");
         if (llGetInventoryType("referee") == INVENTORY_NOTECARD) { config_line = 0; config_query = llGetNotecardLine("referee", 0); return; }
-        read_setting(llGetObjectDesc());
-        start();
+        look_again(TRUE);
     }
 
     dataserver(key query, string data)
@@ -333,11 +362,13 @@ default
     attach(key avatar)
     {
         if (avatar != NULL_KEY && token != "") poll();
+        else if (avatar != NULL_KEY) look_again(FALSE);
     }
 
     touch_start(integer count)
     {
-        if (llDetectedKey(0) != llGetOwner() || token == "") return;
+        if (llDetectedKey(0) != llGetOwner()) return;
+        if (token == "") { if (!started) look_again(TRUE); return; }
         picked = "";
         list kinds = [];
         list pairs = llJson2List(actions);
@@ -355,7 +386,8 @@ default
 
     timer()
     {
-        poll();
+        if (!started) look_again(FALSE);
+        else poll();
     }
 
     listen(integer channel, string name, key id, string message)
@@ -382,6 +414,13 @@ default
             string message = llJsonGetValue(body, ["message"]);
             if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
             tell(message);
+            if (pending_what == "commitment" || pending_what == "join")
+            {
+                // Not joined: a changed description (or a touch) tries again.
+                started = FALSE;
+                desc_read = llGetObjectDesc();
+                llSetTimerEvent(WATCH);
+            }
             return;
         }
         if (pending_what == "commitment") join(llJsonGetValue(body, ["commitment"]));

@@ -7,7 +7,8 @@
 // Touch it for the menu:
 //   open       makes a bout (with a random referee part of the client seed) and says its
 //              commitment in local chat, before anyone joins or rolls
-//   invite     sends every avatar within 20 m its invite, privately (llRegionSayTo)
+//   invite     lists the avatars within 20 m; each one the referee picks gets its invite,
+//              privately (llRegionSayTo); spectators get nothing
 //   begin      says the spar's announcement, rolls initiative and says every roll as
 //              OnlineHost did, then the order
 //   pause, resume, skip, void   the referee's powers
@@ -30,6 +31,8 @@ string token;            // the referee token: never said anywhere
 string phase = "idle";   // idle, open, running, paused, closed
 integer menu_channel;
 integer menu_listener;
+list near;               // the avatars the invite menu offers, by button number
+list invited;            // the avatars invited so far
 
 key pending = NULL_KEY;
 string pending_what;
@@ -99,24 +102,44 @@ string host_line(string who, string roll)
         + " (nonce " + llJsonGetValue(roll, ["nonce"]) + ")";
 }
 
+// A dialog button: at most 24 bytes of UTF-8 (a name in Japanese is 3 bytes a letter).
+string label(string text)
+{
+    text = llGetSubString(text, 0, 23);
+    while (llStringLength(llStringToBase64(text)) > 32) text = llGetSubString(text, 0, -2);
+    return text;
+}
+
+// The invite menu: the avatars within RANGE not yet invited (at most 11, nearest first by
+// the region's list), and "done". Only the avatars the referee picks are invited.
 invite()
 {
     list agents = llGetAgentList(AGENT_LIST_PARCEL, []);
-    string link = base + "/static/join.html#bout=" + bout;
-    integer sent;
+    near = [];
+    list buttons = ["done"];
     integer i;
-    for (i = 0; i < llGetListLength(agents); ++i)
+    for (i = 0; i < llGetListLength(agents) && llGetListLength(near) < 11; ++i)
     {
         key avatar = llList2Key(agents, i);
         vector pos = llList2Vector(llGetObjectDetails(avatar, [OBJECT_POS]), 0);
-        if (avatar != llGetOwner() && llVecDist(pos, llGetPos()) <= RANGE)
+        if (avatar != llGetOwner() && llVecDist(pos, llGetPos()) <= RANGE
+            && llListFindList(invited, [avatar]) < 0)
         {
-            llRegionSayTo(avatar, 0, "Your invite to " + name + ": " + link
-                + " (paste it into your referee HUD's description, then cs=YOUR_CS after it)");
-            ++sent;
+            near += [avatar];
+            buttons += [label((string)llGetListLength(near) + " " + llGetDisplayName(avatar))];
         }
     }
-    tell("invited " + (string)sent + " avatar(s) within " + (string)((integer)RANGE) + " m");
+    if (llGetListLength(near) == 0) { tell("nobody within " + (string)((integer)RANGE) + " m is left to invite"); return; }
+    menu("Invite whom? Each avatar you pick gets its invite privately; nobody else does.", buttons);
+}
+
+invite_one(key avatar)
+{
+    string link = base + "/static/join.html#bout=" + bout;
+    llRegionSayTo(avatar, 0, "Your invite to " + name + ": " + link
+        + " (paste it into your referee HUD's description, then cs=YOUR_CS after it)");
+    invited += [avatar];
+    tell("invited " + llGetDisplayName(avatar));
 }
 
 power(string word)
@@ -127,12 +150,22 @@ power(string word)
 picked(string button)
 {
     llListenRemove(menu_listener);
+    integer index = (integer)button - 1;
+    if (index >= 0 && index < llGetListLength(near) && phase == "open")
+    {
+        invite_one(llList2Key(near, index));
+        invite();
+        return;
+    }
+    near = [];
+    if (button == "done") return;
     if (button == "open")
     {
         string part = llGetSubString(llSHA256String((string)llGenerateKey() + (string)llFrand(1.0)), 0, 15);
         list fields = ["system", system, "name", name, "client_seed", part];
         if (system == "srp") fields += ["rules", llList2Json(JSON_OBJECT, ["world_positions", llList2String([JSON_FALSE, JSON_TRUE], world)])];
         token = "";
+        invited = [];
         request("open", "POST", "", llList2Json(JSON_OBJECT, fields));
     }
     else if (button == "positions") { world = !world; show(); }
@@ -152,7 +185,7 @@ answered(string body)
         phase = "open";
         announce("Referee", name + " is open: commitment "
             + llJsonGetValue(body, ["commitment"]) + " (published before any roll)");
-        tell("bout " + bout + " is open: touch me to invite the avatars near me, then begin");
+        tell("bout " + bout + " is open: touch me to invite the fighters near me (you pick each), then begin");
     }
     else if (pending_what == "announce")
     {

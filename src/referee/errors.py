@@ -113,13 +113,41 @@ class StorageError(RefereeError):
         return "the database is unavailable right now; nothing was stored; try again later"
 
 
+class InternalError(RefereeError):
+    """Something that went wrong by no fault of the input: a bug in `referee` (exit status 3,
+    never the 1 of a roll or ledger that does not check out)."""
+
+    code = "internal_error"
+    exit_code = 3
+    http_status = 500
+
+
+class OutputError(RefereeError):
+    """The answer could not be written (a closed pipe, a full disk): exit status 4."""
+
+    code = "output_failed"
+    exit_code = 4
+    http_status = 500
+
+
+class Interrupted(RefereeError):
+    """Stopped by the user (Ctrl-C): exit status 130, as a shell says for SIGINT."""
+
+    code = "interrupted"
+    exit_code = 130
+    http_status = 500
+
+
 __all__ = [
     "AuthError",
     "ConflictError",
     "ForbiddenError",
+    "InternalError",
+    "Interrupted",
     "LimitError",
     "NotFoundError",
     "NotationError",
+    "OutputError",
     "RefereeError",
     "RuleError",
     "RulePackError",

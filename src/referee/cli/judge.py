@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from referee.errors import NotFoundError, RefereeError, VerificationError
+from referee.errors import (
+    InternalError,
+    Interrupted,
+    NotFoundError,
+    OutputError,
+    RefereeError,
+    VerificationError,
+)
 from referee.transcripts.decoding import MAX_LOG_BYTES
 from referee.transcripts.verdict import Anomaly
 
@@ -89,7 +96,9 @@ def judge_command(
     is the ledger's, receipts it does not hold and rolls the log is missing).
 
     Exit status: 0 when every roll line counts, 1 when some do not (after the report,
-    with the first of them on stderr), 2 when the log cannot be judged.
+    with the first of them on stderr), 2 when the log (or a file given) cannot be judged,
+    3 on a bug in the judge, 4 when the report cannot be written, 130 when interrupted;
+    each but 0 with one line on stderr.
 
     \b
     Examples:
@@ -98,6 +107,38 @@ def judge_command(
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
     """
+    try:
+        _judge(log, fighters, sides, hosts, log_format, rules_path, export_path, as_json, html_path)
+    except RefereeError:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: nothing more was judged") from None
+    except OSError as err:  # files read and written are told apart already: this is stdout
+        raise OutputError(f"cannot write the report: {err.strerror or err}") from None
+    except Exception as err:  # a bug: one clear line, never a traceback, never exit status 1
+        raise InternalError(_bug(err)) from None
+
+
+def _bug(err: Exception) -> str:
+    """One line for an error the judge did not expect (a bug in it)."""
+    said = " ".join(str(err).split())[:200]
+    return (
+        f"internal error: the judge failed ({type(err).__name__}: {said}); this is a bug in "
+        "referee, please report it with the log"
+    )
+
+
+def _judge(
+    log: str,
+    fighters: tuple[str, ...],
+    sides: tuple[str, ...],
+    hosts: tuple[str, ...],
+    log_format: str | None,
+    rules_path: str | None,
+    export_path: str | None,
+    as_json: bool,
+    html_path: str | None,
+) -> None:
     from referee.systems.msv.rules import load_rules
     from referee.transcripts.html_report import html_page
     from referee.transcripts.judgement import judge_log
@@ -105,7 +146,10 @@ def judge_command(
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
-    case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
+    try:
+        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
+    except VerificationError as err:  # an export that does not verify is bad input (2), not 1
+        raise RefereeError(str(err)) from None
     if html_path:
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:

@@ -1,8 +1,9 @@
 """Chat-log transcripts of MSV spars: formats as data, reading a log, and the judge.
 
 `judge_log(text)` reads a log in any format of `FORMATS` (AOL room logs and time-stamped
-loggers, Second Life viewer logs and combat meters, IRC loggers, Pidgin and AIM, Discord
-exports with OnlineHost, Dice Maiden or Avrae, the service's receipts), finds who posted each
+loggers, Second Life viewer logs and combat meters, IRC loggers and their DiceBot, Pidgin and
+AIM, Discord exports and copies with OnlineHost, Dice Maiden, Avrae or the project's own bot,
+the service's receipts; wrapped, quoted or re-encoded as pasted), finds who posted each
 roll line, finds the fighters and sides, decides the spar by the rule pack and lists every
 roll line that does not count, with why (`forged`, `wrong-dice`, `not-a-fighter`,
 `out-of-turn`, `no-target`, and with an export `missing`). `bout_as_chat(export)` is the other

@@ -17,13 +17,14 @@ fight:`) are not part of a name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
 from referee.errors import RefereeError
 from referee.systems.msv.notation import read_skill
-from referee.transcripts.fighters import MAX_FIGHTERS, Fighter
+from referee.transcripts.fighters import MAX_FIGHTERS, Fighter, name_key
+from referee.transcripts.targets import called
 
 #: A skill in brackets after a fighter's name.
 SKILL_RE = re.compile(
@@ -113,6 +114,51 @@ def _sides(parts: list[tuple[str, str, str]]) -> tuple[Fighter, ...] | None:
         side = label or " & ".join(f.name for f in group)
         out += [replace(f, side=side) for f in group]
     return tuple(out)
+
+
+_SIDES_APART = re.compile(r"\s+(?:vs\.?|versus|against|v\.)\s+", re.I)
+_SIDE_TOGETHER = re.compile(r"\s*(?:,|&|\+|\band\b)\s*", re.I)
+_INTRO_END = re.compile(r".*[:—–]")
+
+
+def sides_said(text: str, fighters: Sequence[Fighter]) -> tuple[Fighter, ...] | None:
+    """The fighters on the sides a sentence gives them (`Tarl and Kamchak against Pa-Kur`),
+    each named once by a name it is called by (`referee.transcripts.targets.called`), or None
+    when the sentence is not one such.
+
+    >>> fighters = announced("Tarl Cabot (CS 65), Kamchak (CS 60), Pa-Kur (CS 70)")
+    >>> [f.team for f in sides_said("Teams: Tarl and Kamchak against Pa-Kur.", fighters)]
+    ['Tarl Cabot & Kamchak', 'Tarl Cabot & Kamchak', 'Pa-Kur']
+    """
+    parts = _SIDES_APART.split(_INTRO_END.sub("", text).strip().rstrip(".!"))
+    if len(parts) < 2:
+        return None
+    who = called([f.name for f in fighters])
+    groups: list[list[str]] = []
+    for index, part in enumerate(parts):
+        items = [item.strip(" \t*\"'`;") for item in _SIDE_TOGETHER.split(part)]
+        if index == 0 and items:
+            items[0] = _last_name(items[0], who)
+        names = [who.get(name_key(item)) for item in items]
+        if not names or None in names:
+            return None
+        groups.append([name for name in names if name is not None])
+    named = [name for group in groups for name in group]
+    if len(named) != len(fighters) or set(named) != {f.name for f in fighters}:
+        return None
+    side = {
+        name: " & ".join(group) if len(group) > 1 else None for group in groups for name in group
+    }
+    return tuple(replace(f, side=side[f.name]) for f in fighters)
+
+
+def _last_name(words: str, who: dict[str, str]) -> str:
+    """The longest end of `words` that is a fighter's name (words before it are not)."""
+    split = words.split()
+    for start in range(len(split)):
+        if name_key(" ".join(split[start:])) in who:
+            return " ".join(split[start:])
+    return words
 
 
 def find_announcement(lines: Iterable[tuple[int, str]]) -> Announcement | None:

@@ -118,7 +118,9 @@ _AOL_STAMP = "(?:" + "|".join(s.pattern for s in STAMPS) + ")"
 _HHMM = r"\d{1,2}:\d{2}(?::\d{2})?"
 _AMPM = r"(?: ?[AaPp]\.? ?[Mm]\.?)"
 _DATE = r"\d{1,4}[-./]\d{1,2}[-./]\d{2,4},?"
-_SL = r"\[(?P<stamp>\d{4}/\d{2}/\d{2} " + _HHMM + r")\] {1,2}"
+#: A Second Life viewer's stamp: with the date and one or two spaces after it, or without
+#: the date (a viewer set to show the time only) and the viewer's two spaces.
+_SL = r"\[(?P<stamp>(?P<date>\d{4}/\d{2}/\d{2} )?" + _HHMM + r")\](?(date) {1,2}|  )"
 _PIDGIN = r"\((?P<stamp>(?:\d{1,4}[-./]\d{1,2}[-./]\d{1,4} )?" + _HHMM + _AMPM + r"?)\) "
 _IRC_MODE = r"[~&@%+]?"
 _DCE_STAMP = (
@@ -133,6 +135,11 @@ _DCE_STAMP = (
     + r"?)\]"
 )
 
+#: Who rolls on Discord: the dice bots, and the project's own bot (`referee APP`, `referee#4821`).
+_DISCORD_HOSTS = ("OnlineHost", "Dice Maiden", "Avrae", "referee")
+#: Who rolls on IRC: the host, and the DiceBot (`Tarl rolls 1d100: [47] = 47`).
+_IRC_HOSTS = ("OnlineHost", "DiceBot")
+
 #: Every format the judge reads, the most particular first (the reader picks the one most of a
 #: log's lines fit; on a tie, the earlier).
 FORMATS: tuple[Format, ...] = (
@@ -140,7 +147,7 @@ FORMATS: tuple[Format, ...] = (
         "discord-txt",
         "DiscordChatExporter, plain text (TXT)",
         "[11/29/2026 9:03 PM] Avrae#6944\n@Tarl  🎲\n**Result**: 1d100 (47)\n**Total**: 47",
-        ("OnlineHost", "Dice Maiden", "Avrae"),
+        _DISCORD_HOSTS,
         header=_re(_DCE_STAMP + r" (?P<author>[^\s:][^\n:]{0,80}?)(?: \(pinned\))?[ \t]*"),
         system=_re(
             r"={20,}|(?:Guild|Channel|Topic|After|Before): .*|Exported [\d,.]+ message\(s\)"
@@ -152,7 +159,7 @@ FORMATS: tuple[Format, ...] = (
         "discord-csv",
         "DiscordChatExporter, CSV",
         '"1","OnlineHost#0000","11/29/2026 9:03 PM","Tarl rolled 1 100-sided die: 47","",""',
-        ("OnlineHost", "Dice Maiden", "Avrae"),
+        _DISCORD_HOSTS,
         header=_re(r'"?AuthorID"?,"?Author"?,"?Date"?,"?Content"?.*'),
         container="csv",
     ),
@@ -160,7 +167,7 @@ FORMATS: tuple[Format, ...] = (
         "discord-copy",
         "copied from Discord's window",
         "Avrae APP — 11/29/2026 9:03 PM\n@Tarl  🎲\n**Result**: 1d100 (47)\n**Total**: 47",
-        ("OnlineHost", "Dice Maiden", "Avrae"),
+        _DISCORD_HOSTS,
         header=re.compile(
             r"(?P<author>[^\n—]{1,80}?)(?: ?(?P<bot>BOT|APP))? — (?P<stamp>(?:Today at |"
             r"Yesterday at |" + _DATE + r" )?" + _HHMM + _AMPM + r"?)[ \t]*",
@@ -204,7 +211,7 @@ FORMATS: tuple[Format, ...] = (
         "weechat",
         "WeeChat (tab-separated)",
         "2026-11-29 21:03:12\t@OnlineHost\tTarl rolled 1 100-sided die: 47",
-        ("OnlineHost",),
+        _IRC_HOSTS,
         system=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t(?:-->|<--|--|=!=|)\t.*"),
         emote=_re(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\t \*\t(?P<author>\S{1,64}) (?P<text>.*)"),
         speech=_re(
@@ -217,7 +224,7 @@ FORMATS: tuple[Format, ...] = (
         "hexchat",
         "HexChat / XChat",
         "Nov 29 21:03:12 <OnlineHost>\tTarl rolled 1 100-sided die: 47",
-        ("OnlineHost",),
+        _IRC_HOSTS,
         system=_re(r"\*{4} (?:BEGIN|ENDING) LOGGING.*"),
         emote=_re(r"[A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} \*\t(?P<author>\S{1,64}) (?P<text>.*)"),
         speech=_re(
@@ -230,7 +237,7 @@ FORMATS: tuple[Format, ...] = (
         "irssi",
         "irssi",
         "21:03 <@OnlineHost> Tarl rolled 1 100-sided die: 47",
-        ("OnlineHost",),
+        _IRC_HOSTS,
         system=_re(r"--- .*|" + _HHMM + r" -!- .*"),
         emote=_re(_HHMM + r"  \* (?P<author>\S{1,64}) (?P<text>.*)"),
         speech=_re(r"(?P<stamp>" + _HHMM + r") <[ ~&@%+]?(?P<author>[^>\s]{1,64})> (?P<text>.*)"),
@@ -240,7 +247,7 @@ FORMATS: tuple[Format, ...] = (
         "mirc",
         "mIRC, ZNC and other [hh:mm] <nick> IRC logs",
         "[21:03] <OnlineHost> Tarl rolled 1 100-sided die: 47",
-        ("OnlineHost",),
+        _IRC_HOSTS,
         system=_re(r"(?:\[" + _HHMM + r"\] )?(?:\*\*\* |-\S+- |Session \w+:).*"),
         emote=_re(r"(?:\[" + _HHMM + r"\] )?\* (?P<author>\S{1,64}) (?P<text>.*)"),
         speech=_re(
@@ -257,7 +264,7 @@ FORMATS: tuple[Format, ...] = (
         speech=re.compile(_SL + r"(?P<author>[^:\n]{1,80}?): (?P<text>.*)"),
         emote=re.compile(_SL + r"(?P<author>\S{1,40}(?: \([\w.\-]{1,40}\))?) (?P<text>.*)"),
         speech_first=True,
-        prefix=_re(r"\[\d{4}/\d{2}/\d{2} " + _HHMM + r"\] {1,2}(?=\S)"),
+        prefix=_re(r"\[(?:\d{4}/\d{2}/\d{2} " + _HHMM + r"\] {1,2}|" + _HHMM + r"\]  )(?=\S)"),
     ),
     Format(
         "aol",

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ from referee.transcripts.announce import (
     Announcement,
     find_announcement,
     nearest_line,
+    sides_said,
 )
 from referee.transcripts.authors import name_key
 from referee.transcripts.decoding import check_text, decode_log
@@ -30,7 +32,7 @@ from referee.transcripts.judge import Marker, decide
 from referee.transcripts.reader import LogLine, Transcript, read_log
 from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import COMMITMENT_RE, ROTATION_RE
-from referee.transcripts.targets import TargetBook
+from referee.transcripts.targets import TargetBook, mentions
 from referee.transcripts.verdict import Verdict
 
 EXAMPLE_ANNOUNCEMENT = "'Spar between Tarl Cabot (CS 65) and PaKur (CS 70)'"
@@ -110,7 +112,8 @@ def _fighters(
     found = _announcement(transcript)
     if found is not None:
         rollers = _rollers(transcript)
-        chosen = check_fighters(with_sides(_as_rolled(rollers, found.fighters), sides))
+        announced = _with_sides_said(transcript, found)
+        chosen = check_fighters(with_sides(_as_rolled(rollers, announced), sides))
         _check_rolls(transcript, rollers, chosen, f"announced on line {found.line}")
         return chosen, f"announced on line {found.line}"
     if ledger is not None and ledger.fighters:
@@ -127,6 +130,32 @@ def _announcement(transcript: Transcript) -> Announcement | None:
         marked = transcript.said(transcript.grep(SKILL_RE) - numbers)
         found = find_announcement((s.number, s.text) for s in marked)
     return found
+
+
+#: How many lines after an announcement may give the sides in a sentence.
+_SIDES_WITHIN = 20
+
+
+def _with_sides_said(transcript: Transcript, found: Announcement) -> tuple[Fighter, ...]:
+    """The announced fighters, on the sides a sentence gives them when the announcement gives
+    none (`Tarl and Kamchak against Pa-Kur`): the rest of the announcement's line, or a line
+    after it, before the first roll."""
+    fighters = found.fighters
+    if len(fighters) < 3 or any(f.side for f in fighters):
+        return fighters
+    numbers = transcript.rolls.numbers
+    after = bisect.bisect_right(numbers, found.line)
+    first_roll = numbers[after] if after < len(numbers) else found.line
+    last = min(first_roll, found.line + _SIDES_WITHIN)
+    for said in transcript.said(set(range(found.line, last + 1))):
+        text = said.text
+        if said.number == found.line:
+            marks = list(SKILL_RE.finditer(text))
+            text = text[marks[-1].end() :] if marks else text
+        sided = sides_said(text, fighters)
+        if sided is not None:
+            return sided
+    return fighters
 
 
 def _no_announcement(transcript: Transcript) -> str:
@@ -212,7 +241,6 @@ def _markers(transcript: Transcript) -> list[Marker]:
 
 def _targets(transcript: Transcript, fighters: Sequence[Fighter]) -> TargetBook:
     names = [f.name for f in fighters]
-    pattern = re.compile("|".join(re.escape(n) for n in names), re.I)
-    said = transcript.said(transcript.grep(pattern))
+    said = transcript.said(transcript.grep(mentions(names)))
     lines = ((s.number, s.author, s.text) for s in said if s.kind in ("speech", "emote"))
     return TargetBook.read(lines, names, transcript.trust.is_service)

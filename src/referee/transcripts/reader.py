@@ -57,9 +57,6 @@ __all__ = [
 #: longer lines are only text, which also keeps the patterns' work per line bounded.
 MAX_ROLL_LINE = 2048
 
-#: Where a roll may be said: the words every roll shape has.
-_KEYWORDS = re.compile(r"rolled|\*\*Result\*\*|Request:")
-_ROLLED = re.compile("rolled")
 _TAG = re.compile(r"<[^<>\n]{0,400}>")
 _QUOTE_MARKS = (">", "((", "[[")
 
@@ -157,7 +154,7 @@ def read_log(
     fmt, fit = _format(body, format)
     trust = Trust.of(fmt.hosts).add(hosts)
     if fmt.container == "html":
-        body = html.unescape(_TAG.sub("", body))
+        body = _html_text(body)
     parsed: dict[int, str] = {}
     if fmt.container == "csv":
         rolls = RollLines.of(_csv_rolls(body, raw, trust))
@@ -169,11 +166,20 @@ def read_log(
         if joined is not None:
             parsed, count = joined
             notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
-            found = (_roll_line(s, raw[s.number - 1], trust) for s in _said_all(fmt, parsed))
+            # a text ending in a line end has one empty line more than the file's lines
+            said = (s for s in _said_all(fmt, parsed) if s.number <= len(raw))
+            found = (_roll_line(s, raw[s.number - 1], trust) for s in said)
             rolls = RollLines.of(line for line in found if line is not None)
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
     return Transcript(tuple(raw), fmt, trust, rolls, fit, notes, body, parsed)
+
+
+def _html_text(body: str) -> str:
+    """An HTML log's text, line for line: its tags gone, its entities read (one that says a
+    line end, `&#10;`, is a space: the lines stay the file's own)."""
+    lines = (html.unescape(_TAG.sub("", line)) for line in body.split("\n"))
+    return "\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines)
 
 
 def _format(body: str, name: str | None) -> tuple[Format, Fit]:
@@ -241,7 +247,7 @@ def _analyse(said: Said, trust: Trust) -> Found:
     shape = find_roll(text)
     if shape is None:
         return None
-    bare = text.strip().lstrip(">").strip() if said.kind == "quote" else text
+    bare = _without_quote_marks(text) if said.kind == "quote" else text
     roll = read_roll(bare, shape)
     parsed = roll if isinstance(roll, HostRoll) else None
     if said.kind == "quote":
@@ -258,6 +264,19 @@ def _analyse(said: Said, trust: Trust) -> Found:
     if isinstance(roll, str):
         return None, f"a broken host line ({roll})", False
     return roll, None, False
+
+
+#: The marks around a quote: `> ` (any number) before it, `((` or `[[` before and after it.
+_QUOTE_AROUND = re.compile(r"^\s*(?:>[ \t]?)+|^\s*(?:\(\(|\[\[)\s*|\s*(?:\)\)|\]\])\s*$")
+
+
+def _without_quote_marks(text: str) -> str:
+    """A quoted line without its quote marks: `> X`, `(( X ))` and `[[ X ]]` are `X`.
+
+    >>> _without_quote_marks("(( OnlineHost: Rask rolled 1 100-sided die: 81 ))")
+    'OnlineHost: Rask rolled 1 100-sided die: 81'
+    """
+    return _QUOTE_AROUND.sub("", text).strip()
 
 
 def _line_rolls(
@@ -278,9 +297,12 @@ def _line_rolls(
     split = _split_pattern(fmt.prefix)
     at, tail_group = split.match, split.groups
     lines = body.split("\n") if lines is None else lines
-    others = "Re" in body  # Dice Maiden's and Avrae's words, besides AOL's `rolled`
+    # Dice Maiden's, Avrae's and the IRC DiceBot's words, besides AOL's `rolled`
+    others = "Re" in body or "rolls" in body
     for number, line in enumerate(lines, start=1):
-        if "rolled" not in line and not (others and ("Request:" in line or "**Result**" in line)):
+        if "rolled" not in line and not (
+            others and ("Result" in line or "Request:" in line or "rolls" in line)
+        ):
             continue
         parts = at(line)
         assert parts is not None  # the tail matches any line
@@ -293,6 +315,7 @@ def _line_rolls(
                 index = -1
                 cut = cut or ROLL_CUT.search(line) is not None
             else:
+                cut = cut or found[0] is None  # a roll in no shape: it may go on below
                 index = len(claims)
                 claims.append((said.author, *found))
             seen[tail] = index
@@ -351,10 +374,15 @@ def _message_rolls(
         number, line = message[index]
         span = 1
         if find_roll(line) is None:
+            # only Avrae's answer goes on below its first line (`**Result**`, `**Total**`); any
+            # other roll is on a line of its own, and reported on that line
             more = [text for _, text in message[index + 1 : index + 3]]
+            if not more or not more[0].startswith("**Result**"):
+                index += 1
+                continue
             span = 3 if len(more) == 2 and more[1].startswith("**Total**") else 2
             line = "\n".join([line, *more][:span])
-            if len(more) == 0 or find_roll(line) is None:
+            if find_roll(line) is None:
                 index += 1
                 continue
         kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"

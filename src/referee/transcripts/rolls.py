@@ -2,8 +2,9 @@
 
 Each `Shape` is one bot's wording: AOL's OnlineHost (MSV-1) with the service's receipt
 `(nonce N)` or `(nonce N, STREAM)`, a Second Life combat meter (`Tarl rolled 42`, a d100),
-Dice Maiden and Avrae (Discord). `find_roll` finds a shape anywhere in a message; `read_roll`
-checks it as its bot writes it, and says why not when it is not.
+Dice Maiden and Avrae (Discord), an IRC DiceBot (`Tarl rolls 1d100: [47] = 47`). `find_roll`
+finds a shape anywhere in a message; `read_roll` checks it as its bot writes it, and says why
+not when it is not.
 
 >>> read_roll("Tarl rolled 1 100-sided die: 47 (nonce 4)")
 HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, modifier='')
@@ -92,15 +93,33 @@ SHAPES: tuple[Shape, ...] = (
         ),
     ),
     Shape(
+        # the code marks (backticks) are gone in a copy from Discord's window; without its
+        # `Request:` (Dice Maiden's simple output) the dice are not said: one d100 per face
         "dice-maiden",
         "Dice Maiden (Discord)",
         "@Tarl Request: `[1d100]` Roll: `[47]` Result: `47`",
-        re.compile(r"Request:[ \t]*`\[[^\]`]*\]`[ \t]*Roll:"),
         re.compile(
-            r"@?(?P<name>[^@`\n][^`\n]{0,63}?)[ \t]+Request:[ \t]*`\[(?P<expr>[^\]`]{1,40})\]`"
-            r"[ \t]*Roll:[ \t]*`\[(?P<faces>\d{1,4}(?:,[ \t]*\d{1,4})*)\]`"
-            r"[ \t]*Result:[ \t]*`(?P<total>-?\d{1,6})`.*",
+            r"Request:[ \t]*`?\[[^\]`\n]*\]`?[ \t]*Roll:"
+            r"|Roll:[ \t]*`?\[[^\]`\n]*\]`?[ \t]*Result:"
+        ),
+        re.compile(
+            r"@?(?P<name>[^@`\n][^`\n]{0,63}?)[ \t]+"
+            r"(?:Request:[ \t]*(?P<tick>`?)\[(?P<expr>[^\]`]{1,40})\](?P=tick)[ \t]*)?"
+            r"Roll:[ \t]*(?P<tick2>`?)\[(?P<faces>\d{1,4}(?:,[ \t]*\d{1,4})*)\](?P=tick2)"
+            r"[ \t]*Result:[ \t]*(?P<tick3>`?)(?P<total>-?\d{1,6})(?P=tick3).*",
             re.ASCII | re.S,
+        ),
+    ),
+    Shape(
+        "dicebot",
+        "an IRC DiceBot",
+        "Tarl rolls 1d100: [47] = 47",
+        re.compile(r"\brolls[ \t]+\d{0,3}d\d{1,4}[^:\n]{0,20}:[ \t]*\["),
+        re.compile(
+            rf"{_NAME}[ \t]+rolls[ \t]+(?P<expr>\d{{0,3}}d\d{{1,4}}(?:[ \t]*[+-][ \t]*\d{{1,4}})?):"
+            r"[ \t]*\[(?P<faces>\d{1,4}(?:,[ \t]*\d{1,4})*)\](?:[ \t]*[+-][ \t]*\d{1,4})?"
+            r"[ \t]*=[ \t]*(?P<total>-?\d{1,6})",
+            re.ASCII,
         ),
     ),
     Shape(
@@ -135,7 +154,7 @@ def find_roll(text: str) -> Shape | None:
     >>> find_roll("did the OnlineHost: say I rolled well?") is None
     True
     """
-    if "rolled" not in text and "Re" not in text:
+    if "rolled" not in text and "Re" not in text and "rolls" not in text:
         return None
     for shape in SHAPES:
         if shape.loose.search(text):
@@ -175,6 +194,10 @@ def _host(match: re.Match[str]) -> HostRoll | str:
 
 
 def _bot(match: re.Match[str]) -> HostRoll | str:
+    if match["expr"] is None:  # Dice Maiden's simple output: the faces alone, d100s (MSV-1)
+        faces = tuple(int(f) for f in re.findall(r"\d+", match["faces"]))
+        checked = _faces(faces, len(faces), 100)
+        return checked or HostRoll(match["name"].strip(), len(faces), 100, faces)
     expr = _EXPR.fullmatch(match["expr"].strip().lower())
     if expr is None:
         return f"dice {match['expr']!r} are not NdM"

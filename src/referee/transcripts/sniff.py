@@ -108,8 +108,9 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
 
     A line was cut when the log is narrow (no line over 80 characters), the line before is
     long (55 or more) and stops short of its end: a roll without its faces (and the line goes
-    on with them), or an announcement whose next fighter follows on a line in no shape of
-    the format.
+    on with them), an announcement whose next fighter follows on a line in no shape of the
+    format, or any line in no shape whose first word would not have fitted on the line above
+    (the mark of a wrap between words: the log's longest line is taken as its width).
 
     >>> long = "[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die:"
     >>> unwrap(AOL, long + "\\n47 (nonce 12)\\nPa-Kur: hi")
@@ -119,14 +120,17 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     if fmt.blocks:
         return None
     lines = text.split("\n")
-    if max(map(len, lines), default=0) > WRAP_WIDTH:
+    width = max(map(len, lines), default=0)
+    if width > WRAP_WIDTH:
         return None
     joined: dict[int, str] = {}
     last, count = 0, 0
     for number, line in enumerate(lines, start=1):
         before = joined.get(last, "")
-        long_before = number > 1 and len(lines[number - 2]) >= WRAPPED_AT_LEAST
-        if long_before and _cut_short(before, line, fits(fmt, line)):
+        above = len(lines[number - 2]) if number > 1 else 0
+        # the wrap's own mark: the line's first word would not have fitted on the line above
+        overflow = above + 1 + len(line.split(maxsplit=1)[0] if line.strip() else "") > width
+        if above >= WRAPPED_AT_LEAST and _cut_short(before, line, fits(fmt, line), overflow):
             joined[last] = f"{before} {line.strip()}"
             count += 1
         else:
@@ -142,11 +146,14 @@ _FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
 
-def _cut_short(before: str, line: str, fitting: bool) -> bool:
+def _cut_short(before: str, line: str, fitting: bool, overflow: bool) -> bool:
     """Whether `line` is the rest of `before`: a roll cut before its faces (whatever the rest
-    looks like), or an announcement going on with its next fighter (a line in no shape)."""
+    looks like), an announcement going on with its next fighter, or any line in no shape of
+    the format whose first word would not have fitted on the line above (`overflow`)."""
     if not line.strip() or line[:1].isspace():
         return False
     if ROLL_CUT.search(before) and _FACES.match(line):
+        return True
+    if not fitting and overflow:
         return True
     return not fitting and bool(_SKILL.search(line)) and bool(_SKILL.search(before))

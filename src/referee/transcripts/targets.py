@@ -50,18 +50,21 @@ class TargetBook:
         is_service: Callable[[str | None], bool],
     ) -> TargetBook:
         """The declarations among (number, author, text) lines, for these fighters' names."""
-        keys = {name_key(f): f for f in fighters}
-        pattern = _mentions(fighters)
+        who = called(fighters)
+        pattern = mentions(fighters)
         book = cls()
         for number, author, text in lines:
             if is_service(author):
                 said = _ATTACKS.match(text)
-                if said and name_key(said["attacker"]) in keys and name_key(said["target"]) in keys:
-                    book.add(number, said["attacker"], said["target"], service=True)
-            elif author is not None and name_key(author) in keys:
-                named = {name_key(m) for m in pattern.findall(text)} - {name_key(author)}
+                attacker = who.get(name_key(said["attacker"])) if said else None
+                target = who.get(name_key(said["target"])) if said else None
+                if attacker is not None and target is not None:
+                    book.add(number, attacker, target, service=True)
+            elif author is not None and name_key(author) in who:
+                attacker = who[name_key(author)]
+                named = {who[name_key(m)] for m in pattern.findall(text)} - {attacker}
                 if len(named) == 1:
-                    book.add(number, author, named.pop(), service=False)
+                    book.add(number, attacker, named.pop(), service=False)
         return book
 
     def add(self, line: int, attacker: str, target: str, service: bool) -> None:
@@ -86,6 +89,41 @@ class TargetBook:
         return found
 
 
-def _mentions(fighters: Sequence[str]) -> re.Pattern[str]:
-    names = sorted(fighters, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)", re.I)
+def called(fighters: Sequence[str]) -> dict[str, str]:
+    """Each fighter by the name keys it is called by in chat: its whole name, and each
+    capitalised word of three letters or more of a longer name that no other fighter's name
+    has (`Tarl` for `Tarl Cabot`, unless another fighter is a Tarl too).
+
+    >>> sorted(called(["Tarl Cabot", "Pa-Kur", "Tarl of Ar"]).items())
+    [('cabot', 'Tarl Cabot'), ('pa-kur', 'Pa-Kur'), ('tarlcabot', 'Tarl Cabot'), \
+('tarlofar', 'Tarl of Ar')]
+    """
+    whole = {name_key(f): f for f in fighters}
+    owners: dict[str, set[str]] = {}
+    for fighter, word in _words(fighters):
+        owners.setdefault(name_key(word), set()).add(fighter)
+    short = {
+        key: next(iter(who)) for key, who in owners.items() if len(who) == 1 and key not in whole
+    }
+    return {**short, **whole}
+
+
+def _words(fighters: Sequence[str]) -> list[tuple[str, str]]:
+    """The (fighter, word) of the words a fighter of a longer name may be called by."""
+    return [
+        (fighter, word)
+        for fighter in fighters
+        if len(fighter.split()) > 1
+        for word in fighter.split()
+        if len(word) >= 3 and word[:1].isupper()
+    ]
+
+
+def mentions(fighters: Sequence[str]) -> re.Pattern[str]:
+    """A pattern of every name a fighter is called by (`called`), the longest first: whole
+    names in any case, one word of a name as written (a capital first)."""
+    keys = called(fighters)
+    words = {w for f, w in _words(fighters) if keys.get(name_key(w)) == f}
+    names = "|".join(re.escape(n) for n in sorted(fighters, key=len, reverse=True))
+    short = "".join(f"|{re.escape(w)}" for w in sorted(words, key=len, reverse=True))
+    return re.compile(r"(?<!\w)((?i:" + names + ")" + short + r")(?!\w)")

@@ -24,11 +24,12 @@ from referee.vocabulary import JSON
 MAX_ROUNDS = 1000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class SpiritFighter:
-    """One combatant of a spirit combat. A spirit creature's PM starts at its Spirit.
+    """One combatant of a spirit combat. A spirit creature's PM starts at its Spirit: `pm`
+    None is "as its Spirit" (`current_pm`); every side a round gives back says it outright.
 
-    >>> SpiritFighter("Ghost", 4).pm
+    >>> SpiritFighter("Ghost", 4).current_pm
     4
     """
 
@@ -38,8 +39,6 @@ class SpiritFighter:
     out: bool = False
 
     def __post_init__(self) -> None:
-        if self.pm is None:
-            object.__setattr__(self, "pm", self.spirit)
         if self.spirit < 0 or self.spirit > 100 or self.current_pm < -1 or self.current_pm > 100:
             raise RuleError(
                 f"{self.name}: Spirit {self.spirit!r} / PM {self.pm!r} out of range "
@@ -48,8 +47,20 @@ class SpiritFighter:
 
     @property
     def current_pm(self) -> int:
-        """PM now (never None once built)."""
+        """PM now: `pm`, or the Spirit when `pm` is None."""
         return self.pm if self.pm is not None else self.spirit
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the same in every way that counts (a `pm` of None is the Spirit)."""
+        if not isinstance(other, SpiritFighter):
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def _compared(self) -> tuple[str, int, int, bool]:
+        return (self.name, self.spirit, self.current_pm, self.out)
 
 
 Sides = tuple[tuple[SpiritFighter, ...], tuple[SpiritFighter, ...]]
@@ -181,7 +192,7 @@ def _apply(sides: Sides, losers: Sequence[str], lines: list[str]) -> tuple[Sides
 
     def hit(m: SpiritFighter) -> SpiritFighter:
         if m.name not in losers:
-            return m
+            return m if m.pm is not None else replace(m, pm=m.spirit)
         pm = m.current_pm - 1
         if pm > -1:
             return replace(m, pm=pm)

@@ -127,20 +127,27 @@ export class Bout {
 export { EVENT_TYPES };
 
 /** Show a message in the page's status line (role=status / role=alert). */
-export function say(text, kind = "info") {
+export function say(text, kind = "info", about = "") {
   const box = document.getElementById("message");
   if (!box) return;
   box.textContent = text;
   box.className = `message ${kind}`;
   box.setAttribute("role", kind === "error" ? "alert" : "status");
+  box.dataset.about = about; // what the message is about ("action": one fighter's action)
   box.hidden = !text;
 }
 
-/** Run an async action from a button or form, showing the service's message on failure. */
+/** Run an async action from a button or form, showing the service's message on failure.
+ * `done` is the message on success (green), or a function of the answer that gives it, as
+ * text or as `{ text, kind, about }` (see `say`). */
 export async function attempt(action, done = null) {
   try {
     const result = await action();
-    if (done) say(typeof done === "function" ? done(result) : done, "ok");
+    if (done) {
+      const said = typeof done === "function" ? done(result) : done;
+      if (typeof said === "string") say(said, "ok");
+      else say(said.text, said.kind || "ok", said.about || "");
+    }
     return result;
   } catch (err) {
     say(err instanceof ServiceError ? `${err.message}` : String(err.message || err), "error");

@@ -8,13 +8,13 @@ import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
 import { forget, remember } from "./mybouts.js";
 import { qrToggle } from "./qr.js";
-import { boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
+import { answerTone, boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
 import { EventType } from "./vocabulary.js";
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
 const params = fragment();
-const state = { view: null, events: [], spec: null, actForm: null, addForm: null, yourTurn: false };
+const state = { view: null, events: [], spec: null, actForm: null, addForm: null, yourTurn: false, focusKept: false };
 let generation = 0; // which state request is the latest
 
 if (!params.bout) {
@@ -59,6 +59,7 @@ async function refresh() {
   const mine = generation;
   const view = await attempt(() => state.bout.get());
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
+  const focused = focusBefore();
   state.view = view;
   keepInMyBouts(view);
   if (!state.spec) {
@@ -73,6 +74,7 @@ async function refresh() {
   if (yourTurn && !state.yourTurn) announceTurn();
   state.yourTurn = yourTurn;
   document.body.classList.toggle("bout-closed", !!view.closed);
+  staleActionMessage();
   $("status").textContent = statusText(view);
   renderOrder($("order"), view);
   renderFighters($("fighters"), view, role === "referee" ? fighterControls : () => null);
@@ -96,6 +98,66 @@ async function refresh() {
   if (role === "referee") updateRefereeSelects(view);
   if (role === "board") await refreshBoard();
   else updateActForm(view);
+  focusAfter(focused);
+}
+
+/** An action's message (`about: "action"`) is taken down once an event after it has ended the
+ * bout (ended, cancelled, closed): the page says the bout's end instead. The action that
+ * ended it keeps its message (its own answer holds the `ended` event). */
+function staleActionMessage() {
+  const message = $("message");
+  if (!message || message.hidden || message.dataset.about !== "action") return;
+  const over = [EventType.ENDED, EventType.CANCELLED, EventType.CLOSED];
+  const end = state.events.find((e) => over.includes(e.type));
+  if (end && end.seq > Number(message.dataset.seq || -1)) {
+    message.hidden = true;
+    message.dataset.about = "";
+  }
+}
+
+/** The message of an action's answer: red if it failed after its dice, neutral if it did
+ * not work, green if it did (`answerTone`); it remembers the answer's last event. */
+function actionMessage(answer) {
+  const seqs = (answer.events || []).map((e) => e.seq);
+  if ($("message")) $("message").dataset.seq = String(seqs.length ? Math.max(...seqs) : -1);
+  return { text: answer.failed || answer.summary || "Done.", kind: answerTone(answer), about: "action" };
+}
+
+// ---- the keyboard's focus, kept through the bout ------------------------------------------
+// A refresh redraws the map and gates the action button: a focused button that is disabled,
+// or a map token that is drawn again, loses the focus to the page, and the next action would
+// be a long walk of Tab presses away. The focus goes back where it was: the same map token,
+// else the action button when it can act, else the action form itself (its button's turn
+// comes back to it).
+
+/** Where the focus is before a refresh: in the action form, on a map token, or nowhere of ours. */
+function focusBefore() {
+  const active = document.activeElement;
+  const form = $("act-form");
+  if (form && active && form.contains(active)) return { parked: active === form };
+  const token = active && active.closest ? active.closest("#map .token") : null;
+  if (token) return { token: token.dataset.name };
+  // Lost to the page since our last refresh put it back (a control disabled under it):
+  // it is still ours to put back. Anywhere else the user put it, it stays.
+  if (state.focusKept && (!active || active === document.body)) return { parked: true };
+  state.focusKept = false;
+  return null;
+}
+
+function focusAfter(was) {
+  if (!was) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.disabled;
+  if (!lost && !(was.parked && active === $("act-form"))) return; // still where the user put it
+  state.focusKept = true;
+  if (was.token) {
+    const body = [...document.querySelectorAll("#map .token")].find((t) => t.dataset.name === was.token);
+    const focusable = body && body.querySelector(".body[tabindex]");
+    if (focusable) return focusable.focus();
+  }
+  const submit = $("act-submit");
+  if (submit && !submit.disabled) submit.focus();
+  else if ($("act-form")) $("act-form").focus({ preventScroll: true });
 }
 
 /** The newest event this page was shown, as `referee verify --expect-hash` takes it
@@ -148,7 +210,7 @@ function mapOptions(view, yourTurn) {
   const send = (kind, options) =>
     attempt(
       () => state.bout.post("/actions", { actor: mover, kind, options }),
-      (answer) => answer.summary || "Done.",
+      actionMessage,
     );
   return { mover, send, mode: () => ($("map-mode") ? $("map-mode").value : "move") };
 }
@@ -316,7 +378,7 @@ function wireActions() {
         }
         const named = action().target ? { target, ...options } : options;
         return state.bout.post("/actions", { actor: me(), kind, options: named });
-      }, (answer) => answer.summary || "Done.");
+      }, actionMessage);
     });
   }
   const roll = $("roll-form");

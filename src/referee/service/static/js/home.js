@@ -85,6 +85,7 @@ async function create() {
       });
       invites[added.name] = added.token;
       sawClientSeed(bout.id, added.client_seed);
+      bout.client_seed = added.client_seed; // the bout's, now with this fighter's part
     } catch (err) {
       keep(bout, invites, body);
       throw new ServiceError(err.status, err.code, `The bout was started, but fighter ${JSON.stringify(f.name)} was refused: ${err.message} (add it from the referee page)`);

@@ -198,8 +198,13 @@ export class DiceLog {
     const text = this.said(event);
     const original = this.items.get(p.of);
     if (original) {
-      original.classList.add("overridden");
-      original.append(el("span", { class: "override-note" }, `overridden by #${event.seq}: ${now}`));
+      // Struck out only when the override changes what the outcome dealt: a move (or any
+      // outcome) whose wounds it leaves as they were still stands as it was.
+      const before = new Map((p.original || []).map((t) => [t.target, t.amount]));
+      const changed = p.wounds.some((w) => (before.get(w.target) || 0) !== w.amount) || (p.original || []).some((t) => !p.wounds.some((w) => w.target === t.target));
+      if (changed) original.classList.add("overridden");
+      const note = changed ? `overridden by #${event.seq}: ${now}` : `override #${event.seq} changed nothing (${now})`;
+      original.append(el("span", { class: "override-note" }, note));
     }
     return el("li", { class: "power override" }, seq, text);
   }

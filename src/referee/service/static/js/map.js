@@ -127,6 +127,21 @@ export function renderMap(node, view, { mover = null, send = null, mode = () => 
     }
   }
   fill(node, root, el("p", { class: "map-help hint" }, mover && send ? `Drag ${mover} to move (or focus it and use the arrow keys, Enter to send); drag the small handle to turn.` : ""));
+  readableLabels(root, maxX - minX);
+}
+
+// The least height on screen, in CSS pixels, of the map's names and of the distances shown
+// while dragging (on a phone the map is drawn small: a label of a fixed size in metres is
+// too small to read there).
+const LEAST_LABEL_PX = { name: 13, distance: 14 };
+
+/** Size the labels in map metres so that none is under LEAST_LABEL_PX on screen. */
+function readableLabels(root, widthMetres) {
+  const shown = root.getBoundingClientRect().width;
+  if (!shown || !widthMetres) return;
+  const metresPerPx = widthMetres / shown;
+  root.style.setProperty("--name-size", `${Math.max(0.42, LEAST_LABEL_PX.name * metresPerPx)}px`);
+  root.style.setProperty("--distance-size", `${Math.max(0.36, LEAST_LABEL_PX.distance * metresPerPx)}px`);
 }
 
 /** Pointer position in map metres (y up). */

@@ -303,6 +303,18 @@ export function copyButton(getText, label, shown = "copy") {
 }
 
 /** Enable a control, or disable it with the reason in its tooltip (and for screen readers). */
+/** How an action's answer is shown: `error` when it failed after its dice were thrown (its
+ * rolls are stored, nothing else changed), `info` when it was taken and did not work (a
+ * disarm, entangle, grapple or unhorse that failed, a break-free that did not free), `ok`
+ * otherwise. Green is for what worked.
+ *
+ * answerTone({ failed: "no target" }) === "error"; answerTone({ worked: false }) === "info" */
+export function answerTone(answer) {
+  if (!answer || answer.failed) return "error";
+  if (answer.worked === false || answer.freed === false) return "info";
+  return "ok";
+}
+
 export function gate(control, reason) {
   if (!control) return;
   control.disabled = !!reason;

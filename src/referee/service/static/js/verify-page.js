@@ -176,12 +176,13 @@ function render(report, doc) {
         "tr",
         { class: r.ok ? "ok" : "bad" },
         el("th", { scope: "row" }, `#${r.seq}`),
-        el("td", {}, String(r.seed)),
-        el("td", {}, r.stream ? `${r.nonce} of ${r.stream}` : String(r.nonce)),
+        // The verdict first: on a phone the row's later cells scroll sideways.
+        el("td", {}, r.ok ? "✓ ok" : `✗ ${r.problem}`),
         el("td", {}, Array.isArray(r.payload && r.payload.dice) ? r.payload.dice.join(" ") : "?"),
         el("td", {}, Array.isArray(r.payload && r.payload.faces) ? r.payload.faces.join(" ") : "?"),
         el("td", {}, r.expected ? r.expected.join(" ") : "-"),
-        el("td", {}, r.ok ? "✓ ok" : `✗ ${r.problem}`),
+        el("td", {}, String(r.seed)),
+        el("td", {}, r.stream ? `${r.nonce} of ${r.stream}` : String(r.nonce)),
       ),
     ),
   );
