@@ -49,6 +49,21 @@ def test_an_unknown_host_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert done.stderr.startswith("error: cannot listen on host 'no-such-host.invalid'")
 
 
+def test_a_host_that_is_no_name_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*SERVE, "--db", str(tmp_path / "r.db"), "--host", "not..a..host"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (  # not the idna codec's traceback
+        "error: cannot listen on host 'not..a..host': not a host name or address "
+        "(try --host 127.0.0.1)\n"
+    )
+    assert not (tmp_path / "r.db").exists()
+
+
 def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str, int]:
     """`referee serve --port 0` started: the process, its first line, and the port its second
     line says it serves on."""

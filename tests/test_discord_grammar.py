@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from referee.chat import NotACommand, Roster, parse_line
 from referee.cli.main import cli
+from referee.discord.messages import in_spar_words
 from referee.errors import RefereeError
 from referee.sentences import sentence
 from referee.store import Store
@@ -75,7 +76,8 @@ def test_typed_lines_are_the_chat_grammars_with_the_prefix() -> None:
             ("~spar:add 50", "add 50"),
         ):
             answer = await h.text("Judge", typed)
-            assert answer == grammar_error(line, roster).replace("`", "\\`"), (typed, answer)
+            said = in_spar_words(grammar_error(line, roster))  # the bot calls a bout a spar
+            assert answer == said.replace("`", "\\`"), (typed, answer)
         assert len(store.events(bout)) == count
         begun = await h.text("Judge", "~init")
         actor = fighter_to_act(begun)
@@ -119,13 +121,13 @@ def test_close_closes_joining_and_end_ends() -> None:
         )
         await h.text("Judge", "~spar:begin")
         assert await h.text("Judge", "~spar:close") == (
-            "error: joining ends when the bout begins (it is running): nothing to close (to end "
-            "the bout: end bout)"
+            "error: joining ends when the spar begins (it is running): nothing to close (to end "
+            "the spar: end bout)"
         )
         asked = await h.text("Judge", "~spar:end")
         assert asked == "End the spar? The proctor's press on the button ends it."
         ended = (await h.press("Judge", "referee:end:"))["content"]
-        assert "Bout ended: no winner (ended by the referee)" in ended
+        assert "Spar ended: no winner (ended by the referee)" in ended
         assert "The spar is closed. Server seed: " in ended
         assert store.get_bout(bout).status == "closed"
 
@@ -234,6 +236,25 @@ def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
     play(store, ["Tarl"], script)
 
 
+def test_a_typo_followed_by_its_commands_arguments_gets_a_did_you_mean() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~rolll 1d6") == (
+            "error: no command ~rolll; did you mean ~roll?"
+        )
+        assert await h.text("Tarl", "~rolls 4d6kh3") == (
+            "error: no command ~rolls; did you mean ~roll?"
+        )
+        assert await h.text("Tarl", "~rolll //roll -sides100 -dice1") == (
+            "error: no command ~rolll; did you mean ~roll?"
+        )
+        for line in ("~attacks wildly", "~rolls her eyes", "~rolls over", "~rolll", "~acts 1d6"):
+            assert await h.say("Tarl", line) == [], line
+
+    play(store, ["Tarl"], script)
+
+
 def test_a_removed_member_no_longer_plays_and_may_join_again() -> None:
     store = Store.open("sqlite://")
 
@@ -242,7 +263,7 @@ def test_a_removed_member_no_longer_plays_and_may_join_again() -> None:
         await h.text("Tarl", "~spar:join 65")
         await h.text("Pa-Kur", "~spar:join 70")
         removed = await h.text("Judge", "~remove tarl_1_nick")
-        assert removed.startswith("Tarl_1_nick leaves the bout")
+        assert removed.startswith("Tarl_1_nick leaves the spar")
         assert await h.text("Tarl", "~quit") == (
             "error: you are not fighting in this spar (~spar:join first)"
         )
@@ -389,3 +410,34 @@ def test_roll_tables_and_choose_from_one(tmp_path: Path) -> None:
         "choose from table Weather +3",
         "choose from table Weather -9",
     ]
+
+
+#: Where "bout" is a word typed (`~spar:close bout`, the chat grammar's `end bout`) or a link's.
+TYPED_BOUT = re.compile(r"(close|end|cancel) bout|#bout=")
+
+
+def test_the_bot_calls_a_bout_a_spar_in_every_answer() -> None:
+    store = Store.open("sqlite://")
+    said: list[str] = []
+
+    async def script(h: Harness) -> None:
+        for who, line in (
+            ("Judge", "~spar:open msv Words"), ("Tarl", "~spar:join 65"),
+            ("Pa-Kur", "~spar:join 70"), ("Rask", "~spar:join 60"), ("Judge", "~spar:begin"),
+            ("Judge", "~spar:close"), ("Judge", "~spar:pause"), ("Tarl", "~attack"),
+            ("Judge", "~spar:resume"), ("Judge", "~remove rask_3_nick"), ("Judge", "~cancel"),
+            ("Judge", "~spar:status"), ("Judge", "~spar:cancel bout"),
+        ):  # fmt: skip
+            said.extend(m.content for m in await h.say(who, line))
+
+    play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
+    lines = [line for message in said for line in message.split("\n")]
+    assert "The spar is paused" in lines and "The spar is resumed" in lines
+    assert (
+        "error: joining ends when the spar begins (it is running): nothing to close (to end the "
+        "spar: end bout)"
+    ) in lines
+    assert any(line.startswith("Rask_3_nick leaves the spar") for line in lines)
+    assert any(line.startswith("Spar cancelled (") for line in lines)
+    bouts = [line for line in lines if re.search(r"\bbouts?\b", TYPED_BOUT.sub("", line), re.I)]
+    assert bouts == []

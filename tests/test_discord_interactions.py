@@ -69,7 +69,7 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
         paused = await h.slash(
             "Judge", "power", {"name": "verb", "type": 3, "value": "pause"}, group="spar"
         )
-        assert paused["content"].startswith("The bout is paused")
+        assert paused["content"].startswith("The spar is paused")
         bout = {"name": "what", "type": 3, "value": "bout"}
         closed = await h.slash("Judge", "close", bout, group="spar")
         assert "The spar is closed. Server seed: " in closed["content"]
@@ -124,7 +124,7 @@ def test_slash_proctor_powers_and_a_link_by_direct_message(tmp_path: Path) -> No
         handed = await h.slash("Judge", "assign", option, group="spar", resolved=resolved)
         assert handed["content"] == "Tarl_1_nick is the proctor now."
         gone = await h.slash("Tarl", "remove", option, group="spar", resolved=resolved)
-        assert gone["content"].startswith("Tarl_1_nick leaves the bout")
+        assert gone["content"].startswith("Tarl_1_nick leaves the spar")
 
     play(store, ["Judge", "Tarl"], script)
 

@@ -71,5 +71,6 @@ def test_public_url_links_the_board_and_the_verifier() -> None:
     bout = desk.links.channel(HALL.channel)[0]
     assert lines[-2:] == [
         f"Scoreboard: https://referee.example.org/static/board.html#bout={bout}",
-        f"Verify (after the close): https://referee.example.org/static/verify.html#bout={bout}",
+        "Verify, once the proctor closes the spar (~spar:close bout; nobody can verify it "
+        f"before): https://referee.example.org/static/verify.html#bout={bout}",
     ]

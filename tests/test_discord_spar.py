@@ -47,7 +47,7 @@ def head_line(export: dict[str, Any]) -> str:
     assert last["type"] == "closed" and re.fullmatch("[0-9a-f]{64}", last["hash"])
     return (
         f"Head hash: {last['hash']} (event {last['seq']}). Keep it: referee verify "
-        f"--expect-hash {last['hash']} checks any export of this bout against it."
+        f"--expect-hash {last['hash']} checks any export of this ledger against it."
     )
 
 
@@ -222,11 +222,11 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
             "Bandit joins the spar (CS 40), added by the proctor."
         )
         removed = await h.text("Judge", "~spar:remove bandit")
-        assert removed.startswith("Bandit leaves the bout")
+        assert removed.startswith("Bandit leaves the spar")
         await h.text("Judge", "~spar:begin")
         paused = await h.text("Judge", "~spar:pause")
-        assert paused.startswith("The bout is paused")
-        assert (await h.text("Judge", "~spar:resume")).startswith("The bout is resumed")
+        assert paused.startswith("The spar is paused")
+        assert (await h.text("Judge", "~spar:resume")).startswith("The spar is resumed")
         skipped = await h.text("Judge", "~spar:skip")
         assert "'s turn passes: skipped by the referee" in skipped
         updated = await h.text("Judge", f"~spar:update {h.mention('Tarl')} wounds=3")
@@ -251,7 +251,7 @@ def test_proctor_powers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert refused["content"] == "error: only the proctor (Tarl_1_nick) can end"
         assert refused["flags"] == 64 and len(store.events(bout)) == count
         ended = (await h.press("Tarl", "referee:end:raiders"))["content"]
-        assert "Bout ended: side raiders wins (ended by the referee)" in ended
+        assert "Spar ended: side raiders wins (ended by the referee)" in ended
         assert "The spar is closed. Server seed: " in ended  # the press also closes it
         assert store.get_bout(bout).status == "closed"
 
@@ -326,6 +326,29 @@ def test_help_and_characters(tmp_path: Path) -> None:
         )
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_a_character_is_refused_when_saved_by_its_rule_systems_own_check() -> None:  # MSV-2
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~char set X cs=500") == (
+            "error: CS must be 0..100 (MSV-2: CS 100 always succeeds), got 500"
+        )
+        assert await h.text("Tarl", "~char set X cs=-1") == (
+            "error: CS must be a whole number >= 0 (MSV-2), got -1"
+        )
+        assert await h.text("Tarl", "~char set Bran skill=500 hits=10 weapon=mace") == (
+            "error: character.skill = 500 is not a whole number 0..100"
+        )
+        assert await h.text("Tarl", "~char list") == (
+            "You have no characters yet: ~char set NAME cs=65"
+        )  # nothing was saved
+        assert await h.text("Tarl", "~char set X cs=100") == "Saved: X (MSV)."
+        await h.text("Judge", "~spar:open msv Bounded")
+        assert await h.text("Tarl", "~spar:join X") == "X joins the spar (CS 100)."
+
+    play(store, ["Judge", "Tarl"], script)
 
 
 def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
@@ -456,7 +479,7 @@ def test_manage_server_may_use_proctor_powers_and_set_the_prefix(tmp_path: Path)
         await h.text("Judge", "~spar:open msv Guarded")
         assert (await h.text("Admin", "~spar:pause")).startswith("error: ")  # not running yet
         assert (await h.text("Admin", "~spar:cancel bout")).startswith(
-            "Bout cancelled (cancelled by the referee)"
+            "Spar cancelled (cancelled by the referee)"
         )
         assert await h.text("Admin", "~prefix !") == "The prefix here is now ! (e.g. !help)."
         assert (await h.text("Tarl", "!help")).startswith("referee: verifiable dice")

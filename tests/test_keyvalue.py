@@ -129,7 +129,8 @@ def test_text_fields_of_a_spec_keep_the_text_as_typed() -> None:
 
 @given(text=VALUES)
 def test_a_discord_character_reads_its_keys_by_the_same_reader(text: str) -> None:
-    """`~char set Tarl cs=TEXT`: the CS is the reader's whole number, or the same refusal."""
+    """`~char set Tarl cs=TEXT`: the CS is the reader's whole number, or the same refusal (and
+    one of 0..100, as the rule system checks a joining fighter's)."""
     try:
         value = read_value(text)
     except LimitError:
@@ -139,8 +140,11 @@ def test_a_discord_character_reads_its_keys_by_the_same_reader(text: str) -> Non
     if isinstance(value, bool) or not isinstance(value, int):
         with pytest.raises(NotationError, match="is not a whole number"):
             parse_character(["Tarl", f"cs={text}"])
-    elif value >= 0:
+    elif 0 <= value <= 100:
         assert parse_character(["Tarl", f"cs={text}"]).stats == {"cs": value}
+    elif value > 100:  # MSV-2: checked when saved, as a joining fighter's
+        with pytest.raises(RuleError, match=r"CS must be 0\.\.100 \(MSV-2"):
+            parse_character(["Tarl", f"cs={text}"])
     else:
         with pytest.raises(RuleError, match="CS must be a whole number >= 0"):
             parse_character(["Tarl", f"cs={text}"])

@@ -159,6 +159,10 @@ def test_ladder(pack: str) -> None:
          "file or directory\n"),
         (["duel", "text", "--", "-5", "60"], "error: CS must be a whole number >= 0 (MSV-2), "
          "got -5\n"),
+        (["duel", "text", "60", "-5"], "error: CS must be a whole number >= 0 (MSV-2), "
+         "got -5\n"),
+        (["duel", "text", "60", "101"], "error: CS must be 0..100 (MSV-2: CS 100 always "
+         "succeeds), got 101\n"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(args: list[str], err: str) -> None:

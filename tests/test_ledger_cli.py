@@ -370,6 +370,10 @@ def test_export_of_a_bout_still_going_leaves_hidden_stats_out(tmp_path: Path) ->
         assert shown.exit_code == 0, shown.output
         assert not secret.search(shown.stdout), args
         assert "hidden" in shown.stdout
+        assert shown.stderr == (  # the fighter is told that the referee must close first
+            f"bout {bout!r} is not closed: nobody can verify it before the referee closes it "
+            "(referee verify --partial checks it up to now)\n"
+        )
     full = run("export", bout, "--db", path, "--token", made["referee_token"])
     # the referee's export: every event as the chain holds it, the opening of each sealed one
     referees = json.loads(full.stdout)

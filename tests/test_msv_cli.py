@@ -91,6 +91,35 @@ def test_bad_input_exits_2_with_one_line(args: list[str], err: str) -> None:
     assert run(*args) == (2, "", err)
 
 
+TOO_HIGH = "error: CS must be 0..100 (MSV-2: CS 100 always succeeds), got {}\n"
+NEGATIVE = "error: CS must be a whole number >= 0 (MSV-2), got {}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "err"),
+    [
+        (["attack", "--cs", str(10**23), "--roll", "47"], TOO_HIGH.format(10**23)),
+        (["attack", "--cs", "101", "--roll", "47"], TOO_HIGH.format(101)),
+        (["duel", "60", str(10**23)], TOO_HIGH.format(10**23)),
+        (["matrix", "--from", "40", "--to", str(10**23)], TOO_HIGH.format(10**23)),
+        (["convert", "--cs", "500"], TOO_HIGH.format(500)),
+        (["initiative", "Tarl=101", "Pa-Kur=70"], TOO_HIGH.format(101)),
+        (["attack", "--cs", "1e5", "--roll", "47"], NEGATIVE.format("'1e5'")),
+        (["duel", "60", "-65"], NEGATIVE.format(-65)),  # not "No such option '-6'"
+        (["duel", "-60", "65", "--json"], NEGATIVE.format(-60)),
+        (["matrix", "--from", "-5"], NEGATIVE.format(-5)),
+    ],
+)
+def test_a_cs_out_of_bounds_is_the_rules_one_line(args: list[str], err: str) -> None:  # MSV-2
+    assert run(*args) == (2, "", err)
+
+
+def test_an_unknown_option_is_still_one_click_names() -> None:
+    code, _, err = run("duel", "60", "65", "--jsn")
+    assert code == 2
+    assert err.splitlines()[-1] == "Error: No such option '--jsn'. Did you mean '--json'?"
+
+
 def test_unknown_pack_key_exits_2(tmp_path: Path) -> None:
     pack = tmp_path / "x.toml"
     pack.write_text("dmg_cap = 3\n", encoding="utf-8")
@@ -169,9 +198,19 @@ def test_matrix_csv_text_and_plot(tmp_path: Path) -> None:
         "60,0.935915,0.750518,0.500000\n",
     )
     png = tmp_path / "m.png"
-    code, out, _ = run("matrix", "--from", "0", "--to", "10", "--step", "5", "--plot", str(png))
+    code, out, err = run("matrix", "--from", "0", "--to", "10", "--step", "5", "--plot", str(png))
     assert code == 0
     assert out.splitlines()[:2] == ["  A\\B     0     5    10", "    0   n/a 0.000 0.000"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert err == f"heat map written to {png.resolve()}\n"  # stderr: stdout stays the table
+
+
+def test_matrix_plot_says_where_it_wrote_and_the_csv_stays_csv(tmp_path: Path) -> None:
+    png = tmp_path / "m.png"
+    code, out, err = run("matrix", "--from", "40", "--to", "50", "--step", "10", "--csv",
+                         "--plot", str(png))  # fmt: skip
+    assert (code, out) == (0, "cs,40,50\n40,0.500000,0.200779\n50,0.799221,0.500000\n")
+    assert err == f"heat map written to {png.resolve()}\n"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -184,7 +223,9 @@ def test_compare(tmp_path: Path) -> None:
     assert "Average Rounds to 15 Damage   s60       10       10.000   10.666   10.133" in lines
     assert "% to Hit ratio                s75/2d25  1.08     1.093    1.093    - *!" in lines
     png = tmp_path / "c.png"
-    data = json.loads(run("compare", "--json", "--plot", str(png))[1])
+    code, out, err = run("compare", "--json", "--plot", str(png))
+    assert err == f"bar chart written to {png.resolve()}\n"
+    data = json.loads(out)
     assert len(data) == 48
     cell = next(c for c in data if c["column"] == "2d21" and c["stat"] == "damage")
     assert (cell["printed"], cell["method"], cell["differs"]) == ("0.84", 0.857, True)

@@ -16,6 +16,7 @@ from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.lab_battle import battle_lines
 from referee.cli.output import emit_json
+from referee.cli.skills import CS, SkillCommand
 from referee.errors import NotationError, RefereeError
 from referee.lab.battle import BattleResult, battle, parse_side
 from referee.lab.battle_result import Policy, Progress
@@ -30,7 +31,6 @@ from referee.lab.msv_packs import (
 )
 from referee.lab.svg import heat_map_svg
 from referee.numerals import is_whole
-from referee.systems.msv.attack import check_cs
 from referee.systems.msv.rules import MsvRules
 from referee.systems.srp.rules import SrpRules
 
@@ -74,10 +74,10 @@ def _duel_json(duel: DuelAnalysis) -> dict[str, object]:
     }
 
 
-@lab.command("duel")
+@lab.command("duel", cls=SkillCommand)
 @click.argument("pack")
-@click.argument("cs_a", type=int)
-@click.argument("cs_b", type=int)
+@click.argument("cs_a", **CS)
+@click.argument("cs_b", **CS)
 @click.option("--against", default="text", show_default=True, help=AGAINST_HELP)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def duel_command(pack: str, cs_a: int, cs_b: int, against: str, as_json: bool) -> None:
@@ -88,7 +88,7 @@ def duel_command(pack: str, cs_a: int, cs_b: int, against: str, as_json: bool) -
       referee lab duel my-pack.toml 60 65
       referee lab duel my-pack.toml 50 75 --against other.toml --json
     """
-    mine, theirs = duel_pair(_pack(pack), _pack(against), check_cs(cs_a), check_cs(cs_b))
+    mine, theirs = duel_pair(_pack(pack), _pack(against), cs_a, cs_b)
     if as_json:
         emit_json(
             {"cs_a": cs_a, "cs_b": cs_b, "pack": _duel_json(mine), "against": _duel_json(theirs)}

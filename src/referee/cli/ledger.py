@@ -263,6 +263,8 @@ def export(
         caller = service.caller(bout_id, token) if token else ANONYMOUS
         doc = service.export(bout_id, caller)
     text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    if doc["bout"].get("status") != "closed":  # said on stderr: stdout is the export
+        echo(NOT_CLOSED.format(bout=bout_id), err=True)
     if as_chat:
         from referee.transcripts import bout_as_chat
 
@@ -272,6 +274,13 @@ def export(
         return
     _write_atomically(Path(out), text)
     click.echo(f"exported bout {bout_id!r}: {len(doc['events'])} events to {out}")
+
+
+#: What `referee export` says of a bout that is not closed yet.
+NOT_CLOSED = (
+    "bout {bout!r} is not closed: nobody can verify it before the referee closes it "
+    "(referee verify --partial checks it up to now)"
+)
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -13,12 +14,13 @@ from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.chatlog import spar_log
-from referee.cli.output import emit_json
+from referee.cli.output import echo, emit_json
+from referee.cli.skills import CS, SkillCommand
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SeededRng
 from referee.systems.files import read_text_file
-from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
+from referee.systems.msv.attack import CombatSkill, attack, check_fighter_cs, interpret
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice
 from referee.systems.msv.initiative import InitiativeResult, InitiativeRound, roll_initiative
 from referee.systems.msv.notation import read_fighter, read_sides
@@ -40,7 +42,8 @@ def parse_fighter(text: str) -> tuple[str, CombatSkill]:
     >>> parse_fighter("Pa-Kur=70")
     ('Pa-Kur', 70)
     """
-    return read_fighter(text)
+    name, cs = read_fighter(text)
+    return name, check_fighter_cs(cs)  # MSV-2: at most CS 100
 
 
 def parse_faces(text: str) -> tuple[int, int]:
@@ -62,6 +65,11 @@ def _rules(path: str | None) -> MsvRules:
     return rules_from_text(read_text_file(path, "rule pack"), path)
 
 
+def wrote(path: str, what: str) -> None:
+    """Say where a plot was written, on stderr (stdout may be CSV or JSON for a script)."""
+    echo(f"{what} written to {Path(path).resolve()}", err=True)
+
+
 def _ratio(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
@@ -80,7 +88,7 @@ def msv() -> None:
 
 
 @msv.command("attack")
-@click.option("--cs", "cs", required=True, type=int, help="The attacker's Combat Skill.")
+@click.option("--cs", "cs", required=True, **CS, help="The attacker's Combat Skill.")
 @click.option("--roll", "roll", type=int, help="Interpret this d100 face instead of rolling.")
 @click.option("--seed", type=int, help=SEED_HELP)
 @click.option("--rules", "rules_path", help=RULES_HELP)
@@ -97,7 +105,7 @@ def attack_command(
     """
     rules = _rules(rules_path)
     rng = SeededRng(seed)
-    result = interpret(check_cs(cs), roll, rules) if roll is not None else attack(cs, rng, rules)
+    result = interpret(cs, roll, rules) if roll is not None else attack(cs, rng, rules)
     if as_json:
         data: dict[str, object] = {**result.to_json(), "text": str(result)}
         if roll is None:
@@ -157,7 +165,7 @@ def initiative_command(
 
 @msv.command("convert")
 @click.argument("dice", required=False)
-@click.option("--cs", "cs", type=int, help="Convert this CS back to old dice.")
+@click.option("--cs", "cs", **CS, help="Convert this CS back to old dice.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def convert_command(dice: str | None, cs: int | None, as_json: bool) -> None:
     """Convert old 2dN dice to CS and back (MSV-8); no argument: the whole table.
@@ -173,7 +181,7 @@ def convert_command(dice: str | None, cs: int | None, as_json: bool) -> None:
     if dice is None and cs is None:
         rows = list(conversion_table())
     else:
-        rows = [dice_to_cs(dice) if dice is not None else cs_to_dice(check_cs(cs))]
+        rows = [dice_to_cs(dice) if dice is not None else cs_to_dice(check_fighter_cs(cs))]
     if as_json:
         emit_json(rows[0].to_json() if len(rows) == 1 else [r.to_json() for r in rows])
         return
@@ -249,9 +257,9 @@ def _duel_lines(duels: Sequence[DuelAnalysis]) -> list[str]:
     return [f"{title:<18}{cells[0]:<{width}}{cells[1]}" for title, cells in rows]
 
 
-@msv.command("duel")
-@click.argument("cs_a", type=int)
-@click.argument("cs_b", type=int)
+@msv.command("duel", cls=SkillCommand)
+@click.argument("cs_a", **CS)
+@click.argument("cs_b", **CS)
 @click.option("--rules", "rules_path", help=RULES_HELP)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def duel_command(cs_a: int, cs_b: int, rules_path: str | None, as_json: bool) -> None:
@@ -267,7 +275,7 @@ def duel_command(cs_a: int, cs_b: int, rules_path: str | None, as_json: bool) ->
       referee msv duel 50 75 --json
     """
     rules = _rules(rules_path)
-    duel = analyse_duel(check_cs(cs_a), check_cs(cs_b), rules)
+    duel = analyse_duel(cs_a, cs_b, rules)
     plain = analyse_duel(cs_a, cs_b, rules.without_criticals())
     if as_json:
         emit_json(
@@ -283,8 +291,8 @@ def duel_command(cs_a: int, cs_b: int, rules_path: str | None, as_json: bool) ->
 
 
 @msv.command("matrix")
-@click.option("--from", "low", type=int, default=40, show_default=True, help="Lowest CS.")
-@click.option("--to", "high", type=int, default=100, show_default=True, help="Highest CS.")
+@click.option("--from", "low", **CS, default=40, show_default=True, help="Lowest CS.")
+@click.option("--to", "high", **CS, default=100, show_default=True, help="Highest CS.")
 @click.option("--step", type=click.IntRange(min=1), default=5, show_default=True, help="CS step.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (row CS, then one column per CS).")
 @click.option("--plot", "plot_path", help="Also write a heat map to this PNG file.")
@@ -302,7 +310,6 @@ def matrix_command(
       referee msv matrix --from 1 --to 100 --step 1 --csv --plot matrix.png
     """
     rules = _rules(rules_path)
-    check_cs(low)
     if high < low:
         raise NotationError(f"--to {high!r} is below --from {low!r}")
     skills = list(range(low, high + 1, step))
@@ -311,6 +318,7 @@ def matrix_command(
         from referee.analysis.plots import plot_win_matrix
 
         plot_win_matrix(skills, matrix, plot_path)
+        wrote(plot_path, "heat map")
     sep, fmt, blank = (",", "{:.6f}", "") if as_csv else (" ", "{:.3f}", "  n/a")
     head = "cs" if as_csv else "A\\B"
     width = 0 if as_csv else 5
@@ -393,6 +401,7 @@ def compare_command(as_json: bool, plot_path: str | None, rules_path: str | None
         from referee.analysis.plots import plot_comparison
 
         plot_comparison(cells, plot_path)
+        wrote(plot_path, "bar chart")
     if as_json:
         emit_json([_cell_json(c) for c in cells])
         return

@@ -244,13 +244,14 @@ def roll_command(
         raise ScriptError(
             f"--faces gave {given} faces but the roll threw {given - scripted.remaining}"
         )
-    if seed is not None:  # only once the roll worked: a bad input stays one stderr line
-        click.echo(f"seed: {seed}", err=True)
+    if seed is not None:
         record["seed"] = seed
     if as_json:
         emit_json(record)
     else:
         click.echo(text)
+    if seed is not None:  # after the roll, as a terminal shows it; a bad input stays one line
+        click.echo(f"seed: {seed}", err=True)
 
 
 def _odds(expression: str, dialect: str, fractions: bool, plot: str | None, as_json: bool) -> None:

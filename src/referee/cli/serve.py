@@ -21,10 +21,10 @@ from referee.errors import RefereeError
 from referee.service.limits import KEEP_ALIVE_SECONDS, REQUEST_SECONDS, Limits, parse_limits
 
 
-class AddressInUseError(RefereeError):
-    """The address to listen on is taken or cannot be used."""
+class ListenError(RefereeError):
+    """The address to listen on is taken, cannot be used, or is no address at all."""
 
-    code = "address_in_use"
+    code = "cannot_listen"
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -35,15 +35,24 @@ def bind(host: str, port: int) -> socket.socket:
     True
     >>> try:
     ...     bind("127.0.0.1", sock.getsockname()[1])
-    ... except AddressInUseError as err:
+    ... except ListenError as err:
     ...     "is in use" in str(err) and "--port" in str(err)
     True
     >>> sock.close()
+    >>> try:
+    ...     bind("not..a..host", 0)
+    ... except ListenError as err:
+    ...     print(err)
+    cannot listen on host 'not..a..host': not a host name or address (try --host 127.0.0.1)
     """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
-        raise AddressInUseError(f"cannot listen on host {host!r}: {err.strerror}") from None
+        raise ListenError(f"cannot listen on host {host!r}: {err.strerror}") from None
+    except UnicodeError:  # the idna codec's refusal: an empty or too long label ("a..b")
+        raise ListenError(
+            f"cannot listen on host {host!r}: not a host name or address (try --host 127.0.0.1)"
+        ) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -53,16 +62,16 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as err:
         sock.close()
         if err.errno == errno.EADDRINUSE:
-            raise AddressInUseError(
+            raise ListenError(
                 f"port {port} on {host} is in use; stop what uses it or pick another "
                 f"with --port (for example --port {port + 1 if port < 65535 else 8000})"
             ) from None
         if err.errno == errno.EACCES:
-            raise AddressInUseError(
+            raise ListenError(
                 f"no permission to listen on port {port} on {host}; pick a port above 1023 "
                 "with --port"
             ) from None
-        raise AddressInUseError(
+        raise ListenError(
             f"cannot listen on {host} port {port}: {err.strerror}; try another --host or --port"
         ) from None
     sock.set_inheritable(True)

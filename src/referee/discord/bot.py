@@ -17,6 +17,7 @@ from typing import Any, cast
 import discord
 from discord.ext import commands
 
+from referee.dice import DIALECTS, parse
 from referee.discord.clock import TurnClock
 from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
@@ -24,7 +25,6 @@ from referee.discord.messages import (
     BUTTON_PREFIX,
     MENTION,
     asker,
-    escape_markdown,
     fresh_link,
     member_name,
     mentioned,
@@ -32,6 +32,7 @@ from referee.discord.messages import (
     person,
     place,
     send,
+    shown,
     without_mentions,
 )
 from referee.discord.replies import Button, Person, Place, Reply
@@ -122,7 +123,8 @@ class RefereeBot(commands.Bot):
             await answer(ctx, lambda: self.desk.roll(where, who, text))
             return
         if ctx.prefix and ctx.invoked_with:
-            guess = self.did_you_mean(ctx.invoked_with)
+            rest = text[len(ctx.prefix) + len(ctx.invoked_with) :]
+            guess = self.did_you_mean(ctx.invoked_with, rest)
             if guess is not None:
                 await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
                                f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
@@ -131,23 +133,31 @@ class RefereeBot(commands.Bot):
         """Each alias's command (`r` -> `roll`), from the command table."""
         return {a: c.name for c in self.commands for a in c.aliases}
 
-    def did_you_mean(self, word: str) -> str | None:
+    def did_you_mean(self, word: str, rest: str = "") -> str | None:
         """The command a mistyped word is closest to (`spar:atack` -> `spar:attack`), or None
         for a word like no command (`~sighs`: role-play, left alone) or a command's word with
-        more after it (`~attacks`: a role-play verb, not a typo).
+        more after it (`~attacks wildly`: a role-play verb, not a typo), unless what follows
+        (`rest`) reads as that command's arguments (`~rolll 1d6`: see `reads_as_arguments`).
 
         >>> from referee.store import Store
         >>> bot = build_bot(Store.open("sqlite://"))
         >>> bot.did_you_mean("spar:atack"), bot.did_you_mean("sighs"), bot.did_you_mean("atack")
         ('spar:attack', None, 'attack')
-        >>> bot.did_you_mean("attacks"), bot.did_you_mean("acts")  # role-play verbs
+        >>> bot.did_you_mean("attacks", " wildly"), bot.did_you_mean("acts")  # role-play verbs
         (None, None)
+        >>> bot.did_you_mean("rolll", " 1d6"), bot.did_you_mean("rolls", " her eyes")
+        ('roll', None)
         """
         names = sorted({n for c in self.commands for n in (c.name, *c.aliases)})
         word = word.lower()
         close = difflib.get_close_matches(word, names, n=1, cutoff=0.8)
-        if not close or (word.startswith(close[0]) and ":" not in word):
-            return None  # `~attacks wildly`, `~acts surprised`: role-play, not a typo
+        if not close:
+            return None
+        if word.startswith(close[0]) and ":" not in word:
+            command = self.get_command(close[0])
+            name = command.name if command is not None else close[0]
+            if not reads_as_arguments(name, rest):
+                return None  # `~attacks wildly`, `~acts surprised`: role-play, not a typo
         return str(close[0])
 
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
@@ -155,7 +165,7 @@ class RefereeBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(escape_markdown(f"error: {error} (~help {ctx.command or ''})".strip()))
+            await ctx.send(shown(f"error: {error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
@@ -185,6 +195,35 @@ class RefereeBot(commands.Bot):
             await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
 
 
+#: The commands whose arguments can be told from role-play by their form alone: dice (in any
+#: dialect the bot reads, or the AOL `//roll`). A fighter's name could be any word, so the
+#: words after `~attacks` are never taken for a target.
+DICE_COMMANDS = frozenset({"roll", "odds"})
+
+
+def reads_as_arguments(command: str, rest: str) -> bool:
+    """Whether `rest` reads as the arguments of `command` (its name, not an alias): dice
+    notation for `roll` and `odds`; for any other command, never.
+
+    >>> reads_as_arguments("roll", " 4d6kh3"), reads_as_arguments("roll", " her eyes")
+    (True, False)
+    >>> reads_as_arguments("roll", " //roll -sides100 -dice1"), reads_as_arguments("attack", " Orc")
+    (True, False)
+    """
+    text = rest.strip()
+    if command not in DICE_COMMANDS or not text:
+        return False
+    if text.lower().startswith("//roll"):
+        return True
+    for name in DIALECTS:
+        try:
+            parse(text, dialect=name)
+        except RefereeError:
+            continue
+        return True
+    return False
+
+
 async def answer(ctx: commands.Context[Any], work: Callable[[], Reply]) -> None:
     """Run one command's desk work (off the event loop, in one transaction); a refusal or
     bad input is its reason, in one line."""
@@ -198,7 +237,7 @@ async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[
     try:
         reply = await work()
     except RefereeError as err:
-        await ctx.send(escape_markdown(f"error: {err.public}"))
+        await ctx.send(shown(f"error: {err.public}"))
         return
     await send(ctx, reply, ctx.bot)
 

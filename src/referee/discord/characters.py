@@ -17,7 +17,6 @@ from referee.discord.replies import Reply
 from referee.errors import NotationError, NotFoundError
 from referee.keyvalue import read_all
 from referee.systems import find_system
-from referee.systems.msv.attack import check_cs
 from referee.systems.msv.system import MsvSystem
 
 MAX_CHARACTERS = 25
@@ -42,14 +41,28 @@ def parse_character(words: list[str]) -> Character:
     if set(values) == {"cs"}:
         if isinstance(values["cs"], bool) or not isinstance(values["cs"], int):
             raise NotationError(f"cs={pairs['cs'].text!r} is not a whole number")
-        return Character(name, MsvSystem.name, {"cs": check_cs(values["cs"])})
+        return checked(Character(name, MsvSystem.name, {"cs": values["cs"]}))
     from referee.systems.srp.gear import example_pack
     from referee.systems.srp.sheet import sheet_from_table
     from referee.systems.srp.stats import sheet_to_stats
     from referee.systems.srp.system import SrpSystem
 
     sheet = sheet_from_table(name, values, example_pack(), where="character")
-    return Character(name, SrpSystem.name, dict(sheet_to_stats(sheet)))
+    return checked(Character(name, SrpSystem.name, dict(sheet_to_stats(sheet))))
+
+
+def checked(character: Character) -> Character:
+    """The character with its stats as its rule system checks a fighter's when it joins
+    (`RuleSystem.check_stats`, by the text's reading), so that what `~char set` saves
+    `~spar:join NAME` takes; else that check's RuleError, and nothing is saved.
+
+    >>> checked(Character("Tarl", "msv", {"cs": 500}))
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: CS must be 0..100 (MSV-2: CS 100 always succeeds), got 500
+    """
+    stats = find_system(character.system)().check_stats(character.stats)
+    return Character(character.name, character.system, dict(stats))
 
 
 def _show(ch: Character) -> str:

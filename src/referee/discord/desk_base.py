@@ -158,7 +158,7 @@ def head_line(export: Mapping[str, Any]) -> str:
     head = export["events"][-1]
     return (
         f"Head hash: {head['hash']} (event {head['seq']}). Keep it: referee verify "
-        f"--expect-hash {head['hash']} checks any export of this bout against it."
+        f"--expect-hash {head['hash']} checks any export of this ledger against it."
     )
 
 
@@ -269,5 +269,6 @@ class DeskBase:
             return []
         return [
             f"Scoreboard: {self.public_url}/static/board.html#bout={bout}",
-            f"Verify (after the close): {self.public_url}/static/verify.html#bout={bout}",
+            f"Verify, once the proctor closes the spar (~spar:close bout; nobody can verify "
+            f"it before): {self.public_url}/static/verify.html#bout={bout}",
         ]

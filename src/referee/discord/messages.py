@@ -75,6 +75,30 @@ _KEEP = re.compile(r"https?://\S+|^```\n.*?\n```$", re.M | re.S)
 _MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|^(?:#|>|-#)", re.M)
 
 
+#: "the bout", "this bout", ... as the shared sentences and refusals say it (not `close bout`,
+#: a command's word, nor `#bout=` in a link).
+_BOUT = re.compile(r"\b(the|this|a|no|any|The|This|A|No|Any) bout(s?)\b(?![=_])")
+#: A sentence that starts with the bout (`Bout ended: ...`, `Bout closed: ...`).
+_BOUT_FIRST = re.compile(r"(?m)^(error: )?Bout (?=ended|cancelled|closed|opened)")
+
+
+def in_spar_words(text: str) -> str:
+    """`text` in the bot's word for a bout, "spar" (OnlineHost's: `~spar:open`), where the
+    sentences and refusals the bot shares with the chat endpoint and the console say "bout";
+    the chat grammar's command words (`close bout`, `end bout`) stay as they are typed.
+
+    >>> in_spar_words("Tarl leaves the bout\\nBout ended: no winner (say `close bout`)")
+    'Tarl leaves the spar\\nSpar ended: no winner (say `close bout`)'
+    """
+    text = _BOUT_FIRST.sub(lambda m: f"{m.group(1) or ''}Spar ", text)
+    return _BOUT.sub(lambda m: f"{m.group(1)} spar{m.group(2)}", text)
+
+
+def shown(text: str) -> str:
+    """Any text the bot sends: in its words (`in_spar_words`), its markdown escaped."""
+    return escape_markdown(in_spar_words(text))
+
+
 def escape_markdown(text: str) -> str:
     """`text` as Discord should show it, letter for letter: whatever Discord would format
     (names like `**Kamchak**`, a product `2d6*2`) escaped; web addresses and whole lines of
@@ -156,7 +180,7 @@ UNDELIVERED = (
 async def send(target: discord.abc.Messageable, reply: Reply, client: discord.Client) -> None:
     """Send a reply: text in pieces Discord accepts, the file, buttons, direct messages; a
     direct message that cannot be delivered is said in the channel."""
-    parts = chunks(escape_markdown(reply.text)) or ["done"]
+    parts = chunks(shown(reply.text)) or ["done"]
     pings = discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in reply.pings]
     )
@@ -195,7 +219,7 @@ async def direct_message(client: discord.Client, user_id: int, text: str) -> boo
     """Send `text` to `user_id` by direct message; False when Discord refuses it."""
     try:
         user = await client.fetch_user(user_id)
-        for part in chunks(escape_markdown(text)):
+        for part in chunks(shown(text)):
             await user.send(part)
     except discord.HTTPException as err:  # DMs closed, or no such user
         log.warning("direct message not sent (%s)", type(err).__name__)

@@ -25,12 +25,12 @@ from referee.discord.messages import (
     MAX_MESSAGE,
     UNDELIVERED,
     asker,
-    escape_markdown,
     files_of,
     fresh_link,
     off_loop,
     place,
     send_direct,
+    shown,
     view_for,
 )
 from referee.discord.replies import Reply
@@ -55,11 +55,9 @@ async def respond_later(
     try:
         reply = await work()
     except RefereeError as err:
-        await interaction.response.send_message(
-            escape_markdown(f"error: {err.public}"), ephemeral=True
-        )
+        await interaction.response.send_message(shown(f"error: {err.public}"), ephemeral=True)
         return
-    text = escape_markdown(reply.text or "done")[:MAX_MESSAGE]
+    text = shown(reply.text or "done")[:MAX_MESSAGE]
     files = files_of(reply)
     await interaction.response.send_message(
         text, files=files[:MAX_FILES] or discord.utils.MISSING,

@@ -19,6 +19,9 @@ from referee.systems.msv.rules import CriticalEffect, MsvRules, default_rules, i
 CombatSkill = NewType("CombatSkill", int)
 
 D100 = 100  # MSV-1
+#: The largest CS a fighter may be given (MSV-2: CS 100 already always succeeds, so no larger
+#: CS means anything): a bout's fighters, the CLI's and the Discord characters' CS alike.
+MAX_CS = 100
 
 
 def check_cs(value: Any) -> CombatSkill:
@@ -34,6 +37,22 @@ def check_cs(value: Any) -> CombatSkill:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RuleError(f"CS must be a whole number >= 0 (MSV-2), got {value!r}")
     return CombatSkill(value)
+
+
+def check_fighter_cs(value: Any) -> CombatSkill:
+    """A fighter's CS: a valid CS (`check_cs`) of at most MAX_CS, or RuleError. # MSV-2
+
+    >>> check_fighter_cs(100)
+    100
+    >>> check_fighter_cs(101)
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: CS must be 0..100 (MSV-2: CS 100 always succeeds), got 101
+    """
+    skill = check_cs(value)
+    if skill > MAX_CS:
+        raise RuleError(f"CS must be 0..{MAX_CS} (MSV-2: CS {MAX_CS} always succeeds), got {skill}")
+    return skill
 
 
 def check_roll(value: Any) -> int:

@@ -36,7 +36,14 @@ from referee.systems.base import (
     register,
 )
 from referee.systems.msv import payloads
-from referee.systems.msv.attack import D100, MsvAttack, check_cs, interpret
+from referee.systems.msv.attack import (
+    D100,
+    MAX_CS,
+    MsvAttack,
+    check_cs,
+    check_fighter_cs,
+    interpret,
+)
 from referee.systems.msv.initiative import roll_initiative
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
 
@@ -44,10 +51,6 @@ if TYPE_CHECKING:
     from referee.bout.state import BoutState, Fighter
 
 STUNNED = "stunned"
-
-
-#: The largest CS a fighter of a bout may have (MSV-2: CS >= 100 always succeeds).
-MAX_CS = 100
 
 
 @register
@@ -89,10 +92,7 @@ class MsvSystem(RuleSystem):
         unknown = sorted(set(stats) - {"cs"})
         if unknown or "cs" not in stats:
             raise RuleError(f"MSV stats are {{'cs': N}}, got {dict(stats)!r}")
-        cs = int(check_cs(stats["cs"]))
-        if cs > MAX_CS:
-            raise RuleError(f"CS must be 0..{MAX_CS} (MSV-2: CS {MAX_CS} always succeeds)")
-        return {"cs": cs}
+        return {"cs": int(check_fighter_cs(stats["cs"]))}
 
     def initiative(self, fighters: Sequence[Fighter], rng: Rng) -> Initiative:
         """MSV-5 for every given fighter."""
