@@ -189,6 +189,23 @@ def test_the_longest_fighter_name_wins() -> None:
     assert parse_line("attack bob tarl", roster) == Attack("Bob Tarl")
 
 
+def test_a_name_with_an_emoji_or_markdown_is_reached_by_its_letters() -> None:
+    """A fighter called `🗡️ Rask of Treve` or `**Kamchak**` is named by typing its words; a
+    name typed as written still wins, and two names with the same letters are both listed."""
+    roster = Roster(("🗡️ Rask of Treve", "**Kamchak**", "Tarl 👩‍🚀", "Pa-Kur"))
+    assert parse_line("attack kamchak rask of treve", roster) == Attack(
+        "🗡️ Rask of Treve", attacker="**Kamchak**"
+    )
+    assert parse_line("remove tarl", roster) == Remove("Tarl 👩‍🚀")
+    assert parse_line("attack Pa-Kur", roster) == Attack("Pa-Kur")  # punctuation of names stays
+    with pytest.raises(NotFoundError):
+        parse_line("attack pa kur", roster)
+    twins = Roster(("Rask", "*Rask*"))
+    assert parse_line("attack *Rask*", twins) == Attack("*Rask*")  # as written
+    with pytest.raises(AmbiguousName, match=r"'rask' fits"):
+        parse_line("attack rask", Roster(("🗡 Rask", "*Rask*")))
+
+
 def test_every_verb_is_listed_for_huds_and_bots() -> None:
     assert set(VERBS) >= {"//roll", "roll", "attack", "act", "close", "end", "cancel", "help"}
 

@@ -16,6 +16,7 @@ referee.chat.grammar.NotACommand: not a command; did you mean `close bout`? (or 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -248,9 +249,43 @@ def _fold(text: str) -> str:
     return " ".join(text.strip().strip('"').split()).casefold()
 
 
+#: What a typed name may leave out of a fighter's name: symbols (an emoji, a dagger), format
+#: characters (the joiner inside an emoji) and the marks of Markdown (`**Kamchak**`). Letters,
+#: digits, combining marks and the punctuation of names (Pa-Kur, Ko-ro-ba, O'Neil) stay.
+_SPELLED = frozenset("-'.")
+
+
+def _letters(text: str) -> str:
+    """A name as people type it: `_fold`, without what a keyboard does not reach (`_SPELLED`).
+
+    >>> _letters("🗡️ Rask of Treve"), _letters("**Kamchak**"), _letters("Pa-Kur")
+    ('rask of treve', 'kamchak', 'pa-kur')
+    """
+    kept = "".join(
+        ch
+        if ch.isspace()
+        or ch in _SPELLED
+        or unicodedata.category(ch)[0] in "LN"
+        or (unicodedata.category(ch) in ("Mn", "Mc") and not 0xFE00 <= ord(ch) <= 0xFE0F)
+        else " "
+        for ch in text
+    )
+    return _fold(kept)
+
+
 def _matches(words: Sequence[str], names: Sequence[str]) -> list[str]:
-    wanted = _fold(" ".join(words))
-    return [n for n in names if _fold(n) == wanted] if wanted else []
+    """The fighters `words` name: as written (any case and spacing), else by their letters
+    alone (an emoji or Markdown in the name need not be typed); a typed name that is all
+    symbols matches only as written."""
+    typed = " ".join(words)
+    wanted = _fold(typed)
+    if not wanted:
+        return []
+    exact = [n for n in names if _fold(n) == wanted]
+    if exact:
+        return exact
+    letters = _letters(typed)
+    return [n for n in names if _letters(n) == letters] if letters else []
 
 
 def _two_names(words: list[str], names: Sequence[str]) -> list[tuple[str, str]]:
