@@ -679,6 +679,13 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
         await h.text("Judge", "~spar:open msv Habits")
         await h.text("Tarl", "~spar:join 65")
         await h.text("Pa-Kur", "~spar:join 70")
+        # Before the spar begins, a fighter's 1d100 is no plain roll in the table ledger.
+        early = {b.id: len(store.events(b.id)) for b in store.list_bouts()}
+        assert await h.text("Tarl", "~roll 1d100") == (
+            "error: the spar has not begun: the proctor begins it (~spar:begin) before any "
+            "attack (nothing was rolled)"
+        )
+        assert {b.id: len(store.events(b.id)) for b in store.list_bouts()} == early
         actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
         player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
         bout = bout_id(store, "Habits")

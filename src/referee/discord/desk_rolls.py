@@ -271,6 +271,11 @@ class Rolls(Spars):
             return None
         if state.status is Status.PAUSED:
             raise ConflictError("the spar is paused: no attacks now (nothing was rolled)")
+        if state.status is Status.OPEN:  # a fighter's attack roll, before the spar has begun
+            raise ConflictError(
+                "the spar has not begun: the proctor begins it (~spar:begin) before any "
+                "attack (nothing was rolled)"
+            )
         if state.status is not Status.RUNNING:
             return None
         if state.current != me.fighter:
