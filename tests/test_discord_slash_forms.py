@@ -222,3 +222,37 @@ def test_a_roll_in_an_onlinehost_channel_is_echoed_in_onlinehost_notation() -> N
         assert re.fullmatch(echo, rolled), rolled  # today: `Tarl_1_nick rolls 4d6!>5 = ...`
 
     play(store, ["Judge", "Tarl"], script)
+
+
+def test_slash_attack_and_act_reach_an_npc_by_name() -> None:
+    """An NPC is no member: `/spar attack foe:NAME` (and `/spar act ... foe:NAME`) name it, as
+    the typed form does; a member and a name at once is refused, and so is a name nobody has."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Raiders")
+        await h.text("Tarl", "~spar:join 65")
+        for npc in ("Orc cs=40", "Troll cs=45"):
+            await h.slash("Judge", "npc", text("character", npc), text("side", "raiders"),
+                          group="spar")  # fmt: skip
+        actor = fighter_to_act((await h.slash("Judge", "begin", group="spar"))["content"])
+        for _ in range(3):  # the NPCs' turns pass until Tarl's comes
+            if actor == "Tarl_1_nick":
+                break
+            actor = fighter_to_act(await h.text("Judge", "~spar:skip"))
+        assert actor == "Tarl_1_nick"
+        bout = next(b.id for b in store.list_bouts() if b.name == "Raiders")
+        count = len(store.events(bout))
+        option, resolved = h.member_option("target", "Judge")
+        both = await h.slash("Tarl", "attack", option, text("foe", "troll"), group="spar",
+                             resolved=resolved)  # fmt: skip
+        assert both["content"] == "error: name the foe once: a member or a name, not both"
+        nobody = await h.slash("Tarl", "attack", text("foe", "Ogre"), group="spar")
+        assert nobody["content"].startswith("error: no fighter called 'Ogre'")
+        assert len(store.events(bout)) == count  # refusals store nothing
+        struck = await h.slash("Tarl", "attack", text("foe", "troll"), group="spar")
+        assert "Tarl_1_nick attacks Troll" in struck["content"], struck["content"]
+        actions = [e["payload"] for e in store.events(bout) if e["type"] == "action"]
+        assert actions[-1]["options"] == {"target": "Troll"}
+
+    play(store, ["Judge", "Tarl"], script)

@@ -33,7 +33,7 @@ from referee.discord.messages import (
     shown,
     view_for,
 )
-from referee.discord.replies import Reply
+from referee.discord.replies import Place, Reply
 from referee.errors import NotationError, RefereeError
 
 if TYPE_CHECKING:
@@ -73,6 +73,15 @@ def register_slash(bot: RefereeBot) -> None:
     """Add the application commands to the bot's tree."""
     desk = bot.desk
     tree = bot.tree
+
+    def aimed_at(here: Place, member: discord.Member | None, name: str) -> str | None:
+        """The foe a slash command names: a member, or a fighter by name (an NPC is no
+        member); not both."""
+        if member is not None and name.strip():
+            raise NotationError("name the foe once: a member or a name, not both")
+        if member is not None:
+            return desk.fighter_of(here, member.id)
+        return desk.fighter_named(here, name) if name.strip() else None
 
     @tree.command(name="roll", description="Roll dice notation or an AOL //roll, verifiably")
     @app_commands.describe(expression="2d20+1d6, 4d6kh3 or //roll -sides100 -dice1")
@@ -220,14 +229,16 @@ def register_slash(bot: RefereeBot) -> None:
         await respond(interaction, lambda: desk.begin(here, who))
 
     @spar.command(name="attack", description="Attack on your turn")
+    @app_commands.describe(
+        target="the foe, a member", foe="or the foe by name (an NPC, who is no member)"
+    )
     async def attack(
-        interaction: discord.Interaction, target: discord.Member | None = None
+        interaction: discord.Interaction, target: discord.Member | None = None, foe: str = ""
     ) -> None:
         here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
-            foe = desk.fighter_of(here, target.id) if target is not None else None
-            return desk.attack(here, who, foe)
+            return desk.attack(here, who, aimed_at(here, target, foe))
 
         await respond(interaction, work)
 
@@ -300,18 +311,19 @@ def register_slash(bot: RefereeBot) -> None:
     @app_commands.describe(
         kind="attack, shoot, disarm, entangle, grapple, unhorse, break_free, pick_up, release, "
         "move, step, charge, face, spirit, pass",
-        target="the foe (a member)",
+        target="the foe, a member",
+        foe="or the foe by name (an NPC, who is no member)",
         options="key=value words, e.g. weapon=dagger fire=volley",
     )
     async def act(
         interaction: discord.Interaction, kind: str, target: discord.Member | None = None,
-        options: str = "",
+        options: str = "", foe: str = "",
     ) -> None:  # fmt: skip
         here, who = place(interaction.channel, interaction.guild), asker(interaction)
 
         def work() -> Reply:
-            foe = desk.fighter_of(here, target.id) if target is not None else None
-            return desk.act(here, who, kind.strip().lower(), foe, pairs(options.split()))
+            aimed = aimed_at(here, target, foe)
+            return desk.act(here, who, kind.strip().lower(), aimed, pairs(options.split()))
 
         await respond(interaction, work)
 
