@@ -162,9 +162,10 @@ def test_generated_expressions_write_back_and_roll_within_their_bounds(
 
 def typed(value: object) -> object:
     """A tree as nested plain tuples, each node led by its type's name."""
+    if isinstance(value, Node):
+        return (type(value).__name__, *(typed(v) for v in value.fields().values()))
     if isinstance(value, tuple):
-        fields = tuple(typed(v) for v in value)
-        return (type(value).__name__, *fields) if hasattr(value, "_fields") else fields
+        return tuple(typed(v) for v in value)
     return value
 
 
@@ -182,6 +183,27 @@ def test_nodes_of_different_types_are_different_trees(text: str, dialect: str, o
     assert typed(one) != typed(two)
     assert parse(text, dialect=dialect) == one
     assert hash(parse(text, dialect=dialect)) == hash(one)
+
+
+@pytest.mark.parametrize(
+    ("text", "other", "dialect"),
+    [("1d6", "2", "roll20"), ("1", "3", "roll20"), ("(1, 2d4)kh1", "4d6e6kh3", "d20")],
+)
+def test_a_node_is_not_a_sequence(text: str, other: str, dialect: str) -> None:
+    """No length, no items, no order, no `+` of two trees: a node is its fields by name."""
+    one, two = parse(text, dialect=dialect), parse(other, dialect=dialect)
+    assert not isinstance(one, tuple)
+    for attempt in (
+        lambda: len(one),  # type: ignore[arg-type]
+        lambda: one[0],  # type: ignore[index]
+        lambda: list(one),  # type: ignore[call-overload]
+        lambda: one + two,  # type: ignore[operator]
+        lambda: one < two,  # type: ignore[operator]
+    ):
+        with pytest.raises(TypeError):
+            attempt()
+    assert one.replace() == one and one.replace() is not one
+    assert type(one)(**one.fields()) == one
 
 
 def _dialect_of(expr: object) -> str:
