@@ -42,6 +42,10 @@ Choose = Callable[[Sequence[Number]], list[bool]]
 """Which of some values count (keep or drop), in their order."""
 
 
+_rolled = GroupRoll._make
+"""A group's record from its eight fields (the named tuple's own maker: cheaper to call than
+its constructor, which takes them by name)."""
+
 Groups = list[GroupRoll]
 Pools = list[PoolRoll]
 Budget = list[int] | None
@@ -153,7 +157,9 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
         return (_summed, (group, count, sides, sizes, every, none)), count
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
     choose = None if keep is None else chooser(keep)
-    facts = (group, count, sides, sizes, every, none, shift, group.clamp_range())
+    bounds = group.clamp_range()
+    clamps = None if bounds is None else ((bounds[0],) * count, (bounds[1],) * count)
+    facts = (group, count, sides, sizes, every, none, shift, clamps)  # (clamps: each die's)
     return (_at_once, (*facts, choose, success, failure)), count
 
 
@@ -172,7 +178,7 @@ def _summed(
             over_budget(count, sides)
     first = rng.throw(sizes)
     value = sum(first[1])  # (a throw is (sides, faces, ...))
-    groups.append(GroupRoll(group, (first,), every, none, value, (), (), ()))
+    groups.append(_rolled((group, (first,), every, none, value, (), (), ())))
     return value
 
 
@@ -189,16 +195,16 @@ def _at_once(
     faces = values = first[1]  # (a throw is (sides, faces, ...))
     if shift:
         values = tuple([face - shift for face in faces])
-    if clamps is not None:
-        low, high = clamps
-        values = tuple([min(max(value, low), high) for value in values])
+    if clamps is not None:  # up to the floor, then down to the ceiling, each face in C
+        lows, highs = clamps
+        values = tuple(map(min, map(max, values, lows), highs))
     kept = every if choose is None else tuple(choose(values))
     if success is not None or failure is not None:
         value: Number = counted(success, failure, values, kept)
     else:
         value = sum(values) if choose is None else sum(compress(values, kept))
     shown = () if values is faces or values == faces else values
-    groups.append(GroupRoll(group, (first,), kept, none, value, (), shown, ()))
+    groups.append(_rolled((group, (first,), kept, none, value, (), shown, ())))
     return value
 
 
@@ -206,13 +212,18 @@ _Chained = tuple[Any, ...]
 
 
 def _chain_facts(group: Dice, depth: int) -> _Chained:
-    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`)."""
+    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`): each
+    test as the values passing it, a `range` (or a set where the reroll tests leave a gap),
+    which `in` tells at once."""
     reroll, keep, explode, adds = group.reroll, group.keep, group.explode, group.add_on
     clamps = group.clamp_range()
-    span = group.reroll_span() if reroll else (1, 0)
     kind = group.explode_kind
     penetrate = explode and kind is _PENETRATE
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
+    again: range | frozenset[int] = _NONE
+    if reroll:
+        span = group.reroll_span()
+        again = frozenset(filter(group.rerolls, group.faces())) if span is None else _span(span)
     return (
         group,
         group.count,
@@ -220,19 +231,27 @@ def _chain_facts(group: Dice, depth: int) -> _Chained:
         shift,
         *(clamps or (None, None)),
         (1 if group.reroll_once else depth) if reroll else 0,
-        *(span or (1, 0)),
-        None if span is not None else frozenset(filter(group.rerolls, group.faces())),
+        again,
         depth if explode else 0,
-        *(group.explode_span() if explode else (1, 0)),
+        _span(group.explode_span()) if explode else _NONE,
         explode and kind is _COMPOUND,
         penetrate,
         adds is not None,
-        *((1, 0) if adds is None else adds.passing_range()),
+        _NONE if adds is None else _span(adds.passing_range()),
         bool(shift) or clamps is not None or penetrate,  # a value may not be its face
         None if keep is None else chooser(keep),
         group.success,
         group.failure,
     )
+
+
+_NONE = range(0)
+"""The values a test no group has passes: none."""
+
+
+def _span(bounds: tuple[int, int]) -> range:
+    """An inclusive range of values as a `range`."""
+    return range(bounds[0], bounds[1] + 1)
 
 
 def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
@@ -249,17 +268,13 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
         raised_to,  # (`mi` and `ma`: the value is min(max(value, raised_to), lowered_to))
         lowered_to,
         most,
-        low,  # (a die whose value is low..high, or in `again`, is thrown again)
-        high,
-        again,
+        again,  # (the values a die is thrown again on)
         chain_most,
-        boom_low,  # (a die whose value is boom_low..boom_high explodes)
-        boom_high,
+        boom,  # (the values a die explodes on)
         compound,
         penetrate,
         adding,
-        add_low,  # (the first die whose first value is add_low..add_high adds one)
-        add_high,
+        adds,  # (the first die whose first value is one of these adds one more)
         changes,
         choose,
         success,
@@ -271,7 +286,7 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
     if budget is not None:
         throw = _budgeted(throw, budget, sides)
     throws: list[Throw] = []
-    values: list[int] = []  # each throw's value
+    values: list[int] = []  # each throw's value, where one may not be its face (`changes`)
     units: list[int] = []  # each die's value (a compounding die's chain added into one)
     again_at: list[int] = []  # the throws thrown again (they count for nothing)
     burst: list[int] = []  # the throws that exploded
@@ -283,12 +298,13 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
             thrown = throw()
             throws.append(thrown)
             value = thrown[1][0] - shift  # (a throw is (sides, faces, ...))
-            if most and (low <= value <= high if again is None else value in again):
+            if value in again:
                 tries = 0
-                while tries < most and (low <= value <= high if again is None else value in again):
+                while tries < most and value in again:
                     tries += 1
-                    again_at.append(len(values))
-                    values.append(value)
+                    again_at.append(len(throws) - 1)
+                    if changes:
+                        values.append(value)
                     thrown = throw()
                     throws.append(thrown)
                     value = thrown[1][0] - shift
@@ -296,31 +312,35 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
                 value = min(max(value, raised_to), lowered_to)
             if not chain:
                 first = value
-                values.append(value)
                 units.append(value)
+                if changes:
+                    values.append(value)
             elif compound:
-                joined.append(len(values))
-                values.append(value)
+                joined.append(len(throws) - 1)
                 units[-1] += value
+                if changes:
+                    values.append(value)
             else:  # (`!p`: worth one less; the next explosion tests the face as it stands)
                 worth = value - 1 if penetrate else value
-                values.append(worth)
                 units.append(worth)
-            if chain < chain_most and boom_low <= value <= boom_high:
-                burst.append(len(values) - 1)
+                if changes:
+                    values.append(worth)
+            if chain < chain_most and value in boom:
+                burst.append(len(throws) - 1)
                 chain += 1
                 continue
             break
-        if adding and add_low <= first <= add_high:
+        if adding and first in adds:
             adding = False
             thrown = throw()
             throws.append(thrown)
             value = thrown[1][0] - shift
             if raised_to is not None:
                 value = min(max(value, raised_to), lowered_to)
-            values.append(value)
             units.append(value)
-    many = len(values)
+            if changes:
+                values.append(value)
+    many = len(throws)
     picked = None if choose is None else choose(units)
     if success is not None or failure is not None:
         total: Number = counted(success, failure, units, picked or [True] * len(units))
@@ -340,15 +360,17 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
     shown: tuple[int, ...] = ()
     if changes and values != [t[1][0] for t in throws]:
         shown = tuple(values)
-    rolled = GroupRoll(
-        group,
-        tuple(throws),
-        kept,
-        _flags(burst, many) if burst else (False,) * many,
-        total,
-        _flags(again_at, many) if again_at else (),
-        shown,
-        _flags(joined, many) if joined else (),
+    rolled = _rolled(
+        (
+            group,
+            tuple(throws),
+            kept,
+            _flags(burst, many) if burst else (False,) * many,
+            total,
+            _flags(again_at, many) if again_at else (),
+            shown,
+            _flags(joined, many) if joined else (),
+        )
     )
     groups.append(rolled)
     return total
@@ -409,5 +431,5 @@ def _degrees(
             over_budget(1, 100)
     first = rng.throw((100,))
     value = node.degrees(first[1][0])
-    groups.append(GroupRoll(group, (first,), (True,), (False,), value))
+    groups.append(_rolled((group, (first,), (True,), (False,), value, (), (), ())))
     return value

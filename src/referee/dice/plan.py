@@ -44,6 +44,10 @@ from referee.rng import Rng
 
 _ADD, _SUB, _MUL, _FLOORDIV = Op.ADD, Op.SUB, Op.MUL, Op.FLOORDIV
 
+_result, _pool_rolled = RollResult._make, PoolRoll._make
+"""A roll's and a pool's record from their fields (the named tuples' own makers: cheaper to
+call than their constructors, which take them by name)."""
+
 Plan = Callable[[Rng], RollResult]
 """A tree made ready to roll: one roll of it from a source."""
 
@@ -64,7 +68,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     pools: Pools = []
     budget = [limits.max_dice] if most > limits.max_dice else None
     total = kernel(facts, rng, groups, pools, budget)
-    return RollResult(expr, tuple(groups), total, tuple(pools))
+    return _result((expr, tuple(groups), total, tuple(pools)))
 
 
 def roll_group(
@@ -139,7 +143,7 @@ def plan(expr: Expr, limits: Limits = DEFAULT_LIMITS) -> Plan:
         groups: Groups = []
         pools: Pools = []
         total = kernel(facts, rng, groups, pools, None if allowed is None else [allowed])
-        return RollResult(expr, tuple(groups), total, tuple(pools))
+        return _result((expr, tuple(groups), total, tuple(pools)))
 
     return rolled
 
@@ -300,7 +304,7 @@ def _pooled(
             value = whole(value)
     else:
         value = counted(success, failure, values, kept)
-    pools[index] = PoolRoll(node, values, kept, value)
+    pools[index] = _pool_rolled((node, values, kept, value))
     return value
 
 
