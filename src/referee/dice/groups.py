@@ -31,6 +31,7 @@ from typing import Any
 
 from referee.dice.expr import Degrees, Dice, Explode, Keep, KeepMode, Number, Success
 from referee.dice.rolling import GroupRoll, PoolRoll, over_budget
+from referee.dice.tree import EVERY
 from referee.rng import Rng, Throw
 from referee.rng.base import one_die_at_a_time
 
@@ -142,7 +143,8 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
     """The step that rolls `group`, explosions and repeated rerolls cut at `depth`, and the
     most dice it may throw."""
     if group.explode or group.reroll or group.add_on is not None:
-        return (_die_by_die, _chain_facts(group, depth)), group.most_dice(depth)
+        facts, most = _chain_facts(group, depth)
+        return (_die_by_die, facts), most
     count, sides, keep = group.count, group.sides, group.keep
     success, failure = group.success, group.failure
     sizes, every, none = (sides,) * count, (True,) * count, (False,) * count
@@ -157,9 +159,14 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
         return (_summed, (group, count, sides, sizes, every, none)), count
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
     choose = None if keep is None else chooser(keep)
-    bounds = group.clamp_range()
-    clamps = None if bounds is None else ((bounds[0],) * count, (bounds[1],) * count)
-    facts = (group, count, sides, sizes, every, none, shift, clamps)  # (clamps: each die's)
+    floor, ceiling = group.floor, group.ceiling
+    clamps = None
+    if floor is not None or ceiling is not None:  # (each die's floor and ceiling, or None)
+        clamps = (
+            None if floor is None else (floor,) * count,
+            None if ceiling is None else (ceiling,) * count,
+        )
+    facts = (group, count, sides, sizes, every, none, shift, clamps)
     return (_at_once, (*facts, choose, success, failure)), count
 
 
@@ -197,7 +204,12 @@ def _at_once(
         values = tuple([face - shift for face in faces])
     if clamps is not None:  # up to the floor, then down to the ceiling, each face in C
         lows, highs = clamps
-        values = tuple(map(min, map(max, values, lows), highs))
+        if highs is None:
+            values = tuple(map(max, values, lows))
+        elif lows is None:
+            values = tuple(map(min, values, highs))
+        else:
+            values = tuple(map(min, map(max, values, lows), highs))
     kept = every if choose is None else tuple(choose(values))
     if success is not None or failure is not None:
         value: Number = counted(success, failure, values, kept)
@@ -211,38 +223,47 @@ def _at_once(
 _Chained = tuple[Any, ...]
 
 
-def _chain_facts(group: Dice, depth: int) -> _Chained:
-    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`): each
-    test as the values passing it, a `range` (or a set where the reroll tests leave a gap),
-    which `in` tells at once."""
-    reroll, keep, explode, adds = group.reroll, group.keep, group.explode, group.add_on
-    clamps = group.clamp_range()
+def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
+    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`), and
+    the most dice it may throw (`DiceFields.most_dice`). Each test is the values passing it,
+    a `range` (or a set where the reroll tests leave a gap), which `in` tells at once."""
+    count, reroll, explode, adds = group.count, group.reroll, group.explode, group.add_on
+    floor, ceiling, keep = group.floor, group.ceiling, group.keep
     kind = group.explode_kind
     penetrate = explode and kind is _PENETRATE
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
+    rerolls = chain_most = 0
     again: range | frozenset[int] = _NONE
     if reroll:
-        span = group.reroll_span()
+        rerolls = 1 if group.reroll_once else depth
+        span = reroll[0].passing_range() if len(reroll) == 1 else group.reroll_span()
         again = frozenset(filter(group.rerolls, group.faces())) if span is None else _span(span)
-    return (
+    boom = _NONE
+    if explode:
+        chain_most = depth
+        boom = _span(group.explode_span())
+    clamps = floor is not None or ceiling is not None
+    facts = (
         group,
-        group.count,
+        count,
         group.sides,
         shift,
-        *(clamps or (None, None)),
-        (1 if group.reroll_once else depth) if reroll else 0,
+        (-EVERY if floor is None else floor) if clamps else None,
+        EVERY if ceiling is None else ceiling,
+        rerolls,
         again,
-        depth if explode else 0,
-        _span(group.explode_span()) if explode else _NONE,
+        chain_most,
+        boom,
         explode and kind is _COMPOUND,
         penetrate,
         adds is not None,
         _NONE if adds is None else _span(adds.passing_range()),
-        bool(shift) or clamps is not None or penetrate,  # a value may not be its face
+        bool(shift) or clamps or penetrate,  # a value may not be its face
         None if keep is None else chooser(keep),
         group.success,
         group.failure,
     )
+    return facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
 
 
 _NONE = range(0)
@@ -325,7 +346,7 @@ def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget:
                 units.append(worth)
                 if changes:
                     values.append(worth)
-            if chain < chain_most and value in boom:
+            if value in boom and chain < chain_most:
                 burst.append(len(throws) - 1)
                 chain += 1
                 continue

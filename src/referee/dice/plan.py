@@ -63,7 +63,10 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     >>> roll(parse("4d6kh3"), rng=ScriptedRng([6, 1, 5, 4])).total
     15
     """
-    (kernel, facts), most = _top_step(expr, limits)
+    try:
+        (kernel, facts), most = _STEPS[type(expr)](expr, limits.max_explode_depth)
+    except KeyError:
+        raise AssertionError(f"not a dice expression: {expr!r}") from None
     groups: Groups = []
     pools: Pools = []
     budget = [limits.max_dice] if most > limits.max_dice else None
