@@ -447,12 +447,10 @@ def test_the_scanner_reads_the_common_sets(text: str) -> None:
     ],
 )
 def test_the_common_groups_read_as_the_grammar(text: str, dialect: str) -> None:
-    """The scanner reads d20's groups with modifiers (the other dialects' are the grammar's)."""
+    """The scanner reads each dialect's common groups with modifiers, as the grammar does."""
     fast = scanned(text, dialect)
-    assert (fast is not None) == (dialect == "d20")
-    assert outcome(text, dialect) == careful(text, dialect)
-    if fast is not None:
-        assert repr(fast) == careful(text, dialect)
+    assert fast is not None
+    assert repr(fast) == careful(text, dialect) == outcome(text, dialect)
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -745,9 +743,24 @@ def test_what_the_scanner_takes_for_at_least_one_bounds_finds_so(text: str) -> N
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(text=st.one_of(readme_sum(), expressions("d20"), grouped_texts("d20").map(lambda c: c[0])))
-def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(text: str) -> None:
-    tree = scanned(text, "d20")
+@given(
+    case=st.sampled_from(sorted(DIALECTS)).flatmap(
+        lambda dialect: st.tuples(
+            st.one_of(
+                readme_sum(),
+                expressions(dialect),
+                grouped_texts(dialect).map(lambda c: c[0]),
+                lone_texts(dialect).map(lambda c: c[0]),
+            ),
+            st.just(dialect),
+        )
+    )
+)
+def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(
+    case: tuple[str, str],
+) -> None:
+    """In every dialect (counted successes and penetrating dice can be 0)."""
+    tree = scanned(*case)
     if tree is not None:
         for node in _nodes(tree):
             if _at_least_one(node):  # type: ignore[arg-type]

@@ -9,10 +9,10 @@ parentheses and sets, as the grammar reads them, in every dialect. It declines (
 whatever it is not sure of: a comparison, a bound passed, a divisor that can be 0, a form the
 dialect does not have, a label in other letter case than the text's, any stray mark.
 
-A group's modifiers are read by one match of a regex built from the dialect's table, which
-only a dialect that writes them in referee's order (d20) can have: there each stage is one
-optional part of the regex. In the other dialects only plain groups are scanned; a group
-with modifiers is the grammar's.
+A group's modifiers are read by one match of a regex built from the dialect's table, where
+the dialect writes them in referee's order (d20): there each stage is one optional part of
+the regex. In the other dialects (roll20, onlinehost: modifiers in any order) a group token
+is read modifier by modifier from the dialect's table (`referee.dice.modifiers`).
 
 >>> from referee.dice.dialects import DIALECTS
 >>> from referee.dice.limits import DEFAULT_LIMITS
@@ -46,10 +46,11 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import Limits
+from referee.dice.modifiers import read_group
 
 _PRODUCT = {"*": Op.MUL, "/": Op.DIV, "//": Op.FLOORDIV, "%": Op.MOD}
 _ADD, _SUB, _MUL, _MOD = Op.ADD, Op.SUB, Op.MUL, Op.MOD
-_EQ = Compare.EQ
+_EQ, _PENETRATE = Compare.EQ, Explode.PENETRATE
 _MATCHING, _HIGHEST, _LOWEST = KeepMode.MATCHING, KeepMode.HIGHEST, KeepMode.LOWEST
 _DROP_HIGHEST, _DROP_LOWEST = KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST
 _STAGES = (
@@ -77,6 +78,7 @@ class _Table:
 
     __slots__ = (
         "compares",
+        "dialect",
         "group",
         "labels",
         "modes",
@@ -95,6 +97,7 @@ class _Table:
         self.labels = dialect.labels
         self.sets = dialect.sets
         self.python_remainder = dialect.python_remainder
+        self.dialect = dialect
         self.compares: dict[str, Compare] = dict(dialect.points)
         self.modes: dict[str, tuple[Any, bool]] = {}
         by_kind = _stages(dialect)
@@ -127,7 +130,7 @@ class _Table:
         # label, a keep right after a set's ')' (after blanks it is a stray letter, as in the
         # grammar), or any other single character (declined).
         self.tokens = re.compile(
-            r"[ \t]*(//|[-+*/%(),]|[0-9]*d[0-9]+[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
+            r"[ \t]*(//|[-+*/%(),]|[0-9]*d(?:[0-9]+|%)[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
             rf"|(?<![ \t])(?:{keeps})[hl<>]?[0-9]+|[^ \t])"
         )
 
@@ -332,18 +335,23 @@ class _Reader:
 
 def _at_least_one(node: Expr) -> bool:
     """Whether every roll of `node` (a tree the scanner made) gives 1 or more, as `bounds`
-    finds it, told without `bounds`: a positive number; a group (its faces are 1 or more,
-    rerolled, raised or exploded) whose ceiling is 1 or more and whose keep is by rank and
-    keeps a die; a set of such items, not empty, whose keep is by rank and keeps an item;
-    any of these labelled. False for anything else (then `bounds` is asked)."""
+    finds it, told without `bounds`: a positive number; a group summing its dice (its faces
+    are 1 or more, rerolled, raised, exploded or compounded; not counted as successes, not
+    penetrating) whose ceiling is 1 or more and whose keep is by rank and keeps a die; a set
+    of such items, not empty, whose keep is by rank and keeps an item; any of these
+    labelled. False for anything else (then `bounds` is asked)."""
     while type(node) is Label:
         node = node.operand
     if type(node) is Const:
         return node.value > 0
     if type(node) is Dice:
         ceiling, kept = node.ceiling, node.keep
-        return (ceiling is None or ceiling >= 1) and (
-            kept is None or (kept.test is None and kept.kept(node.count) >= 1)
+        return (
+            (ceiling is None or ceiling >= 1)
+            and (kept is None or (kept.test is None and kept.kept(node.count) >= 1))
+            and node.success is None
+            and node.failure is None
+            and node.explode_kind is not _PENETRATE
         )
     if type(node) is Pool:
         items, kept = node.items, node.keep
@@ -366,19 +374,28 @@ def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]
             raise _Declined
         return Const(_NUMBERS.get(token) or int(token)), 0
     count, _, sides = token.partition("d")
-    if not sides.isdigit():  # a group with modifiers, or something else
+    if sides == "%" and table.dialect.percent_die:
+        size = 100  # (`d%`, a d100 where the dialect has it)
+    elif not sides.isdigit():  # a group with modifiers, or something else
         return _group(token, table, limits)
+    else:
+        size = _NUMBERS.get(sides) or int(sides)
     many = (_NUMBERS.get(count) or int(count)) if count else 1
-    size = _NUMBERS.get(sides) or int(sides)
     if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
         raise _Declined
     return Dice(many, size), many
 
 
 def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
-    """A group with modifiers, from the dialect's group regex, checked as the grammar checks
-    it, and the most dice it may throw."""
-    found = None if table.group is None else table.group.fullmatch(token)
+    """A group with modifiers, from the dialect's group regex (or, in a dialect without one,
+    its modifier table: `referee.dice.modifiers`), checked as the grammar checks it, and the
+    most dice it may throw."""
+    if table.group is None:
+        read = read_group(token, limits, table.dialect)
+        if read is None:
+            raise _Declined
+        return read
+    found = table.group.fullmatch(token)
     if found is None:
         raise _Declined
     (
