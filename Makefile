@@ -1,6 +1,7 @@
 # The two commands: `make run` and `make test`. Both create .venv when it is missing.
 # More: `make test-stress` (the suite under a CPU hog, random order, three times), `make
-# test-deep` (property tests with fresh examples, ten times as many), `make bench`.
+# test-deep` (property tests with fresh examples, ten times as many), `make test-versions` (the
+# tests on each supported Python, 3.11, 3.12 and 3.13, each in a venv of its own), `make bench`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,7 +14,7 @@ PYTEST_WORKERS ?= auto
 # Every run the same order (pytest-randomly off); test-stress shuffles.
 PYTEST_RUN := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal -p no:randomly --durations=20
 
-.PHONY: run test lint typecheck pytest test-stress test-deep bench screenshots clean
+.PHONY: run test lint typecheck pytest test-stress test-deep test-versions bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +52,35 @@ test-stress: $(STAMP)
 test-deep: $(STAMP)
 	REFEREE_TEST_DEPTH=$${REFEREE_TEST_DEPTH:-10} $(PYTEST_RUN) $(PYTEST_ARGS)
 
+# The tests (`make pytest`) on each supported Python, each in a venv of its own, .venv-X.Y
+# (git-ignored), then one line per version: passed or FAILED, with pytest's counts. PYTHONS: the
+# interpreters (names on PATH or paths; by default python3.11, python3.12 and python3.13). One
+# that is not there, or does not run, is skipped with a line saying so; with CI=true that fails
+# the target when PYTHONS named it. Lint and typecheck do not depend on the interpreter: `make
+# test` runs them. PYTEST_ARGS and PYTEST_WORKERS apply to every version.
+SUPPORTED_PYTHONS := python3.11 python3.12 python3.13
+PYTHONS ?=
+
+test-versions:
+	@named="$(PYTHONS)"; status=0; ran=0; report=""; \
+	for py in $${named:-$(SUPPORTED_PYTHONS)}; do \
+	  if ! version=$$("$$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); then \
+	    if [ -n "$$named" ] && [ "$$CI" = true ]; then line="$$py: not found or does not run: FAILED (PYTHONS names it)"; status=1; \
+	    else line="$$py: not found or does not run: skipped"; fi; \
+	  else \
+	    venv=.venv-$$version; mkdir -p "$$venv"; ran=1; \
+	    echo "== Python $$version ($$py) in $$venv"; \
+	    ( $(MAKE) --no-print-directory pytest PYTHON="$$py" VENV="$$venv"; echo $$? >"$$venv/pytest.rc" ) 2>&1 \
+	      | tee "$$venv/pytest.log"; \
+	    counts=$$(grep -E '[0-9]+ (passed|failed|errors?)' "$$venv/pytest.log" | tail -n 1); \
+	    if [ "$$(cat "$$venv/pytest.rc")" = 0 ]; then line="Python $$version ($$py): passed: $$counts"; \
+	    else line="Python $$version ($$py): FAILED: $${counts:-see $$venv/pytest.log}"; status=1; fi; \
+	  fi; \
+	  echo "== $$line"; report="$$report== $$line\n"; \
+	done; \
+	if [ $$ran = 0 ]; then report="$$report== no supported Python found: FAILED\n"; status=1; fi; \
+	printf "== test-versions\n%b" "$$report"; exit $$status
+
 # Rewrites docs/screenshots/*.png from the browser tests (`make test` never writes them).
 screenshots: $(STAMP)
 	REFEREE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q -m browser tests
@@ -59,4 +89,4 @@ bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .venv-3.* .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info

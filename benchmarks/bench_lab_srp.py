@@ -22,12 +22,12 @@ import numpy as np
 from referee.analysis.srp_odds import hit_distribution
 from referee.lab.battle import Policy
 from referee.lab.srp_battle import (
-    _Setup,
     exact_battle,
     make_fighters,
     parse_srp_side,
     simulate_battle,
 )
+from referee.lab.srp_battle_model import Setup
 from referee.systems.srp.gear import parse_shield
 from referee.systems.srp.melee import Attack, Defense
 from referee.systems.srp.rules import SrpRules, load_rules
@@ -44,7 +44,7 @@ def timed(work: Callable[[], object], repeats: int = 1) -> float:
     return (time.perf_counter() - start) / repeats
 
 
-def python_battles(setup: _Setup, count: int, rng: random.Random) -> float:
+def python_battles(setup: Setup, count: int, rng: random.Random) -> float:
     """P(side 1 wins) by the obvious loop: one battle, one turn, one draw at a time."""
     n, need = setup.n, setup.need
     tables = {
@@ -95,7 +95,7 @@ def main() -> None:
           f"(formula / default: {formula / default:.2f}x)")  # fmt: skip
 
     first, second = parse_srp_side(SIDE_1), parse_srp_side(SIDE_2)
-    setup = _Setup(make_fighters(first, second, SrpRules()), SrpRules(), Policy.FOCUS_WEAKEST)
+    setup = Setup(make_fighters(first, second, SrpRules()), SrpRules(), Policy.FOCUS_WEAKEST)
     count = 200_000
     gen = np.random.default_rng(1)
     ours = timed(lambda: simulate_battle(first, second, SrpRules(), "focus-weakest", count, gen))

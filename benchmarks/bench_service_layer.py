@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.bout import commands as c
-from referee.ledger import chain, utc_time
 from referee.service.bouts import RefereeService
 from referee.store import Store
 
@@ -52,16 +52,25 @@ def attacks(service: RefereeService, count: int) -> float:
     return spent / count
 
 
+@dataclass(frozen=True)
+class Note:
+    """One event as the store links it: type, actor, payload."""
+
+    type: str
+    actor: str | None
+    payload: dict[str, Any]
+
+
 def bare_appends(store: Store, count: int) -> float:
     """Seconds per durable append of one chained event to one bout."""
     bout = store.create_bout(system="msv", name="bare").id
 
-    def one(last: dict[str, Any] | None, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [chain(last, "note", "referee", {"n": len(events)}, utc_time())]
+    def one(events: list[dict[str, Any]], dice: object) -> list[Note]:
+        return [Note("note", "referee", {"n": len(events)})]
 
     started = time.perf_counter()
     for _ in range(count):
-        store.append(bout, one)
+        store.extend(bout, one, dice=False)
     return (time.perf_counter() - started) / count
 
 

@@ -18,6 +18,14 @@ text over 254 bytes, a description over 127 bytes, a notecard line over 1,024 by
 than 65 listens open in one script, and a script whose memory passes Mono's 64 KiB.
 Everything said on any channel is kept in `said` (local chat also in `chat`), and every
 floating text an object showed in `shown`.
+
+One helper of lummao's is replaced (`STEPS`): LSL's `++` and `--` in an expression on a local
+variable. lummao 0.5.2 compiles them to `preincr(locals(), "_i")` and friends, which write the
+new value into the `locals()` dict and copy it back into the frame with ctypes'
+`PyFrame_LocalsToFast`. Since Python 3.13 (PEP 667) `locals()` is a snapshot and that call does
+nothing, so the variable never changed: a `while` stepping through a list with `++i` (the
+table's) looped forever. The region's version writes through `frame.f_locals`, the frame's own
+variables on 3.13, and leaves 3.11 and 3.12 to lummao's.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from typing import Any
 
 import httpx
 import lummao
-from lummao import Key, Quaternion, Vector
+from lummao import Key, Quaternion, Vector, lslexecutils
 from lummao.lslexecutils import BaseLSLScript, DetectedDetails
 
 NULL_KEY = Key("00000000-0000-0000-0000-000000000000")
@@ -59,6 +67,44 @@ MAX_EVENTS = 20_000
 
 def key() -> Key:
     return Key(str(uuid.uuid4()))
+
+
+def _step(
+    scope: dict[str, Any], name: str, amount: int, post: bool, member: int | None,
+    frame: FrameType,
+) -> Any:  # fmt: skip
+    """`++` or `--` (`amount` 1 or -1), before or after (`post`), on a variable or one member of
+    a vector or rotation: what lummao's `prepostincrdecr` computes, stored where the variable
+    lives. `scope` is the script's `__dict__` for a global, `locals()` for a local."""
+    if sys.version_info < (3, 13):
+        return lslexecutils.prepostincrdecr(scope, name, amount, post, member, frame)
+    value = scope[name]
+    old = value if member is None else value[member]
+    new = lslexecutils.radd(old, amount)  # LSL's addition: an integer wraps at 2**31
+    if member is not None:
+        value = lslexecutils.replace_coord_axis(value, member, value[member] + amount)
+    else:
+        value = new
+    scope[name] = value
+    if scope is not getattr(frame.f_locals.get("self"), "__dict__", None):
+        frame.f_locals[name] = value  # a local: PEP 667's proxy writes the frame's variable
+    return old if post else new
+
+
+def _stepper(amount: int, post: bool) -> Callable[..., Any]:
+    def step(scope: dict[str, Any], name: str, member: int | None = None) -> Any:
+        return _step(scope, name, amount, post, member, sys._getframe(1))
+
+    return step
+
+
+#: lummao's names for `++i`, `i++`, `--i`, `i--`, as the compiled scripts call them.
+STEPS = {
+    "preincr": _stepper(1, False),
+    "postincr": _stepper(1, True),
+    "predecr": _stepper(-1, False),
+    "postdecr": _stepper(-1, True),
+}
 
 
 @dataclass
@@ -231,6 +277,8 @@ class Region:
             namespace = dict(vars(lummao))
             source = lummao.convert_script_file(path)  # the compiled script's class
             exec(compile(source, str(path), "exec"), namespace)
+            # After the script's own `from lummao import *`: its methods look these up here.
+            namespace.update(STEPS)
             self._compiled[path] = namespace["Script"]
         return self._compiled[path]
 

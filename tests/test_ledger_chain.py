@@ -233,7 +233,7 @@ def test_any_single_edit_is_caught_at_or_after_the_edited_event(
     st.none() | st.text(max_size=8),
     st.integers(0, 10**6),
 )
-def test_link_encodes_the_payload_once_and_hashes_as_event_hash(
+def test_link_gives_the_payload_text_and_hashes_as_event_hash(
     payload: dict[str, Any], kind: str, actor: str | None, seq: int
 ) -> None:
     """What the store keeps: the payload's canonical JSON, and the very hash `event_hash`

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.ledger import chain, event_hash, roll_payload
+from referee.ledger import event_hash
 from referee.ledger.record import UNCHAINED_SEED, opened_events
-from referee.rng import VerifiableRng
 from referee.store import Store
+from tests.drafts import Draft, roll
 from tests.vectors.generate import ruling_vectors
 
 SEED = "00" * 32
@@ -38,11 +38,11 @@ def db(tmp_path: Path) -> str:
             created_at=AT,
         )
 
-        store.append("b1", opened)
-        store.append_with_rng("b1", roll)
-        store.append_with_rng("b1", roll)
+        store.extend("b1", opened, at=AT)
+        store.extend("b1", roll, at=AT)
+        store.extend("b1", roll, at=AT)
         store.reveal_seed("b1")
-        store.append("b1", closed)
+        store.extend("b1", closed, at=AT)
         store.set_status("b1", "closed")
     return path
 
@@ -50,17 +50,12 @@ def db(tmp_path: Path) -> str:
 HEADER = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": AT}
 
 
-def opened(last: Any, events: Any) -> list[dict[str, Any]]:
-    return [chain(last, "bout_opened", "referee", HEADER, AT)]
+def opened(events: Any, dice: Any) -> list[Draft]:
+    return [Draft("bout_opened", "referee", HEADER)]
 
 
-def roll(last: Any, events: Any, rng: VerifiableRng) -> list[dict[str, Any]]:
-    t = rng.throw((20, 20, 6))
-    return [chain(last, "roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces), AT)]
-
-
-def closed(last: Any, events: Any) -> list[dict[str, Any]]:
-    return [chain(last, "closed", "referee", {"server_seed": SEED}, AT)]
+def closed(events: Any, dice: Any) -> list[Draft]:
+    return [Draft("closed", "referee", {"server_seed": SEED})]
 
 
 def run(*args: str, stdin: str | None = None) -> Any:
@@ -192,13 +187,9 @@ def test_verify_unrevealed_seed_exits_1(tmp_path: Path) -> None:
     path = str(tmp_path / "x.db")
     with Store.open(path) as store:
         store.create_bout(system="msv", name="S", server_seed=SEED, bout_id="b2", created_at=AT)
-        store.append(
-            "b2",
-            lambda last, events: [
-                chain(last, "bout_opened", "referee", {**HEADER, "id": "b2", "name": "S"}, AT)
-            ],
-        )
-        store.append_with_rng("b2", roll)
+        header = {**HEADER, "id": "b2", "name": "S"}
+        store.extend("b2", lambda events, dice: [Draft("bout_opened", "referee", header)], at=AT)
+        store.extend("b2", roll, at=AT)
     exported = run("export", "b2", "--db", path)
     result = run("verify", "-", stdin=exported.stdout)
     assert result.exit_code == 1

@@ -15,7 +15,7 @@ from referee.bout import commands as c
 from referee.bout.engine import decide
 from referee.bout.events import Event
 from referee.bout.fold import AS_WRITTEN, apply, project
-from referee.bout.state import BoutState, Fighter, evolve
+from referee.bout.state import BoutDraft, BoutState, Fighter, StateReads, evolve
 from referee.errors import RefereeError
 from referee.rng import SeededRng
 from referee.service.bouts import RefereeService
@@ -164,6 +164,30 @@ def assert_evolves_as_replace(value: Any, changes: dict[str, Any]) -> None:
     assert made == replace(value, **changes)
     for f in fields(value):
         assert getattr(made, f.name) is changes.get(f.name, getattr(value, f.name))
+
+
+def test_a_draft_reads_and_freezes_as_the_state_it_holds() -> None:
+    """`StateReads`, what the fold and the engine read of a state or a draft, declares each
+    field of `BoutState` with the same type; a draft has every field, refuses a name that is
+    none, and freezes into the state of its fields, each the very object it holds."""
+    assert StateReads.__annotations__ == {f.name: f.type for f in fields(BoutState)}
+    state = play([Step("attack", 0), Step("attack", 1)], SeededRng(3)).state
+    draft = BoutDraft.of(state)
+    assert [getattr(draft, f.name) for f in fields(BoutState)] == [
+        getattr(state, f.name) for f in fields(BoutState)
+    ]
+    assert (draft.current, draft.sides_left(), draft.living()) == (
+        state.current,
+        state.sides_left(),
+        state.living(),
+    )
+    with pytest.raises(AttributeError):
+        draft.change({"no_such_field": 1})
+    draft.change({"round": 9, "winner": "a"})
+    frozen = draft.freeze()
+    assert frozen == replace(state, round=9, winner="a")
+    for f in fields(BoutState):
+        assert getattr(frozen, f.name) is getattr(draft, f.name)
 
 
 @pytest.mark.parametrize("system", ["msv", "srp", "cancelled"])

@@ -13,7 +13,8 @@ from sqlalchemy import Engine, inspect, text
 from referee.errors import StorageError
 from referee.ledger import verify_export
 from referee.store import Store
-from referee.store.engine import make_engine, migrate, migrate_part
+from referee.store.engine import make_engine
+from referee.store.migrations import migrate, migrate_part
 from referee.store.schema import MIGRATIONS, RETIRED_VERSIONS, SCHEMA_VERSION
 from tests.test_deploy import closed_spar
 

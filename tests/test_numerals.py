@@ -14,7 +14,7 @@ import pytest
 from referee.cli.fairness import parse_dice_list
 from referee.cli.lab import parse_skills
 from referee.cli.msv import parse_faces, parse_fighter
-from referee.cli.srp import numbers
+from referee.cli.srp_base import numbers
 from referee.dice.chat import HOST_LINE as HOST_RE
 from referee.errors import RefereeError
 from referee.lab.battle import parse_side
@@ -78,9 +78,9 @@ def test_thousands_of_digits_are_a_clear_error(
 def test_is_whole() -> None:
     assert is_whole("0") and is_whole("9" * MAX_DIGITS)
     assert not is_whole("9" * (MAX_DIGITS + 1))
-    assert is_whole("-12", signed=True) and not is_whole("-12")
+    assert is_whole("-12", signs="-") and not is_whole("-12")
     for text in ["", "-", "--1", "+1", "1_000", " 1", "1 ", "1.0", *NOT_ASCII]:
-        assert not is_whole(text, signed=True), text
+        assert not is_whole(text, signs="-"), text
 
 
 def test_a_host_line_with_other_digits_is_not_a_host_roll() -> None:

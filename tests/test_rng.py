@@ -90,14 +90,34 @@ def test_seeded_is_reproducible_and_reports_its_seed() -> None:
     assert isinstance(SeededRng().seed, int)
 
 
+def reference_seeded_faces(seed: int, sizes: list[int]) -> list[int]:
+    """`SeededRng`'s faces as its docstring states them, die by die: the first draw of
+    `getrandbits(n.bit_length())` below n, plus 1, from `random.Random(seed)`."""
+    generator, faces = random.Random(seed), []
+    for n in sizes:
+        draw = generator.getrandbits(n.bit_length())
+        while draw >= n:
+            draw = generator.getrandbits(n.bit_length())
+        faces.append(draw + 1)
+    return faces
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5, 123, 2**40 + 1, 2**62 + 7])
+def test_seeded_faces_are_the_standard_librarys_randrange(seed: int) -> None:
+    """The stated rejection of `getrandbits` draws is what `Random(seed).randrange(n)` draws:
+    the same faces, die after die (so the stored vectors keep theirs)."""
+    sizes = [1, 2, 3, 6, 6, 6, 7, 8, 20, 100, 101, 1000, 2**31 + 5, 6, 4] * 8
+    generator = random.Random(seed)
+    assert reference_seeded_faces(seed, sizes) == [generator.randrange(n) + 1 for n in sizes]
+
+
 @pytest.mark.parametrize("seed", [0, 1, 123, 2**62 + 7])
 def test_seeded_one_die_throws_draw_as_many_dice_at_once(seed: int) -> None:
     """The short way for one die (each die of a reroll or explosion chain) draws exactly what
-    the general way draws: the standard library's `_randbelow(n) + 1`, in order, whether the
-    dice come one per throw, several per throw, as a tuple or as a list."""
+    the general way draws: the stated faces, in order, whether the dice come one per throw,
+    several per throw, as a tuple or as a list."""
     sizes = [6, 20, 1, 100, 10_000, 2, 3, 4, 8, 12] * 5
-    expected = random.Random(seed)
-    want = [expected._randbelow(s) + 1 for s in sizes]  # type: ignore[attr-defined]
+    want = reference_seeded_faces(seed, sizes)
     one = SeededRng(seed)
     singles = [one.throw((s,)) for s in sizes]
     assert [t.faces[0] for t in singles] == want
@@ -109,29 +129,27 @@ def test_seeded_one_die_throws_draw_as_many_dice_at_once(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 5, 2**40 + 1])
-def test_seeded_draws_inline_exactly_what_randbelow_draws(seed: int) -> None:
-    """The inline rejection draw (where `_randbelow` is CPython's) against `_randbelow` itself
-    (the way taken elsewhere): the same faces, one die or several, same sides or mixed."""
+def test_seeded_draws_the_stated_faces_one_die_or_several(seed: int) -> None:
+    """Every way of throwing (several dice at once, one die, a list) draws the stated faces
+    in turn from the one generator: same sides or mixed."""
     sizes = [1, 2, 3, 6, 6, 6, 7, 8, 20, 100, 2**31 + 5, 6, 6] * 8
-    inline, called = SeededRng(seed), SeededRng(seed)
-    called._bits = None  # the way for a `_randbelow` that is not the standard one
+    rng, drawn = SeededRng(seed), []
     for start in range(0, len(sizes), 13):
         dice = tuple(sizes[start : start + 13])
-        assert inline.throw(dice) == called.throw(dice)
-        assert inline.throw(dice[:1]) == called.throw(dice[:1])
-        assert inline.throw(list(dice[2:5])) == called.throw(list(dice[2:5]))
+        for throw in (rng.throw(dice), rng.throw(dice[:1]), rng.throw(list(dice[2:5]))):
+            drawn.append(throw)
+    thrown = [n for t in drawn for n in t.sides]
+    assert [face for t in drawn for face in t.faces] == reference_seeded_faces(seed, thrown)
+    assert all(t.nonce is None and t.stream is None and type(t) is Throw for t in drawn)
 
 
 @pytest.mark.parametrize("seed", [0, 3, 2**40 + 1])
-@pytest.mark.parametrize("inline", [True, False])
-def test_one_die_at_a_time_throws_as_throw_does(seed: int, inline: bool) -> None:
+def test_one_die_at_a_time_throws_as_throw_does(seed: int) -> None:
     """`one_die_at_a_time` (how a reroll or explosion chain throws its dice) gives the throws
     `throw((size,))` gives, interleaved with other throws and other sizes, and leaves the
     generator where those throws would: nothing drawn ahead."""
     sizes = [1, 2, 3, 6, 6, 20, 100, 101, 1000, 2**31 + 5, 6, 4] * 6
     fast, slow = SeededRng(seed), SeededRng(seed)
-    if not inline:
-        fast._bits = None  # the way for a `_randbelow` that is not the standard one
     for i, size in enumerate(sizes):
         throw, times = one_die_at_a_time(fast, size), i % 4 + 1
         assert [throw() for _ in range(times)] == [slow.throw((size,)) for _ in range(times)]

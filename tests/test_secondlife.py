@@ -75,6 +75,80 @@ def test_a_compile_error_is_an_error() -> None:
         lummao.convert_script("default { state_entry() { llNoSuchFunction(1); } }")
 
 
+#: What the scripts do with lummao's JSON and with `++` and `--` in expressions (see
+#: `test_json_and_steps_answer_as_in_second_life`); the JSON is the object's description.
+STEPS_SCRIPT = """
+integer g = 2147483647;
+vector gv;
+
+default
+{
+    state_entry()
+    {
+        string body = llGetObjectDesc();
+        llOwnerSay(llJsonGetValue(body, ["id"]));
+        llOwnerSay(llJsonGetValue(body, ["n"]));
+        llOwnerSay(llJsonGetValue(body, ["o"]));
+        llOwnerSay(llJsonGetValue(body, ["o", "a", 1]));
+        llOwnerSay(llList2CSV([llJsonGetValue(body, ["ok"]) == JSON_TRUE,
+            llJsonGetValue(body, ["no"]) == JSON_NULL,
+            llJsonGetValue(body, ["nope"]) == JSON_INVALID,
+            llJsonGetValue(body, ["events", 2]) == JSON_INVALID,
+            llJsonGetValue(body, ["o", "a", 2]) == JSON_INVALID,
+            llJsonGetValue("[1", [0]) == JSON_INVALID]));
+        integer i;
+        integer a = i++;
+        integer b = ++i;
+        integer c = i--;
+        integer d = --i;
+        llOwnerSay(llList2CSV([a, b, c, d, i]));
+        integer h = ++g;
+        llOwnerSay(llList2CSV([h, g]));
+        vector v;
+        float x = v.x++;
+        float y = ++gv.y;
+        llOwnerSay(llList2CSV([x, y, v, gv]));
+        integer n;
+        list types;
+        string item = llJsonGetValue(body, ["events", 0]);
+        while (item != JSON_INVALID && llGetListLength(types) < 5)
+        {
+            types += llJsonGetValue(item, ["type"]);
+            item = llJsonGetValue(body, ["events", ++n]);
+        }
+        llOwnerSay(llList2CSV(types + n));
+    }
+}
+"""
+
+
+def test_json_and_steps_answer_as_in_second_life(region, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """llJsonGetValue as the LSL wiki gives it (a string unquoted, a number or an object as its
+    text, a nested path, JSON_TRUE and JSON_NULL, JSON_INVALID for a missing key, an index past
+    the end or broken JSON), and `++`/`--` before and after on a local, a global (integers wrap
+    at 2**31) and a vector's member; then a list walked the table's way, `++n` in the path.
+    On Python 3.13 lummao's own `++` on a local changes nothing (tests/sl_region.py `STEPS`):
+    the walk would say "roll, turn, turn, turn, turn, 0"."""
+    path = tmp_path / "steps.lsl"
+    path.write_text(STEPS_SCRIPT, encoding="utf-8")
+    owner = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0))
+    body = {"id": "b1", "n": 7, "ok": True, "no": None, "o": {"a": [1, "x"]}}
+    body["events"] = [{"type": "roll"}, {"type": "turn"}]
+    region.rez(path, "steps", owner, desc=json.dumps(body, separators=(",", ":")))
+    assert owner.private == [
+        "b1",
+        "7",
+        '{"a":[1,"x"]}',
+        "x",
+        "1, 1, 1, 1, 1, 1",
+        "0, 2, 2, 0, 0",
+        "-2147483648, -2147483648",
+        "0.000000, 1.000000, <1.000000, 0.000000, 0.000000>, <0.000000, 1.000000, 0.000000>",
+        "roll, turn, 2",
+    ]
+    assert region.violations == []
+
+
 # -- the scene ---------------------------------------------------------------------------------
 
 

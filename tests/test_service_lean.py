@@ -1,10 +1,13 @@
-"""Lean write routes (`referee.service.lean`): the same answer as FastAPI's own handler, byte for
-byte, for every write route, well-formed or not; FastAPI's handler answers what the lean way
-does not take; the body limit and a client that goes away."""
+"""The write routes' lean lanes (`referee.service.lean`): the same answer as FastAPI's own handler
+of the same declaration, byte for byte, for every write route, well-formed or not; FastAPI's
+handler answers what the lane does not take; the schema is FastAPI's; the body limit and a
+client that goes away."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import inspect
 import json
 import re
 from collections.abc import Iterator
@@ -12,11 +15,13 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
+from referee.errors import AuthError
 from referee.service.app import create_app
-from referee.service.lean import LeanRoute
+from referee.service.lean import LeanWrite
 from referee.service.limits import NO_RATE_LIMITS
-from referee.service.routing import writing
+from referee.service.routing import Writer, writing
 from referee.store import Store
 from tests.seeds import SeededEntropy, current_test
 from tests.service_fixtures import LiveServer
@@ -49,32 +54,53 @@ WRITES = {
 }
 
 
-def routes_of(app: FastAPI) -> Iterator[tuple[str, str, LeanRoute]]:
-    for route in app.router.routes:
-        if isinstance(route, LeanRoute):
-            for method in sorted(route.methods or ()):
-                yield method, route.path, route
+def lanes_of(app: FastAPI) -> list[APIRoute]:
+    """The app's routes that run lean, in the router's order."""
+    return [
+        r for r in app.router.routes if isinstance(r, APIRoute) and isinstance(r.app, LeanWrite)
+    ]
 
 
-def test_every_write_route_is_lean_and_no_read_route_is(tmp_path: Any) -> None:
+def takes_a_write(route: APIRoute) -> bool:
+    """Whether a declared route's function takes the `Writer` dependency."""
+    parameters = inspect.signature(route.endpoint, eval_str=True).parameters.values()
+    return any(p.annotation is Writer for p in parameters)
+
+
+def test_every_write_route_runs_lean_and_no_read_route_does(tmp_path: Any) -> None:
     with Store.open(str(tmp_path / "lean.db")) as store:
         app = create_app(store)
-        lean = {(method, path) for method, path, route in routes_of(app) if route.lean}
-        assert lean == WRITES
-        for _method, _path, route in routes_of(app):
-            takes_a_write = any(d.call is writing for d in route.dependant.dependencies)
-            assert route.lean == takes_a_write, route.path
-
-
-# -- the same answers either way ------------------------------------------------------------------
+        lanes = lanes_of(app)
+        assert {(m, route.path) for route in lanes for m in route.methods} == WRITES
+        for route in lanes:
+            assert isinstance(route.app, LeanWrite)
+            assert route.app.declared is route and not isinstance(route.app.standard, LeanWrite)
+        declared_writes = {
+            (m, r.path)
+            for r in app.router.routes
+            if isinstance(r, APIRoute) and takes_a_write(r)
+            for m in r.methods
+        }
+        assert declared_writes == WRITES
 
 
 def standard(app: FastAPI) -> FastAPI:
-    """The app with every lean route answering through FastAPI's own handler only."""
-    for _method, _path, route in routes_of(app):
-        if route.lean:
-            route.app = route.standard
+    """The app without its lanes: every write answered by FastAPI's own handler only."""
+    for route in lanes_of(app):
+        assert isinstance(route.app, LeanWrite)
+        route.app = route.app.standard
     return app
+
+
+def test_the_schema_is_fastapis_own_byte_for_byte(tmp_path: Any) -> None:
+    schemas = []
+    for kind in ("lean", "standard"):
+        with Store.open(str(tmp_path / f"{kind}.db")) as store:
+            app = create_app(store)
+            if kind == "standard":
+                app = standard(app)
+            schemas.append(json.dumps(app.openapi()).encode())
+    assert schemas[0] == schemas[1]
 
 
 class Session:
@@ -152,12 +178,24 @@ SCRIPT: list[dict[str, Any]] = [
     post(f"{B}/fighters/Orc/token", "ref", keep={"orc": "token"}),
     post(f"{B}/fighters/Orc/reveal", "ref"),  # nothing hidden: 400
     post(f"{B}/rolls", "tarl", json={"dice": "2d6+1"}),
+    post(f"{B}/rolls", "tarl", content=b'{"dice": "1d6"}',
+         headers={"Content-Type": "Application/JSON; charset=utf-8"}),
+    post(f"{B}/rolls", "tarl", content='{"dice": "1d4"}'.encode("utf-16"),
+         headers={"Content-Type": "application/json"}),  # JSON's own detection of UTF-16
+    post(f"{B}/rolls", "tarl", content=b'{"dice": "1d4", "dice": "1d8"}',
+         headers={"Content-Type": "application/json"}),  # a key twice: the last one
+    post(f"{B}/fighters/Orc/reveal", "ref", json={"keys": ["cs"]}),
+    post(f"{B}/fighters/Orc/reveal", "ref", json={"keys": "cs"}),
+    post(f"{B}/fighters/Orc/reveal", "ref", content=b"null",
+         headers={"Content-Type": "application/json"}),
     post(f"{B}/initiative", "ref"),
     post(f"{B}/attacks", "ref", json={"attacker": "Tarl", "target": "Orc"}),
     post(f"{B}/attacks", "ref", json={"attacker": "Orc", "target": "Tarl"}),
     post(f"{B}/attacks", "tarl", json={"attacker": "Tarl", "target": "Orc", "modifier": 5}),
     post(f"{B}/attacks", "ref", json={"attacker": "Nobody", "target": "Orc"}),
     post(f"{B}/attacks", "ref", json={"attacker": 7, "target": "Orc"}),
+    post(f"{B}/attacks", "ref", content=b'{"attacker": "Tarl", "target": "Orc", "modifier": NaN}',
+         headers={"Content-Type": "application/json"}),
     post(f"{B}/attacks", "ref", json={"attacker": "Tarl", "target": "Orc"},
          headers={"Idempotency-Key": "k-1"}),
     post(f"{B}/attacks", "ref", json={"attacker": "Tarl", "target": "Orc"},
@@ -169,7 +207,7 @@ SCRIPT: list[dict[str, Any]] = [
     post(f"{B}/chat", "ref", content=b"roll 1d20", headers={"Content-Type": "text/plain"}),
     post(f"{B}/chat", "ref", content=b"", headers={"Content-Type": "text/plain"}),
     post(f"{B}/chat", "ref", content=b"\xff\xfe", headers={"Content-Type": "text/plain"}),
-    post(f"{B}/pause", "ref"),
+    post(f"{B}/pause", "ref", content=b"{not json", headers={"Content-Type": "application/json"}),
     post(f"{B}/pause", "ref"),  # paused already: 409
     post(f"{B}/resume", "ref"),
     post(f"{B}/skip", "ref"),
@@ -193,6 +231,35 @@ async def play(app: FastAPI) -> list[tuple[int, list[tuple[str, str]], bytes]]:
         return [await session.send(step) for step in SCRIPT]
 
 
+def handed_over(app: FastAPI) -> list[int]:
+    """Counts, in one list, the requests the lanes hand to FastAPI's handlers."""
+    handed: list[int] = []
+    for route in lanes_of(app):
+        lane = route.app
+        assert isinstance(lane, LeanWrite)
+
+        async def counted(
+            scope: Any, receive: Any, send: Any, handler: Any = lane.standard
+        ) -> None:
+            handed.append(1)
+            await handler(scope, receive, send)
+
+        route.app = dataclasses.replace(lane, standard=counted)
+    return handed
+
+
+async def play_counted(app: FastAPI, handed: list[int]) -> list[bool]:
+    """Whether each step of the script went to FastAPI's handler."""
+    session = Session(app)
+    went = []
+    async with session.client:
+        for step in SCRIPT:
+            before = len(handed)
+            await session.send(step)
+            went.append(len(handed) > before)
+    return went
+
+
 def test_lean_routes_answer_as_fastapis_own_handler_byte_for_byte(tmp_path: Any) -> None:
     label = current_test()
     answers = []
@@ -207,6 +274,21 @@ def test_lean_routes_answer_as_fastapis_own_handler_byte_for_byte(tmp_path: Any)
     assert {200, 201, 400, 401, 403, 404, 409, 422} <= set(statuses), statuses
     for step, one, other in zip(SCRIPT, lean, plain, strict=True):
         assert one == other, (step["method"], step["path"], one, other)
+
+
+def test_the_lanes_hand_fastapi_exactly_the_bodies_they_do_not_take(tmp_path: Any) -> None:
+    with Store.open(str(tmp_path / "handed.db")) as store:
+        app = create_app(store, limits=NO_RATE_LIMITS, entropy=SeededEntropy(current_test()))
+        went = asyncio.run(play_counted(app, handed_over(app)))
+    with Store.open(str(tmp_path / "answers.db")) as store:
+        app = create_app(store, limits=NO_RATE_LIMITS, entropy=SeededEntropy(current_test()))
+        statuses = [status for status, _, _ in asyncio.run(play(app))]
+    # A 422 is FastAPI's answer to a body it refuses; a JSON type other than application/json
+    # (merge-patch+json) is FastAPI's to read too. Everything else the lanes run themselves.
+    other_json = ["+json" in step.get("headers", {}).get("Content-Type", "") for step in SCRIPT]
+    expected = [status == 422 or other for status, other in zip(statuses, other_json, strict=True)]
+    assert went == expected
+    assert (went.count(False), len(SCRIPT)) == (42, 55)
 
 
 # -- what only the lean way meets ---------------------------------------------------------------
@@ -275,3 +357,21 @@ async def play_one(app: FastAPI, body: dict[str, Any]) -> bytes:
         r = await client.post("/api/bouts", json=body)
         assert r.status_code == 201, r.text
         return r.content
+
+
+def test_while_dependencies_are_overridden_fastapi_answers(tmp_path: Any) -> None:
+    async def refusing() -> None:
+        raise AuthError("overridden")
+
+    async def post() -> tuple[int, Any]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://referee.test") as client:
+            r = await client.post("/api/bouts", json={"system": "msv", "name": "Over"})
+            return r.status_code, r.json()
+
+    with Store.open(str(tmp_path / "over.db")) as store:
+        app = create_app(store, limits=NO_RATE_LIMITS)
+        app.dependency_overrides[writing] = refusing
+        assert asyncio.run(post()) == (401, {"error": "unauthorized", "message": "overridden"})
+        app.dependency_overrides.clear()
+        assert asyncio.run(post())[0] == 201

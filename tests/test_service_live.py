@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from referee.ledger import chain
 from referee.service.live import LiveHub, sse
 from referee.store import Store
 from referee.store.notify import listener_of
+from tests.drafts import Draft
 from tests.service_fixtures import SERVE, LiveServer, serve_process, start_server
 from tests.test_service_bouts import BRAN, turns
 
@@ -166,12 +166,12 @@ def test_a_commit_on_another_engine_is_notified(pg_url: str) -> None:
             assert listener is not None and listener.listening.wait(WAIT)
             writing.create_bout(system="msv", name="Spar", bout_id="notified")
             assert "notified" not in heard  # creating a bout appends no event
-            writing.append("notified", _note)
+            writing.extend("notified", _note)
             wait_for(lambda: "notified" in heard)
             # A failed append (the build raises) notifies nothing.
             with pytest.raises(RuntimeError):
-                writing.append("notified", _failing)
-            writing.append("notified", _note)
+                writing.extend("notified", _failing)
+            writing.extend("notified", _note)
             wait_for(lambda: heard.count("notified") >= 2)
             assert heard.count("notified") == 2
         finally:
@@ -214,20 +214,20 @@ def test_a_failed_write_wakes_no_one_in_process(tmp_path: Path) -> None:
         stop = store.watch(heard.append)
         store.create_bout(system="msv", name="Spar", bout_id="b1")
         with pytest.raises(RuntimeError):
-            store.append("b1", _failing)
+            store.extend("b1", _failing)
         assert heard == []
-        store.append("b1", _note)
+        store.extend("b1", _note)
         assert heard == ["b1"]
         stop()
-        store.append("b1", _note)
+        store.extend("b1", _note)
         assert heard == ["b1"]
 
 
-def _note(last: Any, events: list[Any]) -> list[Any]:
-    return [chain(last, "note", None, {"n": len(events)}, "2026-11-29T22:40:13.000000Z")]
+def _note(events: list[Any], dice: Any) -> list[Any]:
+    return [Draft("note", None, {"n": len(events)})]
 
 
-def _failing(last: Any, events: list[Any]) -> list[Any]:
+def _failing(events: list[Any], dice: Any) -> list[Any]:
     raise RuntimeError("the build fails")
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +11,12 @@ import pytest
 from sqlalchemy import inspect, text
 
 from referee.errors import ConflictError, LimitError, NotationError, NotFoundError, RuleError
-from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
+from referee.ledger import roll_payload, verify_chain, verify_ledger
+from referee.ledger.seal import SealedDraft
 from referee.rng import VerifiableRng, commitment
 from referee.store import Role, StorageError, Store, TokenRecord, token_hash
 from referee.store.schema import METADATA, MIGRATIONS
+from tests.drafts import Draft, note, roll
 
 SEED = "00" * 32
 NEXT_SEED = "11" * 32
@@ -24,7 +26,7 @@ TOKEN = "referee-token-0123456789"
 
 @pytest.fixture
 def store(db_url: str) -> Any:
-    with Store.open(db_url) as opened:
+    with Store.open(db_url, clock=lambda: AT) as opened:
         yield opened
 
 
@@ -38,18 +40,6 @@ def new_bout(store: Store, bout_id: str = "b1", **extra: Any) -> Any:
         "created_at": AT,
     }
     return store.create_bout(**(options | extra))
-
-
-def note(text: str) -> Any:
-    def build(last: Any, events: list[Any]) -> list[Any]:
-        return [chain(last, "note", "ref", {"text": text}, AT)]
-
-    return build
-
-
-def roll(last: Any, events: Any, rng: VerifiableRng) -> list[Any]:
-    t = rng.throw((20, 20, 6))
-    return [chain(last, "roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces), AT)]
 
 
 def test_create_and_get_bout(store: Store) -> None:
@@ -69,7 +59,7 @@ def test_unknown_and_duplicate_bouts(store: Store) -> None:
     with pytest.raises(NotFoundError):
         store.events("zz")
     with pytest.raises(NotFoundError):
-        store.append("zz", note("x"))
+        store.extend("zz", note("x"))
     with pytest.raises(ConflictError, match="a bout with id 'b1' already exists"):
         new_bout(store)
 
@@ -122,106 +112,105 @@ def test_tokens_are_stored_only_as_hashes(store: Store) -> None:
 
 def test_append_and_read_events(store: Store) -> None:
     new_bout(store)
-    first = store.append("b1", note("one"))
-    second = store.append("b1", note("two"))
+    first = store.extend("b1", note("one"))
+    second = store.extend("b1", note("two"))
     events = store.events("b1")
     assert events == first + second
     assert [e["seq"] for e in events] == [0, 1]
     assert store.events("b1", after_seq=0) == second
 
 
+SALT = "ab" * 16
+
+
 def test_extra_keys_and_unicode_survive_the_round_trip(store: Store) -> None:
     new_bout(store)
-
-    def build(last: Any, events: Any) -> list[Any]:
-        event = chain(last, "say", "Élise", {"text": "ça ✓", "n": 10**15}, AT)
-        event["visible_to"] = ["referee"]
-        from referee.ledger import event_hash
-
-        event["hash"] = event_hash(event)
-        return [event]
-
-    written = store.append("b1", build)
+    said = {"text": "ça ✓", "n": 10**15}
+    sealed = SealedDraft("say", "Élise", said, {"text": "hidden", "n": 10**15}, SALT)
+    written = store.extend("b1", lambda events, dice: [sealed])
+    assert written[0]["sealed"] and written[0]["payload"] == said
     assert store.events("b1") == written
 
 
 def test_a_batch_of_events_with_and_without_extra_keys_is_stored_as_written(store: Store) -> None:
     """`insert_events` leaves `extra` out of a batch none of whose events has extra keys, and
-    puts it in, NULL for the events without any, when one of them has some."""
-    from referee.ledger import event_hash
-
+    puts it in, NULL for the events without any, when one of them has some (a sealed event's
+    seal is such a key)."""
     new_bout(store)
 
-    def build(last: Any, events: Any) -> list[Any]:
-        plain = chain(last, "note", None, {"text": "plain"}, AT)
-        more = chain(plain, "say", "ref", {"text": "more"}, AT)
-        more["visible_to"] = ["referee"]
-        more["hash"] = event_hash(more)
-        return [plain, more, chain(more, "note", None, {}, AT)]
+    def build(events: Any, dice: Any) -> list[Any]:
+        more = SealedDraft("say", "ref", {"text": "more"}, {"text": "hidden"}, SALT)
+        return [Draft("note", None, {"text": "plain"}), more, Draft("note", None, {})]
 
-    store.append("b1", note("alone"))  # a batch without extra keys
-    written = store.append("b1", build)
+    store.extend("b1", note("alone"))  # a batch without extra keys
+    written = store.extend("b1", build)
     assert store.events("b1")[1:] == written
     with store.engine.connect() as conn:
         extras = conn.execute(text("SELECT extra FROM events ORDER BY seq")).scalars().all()
-    assert extras == [None, None, '{"visible_to":["referee"]}', None]
+    assert extras == [
+        None,
+        None,
+        json.dumps({"sealed": written[1]["sealed"]}, separators=(",", ":")),
+        None,
+    ]
 
 
-def test_broken_chain_is_refused_and_nothing_written(store: Store) -> None:
+def test_a_batch_with_a_malformed_draft_is_refused_and_nothing_written(store: Store) -> None:
+    """The store links the drafts into the chain itself, so a new event extends it by
+    construction; a draft that is no event (here: no type) refuses the whole batch."""
     new_bout(store)
-    store.append("b1", note("one"))
+    store.extend("b1", note("one"))
 
-    def forked(last: Any, events: Any) -> list[Any]:
-        good = chain(last, "note", "ref", {}, AT)
-        return [good, chain(None, "note", "ref", {}, AT)]
+    def malformed(events: Any, dice: Any) -> list[Any]:
+        return [Draft("note", "ref", {}), Draft("", "ref", {})]
 
-    with pytest.raises(RuleError, match="new events do not extend the chain: event 0 "):
-        store.append("b1", forked)
+    with pytest.raises(RuleError, match="event type must be a non-empty string"):
+        store.extend("b1", malformed)
     assert len(store.events("b1")) == 1
 
 
 def test_failing_build_leaves_nothing_behind(store: Store) -> None:
     new_bout(store)
 
-    def failing(last: Any, events: Any) -> list[Any]:
+    def failing(events: Any, dice: Any) -> list[Any]:
         raise ConflictError("not your turn")
 
     with pytest.raises(ConflictError, match="not your turn"):
-        store.append("b1", failing)
+        store.extend("b1", failing)
     assert store.events("b1") == []
 
 
 def test_rolls_must_verify_against_the_secret_seed(store: Store) -> None:
     new_bout(store)
-    written = store.append_with_rng("b1", roll)
+    written = store.extend("b1", roll)
     assert written[0]["payload"] == {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [6, 14, 6]}
 
-    def forged(last: Any, events: Any) -> list[Any]:
-        return [chain(last, "roll", "Tarl", roll_payload(1, ["d20"], [20]), AT)]
+    def forged(events: Any, dice: Any) -> list[Any]:
+        return [Draft("roll", "Tarl", roll_payload(1, ["d20"], [20]))]
 
     with pytest.raises(RuleError, match=r"event 1 \(roll\) would not verify: face 20 does not"):
-        store.append("b1", forged)
+        store.extend("b1", forged)
 
-    def skipped(last: Any, events: Any) -> list[Any]:
-        return [chain(last, "roll", "Tarl", roll_payload(5, ["d20"], [1]), AT)]
+    def skipped(events: Any, dice: Any) -> list[Any]:
+        return [Draft("roll", "Tarl", roll_payload(5, ["d20"], [1]))]
 
     with pytest.raises(RuleError, match=r"nonce 5 \(expected 1"):
-        store.append("b1", skipped)
+        store.extend("b1", skipped)
     assert len(store.events("b1")) == 1
 
 
 def test_client_seed_is_fixed_by_the_first_roll(store: Store) -> None:
     new_bout(store)
     assert store.set_client_seed("b1", "table:tarl").client_seed == "table:tarl"
-    store.append_with_rng("b1", roll)
+    store.extend("b1", roll)
     with pytest.raises(ConflictError, match="its client seed is fixed"):
         store.set_client_seed("b1", "table:tarl:pa-kur")
 
 
 def test_reveal_stops_rolls_and_rotation_restarts_them(store: Store) -> None:
     new_bout(store)
-    store.append_with_rng("b1", roll)
-    store.append_with_rng("b1", roll)
+    store.extend("b1", roll)
+    store.extend("b1", roll)
     rotated = store.rotate_seed("b1", actor="system", at=AT, new_seed=NEXT_SEED)
     assert (rotated["seq"], rotated["type"]) == (2, "seed_rotated")
     assert rotated["payload"] == {
@@ -229,13 +218,13 @@ def test_reveal_stops_rolls_and_rotation_restarts_them(store: Store) -> None:
         "server_seed": SEED,
         "next_commitment": commitment(NEXT_SEED),
     }
-    third = store.append_with_rng("b1", roll)[0]
+    third = store.extend("b1", roll)[0]
     assert third["payload"]["nonce"] == 0
     assert store.current_seed("b1").index == 1
     revealed = store.reveal_seed("b1")
     assert revealed.revealed and revealed.server_seed == NEXT_SEED
     with pytest.raises(ConflictError, match="server seed 1 is revealed; rotate it"):
-        store.append_with_rng("b1", roll)
+        store.extend("b1", roll)
     doc = store.export("b1")
     assert doc["fairness"] == {
         "commitment": commitment(SEED),
@@ -253,7 +242,7 @@ def test_reveal_stops_rolls_and_rotation_restarts_them(store: Store) -> None:
 def test_export_hides_the_seed_until_revealed(store: Store) -> None:
     secret = "ab" * 32
     new_bout(store, server_seed=secret)
-    store.append_with_rng("b1", roll)
+    store.extend("b1", roll)
     doc = store.export("b1")
     assert doc["bout"] == {
         "id": "b1",
@@ -326,28 +315,21 @@ def test_a_joining_fighter_is_stored_whole_or_not_at_all(store: Store) -> None:
     new_bout(store, referee_token=TOKEN)
     fighter_token = "fighter-token-0123456789"
     grant = (fighter_token, Role.FIGHTER, "Tarl")
-    store.append("b1", note("Tarl joins"), client_seed_part="tarl", grant=grant)
+    store.extend("b1", note("Tarl joins"), client_seed_part="tarl", grant=grant)
     assert store.get_bout("b1").client_seed == "table:tarl"
     assert store.lookup_token(fighter_token) == TokenRecord("b1", Role.FIGHTER, "Tarl")
     assert [e["payload"]["text"] for e in store.events("b1")] == ["Tarl joins"]
     # A token already in use: neither the event nor the seed part is stored.
     with pytest.raises(ConflictError, match="already in use"):
-        store.append("b1", note("again"), client_seed_part="again", grant=grant)
+        store.extend("b1", note("again"), client_seed_part="again", grant=grant)
     assert store.get_bout("b1").client_seed == "table:tarl"
     assert len(store.events("b1")) == 1
     # After the first roll the client seed is fixed, and the joining event is not stored.
-    store.append_with_rng("b1", roll)
+    store.extend("b1", roll)
     with pytest.raises(ConflictError, match="its client seed is fixed"):
-        store.append("b1", note("late"), client_seed_part="late")
+        store.extend("b1", note("late"), client_seed_part="late")
     assert len(store.events("b1")) == 2
     assert store.get_bout("b1").client_seed == "table:tarl"
-
-
-@dataclass(frozen=True)
-class Draft:
-    type: str
-    actor: str | None
-    payload: dict[str, Any]
 
 
 def draft_roll(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
@@ -361,7 +343,7 @@ def draft_roll(events: list[Any], rng: VerifiableRng | None) -> list[Draft]:
 
 def test_extend_links_the_drafts_itself_and_the_export_verifies(store: Store) -> None:
     new_bout(store)
-    store.append("b1", note("one"))
+    store.extend("b1", note("one"))
     written = store.extend("b1", draft_roll, at=AT)
     assert [(e["seq"], e["type"], e["at"]) for e in written] == [(1, "roll", AT), (2, "x", AT)]
     assert written[0]["prev"] == store.events("b1")[0]["hash"]
@@ -395,7 +377,7 @@ def test_extend_refuses_a_roll_that_is_not_a_throw_of_its_rng(store: Store) -> N
     with pytest.raises(RuleError, match=r"event 0 \(roll\) would not verify: face 20 does"):
         store.extend("b1", unthrown, at=AT)
     assert store.events("b1") == []
-    # Without dice nothing is thrown: a roll is checked against the seed as `append` does.
+    # Without dice nothing is thrown: a roll is checked against the seed itself.
     assert store.extend("b1", no_dice, dice=False, at=AT)[0]["payload"]["faces"] == [6, 14, 6]
 
 

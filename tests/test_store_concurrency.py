@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from referee.errors import ConflictError
-from referee.ledger import chain, roll_payload, verify_chain, verify_ledger
+from referee.ledger import roll_payload, verify_chain, verify_ledger
 from referee.rng import VerifiableRng
 from referee.store import Store
-from referee.store import store as store_module
+from referee.store import core as store_core
 from referee.store.writers import Writers, writers_of
+from tests.drafts import Draft, note
 
 AT = "2026-11-29T22:40:12.000000Z"
 WRITERS = 4
@@ -26,10 +27,10 @@ ACTIONS = 8
 def action(actor: str) -> Any:
     """One action: a roll and the note that reads it, appended together."""
 
-    def build(last: Any, events: Any, rng: VerifiableRng) -> list[Any]:
+    def build(events: Any, rng: VerifiableRng) -> list[Any]:
         t = rng.throw((20, 20, 6))
-        rolled = chain(last, "roll", actor, roll_payload(t.nonce or 0, t.dice, t.faces), AT)
-        return [rolled, chain(rolled, "note", actor, {"sum": sum(t.faces)}, AT)]
+        rolled = Draft("roll", actor, roll_payload(t.nonce or 0, t.dice, t.faces))
+        return [rolled, Draft("note", actor, {"sum": sum(t.faces)})]
 
     return build
 
@@ -43,7 +44,7 @@ def hammer(stores: list[Store]) -> None:
         try:
             start.wait()
             for _ in range(ACTIONS):
-                store.append_with_rng("b1", action(f"w{number}"))
+                store.extend("b1", action(f"w{number}"))
         except BaseException as err:  # pragma: no cover - reported below
             errors.append(err)
 
@@ -88,31 +89,31 @@ def test_two_stores_on_one_database(db_url: str) -> None:
 
 
 def test_a_writer_that_loses_a_race_retries(db_url: str, monkeypatch: Any) -> None:
-    monkeypatch.setattr(store_module, "_backoff", lambda _attempt: None)
+    monkeypatch.setattr(store_core, "backoff", lambda _attempt: None)
     calls: list[int] = []
 
-    def racing(last: Any, events: list[Any]) -> list[Any]:
+    def racing(events: list[Any], dice: Any) -> list[Any]:
         calls.append(len(events))
         if len(calls) < 3:
             raise IntegrityError("INSERT INTO events", {}, Exception("duplicate key (b1, 0)"))
-        return [chain(last, "note", "ref", {}, AT)]
+        return [Draft("note", "ref", {})]
 
-    def always_losing(last: Any, events: list[Any]) -> list[Any]:
+    def always_losing(events: list[Any], dice: Any) -> list[Any]:
         raise IntegrityError("INSERT INTO events", {}, Exception("duplicate key"))
 
     with Store.open(db_url) as store:
         store.create_bout(system="msv", name="Spar", bout_id="b1")
-        assert [e["seq"] for e in store.append("b1", racing)] == [0]
+        assert [e["seq"] for e in store.extend("b1", racing)] == [0]
         assert calls == [0, 0, 0]
         with pytest.raises(ConflictError, match="could not append after 8 attempts"):
-            store.append("b1", always_losing)
+            store.extend("b1", always_losing)
         assert len(store.events("b1")) == 1
 
 
 def test_the_primary_key_forbids_a_fork(db_url: str) -> None:
     with Store.open(db_url) as store:
         store.create_bout(system="msv", name="Spar", bout_id="b1")
-        event = store.append("b1", lambda last, events: [chain(last, "note", "a", {}, AT)])[0]
+        event = store.extend("b1", lambda events, dice: [Draft("note", "a", {})])[0]
         with pytest.raises(IntegrityError), store._engine.begin() as conn:
             conn.exec_driver_sql(
                 "INSERT INTO events (bout_id, seq, type, actor, at, payload, prev, hash) "
@@ -126,13 +127,6 @@ def wait_until(condition: Any, what: str, timeout: float = 30.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting until {what}"
         time.sleep(0.005)
-
-
-def note(text: str) -> Any:
-    def build(last: Any, events: Any) -> list[Any]:
-        return [chain(last, "note", "ref", {"text": text}, AT)]
-
-    return build
 
 
 def in_one_group(writers: Writers, first: Any, second: Any) -> None:
@@ -166,7 +160,7 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
         def first() -> None:
             try:
                 with store.unit():
-                    store.append("b1", note("kept"))
+                    store.extend("b1", note("kept"))
                     wait_until(lambda: writers.waiting == 1, "the second writer waits")
             except BaseException as err:
                 errors.append(err)
@@ -175,7 +169,7 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
         def second() -> None:
             try:
                 with store.unit():
-                    store.append("b2", note("dropped"))
+                    store.extend("b2", note("dropped"))
                     # The first writer's events are not committed yet: it has not returned.
                     assert reader.events("b1") == [] and not first_done.is_set()
                     raise ConflictError("changed my mind")
@@ -190,7 +184,7 @@ def test_group_commit_acknowledges_a_writer_only_with_the_commit_that_stores_it(
         assert [e["payload"]["text"] for e in reader.events("b1")] == ["kept"]
         assert reader.events("b2") == []
         assert writers.group is None  # the failing writer was the last: it committed
-        store.append("b2", note("later"))  # and the next writer opens a new group
+        store.extend("b2", note("later"))  # and the next writer opens a new group
         assert [e["payload"]["text"] for e in reader.events("b2")] == ["later"]
 
 
@@ -212,7 +206,7 @@ def test_a_group_whose_first_writer_fails_stores_nothing_of_it_and_the_next_writ
         def first() -> None:
             try:
                 with store.unit():
-                    store.append("b1", note("dropped"))
+                    store.extend("b1", note("dropped"))
                     groups.append(writers.group)
                     wait_until(lambda: writers.waiting == 1, "the second writer waits")
                     raise ConflictError("changed my mind")
@@ -226,7 +220,7 @@ def test_a_group_whose_first_writer_fails_stores_nothing_of_it_and_the_next_writ
             try:
                 with store.unit():
                     groups.append(writers.group)
-                    store.append("b2", note("kept"))
+                    store.extend("b2", note("kept"))
             except BaseException as err:
                 errors.append(err)
 

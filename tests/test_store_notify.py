@@ -13,10 +13,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from referee.ledger import chain
 from referee.store import Store
-from referee.store.engine import ambient
 from referee.store.notify import CHANNEL, listener_of
+from tests.drafts import Draft
 
 pytestmark = pytest.mark.postgres
 
@@ -31,8 +30,8 @@ def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> None:
         time.sleep(0.01)
 
 
-def _note(last: Any, events: list[Any]) -> list[Any]:
-    return [chain(last, "note", None, {"n": len(events)}, "2026-11-29T22:40:13.000000Z")]
+def _note(events: list[Any], dice: Any) -> list[Any]:
+    return [Draft("note", None, {"n": len(events)})]
 
 
 def _listening(store: Store) -> tuple[list[str | None], Callable[[], None]]:
@@ -66,10 +65,8 @@ def test_the_write_transaction_itself_notifies_no_one(pg_url: str) -> None:
         with psycopg.connect(conninfo, autocommit=True) as watching:
             watching.execute(f"LISTEN {CHANNEL}")
             with store.unit():
-                unit = ambient(store.engine)
-                assert unit is not None
-                pid = unit.exec_driver_sql("SELECT pg_backend_pid()").scalar()
-                store.append("quiet", _note)
+                pid = store.client_writes().exec_driver_sql("SELECT pg_backend_pid()").scalar()
+                store.extend("quiet", _note)
                 last = watching.execute(
                     "SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,)
                 ).fetchone()
@@ -88,7 +85,7 @@ def test_commits_from_many_threads_are_all_heard_on_another_engine(pg_url: str) 
 
             def write(bout: str) -> None:
                 for _ in range(5):
-                    writing.append(bout, _note)
+                    writing.extend(bout, _note)
 
             threads = [threading.Thread(target=write, args=(bout,)) for bout in bouts]
             for thread in threads:
@@ -107,11 +104,11 @@ def test_a_rolled_back_append_is_not_notified(pg_url: str) -> None:
             writing.create_bout(system="msv", name="Spar", bout_id="kept")
             writing.create_bout(system="msv", name="Spar", bout_id="undone")
             with pytest.raises(RuntimeError), writing.unit():
-                writing.append("undone", _note)
+                writing.extend("undone", _note)
                 raise RuntimeError("the request fails after its append")
-            writing.append("kept", _note)
+            writing.extend("kept", _note)
             wait_for(lambda: "kept" in heard)
-            writing.append("kept", _note)  # sent after the one before: "undone" had its turn
+            writing.extend("kept", _note)  # sent after the one before: "undone" had its turn
             wait_for(lambda: heard.count("kept") >= 2)
             assert "undone" not in heard
         finally:
@@ -126,7 +123,7 @@ def test_closing_the_store_sends_what_is_due(pg_url: str) -> None:
         try:
             writing = Store.open(pg_url)
             writing.create_bout(system="msv", name="Spar", bout_id="last")
-            writing.append("last", _note)
+            writing.extend("last", _note)
             writing.close()
             wait_for(lambda: "last" in heard)
         finally:
@@ -151,8 +148,8 @@ def test_a_commit_is_notified_only_after_it_is_visible(pg_url: str) -> None:
         assert listener is not None and listener.listening.wait(WAIT)
         try:
             with writing.unit():
-                writing.append("held", _note)
-                other = threading.Thread(target=writing.append, args=("other", _note))
+                writing.extend("held", _note)
+                other = threading.Thread(target=writing.extend, args=("other", _note))
                 other.start()
                 other.join(WAIT)
                 wait_for(lambda: "other" in seen)
@@ -165,13 +162,11 @@ def test_a_commit_is_notified_only_after_it_is_visible(pg_url: str) -> None:
 
 _WRITE_AND_EXIT = """
 import sys
-from referee.ledger import chain
+from types import SimpleNamespace
 from referee.store import Store
 
 store = Store.open(sys.argv[1])
-store.append("exiting", lambda last, events: [
-    chain(last, "note", None, {}, "2026-11-29T22:40:13.000000Z")
-])
+store.extend("exiting", lambda events, dice: [SimpleNamespace(type="note", actor=None, payload={})])
 print("written", flush=True)
 # no close: the interpreter's exit sends the notification still due
 """

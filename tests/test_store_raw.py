@@ -13,6 +13,7 @@ from referee.store import Store
 from referee.store import rows as hot
 from referee.store.raw import Statement, run_sql
 from referee.store.schema import TOKENS
+from tests.drafts import Draft
 
 _BY_HASH = Statement(select(TOKENS).where(TOKENS.c.token_hash == bindparam("digest")))
 _ADD = Statement(TOKENS.insert(), [column.key for column in TOKENS.c])
@@ -27,15 +28,13 @@ SECRET_HASH = "ab" * 32
 def _spar(store: Store) -> str:
     store.create_bout(system="msv", name="Spar", bout_id="b1", client_seed="table")
 
-    def attack(last, events, rng):  # type: ignore[no-untyped-def]
+    def attack(events, rng):  # type: ignore[no-untyped-def]
         throw = rng.throw((100,))
-        at = "2026-11-29T22:40:14.000000Z"
         payload = roll_payload(throw.nonce, list(throw.dice), list(throw.faces))
-        roll = chain(last, "roll", "Tarl", payload, at)
-        return [roll, chain(roll, "note", None, {"text": "hit"}, at)]
+        return [Draft("roll", "Tarl", payload), Draft("note", None, {"text": "hit"})]
 
     for _ in range(3):
-        store.append_with_rng("b1", attack)
+        store.extend("b1", attack, at="2026-11-29T22:40:14.000000Z")
     return "b1"
 
 

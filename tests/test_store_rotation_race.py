@@ -10,19 +10,19 @@ from typing import Any
 import psycopg
 import pytest
 
-from referee.ledger import chain, utc_time, verify_ledger
+from referee.ledger import roll_payload, verify_ledger
 from referee.rng import VerifiableRng
 from referee.store import Store
+from tests.drafts import Draft
 
 pytestmark = pytest.mark.postgres
 
 WAIT = 60.0
 
 
-def _roll(last: Any, events: list[Any], rng: VerifiableRng) -> list[Any]:
+def _roll(events: list[Any], rng: VerifiableRng) -> list[Any]:
     t = rng.throw((100,))
-    payload = {"nonce": t.nonce, "dice": list(t.dice), "faces": list(t.faces)}
-    return [chain(last, "roll", "Tarl", payload, utc_time())]
+    return [Draft("roll", "Tarl", roll_payload(t.nonce or 0, t.dice, t.faces))]
 
 
 def _waiting_for_a_lock(conninfo: str) -> bool:
@@ -38,7 +38,7 @@ def _waiting_for_a_lock(conninfo: str) -> bool:
 def test_a_write_waiting_out_a_rotation_rolls_with_the_new_seed(pg_url: str) -> None:
     with Store.open(pg_url) as rotating, Store.open(pg_url) as rolling:
         rotating.create_bout(system="msv", name="Spar", bout_id="r1", client_seed="t")
-        rolling.append_with_rng("r1", _roll)
+        rolling.extend("r1", _roll)
         conninfo = rotating.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False
         )
@@ -46,7 +46,7 @@ def test_a_write_waiting_out_a_rotation_rolls_with_the_new_seed(pg_url: str) -> 
 
         def roll() -> None:
             try:
-                outcome.append(rolling.append_with_rng("r1", _roll))
+                outcome.append(rolling.extend("r1", _roll))
             except Exception as err:  # the test reports it
                 outcome.append(err)
 

@@ -1,4 +1,4 @@
-"""A stream's next nonce, as the store keeps it per bout (`_rolls_of`, `_next_nonce`), is
+"""A stream's next nonce, as the store keeps it per bout (`rolls_of`, `next_nonce`), is
 `stream_nonce`'s for the same events, however the events come in (read once, or a few at a
 time as a bout's writes add them)."""
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.ledger import stream_nonce
-from referee.store.store import _next_nonce, _rolls_of
+from referee.store.rolls import next_nonce, rolls_of
 
 STREAMS = ["act:A", "act:B", "free:A"]
 
@@ -38,14 +38,14 @@ def test_the_next_nonce_of_every_stream_is_stream_nonces(
     seen = 0
     for step in [*steps, len(events)]:
         upto = min(len(events), seen + step)
-        rolls = _rolls_of(rolls, events[seen:upto])
+        rolls = rolls_of(rolls, events[seen:upto])
         seen = upto
         for stream in [*STREAMS, "free:B"]:
-            assert _next_nonce(rolls, stream) == stream_nonce(events[:seen], stream)
+            assert next_nonce(rolls, stream) == stream_nonce(events[:seen], stream)
 
 
 def test_moving_on_leaves_the_rolls_it_started_from_as_they_were() -> None:
-    first = _rolls_of({}, [{"type": "roll", "payload": {"nonce": 4, "stream": "act:A"}}])
-    later = _rolls_of(first, [{"type": "seed_rotated", "payload": {}}])
+    first = rolls_of({}, [{"type": "roll", "payload": {"nonce": 4, "stream": "act:A"}}])
+    later = rolls_of(first, [{"type": "seed_rotated", "payload": {}}])
     assert first == {"act:A": 4}
     assert later == {}

@@ -16,27 +16,19 @@ import pytest
 from sqlalchemy import text
 
 from referee.errors import ConflictError
-from referee.ledger import chain
 from referee.service.app import create_app
 from referee.service.bouts import Caller
 from referee.service.routing import Ask, Write
 from referee.store import Store
 from referee.store.writers import (
     BUSY_TIMEOUT_S,
-    DRIVER_BEGUN,
     INLINE_COMMIT_S,
     Writers,
     writers_of,
 )
+from tests.drafts import note
 
 AT = "2026-11-29T22:40:12.000000Z"
-
-
-def note(words: str) -> Any:
-    def build(last: Any, events: Any) -> list[Any]:
-        return [chain(last, "note", "ref", {"text": words}, AT)]
-
-    return build
 
 
 class Ticking:
@@ -84,21 +76,21 @@ def test_a_unit_begun_now_stores_all_of_its_block_or_none_and_frees_the_lock(sto
     assert unit is not None
     with unit:
         assert writers(store).lock.locked()
-        store.append("b1", note("one"))
-        store.append("b1", note("two"))
+        store.extend("b1", note("one"))
+        store.extend("b1", note("two"))
     assert texts(store) == ["one", "two"]
     assert not writers(store).lock.locked()
     unit = store.unit_now()
     assert unit is not None
     with pytest.raises(ConflictError), unit:
-        store.append("b1", note("three"))
+        store.extend("b1", note("three"))
         raise ConflictError("changed my mind")
     assert texts(store) == ["one", "two"]
     assert not writers(store).lock.locked()
     unit = store.unit_now()  # the kept connection is usable again after the rollback
     assert unit is not None
     with unit:
-        store.append("b1", note("four"))
+        store.extend("b1", note("four"))
     assert texts(store) == ["one", "two", "four"]
 
 
@@ -130,7 +122,7 @@ def test_no_unit_begins_now_while_commits_are_slow_and_one_does_again_once_they_
     w = writers(store)
     w.clock = Ticking(100 * INLINE_COMMIT_S)  # a disk whose fsync stalls
     with store.unit():
-        store.append("b1", note("slow"))
+        store.extend("b1", note("slow"))
     assert w.commit_seconds == pytest.approx(20 * INLINE_COMMIT_S)  # the average moved a fifth
     assert store.unit_now() is None
     w.clock = Ticking(0.0)
@@ -138,13 +130,13 @@ def test_no_unit_begins_now_while_commits_are_slow_and_one_does_again_once_they_
     while w.commit_seconds > INLINE_COMMIT_S:  # quick commits, on threads, bring it back
         assert store.unit_now() is None
         with store.unit():
-            store.append("b1", note("quick"))
+            store.extend("b1", note("quick"))
         quick_commits += 1
     assert quick_commits == 14  # 20 x 0.8**14 = 0.88 <= 1 < 20 x 0.8**13
     unit = store.unit_now()
     assert unit is not None
     with unit:
-        store.append("b1", note("now"))
+        store.extend("b1", note("now"))
     assert texts(store)[-1] == "now"
 
 
@@ -166,13 +158,13 @@ def test_no_unit_begins_now_while_another_process_holds_sqlites_write_lock_and_n
         quick(store)
         store.create_bout(system="msv", name="b1", bout_id="b1", created_at=AT)
         with other.unit():
-            other.append("b1", note("other"))
+            other.extend("b1", note("other"))
             assert store.unit_now() is None
             assert not writers(store).lock.locked()
         unit = store.unit_now()
         assert unit is not None
         with unit:
-            store.append("b1", note("mine"))
+            store.extend("b1", note("mine"))
         assert texts(store) == ["other", "mine"]
 
 
@@ -207,20 +199,19 @@ def test_a_statement_through_sqlalchemy_joins_the_transaction_begun_on_the_drive
 
     with unit():
         store.set_client_seed("b1", "kept")
-        store.append("b1", note("one"))
+        store.extend("b1", note("one"))
     with pytest.raises(ConflictError), unit():
         store.set_client_seed("b1", "dropped")
-        store.append("b1", note("two"))
+        store.extend("b1", note("two"))
         raise ConflictError("changed my mind")
     assert store.get_bout("b1").client_seed == "kept"
     assert texts(store) == ["one"]
     with unit():  # a block with no statement through SQLAlchemy: ended on the driver
-        store.append("b1", note("three"))
+        store.extend("b1", note("three"))
     assert texts(store) == ["one", "three"]
     assert not writers(store).lock.locked()
     kept = store._writer.get()
     assert kept.get_transaction() is None
-    assert DRIVER_BEGUN not in kept.info
     assert not store._writer.driver.in_transaction
 
 

@@ -1,11 +1,11 @@
 """`key=value` words as people type them, read one way everywhere: chat lines, Discord
 commands, SRP fighter specs on the command line and in the lab.
 
-A value is a whole number (ASCII digits with one optional sign, at most `MAX_DIGITS` of them;
-longer is refused), `true` or `false` in any letter case as a boolean, or else the text as
-typed. Only those two words are booleans: `rear=no` is the text "no", which an option that
-takes true or false refuses by name. A pair without `=`, without a key or without a value is
-refused with one message (`PairError`).
+A value is a whole number (`referee.numerals.is_whole` with one optional sign, `+` or `-`;
+more than `MAX_DIGITS` digits is refused), `true` or `false` in any letter case as a boolean,
+or else the text as typed. Only those two words are booleans: `rear=no` is the text "no",
+which an option that takes true or false refuses by name. A pair without `=`, without a key or
+without a value is refused with one message (`PairError`).
 
 >>> read_value("62"), read_value("-3"), read_value("True"), read_value("no")
 (62, -3, True, 'no')
@@ -19,11 +19,11 @@ referee.keyvalue.PairError: expected key=value, got 'cs70'
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.errors import LimitError, NotationError
+from referee.numerals import is_whole
 
 #: A value in `key=value`: a whole number, true/false, or words.
 Value = int | bool | str
@@ -31,21 +31,13 @@ Value = int | bool | str
 #: Most digits a typed whole number may have (chat, Discord and specs alike).
 MAX_DIGITS = 6
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
+#: The signs a number in a `key=value` word may start with.
+SIGNS = "+-"
 _BOOLEANS = {"true": True, "false": False}
 
 
 class PairError(NotationError):
     """A word that is not `key=value` (no `=`, no key or no value), or a key given twice."""
-
-
-def is_whole(word: str) -> bool:
-    """Whether a word reads as a whole number (`65`, `-2`, `+3`; ASCII digits only).
-
-    >>> is_whole("65"), is_whole("6a"), is_whole("٦٥")
-    (True, False, False)
-    """
-    return _WHOLE.fullmatch(word) is not None
 
 
 def read_value(text: str) -> Value:
@@ -56,13 +48,14 @@ def read_value(text: str) -> Value:
     >>> read_value("false"), read_value("Pa Kur"), read_value("007")
     (False, 'Pa Kur', 7)
     """
-    if is_whole(text):
+    if is_whole(text, signs=SIGNS):
         return read_whole(text)
     return _BOOLEANS.get(text.lower(), text)
 
 
 def read_whole(word: str) -> int:
-    """A word `is_whole` accepts, as a number; more than `MAX_DIGITS` digits is a LimitError.
+    """A word `is_whole(word, signs=SIGNS)` accepts, as a number; more than `MAX_DIGITS`
+    digits is a LimitError.
 
     >>> read_whole("+3")
     3

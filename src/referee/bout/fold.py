@@ -12,7 +12,6 @@ list, outside equality), and a void refolds them without the voided ones.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from referee.bout.events import Event, EventType
@@ -20,16 +19,17 @@ from referee.bout.state import (
     ENDED,
     PAUSED,
     RUNNING,
+    BoutDraft,
     BoutState,
     Fighter,
     InForce,
+    StateReads,
     Status,
     evolve,
 )
 from referee.payloads import SHAPES, Shape
 from referee.payloads import events as shapes
 
-_new = tuple.__new__  # InForce(...) without the named tuple's Python-level __new__: same value
 # Compared with every event's type: as names, not through the enum class's `__getattr__`.
 _ACTION, _VOIDED = EventType.ACTION, EventType.VOIDED
 
@@ -85,6 +85,9 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
 def project(events: Sequence[Event]) -> BoutState:
     """Fold every event (seq = its index), skipping the ones a later `voided` event took back.
 
+    The chain is folded into one draft, frozen once at the end: one copy of the state, not
+    one per event.
+
     >>> from referee.bout.events import Event
     >>> state = project([
     ...     Event("bout_opened", "referee", {"system": "msv", "name": "spar", "rules": {}}),
@@ -94,11 +97,12 @@ def project(events: Sequence[Event]) -> BoutState:
     ('msv', ['Tarl'], 2)
     """
     gone = voided_seqs(events)
-    state = BoutState()
+    draft = BoutDraft.of(BoutState())
     for seq, event in enumerate(events):
         if seq not in gone:
-            state = _step(state, event, seq)
-    return replace(state, next_seq=len(events)) if events else state
+            draft.change(_changes(draft, event, seq))
+    draft.change({"next_seq": len(events)})
+    return draft.freeze()
 
 
 def apply(state: BoutState, event: Event, seq: int) -> BoutState:
@@ -106,6 +110,7 @@ def apply(state: BoutState, event: Event, seq: int) -> BoutState:
 
     A `voided` event gives the state of the chain without the events it takes back:
 
+    >>> from dataclasses import replace
     >>> from referee.bout.events import Event
     >>> opened = apply(BoutState(), Event("bout_opened", "referee",
     ...                                   {"system": "msv", "name": "spar", "rules": {}}), 0)
@@ -116,11 +121,24 @@ def apply(state: BoutState, event: Event, seq: int) -> BoutState:
     """
     taken_back = voided_range(event, seq)
     if taken_back and state.in_force is not None:
-        state = _refold_without(state.in_force, taken_back)
-    return _step(state, event, seq)  # which sets next_seq to seq + 1
+        refolded = _refolded_without(state.in_force, taken_back)
+        refolded.change(_changes(refolded, event, seq))
+        return refolded.freeze()
+    return evolve(state, _changes(state, event, seq))  # which sets next_seq to seq + 1
 
 
-def written_changes(state: BoutState, event: Event, payload: Shape, seq: int) -> Changes | None:
+def fold(draft: BoutDraft, event: Event, seq: int) -> BoutDraft:
+    """`apply` on a draft: the draft, changed by the event at `seq`, or for a `voided` event
+    a new draft of the chain without the events it takes back (the old one is left as it was).
+    """
+    taken_back = voided_range(event, seq)
+    if taken_back and draft.in_force is not None:
+        draft = _refolded_without(draft.in_force, taken_back)
+    draft.change(_changes(draft, event, seq))
+    return draft
+
+
+def written_changes(state: StateReads, event: Event, payload: Shape, seq: int) -> Changes | None:
     """What the event at `seq`, just written from `payload` (its payload is `payload.to_json()`),
     changes in `state`, as the engine folds what it writes: `evolve(state, changes)` equals
     `apply(state, event, seq)`. None for a type `apply` must fold (not in `AS_WRITTEN`).
@@ -138,41 +156,41 @@ def written_changes(state: BoutState, event: Event, payload: Shape, seq: int) ->
     return _in_force(state, event, seq, step(state, payload, event.actor, seq))
 
 
-def _step(state: BoutState, event: Event, seq: int) -> BoutState:
-    """One event's own effect (a void's refold is `apply`'s), remembered as in force: one
-    copy of the state per event."""
+def _changes(state: StateReads, event: Event, seq: int) -> Changes:
+    """What one event changes in `state` (a void's refold is `apply`'s), remembered as in
+    force."""
     handler = _HANDLERS.get(event.type)
     if handler is None:
         changes: Changes = {}
     else:
         shape, step = handler
         changes = step(state, shape.read(event.payload), event.actor, seq)
-    return evolve(state, _in_force(state, event, seq, changes))
+    return _in_force(state, event, seq, changes)
 
 
-def _in_force(state: BoutState, event: Event, seq: int, changes: Changes) -> Changes:
+def _in_force(state: StateReads, event: Event, seq: int, changes: Changes) -> Changes:
     """`changes`, an event's own effect, with what every event changes: the next seq, the
     action groups (when they change) and the events in force."""
     changes["next_seq"] = seq + 1
     actions = _track_group(state.actions, event, seq)
     if actions is not state.actions:
         changes["actions"] = actions
-    changes["in_force"] = _new(InForce, (seq, event, state.in_force))
+    changes["in_force"] = InForce(seq, event, state.in_force)
     return changes
 
 
-def _refold_without(in_force: InForce, gone: range) -> BoutState:
-    """The state of the events still in force, without those in `gone`, folded afresh."""
+def _refolded_without(in_force: InForce, gone: range) -> BoutDraft:
+    """A draft of the events still in force, without those in `gone`, folded afresh."""
     kept: list[InForce] = []
     node: InForce | None = in_force
     while node is not None:
         if node.seq not in gone:
             kept.append(node)
         node = node.before
-    state = BoutState()
+    draft = BoutDraft.of(BoutState())
     for entry in reversed(kept):
-        state = _step(state, entry.event, entry.seq)
-    return state
+        draft.change(_changes(draft, entry.event, entry.seq))
+    return draft
 
 
 def _track_group(
@@ -191,10 +209,10 @@ def _track_group(
 #: What one event changes: the state's fields by name, with their new values.
 Changes = dict[str, Any]
 #: One event's effect, from its payload read in its declared shape (`referee.payloads`).
-Step = Callable[[BoutState, Any, str, int], Changes]
+Step = Callable[[StateReads, Any, str, int], Changes]
 
 
-def _opened(state: BoutState, p: shapes.BoutOpened, actor: str, seq: int) -> Changes:
+def _opened(state: StateReads, p: shapes.BoutOpened, actor: str, seq: int) -> Changes:
     return {
         "system": str(p.system),
         "name": str(p.name),
@@ -205,7 +223,7 @@ def _opened(state: BoutState, p: shapes.BoutOpened, actor: str, seq: int) -> Cha
     }
 
 
-def _added(state: BoutState, p: shapes.FighterAdded, actor: str, seq: int) -> Changes:
+def _added(state: StateReads, p: shapes.FighterAdded, actor: str, seq: int) -> Changes:
     fighter = Fighter(
         name=str(p.name),
         side=str(p.side or p.name),
@@ -220,16 +238,16 @@ def _added(state: BoutState, p: shapes.FighterAdded, actor: str, seq: int) -> Ch
     return changes
 
 
-def _seed_fixed(state: BoutState, p: shapes.ClientSeedFixed, actor: str, seq: int) -> Changes:
+def _seed_fixed(state: StateReads, p: shapes.ClientSeedFixed, actor: str, seq: int) -> Changes:
     return {"seed_fixed": True}
 
 
-def _fighter(state: BoutState, fighter: Fighter) -> Changes:
+def _fighter(state: StateReads, fighter: Fighter) -> Changes:
     """The change of one fighter."""
     return {"fighters": state.fighters_with(fighter)}
 
 
-def _updated(state: BoutState, p: shapes.FighterUpdated, actor: str, seq: int) -> Changes:
+def _updated(state: StateReads, p: shapes.FighterUpdated, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.name))
     stats = {**f.stats, **(p.stats or {})}
     wounds = f.wounds if p.wounds is None else p.wounds
@@ -237,7 +255,7 @@ def _updated(state: BoutState, p: shapes.FighterUpdated, actor: str, seq: int) -
     return _fighter(state, evolve(f, {"stats": stats, "wounds": int(wounds), "hidden": hidden}))
 
 
-def _removed(state: BoutState, p: shapes.Named, actor: str, seq: int) -> Changes:
+def _removed(state: StateReads, p: shapes.Named, actor: str, seq: int) -> Changes:
     name = str(p.name)
     current = state.current
     order = tuple(n for n in state.order if n != name)
@@ -250,13 +268,13 @@ def _removed(state: BoutState, p: shapes.Named, actor: str, seq: int) -> Changes
     }
 
 
-def _revealed(state: BoutState, p: shapes.Revealed, actor: str, seq: int) -> Changes:
+def _revealed(state: StateReads, p: shapes.Revealed, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.name))
     keys = set(p.keys or f.hidden)
     return _fighter(state, evolve(f, {"hidden": f.hidden - keys}))
 
 
-def _action(state: BoutState, p: shapes.Action, actor: str, seq: int) -> Changes:
+def _action(state: StateReads, p: shapes.Action, actor: str, seq: int) -> Changes:
     if p.failed is True:  # its dice were thrown, then it could not be settled: no effect
         return {}
     if state.free_attack is not None and state.free_attack == actor:
@@ -264,11 +282,11 @@ def _action(state: BoutState, p: shapes.Action, actor: str, seq: int) -> Changes
     return {}
 
 
-def _initiative(state: BoutState, p: shapes.Initiative, actor: str, seq: int) -> Changes:
+def _initiative(state: StateReads, p: shapes.Initiative, actor: str, seq: int) -> Changes:
     return {"order": tuple(p.order), "status": RUNNING, "round": 1, "turn": None}
 
 
-def _outcome(state: BoutState, p: shapes.Outcome, actor: str, seq: int) -> Changes:
+def _outcome(state: StateReads, p: shapes.Outcome, actor: str, seq: int) -> Changes:
     free = p.actor if p.extra_action else None
     wounds = dict(state.outcome_wounds)
     wounds[seq] = ()
@@ -279,7 +297,7 @@ def _outcome(state: BoutState, p: shapes.Outcome, actor: str, seq: int) -> Chang
     }
 
 
-def _wound(state: BoutState, p: shapes.Wound, actor: str, seq: int) -> Changes:
+def _wound(state: StateReads, p: shapes.Wound, actor: str, seq: int) -> Changes:
     target = str(p.target)
     f = state.fighter(target)
     changes = _fighter(state, evolve(f, {"wounds": int(p.total)}))
@@ -290,7 +308,7 @@ def _wound(state: BoutState, p: shapes.Wound, actor: str, seq: int) -> Changes:
     return changes
 
 
-def _condition(state: BoutState, p: shapes.Condition, actor: str, seq: int) -> Changes:
+def _condition(state: StateReads, p: shapes.Condition, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.target))
     conditions = dict(f.conditions)
     if p.rounds == 0:
@@ -300,17 +318,17 @@ def _condition(state: BoutState, p: shapes.Condition, actor: str, seq: int) -> C
     return _fighter(state, evolve(f, {"conditions": conditions}))
 
 
-def _stat(state: BoutState, p: shapes.Stat, actor: str, seq: int) -> Changes:
+def _stat(state: StateReads, p: shapes.Stat, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.target))
     return _fighter(state, evolve(f, {"stats": {**f.stats, str(p.key): p.value}}))
 
 
-def _defeated(state: BoutState, p: shapes.Defeated, actor: str, seq: int) -> Changes:
+def _defeated(state: StateReads, p: shapes.Defeated, actor: str, seq: int) -> Changes:
     f = state.fighter(str(p.name))
     return _fighter(state, evolve(f, {"defeated": bool(p.defeated)}))
 
 
-def _turn(state: BoutState, p: shapes.Turn, actor: str, seq: int) -> Changes:
+def _turn(state: StateReads, p: shapes.Turn, actor: str, seq: int) -> Changes:
     name = str(p.fighter)
     turn = state.order.index(name) if name in state.order else None
     return {"turn": turn, "round": int(state.round if p.round is None else p.round),
@@ -318,22 +336,26 @@ def _turn(state: BoutState, p: shapes.Turn, actor: str, seq: int) -> Changes:
 
 
 def _status(status: Status) -> Step:
-    def step(state: BoutState, p: Shape, actor: str, seq: int) -> Changes:
+    def step(state: StateReads, p: Shape, actor: str, seq: int) -> Changes:
         return {"status": status}
 
     return step
 
 
-def _ended(state: BoutState, p: shapes.Ended, actor: str, seq: int) -> Changes:
+def _ended(state: StateReads, p: shapes.Ended, actor: str, seq: int) -> Changes:
     return {"status": ENDED, "winner": str(p.winner) if p.winner else None}
 
 
-def _overridden(state: BoutState, p: shapes.Overridden, actor: str, seq: int) -> Changes:
-    fighters = state
+def _overridden(state: StateReads, p: shapes.Overridden, actor: str, seq: int) -> Changes:
+    totals: dict[str, int] = {}  # each target's last total
     for entry in p.wounds or ():
-        f = fighters.fighter(str(entry.target))
-        fighters = fighters.with_fighter(evolve(f, {"wounds": int(entry.total)}))
-    changes: Changes = {"fighters": fighters.fighters}
+        target = str(entry.target)
+        state.fighter(target)  # NotFoundError for one not in the bout
+        totals[target] = int(entry.total)
+    fighters = tuple(
+        evolve(f, {"wounds": totals[f.name]}) if f.name in totals else f for f in state.fighters
+    )
+    changes: Changes = {"fighters": fighters}
     if isinstance(p.of, int):
         wounds = dict(state.outcome_wounds)
         wounds[p.of] = tuple((str(w.target), int(w.amount)) for w in p.wounds or ())
@@ -341,11 +363,11 @@ def _overridden(state: BoutState, p: shapes.Overridden, actor: str, seq: int) ->
     return changes
 
 
-def _joining_closed(state: BoutState, p: shapes.Nothing, actor: str, seq: int) -> Changes:
+def _joining_closed(state: StateReads, p: shapes.Nothing, actor: str, seq: int) -> Changes:
     return {"joining_closed": True}
 
 
-def _closed(state: BoutState, p: shapes.Closed, actor: str, seq: int) -> Changes:
+def _closed(state: StateReads, p: shapes.Closed, actor: str, seq: int) -> Changes:
     return {"closed": True}
 
 
@@ -374,7 +396,7 @@ _STEPS: dict[EventType, Step] = {
 }
 
 
-def _no_change(state: BoutState, p: Shape, actor: str, seq: int) -> Changes:
+def _no_change(state: StateReads, p: Shape, actor: str, seq: int) -> Changes:
     return {}
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from referee.keyvalue import SIGNS
 from referee.keyvalue import Value as Value
-from referee.keyvalue import is_whole as is_whole
+from referee.numerals import is_whole
 
 Options = tuple[tuple[str, Value], ...]
 
@@ -169,7 +170,7 @@ class Add:
 
     def __str__(self) -> str:
         name = self.name
-        if any(is_whole(w) for w in name.split()) or name.startswith('"'):
+        if any(is_whole(w, signs=SIGNS) for w in name.split()) or name.startswith('"'):
             name = f'"{name}"'
         side = f" {self.side}" if self.side else ""
         return f"add {name} {self.cs}{side}"

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from referee.chat import commands as k
 from referee.dice import parse, parse_chat, write
 from referee.errors import NotationError, NotFoundError, RefereeError
+from referee.keyvalue import SIGNS, read_whole, split_pair
 from referee.keyvalue import read_value as read_value
-from referee.keyvalue import read_whole, split_pair
+from referee.numerals import is_whole
 
 _ACT = "act KIND key=value ..."
 _ADD = "add NAME CS [SIDE]"
@@ -187,11 +188,11 @@ def _add(rest: list[str], roster: Roster) -> k.ChatCommand:
         name, quote, after = text[1:].partition('"')
         words = [name.strip(), *after.split()]
         cs_at = 1
-        if not quote or not words[0] or len(words) < 2 or not k.is_whole(words[1]):
+        if not quote or not words[0] or len(words) < 2 or not is_whole(words[1], signs=SIGNS):
             raise _say(_ADD, "e.g. `add Tarl 65`")
     else:
         words = rest
-        cs_at = next((i for i, w in enumerate(words) if i > 0 and k.is_whole(w)), -1)
+        cs_at = next((i for i, w in enumerate(words) if i > 0 and is_whole(w, signs=SIGNS)), -1)
         if cs_at < 0:
             raise _say(_ADD, "e.g. `add Tarl 65` or `add Bob the Bold 50 Reds`")
     name = " ".join(words[:cs_at])

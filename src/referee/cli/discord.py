@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 
 import click
 
@@ -19,7 +20,7 @@ class TokenError(RefereeError):
     code = "bad_token"
 
 
-def read_token(environ: dict[str, str] | os._Environ[str]) -> str:
+def read_token(environ: Mapping[str, str]) -> str:
     """The bot token from the environment; one clear error that never repeats it.
 
     >>> try:

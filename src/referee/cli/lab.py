@@ -389,7 +389,7 @@ def report_command(pack: str, against: str, output: str, system: str) -> None:
       referee lab report --system srp my-srp-pack.toml -o report.html
     """
     if system == "srp":
-        from referee.cli.srp import read_rules
+        from referee.cli.srp_base import read_rules
         from referee.lab.srp_report import build_srp_report
         from referee.systems.srp.rules import DEFAULT_RULES
 

@@ -20,7 +20,7 @@ def srp_sides(
     side_1: str, side_2: str, pack: str, gear: str | None, fight: str | None
 ) -> tuple[list[Sheet], list[Sheet], SrpRules]:
     """The two sides and the rules: from a fight file (sides by name), or from specs."""
-    from referee.cli.srp import read_rules
+    from referee.cli.srp_base import read_rules
 
     rules = DEFAULT_RULES if pack == "text" else read_rules(pack)
     if fight is not None:

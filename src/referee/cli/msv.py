@@ -21,7 +21,7 @@ from referee.systems.files import read_text_file
 from referee.systems.msv.attack import CombatSkill, attack, check_cs, interpret
 from referee.systems.msv.convert import conversion_table, cs_to_dice, dice_to_cs, parse_two_dice
 from referee.systems.msv.initiative import InitiativeResult, InitiativeRound, roll_initiative
-from referee.systems.msv.notation import read_fighter
+from referee.systems.msv.notation import read_fighter, read_sides
 from referee.systems.msv.old import MAX_OLD_SIDES, MIN_OLD_SIDES, old_interpret, old_roll
 from referee.systems.msv.rules import MsvRules, load_rules, rules_from_text
 
@@ -407,18 +407,6 @@ def _spar_strategy(state: BoutState, actor: str) -> tuple[str, dict[str, Any]]:
     return ("attack", {}) if state.free_attack == actor else focus_weakest(state, actor)
 
 
-def _sides(pairs: Sequence[str], names: Sequence[str]) -> dict[str, str]:
-    sides = {}
-    for text in pairs:
-        name, sep, side = text.rpartition("=")
-        if not sep or name not in names or not side.strip():
-            raise NotationError(
-                f"bad --side {text!r} (expected NAME=SIDE for one of: {', '.join(names)})"
-            )
-        sides[name] = side.strip()
-    return sides
-
-
 @msv.command("spar")
 @click.argument("fighters", nargs=-1, required=True)
 @click.option("--side", "side_pairs", multiple=True, help="Put a fighter on a side: NAME=SIDE.")
@@ -447,7 +435,7 @@ def spar_command(
 
     rules = _rules(rules_path)
     parsed = [parse_fighter(f) for f in fighters]
-    sides = _sides(side_pairs, [name for name, _ in parsed])
+    sides = read_sides(side_pairs, [name for name, _ in parsed], "--side")
     if all(cs == 0 for _, cs in parsed):
         raise RuleError("every fighter has CS 0: nobody can ever hit, the spar would never end")
     rng = SeededRng(seed)

@@ -190,8 +190,7 @@ def serve(
         import uvicorn
 
         from referee.service.connections import Guard, ServeConfig
-        from referee.store import Store
-        from referee.store.engine import default_url, engine_url
+        from referee.store import Store, default_url, engine_url
     except ImportError as err:  # pragma: no cover - the service extra is missing
         raise RefereeError(
             f"the service needs its extra: pip install 'referee[service]' ({err.name} is missing)"

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from referee.cli.output import emit_json
-from referee.cli.srp import json_option, seed_option
+from referee.cli.srp_base import json_option, seed_option
 from referee.rng import ScriptedRng, SeededRng
 
 

@@ -43,7 +43,10 @@ service adds (` (nonce 4)`, ` (nonce 0, free:Tarl)`): the one pattern of it, whi
 `parse_host_line` and the judge's reader of logs (`referee.transcripts.rolls`) both build on.
 ASCII digits only: the host wrote no others."""
 _STREAM = re.compile(r"[a-z]+(?::[^()\n]{1,64})?")
-HOST_LINE = re.compile(rf"OnlineHost:[ \t]*(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
+HOST_PREFIX = r"OnlineHost:[ \t]+"
+"""The host's name before a roll line, as AOL wrote it (MSV-1): `OnlineHost:` and a space
+(`OnlineHost:Tarl rolled ...` is no host line); `parse_host_line` and the judge both read it."""
+HOST_LINE = re.compile(rf"{HOST_PREFIX}(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
 """A whole host line (`parse_host_line` reads it and checks what it says)."""
 _SHAPE = "'OnlineHost: NAME rolled 2 20-sided dice: 14 17'"
 

@@ -16,7 +16,9 @@ from referee.discord.links import Character, Links
 from referee.discord.replies import Reply
 from referee.errors import NotationError, NotFoundError
 from referee.keyvalue import read_all
+from referee.systems import find_system
 from referee.systems.msv.attack import check_cs
+from referee.systems.msv.system import MsvSystem
 
 MAX_CHARACTERS = 25
 MAX_NAME = 40
@@ -40,23 +42,18 @@ def parse_character(words: list[str]) -> Character:
     if set(values) == {"cs"}:
         if isinstance(values["cs"], bool) or not isinstance(values["cs"], int):
             raise NotationError(f"cs={pairs['cs'].text!r} is not a whole number")
-        return Character(name, "msv", {"cs": check_cs(values["cs"])})
+        return Character(name, MsvSystem.name, {"cs": check_cs(values["cs"])})
     from referee.systems.srp.gear import example_pack
     from referee.systems.srp.sheet import sheet_from_table
     from referee.systems.srp.stats import sheet_to_stats
+    from referee.systems.srp.system import SrpSystem
 
     sheet = sheet_from_table(name, values, example_pack(), where="character")
-    return Character(name, "srp", dict(sheet_to_stats(sheet)))
+    return Character(name, SrpSystem.name, dict(sheet_to_stats(sheet)))
 
 
 def _show(ch: Character) -> str:
-    if ch.system == "msv":
-        return f"{ch.name} (MSV): CS {ch.stats['cs']}"
-    weapons = ", ".join(str(w["name"]) for w in ch.stats.get("weapons") or [])
-    return (
-        f"{ch.name} (SRP): hits {ch.stats.get('hits')}, defense {ch.stats.get('defense')}, "
-        f"skills {ch.stats.get('skills')}, weapons {weapons}, armor AP {ch.stats.get('armor')}"
-    )
+    return f"{ch.name} ({ch.system.upper()}): {find_system(ch.system).describe_stats(ch.stats)}"
 
 
 def character_reply(links: Links, user_id: int, rest: str, in_channel: bool = False) -> Reply:

@@ -16,7 +16,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
@@ -184,38 +184,16 @@ def checked_canonical_text(obj: Any) -> str:
     >>> checked_canonical_text({"b": ["é", None], "a": True})
     '{"a":true,"b":["é",null]}'
     """
-    return "".join(_encode(obj, 0))
+    return _CANONICAL.encode(obj)
 
 
-#: The encoder of canonical JSON, made once: `json.dumps` makes a new one per call, which costs
-#: about half as much as encoding a payload. Its settings are `json.dumps`'s with sorted keys,
-#: compact separators and UTF-8 kept, so the text is the same; the C encoder's `markers` (the
-#: check for a value that contains itself) are left out, since every value it is given has
-#: passed `check_json`, which refuses nesting deeper than `MAX_DEPTH`, so a cycle too.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _encode_in_python(obj: Any, level: int) -> Iterable[str]:
-    """`_encode` where Python has no C JSON encoder."""
-    return _CANONICAL.iterencode(obj)
-
-
-#: CPython's C encoder (`json.encoder` makes it this way; typeshed does not declare it).
-_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
-_encode: Callable[[Any, int], Iterable[str]] = (
-    _encode_in_python
-    if _C_ENCODER is None
-    else _C_ENCODER(
-        None,  # markers: no cycle check (see above)
-        _CANONICAL.default,  # what a value that is no JSON raises (checked ones are JSON)
-        json.encoder.encode_basestring,  # the C one, which the C encoder calls directly
-        None,  # indent
-        ":",  # key separator
-        ",",  # item separator
-        True,  # sort keys
-        False,  # skip keys that are no text: no, raise (checked ones are all text)
-        True,  # allow NaN, as json.dumps (checked values hold no float)
-    )
+#: The one encoder of canonical JSON, made once (`json.dumps` makes a new one per call): the
+#: settings of `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`,
+#: so the text is the same, without the check for a value that contains itself, since every
+#: value it is given has passed `check_json`, which refuses nesting deeper than `MAX_DEPTH`
+#: (so a cycle too).
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
 )
 
 

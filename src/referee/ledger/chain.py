@@ -16,9 +16,7 @@ at that event.
 from __future__ import annotations
 
 import builtins
-import functools
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +24,7 @@ from referee.errors import RuleError
 from referee.ledger.canonical import (
     GENESIS,
     check_json,
+    checked_canonical_json,
     checked_canonical_text,
     checked_event_hash,
     is_hex64,
@@ -69,9 +68,8 @@ def link(
 ) -> tuple[Event, str]:
     """`chain`, and the payload's canonical JSON text (what a store keeps of it).
 
-    The payload is encoded once: the event's canonical JSON is that text with the other
-    fields around it in key order (actor, at, payload, prev, seq, type), so the hash is the
-    very one `event_hash` gives.
+    The event is checked once, then hashed as `event_hash` hashes it, and its payload written
+    by the same canonical encoder.
 
     >>> from referee.ledger.canonical import event_hash
     >>> e, text = link(None, "note", "ref", {"b": 1, "a": "é"}, "2026-11-29T22:40:12Z")
@@ -97,11 +95,6 @@ def link(
     if actor is not None and not actor.isascii():
         check_json(actor, "event actor")
     seq, previous = _next_link(prev)
-    text = checked_canonical_text(body)
-    whole = (
-        f'{{"actor":{_text(actor)},"at":"{at}","payload":{text},'
-        f'"prev":"{previous}","seq":{seq},"type":{_text(type)}}}'
-    )
     event: Event = {
         "seq": seq,
         "type": type,
@@ -109,22 +102,9 @@ def link(
         "at": at,
         "payload": body,
         "prev": previous,
-        "hash": hashlib.sha256(whole.encode("utf-8")).hexdigest(),
     }
-    return event, text
-
-
-def _text(value: str | None) -> str:
-    """A string (or null) as canonical JSON writes it."""
-    if value is not None and len(value) > 64:
-        return json.dumps(value, ensure_ascii=False)
-    return _short_text(value)
-
-
-@functools.lru_cache(maxsize=1024)
-def _short_text(value: str | None) -> str:
-    """`_text` of a name (an event type, an actor), remembered: they repeat."""
-    return json.dumps(value, ensure_ascii=False)
+    event["hash"] = hashlib.sha256(checked_canonical_json(event)).hexdigest()  # all but `hash`
+    return event, checked_canonical_text(body)
 
 
 def _next_link(prev: Mapping[str, Any] | None) -> tuple[int, str]:

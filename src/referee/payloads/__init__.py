@@ -1,8 +1,11 @@
 """Every event's payload, declared once: its fields, their JSON types, and who may see each.
 
-- `referee.payloads.fields`: how a shape is declared (`Shape`, `public`, `hidden`, `private`,
-  `Visibility`), and how a payload from outside is read by it (`Shape.given` -> `Given`, whose
-  `wrong()` names the first key that does not fit, a `Wrong`).
+- `referee.payloads.fields`: a shape (`Shape`): written as JSON (`to_json`), read back from an
+  event (`read`), and a payload from outside read by it (`Shape.given` -> `Given`, whose
+  `wrong()` names the first key that does not fit, a `Wrong`); it names all of the below too.
+- `referee.payloads.declared`: what each field declares (`public`, `hidden`, `private`,
+  `Visibility`, `Declared`) and the shapes' root, which lists them (`ShapeBase.declared`).
+- `referee.payloads.wrong`: whether a payload from outside fits its shape (`wrong_key`).
 - `referee.payloads.events`: the shape of each event type (`SHAPES`); an outcome's and an
   initiative's rule-system part are declared by each system (`referee.systems.*.payloads`).
 - `referee.payloads.schema`: all of it as JSON Schema (what the browser verifier's tests load).

@@ -5,20 +5,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from itertools import repeat
 
 from referee.errors import RuleError, ScriptError
 from referee.rng.base import Throw, check_sides
 from referee.rng.streams import check_stream
-
-_new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
-#: Whether `Random._randbelow` is CPython's rejection sampling of `getrandbits(n.bit_length())`
-#: (it is unless a subclass or a later Python changes it); `SeededRng` then draws it inline.
-_INLINE = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", object()
-)
-
 
 _SHARED_UP_TO = 100
 """One-die throws of at most this many sides are shared values (`_one_die_throws`)."""
@@ -64,7 +55,9 @@ class SystemRng:
 class SeededRng:
     """A reproducible source: the same seed gives the same faces. Reports its seed.
 
-    A face is the standard library's `Random(seed)._randbelow(n) + 1`, drawn in order.
+    A die of n sides takes the first draw of `getrandbits(n.bit_length())` below n from the
+    standard library's `Random(seed)`, plus 1: the rejection `Random(seed).randrange(n)` makes,
+    through the generator's public API. Dice are drawn in order.
 
     >>> rng = SeededRng(42)
     >>> rng.seed
@@ -75,15 +68,12 @@ class SeededRng:
     True
     """
 
-    __slots__ = ("_below", "_bits", "_one_die", "_random", "seed")
+    __slots__ = ("_bits", "_one_die", "_random", "seed")
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed: int = secrets.randbits(63) if seed is None else int(seed)
         self._random = random.Random(self.seed)
-        self._below: Callable[[int], int] = self._random._randbelow  # type: ignore[attr-defined]
-        # `_randbelow` inline where it is the standard rejection of `getrandbits` (the same
-        # draws without a Python call per die); any other `_randbelow` is called as it is.
-        self._bits: Callable[[int], int] | None = self._random.getrandbits if _INLINE else None
+        self._bits: Callable[[int], int] = self._random.getrandbits
         self._one_die: dict[int, Callable[[], Throw]] = {}  # `one_die_at_a_time`, d100 at most
 
     def throw(self, sides: Sequence[int]) -> Throw:
@@ -93,20 +83,17 @@ class SeededRng:
         if type(sides) is tuple and len(sides) == 1:
             size = sides[0]
             if type(size) is int and size >= 1:
-                if bits is None:
-                    return _new(Throw, (sides, (self._below(size) + 1,), None, None))
                 k = size.bit_length()
                 face = bits(k)
                 while face >= size:
                     face = bits(k)
-                return _new(Throw, (sides, (face + 1,), None, None))
+                if size <= _SHARED_UP_TO:
+                    return _one_die_throws(size)[face]
+                return Throw(sides, (face + 1,))
         sizes = sides if type(sides) is tuple else tuple(sides)
         for size in sizes:  # every size checked before any die is drawn
             if type(size) is not int or size < 1:
                 check_sides(sizes)
-        if bits is None:
-            below = self._below
-            return _new(Throw, (sizes, tuple([below(s) + 1 for s in sizes]), None, None))
         faces = []
         k = last = 0
         for size in sizes:
@@ -116,13 +103,12 @@ class SeededRng:
             while face >= size:
                 face = bits(k)
             faces.append(face + 1)
-        return _new(Throw, (sizes, tuple(faces), None, None))
+        return Throw(sizes, tuple(faces))
 
     def one_die_at_a_time(self, size: int) -> Callable[[], Throw]:
         """A call that throws one die of `size` sides each time: the same throws as
         `throw((size,))`, each drawn when it is called (so the generator stands where as many
-        `throw` calls would leave it), without a Python call per die where `_randbelow` is
-        drawn inline.
+        `throw` calls would leave it), without a Python call per die.
 
         >>> rng, again = SeededRng(5), SeededRng(5)
         >>> throw = rng.one_die_at_a_time(20)
@@ -134,16 +120,13 @@ class SeededRng:
         found = self._one_die.get(size)
         if found is not None:
             return found
-        bits = self._bits
-        if bits is None:
-            return partial(self.throw, (size,))
         # `throw`'s rejection of getrandbits draws, in C: each call draws until one is under
         # `size`, and nothing before it is called (so one serves every roll of this source)
-        draws = map(bits, repeat(size.bit_length()))
+        draws = map(self._bits, repeat(size.bit_length()))
         if size > _SHARED_UP_TO:
             sides = (size,)
             drawn = filter(size.__gt__, draws)
-            return map(lambda face: _new(Throw, (sides, (face + 1,), None, None)), drawn).__next__
+            return map(lambda face: Throw(sides, (face + 1,)), drawn).__next__
         # each draw read in a table: its throw, or None where it is rejected (and skipped)
         found = filter(None, map(_one_die_draws(size).__getitem__, draws)).__next__
         self._one_die[size] = found

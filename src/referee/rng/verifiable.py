@@ -96,7 +96,6 @@ class _Hmac:
 
 _BLOCK = struct.Struct(">8I")
 _FIRST = struct.Struct(">I")
-_new = tuple.__new__  # Throw(...) without the named tuple's Python-level __new__: same value
 
 
 def _faces(mac: _Hmac, client_seed: bytes, nonce: int, sides: tuple[int, ...]) -> tuple[int, ...]:
@@ -199,13 +198,13 @@ class VerifiableRng:
                 w = _FIRST.unpack_from(outer.digest())[0]
                 if w < _WORD - (_WORD % n):
                     self.nonce = nonce + 1
-                    return _new(Throw, (sides, (w % n + 1,), nonce, self.stream))
+                    return Throw(sides, (w % n + 1,), nonce, self.stream)
                 # a rejected first word: the general way reads on
         sizes = check_sides(sides)
         nonce = self.nonce
         faces = _faces(self._mac, self._client, nonce, sizes)
         self.nonce = nonce + 1
-        return _new(Throw, (sizes, faces, nonce, self.stream))
+        return Throw(sizes, faces, nonce, self.stream)
 
     def __repr__(self) -> str:
         stream = "" if self.stream is None else f", stream={self.stream!r}"

@@ -1,16 +1,16 @@
 """The HTTP service assembled: the route modules over `RefereeService`, one error handler,
 a body-size limit, security headers and rate limits.
 
-The routes live in `routes_*.py`, each an `APIRouter` over one `routing.Ask` (who is asking,
-and doing a write once). Routes are plain (sync) functions where they touch the database:
-FastAPI runs them in its thread pool, so the store's blocking calls never stall the loop.
+The routes live in `routes_*.py`, each adding its routes over one `routing.Ask` (who is
+asking, and doing a write once). A read route is a plain (sync) function: FastAPI runs it in its
+thread pool, so the store's blocking calls never stall the loop. A write route is `async` and
+hands its transaction to `routing.Write.once`; each runs in its lean lane (`service.lean`).
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +21,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
     JSONResponse,
-    PlainTextResponse,
     Response,
 )
 from fastapi.staticfiles import StaticFiles
@@ -29,8 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
 from referee import __version__
-from referee.errors import NotationError, RefereeError, StorageError, TooLargeError
-from referee.numerals import is_whole
+from referee.errors import NotationError, RefereeError, StorageError
 from referee.rng import SECURE_ENTROPY, Entropy
 from referee.service import (
     receipts,
@@ -44,235 +42,23 @@ from referee.service import (
     routes_powers,
     routes_world,
 )
+from referee.service.bodies import MAX_BODY, ASGIApp, BodyLimit
 from referee.service.bouts import ANONYMOUS, ROTATE_EVERY, RefereeService
 from referee.service.budgets import Budgets
 from referee.service.chat import error_answer
-from referee.service.lean import LeanRoute, RouteIndex
+from referee.service.failures import chat_error, error_body, error_response, is_chat
+from referee.service.lean import add_lanes
 from referee.service.limits import (
     Limits,
-    RateLimitedError,
     RateLimits,
-    refusal_headers,
 )
 from referee.service.live import LiveHub
-from referee.service.routing import Ask
+from referee.service.routing import Ask, TailRoute
 from referee.store import Store
 
 log = logging.getLogger("referee.service")
 
-#: Largest request body accepted, in bytes (a sheet, a chat line or a rule pack fits well).
-MAX_BODY = 16 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
-ASGIApp = Callable[
-    [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
-    Awaitable[None],
-]
-
-
-def error_body(code: str, message: str) -> dict[str, str]:
-    """The JSON every error answer carries."""
-    return {"error": code, "message": message}
-
-
-#: Deepest nesting of arrays and objects in a JSON request body. Every body the routes take is
-#: far shallower (an action's options: 4 levels inside the request; an export given to the judge:
-#: its events' 32 and a few more); a body nested deeper is refused before it is parsed, so no
-#: parser, validator or digest ever recurses that deep (1,000 levels was a 500).
-MAX_JSON_DEPTH = 64
-#: The characters that open or close a level, start or end a string, or escape within one.
-_JSON_MARKS = re.compile(rb'["\\\[\]{}]')
-
-
-def json_depth_over(body: bytes, most: int = MAX_JSON_DEPTH) -> bool:
-    """Whether the JSON text `body` nests arrays and objects more than `most` deep (brackets
-    inside strings do not count). Reads the marks only, whatever the rest; not JSON at all is
-    the parser's to say.
-
-    >>> json_depth_over(b'{"a": [[1]]}', 3), json_depth_over(b'{"a": [[[1]]]}', 3)
-    (False, True)
-    >>> json_depth_over(b'{"log": "[[[[[[ \\\\" [[[["}', 1)
-    False
-    """
-    # Quick and exact: no nesting is deeper than the body has opening brackets (those inside
-    # strings only add to the count), and two counts in C cost far less than the walk below
-    # (an attack's body has one).
-    if body.count(b"[") + body.count(b"{") <= most:
-        return False
-    depth = 0
-    skip = -1
-    in_string = False
-    for mark in _JSON_MARKS.finditer(body):
-        at = mark.start()
-        if at <= skip:
-            continue
-        char = body[at]
-        if in_string:
-            if char == 0x5C:  # a backslash: the next character is escaped
-                skip = at + 1
-            elif char == 0x22:
-                in_string = False
-        elif char == 0x22:
-            in_string = True
-        elif char in (0x5B, 0x7B):
-            depth += 1
-            if depth > most:
-                return True
-        elif char in (0x5D, 0x7D):
-            depth -= 1
-    return False
-
-
-class BodyLimit:
-    """Refuse request bodies over `limit` bytes (`wider[path]` on the paths it names) with
-    413, declared or streamed; and a JSON body nested more than `MAX_JSON_DEPTH` deep with 400,
-    read whole (it is bounded) before the app sees it. Both are answered as the service's one
-    exception handler answers (`error_response`)."""
-
-    def __init__(
-        self, app: ASGIApp, limit: int = MAX_BODY, wider: dict[str, int] | None = None
-    ) -> None:
-        self.app = app
-        self.limit = limit
-        self.wider = dict(wider or {})
-
-    def _limit(self, scope: MutableMapping[str, Any]) -> int:
-        return self.wider.get(str(scope.get("path", "")), self.limit)
-
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
-    ) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self._limit(scope)
-        headers = dict(scope.get("headers") or [])
-        declared = headers.get(b"content-length")
-        if declared is not None and (not is_whole(declared) or int(declared) > limit):
-            await self._refuse(scope, receive, send, self._too_large(scope))
-            return
-        has_body = (declared is not None and declared.strip() != b"0") or (
-            b"transfer-encoding" in headers
-        )
-        if has_body and _may_be_json(scope, headers.get(b"content-type")):
-            await self._json(scope, receive, send, limit)
-            return
-        seen = 0
-
-        async def counted() -> Any:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send, self._too_large(scope))
-
-    async def _json(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
-        limit: int,
-    ) -> None:
-        """A JSON body: read whole (at most `limit` bytes), its nesting checked, then given on."""
-        chunks: list[bytes] = []
-        seen = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away: let the app see it
-                await self.app(scope, _given([message], receive), send)
-                return
-            chunk = message.get("body", b"")
-            seen += len(chunk)
-            if seen > limit:
-                await self._refuse(scope, receive, send, self._too_large(scope))
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if json_depth_over(body):
-            too_deep = RefereeError(
-                f"the request body nests JSON arrays and objects more than {MAX_JSON_DEPTH} "
-                "deep; nothing was stored"
-            )
-            await self._refuse(scope, receive, send, too_deep)
-            return
-        whole = {"type": "http.request", "body": body, "more_body": False}
-        await self.app(scope, _given([whole], receive), send)
-
-    def _too_large(self, scope: MutableMapping[str, Any]) -> TooLargeError:
-        return TooLargeError(f"request body over {self._limit(scope)} bytes")
-
-    async def _refuse(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
-        err: RefereeError,
-    ) -> None:
-        await error_response(scope, err)(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _may_be_json(scope: MutableMapping[str, Any], kind: bytes | None) -> bool:
-    """Whether a body may be read as JSON by a route: `application/json`, `application/*+json`
-    or no content type (the chat endpoint's lines are text, whatever their type says)."""
-    if _is_chat(scope):
-        return False
-    if kind is None:
-        return True
-    media = kind.partition(b";")[0].strip().lower()
-    return media == b"application/json" or (
-        media.startswith(b"application/") and media.endswith(b"+json")
-    )
-
-
-def _given(
-    messages: list[Any], receive: Callable[[], Awaitable[Any]]
-) -> Callable[[], Awaitable[Any]]:
-    """`receive` that gives `messages` first, then what the connection says (a disconnect)."""
-    waiting = list(messages)
-
-    async def replay() -> Any:
-        if waiting:
-            return waiting.pop(0)
-        return await receive()
-
-    return replay
-
-
-def _is_chat(scope: MutableMapping[str, Any]) -> bool:
-    """Whether a request goes to the chat endpoint (whose answers are all plain text)."""
-    return str(scope.get("path", "")).rstrip("/").endswith("/chat")
-
-
-def chat_error(status: int, message: str) -> PlainTextResponse:
-    """An error as the chat endpoint answers it: one `error: ...` line."""
-    return PlainTextResponse(message, status_code=status)
-
-
-def error_response(scope: MutableMapping[str, Any], err: RefereeError) -> Response:
-    """A `RefereeError` as the service answers it, the one place its status and body are made:
-    JSON `{"error", "message"}` (the chat endpoint: one `error: ...` line) with the error's
-    status, and `Retry-After` for a refusal over a limit."""
-    if _is_chat(scope):
-        answer: Response = chat_error(err.http_status, error_answer(err))
-    else:
-        answer = JSONResponse(error_body(err.code, err.public), status_code=err.http_status)
-    if isinstance(err, RateLimitedError):
-        answer.headers.update(refusal_headers(err))
-    return answer
 
 
 #: The web console's pages load nothing from anywhere else (tested in a real browser).
@@ -443,7 +229,7 @@ def create_app(
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in err.errors()
         )
-        if _is_chat(request.scope):
+        if is_chat(request.scope):
             return chat_error(400, error_answer(NotationError(problems)))
         return JSONResponse(error_body("bad_request", problems[:500]), status_code=422)
 
@@ -453,7 +239,7 @@ def create_app(
         headers = dict(err.headers or {})
         if err.status_code == 405:
             headers["Allow"] = ", ".join(_allowed(app, request))
-        if _is_chat(request.scope):
+        if is_chat(request.scope):
             answer = chat_error(err.status_code, error_answer(RefereeError(str(err.detail))))
             answer.headers.update(headers)
             return answer
@@ -474,9 +260,9 @@ def create_app(
     ask = Ask(service, store, hub, keep)
     app.state.ask = ask  # what the routes' one dependency (`routing.Reader`/`Writer`) reads
     # The bout routes go straight onto the app's own router: one list to match a request
-    # against, not a walk through one included router per module. Its writes are lean routes
-    # (a well-formed write runs without FastAPI's per-request machinery: service/lean.py).
-    app.router.route_class = LeanRoute
+    # against, not a walk through one included router per module; each turns a path with
+    # another last segment down at once.
+    app.router.route_class = TailRoute
     for module in (
         routes_bouts,
         routes_fighters,
@@ -502,8 +288,9 @@ def create_app(
         def favicon() -> FileResponse:
             return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
-    # Last, once every route is in: the router finds the lean routes by their path's end.
-    app.router.middleware_stack = RouteIndex(app.router)
+    # Each write's lean lane before its declaration: a well-formed write runs without
+    # FastAPI's per-request machinery (service/lean.py).
+    add_lanes(app.router.routes)
     return app
 
 

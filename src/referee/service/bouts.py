@@ -8,286 +8,51 @@ it is stored.
 
 from __future__ import annotations
 
-import secrets
-import threading
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any
 
 from referee.bout import commands as c
 from referee.bout.engine import REFEREE, decide, failed, system_of
 from referee.bout.events import Event, EventType
-from referee.bout.fold import apply, project
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
-from referee.bout.view import state_view
-from referee.caches import SizedCache
 from referee.chat.answers import said
-from referee.errors import AuthError, ConflictError, ForbiddenError, LimitError, RuleError
+from referee.errors import ConflictError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
-from referee.ledger.seal import OPENINGS, SALT_BYTES, Draft, without_seal
-from referee.ledger.seal import opened as with_opening
+from referee.ledger.seal import SALT_BYTES, Draft, without_seal
 from referee.payloads import events as p
-from referee.rng import SECURE_ENTROPY, Entropy, RecordingRng, new_server_seed
+from referee.rng import RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
-from referee.service.budgets import Budgets, Ledgers, Spending
+from referee.service.answers import action_answer as action_answer
+from referee.service.answers import failure_of as failure_of
+from referee.service.budgets import Spending
+from referee.service.callers import ANONYMOUS as ANONYMOUS
+from referee.service.callers import Caller as Caller
+from referee.service.callers import new_token as new_token
+from referee.service.reading import ROTATE_EVERY as ROTATE_EVERY
+from referee.service.reading import BoutReader
 from referee.service.redaction import (
     hidden_stats,
-    openable,
     redact_hidden,
     seal_hidden,
 )
-from referee.store import HELD_EVENTS, Dice, Role, Store, TokenRecord
+from referee.service.states import Record as Record
+from referee.service.states import StateCache as StateCache
+from referee.store import Dice, Role
 from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import JSON
 
-#: Ledger events are plain dicts with seq, type, actor, at, payload, prev, hash.
-Record = dict[str, Any]
-
 MAX_SEED_PART = 64
-#: Rolls after which a bout's server seed is rotated (revealed and replaced by a new committed
-#: one), so that a long bout can be checked part by part while it goes on.
-ROTATE_EVERY = 1_000
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who is asking: the referee, one fighter, or nobody (no token)."""
-
-    role: Role | None
-    fighter: str | None = None
-
-    @property
-    def who(self) -> str:
-        """ "referee" or the fighter's name, as the engine's `by`."""
-        if self.role is Role.REFEREE:
-            return REFEREE
-        if self.fighter is None:
-            raise AuthError("this needs a token (Authorization: Bearer TOKEN)")
-        return self.fighter
-
-
-ANONYMOUS = Caller(None)
-
-
-def new_token() -> str:
-    """A fresh bearer token: 32 random bytes, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-def _caller_of(bout_id: str, record: TokenRecord | None) -> Caller:
-    """The caller a token's record (None: an unknown token) stands for in the bout."""
-    if record is None:
-        raise AuthError("unknown token")
-    if record.bout_id != bout_id:
-        raise ForbiddenError("this token belongs to another bout")
-    return Caller(record.role, record.fighter)
-
-
-def _to_bout_events(records: Sequence[Record]) -> list[Event]:
-    return [Event.from_dict(r) for r in records]
-
-
-class StateCache:
-    """Folded states of recent bouts, keyed by the hash of the last event they include.
-
-    A state is only ever reused for exactly the events it was folded from (the hash chains
-    them all), so a stale entry is never wrong, only unused. Thread-safe; bounded by the
-    events the states hold (a state keeps every event still in force: `held_events` in all,
-    the least recently used bout's forgotten first, as the store's own cache).
-    """
-
-    def __init__(self, size: int = 512, held_events: int = HELD_EVENTS) -> None:
-        self._size = size
-        self._states: SizedCache[str, tuple[int, str, BoutState]] = SizedCache(held_events)
-        self._systems: dict[str, tuple[BoutState, RuleSystem]] = {}
-        self._lock = threading.Lock()
-
-    def system(self, bout_id: str, state: BoutState) -> RuleSystem:
-        """The bout's rule system with its pack, made once per pack (not once per request).
-
-        Reused only for a state with the very same rules object and system name, which the
-        fold carries unchanged from the bout's opening event on.
-        """
-        with self._lock:
-            hit = self._systems.get(bout_id)
-        if hit is not None and hit[0].rules is state.rules and hit[0].system == state.system:
-            return hit[1]
-        rules = system_of(state)
-        with self._lock:
-            if len(self._systems) >= self._size:
-                self._systems.pop(next(iter(self._systems)))
-            self._systems[bout_id] = (state, rules)
-        return rules
-
-    def state(self, bout_id: str, records: Sequence[Record]) -> BoutState:
-        """The state after `records` (all of the bout's events, in order)."""
-        if not records:
-            return BoutState()
-        cached = self._states.get(bout_id)
-        state: BoutState | None = None
-        if cached is not None:
-            seq, digest, known = cached
-            if seq < len(records) and records[seq]["hash"] == digest:
-                state = known
-                for offset, event in enumerate(_to_bout_events(records[seq + 1 :]), seq + 1):
-                    state = apply(state, event, offset)
-        if state is None:
-            state = project(_to_bout_events(records))
-        self.remember(bout_id, records[-1], state)
-        return state
-
-    def after(self, bout_id: str, last: Record) -> BoutState | None:
-        """The state kept as the one after the event `last`, if that is the one kept."""
-        cached = self._states.get(bout_id)
-        if cached is None or cached[0] != last["seq"] or cached[1] != last["hash"]:
-            return None
-        return cached[2]
-
-    def remember(self, bout_id: str, last: Record, state: BoutState) -> None:
-        """Keep `state` as the state after the event `last`."""
-        seq = int(last["seq"])
-        self._states.put(bout_id, (seq, str(last["hash"]), state), seq + 1)
-
-
-class RefereeService:
+class RefereeService(BoutReader):
     """Bouts held in a `Store`, run by the bout engine, with verifiable dice.
 
     Every operation that changes a bout runs in one unit of work of the store (`unit`): its
     events, its seeds, its tokens and the bout's status are stored together or not at all.
     """
-
-    def __init__(
-        self,
-        store: Store,
-        rotate_every: int = ROTATE_EVERY,
-        entropy: Entropy = SECURE_ENTROPY,
-        budgets: Budgets | None = None,
-    ) -> None:
-        """`entropy` draws the bouts' server seeds, default client seeds and seals' salts: the
-        OS's secure source unless a test passes a deterministic one (see `Entropy`; never
-        configurable); `budgets` are a bout's bounds (`Budgets()`, docs/api.md; a test may
-        pass smaller ones)."""
-        self.store = store
-        self.cache = StateCache(held_events=store.held_events)
-        self.rotate_every = rotate_every
-        self.budgets = Budgets() if budgets is None else budgets
-        self.spent = Ledgers()
-        self._entropy = entropy
-
-    def unit(self) -> AbstractContextManager[None]:
-        """One transaction around everything done in the block (see `Store.unit`).
-
-        A caller that makes several calls for one request (the chat endpoint, a bot) runs
-        them in one unit, so that a request that fails half-way leaves nothing behind.
-        """
-        return self.store.unit()
-
-    # -- who is asking -------------------------------------------------------------------
-
-    def caller(self, bout_id: str, token: str | None) -> Caller:
-        """The caller a bearer token stands for in this bout (401 unknown, 403 another bout's)."""
-        if not token:
-            return ANONYMOUS
-        return _caller_of(bout_id, self.store.lookup_token(token))
-
-    def writer(self, bout_id: str, token: str | None) -> Caller:
-        """`caller`, for a request whose unit goes on to append to the bout: the token is read
-        in the statement that locks the bout for that append (`Store.lock_bout`), with the
-        same answers in the same order (401, 403, then whatever the write finds, a 404 too).
-        Call it inside the request's unit."""
-        if not token:
-            return ANONYMOUS
-        return _caller_of(bout_id, self.store.lock_bout(bout_id, token))
-
-    # -- reading -------------------------------------------------------------------------
-
-    def records(self, bout_id: str, after_seq: int = -1) -> list[Record]:
-        """The bout's ledger events after `after_seq` (as stored: hidden stats inside)."""
-        return self.store.events(bout_id, after_seq)
-
-    def visible_records(
-        self, bout_id: str, caller: Caller = ANONYMOUS, after_seq: int = -1
-    ) -> list[Record]:
-        """The events after `after_seq` as `caller` may see them (SRP-10: hidden stats stay
-        hidden from everyone but the referee until revealed or the close)."""
-        everything = self.records(bout_id)
-        state = self.cache.state(bout_id, everything)
-        if caller.role is not Role.REFEREE and not state.closed:
-            # Redacted whole, then cut (a bout made before sealing: an event's hash shows only
-            # if no earlier one hides a stat).
-            everything = redact_hidden(
-                everything, hidden_stats(everything), state.system, ledger=state.ledger
-            )
-        shown = everything[after_seq + 1 :] if after_seq >= 0 else everything
-        return [without_seal(r) for r in shown]
-
-    def state(self, bout_id: str) -> BoutState:
-        """The bout's state, folded from its events."""
-        return self.cache.state(bout_id, self.records(bout_id))
-
-    def view(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, JSON]:
-        """The bout as JSON; hidden stats only for the referee."""
-        record = self.store.get_bout(bout_id)
-        state = self.state(bout_id)
-        system = system_of(state)
-        thresholds = {f.name: system.defeat_threshold(f) for f in state.fighters}
-        view = state_view(state, thresholds, reveal_all=caller.role is Role.REFEREE)
-        view.update(
-            {
-                "id": record.id,
-                "system": record.system,
-                "closed": state.closed,
-                "commitment": record.commitment,
-                "client_seed": record.client_seed,
-                "events": state.next_seq,
-            }
-        )
-        if caller.role is Role.FIGHTER:
-            view["you"] = caller.fighter
-        return view
-
-    def scoreboard(self, bout_id: str) -> list[dict[str, JSON]]:
-        """Every fighter's wounds against its threshold, standing first."""
-        state = self.state(bout_id)
-        system = system_of(state)
-        rows: list[dict[str, JSON]] = [
-            {
-                "name": f.name,
-                "side": f.side,
-                "wounds": f.wounds,
-                "threshold": system.defeat_threshold(f),
-                "defeated": f.defeated,
-            }
-            for f in state.fighters
-        ]
-        return sorted(rows, key=lambda r: (bool(r["defeated"]), str(r["name"])))
-
-    def export(self, bout_id: str, caller: Caller = ANONYMOUS) -> dict[str, Any]:
-        """The export document; before the close only the referee sees hidden stats (in a bout
-        of ledger 2: every event as the chain holds it, with the openings of the sealed events
-        that hold nothing hidden any more; the referee's has every opening)."""
-        doc = self.store.export(bout_id)
-        state = self.state(bout_id)
-        if caller.role is Role.REFEREE or state.closed:
-            return doc
-        hidden = hidden_stats(doc["events"])
-        if state.ledger < WHOLE_RECORD:
-            doc["events"] = redact_hidden(doc["events"], hidden, state.system, ledger=state.ledger)
-            return doc
-        openings = doc.pop(OPENINGS, {})
-        rules = self.cache.system(bout_id, state)
-        shown = {
-            seq: found
-            for seq, found in openings.items()
-            if openable(with_opening(doc["events"][int(seq)], found), hidden, type(rules))
-        }
-        if shown:
-            doc[OPENINGS] = shown
-        return doc
 
     # -- creating ------------------------------------------------------------------------
 
@@ -670,65 +435,6 @@ def _seed_part(text: str) -> str:
     if any(ord(ch) < 32 for ch in text):
         raise RuleError(f"client seed part {text!r} has control characters")
     return text
-
-
-def failure_of(events: Sequence[Record]) -> str | None:
-    """Why a command failed after its dice were thrown (its `failed` event), or None.
-
-    Such a command answers like one that worked (its rolls stored, status 200) and says so
-    here: a 4xx answer means that nothing changed.
-    """
-    for e in events:
-        if e["type"] == EventType.FAILED:
-            return p.Failed.read(e["payload"]).error
-    return None
-
-
-def action_answer(events: Sequence[Record]) -> dict[str, Any]:
-    """The answer to one action: its outcome's reading, the rolls and what followed (or why
-    it failed after its dice were thrown: `failed`)."""
-    # One pass over the events (an answer is made for every action), then the answer's keys
-    # in their order: the outcome's, failed, rolls, events, seq, next and winner (in the order
-    # of their first events; the last event of each says), roll.
-    outcome: Record | None = None
-    failed: Record | None = None
-    rolls: list[Any] = []
-    listed: list[dict[str, Any]] = []
-    last: dict[str, Record] = {}
-    for e in events:
-        kind = e["type"]
-        listed.append({"seq": e["seq"], "type": kind})
-        if kind == _ROLL:
-            rolls.append(e["payload"])
-        elif kind == _OUTCOME:
-            outcome = outcome or e
-        elif kind == _FAILED:
-            failed = failed or e
-        elif kind == _TURN:
-            last["next"] = e
-        elif kind == _ENDED:
-            last["winner"] = e
-    answer: dict[str, Any] = dict(outcome["payload"]) if outcome else {}
-    if failed is not None:
-        answer["failed"] = p.Failed.read(failed["payload"]).error
-    answer["rolls"] = rolls
-    answer["events"] = listed
-    if outcome:
-        answer["seq"] = outcome["seq"]
-    for key, e in last.items():
-        if key == "next":
-            answer["next"] = p.Turn.read(e["payload"]).fighter
-        else:
-            answer["winner"] = p.Ended.read(e["payload"]).winner
-    first = p.Roll.read(rolls[0]) if rolls else None
-    if first is not None and "roll" not in answer and len(first.faces) == 1:
-        answer["roll"] = first.faces[0]
-    return answer
-
-
-#: The event types `action_answer` looks at, read once.
-_ROLL, _OUTCOME, _FAILED = EventType.ROLL, EventType.OUTCOME, EventType.FAILED
-_TURN, _ENDED = EventType.TURN, EventType.ENDED
 
 
 def rule_system(bout: BoutState) -> RuleSystem:

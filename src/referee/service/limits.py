@@ -36,7 +36,7 @@ import anyio.to_thread
 from sqlalchemy.exc import SQLAlchemyError
 
 from referee.errors import RefereeError
-from referee.store.counters import SharedCounters, counter_key
+from referee.store import SharedCounters, counter_key
 
 ASGIApp = Callable[
     [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],

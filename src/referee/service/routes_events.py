@@ -17,8 +17,7 @@ from referee.service.connections import ends_at_shutdown
 from referee.service.limits import client_address
 from referee.service.live import Grant
 from referee.service.routing import Ask, AuthHeader, Reader, bearer, caller_of
-from referee.store import Role
-from referee.store.store import MAX_EVENTS_PER_BOUT
+from referee.store import MAX_EVENTS_PER_BOUT, Role
 
 #: The largest seq a cursor (`after`, `Last-Event-ID`) may name: a bout holds at most this
 #: many events, so anything past it is a mistake (400), never a database error.

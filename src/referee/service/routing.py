@@ -17,8 +17,8 @@ waiting for the write lock, quick commits: `Store.unit_now`), the event loop run
 itself: a quick SQLite write costs less than a hand-off to a worker thread and back. Else
 `once` takes the one trip to a worker thread that the database work needs, at most
 `WRITE_THREADS` at once (the others wait their turn on the event loop), and the answer is
-serialized back on the event loop. The routes are `LeanRoute`s (`referee.service.lean`): a
-well-formed request runs without FastAPI's per-request machinery, with the same answer.
+serialized back on the event loop. Each write route has a lean lane (`referee.service.lean`):
+a well-formed request runs without FastAPI's per-request machinery, with the same answer.
 
 What a caller may do is decided in one place, `referee.bout.permissions`. The route modules
 (`routes_*.py`) each build an `APIRouter` over one `Ask`; `app.py` assembles them.
@@ -33,7 +33,9 @@ from typing import Annotated, Any
 from anyio import CapacityLimiter, to_thread
 from anyio.lowlevel import RunVar
 from fastapi import Depends, Header, Request
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, WithJsonSchema
+from starlette.routing import Match
 
 from referee.errors import AuthError
 from referee.service import receipts
@@ -78,7 +80,7 @@ def bearer(authorization: str | None) -> str | None:
 #: Writes of one service process running in threads at once. More threads than a few only
 #: contend for the interpreter with the requests being served, and on SQLite queue on its one
 #: writer's lock; a few queued behind the writer still commit together (one fsync for the
-#: group, see `referee.store.engine.write_transaction`). With 8 clients attacking
+#: group, see `referee.store.writers.transaction`). With 8 clients attacking
 #: (`benchmarks/bench_service.py`), 4 threads did about 1.2x the attacks a second of 8 on
 #: SQLite and 1.4x on PostgreSQL, with a p99 a third as long on SQLite.
 WRITE_THREADS = 4
@@ -93,6 +95,18 @@ class Write:
     bout_id: str | None
     token: str | None
     key: str | None
+
+    @classmethod
+    def of(
+        cls, scope: MutableMapping[str, Any], authorization: str | None, idempotency_key: str | None
+    ) -> Write:
+        """The `Write` of a request (its ASGI scope) with the values of its `Authorization` and
+        `Idempotency-Key` headers: what the `Writer` dependency gives, and what the write
+        routes' lean lanes (`referee.service.lean`) make from the same two headers."""
+        ask = scope["app"].state.ask
+        assert isinstance(ask, Ask)
+        bout_id = scope.get("path_params", {}).get("bout_id")
+        return cls(ask, scope, bout_id, bearer(authorization), idempotency_key)
 
     def caller(self, appends: bool = False) -> Caller:
         """Who the token stands for in the bout (nobody for a request outside a bout);
@@ -179,18 +193,36 @@ async def writing(
 ) -> Write:
     """The dependency of a write: the request, to be run `once` (headers only: no I/O, so it
     runs on the event loop)."""
-    return write_for(request.scope, authorization, idempotency_key)
+    return Write.of(request.scope, authorization, idempotency_key)
 
 
-def write_for(
-    scope: MutableMapping[str, Any], authorization: str | None, idempotency_key: str | None
-) -> Write:
-    """The `Write` of a request (its ASGI scope) with these two headers' values: what the
-    `Writer` dependency gives, also made by `LeanRoute` without FastAPI's machinery."""
-    ask = scope["app"].state.ask
-    assert isinstance(ask, Ask)
-    bout_id = scope.get("path_params", {}).get("bout_id")
-    return Write(ask, scope, bout_id, bearer(authorization), idempotency_key)
+class TailRoute(APIRoute):
+    """FastAPI's route, which turns a request down at once when its path does not end in the
+    route's literal last segment (`/attacks`): its pattern cannot match such a path (a router
+    tries a request against its routes in turn, a dozen before an attack). Anything else is
+    FastAPI's own match."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        #: Every path the route matches ends in this (None: the last segment is a parameter).
+        self.tail = literal_tail(path)
+
+    def matches(self, scope: MutableMapping[str, Any]) -> tuple[Match, MutableMapping[str, Any]]:
+        tail = self.tail
+        if tail is not None and not scope["path"].endswith(tail):  # every route scope has one
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
+def literal_tail(path: str) -> str | None:
+    """The last segment of a route's path with its slash, when it is literal text (no
+    parameter): every path the route matches ends in it. None otherwise.
+
+    >>> literal_tail("/api/bouts/{bout_id}/attacks"), literal_tail("/api/bouts/{bout_id}")
+    ('/attacks', None)
+    """
+    last = path.rpartition("/")[2]
+    return "/" + last if last and "{" not in last and "}" not in last else None
 
 
 #: A read route's caller: `caller: Reader`.

@@ -7,28 +7,24 @@
 A client package (the Discord bot) may keep tables of its own in the same database: it makes
 them with `migrate_part(store.engine, part, migrations)` and writes them in
 `write_transaction(store.engine)`. This module is the store's public interface; its submodules
-are its own.
+are its own (the service and the Discord bot import this module only).
 """
 
 from referee.errors import StorageError
-from referee.store.engine import (
-    PartMigrations,
-    default_url,
-    engine_url,
-    migrate_part,
-    write_transaction,
-)
+from referee.store.counters import SharedCounters, counter_key
+from referee.store.engine import default_url, engine_url
+from referee.store.migrations import PartMigrations, migrate_part
 from referee.store.records import BoutRecord, Role, ServerSeed, TokenRecord, token_hash
 from referee.store.schema import SCHEMA_VERSION
 from referee.store.store import (
     HELD_EVENTS,
     MAX_EVENTS_PER_BOUT,
     MAX_NEW_EVENTS,
-    Build,
     Dice,
-    RngBuild,
+    DraftBuild,
     Store,
 )
+from referee.store.units import write_transaction
 
 __all__ = [
     "HELD_EVENTS",
@@ -36,15 +32,16 @@ __all__ = [
     "MAX_NEW_EVENTS",
     "SCHEMA_VERSION",
     "BoutRecord",
-    "Build",
     "Dice",
+    "DraftBuild",
     "PartMigrations",
-    "RngBuild",
     "Role",
     "ServerSeed",
+    "SharedCounters",
     "StorageError",
     "Store",
     "TokenRecord",
+    "counter_key",
     "default_url",
     "engine_url",
     "migrate_part",

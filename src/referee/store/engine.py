@@ -1,9 +1,8 @@
-"""Database URLs, engines with the right settings, error wrapping, units of work and
-migrations.
+"""Database URLs, engines with the right settings, and the driver's errors as the store's.
 
 SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
-timeout, foreign keys; write transactions start with BEGIN IMMEDIATE so that writers
-queue instead of failing half-way (how they queue, and commit together: `store.writers`).
+timeout, foreign keys; its write transactions are `referee.store.writers`'s (BEGIN
+IMMEDIATE, so that writers queue instead of failing half-way, and commit together).
 PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use.
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
@@ -14,32 +13,17 @@ True
 
 from __future__ import annotations
 
-import contextvars
 import os
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
-from referee.store.notify import committed, take_touched
-from referee.store.raw import run_sql
-from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
-from referee.store.writers import (
-    BUSY_TIMEOUT_S,
-    DRIVER_BEGUN,
-    WRITE,
-    Begun,
-    grouped,
-    register,
-    run_begun,
-    writers_of,
-)
+from referee.store.writers import BUSY_TIMEOUT_S, register
 
 #: Environment variable naming the default database (a path or a URL).
 DB_ENV = "REFEREE_DB"
@@ -49,15 +33,6 @@ DB_ENV = "REFEREE_DB"
 #: steady use is not pinged (a round trip saved on every operation of a busy service).
 PING_AFTER_IDLE_S = 1.0
 _IDLE_SINCE = "referee_idle_since"
-
-#: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
-_MIGRATION_LOCK = 0x5EFE_EE01
-
-
-#: The unit of work open in this context, if any: (engine, its connection in a transaction).
-_UNIT: contextvars.ContextVar[tuple[Engine, Connection] | None] = contextvars.ContextVar(
-    "referee_unit_of_work", default=None
-)
 
 
 def default_url() -> str:
@@ -127,7 +102,6 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     engine = create_engine(full, **options)
     register(engine, grouped=path is not None)
     event.listen(engine, "connect", _sqlite_settings)
-    event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -179,18 +153,6 @@ def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(connection: Connection) -> None:
-    if connection.info.get(DRIVER_BEGUN):
-        # A write transaction begun on the driver itself (`store.writers.begin_on_driver`):
-        # SQLAlchemy's transaction, begun by a statement run through it, is that one.
-        driver = connection.connection.driver_connection
-        if driver is not None and driver.in_transaction:
-            return
-    write = connection.get_execution_options().get(WRITE, False)
-    # On the driver's cursor (`referee.store.raw`): every write begins here.
-    run_sql(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
-
-
 def is_postgres(engine: Engine) -> bool:
     """Whether the engine talks to PostgreSQL."""
     return engine.dialect.name == "postgresql"
@@ -231,146 +193,3 @@ def driver_reason(err: DBAPIError) -> str:
     """The driver's error class and the first line of its message, for a StorageError."""
     text = str(err.orig).strip()
     return f"{type(err.orig).__name__}: {text.splitlines()[0] if text else 'unknown'}"
-
-
-def unavailable_as_storage_error(engine: Engine) -> StorageErrors:
-    """Turn a driver's "cannot connect / cannot open" error into StorageError (no parameters)."""
-    return StorageErrors(engine)
-
-
-def ambient(engine: Engine) -> Connection | None:
-    """The connection of the unit of work open on `engine` in this context, or None."""
-    held = _UNIT.get()
-    return held[1] if held is not None and held[0] is engine else None
-
-
-def unit_of_work(engine: Engine, begun: Begun | None = None) -> AbstractContextManager[Connection]:
-    """One transaction around everything the store does on `engine` in this context.
-
-    Every read and write of the store inside it uses its connection, and it commits only when
-    the block ends without an exception: an operation of several steps is stored whole or not
-    at all. Nested units are part of the outer one. `begun`: a transaction
-    `store.writers.begin_now` began on this thread (else `write_transaction`'s).
-    """
-    held = ambient(engine)
-    if held is not None:
-        return nullcontext(held)
-    return _new_unit(engine, begun)
-
-
-def _new_unit(engine: Engine, begun: Begun | None) -> AbstractContextManager[Connection]:
-    return _Unit(engine, write_transaction(engine) if begun is None else run_begun(begun))
-
-
-class _Unit:
-    """A unit of work: `transaction`'s connection is the unit's (`ambient`) while it is open.
-    (A class rather than a generator: every write of the service is one.)"""
-
-    __slots__ = ("engine", "token", "transaction")
-
-    def __init__(self, engine: Engine, transaction: AbstractContextManager[Connection]) -> None:
-        self.engine = engine
-        self.transaction = transaction
-
-    def __enter__(self) -> Connection:
-        connection = self.transaction.__enter__()
-        self.token = _UNIT.set((self.engine, connection))
-        return connection
-
-    def __exit__(self, kind: Any, err: BaseException | None, trace: Any) -> bool | None:
-        _UNIT.reset(self.token)
-        return self.transaction.__exit__(kind, err, trace)
-
-
-def write_transaction(engine: Engine) -> AbstractContextManager[Connection]:
-    """One write transaction: BEGIN IMMEDIATE on SQLite; commit on success, else roll back.
-
-    SQLite has one writer at a time; the writers of this process queue on a lock rather than
-    in SQLite's busy handler, whose sleeps grow to 100 ms and make the slowest answers slow.
-    (Other processes on the same file still wait in the busy handler.) Inside a unit of work
-    (`unit_of_work`) it is the unit's transaction. On a SQLite file, writers that queue
-    commit together (`store.writers.grouped`): one fsync for the group, each writer's block
-    still stored whole or not at all, none answered before the commit that stores it.
-    """
-    held = ambient(engine)
-    if held is not None:
-        return nullcontext(held)
-    return _write_transaction(engine)
-
-
-@contextmanager
-def _write_transaction(engine: Engine) -> Iterator[Connection]:
-    writers = writers_of(engine)
-    if writers is not None and writers.grouped:
-        with grouped(engine, writers) as connection:
-            yield connection
-        return
-    with writers.lock if writers is not None else nullcontext(), engine.connect() as connection:
-        connection.execution_options(**{WRITE: True})
-        try:
-            with connection.begin():
-                yield connection
-        finally:
-            touched = take_touched(connection)
-    committed(engine, touched)  # reached only after a commit
-
-
-def migrate(engine: Engine) -> int:
-    """Bring the schema up to `SCHEMA_VERSION`; safe when several processes start at once."""
-    with unavailable_as_storage_error(engine), write_transaction(engine) as connection:
-        if is_postgres(engine):
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        connection.exec_driver_sql(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-        )
-        current = connection.execute(text("SELECT max(version) FROM schema_version")).scalar()
-        current = int(current or 0)
-        if current > SCHEMA_VERSION:
-            raise StorageError(
-                f"database {safe_url(engine)!r} has schema version {current}, newer than "
-                f"this referee knows ({SCHEMA_VERSION}); upgrade referee"
-            )
-        for version, steps in MIGRATIONS:
-            if version > current:
-                for statement in steps:
-                    connection.exec_driver_sql(statement)
-                connection.execute(
-                    text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": version}
-                )
-        return SCHEMA_VERSION
-
-
-#: A client package's own migrations: (version, DDL statements), versions 1, 2, 3, ...
-PartMigrations = tuple[tuple[int, tuple[str, ...]], ...]
-
-
-def migrate_part(engine: Engine, part: str, migrations: PartMigrations) -> int:
-    """Bring a client package's own tables (`part`, e.g. "discord") up to its last version.
-
-    The store's public hook for a client's tables: the client owns its DDL; the store applies
-    each version once, in one transaction with the record of it (`schema_parts`), safe when
-    several processes start at once. Returns the part's version.
-    """
-    with unavailable_as_storage_error(engine), write_transaction(engine) as connection:
-        if is_postgres(engine):
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        found = connection.execute(
-            text("SELECT version FROM schema_parts WHERE part = :part"), {"part": part}
-        ).scalar()
-        current = int(found or 0)
-        latest = migrations[-1][0] if migrations else 0
-        if current > latest:
-            raise StorageError(
-                f"database {safe_url(engine)!r} has {part} tables of version {current}, newer "
-                f"than this referee knows ({latest}); upgrade referee"
-            )
-        for version, steps in migrations:
-            if version > current:
-                for statement in steps:
-                    connection.exec_driver_sql(statement)
-        if latest > current:
-            record = "UPDATE schema_parts SET version = :v WHERE part = :part"
-            if not current:
-                record = "INSERT INTO schema_parts (part, version) VALUES (:part, :v)"
-            connection.execute(text(record), {"part": part, "v": latest})
-        return latest

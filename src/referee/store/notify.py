@@ -22,10 +22,9 @@ the safety net (a process killed between a commit and its notification).
 >>> heard = []
 >>> stop = store.watch(heard.append)
 >>> _ = store.create_bout(system="msv", name="Spar", bout_id="b1")
->>> from referee.ledger import chain
->>> def note(last, events):
-...     return [chain(last, "note", None, {}, "2026-11-29T22:40:13.000000Z")]
->>> _ = store.append("b1", note)
+>>> from types import SimpleNamespace
+>>> note = SimpleNamespace(type="note", actor=None, payload={})
+>>> _ = store.extend("b1", lambda events, dice: [note])
 >>> heard
 ['b1']
 >>> stop()

@@ -17,6 +17,12 @@ through it:
   (`WriterConnection`).
 
 Either way a write is one transaction, and nothing is answered before its commit.
+
+This module is the one owner of SQLite's write transaction: it begins it (`BEGIN IMMEDIATE`,
+from the engine's "begin" event or on the driver's connection itself), groups it, and ends it;
+whether one is open is the driver's own record (`sqlite3.Connection.in_transaction`), read
+nowhere else. `transaction` is every write transaction outside a unit of work, PostgreSQL's
+included (a plain one: the server groups WAL flushes itself).
 """
 
 from __future__ import annotations
@@ -25,10 +31,10 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from referee.errors import StorageError
@@ -40,12 +46,6 @@ BUSY_TIMEOUT_S = 30
 
 #: Execution option that makes a SQLite transaction BEGIN IMMEDIATE (take the write lock).
 WRITE = "referee_write"
-
-#: Key in a connection's `info` while the write transaction open on it was begun on the
-#: driver's connection itself (`begin_on_driver`), not by SQLAlchemy: a statement run through
-#: SQLAlchemy in it then joins that transaction instead of beginning one
-#: (`referee.store.engine`).
-DRIVER_BEGUN = "referee_driver_begun"
 
 #: The savepoint each grouped writer's block after the group's first runs in.
 _SAVEPOINT = "referee_writer"
@@ -114,14 +114,57 @@ _WRITERS: weakref.WeakKeyDictionary[Engine, Writers] = weakref.WeakKeyDictionary
 
 
 def register(engine: Engine, *, grouped: bool) -> Writers:
-    """Give a new SQLite engine its writers (`grouped`: commit queued writers together)."""
+    """Give a new SQLite engine its writers (`grouped`: commit queued writers together), and
+    begin its transactions (`_begin`)."""
     writers = _WRITERS[engine] = Writers(grouped)
+    event.listen(engine, "begin", _begin)
     return writers
+
+
+def _begin(connection: Connection) -> None:
+    """SQLAlchemy's "begin" event on a SQLite engine: BEGIN IMMEDIATE for a write connection
+    (`WRITE`), else BEGIN, on the driver's cursor (`referee.store.raw`). Nothing when the
+    driver is in a transaction already (`begin_on_driver` began it): SQLAlchemy's transaction,
+    begun by a statement run through it, is that one."""
+    driver = connection.connection.driver_connection
+    if driver is not None and driver.in_transaction:
+        return
+    write = connection.get_execution_options().get(WRITE, False)
+    run_sql(connection, "BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def writers_of(engine: Engine) -> Writers | None:
     """The writers of a SQLite engine (None for PostgreSQL)."""
     return _WRITERS.get(engine)
+
+
+def transaction(engine: Engine) -> AbstractContextManager[Connection]:
+    """One write transaction on `engine` (outside a unit of work): commit on success, else roll
+    back; `committed` told only after the commit.
+
+    On a SQLite file the writers of this process queue on `Writers.lock` (not in SQLite's busy
+    handler, whose sleeps grow to 100 ms; other processes on the same file still wait there),
+    and those that queue commit together (`grouped`). SQLite in memory: one at a time under the
+    same lock. PostgreSQL: a transaction of its own connection.
+    """
+    writers = _WRITERS.get(engine)
+    if writers is not None and writers.grouped:
+        return grouped(engine, writers)
+    return _alone(engine, writers)
+
+
+@contextmanager
+def _alone(engine: Engine, writers: Writers | None) -> Iterator[Connection]:
+    """A write transaction that commits alone (SQLite in memory, under the writers' lock;
+    PostgreSQL)."""
+    with writers.lock if writers is not None else nullcontext(), engine.connect() as connection:
+        connection.execution_options(**{WRITE: True})
+        try:
+            with connection.begin():
+                yield connection
+        finally:
+            touched = take_touched(connection)
+    committed(engine, touched)  # reached only after a commit
 
 
 # -- grouped, on threads ---------------------------------------------------------------------
@@ -214,7 +257,6 @@ def _end_group(writers: Writers, group: _Group) -> None:
         group.error = err
     finally:
         writers.group = None
-        group.connection.info.pop(DRIVER_BEGUN, None)
         with suppress(Exception):  # the pool discards a connection it cannot reset
             group.connection.close()
         group.done.set()
@@ -231,22 +273,18 @@ def begin_on_driver(connection: Connection, driver: Any) -> None:
     more Python than the BEGIN and the COMMIT themselves. Why it is still right: the
     statements are the same ones SQLAlchemy would have the driver run (BEGIN IMMEDIATE from
     the engine's "begin" event; the driver's `commit` and `rollback`, `end_on_driver`), on
-    the same connection; the connection's `info` says that the transaction is open
-    (`DRIVER_BEGUN`), so a statement run through SQLAlchemy's `Connection.execute` in it
-    joins it (its "begin" event sends no second BEGIN) and `end_on_driver` then ends it
-    through SQLAlchemy, as before. The driver's error comes out as SQLAlchemy's
-    (OperationalError for "database is locked").
+    the same connection; the driver says that the transaction is open (`in_transaction`), so
+    a statement run through SQLAlchemy's `Connection.execute` in it joins it (`_begin` sends
+    no second BEGIN) and `end_on_driver` then ends it through SQLAlchemy, as before. The
+    driver's error comes out as SQLAlchemy's (OperationalError for "database is locked").
     """
     run_sql(connection, "BEGIN IMMEDIATE")
-    connection.info[DRIVER_BEGUN] = True
 
 
 def end_on_driver(connection: Connection, driver: Any, *, commit: bool = True) -> None:
     """Commit (or roll back) the transaction `begin_on_driver` began: on the driver when
     only the driver knows of it, else (a statement through SQLAlchemy joined it) through
-    SQLAlchemy's transaction, which ends it on the driver in turn. `DRIVER_BEGUN` is
-    dropped first, whatever happens next."""
-    connection.info.pop(DRIVER_BEGUN, None)
+    SQLAlchemy's transaction, which ends it on the driver in turn."""
     joined = connection.get_transaction()
     if joined is not None:
         joined.commit() if commit else joined.rollback()
@@ -300,7 +338,6 @@ class WriterConnection:
         connection, self._connection, self.driver = self._connection, None, None
         if connection is None or connection.closed:
             return
-        connection.info.pop(DRIVER_BEGUN, None)
         try:
             run_sql(connection, f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}")
         except DBAPIError:
@@ -386,9 +423,3 @@ def begin_now(engine: Engine, writer: WriterConnection) -> Begun | None:
     except BaseException:
         writers.lock.release()
         raise
-
-
-def run_begun(begun: Begun) -> AbstractContextManager[Connection]:
-    """The block in `begun`'s transaction; commit on success (timed, for `begin_now`), else
-    roll back; the writers' lock is released either way."""
-    return begun

@@ -99,6 +99,14 @@ class RuleSystem(ABC):
     wound_words: ClassVar[tuple[str, str]] = ("wound", "wounds")
     #: Conditions as people read them, where the name does not say it (`referee.sentences`).
     condition_words: ClassVar[Mapping[str, str]] = {}
+    #: The dice a player types to attack (MSV: "1d100", read as a roll line), or None when the
+    #: system throws an attack's dice itself (SRP).
+    typed_attack: ClassVar[str | None] = None
+    #: The one stat a fighter may join with, typed as a whole number (MSV: "cs"), or None when a
+    #: fighter joins with a whole sheet (SRP).
+    join_stat: ClassVar[str | None] = None
+    #: What a fighter's hidden stats are called in a sentence ("its CS hidden").
+    hidden_words: ClassVar[str] = "its stats"
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         self.rules: dict[str, JSON] = self.load_rules(rules or {})
@@ -138,6 +146,11 @@ class RuleSystem(ABC):
     def hidden_stats(self) -> tuple[str, ...]:
         """Stats that may be hidden from the public view until revealed (SRP-10)."""
         return ()
+
+    @classmethod
+    def describe_stats(cls, stats: Mapping[str, Any]) -> str:
+        """A fighter's or a saved character's stats in a few words, for people."""
+        return ", ".join(f"{key} {value}" for key, value in stats.items())
 
     def blocked(self, fighter: Fighter, kind: str) -> str | None:
         """Why `fighter` may not take an action of `kind` now (a condition), or None."""

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.errors import NotationError
+from referee.systems.msv.notation import name_key as name_key
 
 #: A Second Life avatar shown with its user name, a Discord user with its tag.
 _USER = re.compile(r"(?P<name>.+?)\s*(?:\((?P<user>[\w.\-]{1,40})\)|(?P<tag>#\d{4}))")
@@ -33,15 +34,6 @@ _SEPARATORS = re.compile(r"[\s_.\-·•]+")
 
 #: The service's own voice in its transcripts: consequences and seed rotations.
 SERVICE = "Referee"
-
-
-def name_key(name: str) -> str:
-    """A screen name with case and spaces taken out (as AOL compared them).
-
-    >>> name_key("Tarl Cabot") == name_key("tarlcabot")
-    True
-    """
-    return "".join(name.split()).casefold()
 
 
 def look(name: str) -> str:

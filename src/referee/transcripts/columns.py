@@ -103,10 +103,10 @@ class Readings(Columns[Reading]):
         return len(self.lines)
 
     def _make(self) -> tuple[Reading, ...]:
-        new = tuple.__new__  # what `Reading._make` calls, without its call and length check
+        make = Reading._make  # the named tuple's constructor from one sequence
         return tuple(
             [
-                new(Reading, (line, *who, *what))
+                make((line, *who, *what))
                 for line, who, what in zip(self.lines, self.whos, self.whats, strict=True)
             ]
         )
@@ -136,6 +136,6 @@ class Anomalies(Columns[Anomaly]):
         return len(self.lines)
 
     def _make(self) -> tuple[Anomaly, ...]:
-        lines, whys, new = self.lines, self.whys, tuple.__new__
+        lines, whys, make = self.lines, self.whys, Anomaly._make
         order = sorted(range(len(lines)), key=lines.__getitem__)
-        return tuple([new(Anomaly, (lines[i], *whys[i])) for i in order])
+        return tuple([make((lines[i], *whys[i])) for i in order])

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from referee.errors import NotationError, RuleError
+from referee.errors import RuleError
 from referee.systems.msv.attack import CombatSkill
-from referee.systems.msv.notation import read_fighter
-from referee.transcripts.authors import name_key
+from referee.systems.msv.notation import name_key, read_fighter, read_sides
 
 #: The most fighters one spar may have (a group spar fought in one chat room).
 MAX_FIGHTERS = 32
@@ -64,15 +63,11 @@ or old dice NAME=2dN, e.g. 'PaKur=2d24')
 
 
 def with_sides(fighters: Sequence[Fighter], sides: Sequence[str]) -> tuple[Fighter, ...]:
-    """The fighters with the sides `NAME=SIDE` puts them on."""
+    """The fighters with the sides `NAME=SIDE` puts them on (`read_sides`)."""
     out = list(fighters)
-    for text in sides:
-        name, sep, side = text.rpartition("=")
-        index = next((i for i, f in enumerate(out) if f.key == name_key(name)), None)
-        if not sep or index is None or not side.strip() or len(side) > 64:
-            names = ", ".join(f.name for f in out)
-            raise NotationError(f"bad side {text[:80]!r} (expected NAME=SIDE for one of: {names})")
-        out[index] = replace(out[index], side=side.strip())
+    for name, side in read_sides(sides, [f.name for f in out]).items():
+        index = next(i for i, f in enumerate(out) if f.name == name)
+        out[index] = replace(out[index], side=side)
     return tuple(out)
 
 

@@ -20,14 +20,12 @@ import csv
 import html
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
 
 from referee.errors import NotationError
 from referee.transcripts.authors import Trust
-from referee.transcripts.columns import Columns
 from referee.transcripts.decoding import (
     MAX_LOG_BYTES,
     check_text,
@@ -36,6 +34,7 @@ from referee.transcripts.decoding import (
     split_lines,
 )
 from referee.transcripts.formats import AOL, BY_NAME, FORMATS, Format
+from referee.transcripts.lines import LogLine, RollLines, Said
 from referee.transcripts.rolls import HostRoll, find_roll, read_roll
 from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
 
@@ -65,100 +64,6 @@ _TAG = re.compile(r"<[^<>\n]{0,400}>")
 _QUOTE_MARKS = (">", "((", "[[")
 
 
-class LogLine(NamedTuple):
-    """One line of a log: its number and text; for a roll line, its time stamp as written,
-    its author, the roll, and why it does not count as rolled (`forged`) or that it is a
-    quote (`quoted`)."""
-
-    number: int
-    text: str
-    stamp: str | None = None
-    speaker: str | None = None
-    roll: HostRoll | None = None
-    forged: str | None = None
-    quoted: bool = False
-
-    @property
-    def is_roll(self) -> bool:
-        """Whether the line says a roll at all (rolled, forged or quoted)."""
-        return self.roll is not None or self.forged is not None
-
-
-#: What a roll line says, shared by the lines that say it alike: (author, roll, why it does
-#: not count as rolled (`forged`), whether it is a quote), as in a `LogLine`.
-Claim = tuple[str | None, HostRoll | None, str | None, bool]
-
-
-class RollLines(Columns[LogLine]):
-    """The roll lines of a log as columns (`referee.transcripts.columns`): each line's number,
-    its time stamp and which of the log's claims it says (`which`, an index into `claims`, the
-    different things the roll lines say); a `LogLine` is made for each when first asked for.
-
-    >>> rolls = RollLines.of([LogLine(2, "OnlineHost: A rolled 1 100-sided die: 9", None,
-    ...                               "OnlineHost", HostRoll("A", 1, 100, (9,)))])
-    >>> rolls.numbers, rolls.claims[rolls.which[0]][1].faces, rolls[0].speaker
-    ([2], (9,), 'OnlineHost')
-    """
-
-    __slots__ = ("_bracketed", "_raw", "_texts", "claims", "numbers", "stamps", "which")
-
-    def __init__(self, raw: Sequence[str] = (), bracketed: bool = False) -> None:
-        super().__init__()
-        self.numbers: list[int] = []
-        self.stamps: list[str | None] = []
-        self.which: list[int] = []
-        self.claims: list[Claim] = []
-        self._texts: list[str] | None = None
-        self._raw = raw  # the file's lines: a roll line's text is its line of the file
-        self._bracketed = bracketed  # stamps as matched, brackets and all (taken off when made)
-
-    @classmethod
-    def of(cls, lines: Iterable[LogLine]) -> RollLines:
-        """The columns of these roll lines (a claim for each)."""
-        rolls = cls()
-        texts = rolls._texts = []
-        for number, text, stamp, speaker, roll, forged, quoted in lines:
-            rolls.numbers.append(number)
-            rolls.stamps.append(stamp)
-            rolls.which.append(len(rolls.claims))
-            rolls.claims.append((speaker, roll, forged, quoted))
-            texts.append(text)
-        return rolls
-
-    def __len__(self) -> int:
-        return len(self.numbers)
-
-    def _make(self) -> tuple[LogLine, ...]:
-        numbers, claims = self.numbers, self.claims
-        texts = self._texts
-        if texts is None:
-            raw = self._raw
-            texts = [raw[number - 1] for number in numbers]
-        stamps = self.stamps
-        if self._bracketed:
-            stamps = [None if s is None else (s.strip("[]() \t") or None) for s in stamps]
-        new = tuple.__new__  # what `LogLine._make` calls, without its call and length check
-        return tuple(
-            [
-                new(LogLine, (number, text, stamp, *claims[which]))
-                for number, text, stamp, which in zip(
-                    numbers, texts, stamps, self.which, strict=True
-                )
-            ]
-        )
-
-
-class Said(NamedTuple):
-    """What one line says and who said it: `kind` is speech, emote, quote, system or text
-    (a line in no shape of the format: nobody's)."""
-
-    number: int
-    author: str | None
-    text: str
-    kind: str
-    stamp: str | None = None
-
-
 @dataclass(frozen=True)
 class Transcript:
     """A read log: the file's lines, its format, its hosts, every roll line, and notes on how
@@ -177,10 +82,10 @@ class Transcript:
     def lines(self) -> tuple[LogLine, ...]:
         """Every line of the log as a `LogLine` (roll lines read, the rest only text)."""
         rolls = {line.number: line for line in self.rolls}
-        new, get = tuple.__new__, rolls.get
+        get, make = rolls.get, LogLine._make
         return tuple(
             [
-                get(n) or new(LogLine, (n, text, None, None, None, None, False))
+                get(n) or make((n, text, None, None, None, None, False))
                 for n, text in enumerate(self.raw, start=1)
             ]
         )

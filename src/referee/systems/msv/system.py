@@ -62,6 +62,9 @@ class MsvSystem(RuleSystem):
     outcomes = payloads.OUTCOMES
     initiative_detail = payloads.Initiative
     wound_words = ("damage", "damage")
+    typed_attack = "1d100"
+    join_stat = "cs"
+    hidden_words = "its CS"
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -137,6 +140,15 @@ class MsvSystem(RuleSystem):
             if cs <= MAX_CS:  # at most 101 x 100 readings
                 self._readings[cs, roll] = found
         return found
+
+    @classmethod
+    def describe_stats(cls, stats: Mapping[str, Any]) -> str:
+        """`CS 65`.
+
+        >>> MsvSystem.describe_stats({"cs": 65})
+        'CS 65'
+        """
+        return f"CS {stats['cs']}"
 
     def hidden_stats(self) -> tuple[str, ...]:
         """The referee may keep an NPC's CS hidden until revealed or the close, as SRP-10 lets

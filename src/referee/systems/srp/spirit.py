@@ -325,7 +325,7 @@ def parse_spirits(tokens: Sequence[str]) -> tuple[SpiritFighter, ...]:
             not sep
             or not name
             or not is_whole(spirit_text)
-            or (pm_text and not is_whole(pm_text, signed=True))
+            or (pm_text and not is_whole(pm_text, signs="-"))
         ):
             raise NotationError(f"bad combatant {token!r} (expected NAME=SPIRIT or NAME=SPIRIT/PM)")
         parsed.append((name, int(spirit_text), int(pm_text) if pm_text else None))

@@ -26,30 +26,34 @@ from referee.errors import RuleError
 from referee.rng import Rng, die, fighter_dice
 from referee.systems.base import (
     JSON,
-    ConditionChange,
     Initiative,
     Outcome,
     RuleSystem,
     StatChange,
-    Wound,
     register,
 )
-from referee.systems.srp import melee, missile, payloads
+from referee.systems.srp import payloads
 from referee.systems.srp.actions import (
     Condition,
     Special,
-    break_free,
-    special_action,
     why_blocked,
 )
-from referee.systems.srp.combatants import attack_from, defense_from
-from referee.systems.srp.gear import Weapon
-from referee.systems.srp.geometry import Body, can_attack, distance, rear_attack
 from referee.systems.srp.rules import TurnOrder, hits_to_down, load_rules
-from referee.systems.srp.sheet import Sheet, parse_defense
+from referee.systems.srp.sheet import Sheet
 from referee.systems.srp.stats import check_stats, sheet_from_stats
 from referee.systems.srp.system_moves import moving
+from referee.systems.srp.system_options import (
+    allowed,
+    target_of,
+)
+from referee.systems.srp.system_specials import (
+    break_free_handler,
+    pick_up_handler,
+    release_handler,
+    special_handler,
+)
 from referee.systems.srp.system_spirit import passed_out, spirit_round
+from referee.systems.srp.system_strikes import attack_handler, shoot_handler
 from referee.systems.srp.system_world import stand_where_reported
 
 if TYPE_CHECKING:
@@ -72,6 +76,7 @@ class SrpSystem(RuleSystem):
     initiative_detail = payloads.Initiative
     wound_words = ("hit", "hits")
     condition_words: ClassVar[Mapping[str, str]] = {c.value: c.words for c in Condition}
+    hidden_words = "its skills, defense and armor"
 
     def __init__(self, rules: Mapping[str, Any] | None = None) -> None:
         super().__init__(rules)
@@ -129,6 +134,20 @@ class SrpSystem(RuleSystem):
         """SRP-9: the sheet's hit total (one more when the pack says down means exceeding it)."""
         return hits_to_down(int(fighter.stats.get("hits", 1)), self.srp)
 
+    @classmethod
+    def describe_stats(cls, stats: Mapping[str, Any]) -> str:
+        """A sheet's hits, defense, skills, weapons and armor.
+
+        >>> SrpSystem.describe_stats({"hits": 10, "defense": 2, "skills": {"sword": 12},
+        ...                           "weapons": [{"name": "sword"}], "armor": 3})
+        "hits 10, defense 2, skills {'sword': 12}, weapons sword, armor AP 3"
+        """
+        weapons = ", ".join(str(w["name"]) for w in stats.get("weapons") or [])
+        return (
+            f"hits {stats.get('hits')}, defense {stats.get('defense')}, "
+            f"skills {stats.get('skills')}, weapons {weapons}, armor AP {stats.get('armor')}"
+        )
+
     def hidden_stats(self) -> tuple[str, ...]:
         """SRP-10: the referee may keep skills, defense, armor, PM and Spirit hidden."""
         return ("skills", "defense", "avoid", "armor", "pm", "spirit")
@@ -151,334 +170,10 @@ class SrpSystem(RuleSystem):
 Handler = Callable[[SrpSystem, "BoutState", str, dict[str, Any], Rng], Outcome]
 
 
-def _allowed(options: Mapping[str, Any], kind: str, allowed: set[str]) -> None:
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        raise RuleError(f"unknown {kind} options {unknown!r} (expected {sorted(allowed)!r})")
-
-
-def _target(bout: BoutState, actor: str, options: Mapping[str, Any], kind: str) -> Fighter:
-    enemies = bout.enemies_of(actor)
-    if "target" not in options:
-        if len(enemies) == 1:
-            return enemies[0]
-        raise RuleError(
-            f"name the target of the {kind}: one of {', '.join(f.name for f in enemies)}"
-        )
-    name = options["target"]
-    target = bout.fighter(name) if isinstance(name, str) else None
-    if target is None or target not in enemies:
-        raise RuleError(f"{actor} cannot {kind} {name!r}: not a standing enemy")
-    return target
-
-
-def _weapon(sheet: Sheet, options: Mapping[str, Any]) -> Weapon:
-    name = options.get("weapon")
-    return sheet.weapon if name is None else sheet.find_weapon(str(name))
-
-
-def _body(sheet: Sheet, weapon: Weapon | None = None) -> Body:
-    reach = (weapon or sheet.weapon).reach
-    return Body(sheet.name, sheet.x, sheet.y, sheet.facing, reach)
-
-
-def _check_reach(att: Sheet, weapon: Weapon, target: Sheet) -> None:
-    if att.placed and target.placed and not can_attack(_body(att, weapon), (target.x, target.y)):
-        gap = distance((att.x, att.y), (target.x, target.y))
-        band = "beyond 1.5 m up to" if weapon.long else "up to"
-        raise RuleError(
-            f"{target.name} is {gap:g} m from {att.name}; the {weapon.name} reaches "
-            f"{band} {weapon.reach:g} m (SRP-15)"
-        )
-
-
-def _rear(att: Sheet, target: Sheet, options: Mapping[str, Any]) -> bool:
-    rear = bool_option(options, "rear")
-    if att.placed and target.placed:
-        return rear_attack((att.x, att.y), _body(target))
-    return rear
-
-
-def bool_option(options: Mapping[str, Any], key: str, default: bool = False) -> bool:
-    """An option that is true or false: a JSON boolean, never text or a number.
-
-    `"no"`, `"false"` and `"0"` are not false (nor true): they are a clear error naming the
-    option, as is anything but `true` and `false`.
-
-    >>> bool_option({"rear": True}, "rear"), bool_option({}, "rear")
-    (True, False)
-    >>> bool_option({"rear": "no"}, "rear")
-    Traceback (most recent call last):
-    ...
-    referee.errors.RuleError: rear 'no' is not true or false (a JSON boolean: true or false)
-    """
-    value = options.get(key, default)
-    if not isinstance(value, bool):
-        raise RuleError(f"{key} {value!r} is not true or false (a JSON boolean: true or false)")
-    return value
-
-
-def _int_option(options: Mapping[str, Any], key: str) -> int:
-    value = options.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or not -50 <= value <= 50:
-        raise RuleError(f"{key} {value!r} is not a whole number -50..50")
-    return value
-
-
-def _holding(bout: BoutState, actor: Fighter, target: Fighter) -> bool:
-    return (
-        actor.has(Condition.GRAPPLING.value)
-        and actor.stats.get("holds") == target.name
-        and target.has(Condition.GRAPPLED.value)
-    )
-
-
-def _attack(
-    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
-) -> Outcome:
-    _allowed(options, "attack", {"target", "weapon", "defend", "rear", "modifier"})
-    me, foe = bout.fighter(actor), _target(bout, actor, options, "attack")
-    att, tgt = system.sheet(me), system.sheet(foe)
-    weapon = _weapon(att, options)
-    if weapon.missile and not weapon.thrown:
-        raise RuleError(f"the {weapon.name} is a missile weapon: use 'shoot'")
-    _check_reach(att, weapon, tgt)
-    rear = _rear(att, tgt, options)
-    attack = attack_from(
-        att,
-        weapon=weapon,
-        rear=rear,
-        modifier=_int_option(options, "modifier"),
-        automatic=_holding(bout, me, foe),
-    )
-    attack = replace(attack, missile=False, thrown=False)
-    kind = parse_defense(options["defend"]) if "defend" in options else None
-    result = melee.strike(attack, defense_from(tgt, kind), rng, system.srp)
-    return _strike_outcome("attack", actor, foe.name, weapon, rear, result)
-
-
-def with_weapon(weapon: Weapon) -> str:
-    """How a summary names the weapon used.
-
-    >>> with_weapon(Weapon("mace")), with_weapon(Weapon("unarmed"))
-    ('with the mace', 'bare-handed')
-    """
-    return "bare-handed" if weapon.name == "unarmed" else f"with the {weapon.name}"
-
-
-def _strike_outcome(
-    kind: str, actor: str, target: str, weapon: Weapon, rear: bool, result: melee.Strike
-) -> Outcome:
-    strike = payloads.strike_fields(result.as_dict())
-    payload = payloads.Attack(target=target, weapon=weapon.name, rear=rear, **strike)
-    if result.hit_level is None:
-        said = "no effect"
-    else:
-        said = f"{result.hit_level.label} hit, {result.hits} hit{'s' if result.hits != 1 else ''}"
-    stun = (ConditionChange(target, Condition.STUNNED.value, 1),) if result.stun else ()
-    return Outcome(
-        kind,
-        payload,
-        f"{actor} {kind}s {target} {with_weapon(weapon)}: {said}" + (", stunned" if stun else ""),
-        wounds=(Wound(target, result.hits),) if result.hits else (),
-        conditions=stun,
-    )
-
-
-def _shoot(
-    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
-) -> Outcome:
-    _allowed(options, "shoot", {"target", "weapon", "fire", "range", "modifier"})
-    foe = _target(bout, actor, options, "shoot")
-    att, tgt = system.sheet(bout.fighter(actor)), system.sheet(foe)
-    weapon = _weapon(att, options)
-    if not weapon.missile:
-        raise RuleError(f"the {weapon.name} is not a missile weapon (it has no range)")
-    shot = missile.Shot(
-        skill=att.skill(weapon.name), weapon_damage=weapon.damage, dam=att.dam,
-        thrown=weapon.thrown, modifier=_int_option(options, "modifier"), rof=weapon.rof,
-        fire=_fire(options), distance=_range(att, tgt, weapon, options),
-    )  # fmt: skip
-    result = missile.shoot(shot, tgt.shield, tgt.armor, rng, system.srp)
-    shots = tuple(payloads.Shot(**payloads.strike_fields(s.as_dict())) for s in result.shots)
-    payload = payloads.Shoot(
-        target=foe.name, weapon=weapon.name, range=shot.distance.value,
-        fire=shot.fire.value, skill=result.volley.skill, reason=result.volley.reason,
-        shots=shots, hits=result.hits,
-    )  # fmt: skip
-    summary = f"{actor} shoots {foe.name} {with_weapon(weapon)}: {result.hits} hits"
-    wounds = (Wound(foe.name, result.hits),) if result.hits else ()
-    return Outcome("shoot", payload, summary, wounds=wounds)
-
-
-def _fire(options: Mapping[str, Any]) -> missile.Fire:
-    value = options.get("fire", "aimed")
-    try:
-        return missile.Fire(value)
-    except ValueError:
-        kinds = ", ".join(f.value for f in missile.Fire)
-        raise RuleError(f"fire {value!r} is not one of: {kinds}") from None
-
-
-def _range(att: Sheet, tgt: Sheet, weapon: Weapon, options: Mapping[str, Any]) -> missile.Range:
-    if not (att.placed and tgt.placed):
-        try:
-            return missile.Range(options.get("range", "effective"))
-        except ValueError:
-            raise RuleError(f"range {options.get('range')!r} is not effective or long") from None
-    gap = distance((att.x, att.y), (tgt.x, tgt.y))
-    effective = weapon.effective_range or 0.0
-    if gap <= effective:
-        return missile.Range.EFFECTIVE
-    if gap <= (weapon.long_range or effective):
-        return missile.Range.LONG
-    raise RuleError(f"{tgt.name} is {gap:g} m away, beyond the {weapon.name}'s range")
-
-
-def _special(
-    system: SrpSystem,
-    bout: BoutState,
-    actor: str,
-    options: dict[str, Any],
-    rng: Rng,
-    action: Special,
-) -> Outcome:
-    _allowed(options, action.value, {"target", "weapon", "defend", "rear", "modifier"})
-    foe = _target(bout, actor, options, action.value)
-    att, tgt = system.sheet(bout.fighter(actor)), system.sheet(foe)
-    weapon = _weapon(att, options)
-    _check_reach(att, weapon, tgt)
-    attack = attack_from(
-        att, weapon=weapon, rear=_rear(att, tgt, options), modifier=_int_option(options, "modifier")
-    )
-    kind = parse_defense(options["defend"]) if "defend" in options else None
-    result = special_action(
-        action, weapon, attack, defense_from(tgt, kind), rng, mounted=tgt.mounted, rules=system.srp
-    )
-    names = {"attacker": actor, "defender": foe.name}
-    conditions = tuple(
-        # the actor's own timed conditions tick once at the end of this very turn
-        ConditionChange(
-            names[e.on],
-            e.condition.value,
-            None
-            if e.condition.rounds is None
-            else e.condition.rounds + (1 if e.on == "attacker" else 0),
-        )
-        for e in result.effects
-    )
-    stats: tuple[StatChange, ...] = ()
-    if result.worked and action in (Special.GRAPPLE, Special.ENTANGLE):
-        stats = (StatChange(actor, "holds", foe.name),)
-    if result.worked and action is Special.UNHORSE:
-        stats = (StatChange(foe.name, "mounted", False),)
-    verdict = "works" if result.worked else "fails"
-    payload = payloads.Special(
-        target=foe.name,
-        action=action.value,
-        dice=tuple(result.faces),
-        attack_level=result.attack_level.label,
-        defense_level=None if result.defense_level is None else result.defense_level.label,
-        worked=result.worked,
-        effects=tuple(
-            payloads.Effect(on=e.on, condition=e.condition.value) for e in result.effects
-        ),
-        explanation=tuple(result.explanation),
-    )
-    return Outcome(
-        action.value,
-        payload,
-        f"{actor} tries to {action.value} {foe.name}: {verdict}",
-        conditions=conditions,
-        stats=stats,
-    )
-
-
-def _break_free(
-    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
-) -> Outcome:
-    _allowed(options, "break_free", set())
-    me = bout.fighter(actor)
-    if not me.has(Condition.GRAPPLED.value):
-        raise RuleError(f"{actor} is not grappled")
-    step = Condition.BREAKING_FREE.value
-    if not me.has(step):
-        return Outcome(
-            "break_free",
-            payloads.BreakFree(step=1),
-            f"{actor} spends the first of two actions breaking free",
-            conditions=(ConditionChange(actor, step, None),),
-        )
-    result = break_free(die(rng, 20), system.sheet(me).defense, system.srp)
-    changes = [ConditionChange(actor, step, 0)]
-    stats: list[StatChange] = []
-    if result.freed:
-        changes.append(ConditionChange(actor, Condition.GRAPPLED.value, 0))
-        for holder in bout.fighters:
-            if holder.stats.get("holds") == actor and holder.has(Condition.GRAPPLING.value):
-                changes.append(ConditionChange(holder.name, Condition.GRAPPLING.value, 0))
-                stats.append(StatChange(holder.name, "holds", None))
-    payload = payloads.BreakFree(
-        step=2,
-        roll=result.roll,
-        defense=result.defense,
-        freed=result.freed,
-        explanation=(result.explanation,),
-    )
-    return Outcome(
-        "break_free",
-        payload,
-        f"{actor} {'breaks free' if result.freed else 'stays grappled'}",
-        conditions=tuple(changes),
-        stats=tuple(stats),
-    )
-
-
-def _pick_up(
-    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
-) -> Outcome:
-    _allowed(options, "pick_up", set())
-    if not bout.fighter(actor).has(Condition.DISARMED.value):
-        raise RuleError(f"{actor} is not disarmed: nothing to pick up")
-    return Outcome(
-        "pick_up",
-        payloads.Empty(),
-        f"{actor} picks the weapon up",
-        conditions=(ConditionChange(actor, Condition.DISARMED.value, 0),),
-    )
-
-
-def _release(
-    system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
-) -> Outcome:
-    _allowed(options, "release", set())
-    held = bout.fighter(actor).stats.get("holds")
-    if not isinstance(held, str):
-        raise RuleError(f"{actor} holds nobody")
-    changes = [
-        ConditionChange(actor, c.value, 0)
-        for c in (Condition.GRAPPLING, Condition.ENTANGLING)
-        if bout.fighter(actor).has(c.value)
-    ]
-    if bout.has_fighter(held):
-        changes += [
-            ConditionChange(held, c.value, 0)
-            for c in (Condition.GRAPPLED, Condition.ENTANGLED, Condition.BREAKING_FREE)
-            if bout.fighter(held).has(c.value)
-        ]
-    return Outcome(
-        "release",
-        payloads.Release(released=held),
-        f"{actor} lets go of {held}",
-        conditions=tuple(changes),
-        stats=(StatChange(actor, "holds", None),),
-    )
-
-
 def _face(
     system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
 ) -> Outcome:
-    _allowed(options, "face", {"facing"})
+    allowed(options, "face", {"facing"})
     facing = options.get("facing")
     if isinstance(facing, bool) or not isinstance(facing, int):
         raise RuleError(f"facing {facing!r} is not whole degrees")
@@ -494,15 +189,15 @@ def _face(
 def _spirit(
     system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
 ) -> Outcome:
-    _allowed(options, "spirit", {"target", "helpers"})
-    foe = _target(bout, actor, options, "spirit")
+    allowed(options, "spirit", {"target", "helpers"})
+    foe = target_of(bout, actor, options, "spirit")
     return spirit_round(system, bout, actor, foe, options, rng)
 
 
 def _pass(
     system: SrpSystem, bout: BoutState, actor: str, options: dict[str, Any], rng: Rng
 ) -> Outcome:
-    _allowed(options, "pass", set())
+    allowed(options, "pass", set())
     return Outcome("pass", payloads.Empty(), f"{actor} passes")
 
 
@@ -520,17 +215,17 @@ def _move_handler(kind: str) -> Handler:
 
 def _specials() -> dict[str, Handler]:
     def bind(action: Special) -> Handler:
-        return lambda s, b, a, o, r: _special(s, b, a, o, r, action)
+        return lambda s, b, a, o, r: special_handler(s, b, a, o, r, action)
 
     return {action.value: bind(action) for action in Special}
 
 
 _HANDLERS: dict[str, Handler] = {
-    "attack": _attack,
-    "shoot": _shoot,
-    "break_free": _break_free,
-    "pick_up": _pick_up,
-    "release": _release,
+    "attack": attack_handler,
+    "shoot": shoot_handler,
+    "break_free": break_free_handler,
+    "pick_up": pick_up_handler,
+    "release": release_handler,
     "face": _face,
     "spirit": _spirit,
     "pass": _pass,

@@ -1,0 +1,183 @@
+"""The commands that throw no dice: the roster (a fighter added, changed, removed, its hidden
+stats revealed) and the referee's powers over the bout (skip a turn, pause, resume, close
+joining, override an outcome's wounds, void the last action, end or cancel the bout)."""
+
+from __future__ import annotations
+
+from referee.bout import commands as c
+from referee.bout.log import Log
+from referee.bout.names import fighter_name
+from referee.bout.names import name as checked_name
+from referee.bout.permissions import REFEREE, check
+from referee.bout.state import Status
+from referee.bout.turns import advance_from, consequences, end_if_decided, end_turn, require_live
+from referee.errors import ConflictError, NotFoundError, RuleError
+from referee.payloads import events as p
+from referee.rng import Rng
+from referee.systems.base import RuleSystem
+from referee.vocabulary import EventType
+
+
+def add_fighter(log: Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    state = log.state
+    require_live(state)
+    name = fighter_name(cmd.name, (f.name for f in state.fighters))
+    check(by, "add", name)  # the referee adds; a fighter joins only as itself
+    if state.joining_closed and by != REFEREE:
+        raise ConflictError(f"joining is closed: {name} cannot join (the referee may add them)")
+    if cmd.hidden:
+        check(by, "hide")
+    side = checked_name(cmd.side or name, "side")
+    unknown = set(cmd.hidden) - set(rules.hidden_stats())
+    if unknown:
+        raise RuleError(
+            f"cannot hide {sorted(unknown)!r}: hideable stats are {list(rules.hidden_stats())!r}"
+        )
+    stats = rules.check_stats(cmd.stats)
+    if cmd.seed_part is not None and state.seed_fixed:
+        raise ConflictError(f"the client seed is fixed: {name} cannot add a part to it now")
+    added = p.FighterAdded(
+        name=name,
+        side=side,
+        stats=stats,
+        hidden=tuple(cmd.hidden) or None,
+        seed_part=cmd.seed_part,
+    )
+    log.add(EventType.FIGHTER_ADDED, by, added)
+
+
+def update_fighter(log: Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "update")
+    require_live(log.state)
+    f = log.state.fighter(cmd.name)
+    stats = rules.check_stats({**f.stats, **cmd.stats}) if cmd.stats else None
+    wounds = cmd.wounds
+    whole = isinstance(wounds, int) and not isinstance(wounds, bool) and wounds >= 0
+    if wounds is not None and not whole:
+        raise RuleError(f"wounds must be a whole number >= 0, got {wounds!r}")
+    if stats is None and cmd.wounds is None:
+        raise RuleError("an update needs stats or wounds")
+    updated = p.FighterUpdated(name=f.name, stats=stats, wounds=cmd.wounds)
+    log.add(EventType.FIGHTER_UPDATED, by, updated)
+    consequences(log, rules)
+
+
+def remove_fighter(log: Log, cmd: c.RemoveFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "remove", cmd.name)
+    require_live(log.state)
+    log.state.fighter(cmd.name)
+    was_current = log.state.current == cmd.name
+    index = log.state.order.index(cmd.name) if cmd.name in log.state.order else None
+    log.add(EventType.FIGHTER_REMOVED, by, p.Named(name=cmd.name))
+    if end_if_decided(log):
+        return
+    if was_current and index is not None and log.state.order:
+        advance_from(log, rules, index - 1)
+
+
+def reveal(log: Log, cmd: c.Reveal, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "reveal")
+    f = log.state.fighter(cmd.name)
+    keys = list(cmd.keys) or sorted(f.hidden)
+    if not keys:
+        raise RuleError(f"{f.name!r} has no hidden stats to reveal")
+    missing = set(keys) - f.hidden
+    if missing:
+        raise RuleError(f"{f.name!r} has no hidden {sorted(missing)!r}")
+    log.add(EventType.REVEALED, by, p.Revealed(name=f.name, keys=tuple(keys)))
+
+
+def skip(log: Log, cmd: c.Skip, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "skip")
+    current = log.state.current
+    if log.state.status is not Status.RUNNING or current is None:
+        raise ConflictError("there is no turn to skip")
+    if cmd.at_seq is not None and cmd.at_seq != log.state.next_seq:
+        raise ConflictError(f"the bout moved on since event {cmd.at_seq}: the turn was not skipped")
+    if cmd.expected is not None and cmd.expected != current:
+        raise ConflictError(f"the turn moved: {current} acts now, not {cmd.expected}")
+    log.add(EventType.SKIPPED, by, p.Skipped(name=current, reason="skipped by the referee"))
+    end_turn(log, rules, current)
+
+
+def pause(log: Log, cmd: c.Pause, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "pause")
+    if log.state.status is not Status.RUNNING:
+        raise ConflictError(f"only a running bout can be paused (it is {log.state.status.value})")
+    log.add(EventType.PAUSED, by, p.Nothing())
+
+
+def close_joining(log: Log, cmd: c.CloseJoining, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "close joining")
+    if log.state.status is not Status.OPEN:
+        raise ConflictError(
+            f"joining ends when the bout begins (it is {log.state.status.value}): nothing to "
+            "close (to end the bout: end bout)"
+        )
+    if log.state.joining_closed:
+        raise ConflictError("joining is already closed")
+    log.add(EventType.JOINING_CLOSED, by, p.Nothing())
+
+
+def resume(log: Log, cmd: c.Resume, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "resume")
+    if log.state.status is not Status.PAUSED:
+        raise ConflictError(f"only a paused bout can be resumed (it is {log.state.status.value})")
+    log.add(EventType.RESUMED, by, p.Nothing())
+
+
+def override(log: Log, cmd: c.Override, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "override")
+    state = log.state
+    if state.status is Status.CANCELLED:
+        raise ConflictError("the bout was cancelled")
+    if cmd.of not in state.outcome_wounds:
+        raise NotFoundError(f"event {cmd.of!r} is not an outcome in force")
+    original = state.outcome_wounds[cmd.of]
+    totals = {f.name: f.wounds for f in state.fighters}
+    for target, amount in original:
+        if target in totals:
+            totals[target] -= amount
+    entries: list[p.Total] = []
+    for target, amount in cmd.wounds.items():
+        state.fighter(target)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise RuleError(f"wounds for {target!r} must be a whole number >= 0, got {amount!r}")
+        totals[target] += amount
+    touched = {t for t, _ in original} | set(cmd.wounds)
+    for target in sorted(touched):
+        if target in totals:
+            amount = cmd.wounds.get(target, 0)
+            entries.append(p.Total(target=target, amount=amount, total=totals[target]))
+    overridden = p.Overridden(
+        of=cmd.of,
+        original=tuple(p.Taken(target=t, amount=a) for t, a in original),
+        wounds=tuple(entries),
+        note=cmd.note,
+    )
+    log.add(EventType.OVERRIDDEN, by, overridden)
+    consequences(log, rules)
+
+
+def void(log: Log, cmd: c.Void, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "void")
+    if log.state.status is Status.CANCELLED:
+        raise ConflictError("the bout was cancelled")
+    if not log.state.actions:
+        raise ConflictError("there is no action to void")
+    first, last = log.state.actions[-1]
+    log.add(EventType.VOIDED, by, p.Voided(first=first, last=last))
+
+
+def end(log: Log, cmd: c.End, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "end")
+    require_live(log.state)
+    if cmd.winner is not None and cmd.winner not in {f.side for f in log.state.fighters}:
+        raise NotFoundError(f"no side called {cmd.winner!r} in this bout")
+    log.add(EventType.ENDED, by, p.Ended(winner=cmd.winner, reason=cmd.reason))
+
+
+def cancel(log: Log, cmd: c.Cancel, rules: RuleSystem, rng: Rng, by: str) -> None:
+    check(by, "cancel")
+    require_live(log.state)
+    log.add(EventType.CANCELLED, by, p.Cancelled(reason=cmd.reason))
