@@ -74,6 +74,21 @@ def chooser(keep: Keep | None) -> Choose | None:
     """
     if keep is None:
         return None
+    found = _CHOOSERS.get(id(keep))  # (the keeps `Keep.of` makes are shared by every tree)
+    if found is not None and found[0] is keep:
+        return found[1]
+    made = _chooser(keep)
+    if len(_CHOOSERS) >= 1024:
+        _CHOOSERS.clear()
+    _CHOOSERS[id(keep)] = (keep, made)  # (the keep held: its id is not reused meanwhile)
+    return made
+
+
+_CHOOSERS: dict[int, tuple[Keep, Choose]] = {}
+"""The choosers made so far, by their keep's id (each a function of its values alone)."""
+
+
+def _chooser(keep: Keep) -> Choose:
     if keep.test is not None:
         return _by_test(keep.mode is _MATCHING, keep.test)
     mode, count = keep.mode, keep.count
@@ -236,12 +251,16 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
     again: range | frozenset[int] = _NONE
     if reroll:
         rerolls = 1 if group.reroll_once else depth
-        span = reroll[0].passing_range() if len(reroll) == 1 else group.reroll_span()
-        again = frozenset(filter(group.rerolls, group.faces())) if span is None else _span(span)
+        if len(reroll) == 1:
+            again = _passing(reroll[0])
+        else:
+            span = group.reroll_span()
+            again = frozenset(filter(group.rerolls, group.faces())) if span is None else _span(span)
     boom = _NONE
     if explode:
         chain_most = depth
-        boom = _span(group.explode_span())
+        on = group.explode_on
+        boom = _span(group.explode_span()) if on is None else _passing(on)
     clamps = floor is not None or ceiling is not None
     facts = (
         group,
@@ -257,7 +276,7 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
         explode and kind is _COMPOUND,
         penetrate,
         adds is not None,
-        _NONE if adds is None else _span(adds.passing_range()),
+        _NONE if adds is None else _passing(adds),
         bool(shift) or clamps or penetrate,  # a value may not be its face
         None if keep is None else chooser(keep),
         group.success,
@@ -273,6 +292,22 @@ _NONE = range(0)
 def _span(bounds: tuple[int, int]) -> range:
     """An inclusive range of values as a `range`."""
     return range(bounds[0], bounds[1] + 1)
+
+
+def _passing(test: Success) -> range:
+    """The values that pass a test, as a `range` (`Success.of` shares each test)."""
+    found = _PASSING.get(id(test))
+    if found is not None and found[0] is test:
+        return found[1]
+    made = _span(test.passing_range())
+    if len(_PASSING) >= 1024:
+        _PASSING.clear()
+    _PASSING[id(test)] = (test, made)  # (the test held: its id is not reused meanwhile)
+    return made
+
+
+_PASSING: dict[int, tuple[Success, range]] = {}
+"""The ranges `_passing` made so far, by their test's id."""
 
 
 def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:

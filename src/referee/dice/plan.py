@@ -42,7 +42,7 @@ from referee.dice.rolling import GroupRoll, PoolRoll, RollResult, apply, call
 from referee.errors import RefereeError
 from referee.rng import Rng
 
-_ADD, _SUB, _MUL, _FLOORDIV = Op.ADD, Op.SUB, Op.MUL, Op.FLOORDIV
+_FLOORDIV = Op.FLOORDIV
 
 _result, _pool_rolled = RollResult._make, PoolRoll._make
 """A roll's and a pool's record from their fields (the named tuples' own makers: cheaper to
@@ -223,14 +223,7 @@ def _binop_step(node: BinOp, depth: int) -> Compiled:
     (first, first_facts), left_most = _STEPS[type(left)](left, depth)
     (then, then_facts), right_most = _STEPS[type(right)](right, depth)
     most = left_most + right_most
-    if op is _ADD:
-        combine: Callable[[Number, Number], Number] = operator.add
-    elif op is _SUB:
-        combine = operator.sub
-    elif op is _MUL:
-        combine = operator.mul
-    else:
-        combine = functools.partial(_other, op, node)
+    combine = _COMBINE.get(op) or functools.partial(_other, op, node)
     if first is _number and then is _number:
         try:
             return (_number, combine(first_facts, then_facts)), most
@@ -241,6 +234,14 @@ def _binop_step(node: BinOp, depth: int) -> Compiled:
     if first is _number:
         return (_number_before, (combine, first_facts, then, then_facts)), most
     return (_both, (combine, first, first_facts, then, then_facts)), most
+
+
+_COMBINE: dict[Op, Callable[[Number, Number], Number]] = {
+    Op.ADD: operator.add,
+    Op.SUB: operator.sub,
+    Op.MUL: operator.mul,
+}
+"""The operators whose values combine as Python's do."""
 
 
 def _other(op: Op, node: BinOp, left: Number, right: Number) -> Number:

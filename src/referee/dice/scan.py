@@ -449,7 +449,10 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
         floor=None if floor is None else _number(floor),
         ceiling=None if ceiling is None else _number(ceiling),
     )
-    most = dice.most_dice(limits.max_explode_depth)
+    depth = limits.max_explode_depth  # (`DiceFields.most_dice`, without the call)
+    rerolled = (1 if once else depth) if tests else 0
+    exploded = depth if on is not None else 0
+    most = count * (exploded + 1) * (rerolled + 1) + (add_on is not None)
     if most > limits.max_dice:
         raise _Declined  # the grammar says why
     clamps = floor is not None or ceiling is not None
