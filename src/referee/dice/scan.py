@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 from referee.dice.bounds import bounds
-from referee.dice.dialects import Arg, Dialect, Kind, Modifier, written_order_conflict
+from referee.dice.dialects import Arg, Dialect, Kind, Modifier
 from referee.dice.expr import (
     BinOp,
     Compare,
@@ -456,23 +456,21 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if most > limits.max_dice:
         raise _Declined  # the grammar says why
     clamps = floor is not None or ceiling is not None
-    if rerolls:  # one test: its range tells whether it takes every face (`DiceFields.endless`)
-        if len(tests) > 1:
+    if on is not None and (rerolls or clamps or add_on is not None):
+        raise _Declined  # d20 means otherwise by these pairs (`written_order_conflict`)
+    if clamps and add_on is not None:
+        raise _Declined
+    if rerolls:  # the tests' range tells whether they take every face (`DiceFields.endless`)
+        span = tests[0].passing_range() if len(tests) == 1 else dice.reroll_span()
+        if span is None:
             if dice.endless() is not None:
                 raise _Declined
-        else:
-            lowest, highest = tests[0].passing_range()
-            if lowest <= 1 and highest >= sides:
-                raise _Declined
+        elif span[0] <= 1 and span[1] >= sides:
+            raise _Declined
     if on is not None:
-        if clamps:
-            raise _Declined  # (d20 means otherwise by it: `written_order_conflict`)
         lowest, highest = (sides, sides) if explode_on is None else explode_on.passing_range()
         if lowest <= 1 and highest >= sides:
             raise _Declined
-    stages = bool(rerolls) + (add_on is not None) + clamps + (on is not None)
-    if stages > 1 and written_order_conflict(dice) is not None:
-        raise _Declined
     return dice, most
 
 
