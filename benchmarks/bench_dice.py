@@ -20,10 +20,10 @@ Run: python benchmarks/bench_dice.py
   `SumEvaluator`); that stays its baseline.
 - rng: one d100 throw from `VerifiableRng` (HMAC-SHA256) vs `SeededRng`, and the HMAC alone
   (the prepared-state HMAC every verifiable throw makes: what the scheme itself costs).
-- `--readers`: what each shortcut reader beside the grammar buys: for every benchmark form and
-  the generated expressions, the Python bytecodes one fresh parse and roll executes with the
-  reader turned off, against all on (counted, so the same on a busy machine; a reader turned
-  off leaves its texts to the grammar, which reads them the same way).
+- `--readers`: what the shortcut reader beside the grammar (the scanner) buys: for every
+  benchmark form and the generated expressions, the Python bytecodes one fresh parse and roll
+  executes with it turned off, against on (counted, so the same on a busy machine; turned off
+  it leaves its texts to the grammar, which reads them the same way).
 
 Both sides draw from a seeded generator; timing only, no asserts. Prints ratios
 (speed-up = their time / ours: higher is better; verifiable / seeded cost: lower is better).
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import re
 import statistics
 import sys
 import time
@@ -269,36 +268,14 @@ def main() -> None:
     )
 
 
-_NEVER = re.compile(r"(?!)")
-
-
-def _no_quick_sum(self: Any) -> None:
-    return None
-
-
-def _no_quick_set(self: Any) -> None:
-    return None
-
-
 def _not_read(*args: Any, **kwargs: Any) -> None:
     return None
 
 
-# Each shortcut reader and how to turn it off: (module or class, attribute, replacement).
+# The one shortcut reader beside the grammar and how to turn it off: (module, attribute,
+# replacement).
 READERS: dict[str, tuple[object, str, object]] = {
-    # one plain number or group as the whole text (never the whole text: the others read it)
-    "plain atom": (
-        reader,
-        "_PLAIN_RE",
-        re.compile(r"(?:([0-9]+)?(?:d(?:([0-9]+)|%))?(?=[\s\S]))?"),
-    ),
-    "plain sum (regex)": (reader, "_SUM_RE", _NEVER),
-    "scanner (d20)": (reader, "scan", _not_read),
-    "lone group": (reader, "lone_group", _not_read),
-    "groups by regex in the grammar": (reader, "group_at", _not_read),
-    "quick sum and product": (reader._Parser, "quick_sum", _no_quick_sum),
-    "quick set": (reader._Parser, "quick_set", _no_quick_set),
-    "keep by rank after a set": (reader, "_POOL_RANK_RE", _NEVER),
+    "scanner": (reader, "scan", _not_read),
 }
 
 

@@ -1,5 +1,6 @@
-"""A roll by plan (what `roll_text` rolls a cached text with) against `roll`: from the same
-dice, throw by throw, the same groups, pools, flags, values and total, or the same error."""
+"""The plan (what `roll` and `roll_text` roll a tree with) against a brute-force reference
+(`tests/dice_reference.py`): from the same dice, throw by throw, the same groups, pools,
+flags, values and total, or the same error."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from referee.dice.plan import Plan, _planned, plan
 from referee.errors import LimitError, NotationError, RuleError, ScriptError
 from referee.rng import Rng, ScriptedRng, SeededRng
 from tests.depth import examples
+from tests.dice_reference import reference_roll
 from tests.test_dice_props import Replayed, dice_group, expressions, grouped_texts
 
 D20_MODIFIERS = ["", "rr1", "ro1", "ro<3", "rr<2", "ro1ro2", "rr1rr3", "rr>5", "mi2", "ma5"]
@@ -70,18 +72,24 @@ def rolled(by: Callable[[Rng], object], rng: Rng) -> object:
 
 
 def parsed_and_planned(dialect: str, text: str) -> tuple[Expr, Plan] | None:
-    """The tree of `text` and its plan, or None when the text is refused or left to `roll`."""
+    """The tree of `text` and its plan, or None when the text is refused."""
     try:
         expr = parse(text, dialect=dialect)
     except (NotationError, LimitError):
         return None
-    found = plan(expr)
-    return None if found is None else (expr, found)
+    return expr, plan(expr)
+
+
+def reference(expr: Expr, limits: Limits | None = None) -> Callable[[Rng], object]:
+    """The brute-force reference's roll of `expr` (under `limits`, else the default ones)."""
+    return lambda rng: reference_roll(expr, rng, limits or Limits())
 
 
 @settings(max_examples=examples(400), deadline=None)
 @given(case=texts, faces=st.lists(st.integers(1, 120), min_size=8, max_size=80))
-def test_a_plan_throws_as_roll_from_scripted_faces(case: tuple[str, str], faces: list[int]) -> None:
+def test_a_plan_throws_as_the_reference_from_scripted_faces(
+    case: tuple[str, str], faces: list[int]
+) -> None:
     """Scripted faces (folded into each die's sides) reach rerolls, explosions and the end
     of the script: the same dice taken in the same order, and the same result or error."""
     planned = parsed_and_planned(*case)
@@ -89,13 +97,15 @@ def test_a_plan_throws_as_roll_from_scripted_faces(case: tuple[str, str], faces:
         return
     expr, found = planned
     mine, theirs = Replayed(faces), Replayed(faces)
-    assert rolled(found, mine) == rolled(lambda rng: roll(expr, rng=rng), theirs)
+    assert rolled(found, mine) == rolled(reference(expr), theirs)
     assert mine.used == theirs.used
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(case=texts, seed=st.integers(0, 2**32))
-def test_a_plan_throws_as_roll_from_a_seeded_source(case: tuple[str, str], seed: int) -> None:
+def test_a_plan_throws_as_the_reference_from_a_seeded_source(
+    case: tuple[str, str], seed: int
+) -> None:
     """A seeded source draws dice its own way (one die at a time in C): the same result,
     and the generator left in the same state."""
     planned = parsed_and_planned(*case)
@@ -104,7 +114,7 @@ def test_a_plan_throws_as_roll_from_a_seeded_source(case: tuple[str, str], seed:
     expr, found = planned
     mine, theirs = SeededRng(seed), SeededRng(seed)
     for _ in range(3):
-        assert rolled(found, mine) == rolled(lambda rng: roll(expr, rng=rng), theirs)
+        assert rolled(found, mine) == rolled(reference(expr), theirs)
     assert mine._random.getstate() == theirs._random.getstate()
 
 
@@ -119,9 +129,8 @@ COMMON += ["8d6pl1", "8d6ph1", "8d6kl1", "3d6kh1 + 2d20kh1"]
 def test_the_common_d20_forms_have_plans(text: str) -> None:
     expr = parse(text, dialect="d20")
     found = plan(expr)
-    assert found is not None
-    assert found(ScriptedRng([1, 2, 3, 4, 5, 6] * 20)) == roll(
-        expr, rng=ScriptedRng([1, 2, 3, 4, 5, 6] * 20)
+    assert found(ScriptedRng([1, 2, 3, 4, 5, 6] * 20)) == reference(expr)(
+        ScriptedRng([1, 2, 3, 4, 5, 6] * 20)
     )
 
 
@@ -129,17 +138,25 @@ def test_the_common_d20_forms_have_plans(text: str) -> None:
 def test_trees_without_dice_roll_their_one_result(text: str) -> None:
     expr = parse(text, dialect="d20")
     found = plan(expr)
-    assert found is not None
-    assert found(SeededRng(1)) is found(ScriptedRng([])) == roll(expr, rng=SeededRng(3))
+    assert found(SeededRng(1)) is found(ScriptedRng([])) == reference(expr)(SeededRng(3))
     assert rolled(lambda rng: roll_text(text, rng=rng, dialect="d20"), SeededRng(3)) == rolled(
         lambda rng: roll(expr, rng=rng), SeededRng(3)
     )
 
 
-@pytest.mark.parametrize("text", ["1000d6 + 1d6", "1d6e6 * 50d6e6"])
-def test_trees_that_could_pass_the_dice_limit_are_left_to_roll(text: str) -> None:
-    """(Parsed under a roomier limit: `roll` stops them at the default one.)"""
-    assert plan(parse(text, Limits(max_dice=5000), dialect="d20")) is None
+@pytest.mark.parametrize("text", ["1000d6 + 1d6", "1d6e6 * 50d6e6", "40d6e6"])
+@pytest.mark.parametrize("limit", [1000, 60, 45])
+def test_trees_that_could_pass_the_dice_limit_count_their_dice(text: str, limit: int) -> None:
+    """(Parsed under a roomier limit.) The die that would pass the roll's limit is refused
+    before it is thrown, as the reference refuses it: the same dice taken, the same error."""
+    expr = parse(text, Limits(max_dice=5000), dialect="d20")
+    limits = Limits(max_dice=limit)
+    for faces in ([6] * 3000, [6, 1] * 1500, [1] * 3000):
+        mine, theirs = Replayed(faces), Replayed(faces)
+        assert rolled(lambda rng: roll(expr, rng=rng, limits=limits), mine) == rolled(
+            reference(expr, limits), theirs
+        )
+        assert mine.used == theirs.used
 
 
 def test_roll_text_rolls_by_plan_what_roll_rolls() -> None:

@@ -11,14 +11,13 @@ from hypothesis import strategies as st
 
 from referee.dice import DIALECTS, Limits, bounds, parse, render, roll, write
 from referee.dice.dialects import Arg
-from referee.dice.expr import BinOp, Label, Neg, Pool
-from referee.dice.lone import lone_group
-from referee.dice.parser import _lower, _Parser
-from referee.dice.rolling import RollResult, _State
+from referee.dice.expr import BinOp, Expr, Label, Neg, Node, Pool
+from referee.dice.parser import grammar
 from referee.dice.scan import _at_least_one, scan
 from referee.errors import LimitError, NotationError, RefereeError, RuleError, ScriptError
 from referee.rng import SeededRng, Throw
 from tests.depth import examples
+from tests.dice_reference import reference_roll
 
 # Roomy limits so that generated expressions seldom trip them: only the grammar is under test.
 ROOMY = Limits(max_length=1000, max_nesting=200, max_dice=100_000)
@@ -163,9 +162,10 @@ def test_generated_expressions_write_back_and_roll_within_their_bounds(
 
 def typed(value: object) -> object:
     """A tree as nested plain tuples, each node led by its type's name."""
+    if isinstance(value, Node):
+        return (type(value).__name__, *(typed(v) for v in value.fields().values()))
     if isinstance(value, tuple):
-        fields = tuple(typed(v) for v in value)
-        return (type(value).__name__, *fields) if hasattr(value, "_fields") else fields
+        return tuple(typed(v) for v in value)
     return value
 
 
@@ -185,16 +185,46 @@ def test_nodes_of_different_types_are_different_trees(text: str, dialect: str, o
     assert hash(parse(text, dialect=dialect)) == hash(one)
 
 
+@pytest.mark.parametrize(
+    ("text", "other", "dialect"),
+    [("1d6", "2", "roll20"), ("1", "3", "roll20"), ("(1, 2d4)kh1", "4d6e6kh3", "d20")],
+)
+def test_a_node_is_not_a_sequence(text: str, other: str, dialect: str) -> None:
+    """No length, no items, no order, no `+` of two trees: a node is its fields by name."""
+    one, two = parse(text, dialect=dialect), parse(other, dialect=dialect)
+    assert not isinstance(one, tuple)
+    for attempt in (
+        lambda: len(one),  # type: ignore[arg-type]
+        lambda: one[0],  # type: ignore[index]
+        lambda: list(one),  # type: ignore[call-overload]
+        lambda: one + two,  # type: ignore[operator]
+        lambda: one < two,  # type: ignore[operator]
+    ):
+        with pytest.raises(TypeError):
+            attempt()
+    assert one.replace() == one and one.replace() is not one
+    assert type(one)(**one.fields()) == one
+
+
 def _dialect_of(expr: object) -> str:
     text = repr(expr)
     return text.split("dialect=")[1].strip("')") if "dialect=" in text else "roll20"
 
 
+def lower(text: str) -> str:
+    """The text with its ASCII letters lower-cased (what the scanner reads; every column stays)."""
+    return text.translate(str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"))
+
+
+def scanned(text: str, dialect: str, limits: Limits | None = None) -> Expr | None:
+    """What the scanner alone reads of `text` (None where it declines)."""
+    return scan(text, lower(text), limits or Limits(), DIALECTS[dialect])
+
+
 def careful(text: str, dialect: str) -> str:
-    """What the grammar itself gives, without any fast path (one plain atom, a plain sum, a
-    group read by regex)."""
+    """What the grammar itself gives, without the scanner."""
     try:
-        return repr(_Parser(text, _lower(text), Limits(), DIALECTS[dialect], quick=False).whole())
+        return repr(grammar(text, dialect=dialect))
     except (NotationError, LimitError) as err:
         return f"{type(err).__name__}: {err}"
 
@@ -240,25 +270,23 @@ plain_sum = st.tuples(
 def test_the_plain_sum_fast_path_reads_and_rolls_as_the_grammar(
     text: str, dialect: str, seed: int
 ) -> None:
-    """Same tree or same error; rolled from the same seed (the flat sum against the general
-    evaluator), the same groups, faces, total and render."""
+    """Same tree or same error; rolled from the same seed (the plan against the brute-force
+    reference, `tests/dice_reference.py`), the same groups, faces, total and render."""
     assert outcome(text, dialect) == careful(text, dialect)
     try:
         fast = parse(text, dialect=dialect)
     except (NotationError, LimitError):
         return
-    slow = _Parser(text, _lower(text), Limits(), DIALECTS[dialect]).whole()
+    slow = grammar(text, dialect=dialect)
     a = roll(fast, rng=SeededRng(seed))
-    state = _State(SeededRng(seed), Limits())  # the general evaluator, without the flat sum
-    total = state.evaluate(slow)
-    b = RollResult(slow, tuple(state.groups), total, tuple(state.pools))
+    b = reference_roll(slow, SeededRng(seed), Limits())
     assert a == b
     assert (a.throws, a.total, render(a)) == (b.throws, b.total, render(b))
 
 
-# One group and its modifiers, the shape `lone_group` reads: mostly the dialect's own letters
-# with arguments that fit, sometimes others' letters, arguments that do not fit or belong to
-# the next modifier, bounds passed, and something after the group.
+# One group and its modifiers, as the scanner and the grammar read it: mostly the dialect's own
+# letters with arguments that fit, sometimes others' letters, arguments that do not fit or
+# belong to the next modifier, bounds passed, and something after the group.
 ODD_LETTERS = ["K", "RO", "Mi", "x", "h", "dh", "c", "e", "!!", ">="]
 ARGS = ["", "", "1", "3", "6", "0", "20", "h2", "l1", "H1", ">4", "<2", "=3", ">=5", "<=2", ">"]
 
@@ -296,11 +324,11 @@ lone_case = st.sampled_from(sorted(DIALECTS)).flatmap(lone_texts)
 
 @settings(max_examples=examples(300), deadline=None)
 @given(case=lone_case)
-def test_the_lone_group_fast_path_reads_as_the_grammar(case: tuple[str, str]) -> None:
-    """Where it reads a text at all, the same tree as the grammar's; parse gives the same tree
-    or the same error as the grammar alone."""
+def test_the_scanner_reads_a_lone_group_as_the_grammar(case: tuple[str, str]) -> None:
+    """Where the scanner reads a text at all, the same tree as the grammar's; parse gives the
+    same tree or the same error as the grammar alone."""
     text, dialect = case
-    fast = lone_group(_lower(text), Limits(), DIALECTS[dialect])
+    fast = scanned(text, dialect)
     slow = careful(text, dialect)
     if fast is not None:
         assert repr(fast) == slow
@@ -334,7 +362,7 @@ def test_groups_read_by_regex_inside_expressions_read_as_the_grammar(
     assert outcome(text, dialect) == careful(text, dialect)
 
 
-# Sets (`(1d4 + 1, 3, 2d6kl1)kh1`), the shape `_Parser.quick_set` and the pool keep reader
+# Sets (`(1d4 + 1, 3, 2d6kl1)kh1`), the shape the scanner and the grammar
 # read: items that are sums of numbers, plain groups and groups with modifiers, and items the
 # grammar must read (signs, products, labels, comparisons, empty or trailing items, bounds
 # passed); then a pool modifier, fitting or not, and something after.
@@ -388,8 +416,8 @@ def test_sets_read_by_the_set_reader_read_as_the_grammar(text: str, dialect: str
 def test_a_group_rerolling_every_face_is_refused_as_the_grammar_refuses_it(
     text: str, dialect: str
 ) -> None:
-    """The regex group reader tells one reroll test that covers every face by its range."""
-    assert lone_group(_lower(text), Limits(), DIALECTS[dialect]) is None
+    """The scanner leaves a group that rerolls every face to the grammar, which says why."""
+    assert scanned(text, dialect) is None
     assert outcome(text, dialect) == careful(text, dialect)
     assert "rerolls every face, so it would never stop" in outcome(text, dialect)
 
@@ -397,13 +425,10 @@ def test_a_group_rerolling_every_face_is_refused_as_the_grammar_refuses_it(
 @pytest.mark.parametrize(
     "text", ["(1d4 + 1, 3, 2d6kl1)kh1", "-1d8 + 4 - (3, 1d4)kh1", "(1d20, 1d20)pl1", "(1, 2)"]
 )
-def test_the_set_reader_reads_the_common_sets(text: str) -> None:
-    low = _lower(text)
-    parser = _Parser(text, low, Limits(), DIALECTS["d20"])
-    parser.pos = low.index("(") + 1
-    parser.nesting = 1
-    assert parser.quick_set() is not None
-    assert outcome(text, "d20") == careful(text, "d20")
+def test_the_scanner_reads_the_common_sets(text: str) -> None:
+    fast = scanned(text, "d20")
+    assert fast is not None
+    assert repr(fast) == careful(text, "d20") == outcome(text, "d20")
 
 
 @pytest.mark.parametrize(
@@ -421,10 +446,11 @@ def test_the_set_reader_reads_the_common_sets(text: str) -> None:
         ("3d6!>=5", "onlinehost"),
     ],
 )
-def test_the_lone_group_fast_path_reads_the_common_groups(text: str, dialect: str) -> None:
-    fast = lone_group(_lower(text), Limits(), DIALECTS[dialect])
+def test_the_common_groups_read_as_the_grammar(text: str, dialect: str) -> None:
+    """The scanner reads each dialect's common groups with modifiers, as the grammar does."""
+    fast = scanned(text, dialect)
     assert fast is not None
-    assert repr(fast) == careful(text, dialect)
+    assert repr(fast) == careful(text, dialect) == outcome(text, dialect)
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -456,11 +482,11 @@ def test_render_shows_every_group_once(text: str) -> None:
 
 
 def shape(node: object) -> object:
-    """A tree as nested (type name, fields): equal shapes are equal trees, node types too
-    (named tuples alone compare equal to any tuple of the same fields)."""
+    """A tree as nested (type name, fields): equal shapes are equal trees, node types too."""
+    if isinstance(node, Node):
+        return (type(node).__name__, *(shape(value) for value in node.fields().values()))
     if isinstance(node, tuple):
-        fields = tuple(shape(item) for item in node)
-        return (type(node).__name__, *fields) if hasattr(node, "_fields") else fields
+        return tuple(shape(item) for item in node)
     return node
 
 
@@ -469,8 +495,7 @@ def strict(text: str, dialect: str, quick: bool) -> object:
     try:
         if quick:
             return shape(parse(text, dialect=dialect))
-        low = _lower(text)
-        return shape(_Parser(text, low, Limits(), DIALECTS[dialect], quick=False).whole())
+        return shape(grammar(text, dialect=dialect))
     except (NotationError, LimitError) as err:
         return f"{type(err).__name__}: {err}"
 
@@ -546,7 +571,7 @@ def readme_sum(draw: st.DrawFn, depth: int = 0) -> str:
 
 @settings(max_examples=examples(300), deadline=None)
 @given(text=readme_sum(), dialect=st.sampled_from(["d20", "d20", "roll20", "onlinehost"]))
-def test_the_quick_readers_read_d20_readme_forms_as_the_grammar(text: str, dialect: str) -> None:
+def test_the_scanner_reads_d20_readme_forms_as_the_grammar(text: str, dialect: str) -> None:
     """Labels, sets, pool keeps, modifiers, blanks and signs: whatever the quick readers
     accept is the grammar's tree (node types and fields, label text as written); whatever
     they decline or refuse fails with the grammar's error, message and column alike."""
@@ -558,17 +583,15 @@ def test_the_quick_readers_read_d20_readme_forms_as_the_grammar(text: str, diale
     [
         "(1 [one], 2 [two], 3 [three])",
         "-(1d8 + 3) [healing]",
-        "(1d4 [a] + 1, 3, 2d6kl1 [B c])kh1",
+        "(1d4 [a] + 1, 3, 2d6kl1 [b c])kh1",
         "-1d8 [cold] + 4 - (3, 1d4)kh1",
         "3d6 [fire] + 2d6kh1 [x] [y]",
     ],
 )
-def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
-    """These are read by the quick sum reader itself (not left to the grammar)."""
-    low = _lower(text)
-    parser = _Parser(text, low, Limits(), DIALECTS["d20"])
-    fast = parser.quick_sum()
-    assert fast is not None and parser.pos == len(text)
+def test_the_scanner_reads_labelled_d20_forms(text: str) -> None:
+    """These are read by the scanner itself (not left to the grammar)."""
+    fast = scanned(text, "d20")
+    assert fast is not None
     assert shape(fast) == strict(text, "d20", quick=False)
 
 
@@ -586,12 +609,11 @@ def test_the_quick_readers_read_labelled_d20_forms(text: str) -> None:
         "2 * (1d4 + 1) [x] % (3)",
     ],
 )
-def test_the_quick_sum_reads_products(text: str) -> None:
-    """Products of numbers and groups inside a sum are read by the quick sum reader itself,
-    as the grammar reads them."""
-    parser = _Parser(text, _lower(text), Limits(), DIALECTS["d20"])
-    fast = parser.quick_sum()
-    assert fast is not None and parser.pos == len(text)
+def test_the_scanner_reads_products(text: str) -> None:
+    """Products of numbers and groups inside a sum are read by the scanner itself, as the
+    grammar reads them."""
+    fast = scanned(text, "d20")
+    assert fast is not None
     assert shape(fast) == strict(text, "d20", quick=False)
 
 
@@ -614,10 +636,10 @@ def test_the_quick_sum_reads_products(text: str) -> None:
         ("2 % 1d4 [unclosed", "d20"),
     ],
 )
-def test_the_quick_sum_declines_what_the_grammar_refuses_or_reads_otherwise(
+def test_parse_declines_what_the_grammar_refuses_or_reads_otherwise(
     text: str, dialect: str
 ) -> None:
-    """Whatever the quick product reader declines, the grammar reads or refuses alike."""
+    """Whatever the scanner declines, the grammar reads or refuses alike."""
     assert strict(text, dialect, quick=True) == strict(text, dialect, quick=False)
 
 
@@ -640,7 +662,7 @@ def test_the_quick_sum_declines_what_the_grammar_refuses_or_reads_otherwise(
 )
 def test_the_scanner_reads_d20_forms_as_the_grammar(text: str) -> None:
     """The scanner itself reads these (it does not leave them to the readers after it)."""
-    fast = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+    fast = scanned(text, "d20")
     assert fast is not None
     assert shape(fast) == strict(text, "d20", quick=False)
 
@@ -662,31 +684,43 @@ def test_the_scanner_reads_d20_forms_as_the_grammar(text: str) -> None:
     ],
 )
 def test_the_scanner_declines_what_the_grammar_refuses_or_reads_otherwise(text: str) -> None:
-    assert scan(text, _lower(text), Limits(), DIALECTS["d20"]) is None
+    assert scanned(text, "d20") is None
     assert strict(text, "d20", quick=True) == strict(text, "d20", quick=False)
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(text=st.one_of(readme_sum(), expressions("d20"), grouped_texts("d20").map(lambda c: c[0])))
-def test_what_the_scanner_reads_is_the_grammars_tree(text: str) -> None:
+@given(
+    case=st.sampled_from(sorted(DIALECTS)).flatmap(
+        lambda dialect: st.tuples(
+            st.one_of(
+                readme_sum(),
+                expressions(dialect),
+                grouped_texts(dialect).map(lambda c: c[0]),
+                notation_soup,
+                plain_sum,
+            ),
+            st.just(dialect),
+        )
+    )
+)
+def test_what_the_scanner_reads_is_the_grammars_tree(case: tuple[str, str]) -> None:
     """Where the scanner reads a text at all, the grammar reads the same tree (node types,
-    fields, label text as written), under roomy and tight limits."""
+    fields, label text as written), in every dialect, under roomy and tight limits."""
+    text, dialect = case
     for limits in (Limits(), Limits(max_nesting=1, max_dice=8, max_explode_depth=1)):
-        fast = scan(text, _lower(text), limits, DIALECTS["d20"])
+        fast = scanned(text, dialect, limits)
         if fast is not None:
-            low = _lower(text)
-            slow = _Parser(text, low, limits, DIALECTS["d20"], quick=False).whole()
-            assert shape(fast) == shape(slow)
+            assert shape(fast) == shape(grammar(text, limits, dialect=dialect))
 
 
 def _nodes(node: object) -> list[object]:
     """`node` and every node inside it."""
     if type(node) is Label or type(node) is Neg:
-        return [node, *_nodes(node[0])]
+        return [node, *_nodes(node.operand)]
     if type(node) is BinOp:
-        return [node, *_nodes(node[1]), *_nodes(node[2])]
+        return [node, *_nodes(node.left), *_nodes(node.right)]
     if type(node) is Pool:
-        return [node, *(inner for item in node[0] for inner in _nodes(item))]
+        return [node, *(inner for item in node.items for inner in _nodes(item))]
     return [node]
 
 
@@ -701,7 +735,7 @@ def _nodes(node: object) -> list[object]:
 def test_what_the_scanner_takes_for_at_least_one_bounds_finds_so(text: str) -> None:
     """A divisor the scanner does not bound again is one `bounds` finds 1 or more, and the
     ones it leaves to `bounds` include some `bounds` finds can be 0."""
-    tree = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+    tree = scanned(text, "d20")
     assert tree is not None
     told = [(bounds(node)[0] >= 1, _at_least_one(node)) for node in _nodes(tree)]
     assert all(found for found, said in told if said)
@@ -709,9 +743,24 @@ def test_what_the_scanner_takes_for_at_least_one_bounds_finds_so(text: str) -> N
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(text=st.one_of(readme_sum(), expressions("d20"), grouped_texts("d20").map(lambda c: c[0])))
-def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(text: str) -> None:
-    tree = scan(text, _lower(text), Limits(), DIALECTS["d20"])
+@given(
+    case=st.sampled_from(sorted(DIALECTS)).flatmap(
+        lambda dialect: st.tuples(
+            st.one_of(
+                readme_sum(),
+                expressions(dialect),
+                grouped_texts(dialect).map(lambda c: c[0]),
+                lone_texts(dialect).map(lambda c: c[0]),
+            ),
+            st.just(dialect),
+        )
+    )
+)
+def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(
+    case: tuple[str, str],
+) -> None:
+    """In every dialect (counted successes and penetrating dice can be 0)."""
+    tree = scanned(*case)
     if tree is not None:
         for node in _nodes(tree):
             if _at_least_one(node):  # type: ignore[arg-type]
@@ -730,19 +779,19 @@ def test_the_scanner_takes_a_divisor_for_at_least_one_only_where_bounds_does(tex
         max_sides=st.sampled_from([6, 8, 20, 100]),
     ),
 )
-def test_the_quick_readers_keep_every_limit_as_the_grammar(
+def test_the_scanner_keeps_every_limit_as_the_grammar(
     text: str, dialect: str, limits: Limits
 ) -> None:
-    """Tight bounds on nesting, dice, explosions and sides: the quick readers' tree or error
-    is the grammar's under the same limits (a text over `max_length` is refused before)."""
+    """Tight bounds on nesting, dice, explosions and sides: parse's tree or error (the
+    scanner's where it reads the text) is the grammar's under the same limits (a text over
+    `max_length` is refused before)."""
     assume(len(text) <= limits.max_length)
 
     def read(quick: bool) -> object:
         try:
             if quick:
                 return shape(parse(text, limits, dialect=dialect))
-            low = _lower(text)
-            return shape(_Parser(text, low, limits, DIALECTS[dialect], quick=False).whole())
+            return shape(grammar(text, limits, dialect=dialect))
         except (NotationError, LimitError) as err:
             return f"{type(err).__name__}: {err}"
 
@@ -766,16 +815,14 @@ class Replayed:
         return Throw(sizes, tuple((f - 1) % s + 1 for f, s in zip(drawn, sizes, strict=True)))
 
 
-def rolled_by(fast: bool, expr: object, faces: list[int], limits: Limits) -> object:
+def rolled_by(fast: bool, expr: Expr, faces: list[int], limits: Limits) -> object:
     """A roll (its throws, flags, values and total) or the error it ends in, through `roll`
-    (with every fast path) or through the general evaluator alone."""
+    (the plan) or through the brute-force reference (`tests/dice_reference.py`)."""
     rng = Replayed(faces)
     try:
         if fast:
-            return roll(expr, rng=rng, limits=limits)  # type: ignore[arg-type]
-        state = _State(rng, limits)
-        total = state.evaluate(expr)  # type: ignore[arg-type]
-        return RollResult(expr, tuple(state.groups), total, tuple(state.pools))  # type: ignore[arg-type]
+            return roll(expr, rng=rng, limits=limits)
+        return reference_roll(expr, rng, limits)
     except (LimitError, RuleError, ScriptError) as err:
         return f"{type(err).__name__}: {err}"
 
@@ -810,12 +857,12 @@ summed_groups = st.sampled_from(sorted(DIALECTS)).flatmap(
     max_dice=st.sampled_from([2, 5, 40, 1000]),
     depth=st.sampled_from([0, 1, 3, 20]),
 )
-def test_roll_fast_paths_throw_as_the_general_evaluator(
+def test_the_plan_throws_as_the_brute_force_reference(
     case: tuple[str, str], faces: list[int], max_dice: int, depth: int
 ) -> None:
-    """Sums of groups with any modifiers (rolled flat by `roll`) and any other expression:
-    throw by throw from the same scripted faces, the same groups, flags, values and total as
-    the general evaluator, or the same error (the dice budget, faces running out)."""
+    """Sums of groups with any modifiers and any other expression: throw by throw from the
+    same scripted faces, the same groups, flags, values and total as the brute-force
+    reference, or the same error (the dice budget, faces running out)."""
     dialect, text = case
     limits = Limits(max_dice=max_dice, max_explode_depth=depth)
     try:

@@ -25,7 +25,6 @@ from referee.dice import (
     roll_group,
     roll_text,
 )
-from referee.dice.rolling import _Chains, _over_budget
 from referee.errors import LimitError, ScriptError
 from referee.rng import (
     RecordingRng,
@@ -36,6 +35,7 @@ from referee.rng import (
     verifiable_faces,
 )
 from tests.depth import examples
+from tests.dice_reference import reference_group
 
 SCRIPTED = [
     ("2d20+1d6", [14, 3, 5], "2d20+1d6 = [14, 3] + [5] = 22", 22),
@@ -255,17 +255,16 @@ REROLL_ONLY = [
 
 
 def rolled(group: Dice, seed: int, limits: Limits, dice: int, *, fast: bool) -> object:
-    """One roll of `group` from `seed` with a budget of `dice`, by `roll_group`'s short loops
-    (`fast`) or by the general chain roller: the result, the budget left and every throw; or
-    the refusal and the throws made before it (the budget left after a refusal is not used)."""
+    """One roll of `group` from `seed` with a budget of `dice`, by `roll_group` (the plan's
+    group step, `fast`) or by the brute-force reference (`tests/dice_reference.py`): the
+    result, the budget left and every throw; or the refusal and the throws made before it
+    (the budget left after a refusal is not used)."""
     rng, budget = RecordingRng(SeededRng(seed)), [dice]
     try:
         if fast:
             result: object = roll_group(group, rng, limits, budget)
         else:
-            if group.count > dice:  # as roll_group refuses a group before its first die
-                _over_budget(group.count, group.sides)
-            result = _Chains(group, rng, limits, budget).roll()
+            result = reference_group(group, rng, limits, budget)
     except LimitError as err:
         return str(err), rng.throws
     return result, budget, rng.throws
@@ -278,7 +277,7 @@ def rolled(group: Dice, seed: int, limits: Limits, dice: int, *, fast: bool) -> 
     depth=st.integers(0, 3),
     dice=st.integers(1, 12),
 )
-def test_the_reroll_only_loop_throws_as_the_chains_do(
+def test_a_group_that_only_rerolls_throws_as_the_reference(
     case: tuple[str, str], seed: int, depth: int, dice: int
 ) -> None:
     """Same throws (die by die, each followed by its rerolls), kept, values, total; the same
@@ -334,7 +333,7 @@ EXPLODE_ONLY = [
     ("4d6!>5kh3", "roll20"),
     ("5d6!<2>4f1", "roll20"),
     ("4dF!", "roll20"),
-    ("3d4!!", "roll20"),  # compounding: still the chain roller, compared with itself
+    ("3d4!!", "roll20"),  # compounding
     ("4d6e6kh3", "d20"),
     ("3d6!>=5", "onlinehost"),
 ]
@@ -359,11 +358,11 @@ EXPLODE_ONLY_TREES = [
     depth=st.integers(0, 3),
     dice=st.integers(1, 14),
 )
-def test_the_explode_only_loop_throws_as_the_chains_do(
+def test_a_group_that_only_explodes_throws_as_the_reference(
     case: tuple[str, str] | Dice, seed: int, depth: int, dice: int
 ) -> None:
     """A group that only explodes (no reroll, no d20 `ra`): the same throws (die by die, each
-    followed by its explosions), flags, values and total as the chain roller, and the same
+    followed by its explosions), flags, values and total as the reference, and the same
     refusal after the same die when the dice budget runs out; else the same budget left."""
     limits = Limits(max_explode_depth=depth, max_dice=dice)
     group = case if isinstance(case, Dice) else parse(case[0], dialect=case[1])
@@ -398,12 +397,12 @@ ADD_ONCE_ONLY_TREES = [
     seed=st.integers(0),
     dice=st.integers(1, 9),
 )
-def test_the_add_once_loop_throws_as_the_chains_do(
+def test_a_group_that_only_adds_once_throws_as_the_reference(
     case: tuple[str, str] | Dice, seed: int, dice: int
 ) -> None:
     """A group that only adds a die once (d20's `ra`; no reroll, no explosion): the same
     throws (die by die, the added die right after the first that passes), flags, values and
-    total as the chain roller, and the same refusal after the same die when the dice budget
+    total as the reference, and the same refusal after the same die when the dice budget
     runs out; else the same budget left."""
     limits = Limits(max_dice=dice)
     group = case if isinstance(case, Dice) else parse(case[0], dialect=case[1])

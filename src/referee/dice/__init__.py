@@ -42,16 +42,9 @@ from referee.dice.limits import DEFAULT_LIMITS, Limits
 from referee.dice.notation import write
 from referee.dice.odds import Odds, odds
 from referee.dice.parser import parse, parse_cached
-from referee.dice.plan import roll_text
+from referee.dice.plan import roll, roll_group, roll_text
 from referee.dice.render import render, show_die
-from referee.dice.rolling import (
-    Die,
-    GroupRoll,
-    PoolRoll,
-    RollResult,
-    roll,
-    roll_group,
-)
+from referee.dice.rolling import Die, GroupRoll, PoolRoll, RollResult
 
 __all__ = [
     "AOL_DICE",

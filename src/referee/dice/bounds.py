@@ -15,20 +15,17 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.tree import (
+from referee.dice.fields import (
     BinOpFields,
     CallFields,
     ConstFields,
     DiceFields,
-    Explode,
-    KeepMode,
     LabelFields,
     NegFields,
-    Number,
-    Op,
     PoolFields,
 )
+from referee.dice.limits import DEFAULT_LIMITS, Limits
+from referee.dice.tree import Explode, KeepMode, Number, Op
 
 if TYPE_CHECKING:
     from referee.dice.expr import Expr
@@ -166,13 +163,21 @@ def _dice_of(node: Expr) -> list[DiceFields]:
 
 def _first_grammar(group: DiceFields) -> bool:
     """Only explode-on-top, keep/drop by rank and success counting: exact bounds known."""
-    # Every field after count, sides, explode, keep and success at its default (as
-    # `group._replace(explode=False, keep=None, success=None).plain`, without making a group).
-    return group[5:] == _AFTER_SUCCESS and (group.keep is None or group.keep.test is None)
-
-
-_AFTER_SUCCESS = DiceFields(1, 1)[5:]
-assert DiceFields._fields[2:5] == ("explode", "keep", "success")  # what `_first_grammar` skips
+    return (
+        group.explode_on is None
+        and group.explode_kind is Explode.EACH
+        and not group.reroll
+        and not group.reroll_once
+        and group.add_on is None
+        and group.floor is None
+        and group.ceiling is None
+        and group.failure is None
+        and not group.fudge
+        and group.crit is None
+        and group.fumble is None
+        and not group.order
+        and (group.keep is None or group.keep.test is None)
+    )
 
 
 def dice_bounds(group: DiceFields, explode_depth: int) -> Range:

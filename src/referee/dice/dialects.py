@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from referee.dice.fields import DiceFields
 from referee.dice.tree import Compare, Explode, KeepMode
 from referee.errors import NotationError
 
@@ -278,7 +279,7 @@ APPLIED_ORDER: dict[Kind, int] = {
 }
 """Where each kind of modifier stands in the order a dialect with `written_order` must write
 them: rerolls, `ra`, `mi`, `ma`, `e`, keep or drop. Written so, d20 applies them as referee does
-(d20 refuses the pairs whose meaning differs even so: `lone.written_order_conflict`)."""
+(d20 refuses the pairs whose meaning differs even so: `written_order_conflict`)."""
 
 DIALECTS: dict[str, Dialect] = {d.name: d for d in (_roll20(), _onlinehost(), _d20())}
 """Every dialect by name."""
@@ -302,3 +303,28 @@ def dialect(name: str | Dialect) -> Dialect:
     raise NotationError(
         f"unknown dice dialect {name!r} (expected one of {', '.join(sorted(DIALECTS))})"
     )
+
+
+def written_order_conflict(dice: DiceFields) -> str | None:
+    """Why a dialect that applies modifiers in the order written (d20) would mean something
+    else by this group than referee does, even written in referee's order; None if it would not.
+
+    >>> from referee.dice.tree import Success
+    >>> group = DiceFields(2, 6, explode=True, reroll=(Success(Compare.EQ, 1),))
+    >>> written_order_conflict(group)[:36]
+    'd20 rerolls only the dice thrown bef'
+    """
+    clamps = dice.floor is not None or dice.ceiling is not None
+    if dice.reroll and dice.explode:
+        return (
+            "d20 rerolls only the dice thrown before 'e' explodes them, referee rerolls the "
+            "dice an explosion adds too"
+        )
+    if clamps and (dice.explode or dice.add_on is not None):
+        return (
+            "d20 sets 'mi'/'ma' only on the dice thrown before 'e' or 'ra' adds more, referee "
+            "on the added dice too"
+        )
+    if dice.explode and dice.add_on is not None:
+        return "d20's 'ra' may pick a die 'e' exploded, referee's looks at each die's first face"
+    return None

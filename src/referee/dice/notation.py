@@ -11,22 +11,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect, dialect
-from referee.dice.tree import (
+from referee.dice.fields import (
     BinOpFields,
     CallFields,
-    Compare,
     ConstFields,
     DegreesFields,
     DiceFields,
-    Explode,
-    Keep,
-    KeepMode,
     LabelFields,
     NegFields,
-    Op,
     PoolFields,
-    Success,
 )
+from referee.dice.tree import Compare, Explode, Keep, KeepMode, Op, Success
 from referee.errors import NotationError
 
 if TYPE_CHECKING:
@@ -70,7 +65,7 @@ def write(node: Expr, name: str | Dialect = DEFAULT_DIALECT) -> str:
 
 def canonical(node: Expr) -> str:
     """`str(node)`: roll20 notation, or the first dialect that can write the node."""
-    return _canonical(node)[1]
+    return canonical_pair(node)[1]
 
 
 def canonical_repr(node: Expr) -> str:
@@ -80,13 +75,19 @@ def canonical_repr(node: Expr) -> str:
     >>> parse("8d6mi2", dialect="d20")
     parse('8d6mi2', dialect='d20')
     """
-    name, text = _canonical(node)
+    name, text = canonical_pair(node)
     if name == DEFAULT_DIALECT.name:
         return f"parse({text!r})"
     return f"parse({text!r}, dialect={name!r})"
 
 
-def _canonical(node: Expr) -> tuple[str, str]:
+def canonical_pair(node: Expr) -> tuple[str, str]:
+    """The dialect `str(node)` is written in, and the text.
+
+    >>> from referee.dice import parse
+    >>> canonical_pair(parse("8d6mi2", dialect="d20"))
+    ('d20', '8d6mi2')
+    """
     for candidate in DIALECTS.values():
         try:
             return candidate.name, show(node, candidate)

@@ -41,7 +41,7 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.rolling import _call, apply
+from referee.dice.rolling import apply, call
 from referee.errors import LimitError, RuleError
 
 Dist = dict[Number, Fraction]
@@ -162,7 +162,7 @@ class _Worker:
             return self.dist(node.operand)
         if isinstance(node, Call):
             function = node.function
-            return _map(self.dist(node.operand), lambda v: _call(function, v))
+            return _map(self.dist(node.operand), lambda v: call(function, v))
         if isinstance(node, BinOp):
             return self.binop(node)
         if isinstance(node, Pool):
@@ -234,7 +234,7 @@ class _Worker:
         if not group.explode:
             return self.unchained(group, agg)
         settled = self.settled(group)
-        extra = _map(_uniform(faces), lambda v: _clamp(group, int(v)))
+        extra = _map(_uniform(faces), lambda v: group.clamp(int(v)))
         compound = group.explode_kind is Explode.COMPOUND
         # a state: (aggregate, `ra` used, a chain was capped)
         frontier: dict[tuple[Hashable, bool, bool], Fraction] = {
@@ -404,7 +404,7 @@ class _Worker:
             return _fractions(_power(dict(part), group.count, group), face_den**group.count)
         adds: dict[Number, int] = defaultdict(int)
         for face in group.faces():
-            adds[_clamp(group, face)] += 1
+            adds[group.clamp(face)] += 1
         add_den = len(group.faces())
         scale = add_den if adding is not None else 1
         frontier: dict[tuple[Hashable, bool], int] = {(agg.start, adding is None): 1}
@@ -540,7 +540,7 @@ class _Worker:
         if not group.reroll:
             out: dict[Number, int] = defaultdict(int)
             for face in faces:
-                out[_clamp(group, face)] += 1
+                out[group.clamp(face)] += 1
             return dict(out), n
         most = 1 if group.reroll_once else self.depth
         again = [group.rerolls(f) for f in faces]
@@ -549,16 +549,8 @@ class _Worker:
         last = m**most
         out = defaultdict(int)
         for face, rerolls in zip(faces, again, strict=True):
-            out[_clamp(group, face)] += last if rerolls else stays
+            out[group.clamp(face)] += last if rerolls else stays
         return dict(out), n ** (most + 1)
-
-
-def _clamp(group: Dice, value: int) -> int:
-    if group.floor is not None and value < group.floor:
-        value = group.floor
-    if group.ceiling is not None and value > group.ceiling:
-        value = group.ceiling
-    return value
 
 
 def _exploding_split(group: Dice) -> tuple[list[int], list[int]] | None:

@@ -3,6 +3,8 @@
 The grammar (docs/dice.md has it in EBNF) is shared by every dialect; what a dialect
 spells and means differently is data in dialects.py. Spaces are allowed between tokens,
 not inside a dice group. Letters may be upper or lower case; numbers are ASCII digits.
+`parse` asks the scanner (`referee.dice.scan`) first, which reads most texts at once or
+declines; what it declines the grammar reads, and says what is wrong with it.
 
 >>> parse("2d20 + 1d6")
 parse('2d20+1d6')
@@ -18,7 +20,6 @@ False
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from typing import Any, NoReturn
 
@@ -27,10 +28,12 @@ from referee.dice.dialects import (
     APPLIED_ORDER,
     DEFAULT_DIALECT,
     DIALECTS,
+    Arg,
     Dialect,
     Kind,
     Modifier,
     dialect,
+    written_order_conflict,
 )
 from referee.dice.expr import (
     FUNCTIONS,
@@ -42,6 +45,7 @@ from referee.dice.expr import (
     Dice,
     Explode,
     Expr,
+    Keep,
     KeepMode,
     Label,
     Neg,
@@ -50,48 +54,12 @@ from referee.dice.expr import (
     Success,
 )
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.lone import group_at, keep, lone_group, success, written_order_conflict
-from referee.dice.members import (
-    ARG_NUMBER_OR_ONE,
-    ARG_SELECTOR,
-    CMP_EQ,
-    EXPLODE_EACH,
-    KIND_ADD_ONCE,
-    KIND_CEILING,
-    KIND_CRIT,
-    KIND_EXPLODE,
-    KIND_FAILURE,
-    KIND_FLOOR,
-    KIND_FUMBLE,
-    KIND_KEEP,
-    KIND_REROLL,
-    KIND_REROLL_ONCE,
-    KIND_SUCCESS,
-    MODE_DROP_HIGHEST,
-    MODE_DROP_LOWEST,
-    MODE_HIGHEST,
-    MODE_LOWEST,
-    MODE_MATCHING,
-    OP_ADD,
-    OP_MOD,
-    OP_SUB,
-)
 from referee.dice.scan import scan
 from referee.errors import LimitError, NotationError
 
 _SPACE = " \t"
 # Lower-cases ASCII letters only, so that every column still points at the same character.
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-# One plain number or one plain dice group: the commonest texts, read at once.
-_PLAIN_RE = re.compile(r"([0-9]+)?(?:d(?:([0-9]+)|%))?")
-# A sum of plain terms (`1d20+5`, `3d6 [fire] + 1d4 [piercing]`, `1 + 2 + 3`), read by one
-# regex instead of the descent; anything else, or any term out of bounds, takes the grammar.
-_TERM = r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))(?:[ \t]*\[([^\]]*)\])?"
-_TERM_RE = re.compile(r"[ \t]*([+-]?)[ \t]*" + _TERM)
-_SUM_RE = re.compile(r"[ \t]*" + _TERM + r"(?:[ \t]*[+-][ \t]*" + _TERM + r")*[ \t]*")
-_BLANKS = frozenset(" \t")
-_SUM_NEXT = frozenset(" \t+-[")  # what may follow the first atom of a plain sum
-_UNLABELLED_SUM = "0123456789d+- \t"  # every character of a plain sum without labels
 _OPS = {op.value: op for op in Op}
 _COMPARE_OPS = ("==", "!=", ">=", "<=", ">", "<")
 _COMPARE_FIRST = frozenset("=!<>")
@@ -99,18 +67,12 @@ _PRODUCT_OPS = frozenset("*/%")
 #: The operators whose right side must not be 0.
 _DIVIDING = frozenset({Op.DIV, Op.FLOORDIV, Op.MOD})
 _AFTER_GROUP = frozenset(" \t+-*/%)],}")  # what may follow a plain group at once
-_QUICK_AFTER = frozenset(" \t+-*/%)],}[")  # may follow a group `lone.group_at` reads
 _LABEL_OR_SPACE = frozenset("[ \t")
-# One keep by rank after a pool, followed by nothing a modifier or a stray letter starts with.
-_POOL_RANK_RE = re.compile(r"([a-z])([hl])([0-9]+)(?=[ \t+\-*/%)\],}\[]|\Z)")
-# A number or a plain group in a set or a sum (no modifier), its blanks, and what follows
-# them that may end it there (a sign, a comma, ')', a label, the end).
-_QUICK_TERM_RE = re.compile(r"(?:([0-9]*)d([0-9]+|%)|([0-9]+))[ \t]*([+\-,)\[*/%]|\Z)")
 _END = "end of input"
-_new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
-_DICE_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
 _SORTED: dict[tuple[str, bool], tuple[Modifier, ...]] = {}
-_REPEATABLE = frozenset({KIND_REROLL, KIND_REROLL_ONCE})  # `r1r3`, `ro1ro2`: either test
+_REPEATABLE = frozenset({Kind.REROLL, Kind.REROLL_ONCE})  # `r1r3`, `ro1ro2`: either test
+_ADD, _SUB, _MOD = Op.ADD, Op.SUB, Op.MOD
+_KEEP, _EXPLODE, _EACH = Kind.KEEP, Kind.EXPLODE, Explode.EACH
 
 
 def parse(
@@ -123,6 +85,30 @@ def parse(
     >>> parse("4d6k3", dialect="d20")
     parse('4d6k3', dialect='d20')
     """
+    found, low = _prepared(text, limits, dialect)
+    scanned = scan(text, low, limits, found)
+    if scanned is not None:
+        return scanned
+    return _Parser(text, low, limits, found).whole()
+
+
+def grammar(
+    text: str, limits: Limits = DEFAULT_LIMITS, *, dialect: str | Dialect = DEFAULT_DIALECT
+) -> Expr:
+    """`parse` without the scanner: the grammar alone reads the text (the same tree or the
+    same error as `parse`; the tests hold the scanner to it).
+
+    >>> grammar("3d6 [fire] + 1d4", dialect="d20") == parse("3d6 [fire] + 1d4", dialect="d20")
+    True
+    """
+    found, low = _prepared(text, limits, dialect)
+    return _Parser(text, low, limits, found).whole()
+
+
+def _prepared(text: str, limits: Limits, dialect: str | Dialect) -> tuple[Dialect, str]:
+    """The dialect and the lower-cased text, once the text is one `parse` may read: text, not
+    too long, in a dialect there is (an unknown one is an error even for the plainest text),
+    without a `d%` where the dialect refuses it."""
     if not isinstance(text, str):
         raise NotationError(f"dice notation must be text, got {text!r}")
     if len(text) > limits.max_length:
@@ -130,45 +116,13 @@ def parse(
             f"expression {_clip(text)!r} is {len(text)} characters long "
             f"(at most {limits.max_length})"
         )
-    # an unknown dialect is an error even for the plainest text (`_dialect`, its commonest
-    # case without the call)
     found = DIALECTS.get(dialect) if type(dialect) is str else None
     if found is None:
         found = _dialect(dialect)
-    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)  # `_lower`
+    low = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
     if not found.percent_die and "d%" in low:
         _refuse_percent_die(text, low, found)
-    lone = _PLAIN_RE.match(low)
-    assert lone is not None  # (every part of it is optional)
-    stop = lone.end()
-    if 0 < stop == len(low):  # the commonest text: one plain atom
-        node = _plain(text, lone, limits)
-        if isinstance(node, Dice):
-            _check_budget(text, node.count, limits)
-        return node
-    # A plain sum and a lone group both start with blanks or an atom; a plain sum's first
-    # atom is followed by blanks, a sign or a label, so a letter there is no plain sum.
-    # (Where the scanner reads the rest, only a text of digits, dice, signs and blanks is
-    # tried as a plain sum first: one call tells it, where a failing regex costs more.)
-    atom_first = stop or low[:1] in _BLANKS
-    if (
-        atom_first
-        and (stop == 0 or low[stop] in _SUM_NEXT)
-        and (not found.sets or not low.strip(_UNLABELLED_SUM))
-        and _SUM_RE.fullmatch(low) is not None
-    ):
-        summed = _plain_sum_of(text, low, limits, found)
-        if summed is not None:
-            return summed
-    if found.sets:  # (the one dialect with sets, d20, has a scanner)
-        scanned = scan(text, low, limits, found)
-        if scanned is not None:
-            return scanned
-    if atom_first:
-        group = lone_group(low, limits, found)
-        if group is not None:
-            return group
-    return _Parser(text, low, limits, found).whole()
+    return found, low
 
 
 def _inline_roll(text: str, low: str, dialect: Dialect) -> str:
@@ -205,50 +159,11 @@ def _refuse_percent_die(text: str, low: str, dialect: Dialect) -> NoReturn:
     )
 
 
-def _plain_sum_of(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
-    """A text `_SUM_RE` matched as its tree, exactly as the grammar reads it; None when the
-    grammar must say why it cannot be read (a bound passed, a label in a dialect without)."""
-    node: Expr | None = None
-    dice = 0
-    for match in _TERM_RE.finditer(low):
-        sign, count, sides, number, label = match.groups()
-        term: Expr
-        if number is not None:
-            term = _new(Const, (int(number),))
-        else:
-            many = int(count) if count else 1
-            size = 100 if sides == "%" else int(sides)
-            if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-                return None
-            dice += many
-            term = _new(Dice, (many, size, *_DICE_TAIL))
-        if label is not None:
-            if not dialect.labels:
-                return None
-            start = match.start(5)
-            term = _new(Label, (term, text[start : start + len(label)]))
-        op = OP_ADD if sign == "+" else OP_SUB
-        node = term if node is None else _new(BinOp, (op, node, term))
-    if dice > limits.max_dice:
-        return None
-    return node
-
-
 def _dialect(name: str | Dialect) -> Dialect:
     if isinstance(name, Dialect):
         return name
     found = DIALECTS.get(name) if type(name) is str else None
     return found or dialect(name)
-
-
-def _plain(text: str, match: re.Match[str], limits: Limits) -> Const | Dice:
-    count, sides = match.groups()
-    if match.end() == match.start() + len(count or ""):
-        return _new(Const, (int(count),))
-    number = int(count) if count else 1
-    size = 100 if sides is None else int(sides)
-    check_group(text, match.start(), match.end(), number, size, False, limits)
-    return _new(Dice, (number, size, *_DICE_TAIL))
 
 
 def _check_budget(text: str, dice: int, limits: Limits) -> None:
@@ -315,10 +230,6 @@ def _parse_limited(text: str, limits: Limits, dialect: Dialect) -> Expr:
     return parse(text, limits, dialect=dialect)
 
 
-def _lower(text: str) -> str:
-    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
-
-
 def _clip(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -383,58 +294,6 @@ class _Group:
         """The modifier read last (for a dialect that applies them in the order written)."""
 
 
-#: The operator a sign between two terms stands for.
-_SIGNS = {"+": OP_ADD, "-": OP_SUB}
-
-
-def _after_blanks(low: str, pos: int, end: int) -> tuple[str, int]:
-    """The character after the spaces and tabs at `pos` ("" at the end), and where it is."""
-    while pos < end and (low[pos] == " " or low[pos] == "\t"):
-        pos += 1
-    return low[pos : pos + 1], pos
-
-
-def _term_at(low: str, pos: int, limits: Limits, d: Dialect) -> tuple[Expr, int, str, int] | None:
-    """The term the quick readers (`quick_sum`, `quick_set`) read at `pos`: a number, a plain
-    group or a group with modifiers `lone.group_at` reads, as (term, the most dice it may
-    throw, the character after it and its blanks ("" at the end), where that is); None when
-    it is none of them or passes a limit (the grammar then reads it, and says what is
-    wrong)."""
-    plain = _QUICK_TERM_RE.match(low, pos)
-    if plain is None:  # a group with modifiers, or nothing the quick readers read
-        found = group_at(low, pos, limits, d)
-        if found is None:
-            return None
-        term, stop = found
-        char, at = _after_blanks(low, stop, len(low))
-        return term, term.most_dice(limits.max_explode_depth), char, at
-    count, sides, number, char = plain.groups()
-    if number is not None:
-        return _new(Const, (int(number),)), 0, char, plain.start(4)
-    many = int(count) if count else 1
-    size = 100 if sides == "%" else int(sides)
-    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-        return None
-    return _new(Dice, (many, size, *_DICE_TAIL)), many, char, plain.start(4)
-
-
-def _labelled(text: str, low: str, term: Expr, pos: int, end: int) -> tuple[Expr, str, int] | None:
-    """`term` in the labels from `pos` (a '[' there) on, as `unary` reads them, with the
-    character after them (blanks skipped, "" at the end) and where it is; None when a label
-    is not closed (the grammar then says so)."""
-    while True:
-        close = text.find("]", pos)
-        if close < 0:
-            return None
-        term = _new(Label, (term, text[pos + 1 : close]))
-        pos = close + 1
-        while pos < end and (low[pos] == " " or low[pos] == "\t"):
-            pos += 1
-        char = low[pos : pos + 1]
-        if char != "[":
-            return term, char, pos
-
-
 class _Parser:
     """One pass over one text; `pos` is the index of the next unread character."""
 
@@ -448,7 +307,6 @@ class _Parser:
         "low",
         "nesting",
         "pos",
-        "quick",
         "text",
     )
 
@@ -459,7 +317,6 @@ class _Parser:
         limits: Limits,
         dialect: Dialect,
         hint: bool = True,
-        quick: bool = True,
     ) -> None:
         self.text = text
         self.low = low
@@ -470,7 +327,6 @@ class _Parser:
         self.nesting = 0
         self.dice = 0
         self.hint = hint
-        self.quick = quick  # groups read by `lone.group_at` (tests turn it off to compare)
         self.firsts = _firsts(dialect, False)
 
     # -- errors -----------------------------------------------------------------------
@@ -544,7 +400,7 @@ class _Parser:
             self.dice = chat.count
             node: Expr = chat
         else:
-            node = (self.quick_sum() if self.quick else None) or self.comparison()
+            node = self.comparison()
             if self.peek():
                 self.fail(self.after_value())
         _check_budget(self.text, self.dice, self.limits)
@@ -591,9 +447,9 @@ class _Parser:
             if char == "+" or char == "-":
                 if level > 1:
                     return node
-                op = OP_ADD if char == "+" else OP_SUB
+                op = _ADD if char == "+" else _SUB
                 self.pos += 1
-                node = _new(BinOp, (op, node, self.binary(2)))
+                node = BinOp(op, node, self.binary(2))
             elif char in _PRODUCT_OPS:
                 operators = self.d.operators
                 text = "//" if low.startswith("//", self.pos) else char
@@ -606,14 +462,14 @@ class _Parser:
                 right = self.unary()
                 if op in _DIVIDING:
                     self.check_divisor(right, start)
-                    if op is OP_MOD and self.d.python_remainder:
+                    if op is _MOD and self.d.python_remainder:
                         self.check_remainder(node, right, start)
-                node = _new(BinOp, (op, node, right))
+                node = BinOp(op, node, right)
             elif char in _COMPARE_FIRST and self.d.comparisons and level == 0:
                 for text in _COMPARE_OPS:
                     if low.startswith(text, self.pos):
                         self.pos += len(text)
-                        node = _new(BinOp, (_OPS[text], node, self.binary(1)))
+                        node = BinOp(_OPS[text], node, self.binary(1))
                         break
                 else:
                     return node
@@ -629,7 +485,7 @@ class _Parser:
             self.pos += 1
             inner = self.unary()
             self.nesting -= 1
-            return _new(Neg, (inner,)) if char == "-" else inner
+            return Neg(inner) if char == "-" else inner
         node = self.atom(char)
         if not self.d.labels or self.low[self.pos : self.pos + 1] not in _LABEL_OR_SPACE:
             return node
@@ -637,7 +493,7 @@ class _Parser:
             close = self.text.find("]", self.pos)
             if close < 0:
                 self.fail("']' closing the label", self.end)
-            node = _new(Label, (node, self.text[self.pos + 1 : close]))
+            node = Label(node, self.text[self.pos + 1 : close])
             self.pos = close + 1
         return node
 
@@ -664,17 +520,17 @@ class _Parser:
             count = self.number("a number")
             follow = self.low[self.pos : self.pos + 1]
             if follow == "d":
-                return self.quick_group(start) or self.group(start, count)
+                return self.group(start, count)
             if follow == "f" and self.d.fudge_count:
                 self.pos += 1
                 return self.modifiers(start, count, 3, fudge=True)
-            return _new(Const, (count,))
+            return Const(count)
         if char == "d":
             if self.d.degrees and self.low.startswith("dh", start):
                 self.pos += 2
                 self.dice += 1
                 return Degrees(self.number("a target number after 'dh'"))
-            return self.quick_group(start) or self.group(start, 1)
+            return self.group(start, 1)
         if char == "(":
             return self.parenthesis()
         if char == "{" and self.d.braces:
@@ -687,19 +543,6 @@ class _Parser:
                     return Call(name, inner)
         self.fail(self.expected_atom())
 
-    def quick_group(self, start: int) -> Dice | None:
-        """The group at `start` read by `lone.group_at`, when that reads it as `group` would
-        and a character `group` lets pass follows; else None (and nothing read)."""
-        found = group_at(self.low, start, self.limits, self.d) if self.quick else None
-        if found is None:
-            return None
-        dice, end = found
-        if end < self.end and self.low[end] not in _QUICK_AFTER:
-            return None
-        self.pos = end
-        self.dice += dice.most_dice(self.limits.max_explode_depth)
-        return dice
-
     def parenthesis(self) -> Expr:
         self.enter()
         start = self.pos
@@ -708,14 +551,6 @@ class _Parser:
             self.pos += 1
             self.nesting -= 1
             return self.pool_modifiers(Pool(()))
-        quick = self.quick_set() if self.d.sets and self.quick else None
-        if quick is not None:
-            self.nesting -= 1
-            if len(quick) > 1:
-                return self.pool_modifiers(_new(Pool, (quick, None, None, None, False)))
-            if self.low[self.pos : self.pos + 1] in ("k", "p"):
-                return self.kept_parenthesis(quick[0], start)
-            return quick[0]  # one item without a comma: a parenthesis
         node = self.comparison()
         items = [node]
         is_set = False
@@ -740,7 +575,7 @@ class _Parser:
 
     def kept_parenthesis(self, node: Expr, start: int) -> Expr:
         """`(a)kh1`: a one-item set; but d20 keeps among the dice of `(3d6)kh1`, as `3d6kh1`."""
-        pool = self.pool_modifiers(Pool((node,)), single=True)
+        pool = self.pool_modifiers(Pool((node,)))
         if not isinstance(node, Dice) or pool.keep is None:
             return pool
         if node.keep is not None:
@@ -749,167 +584,7 @@ class _Parser:
                 f"column {start + 1} in {self.text!r} ({self.d.name} keeps among the dice the "
                 "group kept; referee takes one keep or drop per group)"
             )
-        return node._replace(keep=pool.keep)
-
-    def quick_sum(self) -> Expr | None:
-        """A whole text that is terms joined by + or - (`-1d8 + 4 - (3, 1d4)kh1`): numbers,
-        groups `lone.group_at` reads, parentheses and sets (read by `parenthesis`), each perhaps
-        labelled, the first perhaps negated; else None, and nothing read (the grammar then
-        reads it)."""
-        low, end, limits, d = self.low, self.end, self.limits, self.d
-        start, dice_before, pos = self.pos, self.dice, self.pos
-        node: Expr | None = None
-        op = OP_ADD  # the operator before the next term (none before the first)
-        while True:
-            while pos < end and (low[pos] == " " or low[pos] == "\t"):
-                pos += 1
-            char = low[pos : pos + 1]
-            negated = False
-            if char == "-" and node is None and limits.max_nesting >= 1:
-                negated = True  # `-` then a term, as `unary` reads it (one level deeper)
-                pos += 1
-                char = low[pos : pos + 1]
-            term: Expr
-            if char == "(":
-                self.pos, self.nesting = pos, 1 if negated else 0
-                term = self.parenthesis()
-                self.nesting = 0
-                char, pos = _after_blanks(low, self.pos, end)
-            elif char == "d" or "0" <= char <= "9":
-                read = _term_at(low, pos, limits, d)
-                if read is None:
-                    break
-                term, most, char, pos = read
-                self.dice += most
-            else:
-                break
-            if char == "[":  # labels, as `unary` reads them after its atom
-                labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
-                if labelled is None:
-                    break
-                term, char, pos = labelled
-            if negated:
-                term = _new(Neg, (term,))
-            if char in _PRODUCT_OPS:  # `term * 2 // 1d4`: a product, as `binary` reads it
-                product = self.quick_product(term, pos)
-                if product is None:
-                    break
-                term, char, pos = product
-            node = term if node is None else _new(BinOp, (op, node, term))
-            if char == "+" or char == "-":
-                op, pos = _SIGNS[char], pos + 1
-                continue
-            if char == "":
-                self.pos = pos
-                return node
-            break  # a product, a comparison, anything else: the grammar's
-        self.pos, self.dice, self.nesting = start, dice_before, 0
-        return None
-
-    def quick_product(self, node: Expr, pos: int) -> tuple[Expr, str, int] | None:
-        """`node` times, divided by or modulo the terms from `pos` (an operator there) on, as
-        `binary` reads them, while each is a number, a group `_term_at` reads or a parenthesis
-        or set (read by `parenthesis`), perhaps labelled: (the product, the character after it
-        and its blanks ("" at the end), where that is); None when anything else comes (the
-        grammar then reads the whole text, and says what is wrong, a divisor that can be 0
-        too)."""
-        low, end, d = self.low, self.end, self.d
-        char = low[pos : pos + 1]
-        while char in _PRODUCT_OPS:
-            text = "//" if low.startswith("//", pos) else char
-            if text not in d.operators:
-                return None
-            start = pos = pos + len(text)
-            while pos < end and (low[pos] == " " or low[pos] == "\t"):
-                pos += 1
-            char = low[pos : pos + 1]
-            right: Expr
-            if char == "(":  # as `quick_sum` reads one (its dice counted as it reads them)
-                self.pos, self.nesting = pos, 0
-                right = self.parenthesis()
-                self.nesting, most = 0, 0
-                char, pos = _after_blanks(low, self.pos, end)
-            elif char == "d" or "0" <= char <= "9":
-                read = _term_at(low, pos, self.limits, d)
-                if read is None:
-                    return None
-                right, most, char, pos = read
-            else:
-                return None
-            if char == "[":
-                labelled = _labelled(self.text, low, right, pos, end) if d.labels else None
-                if labelled is None:
-                    return None
-                right, char, pos = labelled
-            op = _OPS[text]
-            if op in _DIVIDING:
-                self.pos = pos
-                try:
-                    self.check_divisor(right, start)
-                    if op is OP_MOD and d.python_remainder:
-                        self.check_remainder(node, right, start)
-                except NotationError:
-                    return None
-            self.dice += most
-            node = _new(BinOp, (op, node, right))
-        return node, char, pos
-
-    def quick_set(self) -> tuple[Expr, ...] | None:
-        """The items of a set (`(1d4 + 1, 3, 2d6kl1)`), or the one item of a parenthesis
-        (`(1d8 + 3)`), from its first item to past its ')',
-        when every item is a sum of numbers and groups `lone.group_at` reads, each perhaps
-        labelled (`(1 [one], 2 [two])`), and the grammar would read the same; else None, and
-        nothing read (the grammar then reads it)."""
-        low, end, limits, d = self.low, self.end, self.limits, self.d
-        pos = self.pos
-        items: list[Expr] = []
-        dice = 0
-        while True:  # one item: terms joined by + or -
-            node: Expr | None = None
-            op = OP_ADD  # the operator before the next term (none before the first)
-            while True:  # one term, then what follows it
-                while pos < end and (low[pos] == " " or low[pos] == "\t"):
-                    pos += 1
-                term: Expr
-                plain = _QUICK_TERM_RE.match(low, pos)
-                if plain is not None:  # a number or a plain group: `_term_at`, without a call
-                    count, sides, number, char = plain.groups()
-                    pos = plain.start(4)
-                    if number is not None:
-                        term = _new(Const, (int(number),))
-                    else:
-                        many = int(count) if count else 1
-                        size = 100 if sides == "%" else int(sides)
-                        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-                            return None
-                        term = _new(Dice, (many, size, *_DICE_TAIL))
-                        dice += many
-                else:  # a group with modifiers, or nothing this reads
-                    found = group_at(low, pos, limits, d)
-                    if found is None:
-                        return None
-                    term, stop = found
-                    dice += term.most_dice(limits.max_explode_depth)
-                    char, pos = _after_blanks(low, stop, end)
-                if char == "[":
-                    labelled = _labelled(self.text, low, term, pos, end) if d.labels else None
-                    if labelled is None:
-                        return None
-                    term, char, pos = labelled
-                node = term if node is None else _new(BinOp, (op, node, term))
-                if char == "+" or char == "-":
-                    op, pos = _SIGNS[char], pos + 1
-                    continue
-                if char == "," or char == ")":
-                    break
-                return None  # a product, a comparison, anything else: the grammar's
-            items.append(node)
-            pos += 1
-            if char == ")":
-                break
-        self.pos = pos  # (one item: no comma was read, so a parenthesis or `(1d4)kh1`)
-        self.dice += dice
-        return tuple(items)
+        return node.replace(keep=pool.keep)
 
     def braces(self) -> Expr:
         self.enter()
@@ -931,34 +606,17 @@ class _Parser:
                     f"{start + 1} in {self.text!r} needs a sum of plain dice groups "
                     "(or several items: '{4d6, 3d8}kh1')"
                 )
-            pool = pool._replace(dice_level=True)
+            pool = pool.replace(dice_level=True)
         return pool
 
-    def pool_modifiers(self, pool: Pool, single: bool = False) -> Pool:
-        rank = _POOL_RANK_RE.match(self.low, self.pos) if self.quick else None
-        if rank is not None:  # one keep by rank (`kh1`, `pl2`), as `read_modifiers` reads it
-            letter, side, digits = rank.groups()
-            mod = _by_first(self.d, True).get(letter, (None,))[0]
-            if (
-                mod is not None
-                and mod.letters == letter
-                and mod.arg is ARG_SELECTOR
-                and mod.kind is KIND_KEEP
-            ):
-                keeping = mod.mode is MODE_MATCHING
-                if side == "h":
-                    mode = MODE_HIGHEST if keeping else MODE_DROP_HIGHEST
-                else:
-                    mode = MODE_LOWEST if keeping else MODE_DROP_LOWEST
-                self.pos = rank.end()
-                return _new(Pool, (pool.items, keep(mode, int(digits)), None, None, False))
+    def pool_modifiers(self, pool: Pool) -> Pool:
         group = _Group()
         start = self.pos
         self.read_modifiers(group, start, pool=True)
         fields = group.fields
         if not fields:
             return pool
-        return pool._replace(
+        return pool.replace(
             keep=fields.get("keep"), success=fields.get("success"), failure=fields.get("failure")
         )
 
@@ -997,9 +655,9 @@ class _Parser:
             fields = group.fields
             top = 1 if fudge else sides
             if fields.get("success") == "top":
-                fields["success"] = success(CMP_EQ, top)
+                fields["success"] = Success.of(Compare.EQ, top)
             on = fields.get("explode_on")
-            if on is not None and on.compare is CMP_EQ and on.target == top:
+            if on is not None and on.compare is Compare.EQ and on.target == top:
                 del fields["explode_on"]  # the top face is what `!` alone means
             dice = Dice(count, sides, fudge=fudge, **fields)
             if dice.reroll or dice.explode:
@@ -1021,10 +679,7 @@ class _Parser:
         else:
             if self.pos < self.end and self.low[self.pos] not in _AFTER_GROUP:
                 self.refuse_stray(False)
-            if fudge:
-                dice = Dice(count, sides, fudge=True)
-            else:
-                dice = _new(Dice, (count, sides, *_DICE_TAIL))
+            dice = Dice(count, sides, fudge=fudge)
             self.dice += count
             return dice
         self.dice += dice.most_dice(self.limits.max_explode_depth)
@@ -1032,21 +687,9 @@ class _Parser:
 
     def check_meaning(self, dice: Dice, start: int) -> None:
         """Refuse what could never stop: a reroll or explosion on every face."""
-        faces = dice.faces()
-        ends = (faces[0], faces[-1])  # a group that stops stops on one of these, mostly
-        if dice.reroll and all(map(dice.rerolls, ends)) and all(map(dice.rerolls, faces)):
-            raise NotationError(f"{self.where(start)} rerolls every face, so it would never stop")
-        if dice.floor is not None or dice.ceiling is not None:
-            shown = sorted({clamped(dice, face) for face in faces})  # explosions test these
-            if dice.explode and all(map(dice.explodes, shown)):
-                raise NotationError(
-                    f"{self.where(start)} explodes on every value it can show "
-                    f"({', '.join(map(str, shown))} once clamped), so it would never stop"
-                )
-        elif dice.explode and all(map(dice.explodes, ends)) and all(map(dice.explodes, faces)):
-            raise NotationError(
-                f"{self.where(start)} explodes on every face, so it would never stop"
-            )
+        endless = dice.endless()
+        if endless is not None:
+            raise NotationError(f"{self.where(start)} {endless}, so it would never stop")
 
     def where(self, start: int) -> str:
         return f"{self.text[start : self.pos]!r} at column {start + 1} in {self.text!r}"
@@ -1117,7 +760,7 @@ class _Parser:
                         self.pos += len(prefix)
                     self.fail("a number" if prefix else self.point_help())
                 self.pos += len(prefix)
-                return success(compare, self.number("a number"))
+                return Success.of(compare, self.number("a number"))
         if optional:
             return None
         self.fail(self.point_help())
@@ -1130,46 +773,46 @@ class _Parser:
         """d20's selector: `hN` / `lN` (by rank), `>N` / `<N` / `N` (by value)."""
         char = self.low[self.pos : self.pos + 1]
         if char in ("h", "l"):
-            if mod.kind is not KIND_KEEP:
+            if mod.kind is not _KEEP:
                 self.fail(f"'>' '<' or a number after {mod.letters!r} (h and l select for k and p)")
             self.pos += 1
             count = self.number("a number of dice")
-            keeping = mod.mode is MODE_MATCHING
+            keeping = mod.mode is KeepMode.MATCHING
             if char == "h":
-                return (MODE_HIGHEST if keeping else MODE_DROP_HIGHEST), count, None
-            return (MODE_LOWEST if keeping else MODE_DROP_LOWEST), count, None
+                return (KeepMode.HIGHEST if keeping else KeepMode.DROP_HIGHEST), count, None
+            return (KeepMode.LOWEST if keeping else KeepMode.DROP_LOWEST), count, None
         test = self.point(optional=False)
         assert test is not None
         return None, 0, test
 
     def apply(self, fields: dict[str, Any], mod: Modifier) -> None:
         kind, arg = mod.kind, mod.arg
-        if kind is KIND_KEEP:
-            if arg is ARG_SELECTOR:
+        if kind is _KEEP:
+            if arg is Arg.SELECTOR:
                 mode, count, test = self.selector(mod)
                 if mode is None:
                     assert isinstance(mod.mode, KeepMode)
-                    fields["keep"] = keep(mod.mode, 0, test)
+                    fields["keep"] = Keep.of(mod.mode, 0, test)
                 else:
-                    fields["keep"] = keep(mode, count)
+                    fields["keep"] = Keep.of(mode, count)
                 return
             assert isinstance(mod.mode, KeepMode)
-            if arg is ARG_NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
-                fields["keep"] = keep(mod.mode, 1)
+            if arg is Arg.NUMBER_OR_ONE and not ("0" <= self.low[self.pos : self.pos + 1] <= "9"):
+                fields["keep"] = Keep.of(mod.mode, 1)
             else:
-                fields["keep"] = keep(mod.mode, self.number("a number of dice"))
-        elif kind is KIND_EXPLODE:
+                fields["keep"] = Keep.of(mod.mode, self.number("a number of dice"))
+        elif kind is _EXPLODE:
             fields["explode"] = True
             assert isinstance(mod.mode, Explode)
-            if mod.mode is not EXPLODE_EACH:
+            if mod.mode is not _EACH:
                 fields["explode_kind"] = mod.mode
-            on = self.selector(mod)[2] if arg is ARG_SELECTOR else self.point(optional=True)
+            on = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=True)
             if on is not None:
                 fields["explode_on"] = on
-        elif kind in (KIND_REROLL, KIND_REROLL_ONCE):
-            test = self.selector(mod)[2] if arg is ARG_SELECTOR else self.point(optional=False)
+        elif kind is Kind.REROLL or kind is Kind.REROLL_ONCE:
+            test = self.selector(mod)[2] if arg is Arg.SELECTOR else self.point(optional=False)
             assert test is not None
-            once = kind is KIND_REROLL_ONCE
+            once = kind is Kind.REROLL_ONCE
             if "reroll" in fields and once is not fields.get("reroll_once", False):
                 raise NotationError(
                     f"{self.text!r} rerolls both once and repeatedly (column {self.pos}): "
@@ -1178,44 +821,31 @@ class _Parser:
             if once:
                 fields["reroll_once"] = True
             fields["reroll"] = (*fields.get("reroll", ()), test)
-        elif kind is KIND_ADD_ONCE:
+        elif kind is Kind.ADD_ONCE:
             fields["add_on"] = self.selector(mod)[2]
-        elif kind is KIND_FLOOR:
+        elif kind is Kind.FLOOR:
             fields["floor"] = self.number("a number")
-        elif kind is KIND_CEILING:
+        elif kind is Kind.CEILING:
             fields["ceiling"] = self.number("a number")
-        elif kind is KIND_SUCCESS:
+        elif kind is Kind.SUCCESS:
             if isinstance(mod.mode, Compare):
-                fields["success"] = success(mod.mode, self.number("a target number"))
+                fields["success"] = Success.of(mod.mode, self.number("a target number"))
             else:  # onlinehost's c: a point, or nothing for the top face
                 fields["success"] = self.point(optional=True) or "top"
-        elif kind is KIND_FAILURE:
+        elif kind is Kind.FAILURE:
             fields["failure"] = self.point(optional=False)
-        elif kind is KIND_CRIT:
+        elif kind is Kind.CRIT:
             fields["crit"] = self.point(optional=False)
-        elif kind is KIND_FUMBLE:
+        elif kind is Kind.FUMBLE:
             fields["fumble"] = self.point(optional=False)
         else:
             assert isinstance(mod.mode, str)
             fields["order"] = mod.mode
 
 
-def clamped(dice: Dice, face: int) -> int:
-    """The value a die showing `face` counts as after d20's `mi` and `ma` (as a roll clamps).
-
-    >>> clamped(Dice(1, 3, ceiling=1), 3), clamped(Dice(1, 6, floor=2), 1)
-    (1, 2)
-    """
-    if dice.floor is not None and face < dice.floor:
-        face = dice.floor
-    if dice.ceiling is not None and face > dice.ceiling:
-        face = dice.ceiling
-    return face
-
-
 def _plain_sum(node: Expr) -> bool:
     if isinstance(node, Dice):
         return node.plain
-    if isinstance(node, BinOp) and node.op is OP_ADD:
+    if isinstance(node, BinOp) and node.op is _ADD:
         return _plain_sum(node.left) and _plain_sum(node.right)
     return False

@@ -1,61 +1,93 @@
-"""Rolling a text again: its tree made once into a plan, the calls that roll it.
+"""Rolling a tree: the tree made into a plan, one small function per node, run on a source.
 
-`roll_text` parses through a cache, and keeps with each tree its plan: one small function
-per node, with everything `roll` decides about the node afresh on every roll (which group
-roller, the reroll and explosion ranges, the sizes thrown, how keep chooses) decided once.
-A roll by plan throws the same dice from the source in the same order and gives the same
-result as `roll` under the default limits; a tree whose worst case could pass the dice
-limit, or with a node the plans leave to `roll`, is rolled by `roll`.
+`roll(expr, rng=...)` is `plan(expr)(rng)`: the plan reads once what every roll needs of the
+tree (each group's step, `referee.dice.groups`; each operator; the values of the parts that
+throw nothing) and then throws. A tree whose worst case fits the dice limit counts no dice;
+one whose worst case could pass it counts every die as it is thrown, and the die that would
+pass it is refused before it is thrown. `roll_text` keeps the plans of the last 512 texts.
 
+>>> from referee.dice import parse
 >>> from referee.rng import ScriptedRng
->>> result = roll_text("2d20+1d6", rng=ScriptedRng([14, 3, 5]))
+>>> result = roll(parse("2d20+1d6"), rng=ScriptedRng([14, 3, 5]))
 >>> str(result)
 '2d20+1d6 = [14, 3] + [5] = 22'
+>>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
+6
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import compress
+from typing import Any
 
 from referee.dice.bounds import whole
 from referee.dice.dialects import DEFAULT_DIALECT, DIALECTS, Dialect
-from referee.dice.expr import (
-    BinOp,
-    Call,
-    Const,
-    Dice,
-    Expr,
-    Label,
-    Neg,
-    Number,
-    Pool,
+from referee.dice.expr import BinOp, Call, Const, Degrees, Dice, Expr, Label, Neg, Number, Op, Pool
+from referee.dice.groups import (
+    Budget,
+    Groups,
+    Pools,
+    Step,
+    chooser,
+    counted,
+    degrees_step,
+    group_step,
 )
-from referee.dice.group_plans import Groups, Pools, Step, chooser, dice_step
 from referee.dice.limits import DEFAULT_LIMITS, Limits
-from referee.dice.members import (
-    OP_ADD,
-    OP_FLOORDIV,
-    OP_MUL,
-    OP_SUB,
-)
-from referee.dice.parser import _parse_in, parse_cached
-from referee.dice.rolling import (
-    _PENDING,
-    PoolRoll,
-    RollResult,
-    _call,
-    _count,
-    _new,
-    apply,
-    roll,
-)
+from referee.dice.parser import parse_cached
+from referee.dice.rolling import GroupRoll, PoolRoll, RollResult, apply, call
 from referee.errors import RefereeError
-from referee.rng import Rng, ScriptedRng
+from referee.rng import Rng
+
+_FLOORDIV = Op.FLOORDIV
+
+_result, _pool_rolled = RollResult._make, PoolRoll._make
+"""A roll's and a pool's record from their fields (the named tuples' own makers: cheaper to
+call than their constructors, which take them by name)."""
 
 Plan = Callable[[Rng], RollResult]
+"""A tree made ready to roll: one roll of it from a source."""
+
+
+def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult:
+    """Roll a parsed expression with dice from `rng`: its plan (`plan`), made and run once.
+
+    `limits` caps explosion chains and rerolls (`max_explode_depth`) and, as a last guard
+    when the tree was parsed under other limits, the dice thrown (`max_dice`).
+
+    >>> from referee.dice import parse
+    >>> from referee.rng import ScriptedRng
+    >>> roll(parse("4d6kh3"), rng=ScriptedRng([6, 1, 5, 4])).total
+    15
+    """
+    try:
+        (kernel, facts), most = _STEPS[type(expr)](expr, limits.max_explode_depth)
+    except KeyError:
+        raise AssertionError(f"not a dice expression: {expr!r}") from None
+    groups: Groups = []
+    pools: Pools = []
+    budget = [limits.max_dice] if most > limits.max_dice else None
+    total = kernel(facts, rng, groups, pools, budget)
+    return _result((expr, tuple(groups), total, tuple(pools)))
+
+
+def roll_group(
+    group: Dice, rng: Rng, limits: Limits = DEFAULT_LIMITS, budget: list[int] | None = None
+) -> GroupRoll:
+    """Roll one dice group; `budget` (a one-item list), when given, is the dice it may throw,
+    counted down as they are thrown.
+
+    >>> from referee.rng import ScriptedRng
+    >>> roll_group(Dice(2, 6, explode=True), ScriptedRng([6, 2, 3])).faces
+    (6, 2, 3)
+    """
+    groups: Groups = []
+    (kernel, facts), _ = group_step(group, limits.max_explode_depth)
+    kernel(facts, rng, groups, [], budget)
+    return groups[0]
 
 
 def roll_text(
@@ -65,13 +97,12 @@ def roll_text(
     limits: Limits = DEFAULT_LIMITS,
     dialect: str | Dialect = DEFAULT_DIALECT,
 ) -> RollResult:
-    """Parse (through the cache) and roll in one call.
+    """Parse (through the cache) and roll in one call; the plans of the last 512 texts read
+    under the default limits in a registered dialect are kept.
 
     >>> from referee.rng import ScriptedRng
     >>> roll_text("d%", rng=ScriptedRng([100])).total
     100
-    >>> roll_text("4d6k3", rng=ScriptedRng([3, 1, 3, 6]), dialect="d20").total
-    6
     """
     if type(text) is str and limits is DEFAULT_LIMITS:
         name = dialect if type(dialect) is str else _registered(dialect)
@@ -88,209 +119,232 @@ def _registered(dialect: object) -> str | None:
 
 @functools.lru_cache(maxsize=512)
 def _planned(text: str, dialect: str) -> Plan:
-    """The plan of the tree `parse_cached` gives (from its cache), or `roll` of the tree."""
-    expr = _parse_in(text, dialect)  # what parse_cached would look up
-    found = plan(expr)
-    if found is not None:
-        return found
-
-    def by_roll(rng: Rng) -> RollResult:
-        return roll(expr, rng=rng)
-
-    return by_roll
+    return plan(parse_cached(text, dialect=dialect))
 
 
-def plan(expr: Expr) -> Plan | None:
-    """The plan that rolls `expr` as `roll(expr, rng=rng)` does, under the default limits;
-    None where `roll` should: a tree whose worst case could pass the dice limit, or with a
-    node plans leave to `roll`. A tree that throws no dice rolls its one result.
+def plan(expr: Expr, limits: Limits = DEFAULT_LIMITS) -> Plan:
+    """The plan that rolls `expr` under `limits`. A tree that throws no dice has one result,
+    worked out once.
 
     >>> from referee.dice import parse
     >>> from referee.rng import ScriptedRng
     >>> plan(parse("4d6kh3+2"))(ScriptedRng([6, 1, 5, 4])).total
     17
     """
-    most = _most_dice(expr)
+    (kernel, facts), most = _top_step(expr, limits)
     if most == 0:
-        return _fixed(expr)
-    if most is None or most > DEFAULT_LIMITS.max_dice:
-        return None
-    top = _step(expr)
-    if top is None:
-        return None
-    if callable(top):
-        return _whole(expr, top)
-    return None  # pragma: no cover (a tree that throws dice has a step)
+        pools: Pools = []
+        result = RollResult(expr, (), kernel(facts, _NO_DICE, [], pools, None), tuple(pools))
 
+        def fixed(rng: Rng) -> RollResult:
+            return result
 
-def _fixed(expr: Expr) -> Plan | None:
-    """A tree without dice rolls one (frozen) result, whatever the source: rolled once."""
-    try:
-        result = roll(expr, rng=ScriptedRng(()))
-    except RefereeError:  # pragma: no cover (the parser refuses a divisor that can be 0)
-        return None
+        return fixed
+    allowed = limits.max_dice if most > limits.max_dice else None
 
-    def fixed(rng: Rng) -> RollResult:
-        return result
-
-    return fixed
-
-
-def _whole(expr: Expr, top: Step) -> Plan:
     def rolled(rng: Rng) -> RollResult:
         groups: Groups = []
         pools: Pools = []
-        total = top(rng, groups, pools)
-        return _new(RollResult, (expr, tuple(groups), total, tuple(pools)))
+        total = kernel(facts, rng, groups, pools, None if allowed is None else [allowed])
+        return _result((expr, tuple(groups), total, tuple(pools)))
 
     return rolled
 
 
-def _most_dice(node: Expr) -> int | None:
-    """The most dice a roll of the tree can throw (None: a node plans leave to `roll`)."""
-    kind = type(node)
-    if kind is Dice:
-        return node.most_dice(DEFAULT_LIMITS.max_explode_depth)  # type: ignore[union-attr]
-    if kind is Const:
-        return 0
-    if kind is BinOp:
-        left, right = _most_dice(node.left), _most_dice(node.right)  # type: ignore[union-attr]
-        return None if left is None or right is None else left + right
-    if kind is Neg or kind is Label or kind is Call:
-        return _most_dice(node.operand)  # type: ignore[union-attr]
-    if kind is Pool and not node.dice_level:  # type: ignore[union-attr]
-        found = [_most_dice(item) for item in node.items]  # type: ignore[union-attr]
-        return None if None in found else sum(found)  # type: ignore[arg-type]
-    return None  # a dice-level pool, degrees of success: `roll`
+def _top_step(expr: Expr, limits: Limits) -> Compiled:
+    """The step of a whole tree and the most dice it may throw."""
+    try:
+        make = _STEPS[type(expr)]
+    except KeyError:
+        raise AssertionError(f"not a dice expression: {expr!r}") from None
+    return make(expr, limits.max_explode_depth)
 
 
-def _step(node: Expr) -> Step | Number | None:
-    """A node's step, or its value where it throws nothing (None: left to `roll`)."""
-    kind = type(node)
-    if kind is Const:
-        return node.value  # type: ignore[union-attr]
-    if kind is Dice:
-        return dice_step(node)  # type: ignore[arg-type]
-    if kind is Label:
-        return _step(node.operand)  # type: ignore[union-attr]
-    if kind is BinOp:
-        return _binop_step(node)  # type: ignore[arg-type]
-    if kind is Neg:
-        return _neg_step(node)  # type: ignore[arg-type]
-    if kind is Call:
-        return _call_step(node)  # type: ignore[arg-type]
-    if kind is Pool:
-        return _pool_step(node)  # type: ignore[arg-type]
-    return None
+class _NoDice:
+    """The source of a tree that throws no dice: never asked."""
+
+    def throw(self, sides: object) -> object:  # pragma: no cover
+        raise AssertionError("a tree without dice threw one")
 
 
-def _as_step(found: Step | Number) -> Step:
-    if callable(found):
-        return found
+_NO_DICE: Rng = _NoDice()  # type: ignore[assignment]
 
-    def constant(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        return found
-
-    return constant
+Compiled = tuple[Step, int]
+"""A node's step and the most dice it can throw, every reroll and explosion included."""
 
 
-def _neg_step(node: Neg) -> Step | Number | None:
-    inner = _step(node.operand)
-    if inner is None or not callable(inner):
-        return inner if inner is None else -inner
-
-    def negated(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        return -inner(rng, groups, pools)
-
-    return negated
+def _number(value: Number, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
+    """A part of the tree that throws nothing and holds no pool: its one value."""
+    return value
 
 
-def _call_step(node: Call) -> Step | None:
-    inner = _step(node.operand)
-    if inner is None:
-        return None
-    operand, function = _as_step(inner), node.function
-
-    def called(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        return _call(function, operand(rng, groups, pools))
-
-    return called
+def _const_step(node: Const, depth: int) -> Compiled:
+    return (_number, node.value), 0
 
 
-def _combine(node: BinOp) -> Callable[[Number, Number], Number]:
-    """What `_State.binop` does with the two values of a binary node."""
-    op = node.op
-    if op is OP_ADD:
-        return operator.add
-    if op is OP_SUB:
-        return operator.sub
-    if op is OP_MUL:
-        return operator.mul
-
-    def other(left: Number, right: Number) -> Number:
-        if op is OP_FLOORDIV and right and type(left) is int and type(right) is int:
-            return left // right
-        return apply(op, left, right, node)
-
-    return other
+def _label_step(node: Label, depth: int) -> Compiled:
+    operand = node.operand
+    return _STEPS[type(operand)](operand, depth)
 
 
-def _binop_step(node: BinOp) -> Step | None:
-    left, right = _step(node.left), _step(node.right)
-    if left is None or right is None:
-        return None
-    combine = _combine(node)
-    if callable(left) and callable(right):
-        first, then = left, right
-
-        def both(rng: Rng, groups: Groups, pools: Pools) -> Number:
-            return combine(first(rng, groups, pools), then(rng, groups, pools))
-
-        return both
-    if callable(left):
-        rolled, number = left, right
-
-        def left_rolled(rng: Rng, groups: Groups, pools: Pools) -> Number:
-            return combine(rolled(rng, groups, pools), number)  # type: ignore[arg-type]
-
-        return left_rolled
-    other, fixed = _as_step(right), left
-
-    def right_rolled(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        return combine(fixed, other(rng, groups, pools))
-
-    return right_rolled
+def _degrees_step(node: Degrees, depth: int) -> Compiled:
+    return degrees_step(node), 1
 
 
-def _pool_step(node: Pool) -> Step | None:
+def _neg_step(node: Neg, depth: int) -> Compiled:
+    operand = node.operand
+    inner, most = _STEPS[type(operand)](operand, depth)
+    if inner[0] is _number:
+        return (_number, -inner[1]), most
+    return (_negated, inner), most
+
+
+def _negated(inner: Step, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
+    return -inner[0](inner[1], rng, groups, pools, budget)
+
+
+def _call_step(node: Call, depth: int) -> Compiled:
+    operand, function = node.operand, node.function
+    inner, most = _STEPS[type(operand)](operand, depth)
+    if inner[0] is _number:
+        return (_number, call(function, inner[1])), most
+    return (_called, (function, inner)), most
+
+
+def _called(
+    facts: tuple[str, Step], rng: Rng, groups: Groups, pools: Pools, budget: Budget
+) -> Number:
+    function, (kernel, inner) = facts
+    return call(function, kernel(inner, rng, groups, pools, budget))
+
+
+def _binop_step(node: BinOp, depth: int) -> Compiled:
+    left, right, op = node.left, node.right, node.op
+    (first, first_facts), left_most = _STEPS[type(left)](left, depth)
+    (then, then_facts), right_most = _STEPS[type(right)](right, depth)
+    most = left_most + right_most
+    combine = _COMBINE.get(op) or functools.partial(_other, op, node)
+    if first is _number and then is _number:
+        try:
+            return (_number, combine(first_facts, then_facts)), most
+        except RefereeError:  # (a tree built by hand that divides by 0: refused when rolled)
+            pass
+    if then is _number:
+        return (_number_after, (combine, first, first_facts, then_facts)), most
+    if first is _number:
+        return (_number_before, (combine, first_facts, then, then_facts)), most
+    return (_both, (combine, first, first_facts, then, then_facts)), most
+
+
+_COMBINE: dict[Op, Callable[[Number, Number], Number]] = {
+    Op.ADD: operator.add,
+    Op.SUB: operator.sub,
+    Op.MUL: operator.mul,
+}
+"""The operators whose values combine as Python's do."""
+
+
+def _other(op: Op, node: BinOp, left: Number, right: Number) -> Number:
+    """What a binary node other than `+ - *` does with the values of its sides (`apply`;
+    `//` of whole numbers without its call)."""
+    if op is _FLOORDIV and right and type(left) is int and type(right) is int:
+        return left // right
+    return apply(op, left, right, node)
+
+
+def _both(facts: tuple[Any, ...], rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
+    combine, first, first_facts, then, then_facts = facts
+    left = first(first_facts, rng, groups, pools, budget)
+    value: Number = combine(left, then(then_facts, rng, groups, pools, budget))
+    return value
+
+
+def _number_after(
+    facts: tuple[Any, ...], rng: Rng, groups: Groups, pools: Pools, budget: Budget
+) -> Number:
+    combine, first, first_facts, number = facts
+    value: Number = combine(first(first_facts, rng, groups, pools, budget), number)
+    return value
+
+
+def _number_before(
+    facts: tuple[Any, ...], rng: Rng, groups: Groups, pools: Pools, budget: Budget
+) -> Number:
+    combine, number, then, then_facts = facts
+    value: Number = combine(number, then(then_facts, rng, groups, pools, budget))
+    return value
+
+
+def _pool_step(node: Pool, depth: int) -> Compiled:
+    steps = []
+    most = 0
+    for item in node.items:
+        step, item_most = _STEPS[type(item)](item, depth)
+        steps.append(step)
+        most += item_most
+    keep = node.keep
+    choose = None if keep is None else chooser(keep)
     if node.dice_level:
-        return None
-    found = [_step(item) for item in node.items]
-    if None in found:
-        return None
-    steps = tuple(_as_step(item) for item in found)  # type: ignore[arg-type]
-    many = len(steps)
-    choose = None if node.keep is None else chooser(node.keep)
-    success, failure = node.success, node.failure
-    summed = success is None and failure is None
-    every = (True,) * many
+        return (_dice_pooled, (node, steps[0], choose)), most
+    every = (True,) * len(steps)
+    return (_pooled, (node, tuple(steps), choose, node.success, node.failure, every)), most
 
-    def pooled(rng: Rng, groups: Groups, pools: Pools) -> Number:
-        index = len(pools)
-        pools.append(_PENDING)  # its place, before any pool inside it
-        rolled = []
-        for step in steps:  # (a loop: a list comprehension is a call of its own)
-            rolled.append(step(rng, groups, pools))
-        values = tuple(rolled)
-        kept: Sequence[bool] = every if choose is None else choose(values)
-        value: Number
-        if summed:
-            value = sum(compress(values, kept), 0)
-            if type(value) is not int:
-                value = whole(value)
-        else:
-            value = _count(success, failure, values, kept)  # type: ignore[arg-type]
-        pools[index] = _new(PoolRoll, (node, values, tuple(kept), value))
-        return value
 
-    return pooled
+def _pooled(
+    facts: tuple[Any, ...], rng: Rng, groups: Groups, pools: Pools, budget: Budget
+) -> Number:
+    node, steps, choose, success, failure, every = facts
+    index = len(pools)
+    pools.append(_PENDING)  # its place, before any pool inside it
+    rolled = []
+    for kernel, inner in steps:  # (a loop: a list comprehension is a call of its own)
+        rolled.append(kernel(inner, rng, groups, pools, budget))
+    values = tuple(rolled)
+    kept = every if choose is None else tuple(choose(values))
+    value: Number
+    if success is None and failure is None:
+        value = sum(compress(values, kept), 0)
+        if type(value) is not int:
+            value = whole(value)
+    else:
+        value = counted(success, failure, values, kept)
+    pools[index] = _pool_rolled((node, values, kept, value))
+    return value
+
+
+_PENDING = PoolRoll(Pool(()), (), (), 0)
+"""A pool's place in the roll until it is rolled (the pools inside it come after)."""
+
+
+def _dice_pooled(
+    facts: tuple[Any, ...], rng: Rng, groups: Groups, pools: Pools, budget: Budget
+) -> Number:
+    """roll20's `{4d6+3d8}k4`: keep or drop among every die of the one item."""
+    node, (kernel, item), choose = facts
+    index, start = len(pools), len(groups)
+    pools.append(PoolRoll(node, (), (), 0))
+    kernel(item, rng, groups, pools, budget)
+    rolled = groups[start:]
+    faces = [face for group in rolled for face in group.faces]
+    kept = iter([True] * len(faces) if choose is None else choose(faces))
+    total = 0
+    for i, group in enumerate(rolled):
+        flags = tuple(next(kept) for _ in group.faces)
+        value = sum(compress(group.faces, flags))
+        groups[start + i] = group._replace(kept=flags, value=value)
+        total += value
+    pools[index] = PoolRoll(node, (total,), (True,), total)
+    return total
+
+
+_STEPS: dict[type, Callable[[Any, int], Compiled]] = {
+    Const: _const_step,
+    Dice: group_step,
+    BinOp: _binop_step,
+    Label: _label_step,
+    Neg: _neg_step,
+    Call: _call_step,
+    Pool: _pool_step,
+    Degrees: _degrees_step,
+}
+"""How each type of node is made into its step."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from referee.dice.dialects import DIALECTS, Dialect
 from referee.dice.expr import Const, Degrees, Dice, Expr, Number, Pool, Success
-from referee.dice.notation import _canonical, show
+from referee.dice.notation import canonical_pair, show
 
 if TYPE_CHECKING:
     from referee.dice.rolling import Die, GroupRoll, PoolRoll, RollResult
@@ -50,7 +50,7 @@ def number(value: Number) -> str:
 
 def render(result: RollResult) -> str:
     """Show a roll as `EXPR = DICE = TOTAL`."""
-    name, text = _canonical(result.expression)
+    name, text = canonical_pair(result.expression)
     middle = show(result.expression, DIALECTS[name], _Leaves(result, DIALECTS[name]), True)
     return f"{text} = {middle} = {number(result.total)}"
 

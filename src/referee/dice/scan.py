@@ -1,16 +1,18 @@
-"""A whole d20 text read by one tokenising regex and a short descent over its tokens.
+"""The scanner: a whole text read by one tokenising regex and a short descent over its tokens,
+where it reads the text exactly as the grammar (parser.py) would; else it declines.
 
-`scan` cuts a lower-cased text into tokens with one `findall` (numbers, groups with their
-modifiers, operators, parentheses, commas, labels, a set's keep), reads each group's
-modifiers with one match of a regex built from the dialect's table, and builds the tree with
-a small descent over the tokens: sums of products of signed, labelled atoms, parentheses and
-sets, as the grammar (parser.py) reads them. It reads only what the grammar would read the
-same way, and declines anything else (a comparison, a bound passed, a divisor that can be 0,
-a modifier out of order, a label in other letter case than the text's, any stray mark) by
-giving None; the grammar then reads the text and says what is wrong. Tests compare the two.
+`parse` asks the scanner first and falls back to the grammar, which then reads the text and
+says what is wrong. `scan` cuts a lower-cased text into tokens with one `findall` (numbers,
+groups with their modifiers, operators, parentheses, commas, labels, a set's keep) and builds
+the tree with a small descent over them: sums of products of signed, labelled atoms,
+parentheses and sets, as the grammar reads them, in every dialect. It declines (gives None)
+whatever it is not sure of: a comparison, a bound passed, a divisor that can be 0, a form the
+dialect does not have, a label in other letter case than the text's, any stray mark.
 
-Only a dialect that writes its modifiers in referee's order (d20) has a scanner: there, each
-stage of a group's modifiers is one optional part of one regex.
+A group's modifiers are read by one match of a regex built from the dialect's table, where
+the dialect writes them in referee's order (d20): there each stage is one optional part of
+the regex. In the other dialects (roll20, onlinehost: modifiers in any order) a group token
+is read modifier by modifier from the dialect's table (`referee.dice.modifiers`).
 
 >>> from referee.dice.dialects import DIALECTS
 >>> from referee.dice.limits import DEFAULT_LIMITS
@@ -26,57 +28,43 @@ import re
 from typing import Any
 
 from referee.dice.bounds import bounds
-from referee.dice.dialects import Dialect, Modifier
+from referee.dice.dialects import Arg, Dialect, Kind, Modifier
 from referee.dice.expr import (
     BinOp,
     Compare,
     Const,
     Dice,
+    Explode,
     Expr,
+    Keep,
     KeepMode,
     Label,
     Neg,
     Number,
+    Op,
     Pool,
+    Success,
 )
 from referee.dice.limits import Limits
-from referee.dice.lone import keep, most_dice_of, success
-from referee.dice.members import (
-    ARG_NUMBER,
-    ARG_SELECTOR,
-    CMP_EQ,
-    EXPLODE_EACH,
-    KIND_ADD_ONCE,
-    KIND_CEILING,
-    KIND_EXPLODE,
-    KIND_FLOOR,
-    KIND_KEEP,
-    KIND_REROLL,
-    KIND_REROLL_ONCE,
-    MODE_DROP_HIGHEST,
-    MODE_DROP_LOWEST,
-    MODE_HIGHEST,
-    MODE_LOWEST,
-    MODE_MATCHING,
-    OP_ADD,
-    OP_DIV,
-    OP_FLOORDIV,
-    OP_MOD,
-    OP_MUL,
-    OP_SUB,
-)
+from referee.dice.modifiers import read_group
 
-_PRODUCT = {"*": OP_MUL, "/": OP_DIV, "//": OP_FLOORDIV, "%": OP_MOD}
-_new = tuple.__new__  # a node made without its named tuple's Python-level `__new__`: the same
-_PLAIN_TAIL = Dice(1, 1)[2:]  # every field of a group after count and sides, at its default
-_KEEP_TAIL = Dice(1, 1)[4:]  # every field after `keep` at its default
-_INDEX = {name: i for i, name in enumerate(Dice._fields)}
+_PRODUCT = {"*": Op.MUL, "/": Op.DIV, "//": Op.FLOORDIV, "%": Op.MOD}
+_ADD, _SUB, _MUL, _MOD = Op.ADD, Op.SUB, Op.MUL, Op.MOD
+_EQ, _PENETRATE = Compare.EQ, Explode.PENETRATE
+_MATCHING, _HIGHEST, _LOWEST = KeepMode.MATCHING, KeepMode.HIGHEST, KeepMode.LOWEST
+_DROP_HIGHEST, _DROP_LOWEST = KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST
+_STAGES = (
+    Kind.REROLL,
+    Kind.REROLL_ONCE,
+    Kind.ADD_ONCE,
+    Kind.FLOOR,
+    Kind.CEILING,
+    Kind.EXPLODE,
+    Kind.KEEP,
+)
 _NUMBERS = {str(number): number for number in range(1, 1001)}
 """Numbers as written, for the counts and sides most texts write (a lookup costs a fifth of
 `int`'s call; a number not here, `0` or `07` say, is read by `int`)."""
-_REROLL, _REROLL_ONCE, _ADD_ON = _INDEX["reroll"], _INDEX["reroll_once"], _INDEX["add_on"]
-_FLOOR, _CEILING, _KEEP = _INDEX["floor"], _INDEX["ceiling"], _INDEX["keep"]
-_EXPLODE, _EXPLODE_ON = _INDEX["explode"], _INDEX["explode_on"]
 
 
 class _Declined(Exception):
@@ -84,123 +72,120 @@ class _Declined(Exception):
 
 
 class _Table:
-    """One dialect's group regex, by stage: rerolls (any number, one run), add once, floor,
-    ceiling, explode, keep; with what each stage's letters mean."""
+    """One dialect's tokens and what it scans: its operators, signs, sets, labels and, where
+    it writes modifiers in referee's order, its group regex by stage (rerolls, any number of
+    them in one run; add once; floor; ceiling; explode; keep) with what each letter means."""
 
-    __slots__ = ("compares", "group", "modes", "pool_keep", "rerolls", "tokens")
+    __slots__ = (
+        "compares",
+        "dialect",
+        "group",
+        "labels",
+        "modes",
+        "pool_keep",
+        "products",
+        "python_remainder",
+        "rerolls",
+        "sets",
+        "signs",
+        "tokens",
+    )
 
-    def __init__(self, dialect: Dialect, by_kind: dict[Any, list[Modifier]]) -> None:
-        point = "([<>]?)([0-9]+)"
-        rerolls = "|".join(
-            re.escape(m.letters) for m in by_kind[KIND_REROLL] + by_kind[KIND_REROLL_ONCE]
-        )
-        keeps = "|".join(re.escape(m.letters) for m in by_kind[KIND_KEEP])
-        self.group = re.compile(
-            f"([0-9]*)d([0-9]+)"
-            f"((?:(?:{rerolls})[<>]?[0-9]+)*)"
-            f"(?:{re.escape(by_kind[KIND_ADD_ONCE][0].letters)}{point})?"
-            f"(?:{re.escape(by_kind[KIND_FLOOR][0].letters)}([0-9]+))?"
-            f"(?:{re.escape(by_kind[KIND_CEILING][0].letters)}([0-9]+))?"
-            f"(?:{re.escape(by_kind[KIND_EXPLODE][0].letters)}{point})?"
-            f"(?:({keeps})(?:([hl])|([<>]?))([0-9]+))?"
-        )
-        self.rerolls = re.compile(f"({rerolls})([<>]?)([0-9]+)")
-        self.pool_keep = re.compile(f"({keeps})(?:([hl])|([<>]?))([0-9]+)")
+    def __init__(self, dialect: Dialect) -> None:
+        self.products = {text: op for text, op in _PRODUCT.items() if text in dialect.operators}
+        self.signs = "-+" if dialect.unary_plus else "-"
+        self.labels = dialect.labels
+        self.sets = dialect.sets
+        self.python_remainder = dialect.python_remainder
+        self.dialect = dialect
+        self.compares: dict[str, Compare] = dict(dialect.points)
+        self.modes: dict[str, tuple[Any, bool]] = {}
+        by_kind = _stages(dialect)
+        self.group: re.Pattern[str] | None = None
+        self.rerolls: re.Pattern[str] | None = None
+        self.pool_keep: re.Pattern[str] | None = None
+        keeps = "(?!)"  # (no set keeps: the pattern that matches nothing)
+        if by_kind is not None:
+            point = "([<>]?)([0-9]+)"
+            rerolls = "|".join(
+                re.escape(m.letters) for m in by_kind[Kind.REROLL] + by_kind[Kind.REROLL_ONCE]
+            )
+            keeps = "|".join(re.escape(m.letters) for m in by_kind[Kind.KEEP])
+            self.group = re.compile(
+                f"([0-9]*)d([0-9]+)"
+                f"((?:(?:{rerolls})[<>]?[0-9]+)*)"
+                f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?"
+                f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]+))?"
+                f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]+))?"
+                f"(?:{re.escape(by_kind[Kind.EXPLODE][0].letters)}{point})?"
+                f"(?:({keeps})(?:([hl])|([<>]?))([0-9]+))?"
+            )
+            self.rerolls = re.compile(f"({rerolls})([<>]?)([0-9]+)")
+            self.pool_keep = re.compile(f"({keeps})(?:([hl])|([<>]?))([0-9]+)")
+            for kind in (Kind.REROLL, Kind.REROLL_ONCE, Kind.KEEP):
+                for mod in by_kind[kind]:
+                    self.modes[mod.letters] = (mod.mode, kind is Kind.REROLL_ONCE)
         # A token after blanks: an operator or mark, a group and every letter, mark and digit
-        # after it (its modifiers, or whatever stray follows: the group regex then declines
-        # it), a number, a label, a keep right after a set's ')' (after blanks it is a stray
-        # letter, as in the grammar), or any other single character (declined).
+        # after it (its modifiers, or whatever stray follows: then declined), a number, a
+        # label, a keep right after a set's ')' (after blanks it is a stray letter, as in the
+        # grammar), or any other single character (declined).
         self.tokens = re.compile(
-            r"[ \t]*(//|[-+*/%(),]|[0-9]*d[0-9]+[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
+            r"[ \t]*(//|[-+*/%(),]|[0-9]*d(?:[0-9]+|%)[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
             rf"|(?<![ \t])(?:{keeps})[hl<>]?[0-9]+|[^ \t])"
         )
-        self.compares: dict[str, Compare] = {p: c for p, c in dialect.points}
-        self.modes: dict[str, tuple[Any, bool]] = {}
-        for kind in (KIND_REROLL, KIND_REROLL_ONCE, KIND_KEEP):
-            for mod in by_kind[kind]:
-                self.modes[mod.letters] = (mod.mode, kind is KIND_REROLL_ONCE)
 
 
-_TABLES: dict[str, _Table | None] = {}
-
-
-def _table(dialect: Dialect) -> _Table | None:
-    """The dialect's group regex, or None when the dialect is not one the scanner reads: its
-    modifiers not written in one order, not sets and labels, or not of d20's shapes."""
-    found = _TABLES.get(dialect.name, False)
-    if found is not False:
-        return found  # type: ignore[return-value]
-    by_kind: dict[Any, list[Modifier]] = {
-        kind: []
-        for kind in (
-            KIND_REROLL,
-            KIND_REROLL_ONCE,
-            KIND_ADD_ONCE,
-            KIND_FLOOR,
-            KIND_CEILING,
-            KIND_EXPLODE,
-            KIND_KEEP,
-        )
-    }
-    fits = (
-        dialect.written_order
-        and dialect.sets
-        and dialect.labels
-        and not dialect.braces
-        and not dialect.functions
-        and not dialect.percent_die
-        and dialect.unary_plus
-        and not dialect.fudge_dice
-        and not dialect.fudge_count
-        and not dialect.degrees
-        and not dialect.aol
-        and not dialect.prefixes
-        and dialect.points == ((">", Compare.GT), ("<", Compare.LT), ("", Compare.EQ))
-        and set(dialect.operators) == set(_PRODUCT) | {"+", "-"}
-        and dialect.pool == tuple(m for m in dialect.dice if m.kind is KIND_KEEP)
-    )
+def _stages(dialect: Dialect) -> dict[Kind, list[Modifier]] | None:
+    """The dialect's group modifiers by kind, when every group it writes can be read by one
+    regex of stages in referee's order (d20's); else None."""
+    if not dialect.written_order or dialect.fudge_dice or dialect.percent_die:
+        return None
+    if dialect.points != ((">", Compare.GT), ("<", Compare.LT), ("", Compare.EQ)):
+        return None
+    if dialect.pool != tuple(m for m in dialect.dice if m.kind is Kind.KEEP):
+        return None
+    by_kind: dict[Kind, list[Modifier]] = {kind: [] for kind in _STAGES}
     letters = [m.letters for m in dialect.dice]
     for mod in dialect.dice:
-        group = by_kind.get(mod.kind)
-        if group is None or not _d20_shaped(mod):
-            fits = False
-        else:
-            group.append(mod)
+        if mod.kind not in by_kind or not _d20_shaped(mod):
+            return None
         if any(o != mod.letters and o.startswith(mod.letters) for o in letters):
-            fits = False  # the grammar picks the longest letters; one regex might not
+            return None  # the grammar picks the longest letters; one regex might not
+        by_kind[mod.kind].append(mod)
     for kind, mods in by_kind.items():
-        if not mods or (len(mods) > 1 and kind not in (KIND_KEEP,)):
-            fits = False
-    table = _Table(dialect, by_kind) if fits else None
-    _TABLES[dialect.name] = table
-    return table
+        if not mods or (len(mods) > 1 and kind is not Kind.KEEP):
+            return None
+    return by_kind
 
 
 def _d20_shaped(mod: Modifier) -> bool:
     """Whether a modifier takes what the d20 dialect's of its kind take."""
-    number = mod.kind is KIND_FLOOR or mod.kind is KIND_CEILING
-    if mod.arg is not (ARG_NUMBER if number else ARG_SELECTOR) or not mod.letters.isalpha():
+    number = mod.kind is Kind.FLOOR or mod.kind is Kind.CEILING
+    if mod.arg is not (Arg.NUMBER if number else Arg.SELECTOR) or not mod.letters.isalpha():
         return False
-    if mod.kind is KIND_EXPLODE:
-        return mod.mode is EXPLODE_EACH
-    return mod.kind is not KIND_KEEP or mod.mode in (MODE_MATCHING, KeepMode.NOT_MATCHING)
+    if mod.kind is Kind.EXPLODE:
+        return mod.mode is Explode.EACH
+    return mod.kind is not Kind.KEEP or mod.mode in (KeepMode.MATCHING, KeepMode.NOT_MATCHING)
+
+
+_TABLES: dict[str, _Table] = {}
 
 
 def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
     """The tree of a whole lower-cased text `low` (`text` as written), as the grammar reads it;
     None when the scanner does not read it (the grammar then does)."""
-    table = _TABLES[dialect.name] if dialect.name in _TABLES else _table(dialect)
-    if table is None or "[[" in low:
+    table = _TABLES.get(dialect.name)
+    if table is None:
+        table = _TABLES[dialect.name] = _Table(dialect)
+    if "[[" in low:
         return None
     tokens = table.tokens.findall(low)
-    if len(tokens) == 1:  # one group and its modifiers (`4d6kh3`), or nothing it reads
+    if len(tokens) == 1:  # a number or a group alone (`1d20`, `4d6kh3`)
         try:
-            return _group(tokens[0], table, limits, dialect)[0]
+            return _atom(tokens[0], table, limits)[0]
         except _Declined:
             return None
-    if not tokens:
-        return None
-    reader = _Reader(text is low or text == low, "[" in low, tokens, limits, dialect, table)
+    reader = _Reader(text is low or text == low, "[" in low, tokens, limits, table)
     try:
         node = reader.sum()
     except (_Declined, IndexError):  # (IndexError: the tokens ended where one must come)
@@ -213,23 +198,16 @@ def scan(text: str, low: str, limits: Limits, dialect: Dialect) -> Expr | None:
 class _Reader:
     """The descent over one text's tokens; `at` is the index of the next token."""
 
-    __slots__ = ("at", "d", "dice", "labels", "limits", "nesting", "same_case", "table", "tokens")
+    __slots__ = ("at", "dice", "labels", "limits", "nesting", "same_case", "table", "tokens")
 
     def __init__(
-        self,
-        same_case: bool,
-        labels: bool,
-        tokens: list[str],
-        limits: Limits,
-        dialect: Dialect,
-        table: _Table,
+        self, same_case: bool, labels: bool, tokens: list[str], limits: Limits, table: _Table
     ) -> None:
         self.same_case = same_case  # labels are read from the lower-cased text
-        self.labels = labels  # whether the text has a '[' (else no token is a label)
+        self.labels = labels and table.labels  # (no '[' in the text: no token is a label)
         self.tokens = tokens
         self.at = 0
         self.limits = limits
-        self.d = dialect
         self.table = table
         self.dice = 0
         self.nesting = 0
@@ -238,32 +216,32 @@ class _Reader:
         """Products joined by + and -, each of signed atoms joined by * / // %, left to right
         (the grammar's `binary(1)` and `binary(2)` in one loop). A divisor is checked as the
         grammar checks it: one that can be 0, or a `%` side that can be negative, declined."""
-        tokens = self.tokens
+        tokens, products = self.tokens, self.table.products
         end = len(tokens)
         node: Expr | None = None
-        join = OP_ADD  # the sign before the next product (none before the first)
+        join = _ADD  # the sign before the next product (none before the first)
         while True:
             term = self.operand()
-            while self.at < end and tokens[self.at] in _PRODUCT:
-                op = _PRODUCT[tokens[self.at]]
+            while self.at < end and tokens[self.at] in products:
+                op = products[tokens[self.at]]
                 self.at += 1
                 right = self.operand()
-                if op is not OP_MUL:
+                if op is not _MUL:
                     self.check_divisor(op, term, right)
-                term = _new(BinOp, (op, term, right))
-            node = term if node is None else _new(BinOp, (join, node, term))
+                term = BinOp(op, term, right)
+            node = term if node is None else BinOp(join, node, term)
             if self.at == end:
                 return node
             token = tokens[self.at]
             if token == "+":
-                join = OP_ADD
+                join = _ADD
             elif token == "-":
-                join = OP_SUB
+                join = _SUB
             else:
                 return node
             self.at += 1
 
-    def check_divisor(self, op: Any, left: Expr, right: Expr) -> None:
+    def check_divisor(self, op: Op, left: Expr, right: Expr) -> None:
         low: Number
         if _at_least_one(right):
             low = 1  # (what `bounds` finds is 1 at least)
@@ -272,8 +250,8 @@ class _Reader:
             if low <= 0 <= high:
                 raise _Declined
         if (
-            op is OP_MOD
-            and self.d.python_remainder
+            op is _MOD
+            and self.table.python_remainder
             and (low < 0 or bounds(left, self.limits)[0] < 0)
         ):
             raise _Declined
@@ -286,54 +264,42 @@ class _Reader:
         first = token[0]
         node: Expr
         if "0" <= first <= "9" or first == "d":
-            if "d" not in token:
-                node = _new(Const, ((_NUMBERS.get(token) or int(token)),))
-            else:
-                count, _, sides = token.partition("d")
-                if sides.isdigit():  # a plain group
-                    many = (_NUMBERS.get(count) or int(count)) if count else 1
-                    size = _NUMBERS.get(sides) or int(sides)
-                    limits = self.limits
-                    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-                        raise _Declined
-                    self.dice += many
-                    node = _new(Dice, (many, size, *_PLAIN_TAIL))
-                else:
-                    node, most = _group(token, self.table, self.limits, self.d)
-                    self.dice += most
+            node, most = _atom(token, self.table, self.limits)
+            self.dice += most
         elif first == "(":
             node = self.parenthesis()
-        elif first == "-" or first == "+":
+        elif first in self.table.signs:
             self.nesting += 1
             if self.nesting > self.limits.max_nesting:
                 raise _Declined
             inner = self.operand()
             self.nesting -= 1
-            return _new(Neg, (inner,)) if first == "-" else inner
+            return Neg(inner) if first == "-" else inner
         else:
             raise _Declined
         while self.labels and self.at < len(tokens) and tokens[self.at][0] == "[":
             label = tokens[self.at]
             if len(label) == 1 or not self.same_case:
                 raise _Declined  # not closed; or the label as written is not the token
-            node = _new(Label, (node, label[1:-1]))
+            node = Label(node, label[1:-1])
             self.at += 1
         return node
 
     def parenthesis(self) -> Expr:
-        """From after '(': a parenthesis, or a set (`(a, b)`, `(a,)`, `()`) and its keep."""
+        """From after '(': a parenthesis, or (where the dialect has sets) a set (`(a, b)`,
+        `(a,)`, `()`) and its keep."""
         self.nesting += 1
         if self.nesting > self.limits.max_nesting:
             raise _Declined
-        tokens = self.tokens
-        if tokens[self.at] == ")":
+        tokens, sets = self.tokens, self.table.sets
+        if tokens[self.at] == ")" and sets:
             self.at += 1
             self.nesting -= 1
             return self.pool(())
         node = self.sum()
         items = [node]
         is_set = False
-        while tokens[self.at] == ",":
+        while tokens[self.at] == "," and sets:
             is_set = True
             self.at += 1
             if tokens[self.at] == ")":
@@ -345,42 +311,47 @@ class _Reader:
         self.nesting -= 1
         if is_set:
             return self.pool(tuple(items))
-        if self.at < len(tokens) and self.table.pool_keep.match(tokens[self.at]):
+        pool_keep = self.table.pool_keep
+        if pool_keep is not None and self.at < len(tokens) and pool_keep.match(tokens[self.at]):
             kept = self.pool((node,))
             if type(node) is not Dice:
                 return kept
             if node.keep is not None:
                 raise _Declined  # a second keep on the group: the grammar refuses it
-            return node._replace(keep=kept.keep)  # d20 keeps among the dice of `(3d6)kh1`
+            return node.replace(keep=kept.keep)  # d20 keeps among the dice of `(3d6)kh1`
         return node
 
     def pool(self, items: tuple[Expr, ...]) -> Pool:
         """A set of `items`, with the keep that follows its ')' at once (if any)."""
-        tokens = self.tokens
-        if self.at < len(tokens):
-            found = self.table.pool_keep.fullmatch(tokens[self.at])
+        tokens, pool_keep = self.tokens, self.table.pool_keep
+        if pool_keep is not None and self.at < len(tokens):
+            found = pool_keep.fullmatch(tokens[self.at])
             if found is not None:
                 self.at += 1
                 letter, side, mark, number = found.groups()
-                kept = _keep(self.table, letter, side, mark, number)
-                return _new(Pool, (items, kept, None, None, False))
-        return _new(Pool, (items, None, None, None, False))
+                return Pool(items, keep=_keep(self.table, letter, side, mark, number))
+        return Pool(items)
 
 
 def _at_least_one(node: Expr) -> bool:
     """Whether every roll of `node` (a tree the scanner made) gives 1 or more, as `bounds`
-    finds it, told without `bounds`: a positive number; a group (its faces are 1 or more,
-    rerolled, raised or exploded) whose ceiling is 1 or more and whose keep is by rank and
-    keeps a die; a set of such items, not empty, whose keep is by rank and keeps an item;
-    any of these labelled. False for anything else (then `bounds` is asked)."""
+    finds it, told without `bounds`: a positive number; a group summing its dice (its faces
+    are 1 or more, rerolled, raised, exploded or compounded; not counted as successes, not
+    penetrating) whose ceiling is 1 or more and whose keep is by rank and keeps a die; a set
+    of such items, not empty, whose keep is by rank and keeps an item; any of these
+    labelled. False for anything else (then `bounds` is asked)."""
     while type(node) is Label:
         node = node.operand
     if type(node) is Const:
         return node.value > 0
     if type(node) is Dice:
         ceiling, kept = node.ceiling, node.keep
-        return (ceiling is None or ceiling >= 1) and (
-            kept is None or (kept.test is None and kept.kept(node.count) >= 1)
+        return (
+            (ceiling is None or ceiling >= 1)
+            and (kept is None or (kept.test is None and kept.kept(node.count) >= 1))
+            and node.success is None
+            and node.failure is None
+            and node.explode_kind is not _PENETRATE
         )
     if type(node) is Pool:
         items, kept = node.items, node.keep
@@ -392,9 +363,38 @@ def _at_least_one(node: Expr) -> bool:
     return False
 
 
-def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple[Dice, int]:
-    """A group with modifiers, from the dialect's group regex, checked as `lone.group_at`
-    checks it, and the most dice it may throw."""
+def _number(text: str) -> int:
+    return _NUMBERS.get(text) or int(text)
+
+
+def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]:
+    """A number or a group (with its modifiers), and the most dice it may throw."""
+    if "d" not in token:
+        if not token.isdigit():
+            raise _Declined
+        return Const(_NUMBERS.get(token) or int(token)), 0
+    count, _, sides = token.partition("d")
+    if sides == "%" and table.dialect.percent_die:
+        size = 100  # (`d%`, a d100 where the dialect has it)
+    elif not sides.isdigit():  # a group with modifiers, or something else
+        return _group(token, table, limits)
+    else:
+        size = _NUMBERS.get(sides) or int(sides)
+    many = (_NUMBERS.get(count) or int(count)) if count else 1
+    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+        raise _Declined
+    return Dice(many, size), many
+
+
+def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
+    """A group with modifiers, from the dialect's group regex (or, in a dialect without one,
+    its modifier table: `referee.dice.modifiers`), checked as the grammar checks it, and the
+    most dice it may throw."""
+    if table.group is None:
+        read = read_group(token, limits, table.dialect)
+        if read is None:
+            raise _Declined
+        return read
     found = table.group.fullmatch(token)
     if found is None:
         raise _Declined
@@ -417,72 +417,70 @@ def _group(token: str, table: _Table, limits: Limits, dialect: Dialect) -> tuple
     sides = _NUMBERS.get(sides_text) or int(sides_text)
     if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
         raise _Declined
-    compares = table.compares
-    if letter is not None and not (rerolls or add_on or floor or ceiling or on):
+    kept = None if letter is None else _keep(table, letter, side, mark, number)
+    if not (rerolls or add_on or floor or ceiling or on):
         # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
-        kept = _keep(table, letter, side, mark, number)
-        return _new(Dice, (count, sides, False, kept, *_KEEP_TAIL)), count
-    if on is not None and (rerolls or add_on is not None or floor or ceiling):
-        raise _Declined  # pairs d20 means otherwise (`lone.written_order_conflict`)
-    if add_on is not None and (floor or ceiling):
-        raise _Declined
-    made = [count, sides, *_PLAIN_TAIL]  # `Dice(count, sides, ...)`, field by field
-    depth = limits.max_explode_depth
-    most = count  # the most dice it may throw, as `Dice.most_dice` counts them
+        return Dice(count, sides, keep=kept), count
+    compares = table.compares
+    tests: tuple[Success, ...] = ()
+    once = False
     if rerolls:
-        tests: tuple[Any, ...] = ()
-        once = None
-        for letters, reroll_mark, target in table.rerolls.findall(rerolls):
-            this = table.modes[letters][1]
-            if once is not None and once is not this:
-                raise _Declined  # once and repeatedly: the grammar refuses it
-            once = this
-            tests = (*tests, success(compares[reroll_mark], (_NUMBERS.get(target) or int(target))))
-        made[_REROLL] = tests
-        if once:
-            made[_REROLL_ONCE] = True
-        if len(tests) == 1:
-            lowest, highest = tests[0].passing_range()
-            if lowest <= 1 and highest >= sides:
-                raise _Declined  # it rerolls every face, so it would never stop
-        most = count * ((1 if once else depth) + 1)
-    if add_on is not None:
-        made[_ADD_ON] = success(compares[add_mark], (_NUMBERS.get(add_on) or int(add_on)))
-        most += 1
-    if floor is not None:
-        made[_FLOOR] = _NUMBERS.get(floor) or int(floor)
-    if ceiling is not None:
-        made[_CEILING] = _NUMBERS.get(ceiling) or int(ceiling)
+        kinds = set()
+        for letters, reroll_mark, target in table.rerolls.findall(rerolls):  # type: ignore[union-attr]
+            kinds.add(table.modes[letters][1])
+            tests = (*tests, Success.of(compares[reroll_mark], _NUMBERS.get(target) or int(target)))
+        if len(kinds) > 1:
+            raise _Declined  # once and repeatedly: the grammar refuses it
+        once = kinds == {True}
+    explode_on = None
     if on is not None:
-        made[_EXPLODE] = True
-        test = success(compares[on_mark], (_NUMBERS.get(on) or int(on)))
-        if test.compare is not CMP_EQ or test.target != sides:
-            made[_EXPLODE_ON] = test  # (the top face is what `e` alone means)
-            lowest, highest = test.passing_range()
-        else:
-            lowest = highest = sides
-        if lowest <= 1 and highest >= sides:
-            raise _Declined  # it explodes on every face, so it would never stop
-        most = count * (depth + 1)
-    if letter is not None:
-        made[_KEEP] = _keep(table, letter, side, mark, number)
-    dice: Dice = _new(Dice, made)
-    if rerolls and len(tests) > 1:  # `ro1ro2`: every face tried, as the grammar tries them
-        checked = most_dice_of(dice, limits, dialect)
-        if checked is None:
-            raise _Declined
+        explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
+        if explode_on.compare is _EQ and explode_on.target == sides:
+            explode_on = None  # (the top face is what `e` alone means)
+    dice = Dice(
+        count,
+        sides,
+        explode=on is not None,
+        keep=kept,
+        explode_on=explode_on,
+        reroll=tests,
+        reroll_once=once,
+        add_on=None if add_on is None else Success.of(compares[add_mark], _number(add_on)),
+        floor=None if floor is None else _number(floor),
+        ceiling=None if ceiling is None else _number(ceiling),
+    )
+    depth = limits.max_explode_depth  # (`DiceFields.most_dice`, without the call)
+    rerolled = (1 if once else depth) if tests else 0
+    exploded = depth if on is not None else 0
+    most = count * (exploded + 1) * (rerolled + 1) + (add_on is not None)
     if most > limits.max_dice:
+        raise _Declined  # the grammar says why
+    clamps = floor is not None or ceiling is not None
+    if on is not None and (rerolls or clamps or add_on is not None):
+        raise _Declined  # d20 means otherwise by these pairs (`written_order_conflict`)
+    if clamps and add_on is not None:
         raise _Declined
+    if rerolls:  # the tests' range tells whether they take every face (`DiceFields.endless`)
+        span = tests[0].passing_range() if len(tests) == 1 else dice.reroll_span()
+        if span is None:
+            if dice.endless() is not None:
+                raise _Declined
+        elif span[0] <= 1 and span[1] >= sides:
+            raise _Declined
+    if on is not None:
+        lowest, highest = (sides, sides) if explode_on is None else explode_on.passing_range()
+        if lowest <= 1 and highest >= sides:
+            raise _Declined
     return dice, most
 
 
-def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Any:
+def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Keep:
     mode = table.modes[letter][0]
-    count = _NUMBERS.get(number) or int(number)
+    count = _number(number)
     if side is None:
         assert mark is not None
-        return keep(mode, 0, success(table.compares[mark], count))
-    keeping = mode is MODE_MATCHING
+        return Keep.of(mode, 0, Success.of(table.compares[mark], count))
+    keeping = mode is _MATCHING
     if side == "h":
-        return keep(MODE_HIGHEST if keeping else MODE_DROP_HIGHEST, count)
-    return keep(MODE_LOWEST if keeping else MODE_DROP_LOWEST, count)
+        return Keep.of(_HIGHEST if keeping else _DROP_HIGHEST, count)
+    return Keep.of(_LOWEST if keeping else _DROP_LOWEST, count)

@@ -1,13 +1,8 @@
-"""The expression tree's words and shapes: operators, tests, keep/drop, and the fields of each
-node, with what the fields say (how many dice a group may throw, which faces explode).
+"""The expression tree's words: operators, tests, keep/drop, explosions, functions. The
+fields of each node are `referee.dice.fields`'s, the nodes `referee.dice.expr`'s.
 
-The nodes themselves are `referee.dice.expr`'s: each is its fields here plus its notation
-(`str`, `repr`) and its bounds (`minimum`, `maximum`), which `referee.dice.notation` and
-`referee.dice.bounds` work out from these fields. So those modules read a tree without
-importing the nodes, and the nodes import them: the imports run one way.
-
->>> DiceFields(4, 6, keep=Keep(KeepMode.HIGHEST, 3)).kept(5)
-3
+>>> Keep(KeepMode.HIGHEST, 3).kept(5), Success.of(Compare.GT, 4)
+(3, Success(compare=<Compare.GE: '>='>, target=5))
 """
 
 from __future__ import annotations
@@ -15,10 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
-    from referee.dice.expr import Expr
+from referee.errors import RuleError
 
 Number = int | Fraction
 """A value of a roll: a whole number, or an exact fraction once `/` divides."""
@@ -105,15 +98,18 @@ class Explode(enum.Enum):
 _CMP_GE, _CMP_LE, _CMP_GT, _CMP_LT = Compare.GE, Compare.LE, Compare.GT, Compare.LT
 _MODE_HIGHEST, _MODE_LOWEST = KeepMode.HIGHEST, KeepMode.LOWEST
 _MODE_DROP_HIGHEST, _MODE_DROP_LOWEST = KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST
+EVERY = 10**12
+"""Past any face: the open end of a test's passing range."""
 
 
 @dataclass(frozen=True, slots=True)
 class Success:
     """A test of one face (or one pool item) against a target.
 
-    `>` and `<` are kept as their inclusive twins, so equal meanings are equal values:
+    `>` and `<` are stored as their inclusive twins, so equal meanings are equal values;
+    `Success.of` takes any comparison and gives that twin:
 
-    >>> Success(Compare.GT, 4) == Success(Compare.GE, 5), Success(Compare.GE, 5).passes(6)
+    >>> Success.of(Compare.GT, 4) == Success(Compare.GE, 5), Success(Compare.GE, 5).passes(6)
     (True, True)
     """
 
@@ -121,12 +117,31 @@ class Success:
     target: int
 
     def __post_init__(self) -> None:
-        if self.compare is _CMP_GT:
-            object.__setattr__(self, "compare", _CMP_GE)
-            object.__setattr__(self, "target", self.target + 1)
-        elif self.compare is _CMP_LT:
-            object.__setattr__(self, "compare", _CMP_LE)
-            object.__setattr__(self, "target", self.target - 1)
+        if self.compare is _CMP_GT or self.compare is _CMP_LT:
+            raise RuleError(
+                f"a strict test is stored as its inclusive twin: write "
+                f"Success.of(Compare.{self.compare.name}, {self.target})"
+            )
+
+    @classmethod
+    def of(cls, compare: Compare, target: int) -> Success:
+        """The test `compare target`, strict ones as their inclusive twin; one value shared
+        by every tree (a test is frozen, and a dataclass is slow to make).
+
+        >>> Success.of(Compare.LT, 3)
+        Success(compare=<Compare.LE: '<='>, target=2)
+        """
+        key = (id(compare), target)  # (a member is one object; hashing it runs Python code)
+        found = _SHARED.get(key)
+        if found is None:
+            if compare is _CMP_GT:
+                found = cls(_CMP_GE, target + 1)
+            elif compare is _CMP_LT:
+                found = cls(_CMP_LE, target - 1)
+            else:
+                found = cls(compare, target)
+            _share(key, found)
+        return found  # type: ignore[return-value]
 
     def __str__(self) -> str:
         return f"{self.compare.value}{self.target}"
@@ -142,14 +157,13 @@ class Success:
     def passing_range(self) -> tuple[int, int]:
         """The whole values that pass, as an inclusive range (may be empty).
 
-        >>> Success(Compare.GT, 4).passing_range()
+        >>> Success.of(Compare.GT, 4).passing_range()
         (5, 1000000000000)
         """
-        top = 10**12
         if self.compare is _CMP_GE:
-            return self.target, top
+            return self.target, EVERY
         if self.compare is _CMP_LE:
-            return -top, self.target
+            return -EVERY, self.target
         return self.target, self.target
 
 
@@ -164,6 +178,20 @@ class Keep:
     mode: KeepMode
     count: int
     test: Success | None = None
+
+    @classmethod
+    def of(cls, mode: KeepMode, count: int, test: Success | None = None) -> Keep:
+        """`Keep(mode, count, test)`, one value shared by every tree (as `Success.of`).
+
+        >>> Keep.of(KeepMode.HIGHEST, 3) is Keep.of(KeepMode.HIGHEST, 3)
+        True
+        """
+        key = (id(mode), count, None if test is None else (id(test.compare), test.target))
+        found = _SHARED.get(key)
+        if found is None:
+            found = cls(mode, count, test)
+            _share(key, found)
+        return found  # type: ignore[return-value]
 
     def __str__(self) -> str:
         if self.test is not None:
@@ -188,149 +216,15 @@ class Keep:
         return self.test is not None
 
 
-class ConstFields(NamedTuple):
-    """The fields of `Const` (`referee.dice.expr`) and what they say, without its notation."""
-
-    value: int
+_SHARED: dict[tuple[object, ...], Success | Keep] = {}
+"""The tests and keeps `Success.of` and `Keep.of` made, by their fields."""
 
 
-class DiceFields(NamedTuple):
-    """The fields of `Dice` (`referee.dice.expr`) and what they say, without its notation."""
-
-    count: int  # type: ignore[assignment]
-    sides: int
-    explode: bool = False
-    keep: Keep | None = None
-    success: Success | None = None
-    explode_on: Success | None = None
-    """The faces that explode (None: the top face)."""
-    explode_kind: Explode = Explode.EACH
-    reroll: tuple[Success, ...] = ()
-    """A face passing any of these is thrown again."""
-    reroll_once: bool = False
-    """Reroll at most once (`ro`); otherwise until no test passes (to the explosion cap)."""
-    add_on: Success | None = None
-    """d20's `ra`: the first die passing this adds one more die, once."""
-    floor: int | None = None
-    """d20's `mi`: a die below this counts as this."""
-    ceiling: int | None = None
-    """d20's `ma`: a die above this counts as this."""
-    failure: Success | None = None
-    """roll20's `f`: each kept die passing this takes one success away."""
-    fudge: bool = False
-    """Fudge dice: a d3 read as -1, 0, +1 (`sides` is 3)."""
-    crit: Success | None = None
-    """roll20's `cs`: faces marked as critical successes (display only)."""
-    fumble: Success | None = None
-    """roll20's `cf`: faces marked as critical failures (display only)."""
-    order: str = ""
-    """roll20's `sa` / `sd`: shown sorted up ('a') or down ('d'); display only."""
-
-    @property
-    def plain(self) -> bool:
-        """No modifier at all: the sum of `count` faces."""
-        return self[2:] == _PLAIN_TAIL
-
-    @property
-    def chains(self) -> bool:
-        """Whether a die may be followed by more throws (reroll, explosion, add once)."""
-        return self.explode or bool(self.reroll) or self.add_on is not None
-
-    def kept(self, dice: int) -> int:
-        """How many of `dice` thrown dice count (all of them without keep or drop).
-
-        >>> DiceFields(4, 6, keep=Keep(KeepMode.DROP_LOWEST, 1)).kept(4)
-        3
-        """
-        return dice if self.keep is None else self.keep.kept(dice)
-
-    def most_dice(self, explode_depth: int) -> int:
-        """The most dice this group can throw, every reroll and explosion included.
-
-        >>> DiceFields(2, 6, explode=True).most_dice(20)
-        42
-        """
-        rerolls = (1 if self.reroll_once else explode_depth) if self.reroll else 0
-        explosions = explode_depth if self.explode else 0
-        return self.count * (explosions + 1) * (rerolls + 1) + (self.add_on is not None)
-
-    def faces(self) -> range:
-        """The values one die can show (Fudge: -1..1).
-
-        >>> DiceFields(4, 3, fudge=True).faces()
-        range(-1, 2)
-        """
-        return range(-1, 2) if self.fudge else range(1, self.sides + 1)
-
-    def explodes(self, face: int) -> bool:
-        """Whether a die showing `face` explodes."""
-        if not self.explode:
-            return False
-        if self.explode_on is None:
-            return face == (1 if self.fudge else self.sides)
-        return self.explode_on.passes(face)
-
-    def rerolls(self, face: int) -> bool:
-        """Whether a die showing `face` is thrown again."""
-        return any(test.passes(face) for test in self.reroll)
-
-
-_PLAIN_TAIL = DiceFields(1, 1)[2:]
-
-
-class NegFields(NamedTuple):
-    """The fields of `Neg` (`referee.dice.expr`) and what they say, without its notation."""
-
-    operand: Expr
-
-
-class BinOpFields(NamedTuple):
-    """The fields of `BinOp` (`referee.dice.expr`) and what they say, without its notation."""
-
-    op: Op
-    left: Expr
-    right: Expr
-
-
-class PoolFields(NamedTuple):
-    """The fields of `Pool` (`referee.dice.expr`) and what they say, without its notation."""
-
-    items: tuple[Expr, ...]
-    keep: Keep | None = None
-    success: Success | None = None
-    failure: Success | None = None
-    dice_level: bool = False
+def _share(key: tuple[object, ...], value: Success | Keep) -> None:
+    if len(_SHARED) >= 4096:
+        _SHARED.clear()
+    _SHARED[key] = value
 
 
 FUNCTIONS = ("floor", "ceil", "round", "abs")
 """roll20's functions of one expression (`round` rounds halves up, as roll20 does)."""
-
-
-class CallFields(NamedTuple):
-    """The fields of `Call` (`referee.dice.expr`) and what they say, without its notation."""
-
-    function: str
-    operand: Expr
-
-
-class LabelFields(NamedTuple):
-    """The fields of `Label` (`referee.dice.expr`) and what they say, without its notation."""
-
-    operand: Expr
-    text: str
-
-
-class DegreesFields(NamedTuple):
-    """The fields of `Degrees` (`referee.dice.expr`) and what they say, without its notation."""
-
-    target: int
-
-    def degrees(self, face: int) -> int:
-        """The value of a d100 showing `face`.
-
-        >>> [DegreesFields(50).degrees(face) for face in (50, 29, 51)]
-        [1, 3, -1]
-        """
-        if face <= self.target:
-            return 1 + (self.target - face) // 10
-        return -(1 + (face - self.target) // 10)
