@@ -150,16 +150,15 @@ def _skill(fighter: Fighter) -> str:
 
 def legal_actions(system: RuleSystem, state: BoutState) -> dict[str, JSON]:
     """Each action kind legal now for the fighter whose action it is -> the foes it may be
-        aimed at (empty for an action without a target); `{}` when nobody is to act.
+    aimed at (empty for an action without a target); `{}` when nobody is to act.
 
-        >>> from referee.bout.actions import why_not
-    from referee.bout.state import BoutState, Fighter, Status
-        >>> from referee.systems.base import find_system
-        >>> fighters = (Fighter("Tarl", "Tarl", {"cs": 65}), Fighter("Pa-Kur", "Pa-Kur", {"cs": 70}))
-        >>> state = BoutState(system="msv", fighters=fighters, order=("Tarl", "Pa-Kur"), turn=0,
-        ...                   round=1, status=Status.RUNNING)
-        >>> legal_actions(find_system("msv")(), state)
-        {'attack': ['Pa-Kur']}
+    >>> from referee.bout.state import BoutState, Fighter, Status
+    >>> from referee.systems.base import find_system
+    >>> fighters = (Fighter("Tarl", "Tarl", {"cs": 65}), Fighter("Pa-Kur", "Pa-Kur", {"cs": 70}))
+    >>> state = BoutState(system="msv", fighters=fighters, order=("Tarl", "Pa-Kur"), turn=0,
+    ...                   round=1, status=Status.RUNNING)
+    >>> legal_actions(find_system("msv")(), state)
+    {'attack': ['Pa-Kur']}
     """
     actor = state.current
     if actor is None or state.status is not Status.RUNNING or state.closed:
