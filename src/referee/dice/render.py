@@ -48,10 +48,24 @@ def number(value: Number) -> str:
     return str(value)
 
 
-def render(result: RollResult) -> str:
-    """Show a roll as `EXPR = DICE = TOTAL`."""
-    name, text = canonical_pair(result.expression)
-    middle = show(result.expression, DIALECTS[name], _Leaves(result, DIALECTS[name]), True)
+def render(result: RollResult, dialect: str | Dialect | None = None) -> str:
+    """Show a roll as `EXPR = DICE = TOTAL`, in `dialect`'s notation (default: the first that
+    can write it, roll20's for most). A reader of onlinehost is shown onlinehost: roll20's
+    `!>5` (explode on 5 or more) reads there as "explode above 5".
+
+    >>> from referee.rng import ScriptedRng
+    >>> from referee.dice import parse, roll
+    >>> rolled = roll(parse("2d6!>4", dialect="onlinehost"), rng=ScriptedRng([6, 2, 3]))
+    >>> render(rolled), render(rolled, "onlinehost")
+    ('2d6!>5 = [6!, 2, 3] = 11', '2d6!>=5 = [6!, 2, 3] = 11')
+    """
+    if dialect is None:
+        name, text = canonical_pair(result.expression)
+        chosen = DIALECTS[name]
+    else:
+        chosen = dialect if isinstance(dialect, Dialect) else DIALECTS[dialect]
+        text = show(result.expression, chosen)
+    middle = show(result.expression, chosen, _Leaves(result, chosen), True)
     return f"{text} = {middle} = {number(result.total)}"
 
 

@@ -75,7 +75,7 @@ class Rolls(Spars):
             return Reply([k.roll_line(who.name, written, faces, [r.nonce or 0 for r in rolls],
                                       failure) + note])  # fmt: skip
         dialect = self.service.state(table).dialect
-        shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)))
+        shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)), dialect)
         return Reply(
             [f"{who.name} rolls {shown} (nonce {nonces}){note}", *([scored] if scored else [])]
         )
