@@ -17,12 +17,19 @@ from tests.service_fixtures import LiveServer
 pytestmark = pytest.mark.browser
 
 
-def msv_bout(server: LiveServer) -> tuple[str, str, dict[str, str]]:
-    r = server.post("/api/bouts", json={"system": "msv", "name": "Judged spar"})
+def msv_bout(
+    server: LiveServer, rules: dict[str, Any] | None = None
+) -> tuple[str, str, dict[str, str]]:
+    """An MSV bout of Tarl (CS 65) and Pa-Kur (CS 70), not begun: (id, referee token, tokens)."""
+    body: dict[str, Any] = {"system": "msv", "name": "Judged spar"}
+    if rules:
+        body["rules"] = rules
+    r = server.post("/api/bouts", json=body)
     bid, ref = r.json()["id"], r.json()["referee_token"]
     tokens = {}
     for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
         r = server.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "cs": cs})
+        assert r.status_code == 201, r.text
         tokens[name] = r.json()["token"]
     return bid, ref, tokens
 

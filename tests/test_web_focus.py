@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser_fixtures import WAIT_MS, browser, clean, pages, web  # noqa: F401
 from tests.service_fixtures import LiveServer
+from tests.test_web_console import msv_bout
 from tests.test_web_map import ford, open_map
 
 pytestmark = pytest.mark.browser
@@ -62,16 +63,7 @@ def test_the_focus_stays_on_attack_from_turn_to_turn(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
 ) -> None:
-    r = web.post(
-        "/api/bouts",
-        json={"system": "msv", "name": "Long spar", "rules": {"defeat_threshold": 100}},
-    )
-    bid, ref = r.json()["id"], r.json()["referee_token"]
-    tokens = {}
-    for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
-        r = web.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "cs": cs})
-        assert r.status_code == 201, r.text
-        tokens[name] = r.json()["token"]
+    bid, ref, tokens = msv_bout(web, rules={"defeat_threshold": 100})  # a long spar
     assert web.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
     page = pages()
     page.goto(f"{web.url}/static/fighter.html#bout={bid}&token={tokens['Tarl']}")

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser_fixtures import WAIT_MS, browser, clean, pages, web  # noqa: F401
 from tests.service_fixtures import LiveServer
+from tests.test_web_console import msv_bout
 
 pytestmark = pytest.mark.browser
 
@@ -46,13 +47,7 @@ def test_an_actions_message_is_taken_down_when_the_bout_ends_after_it(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
 ) -> None:
-    r = web.post("/api/bouts", json={"system": "msv", "name": "Short spar"})
-    bid, ref = r.json()["id"], r.json()["referee_token"]
-    tokens = {}
-    for name, cs in (("Tarl", 65), ("Pa-Kur", 70)):
-        r = web.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "cs": cs})
-        assert r.status_code == 201, r.text
-        tokens[name] = r.json()["token"]
+    bid, ref, tokens = msv_bout(web)
     assert web.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
     first = web.get(f"/api/bouts/{bid}").json()["turn"]
     page = pages()
