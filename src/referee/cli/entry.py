@@ -1,8 +1,8 @@
 """The `referee` console script: `referee judge` starts without loading the other commands.
 
-Every other command goes through `referee.cli.main` (which registers them all, the service's
-among them); the judge, run on logs one after another by scripts, loads only what judging
-needs, so that it starts in a fraction of the time.
+Every other command goes through `referee.cli.main`, whose group loads each subcommand only
+when it is run (`referee.cli.commands`); the judge, run on logs one after another by scripts,
+does without even the group, so that it loads only what judging needs.
 """
 
 from __future__ import annotations

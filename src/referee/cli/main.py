@@ -11,13 +11,20 @@ from typing import Any
 
 import click
 
-from referee import __version__
+from referee.cli.commands import COMMANDS, load_command
 from referee.cli.output import echo
 from referee.errors import RefereeError
 
 
 class RefereeGroup(click.Group):
-    """A click group that turns every `RefereeError` into one clear line and its exit code."""
+    """A click group that turns every `RefereeError` into one clear line and its exit code, and
+    loads each subcommand only when it is asked for (`referee.cli.commands`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, cmd_name) or load_command(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -28,7 +35,7 @@ class RefereeGroup(click.Group):
 
 
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="referee")
+@click.version_option(None, "--version", package_name="referee", prog_name="referee")
 def cli() -> None:
     """Referee role-play combat by the MSV and SRP rules, with dice anyone can verify.
 
@@ -40,16 +47,6 @@ def cli() -> None:
       referee srp levels
       referee serve
     """
-
-
-def _register() -> None:
-    from referee.cli import commands
-
-    for command in commands.all_commands():
-        cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
+
+if TYPE_CHECKING:  # rich is imported by the commands that draw tables (not by every command)
+    from rich.console import Console
+    from rich.table import Table
 
 
 def console() -> Console:
     """A console on stdout (plain when not a terminal, so output stays testable)."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
@@ -33,6 +37,8 @@ def emit_json(data: Any) -> None:
 
 def table(title: str | None, columns: list[str], rows: list[list[Any]]) -> Table:
     """A rich table with the given header and rows, every cell shown with `str`."""
+    from rich.table import Table
+
     out = Table(title=title)
     for column in columns:
         out.add_column(column)
