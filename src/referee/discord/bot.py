@@ -79,6 +79,7 @@ class RefereeBot(commands.Bot):
         )  # fmt: skip
         _register(self)
         register_slash(self)
+        self.desk.command_words = frozenset(self.aliases()) | {c.name for c in self.commands}
 
     async def setup_hook(self) -> None:
         """On login: publish the slash commands to Discord (global commands), start the clock."""
@@ -124,6 +125,12 @@ class RefereeBot(commands.Bot):
             return
         if ctx.prefix and ctx.invoked_with:
             rest = text[len(ctx.prefix) + len(ctx.invoked_with) :]
+            who = person(message.author)
+            word = ctx.invoked_with
+            if await off_loop(self.desk, lambda: self.desk.rolls_alias(who, word)):
+                where, line = place(message.channel, message.guild), ctx.invoked_with + rest
+                await answer(ctx, lambda: self.desk.roll(where, who, line))  # `~hit`: an alias
+                return
             guess = self.did_you_mean(ctx.invoked_with, rest)
             if guess is not None:
                 await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
@@ -298,6 +305,10 @@ def _register(bot: RefereeBot) -> None:
     @add("table")
     def _table(ctx: commands.Context[Any], rest: str) -> Reply:
         return desk.table(where(ctx), who(ctx), rest)
+
+    @add("alias")
+    def _alias(ctx: commands.Context[Any], rest: str) -> Reply:
+        return desk.alias(where(ctx), who(ctx), rest)
 
     @add("odds")
     def _odds(ctx: commands.Context[Any], rest: str) -> Reply:

@@ -14,6 +14,7 @@ from referee.bout.state import BoutState, Status
 from referee.chat import Remove as ChatRemove
 from referee.chat import Roster, parse_line
 from referee.dice import DEFAULT_DIALECT, parse
+from referee.discord.aliases import Aliases
 from referee.discord.links import Links
 from referee.discord.replies import Person, Place
 from referee.errors import (
@@ -231,6 +232,9 @@ class DeskBase:
         self.service = RefereeService(store, entropy=entropy)
         self.entropy = entropy
         self.links = Links(store)
+        self.aliases = Aliases(store)
+        #: The words of the bot's own commands, which no alias may take (set by the bot).
+        self.command_words: frozenset[str] = frozenset()
         self.public_url = public_url.rstrip("/") if public_url else None
 
     def dialect_of(self, place: Place) -> str:

@@ -16,6 +16,7 @@ from referee.dice import odds as exact_odds
 from referee.dice.chat import format_host_line
 from referee.dice.expr import Dice
 from referee.discord import rolltables as rolls
+from referee.discord.aliases import MAX_ALIASES, MAX_EXPRESSION, Alias, alias_name
 from referee.discord.desk_base import (
     MAX_CHOICE_ITEMS,
     rhydin_line,
@@ -44,8 +45,9 @@ class Rolls(Spars):
     """The rolling part of `Desk`."""
 
     def roll(self, place: Place, who: Person, text: str) -> Reply:
-        """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack."""
-        text = text.strip() or "//roll"  # a bare ~roll is OnlineHost's bare //roll: 2d6
+        """`~roll EXPR` / `~roll //roll -sides100 -dice1`: in MSV, on your turn, your attack.
+        `~roll NAME [label]` rolls the member's alias NAME (`~alias`)."""
+        text = self._aliased(who, text.strip()) or "//roll"  # a bare ~roll: 2d6, as //roll
         chat = text.lower().startswith("//roll")
         expr, label = self._roll_and_label(text, chat, self.dialect_of(place))
         if chat:  # the host line must be able to name the roller before anything is rolled
@@ -128,6 +130,53 @@ class Rolls(Spars):
         shift = f" {modifier:+d} = {side}" if modifier else ""
         line = format_host_line(who.name, table.sides, [face])
         return Reply([f"{line} (nonce {rolled.nonce}){shift} - {said}"])
+
+    def alias(self, place: Place, who: Person, text: str) -> Reply:
+        """`~alias add NAME EXPR`, `~alias list`, `~alias remove NAME`: the member's names for
+        dice expressions, rolled by `~NAME` or `~roll NAME` as any `~roll` is."""
+        words = text.split()
+        verb = words.pop(0).lower() if words else "list"
+        if verb == "list":
+            kept = self.aliases.of(who.id)
+            if not kept:
+                return Reply(["You have no aliases yet (~alias add hit 1d20+5)."])
+            return Reply([f"~{a.name}: {a.expression}" for a in kept])
+        if verb not in ("add", "remove"):
+            raise NotationError(f"unknown ~alias command {verb!r} (add, list, remove)")
+        if not words:
+            raise NotationError(f"say ~alias {verb} NAME{' EXPR' if verb == 'add' else ''}")
+        name = alias_name(words[0])
+        if verb == "remove":
+            if not self.aliases.remove(who.id, name):
+                raise NotFoundError(f"you have no alias {name}")
+            return Reply([f"Alias ~{name} is removed."])
+        expression = " ".join(words[1:]).strip()
+        if not expression:
+            raise NotationError(f"say what ~{name} rolls: ~alias add {name} 1d20+5")
+        if len(expression) > MAX_EXPRESSION:
+            raise NotationError(f"an alias's expression is at most {MAX_EXPRESSION} characters")
+        if name in self.command_words:
+            raise ConflictError(f"~{name} is a command of the bot: pick another name")
+        self._roll_and_label(expression, expression.lower().startswith("//roll"),
+                             self.dialect_of(place))  # fmt: skip  # refused now, not when rolled
+        kept = self.aliases.of(who.id)
+        if len(kept) >= MAX_ALIASES and all(a.name != name for a in kept):
+            raise NotationError(f"at most {MAX_ALIASES} aliases a member")
+        self.aliases.save(who.id, Alias(name, expression))
+        return Reply([f"~{name} now rolls {expression} (~{name} or ~roll {name})."])
+
+    def rolls_alias(self, who: Person, word: str) -> bool:
+        """Whether `word` (a `~word` no command has) is one of the member's aliases."""
+        return self.aliases.find(who.id, word) is not None
+
+    def _aliased(self, who: Person, text: str) -> str:
+        """`text`, its first word replaced by the member's alias of that name (the rest kept
+        as the roll's label); `text` itself when it names no alias."""
+        first, _, rest = text.partition(" ")
+        found = self.aliases.find(who.id, first) if first and first[0].isalpha() else None
+        if found is None:
+            return text
+        return f"{found.expression} {rest.strip()}".strip()
 
     def table(self, place: Place, who: Person, text: str) -> Reply:
         """`~table new|list|info|add|rewrite|remove|delete ...`: the server's roll tables, as

@@ -19,6 +19,10 @@ COMMANDS: dict[str, str] = {
     "table": "~table list | info NAME: this server's roll tables. Manage Server: ~table new NAME "
     "[description], ~table add NAME item 1, item 2 (one side each) or [1,3]item (sides 1 to 3), "
     "~table rewrite NAME SIDE text, ~table remove NAME SIDE, ~table delete NAME.",
+    "alias": "~alias add NAME EXPR: your own name for a dice expression, in every server, e.g. "
+    "~alias add hit 1d20+5; then ~hit (or ~roll hit) rolls it as ~roll 1d20+5 does, verifiable "
+    "like any roll (a note after it is the roll's note: ~hit the orc). ~alias list, "
+    "~alias remove NAME. A name of the bot's own commands cannot be taken.",
     "odds": "~odds EXPR: the exact odds of a roll (mean, P(=) and P(>=) per total), nothing "
     "rolled. e.g. ~odds 2d6, ~odds 4d6kh3",
     "dialect": "~dialect: how dice are read in this channel. ~dialect roll20|onlinehost|d20 "

@@ -15,6 +15,7 @@ their seeds stay in the store's tables; nothing here is needed to verify a bout.
 - `discord_characters`: saved characters per Discord user (`~char set`).
 - `discord_guilds`: a server's own command prefix.
 - `discord_roll_tables`: a server's roll tables (`~table`, `~choose NAME`).
+- `discord_aliases`: each member's dice aliases (`~alias`; `referee.discord.aliases`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4]
+[1, 2, 3, 4, 5]
 """
 
 from __future__ import annotations
@@ -88,8 +88,18 @@ _V4 = (
     "UPDATE discord_channels SET table_bout = NULL WHERE table_bout IS NOT NULL",
 )
 
+#: Each member's dice aliases (`referee.discord.aliases`, `~alias add hit 1d20+5`).
+_V5 = (
+    """CREATE TABLE discord_aliases (
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        expression TEXT NOT NULL,
+        PRIMARY KEY (user_id, name)
+    )""",
+)
+
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
 
 
 def make_tables(store: Store) -> None:
