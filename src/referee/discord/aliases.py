@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import Column, MetaData, Table, Text, delete, insert, select
+from sqlalchemy import Column, Table, Text, delete, insert, select
 
+from referee.discord.links import METADATA
 from referee.errors import NotationError
 from referee.store import Store
 
@@ -22,7 +23,7 @@ _NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 
 ALIASES = Table(
     "discord_aliases",
-    MetaData(),
+    METADATA,
     Column("user_id", Text, primary_key=True),
     Column("name", Text, primary_key=True),
     Column("expression", Text, nullable=False),
