@@ -333,6 +333,14 @@ def test_an_action_the_rules_refuse_waits_with_their_words(
     assert said["why_not"] == "entangle works only against Avoid, not a 'shield' defense"
     asked_avoid = {**asked, "target": "Ho-Tu"}
     assert web.get(f"/api/bouts/{bid}/why-not", ref, params=asked_avoid).json()["why_not"] is None
+    # The action's options as the form has them (a JSON object), as the action would take them.
+    with_net = {**asked_avoid, "options": '{"weapon": "net"}'}
+    assert web.get(f"/api/bouts/{bid}/why-not", ref, params=with_net).json()["why_not"] is None
+    with_sword = {**asked_avoid, "options": '{"weapon": "sword"}'}
+    assert web.get(f"/api/bouts/{bid}/why-not", ref, params=with_sword).json()["why_not"]
+    not_json = {**asked_avoid, "options": "weapon=net"}
+    bad = web.get(f"/api/bouts/{bid}/why-not", ref, params=not_json)
+    assert bad.status_code == 400 and "options must be a JSON object" in bad.text
     assert web.get(f"/api/bouts/{bid}/why-not", tokens["Pa-Kur"], params=asked).status_code == 403
     assert web.get(f"/api/bouts/{bid}/why-not", params=asked).status_code == 401
     unknown = {**asked, "target": "Nobody"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -122,7 +123,13 @@ class BoutReader:
         return view
 
     def why_not(
-        self, bout_id: str, caller: Caller, actor: str, kind: str, target: str | None = None
+        self,
+        bout_id: str,
+        caller: Caller,
+        actor: str,
+        kind: str,
+        target: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> dict[str, JSON]:
         """Why `actor` may not take the action `kind` (against `target`) now, as the rules say
         it (`referee.bout.actions.why_not`: the engine's checks and the rule system's own, up
@@ -138,8 +145,10 @@ class BoutReader:
         if state.closed:
             reason = "the bout is closed"
         else:
-            options: dict[str, Any] = {} if target is None else {"target": target}
-            reason = rules_why_not(state, actor, kind, options, self.cache.system(bout_id, state))
+            asked: dict[str, Any] = dict(options or {})
+            if target is not None:
+                asked["target"] = target
+            reason = rules_why_not(state, actor, kind, asked, self.cache.system(bout_id, state))
         return {"actor": actor, "kind": kind, "target": target, "why_not": reason}
 
     def scoreboard(self, bout_id: str) -> list[dict[str, JSON]]:

@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from referee import __version__
+from referee.errors import NotationError
 from referee.service import models as m
 from referee.service.routing import Ask, Reader, Writer
 from referee.systems import find_system, system_names
+
+
+def options_of(text: str | None) -> dict[str, Any]:
+    """An action's options given as JSON text in a query (none: `{}`); a clear error else.
+
+    >>> options_of('{"weapon": "net"}'), options_of(None)
+    ({'weapon': 'net'}, {})
+    """
+    if text is None:
+        return {}
+    try:
+        found = json.loads(text)
+    except ValueError:
+        found = None
+    if not isinstance(found, dict):
+        raise NotationError(
+            f'options must be a JSON object, like {{"weapon": "net"}}; got {text!r}'
+        )
+    return found
 
 
 def routes(ask: Ask, router: APIRouter) -> None:
@@ -68,11 +89,13 @@ def routes(ask: Ask, router: APIRouter) -> None:
         actor: Annotated[str, Query(min_length=1, max_length=40)],
         kind: Annotated[str, Query(min_length=1, max_length=32)],
         target: Annotated[str | None, Query(min_length=1, max_length=40)] = None,
+        options: Annotated[str | None, Query(max_length=2000)] = None,
     ) -> dict[str, Any]:
-        """Why `actor` may not take the action `kind` (against `target`) now, in the rules' own
-        words, or `why_not: null` when it may; nothing is thrown or stored. With the actor's
-        token or the referee's: the reason is the one the action would be refused with."""
-        return service.why_not(bout_id, caller, actor, kind, target)
+        """Why `actor` may not take the action `kind` (against `target`, with `options`, a JSON
+        object as the action's) now, in the rules' own words, or `why_not: null` when it may;
+        nothing is thrown or stored. With the actor's token or the referee's: the reason is the
+        one the action would be refused with."""
+        return service.why_not(bout_id, caller, actor, kind, target, options_of(options))
 
     @router.get("/api/bouts/{bout_id}/scoreboard", tags=["bouts"])
     def scoreboard(bout_id: str) -> list[dict[str, Any]]:

@@ -313,9 +313,16 @@ function updateActForm(view) {
  * (`GET .../why-not`, the rules' own `why_not`, up to the first die); a refusal disables the
  * button with the rules' words. The answer counts only if the form still asks the same. */
 async function askTheRules(view) {
-  const asked = { actor: me(), kind: $("act-kind").value };
-  if (action().target) asked.target = $("act-target").value;
-  if (action().target && !asked.target) return;
+  // Only an action against a target: the rules then judge the target (its defense, its
+  // reach); a move's path and the like are the form's to fill in before it is sent.
+  if (!action().target || !$("act-target").value) return;
+  let options;
+  try {
+    options = JSON.stringify(state.actForm.read());
+  } catch {
+    return; // the form says what is wrong with its own fields
+  }
+  const asked = { actor: me(), kind: $("act-kind").value, target: $("act-target").value, options };
   const key = JSON.stringify([view.events, asked]);
   state.asking = key;
   const query = new URLSearchParams(asked).toString();
@@ -325,8 +332,12 @@ async function askTheRules(view) {
   } catch {
     return; // the action itself will say why, if it is refused
   }
-  const now = { actor: me(), kind: $("act-kind").value };
-  if (action().target) now.target = $("act-target").value;
+  let now;
+  try {
+    now = { actor: me(), kind: $("act-kind").value, target: $("act-target").value, options: JSON.stringify(state.actForm.read()) };
+  } catch {
+    return;
+  }
   if (state.asking !== key || JSON.stringify([state.view.events, now]) !== key || !answer.why_not) return;
   gate($("act-submit"), answer.why_not);
   $("act-why").textContent = answer.why_not;
@@ -390,6 +401,8 @@ function wireActions() {
   const form = $("act-form");
   if (form) {
     $("act-target").addEventListener("change", () => state.view && updateActForm(state.view));
+    // A weapon or any option chosen may change what the rules allow (`askTheRules`).
+    $("act-options").addEventListener("change", () => state.view && updateActForm(state.view));
     if ($("act-actor")) $("act-actor").addEventListener("change", () => state.view && updateActForm(state.view));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
