@@ -79,17 +79,7 @@ def read_log(path: str) -> bytes:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--html", "html_path", metavar="OUT.html", help="Also write a self-contained page.")
-def judge_command(
-    log: str,
-    fighters: tuple[str, ...],
-    sides: tuple[str, ...],
-    hosts: tuple[str, ...],
-    log_format: str | None,
-    rules_path: str | None,
-    export_path: str | None,
-    as_json: bool,
-    html_path: str | None,
-) -> None:
+def judge_command(**given: Any) -> None:
     """Decide an MSV spar from its chat log (LOG, or - for stdin), flagging every roll line
     that does not count: forged (posted by anyone but the dice bot, or a receipt reused),
     wrong-dice, not-a-fighter, out-of-turn, no-target (and with --export, where the verdict
@@ -108,7 +98,7 @@ def judge_command(
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
     """
     try:
-        _judge(log, fighters, sides, hosts, log_format, rules_path, export_path, as_json, html_path)
+        _judge(**given)  # the options as click read them, by name
     except RefereeError:
         raise
     except KeyboardInterrupt:
