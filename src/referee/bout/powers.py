@@ -42,6 +42,8 @@ def add_fighter(log: Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: st
         stats=stats,
         hidden=tuple(cmd.hidden) or None,
         seed_part=cmd.seed_part,
+        character=None if cmd.character is None else cmd.character[0],
+        character_version=None if cmd.character is None else cmd.character[1],
     )
     log.add(EventType.FIGHTER_ADDED, by, added)
 

@@ -34,6 +34,7 @@ from referee.service import (
     receipts,
     routes_actions,
     routes_bouts,
+    routes_characters,
     routes_chat,
     routes_events,
     routes_fighters,
@@ -271,6 +272,7 @@ def create_app(
         routes_events,
         routes_chat,
         routes_world,
+        routes_characters,
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)

@@ -127,7 +127,11 @@ class Characters(StoreCore):
         with self._guard(), write_transaction(self._engine) as conn:
             conn.execute(
                 insert(CHARACTERS).values(
-                    id=character_id, key_hash=token_hash(key), version=1, created_at=at
+                    id=character_id,
+                    key_hash=token_hash(key),
+                    version=1,
+                    created_at=at,
+                    retired=0,
                 )
             )
             return _write_version(conn, character_id, 1, name, system, sheet, gear, hidden, at)
@@ -177,9 +181,18 @@ class Characters(StoreCore):
             rows = conn.execute(
                 select(*_VERSION_COLUMNS)
                 .select_from(joined)
-                .where(CHARACTERS.c.key_hash == token_hash(key))
+                .where(CHARACTERS.c.key_hash == token_hash(key), CHARACTERS.c.retired == 0)
             ).all()
         return sorted((_record(r) for r in rows), key=lambda c: (c.name.casefold(), c.id))
+
+    def retire_character(self, key: str, character_id: str) -> None:
+        """Take one of `key`'s characters off its list for good (404 unknown, 403 another
+        key's); its versions stay, as the bouts that name them do."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            _owned_version(conn, key, character_id, lock=True)
+            conn.execute(
+                update(CHARACTERS).where(CHARACTERS.c.id == character_id).values(retired=1)
+            )
 
     def character_version(self, character_id: str, version: int) -> CharacterRecord:
         """One version of a character, whoever holds it (a bout's chain names it)."""
@@ -196,11 +209,11 @@ class Characters(StoreCore):
 
 
 def _owned_version(conn: Connection, key: str, character_id: str, lock: bool = False) -> int:
-    query = select(CHARACTERS.c.key_hash, CHARACTERS.c.version).where(
+    query = select(CHARACTERS.c.key_hash, CHARACTERS.c.version, CHARACTERS.c.retired).where(
         CHARACTERS.c.id == character_id
     )
     row = conn.execute(query.with_for_update() if lock else query).first()
-    if row is None:
+    if row is None or row.retired:
         raise NotFoundError(f"no character {character_id!r}")
     if row.key_hash != token_hash(key):
         raise ForbiddenError(f"character {character_id!r} is held by another key")

@@ -8,8 +8,9 @@ own beside these, made by its own versioned steps (`referee.store.engine.migrate
 
 >>> [version for version, _ in MIGRATIONS]
 [1, 2, 5, 6, 8]
->>> sorted(METADATA.tables)
-['bouts', 'character_keys', 'character_versions', 'characters', 'events', 'receipts', 'seeds', 'tokens']
+>>> sorted(METADATA.tables)  # doctest: +NORMALIZE_WHITESPACE
+['bouts', 'character_keys', 'character_versions', 'characters', 'events', 'receipts',
+ 'seeds', 'tokens']
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ CHARACTER_KEYS = Table(
     Column("created_at", Text, nullable=False),
 )
 
-#: One row per character: whose key holds it and its last version.
+#: One row per character: whose key holds it, its last version, and whether it was retired
+#: (no longer listed nor joined; its versions stay, as the chains that name them do).
 CHARACTERS = Table(
     "characters",
     METADATA,
@@ -105,6 +107,7 @@ CHARACTERS = Table(
     Column("key_hash", Text, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", Text, nullable=False),
+    Column("retired", Integer, nullable=False),
 )
 
 #: Every version of every character, never changed once written: its name, rule system, sheet
@@ -205,7 +208,8 @@ _V8 = (
         id TEXT PRIMARY KEY,
         key_hash TEXT NOT NULL REFERENCES character_keys (key_hash),
         version INTEGER NOT NULL CHECK (version >= 1),
-        created_at TEXT NOT NULL
+        created_at TEXT NOT NULL,
+        retired INTEGER NOT NULL DEFAULT 0
     )""",
     "CREATE INDEX characters_by_key ON characters (key_hash)",
     """CREATE TABLE character_versions (
