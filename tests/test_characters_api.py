@@ -5,6 +5,7 @@ secret: only its hash is stored, and no answer or log line says it."""
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -15,6 +16,9 @@ from referee.bout.replay import check_export
 from referee.ledger import verify_export
 from referee.store import token_hash
 from tests.service_fixtures import LiveServer
+from tests.test_ledger_vectors import NodeVerifier, check
+from tests.test_ledger_vectors import node as node  # the fixture
+from tests.vectors.generate import Vector
 
 TARL = {"name": "Tarl", "system": "msv", "sheet": {"cs": 65}, "gear": ["rope", "torch"]}
 
@@ -66,7 +70,11 @@ def test_a_change_is_a_new_version_and_the_old_one_stays(live: LiveServer) -> No
     key, cid = first["key"], first["character"]["id"]
     r = live.request("PATCH", f"/api/characters/{cid}", key, json={"sheet": {"cs": 72}})
     assert r.status_code == 200, r.text
-    assert (r.json()["version"], r.json()["sheet"], r.json()["gear"]) == (2, {"cs": 72}, ["rope", "torch"])
+    assert (r.json()["version"], r.json()["sheet"], r.json()["gear"]) == (
+        2,
+        {"cs": 72},
+        ["rope", "torch"],
+    )
     assert live.get(f"/api/characters/{cid}", key).json()["version"] == 2
     assert live.store.character_version(cid, 1).sheet == {"cs": 65}
 
@@ -92,7 +100,11 @@ def test_bad_keys_and_ids_are_refused_and_change_nothing(live: LiveServer) -> No
         ("POST", "/api/characters", key, {**TARL, "hidden": ["hits"]}, 400, "cannot hide"),
     ]
     for method, path, given, body, status, words in cases:
-        r = live.request(method, path, given, json=body) if body else live.request(method, path, given)
+        r = (
+            live.request(method, path, given, json=body)
+            if body
+            else live.request(method, path, given)
+        )
         assert r.status_code == status, (method, path, r.text)
         assert words in r.json()["message"]
         assert unknown not in r.text and key not in r.text and other not in r.text
@@ -129,9 +141,14 @@ def test_a_joined_character_is_named_with_its_version_in_the_chain_and_the_expor
     other = made(live)["key"]
     seq = len(export["events"])
     for headers, status in ((key_header(other), 403), ({}, 401), (key_header("ck_x"), 401)):
-        r = live.post(f"/api/bouts/{bout['id']}/characters", json={"character": cid}, headers=headers)
+        r = live.post(
+            f"/api/bouts/{bout['id']}/characters", json={"character": cid}, headers=headers
+        )
         assert r.status_code == status, r.text
-    assert len(live.get(f"/api/bouts/{bout['id']}/export", bout["referee_token"]).json()["events"]) == seq
+    assert (
+        len(live.get(f"/api/bouts/{bout['id']}/export", bout["referee_token"]).json()["events"])
+        == seq
+    )
     # Closed, the export verifies, the rules replayed, the join and its character included.
     assert live.post(f"/api/bouts/{bout['id']}/close", bout["referee_token"]).status_code == 200
     closed = live.get(f"/api/bouts/{bout['id']}/export").json()
@@ -163,3 +180,66 @@ def test_an_npcs_hidden_stats_stay_hidden_in_lists_joins_and_exports(
     view = live.get(f"/api/bouts/{bout['id']}", tarl["token"]).text
     assert '"cs":83' not in view.replace(" ", "")
     assert key not in caplog.text
+
+
+def test_both_verifiers_take_a_characters_join_and_refuse_it_changed(
+    live: LiveServer, node: NodeVerifier
+) -> None:
+    first = made(live)
+    key, cid = first["key"], first["character"]["id"]
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    path = f"/api/bouts/{bout['id']}/characters"
+    assert live.post(path, json={"character": cid}, headers=key_header(key)).status_code == 201
+    live.post(f"/api/bouts/{bout['id']}/join", json={"name": "Pa-Kur", "cs": 70})
+    live.post(f"/api/bouts/{bout['id']}/initiative", bout["referee_token"])
+    live.post(f"/api/bouts/{bout['id']}/close", bout["referee_token"])
+    export = live.get(f"/api/bouts/{bout['id']}/export").json()
+    check(Vector("character join", json.dumps(export), "verified"), node)
+    changed = json.loads(json.dumps(export))
+    joined = next(e for e in changed["events"] if e["type"] == "fighter_added")
+    joined["payload"]["character_version"] = 7  # another sheet than the one that fought
+    check(Vector("character changed", json.dumps(changed), "rejected", joined["seq"]), node)
+
+
+def chat(live: LiveServer, bout_id: str, line: str, key: str | None = None) -> Any:
+    headers = {"content-type": "text/plain", **(key_header(key) if key else {})}
+    return live.post(f"/api/bouts/{bout_id}/chat", content=line, headers=headers)
+
+
+def test_a_chat_client_makes_lists_changes_and_fights_with_its_key(live: LiveServer) -> None:
+    key = made(live)["key"]  # Tarl, CS 65
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    bid = bout["id"]
+    r = chat(live, bid, "char new Pa-Kur cs=70", key)
+    assert (r.status_code, r.text) == (200, "Saved Pa-Kur (MSV, version 1).")
+    r = chat(live, bid, "char set pa-kur cs=72", key)
+    assert r.text == "Saved Pa-Kur (MSV, version 2)."
+    listed = chat(live, bid, "char list", key).text
+    assert listed == "Your characters: Pa-Kur (MSV v2: CS 72); Tarl (MSV v1: CS 65)"
+    r = chat(live, bid, "join tarl", key)
+    assert r.status_code == 200 and r.text.startswith(
+        "Tarl joins the bout (your character, version 1)"
+    )
+    assert key not in r.text
+    live.post(f"/api/bouts/{bid}/join", json={"name": "Orc", "cs": 40})
+    live.post(f"/api/bouts/{bid}/initiative", bout["referee_token"])
+    # The key acts for Tarl: no token needed.
+    assert chat(live, bid, "status", key).status_code == 200
+    assert chat(live, bid, "status").status_code == 401
+    # Bad keys: 401 with one error line, and nothing stored.
+    before = table_count(live, "character_versions")
+    for given in (None, "ck_short", "ck_" + "Z" * 32):
+        r = chat(live, bid, "char new Bob cs=50", given)
+        assert r.status_code == 401 and r.text.startswith("error: ")
+        assert (given or "ck_") not in r.text or given is None
+    assert chat(live, bid, "char new Bob cs=500", key).status_code == 400
+    assert table_count(live, "character_versions") == before
+
+
+def test_a_chat_list_never_says_an_npcs_hidden_stat(live: LiveServer) -> None:
+    key = made(live, name="Pa-Kur", sheet={"cs": 83}, hidden=["cs"])["key"]
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    listed = chat(live, bout["id"], "char list", key).text
+    assert listed == "Your characters: Pa-Kur (MSV v1: CS hidden)"
+    r = chat(live, bout["id"], "join Pa-Kur", key)
+    assert r.status_code == 400 and "the referee adds it" in r.text

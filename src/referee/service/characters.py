@@ -98,6 +98,26 @@ def checked_sheet(
     return stats, tuple(dict.fromkeys(hidden))
 
 
+def sheet_of_words(system: str, name: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The sheet typed as `key=value` words (chat, Discord): MSV's is its CS (`cs=65`); an SRP
+    sheet is a fight file's keys, checked against the example gear pack (SRP-19).
+
+    >>> sheet_of_words("msv", "Tarl", {"cs": 65})
+    {'cs': 65}
+    """
+    if system == "msv":
+        cs = values.get("cs")
+        if set(values) != {"cs"} or isinstance(cs, bool) or not isinstance(cs, int):
+            raise RuleError("an MSV character is its CS: say cs=65 (a whole number)")
+        return {"cs": cs}
+    from referee.systems.srp.gear import example_pack
+    from referee.systems.srp.sheet import sheet_from_table
+    from referee.systems.srp.stats import sheet_to_stats
+
+    sheet = sheet_from_table(name, dict(values), example_pack(), where="character")
+    return dict(sheet_to_stats(sheet))
+
+
 def checked_gear(gear: Sequence[Any]) -> tuple[str, ...]:
     """Gear as kept: at most `MAX_GEAR` items of 1 to `MAX_ITEM` printable characters."""
     if isinstance(gear, str) or not isinstance(gear, Sequence):
