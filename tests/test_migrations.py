@@ -182,9 +182,9 @@ def test_a_fresh_database_has_none_of_the_bots_tables_until_the_bot_makes_them()
     migrate(engine)
     assert not [t for t in inspect(engine).get_table_names() if t.startswith("discord_")]
     migrate_part(engine, PART, DISCORD_MIGRATIONS)
-    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 8
+    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 9
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 5)]
+        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 6)]
 
 
 def test_a_part_newer_than_the_code_is_refused() -> None:
@@ -230,6 +230,7 @@ def test_the_bots_own_tables_keep_what_the_bot_made_before_version_3(
     db_url: str, tmp_path: Any
 ) -> None:
     from referee.discord.aliases import ALIASES  # noqa: F401  (its table is in METADATA)
+    from referee.discord.character_keys import characters, key_of
     from referee.discord.clock import Clocks
     from referee.discord.links import METADATA as DISCORD_METADATA
     from referee.discord.links import Links
@@ -247,7 +248,14 @@ def test_the_bots_own_tables_keep_what_the_bot_made_before_version_3(
         assert links.channel(10) == ("b1", "t1")
         assert links.dialect(10) is None
         assert links.proctor("b1") == "20"
-        assert [(c.name, c.stats) for c in links.characters(20)] == [("Tarl", {"cs": 65})]
+        # The bot's saved characters moved into the service, under the member's new key:
+        # nothing lost, and the old table left empty.
+        assert [(c.name, c.system, c.stats, c.version) for c in characters(store, 20)] == [
+            ("Tarl", "msv", {"cs": 65}, 1)
+        ]
+        assert key_of(store, 20) is not None and key_of(store, 21) is None
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM discord_characters").scalar() == 0
         assert links.prefix(1) == "!"
         assert [(c.bout_id, c.channel_id, c.seconds, c.skip) for c in Clocks(links).all()] == [
             ("b1", 10, 120, True)

@@ -11,6 +11,7 @@ from referee.bout.engine import why_not
 from referee.bout.state import BoutState, Status
 from referee.chat import parse_line
 from referee.dice import DEFAULT_DIALECT
+from referee.discord.character_keys import characters
 from referee.discord.desk_base import (
     DEFAULT_SYSTEM,
     LIVE,
@@ -32,7 +33,7 @@ from referee.discord.desk_base import (
     match_name,
 )
 from referee.discord.desk_ledgers import TableLedgers
-from referee.discord.links import Member
+from referee.discord.links import Character, Member
 from referee.discord.render import lines_for
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import (
@@ -40,6 +41,7 @@ from referee.errors import (
     ForbiddenError,
     NotationError,
     NotFoundError,
+    RuleError,
 )
 from referee.numerals import is_whole
 from referee.service.bouts import ANONYMOUS, Caller, rule_system
@@ -84,28 +86,37 @@ class Spars(TableLedgers):
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
         entry, side = _on_side(args)
-        name, stats = self._entrant(who, system, entry)
+        name, stats, saved = self._entrant(who, system, entry)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
+        if saved is not None and saved.hidden:
+            raise RuleError(
+                f"{saved.name} has hidden stats (an NPC's): the proctor fields it (~spar:npc)"
+            )
+        played = None if saved is None or saved.id is None else (saved.id, saved.version)
+        self.service.add_fighter(
+            bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part, character=played
+        )
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
         on = f" on the side {side}" if side else ""
         return Reply([f"{name} joins the spar{on} ({shown})."])
 
-    def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
+    def _entrant(
+        self, who: Person, system: str, args: str
+    ) -> tuple[str, dict[str, Any], Character | None]:
         stat = find_system(system).join_stat
         if stat is not None and is_whole(args):
-            return who.name, {stat: int(args)}
-        saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
+            return who.name, {stat: int(args)}, None
+        saved = [ch for ch in characters(self.links.store, who.id) if ch.system == system]
         if args:
             chosen = [ch for ch in saved if ch.name.casefold() == args.casefold()]
             if not chosen:
                 raise NotFoundError(
                     f"you have no {system.upper()} character called {args!r} (~char list)"
                 )
-            return chosen[0].name, dict(chosen[0].stats)
+            return chosen[0].name, dict(chosen[0].stats), chosen[0]
         if len(saved) == 1:
-            return saved[0].name, dict(saved[0].stats)
+            return saved[0].name, dict(saved[0].stats), saved[0]
         hint = f"~spar:join 65 (your {stat.upper()})" if stat else "~spar:join CHARACTER"
         raise NotationError(f"say how you join: {hint}")
 

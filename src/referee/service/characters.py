@@ -63,6 +63,11 @@ def new_key() -> str:
     return "ck_" + secrets.token_urlsafe(24)
 
 
+def new_character_id() -> str:
+    """A fresh character id (12 URL-safe characters; public: the chains name it)."""
+    return secrets.token_urlsafe(9)
+
+
 def checked_key(key: object) -> str:
     """`key` when it is written as a key is (401 otherwise, never saying it back)."""
     if not isinstance(key, str) or not key:
@@ -173,7 +178,7 @@ def create(
             if store.count_characters(key) >= MAX_CHARACTERS:
                 raise LimitError(f"a key holds at most {MAX_CHARACTERS} characters")
         record = store.add_character(
-            key, secrets.token_urlsafe(9), name=shown, system=system, sheet=stats,
+            key, new_character_id(), name=shown, system=system, sheet=stats,
             gear=kept, hidden=hidden,
         )  # fmt: skip
     answer: dict[str, Any] = {"character": view(record)}
