@@ -103,13 +103,13 @@ def test_a_character_is_made_changed_and_moved_by_its_link(
         clean(each)
 
 
-def discord_fight(web: LiveServer, key: str, folder: Path) -> dict[str, Any]:
+def discord_fight(server: LiveServer, key: str) -> dict[str, Any]:
     """Tarl's member takes the key (`/char key`, words the bot alone sees), joins a spar as
     Tarl and fights until Tarl has attacked; the export the close attaches."""
     found: dict[str, Any] = {}
 
     async def run() -> None:
-        h = Harness(web.store)
+        h = Harness(server.store)
         await h.start(["Judge", "Tarl", "Pa-Kur"])
         try:
             took = await h.slash(
@@ -147,30 +147,30 @@ def discord_fight(web: LiveServer, key: str, folder: Path) -> dict[str, Any]:
     return dict(found["export"])
 
 
-def chat_fight(web: LiveServer, key: str) -> dict[str, Any]:
+def chat_fight(server: LiveServer, key: str) -> dict[str, Any]:
     """A chat client with the key joins a bout as Tarl and fights until Tarl has attacked
     (the key acts for Tarl; no token); the closed bout's export."""
-    bout = web.post("/api/bouts", json={"system": "msv", "name": "Chat spar"}).json()
+    bout = server.post("/api/bouts", json={"system": "msv", "name": "Chat spar"}).json()
     bid = bout["id"]
 
     def say(line: str, token: str | None = None, with_key: bool = False) -> httpx.Response:
         headers = {"content-type": "text/plain", **({"X-Character-Key": key} if with_key else {})}
-        return web.post(f"/api/bouts/{bid}/chat", token, content=line, headers=headers)
+        return server.post(f"/api/bouts/{bid}/chat", token, content=line, headers=headers)
 
     joined = say("join Tarl", with_key=True)
     assert joined.status_code == 200 and joined.text.startswith("Tarl joins the bout")
-    orc = web.post(f"/api/bouts/{bid}/join", json={"name": "Orc", "cs": 40}).json()["token"]
-    web.post(f"/api/bouts/{bid}/initiative", bout["referee_token"])
+    orc = server.post(f"/api/bouts/{bid}/join", json={"name": "Orc", "cs": 40}).json()["token"]
+    server.post(f"/api/bouts/{bid}/initiative", bout["referee_token"])
     for _ in range(20):
-        current = web.get(f"/api/bouts/{bid}").json()["turn"]
+        current = server.get(f"/api/bouts/{bid}").json()["turn"]
         if current is None:
             break
         answer = say("attack Orc", with_key=True) if current == "Tarl" else say("attack Tarl", orc)
         assert answer.status_code == 200, answer.text
         if current == "Tarl":
             break
-    web.post(f"/api/bouts/{bid}/close", bout["referee_token"])
-    return dict(web.get(f"/api/bouts/{bid}/export").json())
+    server.post(f"/api/bouts/{bid}/close", bout["referee_token"])
+    return dict(server.get(f"/api/bouts/{bid}/export").json())
 
 
 def test_a_character_made_in_the_console_fights_in_discord_and_in_chat_under_one_record(
@@ -185,7 +185,7 @@ def test_a_character_made_in_the_console_fights_in_discord_and_in_chat_under_one
     match = KEY.search(key_link(page))
     assert match is not None
     key = match.group(0)
-    exports = [discord_fight(web, key, tmp_path), chat_fight(web, key)]
+    exports = [discord_fight(web, key), chat_fight(web, key)]
     for export in exports:
         assert verify_export(export, replay=check_export).ok
         tarl = next(
