@@ -128,7 +128,7 @@ def _key(store: Any, user_id: int, words: list[str], public: bool, url: str | No
         try:
             held = keys.hold_key(store, user_id, words[0])
         except RefereeError:
-            raise NotationError("that is not a key this referee made (ck_...)") from None
+            raise NotationError("that is not a key this referee made") from None
         return Reply([f"Your characters are now the key's: {held} of them (~char list)."])
     key = keys.key_of(store, user_id)
     if key is None:
