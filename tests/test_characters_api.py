@@ -20,6 +20,8 @@ from tests.test_ledger_vectors import NodeVerifier, check
 from tests.test_ledger_vectors import node as node  # the fixture
 from tests.vectors.generate import Vector
 
+#: A sheet over the 4,096 bytes a character's may hold (within a request body's bounds).
+BIG_SHEET = {f"k{n}": "x" * 200 for n in range(25)}
 TARL = {"name": "Tarl", "system": "msv", "sheet": {"cs": 65}, "gear": ["rope", "torch"]}
 
 
@@ -98,6 +100,8 @@ def test_bad_keys_and_ids_are_refused_and_change_nothing(live: LiveServer) -> No
         ("POST", "/api/characters", key, {**TARL, "name": "Tarl\u202e"}, 400, ""),
         ("POST", "/api/characters", key, {**TARL, "gear": ["x"] * 31}, 422, ""),
         ("POST", "/api/characters", key, {**TARL, "hidden": ["hits"]}, 400, "cannot hide"),
+        ("POST", "/api/characters", key, {**TARL, "sheet": BIG_SHEET}, 413, "bytes of JSON"),
+        ("POST", "/api/characters", key, {**TARL, "name": "T" * 41}, 422, ""),
     ]
     for method, path, given, body, status, words in cases:
         r = (

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import discord
 
-from referee.discord.character_keys import key_of
+from referee.discord.character_keys import characters, key_of
+from referee.discord.links import Links
 from referee.discord.messages import escape_markdown
+from referee.discord.tables import MIGRATIONS, PART
 from referee.service import characters as ch
-from referee.store import Store
+from referee.store import Store, migrate_part
 from tests.discord_harness import Harness
 
 
@@ -116,3 +119,47 @@ def test_an_npcs_hidden_stats_stay_hidden_when_the_proctor_fields_it() -> None:
     added = next(e for e in public["events"] if e["payload"].get("name") == "Orc")
     assert added["payload"]["character"] == orc and "83" not in str(added["payload"])
     assert export["bout"]["status"] != "closed"
+
+
+def test_the_characters_saved_before_move_into_the_service_nothing_lost(tmp_path: Path) -> None:
+    # A bot's database at its tables' version 5, with characters saved by `~char set` then
+    # (written once the members' ids are known); the bot then starts again on it (its links
+    # made again, as at every start) and finds them in the service.
+    store = Store.open(f"sqlite:///{tmp_path / 'bot.db'}")
+    migrate_part(store.engine, PART, MIGRATIONS[:5])
+    found: dict[str, int] = {}
+
+    async def script(h: Harness) -> None:
+        found.update({name: member.id for name, member in h.members.items()})
+        with store.engine.begin() as conn:
+            for user, name, stats in (
+                (found["Tarl"], "Tarl", '{"cs": 65}'),
+                (found["Tarl"], "Tarl Cabot", '{"cs": 72}'),
+                (found["Bran"], "Bran", '{"cs": 55}'),
+            ):
+                conn.exec_driver_sql(
+                    "INSERT INTO discord_characters (user_id, name, system, stats) "
+                    "VALUES (?, ?, 'msv', ?)",
+                    (str(user), name, stats),
+                )
+        Links(store)  # the bot's start: its tables brought up to date, old characters moved
+        assert await h.text("Tarl", "~char list") == (
+            "Your characters: Tarl (MSV), Tarl Cabot (MSV) (~char show NAME sends the stats by "
+            "direct message)."
+        )
+        shown = await h.say("Bran", "~char show bran")
+        assert [m.content for m in shown][-1] == "Bran (MSV): CS 55"
+        await h.text("Tarl", "~spar:open msv Old friends")
+        joined = await h.text("Tarl", "~spar:join Tarl Cabot")
+        assert joined == "Tarl Cabot joins the spar (CS 72)."
+
+    play(store, ["Tarl", "Bran"], script)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM discord_characters").scalar() == 0
+    keys = {name: key_of(store, found[name]) for name in ("Tarl", "Bran")}
+    assert all(keys.values()) and keys["Tarl"] != keys["Bran"]
+    Links(store)  # started again: nothing moves twice
+    assert [c.name for c in characters(store, found["Tarl"])] == ["Tarl", "Tarl Cabot"]
+    bout = next(b for b in store.list_bouts() if b.name == "Old friends")
+    joined = next(e["payload"] for e in store.events(bout.id) if e["type"] == "fighter_added")
+    assert joined["character_version"] == 1 and joined["stats"] == {"cs": 72}
