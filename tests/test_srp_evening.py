@@ -6,14 +6,21 @@ time, and each fight's export verified with its link to the one before (docs/srp
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from referee.bout import commands as c
 from referee.bout.evening import check_evening
 from referee.bout.replay import check_export
+from referee.cli.main import cli
 from referee.ledger import verify_export
 from referee.rng import Entropy
+from referee.service.bouts import RefereeService
+from referee.store import Store
 from tests.seeds import SeededEntropy
 from tests.service_fixtures import LiveServer
 
@@ -25,17 +32,44 @@ def entropy() -> Entropy:
 
 
 SHEETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "Ann": ("heroes", {"hits": 12, "skills": {"sword": 15}, "defense": 12, "armor": 2,
-                       "pm": 7, "spirit": 9,
-                       "weapons": [{"name": "sword", "damage": 2}]}),
-    "Cara": ("heroes", {"hits": 9, "skills": {"mace": 14}, "defense": 10, "armor": 1,
-                        "pm": 4, "spirit": 4,
-                        "weapons": [{"name": "mace", "damage": 3, "codes": ["S*"]}]}),
+    "Ann": (
+        "heroes",
+        {
+            "hits": 12,
+            "skills": {"sword": 15},
+            "defense": 12,
+            "armor": 2,
+            "pm": 7,
+            "spirit": 9,
+            "weapons": [{"name": "sword", "damage": 2}],
+        },
+    ),
+    "Cara": (
+        "heroes",
+        {
+            "hits": 9,
+            "skills": {"mace": 14},
+            "defense": 10,
+            "armor": 1,
+            "pm": 4,
+            "spirit": 4,
+            "weapons": [{"name": "mace", "damage": 3, "codes": ["S*"]}],
+        },
+    ),
     "Ghost": ("haunts", {"hits": 6, "pm": 0, "spirit": 1}),
-    "Bran": ("haunts", {"hits": 40, "skills": {"club": 11}, "defense": 9, "armor": 0,
-                        "pm": 3, "spirit": 3,
-                        "weapons": [{"name": "club", "damage": 1}]}),
-}  # fmt: skip
+    "Bran": (
+        "haunts",
+        {
+            "hits": 40,
+            "skills": {"club": 11},
+            "defense": 9,
+            "armor": 0,
+            "pm": 3,
+            "spirit": 3,
+            "weapons": [{"name": "club", "damage": 1}],
+        },
+    ),
+}
 
 
 def first_fight(live: LiveServer) -> tuple[str, str]:
@@ -43,17 +77,20 @@ def first_fight(live: LiveServer) -> tuple[str, str]:
     assert made.status_code == 201, made.text
     bid, ref = made.json()["id"], made.json()["referee_token"]
     for name, (side, sheet) in SHEETS.items():
-        r = live.post(f"/api/bouts/{bid}/fighters", ref, json={"name": name, "side": side,
-                                                               "sheet": sheet})  # fmt: skip
+        r = live.post(
+            f"/api/bouts/{bid}/fighters", ref, json={"name": name, "side": side, "sheet": sheet}
+        )
         assert r.status_code == 201, r.text
     assert live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
     return bid, ref
 
 
-def act(live: LiveServer, bid: str, ref: str, actor: str, kind: str,
-        **options: Any) -> dict[str, Any]:  # fmt: skip
-    r = live.post(f"/api/bouts/{bid}/actions", ref,
-                  json={"actor": actor, "kind": kind, "options": options})  # fmt: skip
+def act(
+    live: LiveServer, bid: str, ref: str, actor: str, kind: str, **options: Any
+) -> dict[str, Any]:
+    r = live.post(
+        f"/api/bouts/{bid}/actions", ref, json={"actor": actor, "kind": kind, "options": options}
+    )
     assert r.status_code == 200, r.text
     return dict(r.json())
 
@@ -112,13 +149,19 @@ def test_an_evening_of_three_fights_carries_every_fighter_exactly(live: LiveServ
     }
     assert fighters(one)["Ghost"]["stats"]["out_since"] == 0  # minute 0 of the evening
 
-    r = live.post(f"/api/bouts/{bid}/next", ref, json={
-        "name": "The barrow", "minutes": 30, "reason": "a short rest by the ford",
-        "changes": [
-            {"fighter": "Cara", "heal": 1, "reason": "Ann binds her wounds"},
-            {"fighter": "Ann", "clear": ["in_spirit_combat"], "reason": "the Ghost lies quiet"},
-        ],
-    })  # fmt: skip
+    r = live.post(
+        f"/api/bouts/{bid}/next",
+        ref,
+        json={
+            "name": "The barrow",
+            "minutes": 30,
+            "reason": "a short rest by the ford",
+            "changes": [
+                {"fighter": "Cara", "heal": 1, "reason": "Ann binds her wounds"},
+                {"fighter": "Ann", "clear": ["in_spirit_combat"], "reason": "the Ghost lies quiet"},
+            ],
+        },
+    )
     assert r.status_code == 200, r.text
     second = r.json()
     bid2, ref2 = second["id"], second["referee_token"]
@@ -137,8 +180,9 @@ def test_an_evening_of_three_fights_carries_every_fighter_exactly(live: LiveServ
         "Bran": (9, 3, 3, {}),
     }
     assert two_start["clock"] == 30
-    between = [(e["type"], e["actor"], e["payload"].get("reason"))
-               for e in events_of(live, bid2, ref2)[5:]]  # fmt: skip
+    between = [
+        (e["type"], e["actor"], e["payload"].get("reason")) for e in events_of(live, bid2, ref2)[5:]
+    ]
     assert between == [
         ("time_passed", "referee", "a short rest by the ford"),
         ("fighter_updated", "referee", "Ann binds her wounds"),
@@ -156,9 +200,14 @@ def test_an_evening_of_three_fights_carries_every_fighter_exactly(live: LiveServ
         "Bran": (22, 3, 3, {}),
     }
 
-    r = live.post(f"/api/bouts/{bid2}/next", ref2, json={
-        "minutes": 30, "reason": "the walk to the hall",
-    })  # fmt: skip
+    r = live.post(
+        f"/api/bouts/{bid2}/next",
+        ref2,
+        json={
+            "minutes": 30,
+            "reason": "the walk to the hall",
+        },
+    )
     assert r.status_code == 200, r.text
     third = r.json()
     bid3, ref3 = third["id"], third["referee_token"]
@@ -172,9 +221,13 @@ def test_an_evening_of_three_fights_carries_every_fighter_exactly(live: LiveServ
     }
     recovery = [e for e in events_of(live, bid3, ref3) if e["type"] == "fighter_updated"]
     assert [(e["actor"], e["payload"]["name"], e["payload"]["reason"]) for e in recovery] == [
-        ("system", "Ghost", "recovery: at -1 PM since minute 0, an hour has passed (minute 60): "
-         "back to 0 PM (SRP-17)"),
-    ]  # fmt: skip
+        (
+            "system",
+            "Ghost",
+            "recovery: at -1 PM since minute 0, an hour has passed (minute 60): "
+            "back to 0 PM (SRP-17)",
+        ),
+    ]
     assert live.post(f"/api/bouts/{bid3}/close", ref3).status_code == 200
     exports = [live.get(f"/api/bouts/{b}/export").json() for b in (bid, bid2, bid3)]
     for doc in exports:
@@ -248,3 +301,74 @@ def test_within_the_hour_the_referee_cannot_bring_a_spirit_back(live: LiveServer
     assert r.status_code == 400, r.text
     assert "does not recover to 0 PM before minute 60 (now minute 59" in r.text  # SRP-17
     assert live.get(f"/api/bouts/{bid}/export").json()["bout"]["status"] == "running"
+
+
+def test_the_cli_starts_the_next_fight_and_checks_the_evening(db_url: str, tmp_path: Path) -> None:
+    with Store.open(db_url) as store:
+        service = RefereeService(store, entropy=SeededEntropy("srp evening on the CLI"))
+        made = service.create_bout("srp", "The ford", "e")
+        ref = service.caller(made["id"], made["referee_token"])
+        for name, (side, sheet) in SHEETS.items():
+            service.add_fighter(made["id"], ref, name, sheet, side)
+        service.command(made["id"], ref, c.UpdateFighter("Cara", wounds=4, reason="a fall"))
+    run = CliRunner().invoke(
+        cli,
+        [
+            "srp",
+            "next-fight",
+            made["id"],
+            "--db",
+            db_url,
+            "--token",
+            made["referee_token"],
+            "--minutes",
+            "60",
+            "--reason",
+            "a rest",
+            "--heal",
+            "Cara=3:a salve",
+            "--set",
+            "Bran:pm=1:a bad dream",
+            "--leave",
+            "Ghost",
+        ],
+    )
+    assert run.exit_code == 0, run.output
+    answer = json.loads(run.output)
+    assert [f["name"] for f in answer["fighters"]] == ["Ann", "Cara", "Bran"]
+    with Store.open(db_url, create=False) as store:
+        service = RefereeService(store)
+        view = service.view(answer["id"], service.caller(answer["id"], answer["referee_token"]))
+        assert {f["name"]: (f["wounds"], f["stats"]["pm"]) for f in view["fighters"]} == {
+            "Ann": (0, 7),
+            "Cara": (1, 4),
+            "Bran": (0, 1),
+        }
+        closed = service.close(answer["id"], service.caller(answer["id"], answer["referee_token"]))
+        assert closed["server_seed"]
+        paths = []
+        for n, bid in enumerate((made["id"], answer["id"])):
+            path = tmp_path / f"fight-{n}.json"
+            path.write_text(json.dumps(service.export(bid)), encoding="utf-8")
+            paths.append(str(path))
+    ok = CliRunner().invoke(cli, ["srp", "evening", *paths])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output == "evening ok: 2 fights, each carried from the one before\n"
+    backwards = CliRunner().invoke(cli, ["srp", "evening", paths[1], paths[0]])
+    assert backwards.exit_code == 1
+    assert f"follows None, not bout {answer['id']!r}" in backwards.output
+    bad = CliRunner().invoke(
+        cli,
+        [
+            "srp",
+            "next-fight",
+            answer["id"],
+            "--db",
+            db_url,
+            "--token",
+            answer["referee_token"],
+            "--heal",
+            "Cara:3",
+        ],
+    )
+    assert bad.exit_code == 2 and "bad --heal 'Cara:3' (expected NAME=HITS:REASON" in bad.output
