@@ -372,3 +372,35 @@ def test_the_cli_starts_the_next_fight_and_checks_the_evening(db_url: str, tmp_p
         ],
     )
     assert bad.exit_code == 2 and "bad --heal 'Cara:3' (expected NAME=HITS:REASON" in bad.output
+
+
+def test_a_hidden_stat_stays_hidden_when_carried(live: LiveServer) -> None:
+    made = live.post("/api/bouts", json={"system": "srp", "name": "Mist", "client_seed": "h"})
+    bid, ref = made.json()["id"], made.json()["referee_token"]
+    for name, side, hidden in (("Ann", "heroes", []), ("Ghost", "haunts", ["pm", "spirit"])):
+        sheet = SHEETS[name][1]
+        r = live.post(
+            f"/api/bouts/{bid}/fighters",
+            ref,
+            json={"name": name, "side": side, "sheet": sheet, "hidden": hidden},
+        )
+        assert r.status_code == 201, r.text
+    r = live.post(f"/api/bouts/{bid}/next", ref, json={"minutes": 5, "reason": "fog"})
+    assert r.status_code == 200, r.text
+    bid2, ref2 = r.json()["id"], r.json()["referee_token"]
+    public = live.get(f"/api/bouts/{bid2}/export").json()
+    ghost = next(
+        e
+        for e in public["events"]
+        if e["type"] == "fighter_added" and e["payload"]["name"] == "Ghost"
+    )
+    assert ghost["payload"]["carried"] is True and ghost["payload"]["hidden"] == ["pm", "spirit"]
+    assert ghost["payload"]["stats"]["pm"] == "hidden" == ghost["payload"]["stats"]["spirit"]
+    assert set(r.json()["fighters"][1]) == {"name", "token"}  # no stats in the answer
+    view = live.get(f"/api/bouts/{bid2}").json()
+    assert "pm" not in next(f for f in view["fighters"] if f["name"] == "Ghost")["stats"]
+    assert check_evening([live.get(f"/api/bouts/{bid}/export").json(), public]) == []
+    assert live.post(f"/api/bouts/{bid2}/close", ref2).status_code == 200
+    whole = live.get(f"/api/bouts/{bid2}/export").json()
+    assert verify_export(whole, replay=check_export).ok
+    assert check_evening([live.get(f"/api/bouts/{bid}/export").json(), whole]) == []

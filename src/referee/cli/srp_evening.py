@@ -132,7 +132,8 @@ def evening_command(files: tuple[str, ...], as_json: bool) -> None:
         report = verify_export(doc, replay=check_export)
         problems += [f"{path}: {p}" for p in report.problems]
         docs.append(doc)
-    problems += [str(p) for p in check_evening(docs)]
+    if not problems:  # the links are read off exports that hold together by themselves
+        problems += [str(p) for p in check_evening(docs)]
     if as_json:
         emit_json({"ok": not problems, "fights": len(docs), "problems": problems})
     else:
