@@ -29,7 +29,6 @@ from datetime import datetime
 import aiohttp
 
 from referee.errors import ConflictError, NotFoundError, RefereeError
-from referee.numerals import is_whole
 
 #: PluralKit's public API (its docs: https://pluralkit.me/api).
 PLURALKIT_API = "https://api.pluralkit.me/v2"
@@ -91,6 +90,11 @@ class PluralKit:
         raise ConflictError("PluralKit did not say who sent this message")  # pragma: no cover
 
 
+def _snowflake(text: str) -> bool:
+    """Whether `text` is a Discord id: ASCII digits, at most 20."""
+    return text.isascii() and text.isdigit() and len(text) <= 20
+
+
 def _refusal(status: int) -> RefereeError:
     if status == 404:
         return NotFoundError("PluralKit does not know this message; nothing changed")
@@ -117,7 +121,7 @@ def _sender_of(body: str, message_id: int, channel_id: int) -> int:
     if not isinstance(found, dict):
         raise ConflictError("PluralKit's answer is not a message; nothing changed")
     sender, channel = str(found.get("sender", "")), str(found.get("channel", ""))
-    if not is_whole(sender) or str(found.get("id", "")) != str(message_id):
+    if not _snowflake(sender) or str(found.get("id", "")) != str(message_id):
         raise ConflictError("PluralKit's answer names no sender of this message; nothing changed")
     if channel != str(channel_id):
         raise ConflictError("PluralKit places this message in another channel; nothing changed")

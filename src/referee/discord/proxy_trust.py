@@ -22,7 +22,6 @@ from sqlalchemy import Column, Integer, Table, Text, delete, insert, select
 from referee.discord.links import METADATA
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ForbiddenError, NotationError
-from referee.numerals import is_whole
 from referee.store import Store
 
 PLURALKIT, TUPPERBOX = "pluralkit", "tupperbox"
@@ -63,7 +62,7 @@ def application_id(word: str) -> int:
     >>> application_id("466378653216014359")
     466378653216014359
     """
-    if not is_whole(word) or not 17 <= len(word) <= 20:
+    if not (word.isascii() and word.isdigit()) or not 17 <= len(word) <= 20:
         raise NotationError(f"{word!r} is not a Discord application id (17 to 20 digits)")
     return int(word)
 
