@@ -50,7 +50,7 @@ class FakePluralKit:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 fake.asked.append((self.path, self.headers.get("User-Agent", "")))
                 forced = fake.script.pop(0) if fake.script else None
                 if forced == "hang":
@@ -308,8 +308,9 @@ def test_tupperbox_speaks_for_the_one_member_whose_original_it_deleted() -> None
             "error: Tupperbox did not delete an original of this message; nothing changed"
         )
         # Two members wrote the same words, and both were deleted: whose is it?
-        first, second = await original(h, "Elan", "v: ~spar:join 61"), await original(
-            h, "Tarl", "[~spar:join 61]"
+        first, second = (
+            await original(h, "Elan", "v: ~spar:join 61"),
+            await original(h, "Tarl", "[~spar:join 61]"),
         )
         await deleted(h, first)
         await deleted(h, second)

@@ -205,11 +205,11 @@ def test_the_bots_own_tables_keep_what_the_bot_made_before_version_3(
     db_url: str, tmp_path: Any
 ) -> None:
     from referee.discord.aliases import ALIASES  # noqa: F401  (its table is in METADATA)
-    from referee.discord.personas import PERSONAS  # noqa: F401  (likewise)
-    from referee.discord.proxy_trust import PROXIES  # noqa: F401  (likewise)
     from referee.discord.clock import Clocks
     from referee.discord.links import METADATA as DISCORD_METADATA
     from referee.discord.links import Links
+    from referee.discord.personas import PERSONAS  # noqa: F401  (likewise)
+    from referee.discord.proxy_trust import PROXIES  # noqa: F401  (likewise)
     from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
     from referee.discord.tables import PART
 

@@ -73,6 +73,10 @@ COMMANDS.update({
     "help": "~help: every command; ~help COMMAND: one of them, with examples (~help roll, "
     "~help spar:clock).",
     "prefix": "~prefix X (Manage Server): this server's own prefix instead of ~, e.g. ~prefix !",
+    "proxy": "~proxy: the proxy bots (PluralKit, Tupperbox) whose messages act for the "
+    "characters they post as; ~proxy trust pluralkit|tupperbox [APPLICATION_ID], ~proxy "
+    "distrust pluralkit|tupperbox|APPLICATION_ID, ~proxy default (Manage Server). Through a "
+    "trusted proxy, ~spar:join 65 joins the character, ~attack acts for it.",
     "spar:pause": "~spar:pause (proctor): stop the spar; nothing can act until ~spar:resume. "
     "The turn clock stands still.",
     "spar:resume": "~spar:resume (proctor): go on after ~spar:pause; the turn clock starts again.",
