@@ -509,3 +509,43 @@ def test_three_personas_of_two_members_fight_100_attacks_each_attributed_none_ou
     play(store, ["Judge", "Tarl", "Elan"], script)
     assert tally == {"attacks": 100, "refused": 300, "accepted out of turn": 0,
                      "accepted for another": 0}  # fmt: skip
+
+
+def test_a_persona_that_quit_acts_no_more_and_may_join_again() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        h.bot.proxies.originals.wait = 0.0
+        bout = await opened(h)
+        await through_tupperbox(h, "Tarl", "Rask", "~spar:join 65")
+        assert await h.text("Tarl", "~spar:join 40") == "Tarl_1_nick joins the spar (CS 40)."
+        assert (await through_tupperbox(h, "Tarl", "Rask", "~quit")).startswith("Rask leaves")
+        fighters = [f.name for f in h.bot.desk.service.state(bout).fighters]
+        assert "Rask" not in fighters and "Tarl_1_nick" in fighters  # its owner's own stays
+        assert await through_tupperbox(h, "Tarl", "Rask", "~spar:join 66") == (
+            "Rask joins the spar (CS 66), through Tupperbox."
+        )
+        assert [(p.fighter, p.user_id) for p in h.bot.desk.personas.of(bout)] == [
+            ("Rask", h.members["Tarl"].id)
+        ]
+
+    play(store, ["Judge", "Tarl"], script)
+
+
+def test_a_pluralkit_api_that_is_no_web_address_stops_the_bot_before_it_connects(
+    tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    shaped = "A" * 24 + "." + "B" * 6 + "." + "C" * 27  # the shape of a token, not a real one
+    runner = CliRunner(env={"DISCORD_TOKEN": shaped})
+    db = f"sqlite:///{tmp_path}/x.db"
+    result = runner.invoke(cli, ["discord", "--db", db, "--pluralkit-api", "pluralkit.me"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: --pluralkit-api 'pluralkit.me' is not an http(s) address like "
+        "https://api.pluralkit.me/v2\n"
+    )
+    assert not (tmp_path / "x.db").exists()

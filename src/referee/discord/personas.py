@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Table, Text, insert, select
+from sqlalchemy import Column, Table, Text, delete, insert, select
 
 from referee.discord.links import METADATA
 from referee.store import Store
@@ -57,7 +57,10 @@ class Personas:
         return next((p for p in self.of(bout) if p.fighter.casefold() == wanted), None)
 
     def hold(self, bout: str, persona: Persona) -> None:
-        """Record that a member holds a fighter through a proxy."""
+        """Record that a member holds a fighter through a proxy (in place of a persona of that
+        name that left the spar: the service refuses a name still fighting)."""
+        key = (PERSONAS.c.bout_id == bout) & (PERSONAS.c.fighter == persona.fighter)
+        self.store.client_writes().execute(delete(PERSONAS).where(key))
         self.store.client_writes().execute(
             insert(PERSONAS).values(
                 bout_id=bout,
