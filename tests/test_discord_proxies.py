@@ -549,3 +549,31 @@ def test_a_pluralkit_api_that_is_no_web_address_stops_the_bot_before_it_connects
         "https://api.pluralkit.me/v2\n"
     )
     assert not (tmp_path / "x.db").exists()
+
+
+def test_a_tupperbox_copy_that_comes_before_the_deletion_waits_for_it() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        h.bot.proxies.originals.wait = 60.0  # a bound only: the deletion comes at once
+        bout = await opened(h)
+        first = await original(h, "Tarl", "k: ~spar:join 65")
+        chan, copy = h.channels[0], next(_next_id)
+        payload: dict[str, Any] = {
+            "id": str(copy), "channel_id": str(chan.id), "guild_id": str(h.guild.id),
+            "webhook_id": str(HOOKS[TB_APP]), "application_id": str(TB_APP),
+            "author": {"id": str(HOOKS[TB_APP]), "username": "Rask", "discriminator": "0000",
+                       "avatar": None, "bot": True},
+            "content": "~spar:join 65", "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None, "tts": False, "mention_everyone": False,
+            "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+            "pinned": False, "type": 0,
+        }  # fmt: skip
+        h.bot._connection.parse_message_create(payload)  # type: ignore[arg-type]
+        deletion = {"id": str(first), "channel_id": str(chan.id), "guild_id": str(h.guild.id)}
+        h.bot._connection.parse_message_delete(deletion)  # type: ignore[arg-type]
+        said = "\n".join(m.content for m in await collect() if m.content)
+        assert said == "Rask joins the spar (CS 65), through Tupperbox."
+        assert h.bot.desk.personas.named(bout, "Rask") is not None
+
+    play(store, ["Judge", "Tarl"], script)

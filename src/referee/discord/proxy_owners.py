@@ -147,7 +147,7 @@ class Originals:
     def __init__(self, wait: float = 3.0) -> None:
         self.wait = wait
         self.seen: dict[int, deque[Seen]] = {}
-        self.deleted: deque[int] = deque(maxlen=DELETED_KEPT)
+        self.deleted: dict[int, None] = {}  # the last `DELETED_KEPT`, oldest first
         self._changed = asyncio.Event()
 
     def saw(self, channel: int, message: Seen) -> None:
@@ -156,7 +156,9 @@ class Originals:
 
     def gone(self, message_id: int) -> None:
         """Discord says the message `message_id` was deleted."""
-        self.deleted.append(message_id)
+        self.deleted[message_id] = None
+        if len(self.deleted) > DELETED_KEPT:
+            del self.deleted[next(iter(self.deleted))]
         self._changed.set()
 
     def _candidates(self, channel: int, text: str, at: datetime) -> list[Seen]:
@@ -172,28 +174,27 @@ class Originals:
         return found
 
     async def author(self, channel: int, text: str, at: datetime) -> Seen:
-        """The one person whose deleted message Tupperbox posted as `text` at `at`."""
-        candidates = self._candidates(channel, text, at)
-        if not candidates:
-            raise NotFoundError(
-                "I cannot tell who sent this through Tupperbox (I did not see the original); "
-                "nothing changed"
-            )
+        """The one person whose deleted message Tupperbox posted as `text` at `at` (looked
+        for again after each deletion: another copy may have used an original meanwhile)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.wait
         while True:
+            candidates = self._candidates(channel, text, at)
+            if not candidates:
+                raise NotFoundError(
+                    "I cannot tell who sent this through Tupperbox (I did not see the "
+                    "original); nothing changed"
+                )
             gone = [s for s in candidates if s.id in self.deleted]
             if len(gone) > 1:
                 raise ConflictError(
                     "two members wrote these words just now: I cannot tell whose this "
                     "Tupperbox message is; nothing changed"
                 )
-            if gone and len(gone) == len(candidates):
-                return self._take(channel, gone[0])
             left = until - loop.time()
+            if gone and (len(gone) == len(candidates) or left <= 0):
+                return self._take(channel, gone[0])
             if left <= 0:
-                if len(gone) == 1:
-                    return self._take(channel, gone[0])
                 raise NotFoundError(
                     "Tupperbox did not delete an original of this message; nothing changed"
                 )
