@@ -7,7 +7,8 @@ What the bot reads of a message from a bot or a webhook:
 
 - its own messages, and any bot's (not a webhook's): never;
 - a webhook's that names none of the bot's commands (role-play through a proxy): never;
-- a webhook's of an application the server does not trust: a refusal, and nothing changes;
+- a webhook's of no proxy the server trusts: never, but for a known proxy (PluralKit's or
+  Tupperbox's application) that the server's admins distrust: a refusal, nothing changes;
 - a trusted proxy's: its author is found (`referee.discord.proxy_owners`), then the command
   runs as that member speaking as the persona the proxy posted under, through the same
   command tree, desk and service as any other command. Only a persona's own commands
@@ -32,7 +33,7 @@ from discord.ext import commands
 from referee.discord.desk import Desk
 from referee.discord.messages import person, place, shown
 from referee.discord.proxy_owners import Originals, PluralKit, Seen
-from referee.discord.proxy_trust import KINDS, PLURALKIT, ProxyTrust
+from referee.discord.proxy_trust import DEFAULT_PROXIES, KINDS, PLURALKIT, ProxyTrust
 from referee.discord.replies import Person, Reply
 from referee.errors import ForbiddenError, RefereeError
 
@@ -90,11 +91,12 @@ class ProxyDoor:
         trust = self.desk.proxy_trust
         trusted = await asyncio.to_thread(trust.trusted, message.guild.id)
         kind = trusted.get(message.application_id or 0)
+        if kind is None and message.application_id not in DEFAULT_PROXIES:
+            return  # a webhook of no known proxy (a feed, a bridge): never a command
         try:
             if kind is None:
                 raise ForbiddenError(
-                    "messages of this webhook are not a proxy this server trusts (~proxy); "
-                    "nothing changed"
+                    "this server does not trust this proxy (~proxy); nothing changed"
                 )
             if ctx.command.name not in PERSONA_COMMANDS:
                 raise ForbiddenError(
