@@ -144,10 +144,10 @@ def attack_swing(rules: MsvRules, cs: int, hit: bool, damage: int) -> Swing:
     (0.65, [0.35, 0.15, 0.15, 0.15, 0.2])
     """
     row = face_row(rules, cs)
-    chances = [0.0] * (max(row.damage) + 1)
+    faces = [0] * (max(row.damage) + 1)
     for success, value in zip(row.success, row.damage, strict=True):
-        chances[value if success else 0] += 1 / FACES
-    return Swing(sum(row.success) / FACES, tuple(chances), hit, damage)
+        faces[value if success else 0] += 1
+    return Swing(sum(row.success) / FACES, tuple(n / FACES for n in faces), hit, damage)
 
 
 def reading(doc: Mapping[str, Any]) -> Reading:
