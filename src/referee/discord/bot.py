@@ -467,7 +467,7 @@ def _register(bot: RefereeBot) -> None:
     from referee.discord.luck import register_luck
 
     register_characters(bot, add)
-    register_luck(bot, add, where, who)
+    register_luck(bot, add, who)
 
 
 def build_bot(

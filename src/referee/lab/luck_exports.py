@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.analysis.luck import ALPHA, Luck, Swing, Throw, luck
@@ -61,6 +61,26 @@ class Reading:
     bout: BoutSide
     swings: tuple[tuple[str, Swing], ...]
     throws: tuple[tuple[str, Throw], ...]
+
+    def renamed(self, old: str, new: str) -> Reading:
+        """The reading with the fighter `old` called `new`: one player's fighters of several
+        bouts (a Discord member's, under the names they showed) read as one.
+
+        >>> side = BoutSide("b1", "Spar", "msv", (("Tarl_nick", "Tarl_nick"),), "Tarl_nick")
+        >>> Reading(side, (), (("Tarl_nick", Throw(6, 2)),)).renamed("tarl_nick", "Tarl").throws
+        (('Tarl', Throw(sides=6, face=2)),)
+        """
+
+        def name(given: str) -> str:
+            return new if same_name(given, old) else given
+
+        # each side keeps its name: the winner is a side's, and who won stays who won
+        sides = tuple((name(n), side) for n, side in self.bout.sides)
+        return Reading(
+            replace(self.bout, sides=sides),
+            tuple((name(n), swing) for n, swing in self.swings),
+            tuple((name(n), throw) for n, throw in self.throws),
+        )
 
 
 @dataclass(frozen=True, slots=True)
