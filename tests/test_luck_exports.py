@@ -13,9 +13,12 @@ from referee.cli.main import cli
 from referee.errors import VerificationError
 from referee.lab.luck_exports import attack_swing, luck_report, reading, verified
 from referee.service.bouts import RefereeService
+from referee.service.chat import answer_chat
 from referee.store import Store
 from referee.systems.msv.rules import MsvRules
+from tests.seeds import for_test
 from tests.test_judge_export import NAMES, REFEREE, play
+from tests.test_service_trust import SRP_SHEET
 
 
 @pytest.fixture
@@ -162,3 +165,37 @@ def test_a_running_bout_and_a_file_that_is_no_export_are_refused(
     result = run()
     assert result.exit_code == 2
     assert "give one or more exports" in result.stderr
+
+
+def test_an_srp_bout_gives_its_record_and_its_dice(tmp_path: Path) -> None:
+    with Store.open(str(tmp_path / "bouts.db")) as store:
+        service = RefereeService(store, 0, for_test())
+        bout = service.create_bout("srp", "Ford", "gm")["id"]
+        for name in ("Ann", "Bran"):
+            service.add_fighter(bout, REFEREE, name, SRP_SHEET)
+        answer_chat(service, bout, REFEREE, "init")
+        for _ in range(60):
+            state = service.state(bout)
+            if state.winner or state.status.value != "running":
+                break
+            foe = next(f.name for f in state.fighters if f.name != state.current)
+            answer_chat(service, bout, REFEREE, f"attack {state.current} {foe}")
+        service.close(bout, REFEREE)
+        doc = service.export(bout, REFEREE)
+    read = reading(verified(doc, "srp"))
+    assert (read.bout.system, read.swings) == ("srp", ())
+    winner = read.bout.winner
+    assert winner in ("Ann", "Bran")
+    report = luck_report([read], "Ann")
+    (record,) = report.records
+    assert (record.won, record.lost) == ((1, 0) if winner == "Ann" else (0, 1))
+    faces = [
+        (int(die[1:]), face)
+        for e in doc["events"]
+        if e["type"] == "roll" and e["payload"]["stream"] == "act:Ann"
+        for die, face in zip(e["payload"]["dice"], e["payload"]["faces"], strict=True)
+    ]
+    assert report.luck.dice == len(faces) > 0
+    assert report.luck.halves is not None
+    assert report.luck.halves.observed == sum(f <= s // 2 for s, f in faces)
+    assert report.luck.hits is None and report.luck.damage is None
