@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.analysis.luck import NO_SIGN, UNLIKELY, Swing, Throw, luck, unlikely
 from referee.analysis.luck_stats import (
@@ -73,6 +75,21 @@ def test_poisson_binomial_is_the_brute_force_count(seed: int) -> None:
     assert poisson_binomial(chances).tolist() == pytest.approx(brute_count(chances), abs=1e-15)
     with pytest.raises(RuleError):
         poisson_binomial([1.2])
+
+
+@given(st.lists(st.floats(0.0, 1.0), max_size=40))
+def test_poisson_binomial_is_a_distribution_with_its_chances_mean(chances: list[float]) -> None:
+    pmf = poisson_binomial(chances)
+    assert len(pmf) == len(chances) + 1 and pmf.min() >= 0.0
+    assert pmf.sum() == pytest.approx(1.0)
+    assert float(np.dot(np.arange(len(pmf)), pmf)) == pytest.approx(sum(chances), abs=1e-9)
+    p = mid_p(pmf, np.arange(len(pmf)))
+    assert ((p >= 0.0) & (p <= 1.0)).all()
+
+
+@given(st.floats(0.1, 60.0), st.floats(0.0, 200.0), st.floats(0.001, 20.0))
+def test_gamma_q_falls_as_x_grows(a: float, x: float, more: float) -> None:
+    assert 0.0 <= gamma_q(a, x + more) <= gamma_q(a, x) <= 1.0
 
 
 def test_a_sum_of_damage_is_the_brute_force_sum() -> None:

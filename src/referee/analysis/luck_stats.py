@@ -113,11 +113,12 @@ def mid_p(pmf: Floats, observed: ArrayLike) -> NDArray[np.float64]:
     """
     k = np.asarray(observed, dtype=np.int64)
     below = np.concatenate(([0.0], np.cumsum(pmf)))  # below[k] = P(X < k)
+    above = np.concatenate((np.cumsum(pmf[::-1])[::-1], [0.0]))  # above[k] = P(X >= k)
     inside = (k >= 0) & (k < len(pmf))
     at = np.where(inside, pmf[np.clip(k, 0, len(pmf) - 1)], 0.0)
     lower = below[np.clip(k, 0, len(pmf))] + at / 2
-    upper = 1.0 - lower
-    return np.asarray(np.minimum(1.0, 2 * np.minimum(lower, upper)), dtype=np.float64)
+    upper = above[np.clip(k + 1, 0, len(pmf))] + at / 2  # each tail summed from its own end
+    return np.asarray(np.clip(2 * np.minimum(lower, upper), 0.0, 1.0), dtype=np.float64)
 
 
 def tail_at_most(pmf: Floats, observed: int) -> float:
