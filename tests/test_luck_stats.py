@@ -165,7 +165,7 @@ def test_a_report_of_a_short_even_table() -> None:
 
 #: The simulated tables: 5,000 d100 attacks at CS drawn (once) from 20..95, under MSV-2 (a hit is
 #: a roll <= CS), the faces the attacks' own.
-ROLLS, FAIR_TABLES, BIASED_TABLES, CHUNK = 5_000, 20_000, 2_000, 1_000
+ROLLS, FAIR_TABLES, BIASED_TABLES, CHUNK = 5_000, 20_000, 2_000, 500
 
 
 def tables(rng: np.random.Generator, count: int, low_share: float) -> np.ndarray:
@@ -189,14 +189,14 @@ def test_the_verdict_s_false_alarm_rate_at_1_percent_is_1_percent() -> None:
     rate = verdicts(np.random.default_rng(4501), FAIR_TABLES, 0.5)
     # 20,000 tables: the estimate's standard error is 0.07%, so +-0.3% is 4 of them
     assert 0.007 <= rate <= 0.013, rate
-    assert rate == 0.00875
+    assert rate == 0.00915
     assert rate == pytest.approx(EXACT_FALSE_ALARMS, abs=4 * math.sqrt(0.01 * 0.99 / FAIR_TABLES))
 
 
 def test_a_d100_that_favours_1_to_50_by_53_percent_is_found_at_5000_rolls() -> None:
     power = verdicts(np.random.default_rng(4502), BIASED_TABLES, 0.53)
     assert power >= 0.9, power
-    assert power == 0.95
+    assert power == 0.9425
     assert power == pytest.approx(EXACT_POWER, abs=4 * math.sqrt(0.05 * 0.95 / BIASED_TABLES))
 
 
@@ -226,3 +226,16 @@ def test_the_report_reads_a_simulated_table_as_the_vectorised_verdict() -> None:
         report = luck(swings, [Throw(100, f) for f in row.tolist()])
         assert report.verdict == (UNLIKELY if flagged else NO_SIGN)
         assert report.hits is not None and report.hits.expected == pytest.approx(skills.sum() / 100)
+
+
+def test_a_100_bin_chi_square_would_miss_that_bias_most_of_the_time() -> None:
+    """Why the chi-square is descriptive: over the d100's 100 faces it finds the planted bias at
+    5,000 rolls about one time in seven (noncentrality 18 over 99 df), the halves 19 in 20."""
+    rng = np.random.default_rng(4504)
+    found = 0
+    for _ in range(BIASED_TABLES // CHUNK):
+        faces = tables(rng, CHUNK, 0.53)
+        counts = np.stack([np.bincount(row, minlength=101)[1:] for row in faces])
+        statistics = ((counts - ROLLS / 100) ** 2 / (ROLLS / 100)).sum(axis=1)
+        found += sum(chi_square_sf(float(s), 99) <= 0.01 for s in statistics)
+    assert found / BIASED_TABLES == 0.1345
