@@ -468,9 +468,11 @@ def _register(bot: RefereeBot) -> None:
         return desk.typed(where(ctx), who(ctx), "close", rest.strip() or "joining")
 
     from referee.discord.characters import register_characters
+    from referee.discord.luck import register_luck
 
     register_characters(bot, add)
     register_proxies(bot, add)
+    register_luck(bot, add, who)
 
 
 def build_bot(

@@ -64,6 +64,9 @@ COMMANDS: dict[str, str] = {
     "the seed and attaches the export), add @user CS [SIDE] (or add NAME CS), remove @user, "
     "update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user. Each also "
     "without spar: (~pause, ~add Bob the Bold 50).",
+    "luck": "~luck: your record (bouts fought, won, lost) and luck against the exact odds, from "
+    "verified exports of every closed spar and table ledger you fought in here; ~luck @member, "
+    "~luck NAME: theirs; ~luck [NAME] BOUT_ID ...: the closed bouts named (docs/luck.md).",
     "char": "~char set NAME cs=65 (or SRP: skill=13 defense=11 hits=10 weapon=mace "
     "armor=leather), ~char list, ~char show NAME, ~char delete NAME.",
 }
