@@ -19,14 +19,13 @@ from typing import Any
 import discord
 import discord.ext.test as dpytest
 import pytest
-from discord.ext.test import runner
 
 from referee.bout.replay import check_export
 from referee.discord.proxy_owners import PluralKit
 from referee.discord.proxy_trust import DEFAULT_PROXIES, PLURALKIT, TUPPERBOX
 from referee.ledger.verify import verify_export
 from referee.store import Store
-from tests.discord_harness import Harness, attachment_bytes
+from tests.discord_harness import Harness, attachment_bytes, collect
 from tests.test_discord_spar import play
 
 PK_APP = next(a for a, k in DEFAULT_PROXIES.items() if k == PLURALKIT)
@@ -100,16 +99,6 @@ def use(h: Harness, fake: FakePluralKit, timeout: float = 5.0) -> None:
     for no deleted original (the tests delete it before the copy arrives)."""
     h.bot.proxies.pluralkit = PluralKit(fake.url, timeout=timeout, pause=0, most_wait=0.01)
     h.bot.proxies.originals.wait = 0.0
-
-
-async def collect() -> list[discord.Message]:
-    await runner.run_all_events()
-    if not runner.error_queue.empty():
-        raise (await runner.error_queue.get())[1]
-    out = []
-    while not runner.sent_queue.empty():
-        out.append(dpytest.get_message())
-    return out
 
 
 async def webhook(
