@@ -209,6 +209,7 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/void"): ("referee", {}, None),
     ("POST", "/api/judge"): (None, {}, "judge"),
     ("POST", "/api/lab/analyse"): (None, {}, {"pack": {}, "from": 40, "to": 60, "step": 10}),
+    ("POST", "/api/luck"): (None, {}, "luck"),
 }  # fmt: skip
 
 
@@ -239,6 +240,9 @@ def _before(bouts: Bouts, method: str, path: str) -> Any:
         return {"of": seq, "wounds": {"Pa-Kur": 1}, "note": "judged again"}
     if body == "judge":
         return {"log": JUDGED_LOG.read_text(encoding="utf-8")}
+    if body == "luck":  # a closed bout of the server, by id
+        assert live.post(f"/api/bouts/{bout}/close", referee).status_code == 200
+        return {"bouts": [bout], "fighter": "Tarl"}
     return body
 
 

@@ -11,6 +11,24 @@ Who = str
 
 
 @dataclass(frozen=True, slots=True)
+class Via:
+    """How a fighter's own action reached the bout when a client speaks for it on someone's
+    behalf: the person who gave it, in the client's words (`discord:USER_ID`), and the proxy
+    that carried it (`pluralkit`, `tupperbox`). Recorded in the action's event."""
+
+    member: str
+    proxy: str
+
+    def as_json(self) -> dict[str, str]:
+        """As the action event records it.
+
+        >>> Via("discord:12", "pluralkit").as_json()
+        {'member': 'discord:12', 'proxy': 'pluralkit'}
+        """
+        return {"member": self.member, "proxy": self.proxy}
+
+
+@dataclass(frozen=True, slots=True)
 class Open:
     """Open a bout of a rule system with a rule pack."""
 
@@ -88,6 +106,8 @@ class Act:
     actor: str
     kind: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Who gave it and through which proxy, when a client acted on someone's behalf.
+    via: Via | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,6 +105,11 @@ def _command(action: Event) -> c.Command:
     options = given.options or {}
     if not isinstance(options, dict):
         options = {}
+    via = given.via
+    if isinstance(via, dict):
+        return c.Act(
+            action.actor, str(kind), options, c.Via(str(via.get("member")), str(via.get("proxy")))
+        )
     return c.Act(action.actor, str(kind), options)
 
 

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "msv": ("referee.cli.msv", "msv"),
     "srp": ("referee.cli.srp", "srp"),
     "verify": ("referee.cli.ledger", "verify"),
+    "luck": ("referee.cli.luck", "luck_command"),
     "export": ("referee.cli.ledger", "export"),
     "judge": ("referee.cli.judge", "judge_command"),
     "discord": ("referee.cli.discord", "discord_command"),

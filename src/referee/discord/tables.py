@@ -7,7 +7,7 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4, 5]
+[1, 2, 3, 4, 5, 6]
 """
 
 from __future__ import annotations
@@ -98,8 +98,27 @@ _V5 = (
     )""",
 )
 
+#: The proxy bots each server trusts beyond (or instead of) the default ones, and the fighters
+#: members play through them (`referee.discord.proxy_trust`, `referee.discord.personas`).
+_V6 = (
+    """CREATE TABLE discord_proxies (
+        guild_id TEXT NOT NULL,
+        application_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        trusted INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, application_id)
+    )""",
+    """CREATE TABLE discord_personas (
+        bout_id TEXT NOT NULL,
+        fighter TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        proxy TEXT NOT NULL,
+        PRIMARY KEY (bout_id, fighter)
+    )""",
+)
+
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6))
 
 
 def make_tables(store: Store) -> None:

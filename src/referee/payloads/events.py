@@ -127,6 +127,9 @@ class Action(Shape):
     by: str | None = public(omit=True)
     failed: bool | None = public(omit=True)
     label: str | None = public(omit=True)
+    #: A fighter's own action given on its behalf through a proxy bot: `member`, who gave
+    #: it (`discord:USER_ID`), and `proxy`, the proxy that carried it (`pluralkit`).
+    via: Mapping[str, JSON] | None = public(omit=True)
 
 
 #: Most dice one roll may hold, and most sides a die may have, in a roll read from an export.

@@ -9,9 +9,11 @@ it is stored.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.bout import commands as c
+from referee.bout.commands import Via as Via
 from referee.bout.engine import REFEREE, decide, failed, system_of
 from referee.bout.events import Event, EventType
 from referee.bout.names import fighter_name
@@ -168,6 +170,8 @@ class RefereeService(BoutReader):
         401 without a token; whether the caller may give the command is the engine's one
         permission check (`referee.bout.permissions`).
         """
+        if caller.via is not None and isinstance(command, c.Act):
+            command = replace(command, via=caller.via)  # recorded in its action event
         return self._write(bout_id, command, caller.who)
 
     def referee_command(
