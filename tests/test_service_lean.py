@@ -51,6 +51,8 @@ WRITES = {
     ("POST", "/api/bouts/{bout_id}/handover"),
     ("POST", "/api/bouts/{bout_id}/rotate-seed"),
     ("POST", "/api/bouts/{bout_id}/close"),
+    ("POST", "/api/bouts/{bout_id}/next"),
+    ("POST", "/api/bouts/{bout_id}/pass-time"),
 }
 
 

@@ -50,6 +50,11 @@ class AddFighter:
     seed_part: str | None = None
     """The fighter's own part of the client seed, recorded in its join (the service checks it
     and adds it to the client seed in the same transaction)."""
+    carried: bool = False
+    """The referee carries the fighter from the fight this bout follows (an evening): it
+    starts with the `wounds` and `conditions` it ended that fight with."""
+    wounds: int = 0
+    conditions: Mapping[str, int | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +64,19 @@ class UpdateFighter:
     name: str
     stats: Mapping[str, Any] = field(default_factory=dict)
     wounds: int | None = None
+    reason: str = ""
+    """Why, in the referee's words (between fights: rest, healing, recovery)."""
+    clear: tuple[str, ...] = ()
+    """Conditions the referee clears (a stun worn off between fights, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassTime:
+    """The referee lets play time pass (the evening's clock, in minutes; never the wall
+    clock), saying why; whatever the rules restore with time follows (SRP-17)."""
+
+    minutes: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +187,7 @@ Command = (
     Open
     | AddFighter
     | UpdateFighter
+    | PassTime
     | RemoveFighter
     | Reveal
     | RollInitiative

@@ -153,6 +153,7 @@ Handler = Callable[[Log, c.Command, RuleSystem, Rng, str], None]
 _HANDLERS: dict[type, Handler] = {
     c.AddFighter: powers.add_fighter,  # type: ignore[dict-item]
     c.UpdateFighter: powers.update_fighter,  # type: ignore[dict-item]
+    c.PassTime: powers.pass_time,  # type: ignore[dict-item]
     c.RemoveFighter: powers.remove_fighter,  # type: ignore[dict-item]
     c.Reveal: powers.reveal,  # type: ignore[dict-item]
     c.RollInitiative: roll_initiative,  # type: ignore[dict-item]

@@ -50,6 +50,11 @@ class BoutOpened(Shape):
     ledger: int | None = public(omit=True)
     #: The referee's part of the client seed (given when the bout was made, or drawn).
     client_seed: str | None = public(omit=True)
+    #: The next fight of an evening: the bout it follows (its id), that bout's final head
+    #: hash (its `closed` event's), and the evening's play clock in minutes as it begins.
+    follows: str | None = public(omit=True)
+    follows_head: str | None = public(omit=True)
+    clock: int | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +69,11 @@ class FighterAdded(Shape):
     #: The fighter's own part of the client seed, given as it joined (`:` and this follow
     #: the parts before it).
     seed_part: str | None = public(omit=True)
+    #: Carried from the fight this bout follows (an evening): the wounds and conditions it
+    #: ended that fight with (its stats are the sheet it ended it with).
+    carried: bool | None = public(omit=True)
+    wounds: int | None = public(omit=True)
+    conditions: Mapping[str, int | None] | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,6 +91,8 @@ class FighterUpdated(Shape):
     stats: Stats | None = private("name", omit=True)
     wounds: int | None = public(omit=True)
     hidden: tuple[str, ...] | None = public(omit=True)
+    #: Why (the referee's words between fights: rest, healing, recovery), when given.
+    reason: str | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -293,6 +305,15 @@ class Closed(Shape):
     commitment: str | None = public(omit=True)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimePassed(Shape):
+    """Play time passed: `minutes` of it, the evening's `clock` after them, and why."""
+
+    minutes: int = public()
+    clock: int = public()
+    reason: str = public()
+
+
 #: Each event type's payload shape.
 SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.BOUT_OPENED: BoutOpened,
@@ -322,4 +343,5 @@ SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.REFEREE_CHANGED: Nothing,
     EventType.SEED_ROTATED: SeedRotated,
     EventType.CLOSED: Closed,
+    EventType.TIME_PASSED: TimePassed,
 }

@@ -35,6 +35,7 @@ from referee.service import (
     routes_actions,
     routes_bouts,
     routes_chat,
+    routes_evening,
     routes_events,
     routes_fighters,
     routes_judge,
@@ -274,6 +275,7 @@ def create_app(
         routes_events,
         routes_chat,
         routes_world,
+        routes_evening,
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
