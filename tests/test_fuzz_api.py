@@ -202,7 +202,7 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/join"): (None, {}, {"name": "Kai", "cs": 60}),
     ("POST", "/api/bouts/{bout_id}/next"): ("referee", {}, {"minutes": 60, "reason": "a rest"}),
     ("POST", "/api/bouts/{bout_id}/override"): ("referee", {}, "override"),
-    ("POST", "/api/bouts/{bout_id}/pass-time"): ("referee", {}, {"minutes": 30, "reason": "a walk"}),
+    ("POST", "/api/bouts/{bout_id}/pass-time"): ("referee", {}, {"minutes": 30, "reason": "walk"}),
     ("POST", "/api/bouts/{bout_id}/pause"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/resume"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/rolls"): ("fighter", {}, {"dice": "2d6+1", "actor": "Tarl"}),
