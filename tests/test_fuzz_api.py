@@ -209,7 +209,9 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/handover"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/initiative"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/join"): (None, {}, {"name": "Kai", "cs": 60}),
+    ("POST", "/api/bouts/{bout_id}/next"): ("referee", {}, {"minutes": 60, "reason": "a rest"}),
     ("POST", "/api/bouts/{bout_id}/override"): ("referee", {}, "override"),
+    ("POST", "/api/bouts/{bout_id}/pass-time"): ("referee", {}, {"minutes": 30, "reason": "walk"}),
     ("POST", "/api/bouts/{bout_id}/pause"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/resume"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/rolls"): ("fighter", {}, {"dice": "2d6+1", "actor": "Tarl"}),
@@ -224,6 +226,7 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("DELETE", "/api/characters/{character_id}"): ("key", {"character_id": "new"}, None),
     ("POST", "/api/bouts/{bout_id}/characters"): (None, {}, "join character"),
     ("POST", "/api/lab/analyse"): (None, {}, {"pack": {}, "from": 40, "to": 60, "step": 10}),
+    ("POST", "/api/luck"): (None, {}, "luck"),
 }  # fmt: skip
 
 
@@ -256,6 +259,9 @@ def _before(bouts: Bouts, method: str, path: str) -> Any:
         return {"log": JUDGED_LOG.read_text(encoding="utf-8")}
     if body == "join character":
         return {"character": bouts.character}
+    if body == "luck":  # a closed bout of the server, by id
+        assert live.post(f"/api/bouts/{bout}/close", referee).status_code == 200
+        return {"bouts": [bout], "fighter": "Tarl"}
     return body
 
 

@@ -182,9 +182,9 @@ def test_a_fresh_database_has_none_of_the_bots_tables_until_the_bot_makes_them()
     migrate(engine)
     assert not [t for t in inspect(engine).get_table_names() if t.startswith("discord_")]
     migrate_part(engine, PART, DISCORD_MIGRATIONS)
-    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 9
+    assert len([t for t in inspect(engine).get_table_names() if t.startswith("discord_")]) == 11
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 6)]
+        assert conn.execute(text("SELECT part, version FROM schema_parts")).all() == [(PART, 7)]
 
 
 def test_a_part_newer_than_the_code_is_refused() -> None:
@@ -234,6 +234,8 @@ def test_the_bots_own_tables_keep_what_the_bot_made_before_version_3(
     from referee.discord.clock import Clocks
     from referee.discord.links import METADATA as DISCORD_METADATA
     from referee.discord.links import Links
+    from referee.discord.personas import PERSONAS  # noqa: F401  (likewise)
+    from referee.discord.proxy_trust import PROXIES  # noqa: F401  (likewise)
     from referee.discord.tables import MIGRATIONS as DISCORD_MIGRATIONS
     from referee.discord.tables import PART
 

@@ -55,6 +55,8 @@ WRITES = {
     ("POST", "/api/characters"),
     ("PATCH", "/api/characters/{character_id}"),
     ("DELETE", "/api/characters/{character_id}"),
+    ("POST", "/api/bouts/{bout_id}/next"),
+    ("POST", "/api/bouts/{bout_id}/pass-time"),
 }
 
 

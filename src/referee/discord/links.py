@@ -12,7 +12,7 @@ their seeds stay in the store's tables; nothing here is needed to verify a bout.
   (nobody) holds a channel's table ledger from before version 4 until it is revealed.
 - `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor
   (in a table ledger: the member whose ledger it is, as its one fighter).
-- `discord_characters`: saved characters per Discord user, before version 6 (empty since:
+- `discord_characters`: saved characters per Discord user, before version 7 (empty since:
   they are the service's characters now, `referee.service.characters`).
 - `discord_character_keys`: each member's character key (`referee.discord.character_keys`).
 - `discord_guilds`: a server's own command prefix.
@@ -25,7 +25,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -247,6 +258,20 @@ class Links:
                 .order_by(MEMBERS.c.user_id)
             ).all()  # fmt: skip
         return [Member(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]
+
+    def fought(
+        self, *, user_id: int | None = None, fighter: str | None = None
+    ) -> list[tuple[str, str]]:
+        """(bout, fighter) of every bout the bot knows a member fought in: one member's
+        (`user_id`), or every member's who fought under the name `fighter`."""
+        where: list[ColumnElement[bool]] = [MEMBERS.c.fighter.is_not(None)]
+        if user_id is not None:
+            where.append(MEMBERS.c.user_id == str(user_id))
+        if fighter is not None:
+            where.append(MEMBERS.c.fighter == fighter)
+        with self.store.client_reads() as conn:
+            rows = conn.execute(select(MEMBERS.c.bout_id, MEMBERS.c.fighter).where(*where)).all()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def member(self, bout_id: str, user_id: int) -> Member | None:
         """One user in a bout, or None."""

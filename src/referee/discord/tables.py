@@ -7,7 +7,7 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4, 5, 6]
+[1, 2, 3, 4, 5, 6, 7]
 """
 
 from __future__ import annotations
@@ -103,12 +103,31 @@ _V5 = (
     )""",
 )
 
+#: The proxy bots each server trusts beyond (or instead of) the default ones, and the fighters
+#: members play through them (`referee.discord.proxy_trust`, `referee.discord.personas`).
+_V6 = (
+    """CREATE TABLE discord_proxies (
+        guild_id TEXT NOT NULL,
+        application_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        trusted INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, application_id)
+    )""",
+    """CREATE TABLE discord_personas (
+        bout_id TEXT NOT NULL,
+        fighter TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        proxy TEXT NOT NULL,
+        PRIMARY KEY (bout_id, fighter)
+    )""",
+)
+
 #: Each member's character key (`referee.discord.character_keys`): the bot holds it for the
 #: member, as a browser or a HUD holds its own, to make, change and field the member's
 #: characters in the service (`referee.service.characters`). The characters saved before
 #: (`discord_characters`) move into the service under each member's key when the bot starts
 #: (`move_old_characters`), and that table is left empty (a shipped table, kept).
-_V6 = (
+_V7 = (
     """CREATE TABLE discord_character_keys (
         user_id TEXT NOT NULL,
         key TEXT NOT NULL,
@@ -117,12 +136,12 @@ _V6 = (
 )
 
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7))
 
 
 def make_tables(store: Store) -> None:
     """Bring the bot's tables in the store's database up to the last version, and move the
-    characters saved before version 6 into the service's."""
+    characters saved before version 7 into the service's."""
     migrate_part(store.engine, PART, MIGRATIONS)
     move_old_characters(store)
 
