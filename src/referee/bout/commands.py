@@ -50,6 +50,8 @@ class AddFighter:
     seed_part: str | None = None
     """The fighter's own part of the client seed, recorded in its join (the service checks it
     and adds it to the client seed in the same transaction)."""
+    character: tuple[str, int] | None = None
+    """The saved character that joins, as (id, version): recorded in its join."""
     carried: bool = False
     """The referee carries the fighter from the fight this bout follows (an evening): it
     starts with the `wounds` and `conditions` it ended that fight with."""

@@ -48,6 +48,8 @@ def add_fighter(log: Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: st
         stats=stats,
         hidden=tuple(cmd.hidden) or None,
         seed_part=cmd.seed_part,
+        character=None if cmd.character is None else cmd.character[0],
+        character_version=None if cmd.character is None else cmd.character[1],
         carried=True if cmd.carried else None,
         wounds=_wounds(cmd.wounds) if cmd.carried else None,
         conditions=_conditions(cmd.conditions) if cmd.carried else None,

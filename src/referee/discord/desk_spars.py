@@ -11,6 +11,7 @@ from referee.bout.engine import why_not
 from referee.bout.state import BoutState, Status
 from referee.chat import parse_line
 from referee.dice import DEFAULT_DIALECT
+from referee.discord.character_keys import characters
 from referee.discord.desk_base import (
     DEFAULT_SYSTEM,
     LIVE,
@@ -32,7 +33,7 @@ from referee.discord.desk_base import (
     match_name,
 )
 from referee.discord.desk_ledgers import TableLedgers
-from referee.discord.links import Member
+from referee.discord.links import Character, Member
 from referee.discord.personas import Persona
 from referee.discord.proxy_trust import KINDS
 from referee.discord.render import lines_for
@@ -42,6 +43,7 @@ from referee.errors import (
     ForbiddenError,
     NotationError,
     NotFoundError,
+    RuleError,
 )
 from referee.numerals import is_whole
 from referee.service.bouts import ANONYMOUS, Caller, Via, rule_system
@@ -88,9 +90,12 @@ class Spars(TableLedgers):
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
         entry, side = _on_side(args)
-        name, stats = self._entrant(who, system, entry)
+        name, stats, saved = self._entrant(who, system, entry)
+        played = _played(saved)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
+        self.service.add_fighter(
+            bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part, character=played
+        )
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
         on = f" on the side {side}" if side else ""
@@ -101,14 +106,17 @@ class Spars(TableLedgers):
         the persona joins under the name the proxy posted, held by the member who wrote it."""
         assert who.proxy is not None
         entry, side = _on_side(args)
-        name, stats = self._entrant(who, self.service.state(bout).system, entry)
+        name, stats, saved = self._entrant(who, self.service.state(bout).system, entry)
         if name.casefold() != who.name.casefold():
             raise NotationError(
                 f"{who.name} joins under its own name: ~spar:join CS, or a character of yours "
                 f"saved as {who.name}"
             )
+        played = _played(saved)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
+        self.service.add_fighter(
+            bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part, character=played
+        )
         self.personas.hold(bout, Persona(name, who.id, who.proxy))
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
         on = f" on the side {side}" if side else ""
@@ -138,20 +146,22 @@ class Spars(TableLedgers):
             )
         return Caller(Role.FIGHTER, fighter, via=Via(f"discord:{who.id}", str(who.proxy)))
 
-    def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
+    def _entrant(
+        self, who: Person, system: str, args: str
+    ) -> tuple[str, dict[str, Any], Character | None]:
         stat = find_system(system).join_stat
         if stat is not None and is_whole(args):
-            return who.name, {stat: int(args)}
-        saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
+            return who.name, {stat: int(args)}, None
+        saved = [ch for ch in characters(self.links.store, who.id) if ch.system == system]
         if args:
             chosen = [ch for ch in saved if ch.name.casefold() == args.casefold()]
             if not chosen:
                 raise NotFoundError(
                     f"you have no {system.upper()} character called {args!r} (~char list)"
                 )
-            return chosen[0].name, dict(chosen[0].stats)
+            return chosen[0].name, dict(chosen[0].stats), chosen[0]
         if len(saved) == 1:
-            return saved[0].name, dict(saved[0].stats)
+            return saved[0].name, dict(saved[0].stats), saved[0]
         hint = f"~spar:join 65 (your {stat.upper()})" if stat else "~spar:join CHARACTER"
         raise NotationError(f"say how you join: {hint}")
 
@@ -443,3 +453,13 @@ class Spars(TableLedgers):
             if allowed(kind, foe.name)
         ]
         return buttons + specials[:MAX_CHOICES]
+
+
+def _played(saved: Character | None) -> tuple[str, int] | None:
+    """The saved character a member joins with, as (id, version) for its join; refused when it
+    has hidden stats (an NPC's, which the proctor fields)."""
+    if saved is not None and saved.hidden:
+        raise RuleError(
+            f"{saved.name} has hidden stats (an NPC's): the proctor fields it (~spar:npc)"
+        )
+    return None if saved is None or saved.id is None else (saved.id, saved.version)

@@ -69,6 +69,10 @@ class FighterAdded(Shape):
     #: The fighter's own part of the client seed, given as it joined (`:` and this follow
     #: the parts before it).
     seed_part: str | None = public(omit=True)
+    #: The saved character that joined (`referee.service.characters`): its id and the version
+    #: of its sheet, so an export says which sheet fought (absent: a fighter made for the bout).
+    character: str | None = public(omit=True)
+    character_version: int | None = public(omit=True)
     #: Carried from the fight this bout follows (an evening): the wounds and conditions it
     #: ended that fight with (its stats are the sheet it ended it with).
     carried: bool | None = public(omit=True)

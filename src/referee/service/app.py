@@ -34,6 +34,7 @@ from referee.service import (
     receipts,
     routes_actions,
     routes_bouts,
+    routes_characters,
     routes_chat,
     routes_evening,
     routes_events,
@@ -275,6 +276,7 @@ def create_app(
         routes_events,
         routes_chat,
         routes_world,
+        routes_characters,
         routes_evening,
     ):
         module.routes(ask, app.router)

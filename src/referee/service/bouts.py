@@ -125,11 +125,14 @@ class RefereeService(BoutReader):
         hidden: Sequence[str] = (),
         client_seed: str | None = None,
         joining: bool = False,
+        character: tuple[str, int] | None = None,
     ) -> dict[str, Any]:
         """Add a fighter (the referee's) or let one join (anyone, while the bout is open).
 
         A fighter may add its own part to the client seed, until the first roll. The fighter,
-        its part of the client seed and its token are stored in one transaction.
+        its part of the client seed and its token are stored in one transaction. `character`:
+        the saved character (id, version) it is, recorded in its join
+        (`referee.service.characters.join_character`).
         """
         if joining and caller.role is Role.FIGHTER:
             raise ConflictError("this token already speaks for a fighter")
@@ -140,7 +143,9 @@ class RefereeService(BoutReader):
         # (the engine's permission check refuses anyone else).
         by = name if joining and caller.role is None else caller.who
         part = None if client_seed is None else _seed_part(client_seed)
-        command = c.AddFighter(name, dict(stats), side, tuple(hidden), seed_part=part)
+        command = c.AddFighter(
+            name, dict(stats), side, tuple(hidden), seed_part=part, character=character
+        )
 
         def check(state: BoutState) -> None:
             if joining and state.status is not Status.OPEN:
