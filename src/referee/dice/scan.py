@@ -106,19 +106,22 @@ class _Table:
         self.pool_keep: re.Pattern[str] | None = None
         keeps = "(?!)"  # (no set keeps: the pattern that matches nothing)
         if by_kind is not None:
-            point = "([<>]?)([0-9]+)"
+            # Possessive (`*+`, `++`, `?+`: nothing given back once matched): every stage
+            # starts with its own letters, none the start of another's, and a number ends at
+            # a letter, so giving back never lets a later part match; it only costs time.
+            point = "([<>]?+)([0-9]++)"
             rerolls = "|".join(
                 re.escape(m.letters) for m in by_kind[Kind.REROLL] + by_kind[Kind.REROLL_ONCE]
             )
             keeps = "|".join(re.escape(m.letters) for m in by_kind[Kind.KEEP])
             self.group = re.compile(
-                f"([0-9]*)d([0-9]+)"
-                f"((?:(?:{rerolls})[<>]?[0-9]+)*)"
-                f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?"
-                f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]+))?"
-                f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]+))?"
-                f"(?:{re.escape(by_kind[Kind.EXPLODE][0].letters)}{point})?"
-                f"(?:({keeps})(?:([hl])|([<>]?))([0-9]+))?"
+                f"([0-9]*+)d([0-9]++)"
+                f"((?:(?:{rerolls})[<>]?+[0-9]++)*+)"
+                f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?+"
+                f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]++))?+"
+                f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]++))?+"
+                f"(?:{re.escape(by_kind[Kind.EXPLODE][0].letters)}{point})?+"
+                f"(?:({keeps})(?:([hl])|([<>]?+))([0-9]++))?+"
             )
             self.rerolls = re.compile(f"({rerolls})([<>]?)([0-9]+)")
             self.pool_keep = re.compile(f"({keeps})(?:([hl])|([<>]?))([0-9]+)")
@@ -128,10 +131,10 @@ class _Table:
         # A token after blanks: an operator or mark, a group and every letter, mark and digit
         # after it (its modifiers, or whatever stray follows: then declined), a number, a
         # label, a keep right after a set's ')' (after blanks it is a stray letter, as in the
-        # grammar), or any other single character (declined).
+        # grammar), or any other single character (declined). Possessive, as the group's.
         self.tokens = re.compile(
-            r"[ \t]*(//|[-+*/%(),]|[0-9]*d(?:[0-9]+|%)[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
-            rf"|(?<![ \t])(?:{keeps})[hl<>]?[0-9]+|[^ \t])"
+            r"[ \t]*+(//|[-+*/%(),]|[0-9]*+d(?:[0-9]++|%)[a-z<>=!0-9]*+|[0-9]++|\[[^\]]*+\]"
+            rf"|(?<![ \t])(?:{keeps})[hl<>]?+[0-9]++|[^ \t])"
         )
 
 
