@@ -50,7 +50,7 @@ from referee.dice.modifiers import read_group
 
 _PRODUCT = {"*": Op.MUL, "/": Op.DIV, "//": Op.FLOORDIV, "%": Op.MOD}
 _ADD, _SUB, _MUL, _MOD = Op.ADD, Op.SUB, Op.MUL, Op.MOD
-_EQ, _PENETRATE = Compare.EQ, Explode.PENETRATE
+_EQ, _EACH, _PENETRATE = Compare.EQ, Explode.EACH, Explode.PENETRATE
 _MATCHING, _HIGHEST, _LOWEST = KeepMode.MATCHING, KeepMode.HIGHEST, KeepMode.LOWEST
 _DROP_HIGHEST, _DROP_LOWEST = KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST
 _STAGES = (
@@ -332,7 +332,7 @@ class _Reader:
             if found is not None:
                 self.at += 1
                 letter, side, mark, number = found.groups()
-                return Pool(items, keep=_keep(self.table, letter, side, mark, number))
+                return Pool(items, _keep(self.table, letter, side, mark, number))  # (keep)
         return Pool(items)
 
 
@@ -423,7 +423,7 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     kept = None if letter is None else _keep(table, letter, side, mark, number)
     if not (rerolls or add_on or floor or ceiling or on):
         # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
-        return Dice(count, sides, keep=kept), count
+        return Dice(count, sides, False, kept), count  # (keep, by position)
     compares = table.compares
     tests: tuple[Success, ...] = ()
     once = False
@@ -440,17 +440,19 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
         explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
         if explode_on.compare is _EQ and explode_on.target == sides:
             explode_on = None  # (the top face is what `e` alone means)
-    dice = Dice(
+    dice = Dice(  # (by position, in `DiceFields.FIELDS` order: half the cost of keywords)
         count,
         sides,
-        explode=on is not None,
-        keep=kept,
-        explode_on=explode_on,
-        reroll=tests,
-        reroll_once=once,
-        add_on=None if add_on is None else Success.of(compares[add_mark], _number(add_on)),
-        floor=None if floor is None else _number(floor),
-        ceiling=None if ceiling is None else _number(ceiling),
+        on is not None,  # explode
+        kept,  # keep
+        None,  # success
+        explode_on,
+        _EACH,  # explode_kind
+        tests,  # reroll
+        once,  # reroll_once
+        None if add_on is None else Success.of(compares[add_mark], _number(add_on)),  # add_on
+        None if floor is None else _number(floor),  # floor
+        None if ceiling is None else _number(ceiling),  # ceiling
     )
     depth = limits.max_explode_depth  # (`DiceFields.most_dice`, without the call)
     rerolled = (1 if once else depth) if tests else 0
