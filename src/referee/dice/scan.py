@@ -116,7 +116,7 @@ class _Table:
             keeps = "|".join(re.escape(m.letters) for m in by_kind[Kind.KEEP])
             self.group = re.compile(
                 f"([0-9]*+)d([0-9]++)"
-                f"((?:(?:{rerolls})[<>]?+[0-9]++)*+)"
+                f"(?:({rerolls}){point}((?:(?:{rerolls})[<>]?+[0-9]++)*+))?+"  # first, more
                 f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?+"
                 f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]++))?+"
                 f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]++))?+"
@@ -404,7 +404,10 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     (
         count_text,
         sides_text,
-        rerolls,
+        reroll_letters,
+        reroll_mark,
+        reroll_on,
+        more_rerolls,
         add_mark,
         add_on,
         floor,
@@ -421,20 +424,20 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
         raise _Declined
     kept = None if letter is None else _keep(table, letter, side, mark, number)
-    if not (rerolls or add_on or floor or ceiling or on):
+    if not (reroll_on or add_on or floor or ceiling or on):
         # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
         return Dice(count, sides, False, kept), count  # (keep, by position)
     compares = table.compares
     tests: tuple[Success, ...] = ()
     once = False
-    if rerolls:
-        kinds = set()
-        for letters, reroll_mark, target in table.rerolls.findall(rerolls):  # type: ignore[union-attr]
-            kinds.add(table.modes[letters][1])
-            tests = (*tests, Success.of(compares[reroll_mark], _NUMBERS.get(target) or int(target)))
-        if len(kinds) > 1:
-            raise _Declined  # once and repeatedly: the grammar refuses it
-        once = kinds == {True}
+    if reroll_on is not None:  # the first reroll from the group's match, any more by `rerolls`
+        once = table.modes[reroll_letters][1]
+        tests = (Success.of(compares[reroll_mark], _NUMBERS.get(reroll_on) or int(reroll_on)),)
+        if more_rerolls:
+            for letters, more_mark, target in table.rerolls.findall(more_rerolls):  # type: ignore[union-attr]
+                if table.modes[letters][1] != once:
+                    raise _Declined  # once and repeatedly: the grammar refuses it
+                tests = (*tests, Success.of(compares[more_mark], _number(target)))
     explode_on = None
     if on is not None:
         explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
@@ -461,11 +464,11 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if most > limits.max_dice:
         raise _Declined  # the grammar says why
     clamps = floor is not None or ceiling is not None
-    if on is not None and (rerolls or clamps or add_on is not None):
+    if on is not None and (tests or clamps or add_on is not None):
         raise _Declined  # d20 means otherwise by these pairs (`written_order_conflict`)
     if clamps and add_on is not None:
         raise _Declined
-    if rerolls:  # the tests' range tells whether they take every face (`DiceFields.endless`)
+    if tests:  # the tests' range tells whether they take every face (`DiceFields.endless`)
         span = tests[0].passing_range() if len(tests) == 1 else dice.reroll_span()
         if span is None:
             if dice.endless() is not None:
