@@ -373,8 +373,8 @@ def _number(text: str) -> int:
 def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]:
     """A number or a group (with its modifiers), and the most dice it may throw."""
     if "d" not in token:
-        if not token.isdigit():
-            raise _Declined
+        if not (token.isascii() and token.isdigit()):
+            raise _Declined  # (a lone `²` or `٣` is a digit to `isdigit`, not to the grammar)
         return Const(_NUMBERS.get(token) or int(token)), 0
     count, _, sides = token.partition("d")
     if sides == "%" and table.dialect.percent_die:
