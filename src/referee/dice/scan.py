@@ -366,10 +366,6 @@ def _at_least_one(node: Expr) -> bool:
     return False
 
 
-def _number(text: str) -> int:
-    return _NUMBERS.get(text) or int(text)
-
-
 def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]:
     """A number or a group (with its modifiers), and the most dice it may throw."""
     if "d" not in token:
@@ -437,12 +433,16 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
             for letters, more_mark, target in table.rerolls.findall(more_rerolls):  # type: ignore[union-attr]
                 if table.modes[letters][1] != once:
                     raise _Declined  # once and repeatedly: the grammar refuses it
-                tests = (*tests, Success.of(compares[more_mark], _number(target)))
+                number = _NUMBERS.get(target) or int(target)
+                tests = (*tests, Success.of(compares[more_mark], number))
     explode_on = None
     if on is not None:
         explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
         if explode_on.compare is _EQ and explode_on.target == sides:
             explode_on = None  # (the top face is what `e` alone means)
+    adds = None
+    if add_on is not None:
+        adds = Success.of(compares[add_mark], _NUMBERS.get(add_on) or int(add_on))
     dice = Dice(  # (by position, in `DiceFields.FIELDS` order: half the cost of keywords)
         count,
         sides,
@@ -453,9 +453,9 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
         _EACH,  # explode_kind
         tests,  # reroll
         once,  # reroll_once
-        None if add_on is None else Success.of(compares[add_mark], _number(add_on)),  # add_on
-        None if floor is None else _number(floor),  # floor
-        None if ceiling is None else _number(ceiling),  # ceiling
+        adds,  # add_on
+        None if floor is None else _NUMBERS.get(floor) or int(floor),  # floor
+        None if ceiling is None else _NUMBERS.get(ceiling) or int(ceiling),  # ceiling
     )
     depth = limits.max_explode_depth  # (`DiceFields.most_dice`, without the call)
     rerolled = (1 if once else depth) if tests else 0
@@ -484,7 +484,7 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
 
 def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Keep:
     mode = table.modes[letter][0]
-    count = _number(number)
+    count = _NUMBERS.get(number) or int(number)
     if side is None:
         assert mark is not None
         return Keep.of(mode, 0, Success.of(table.compares[mark], count))
