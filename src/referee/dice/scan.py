@@ -76,21 +76,6 @@ class _Table:
     it writes modifiers in referee's order, its group regex by stage (rerolls, any number of
     them in one run; add once; floor; ceiling; explode; keep) with what each letter means."""
 
-    __slots__ = (
-        "compares",
-        "dialect",
-        "group",
-        "labels",
-        "modes",
-        "pool_keep",
-        "products",
-        "python_remainder",
-        "rerolls",
-        "sets",
-        "signs",
-        "tokens",
-    )
-
     def __init__(self, dialect: Dialect) -> None:
         self.products = {text: op for text, op in _PRODUCT.items() if text in dialect.operators}
         self.signs = "-+" if dialect.unary_plus else "-"
@@ -100,6 +85,7 @@ class _Table:
         self.dialect = dialect
         self.compares: dict[str, Compare] = dict(dialect.points)
         self.modes: dict[str, tuple[Any, bool]] = {}
+        self.keeps: dict[tuple[str | None, ...], Keep] = {}  # (`_keep`'s, as written)
         by_kind = _stages(dialect)
         self.group: re.Pattern[str] | None = None
         self.rerolls: re.Pattern[str] | None = None
@@ -437,9 +423,9 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
                 tests = (*tests, Success.of(compares[more_mark], number))
     explode_on = None
     if on is not None:
-        explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
-        if explode_on.compare is _EQ and explode_on.target == sides:
-            explode_on = None  # (the top face is what `e` alone means)
+        target = _NUMBERS.get(on) or int(on)
+        if compares[on_mark] is not _EQ or target != sides:  # (`e` alone: the top face)
+            explode_on = Success.of(compares[on_mark], target)
     adds = None
     if add_on is not None:
         adds = Success.of(compares[add_mark], _NUMBERS.get(add_on) or int(add_on))
@@ -483,12 +469,21 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
 
 
 def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Keep:
+    """A keep as written (its letters, `h` or `l` or a test's mark, its number), each made once
+    for each way the dialect writes it (as `_NUMBERS` reads a number)."""
+    key = (letter, side, mark, number)
+    kept = table.keeps.get(key)
+    if kept is not None:
+        return kept
     mode = table.modes[letter][0]
     count = _NUMBERS.get(number) or int(number)
     if side is None:
         assert mark is not None
-        return Keep.of(mode, 0, Success.of(table.compares[mark], count))
-    keeping = mode is _MATCHING
-    if side == "h":
-        return Keep.of(_HIGHEST if keeping else _DROP_HIGHEST, count)
-    return Keep.of(_LOWEST if keeping else _DROP_LOWEST, count)
+        kept = Keep.of(mode, 0, Success.of(table.compares[mark], count))
+    elif mode is _MATCHING:
+        kept = Keep.of(_HIGHEST if side == "h" else _LOWEST, count)
+    else:
+        kept = Keep.of(_DROP_HIGHEST if side == "h" else _DROP_LOWEST, count)
+    if len(table.keeps) < 1024:
+        table.keeps[key] = kept
+    return kept
