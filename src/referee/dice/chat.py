@@ -30,6 +30,12 @@ DEFAULT_SIDES = 6
 MAX_NAME = 64
 """Longest screen name a host line may carry."""
 
+SIGNATURE = r"sig:[0-9a-f]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{86}"
+"""The service's signature after a receipt, as every signed line carries it (docs/ledger.md,
+"Signed roll lines"): `sig:`, the key id (8 hex digits), `.`, the bout's tag (16 base64url
+characters), `.`, the Ed25519 signature (64 bytes, 86 base64url characters). Its meaning is
+`referee.ledger.signatures`'; this is its text, the one pattern every reader finds it by (a
+Discord bot may set it in code marks, `` `sig:...` ``, which are read too)."""
 _COMMAND = re.compile(r"\s*//roll", re.IGNORECASE)
 _FLAG = re.compile(r"\s*-\s*(dice|sides)\s*([0-9]+)", re.IGNORECASE)
 HOST_ROLL = (
@@ -37,11 +43,12 @@ HOST_ROLL = (
     r"[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
     r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})"
     r"(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\))?"
+    rf"(?:[ \t]+`?(?P<signature>{SIGNATURE})`?)?"
 )
 """The host line after the roller's name, as AOL wrote it (MSV-1), with the receipt the
-service adds (` (nonce 4)`, ` (nonce 0, free:Tarl)`): the one pattern of it, which
-`parse_host_line` and the judge's reader of logs (`referee.transcripts.rolls`) both build on.
-ASCII digits only: the host wrote no others."""
+service adds (` (nonce 4)`, ` (nonce 0, free:Tarl)`) and its signature (`SIGNATURE`): the one
+pattern of it, which `parse_host_line` and the judge's reader of logs
+(`referee.transcripts.rolls`) both build on. ASCII digits only: the host wrote no others."""
 _STREAM = re.compile(r"[a-z]+(?::[^()\n]{1,64})?")
 HOST_PREFIX = r"OnlineHost:[ \t]+"
 """The host's name before a roll line, as AOL wrote it (MSV-1): `OnlineHost:` and a space
@@ -49,6 +56,8 @@ HOST_PREFIX = r"OnlineHost:[ \t]+"
 HOST_LINE = re.compile(rf"{HOST_PREFIX}(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
 """A whole host line (`parse_host_line` reads it and checks what it says)."""
 _SHAPE = "'OnlineHost: NAME rolled 2 20-sided dice: 14 17'"
+_SIGNATURE = re.compile(SIGNATURE, re.ASCII)
+_SIG_SHAPE = "sig:KEYID.BOUTTAG.SIGNATURE"
 
 
 def parse_chat(text: str) -> Dice:
@@ -105,6 +114,8 @@ class HostLine:
     'OnlineHost: Tarl rolled 1 100-sided die: 47'
     >>> str(HostLine("Tarl", 1, 100, (47,), nonce=0, stream="free:Tarl"))
     'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 0, free:Tarl)'
+
+    A signed line (`signature`, a `SIGNATURE`) has it after the receipt, one space apart.
     """
 
     name: str
@@ -113,6 +124,7 @@ class HostLine:
     faces: tuple[int, ...]
     nonce: int | None = None
     stream: str | None = None
+    signature: str | None = None
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -132,6 +144,10 @@ class HostLine:
             raise RuleError(
                 f"stream {self.stream!r} is no receipt's (a nonce and NAME or NAME:WHO)"
             )
+        if self.signature is not None and (
+            self.nonce is None or not _SIGNATURE.fullmatch(self.signature)
+        ):
+            raise RuleError(f"{self.signature!r} is no signature of a receipt ({_SIG_SHAPE})")
 
     def __str__(self) -> str:
         noun = "die" if self.count == 1 else "dice"
@@ -139,7 +155,70 @@ class HostLine:
         line = f"OnlineHost: {self.name} rolled {self.count} {self.sides}-sided {noun}: {faces}"
         if self.nonce is None:
             return line
-        return f"{line} (nonce {self.nonce}{f', {self.stream}' if self.stream else ''})"
+        return signed(f"{line}{receipt_text(self.name, self.nonce, self.stream)}", self.signature)
+
+
+def receipt_text(roller: str, nonce: int | None, stream: str | None) -> str:
+    """A roll's receipt as every line of the service's writes it: ` (nonce 4)`, with the
+    stream when it is not the roller's own actions' (` (nonce 0, free:Tarl)`); '' for dice
+    the service did not throw.
+
+    >>> receipt_text("Tarl", 4, "act:Tarl"), receipt_text("Tarl", 0, "free:Tarl")
+    (' (nonce 4)', ' (nonce 0, free:Tarl)')
+    """
+    if nonce is None:
+        return ""
+    named = f", {stream}" if stream and stream != f"act:{roller}" else ""
+    return f" (nonce {nonce}{named})"
+
+
+def receipt_stream(roller: str, stream: str | None) -> str:
+    """The stream a receipt stands for: the one it names, else the roller's actions'.
+
+    >>> receipt_stream("Tarl", None), receipt_stream("Tarl", "free:Tarl")
+    ('act:Tarl', 'free:Tarl')
+    """
+    return stream or f"act:{roller}"
+
+
+def signed(line: str, signature: str | None) -> str:
+    """A roll line with its signature after it (the line itself when there is none): the one
+    way a signed line is written.
+
+    >>> signed("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)", None)
+    'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)'
+    """
+    return line if not signature else f"{line} {signature}"
+
+
+MIXED_LINE = re.compile(
+    r"(?P<name>\S.{0,63}?)[ \t]+rolls[ \t]+(?P<dice>d\d{1,4}(?:[ \t]+d\d{1,4})+):"
+    r"[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
+    r"[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\)"
+    rf"(?:[ \t]+`?(?P<signature>{SIGNATURE})`?)?[ \t]*",
+    re.ASCII,
+)
+"""A roll of mixed dice as the service says it (SRP's attack, defense and damage:
+`Ann rolls d20 d20 d6: 14 3 5 (nonce 0)`), with its receipt and its signature; `mixed_line`
+writes it."""
+
+
+def mixed_line(
+    roller: str,
+    dice: Sequence[str],
+    faces: Sequence[int],
+    nonce: int | None,
+    stream: str | None,
+    signature: str | None = None,
+) -> str:
+    """The line of a roll of mixed dice (`MIXED_LINE`).
+
+    >>> mixed_line("Ann", ["d20", "d20", "d6"], [14, 3, 5], 0, "act:Ann")
+    'Ann rolls d20 d20 d6: 14 3 5 (nonce 0)'
+    """
+    said = " ".join(str(f) for f in faces)
+    line = f"{roller} rolls {' '.join(dice)}: {said}{receipt_text(roller, nonce, stream)}"
+    return signed(line, signature if nonce is not None else None)
 
 
 def _check_name(name: str) -> None:
@@ -184,6 +263,14 @@ def parse_host_line(text: str) -> HostLine:
     faces = tuple(int(f) for f in match["faces"].split())
     try:
         nonce = None if match["nonce"] is None else int(match["nonce"])
-        return HostLine(match["name"], count, int(match["sides"]), faces, nonce, match["stream"])
+        return HostLine(
+            match["name"],
+            count,
+            int(match["sides"]),
+            faces,
+            nonce,
+            match["stream"],
+            match["signature"],
+        )
     except RuleError as err:
         raise RuleError(f"{err} in {text!r}") from None

@@ -7,9 +7,9 @@ that has shipped: add a new version. A client package (the Discord bot) keeps ta
 own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 5, 6]
+[1, 2, 5, 6, 7]
 >>> sorted(METADATA.tables)
-['bouts', 'events', 'receipts', 'seeds', 'tokens']
+['bouts', 'events', 'receipts', 'seeds', 'signing_keys', 'tokens']
 """
 
 from __future__ import annotations
@@ -88,6 +88,19 @@ RECEIPTS = Table(
     Column("created_at", Text, nullable=False),
 )
 
+#: The service's signing keys (docs/ledger.md, "Signed roll lines"): one row per purpose
+#: (`roll-receipts`), made at the service's first start. `private_key` never leaves the store:
+#: no answer, log, export or chat line holds it; `public_key` is published.
+SIGNING_KEYS = Table(
+    "signing_keys",
+    METADATA,
+    Column("name", Text, primary_key=True),
+    Column("algorithm", Text, nullable=False),
+    Column("private_key", Text, nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+)
+
 _V1 = (
     """CREATE TABLE bouts (
         id TEXT PRIMARY KEY,
@@ -159,6 +172,17 @@ _V5 = (
 #: Version 6: a sealed event's opening beside it (docs/ledger.md, "Sealed events").
 _V6 = ("ALTER TABLE events ADD COLUMN opening TEXT",)
 
+#: Version 7: the service's signing keys (`SIGNING_KEYS`).
+_V7 = (
+    """CREATE TABLE signing_keys (
+        name TEXT PRIMARY KEY,
+        algorithm TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+)
+
 #: Versions no longer in `MIGRATIONS`: their steps belong to a client package now (`_V5`).
 RETIRED_VERSIONS = (3, 4)
 
@@ -168,6 +192,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (2, _V2),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
 )
 
 #: The schema version this code reads and writes.
