@@ -40,6 +40,7 @@ from referee.service import (
     routes_judge,
     routes_lab,
     routes_powers,
+    routes_signing,
     routes_world,
 )
 from referee.service.bodies import MAX_BODY, ASGIApp, BodyLimit
@@ -182,6 +183,7 @@ def create_app(
     (`referee serve` never does, and no setting or request can: see `referee.rng.Entropy`).
     """
     service = RefereeService(store, rotate_every, entropy, budgets)
+    _ = service.key.public  # the signing key, made at the first start and kept in the store
     limits = Limits() if limits is None else limits
     hub = LiveHub(
         service.records,
@@ -274,6 +276,7 @@ def create_app(
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
+    app.include_router(routes_signing.router)
     app.include_router(routes_lab.router)
 
     if STATIC.is_dir():
