@@ -6,8 +6,9 @@ Dice Maiden and Avrae (Discord), an IRC DiceBot (`Tarl rolls 1d100: [47] = 47`).
 finds a shape anywhere in a message; `read_roll` checks it as its bot writes it, and says why
 not when it is not.
 
->>> read_roll("Tarl rolled 1 100-sided die: 47 (nonce 4)")
-HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, modifier='')
+>>> read_roll("Tarl rolled 1 100-sided die: 47 (nonce 4)")  # doctest: +NORMALIZE_WHITESPACE
+HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, modifier='',
+         signature=None)
 >>> read_roll("Tarl rolled 1 100-sided dice: 47")
 "'1 ... dice' where the host writes 'die' for one"
 >>> read_roll("@Tarl Request: `[1d100]` Roll: `[47]` Result: `47`").faces
@@ -28,7 +29,8 @@ _NAME = r"(?P<name>[^:\s@`*](?:[^:`*\n]{0,62}?[^:\s`*])?)"
 @dataclass(frozen=True, slots=True)
 class HostRoll:
     """What a roll line says: who rolled how many dice of how many sides, the faces, the
-    service's receipt (nonce, and its stream when it names one), any modifier (`+5`)."""
+    service's receipt (nonce, and its stream when it names one), any modifier (`+5`), the
+    service's signature after the receipt (`referee.dice.chat.SIGNATURE`)."""
 
     name: str
     count: int
@@ -37,6 +39,7 @@ class HostRoll:
     nonce: int | None = None
     stream: str | None = None
     modifier: str = ""
+    signature: str | None = None
 
     @property
     def dice(self) -> str:
@@ -188,9 +191,11 @@ def _host(match: re.Match[str]) -> HostRoll | str:
     if checked:
         return checked
     nonce = match["nonce"]
-    return HostRoll(
-        match["name"], count, sides, faces, None if nonce is None else int(nonce), match["stream"]
-    )
+    number = None if nonce is None else int(nonce)
+    signature = match["signature"] if number is not None else None
+    if match["signature"] and signature is None:
+        return "a signature with no receipt (nonce) before it"
+    return HostRoll(match["name"], count, sides, faces, number, match["stream"], "", signature)
 
 
 def _bot(match: re.Match[str]) -> HostRoll | str:
