@@ -77,6 +77,13 @@ def read_log(path: str) -> bytes:
     metavar="BOUT.json",
     help="The bout's export: check every receipt against its ledger and report missing rolls.",
 )
+@click.option(
+    "--key",
+    "key_given",
+    metavar="KEY",
+    help="The service's public key (its text, or a file: the key, PEM, GET /api/signing-key's "
+    "answer or an export): check every signed roll line by it (default: the export's).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--html", "html_path", metavar="OUT.html", help="Also write a self-contained page.")
 def judge_command(**given: Any) -> None:
@@ -96,6 +103,7 @@ def judge_command(**given: Any) -> None:
       referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
+      referee judge discord.txt --key A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg
     """
     try:
         _judge(**given)  # the options as click read them, by name
@@ -126,6 +134,7 @@ def _judge(
     log_format: str | None,
     rules_path: str | None,
     export_path: str | None,
+    key_given: str | None,
     as_json: bool,
     html_path: str | None,
 ) -> None:
@@ -136,8 +145,9 @@ def _judge(
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
+    key = _key(key_given) if key_given is not None else None
     try:
-        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
+        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format, key)
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
@@ -164,6 +174,12 @@ def _echo_lines(lines: Iterator[str]) -> None:
     """Write lines as `click.echo` would, one call for each `_LINES_AT_ONCE` of them."""
     while chunk := list(islice(lines, _LINES_AT_ONCE)):
         click.echo("\n".join(chunk))
+
+
+def _key(given: str) -> str:
+    from referee.cli.fairness import read_key_option
+
+    return read_key_option(given)
 
 
 def _export(path: str) -> Any:

@@ -26,7 +26,9 @@ read: reading a log that holds no signed line loads none of it.
 >>> token[:30]
 'sig:56475aa7.SwCFNzvzuSKhoPDw.'
 >>> check_line("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3) " + token, key.public)
-Check(genuine=True, reason='signed by key 56475aa7 for bout SwCFNzvzuSKhoPDw', tag='SwCFNzvzuSKhoPDw')
+... # doctest: +NORMALIZE_WHITESPACE
+Check(genuine=True, reason='signed by key 56475aa7 for bout SwCFNzvzuSKhoPDw',
+      tag='SwCFNzvzuSKhoPDw')
 >>> check_line("OnlineHost: Tarl rolled 1 100-sided die: 48 (nonce 3) " + token,
 ...            key.public).reason
 'its signature does not verify: the line was changed after it was signed'
@@ -61,6 +63,7 @@ _TOKEN = re.compile(
     re.ASCII,
 )
 _FIND = re.compile(SIGNATURE, re.ASCII)
+_HOST_NAME = "OnlineHost: "
 _B64_KEY = re.compile(r"(?:ed25519:)?(?P<key>[A-Za-z0-9_-]{43})=?", re.ASCII)
 
 
@@ -137,9 +140,10 @@ class PublicKey:
         from cryptography.hazmat.primitives import serialization
 
         key = self._key()
-        return key.public_bytes(
+        pem: bytes = key.public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        ).decode("ascii")
+        )
+        return pem.decode("ascii")
 
     def published(self) -> dict[str, str]:
         """The key as the service publishes it (`KEY_URL`) and every export holds it."""
@@ -262,11 +266,22 @@ def read_line(text: str) -> Said:
     """A roll line of the service's (the host line, or a roll of mixed dice), with its
     signature when it has one; NotationError when it is neither.
 
+    A line as a log shows it is read too: what comes before `OnlineHost: ` (a time stamp, a
+    speaker) is left out, and a host line without the host's name (a Discord copy shows it
+    above the message) is read as the host's.
+
     >>> read_line("OnlineHost: Tarl rolled 2 20-sided dice: 14 17 (nonce 1)").dice
     ('d20', 'd20')
+    >>> read_line("[21:03]  Bosk: OnlineHost: Tarl rolled 1 100-sided die: 7 (nonce 1)").faces
+    (7,)
     """
     line = text.strip()
     mixed = MIXED_LINE.fullmatch(line)
+    at = line.find(_HOST_NAME)
+    if mixed is None and at > 0:
+        line = line[at:]
+    elif mixed is None and at < 0:
+        line = _HOST_NAME + line
     if mixed is not None:
         faces = tuple(int(f) for f in mixed["faces"].split())
         dice = tuple(mixed["dice"].split())
@@ -324,7 +339,7 @@ def check_said(said: Said, key: PublicKey, bout: str | None = None) -> Check:
         wanted = bout if _is_tag(bout) else bout_tag(bout)
         if token.tag != wanted:
             return Check(
-                False, f"a genuine line of another bout (tag {token.tag}; this bout's is {wanted})",
+                False, f"a genuine line of another bout (tag {token.tag}; the bout's is {wanted})",
                 token.tag,
             )  # fmt: skip
     return Check(True, f"signed by key {key.key_id} for bout {token.tag}", token.tag)
@@ -346,7 +361,8 @@ def read_key(text: str) -> PublicKey:
 
     >>> read_key("A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg").key_id
     '56475aa7'
-    >>> read_key('{"signing_key": {"public_key": "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg"}}').key_id
+    >>> doc = {"signing_key": {"public_key": "A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg"}}
+    >>> read_key(json.dumps(doc)).key_id
     '56475aa7'
     """
     given = text.strip()

@@ -1,18 +1,22 @@
 """`POST /api/judge`: judge a pasted chat log of an MSV spar (no token; body at most 256 KiB).
 
 The body is JSON: `{"log": TEXT, "fighters"?: ["NAME=CS", ...], "rules"?: {...},
-"export"?: {...}}`. The answer is the `referee judge --json` document plus what the web
-console shows: the verdict line, the fighters and where they came from, the initiative order,
-and every line of the log with the judge's notes. Bad input is a 4xx JSON error.
+"export"?: {...}, "key"?: KEY}`. `key` is the host's public key (as `referee judge --key`
+takes it): given, the log's host signs, and every roll line is held to it; not given, the
+log's signed lines are checked by the export's key, else by this server's own. The answer is
+the `referee judge --json` document plus what the web console shows: the verdict line, the
+fighters and where they came from, the initiative order, and every line of the log with the
+judge's notes. Bad input is a 4xx JSON error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
+from referee.ledger.signatures import EXPORT_FIELD
 from referee.service.models import Strict
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import judge_log
@@ -34,14 +38,18 @@ class JudgeLog(Strict):
     fighters: list[str] = Field(default_factory=list, max_length=8, examples=[["Tarl=65"]])
     rules: dict[str, Any] | None = None
     export: dict[str, Any] | None = None
+    key: str | None = Field(default=None, max_length=2048, examples=[None])
 
 
 @router.post(JUDGE_PATH, tags=["judge"])
-def judge(body: JudgeLog) -> dict[str, Any]:
+def judge(body: JudgeLog, request: Request) -> dict[str, Any]:
     """Decide an MSV spar from its chat log and flag every roll line that does not count."""
     rules = rules_from_mapping(body.rules, "rules") if body.rules is not None else None
     fighters = [f for f in body.fighters if f.strip()]
-    case = judge_log(body.log, fighters, rules, body.export)
+    key = body.key
+    if key is None and "sig:" in body.log and not (body.export and EXPORT_FIELD in body.export):
+        key = request.app.state.service.key.public.text  # this server's own, for its lines
+    case = judge_log(body.log, fighters, rules, body.export, key=key)
     verdict = case.verdict
     notes = notes_by_line(case)
     bad = {a.line for a in verdict.anomalies}

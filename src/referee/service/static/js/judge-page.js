@@ -90,7 +90,12 @@ function fighters() {
 }
 
 async function judge(text, names) {
-  const result = await call("POST", "/api/judge", { body: { log: text, fighters: names } });
+  // The host's public key, when one is given: its signed lines are checked by it, and its
+  // unsigned host lines are forged. Without one the server checks signed lines by its own key.
+  const key = $("host-key").value.trim();
+  const body = { log: text, fighters: names };
+  if (key) body.key = key;
+  const result = await call("POST", "/api/judge", { body });
   render(result);
   const count = result.anomalies.length;
   say(count ? `Judged: ${count} ${count === 1 ? "anomaly" : "anomalies"} found.` : "Judged: no anomaly.", count ? "error" : "ok");
