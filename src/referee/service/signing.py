@@ -18,6 +18,7 @@ from referee.ledger.signatures import ALGORITHM, PrivateKey, PublicKey
 from referee.rng.streams import owner_of
 from referee.sentences import roll_line, who
 from referee.store import Store
+from referee.vocabulary import EventType
 
 #: The key's name in the store.
 KEY_NAME = "roll-receipts"
@@ -73,6 +74,19 @@ class ServiceKey:
             roller = roller_of(roll, actor)
             token = self.sign(bout_id, roller, roll)
             out.append({**roll, "signature": token, "line": roll_line(roller, roll, token)})
+        return out
+
+    def signed_events(self, bout_id: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """An answer's events (`seq`, `type`, `payload`), each roll with its `signature` beside
+        its payload (initiative's answer, which grows with the fighters: the Second Life table
+        reads it whole, in at most 16 KiB, and says each roll with its signature after it)."""
+        out = []
+        for entry in entries:
+            if entry.get("type") == EventType.ROLL:
+                payload = entry.get("payload") or {}
+                token = self.sign(bout_id, roller_of(payload, "referee"), payload)
+                entry = {**entry, "signature": token}
+            out.append(entry)
         return out
 
 
