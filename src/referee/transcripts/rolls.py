@@ -6,9 +6,8 @@ Dice Maiden and Avrae (Discord), an IRC DiceBot (`Tarl rolls 1d100: [47] = 47`).
 finds a shape anywhere in a message; `read_roll` checks it as its bot writes it, and says why
 not when it is not.
 
->>> read_roll("Tarl rolled 1 100-sided die: 47 (nonce 4)")  # doctest: +NORMALIZE_WHITESPACE
-HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, modifier='',
-         signature=None)
+>>> read_roll("Tarl rolled 1 100-sided die: 47 (nonce 4)")
+HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, modifier='')
 >>> read_roll("Tarl rolled 1 100-sided dice: 47")
 "'1 ... dice' where the host writes 'die' for one"
 >>> read_roll("@Tarl Request: `[1d100]` Roll: `[47]` Result: `47`").faces
@@ -18,7 +17,7 @@ HostRoll(name='Tarl', count=1, sides=100, faces=(47,), nonce=4, stream=None, mod
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.dice.chat import AOL_DICE, AOL_SIDES, HOST_PREFIX, HOST_ROLL
 
@@ -39,7 +38,7 @@ class HostRoll:
     nonce: int | None = None
     stream: str | None = None
     modifier: str = ""
-    signature: str | None = None
+    signature: str | None = field(default=None, repr=False)  # compared, not shown
 
     @property
     def dice(self) -> str:
