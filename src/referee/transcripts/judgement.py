@@ -87,11 +87,9 @@ def _judge(
 ) -> Judgement:
     transcript = read_log(text, hosts, format)
     ledger = Ledger.from_export(export) if export is not None else None
-    if (
-        key is not None
-        or (export is not None and "signing_key" in export)
-        or ("sig:" in transcript.body)
-    ):
+    # the host signs when its key is given, or the log holds signed lines (an export's key
+    # checks them: `referee export --chat`, written from the export, holds none)
+    if key is not None or "sig:" in transcript.body:
         transcript = _signed(transcript, key, export)
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
