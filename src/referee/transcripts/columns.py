@@ -135,7 +135,31 @@ class Anomalies(Columns[Anomaly]):
     def __len__(self) -> int:
         return len(self.lines)
 
-    def _make(self) -> tuple[Anomaly, ...]:
-        lines, whys, make = self.lines, self.whys, Anomaly._make
+    def in_order(self) -> tuple[list[int], list[Why]]:
+        """The columns in the order of their lines (the order they were found in, for one
+        line), as the anomalies are made."""
+        lines, whys = self.lines, self.whys
         order = sorted(range(len(lines)), key=lines.__getitem__)
-        return tuple([make((lines[i], *whys[i])) for i in order])
+        return [lines[i] for i in order], [whys[i] for i in order]
+
+    def _make(self) -> tuple[Anomaly, ...]:
+        make = Anomaly._make
+        return tuple([make((line, *why)) for line, why in zip(*self.in_order(), strict=True)])
+
+
+def reading_columns(
+    rolls: Sequence[Reading],
+) -> tuple[Sequence[int], Sequence[Who], Sequence[What]]:
+    """The readings' lines, who rolled what and what it was, as columns (their own when they
+    are kept as `Readings`: no `Reading` is made), in their order."""
+    if isinstance(rolls, Readings):
+        return rolls.lines, rolls.whos, rolls.whats
+    return [r.line for r in rolls], [r[1:5] for r in rolls], [r[5:] for r in rolls]
+
+
+def anomaly_columns(anomalies: Sequence[Anomaly]) -> tuple[Sequence[int], Sequence[Why]]:
+    """The anomalies' lines and why, as columns in the order of their lines (their own when
+    they are kept as `Anomalies`: no `Anomaly` is made)."""
+    if isinstance(anomalies, Anomalies):
+        return anomalies.in_order()
+    return [a.line for a in anomalies], [a[1:] for a in anomalies]

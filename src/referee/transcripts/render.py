@@ -14,11 +14,12 @@ bout's `export --chat` judged back with the bout's own events).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from referee.sentences import order_text
-from referee.transcripts.judge import Use, Verdict
+from referee.transcripts.columns import anomaly_columns, reading_columns
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.verdict import Use, Verdict
 
 
 def verdict_line(verdict: Verdict) -> str:
@@ -49,16 +50,32 @@ def fighters_line(case: Judgement) -> str:
 
 
 def notes_by_line(case: Judgement) -> dict[int, list[str]]:
-    """What the judge says under each line: `= reading` for rolls, `! kind: reason`."""
+    """What the judge says under each line: `= reading` for rolls, `! kind: reason` (read
+    off the verdict's columns: no `Reading` or `Anomaly` is made)."""
     notes: dict[int, list[str]] = defaultdict(list)
-    for reading in case.verdict.rolls:
-        if reading.use is Use.FREE_ATTACK:
-            notes[reading.line].append(f"= free attack (MSV-4): {reading.text}")
-        elif reading.use is not Use.ANOMALY:
-            notes[reading.line].append(f"= {reading.text}")
-    for anomaly in case.verdict.anomalies:
-        notes[anomaly.line].append(f"! {anomaly.kind.value}: {anomaly.reason}")
+    lines, _, whats = reading_columns(case.verdict.rolls)
+    for line, (use, text, _, _) in zip(lines, whats, strict=True):
+        if use is Use.FREE_ATTACK:
+            notes[line].append(f"= free attack (MSV-4): {text}")
+        elif use is not Use.ANOMALY:
+            notes[line].append(f"= {text}")
+    for line, note in zip(*_anomaly_notes(case.verdict), strict=True):
+        notes[line].append(f"! {note}")
     return notes
+
+
+def _anomaly_notes(verdict: Verdict) -> tuple[Sequence[int], list[str]]:
+    """Each anomaly's line and `kind: reason`, in the order of their lines (one text for the
+    anomalies alike, which share their `why`)."""
+    lines, whys = anomaly_columns(verdict.anomalies)
+    said: dict[int, str] = {}  # by the identity of a shared `why`, alive while this runs
+    notes = []
+    for why in whys:
+        note = said.get(id(why))
+        if note is None:
+            note = said[id(why)] = f"{why[0].value}: {why[1]}"
+        notes.append(note)
+    return lines, notes
 
 
 def format_line(case: Judgement) -> str:
@@ -73,22 +90,27 @@ def format_line(case: Judgement) -> str:
     return f"Read as: {log.format.name} ({log.format.title}); rolls by {log.trust.named}"
 
 
-def text_report(case: Judgement) -> Iterator[str]:
-    """The whole text report, line by line."""
+def report_text(case: Judgement) -> str:
+    """The whole text report (`referee judge` prints it and a line end): the verdict, the
+    fighters, how the log was read, the order, the notes, each anomaly, then the log
+    line-numbered with what the judge says under each line. The log's lines are made into
+    the report's from the file's own lines (`Transcript.raw`), no `LogLine` made."""
     verdict = case.verdict
-    yield verdict_line(verdict)
-    yield fighters_line(case)
-    yield format_line(case)
+    head = [verdict_line(verdict), fighters_line(case), format_line(case)]
     if verdict.order:
-        yield order_text(verdict.order)
-    for note in verdict.notes:
-        yield f"Note: {note}"
-    for anomaly in verdict.anomalies:
-        yield f"  line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
-    yield ""
-    notes = notes_by_line(case)
-    width = len(str(len(case.lines)))
-    for line in case.lines:
-        yield f"{line.number:>{width}}  {line.text}"
-        for note in notes.get(line.number, ()):
-            yield f"{'':>{width}}    {note}"
+        head.append(order_text(verdict.order))
+    head += [f"Note: {note}" for note in verdict.notes]
+    head += [f"  line {line}: {note}" for line, note in zip(*_anomaly_notes(verdict), strict=True)]
+    raw = case.transcript.raw
+    width = len(str(len(raw)))
+    lines = list(map(f"{{:>{width}}}  {{}}".format, range(1, len(raw) + 1), raw))
+    under = "\n" + " " * width + "    "  # a note's line: under the line's text
+    for number, notes in notes_by_line(case).items():
+        if 0 < number <= len(lines):
+            lines[number - 1] += under + under.join(notes)
+    return "\n".join([*head, "", *lines])
+
+
+def text_report(case: Judgement) -> Iterator[str]:
+    """The whole text report, line by line (`report_text`)."""
+    return iter(report_text(case).split("\n"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from referee.dice.chat import AOL_DICE, AOL_SIDES, HOST_PREFIX, HOST_ROLL
+from referee.aol import AOL_DICE, AOL_SIDES, HOST_PREFIX, HOST_ROLL
 
 #: A roller's name as a bot writes it: no colon, at most 64 characters.
 _NAME = r"(?P<name>[^:\s@`*](?:[^:`*\n]{0,62}?[^:\s`*])?)"
@@ -86,7 +86,7 @@ SHAPES: tuple[Shape, ...] = (
         "Tarl rolled 1 100-sided die: 47 (nonce 4)",
         re.compile(r"\brolled[ \t]+\S{1,4}[ \t]+\S{1,5}-sided[ \t]+di(?:e|ce)\b", re.I),
         re.compile(
-            # the host line's one pattern (`referee.dice.chat`: HOST_PREFIX, HOST_ROLL), after
+            # the host line's one pattern (`referee.aol`: HOST_PREFIX, HOST_ROLL), after
             # a bot's name
             rf"(?:{HOST_PREFIX})?{_NAME}[ \t]+{HOST_ROLL}[ \t]*",
             re.ASCII,  # the host writes ASCII digits; `٤٧` in a host line is typed, not rolled
