@@ -15,12 +15,13 @@ sees a tuple-like sequence of `LogLine`s or `Reading`s, made on the first look a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import TypeVar, overload
 
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: Who rolled what, as a reading shows it: (name, dice, faces, nonce).
 Who = tuple[str, str, tuple[int, ...], int | None]
@@ -163,3 +164,27 @@ def anomaly_columns(anomalies: Sequence[Anomaly]) -> tuple[Sequence[int], Sequen
     if isinstance(anomalies, Anomalies):
         return anomalies.in_order()
     return [a.line for a in anomalies], [a[1:] for a in anomalies]
+
+
+def identities(*columns: Sequence[object]) -> list[Hashable]:
+    """Each record's key for `said_once`: the identity of its shared tuple (of its tuples, one
+    from each column, when more than one column is given)."""
+    if len(columns) == 1:
+        return list(map(id, columns[0]))
+    return list(zip(*(map(id, column) for column in columns), strict=True))
+
+
+def said_once(keys: Sequence[Hashable], shapes: Sequence[T], say: Callable[[T], S]) -> list[S]:
+    """`say(shape)` for each record, said once for all the records of one key.
+
+    The columns share one tuple among the records alike (a reading's who and what, an
+    anomaly's why): keyed by `identities`, a text of a 100,000-line log's report is made once
+    for each few hundred shapes, not for each line (the columns hold every tuple alive, so no
+    two of them have one identity while this runs).
+
+    >>> said_once(["a", "b", "a"], [(1,), (2,), (1,)], lambda shape: f"<{shape[0]}>")
+    ['<1>', '<2>', '<1>']
+    """
+    first = dict(zip(keys, shapes, strict=True))
+    texts = {key: say(shape) for key, shape in first.items()}
+    return list(map(texts.__getitem__, keys))

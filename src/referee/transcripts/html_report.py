@@ -15,9 +15,9 @@ from __future__ import annotations
 from html import escape
 
 from referee.sentences import order_text
-from referee.transcripts.columns import anomaly_columns, reading_columns
+from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
 from referee.transcripts.judgement import Judgement
-from referee.transcripts.render import fighters_line, notes_by_line, verdict_line
+from referee.transcripts.render import fighters_line, notes_in_order, verdict_line
 from referee.transcripts.verdict import Use, Verdict
 
 #: The chart's size in SVG units, its margin, and one colour per fighter.
@@ -42,8 +42,9 @@ def _chart(verdict: Verdict) -> str:
     totals = {name: [0] for name in names}
     _, whos, whats = reading_columns(verdict.rolls)  # no `Reading` made
     attacks = (Use.ATTACK, Use.FREE_ATTACK)
-    for (roller, *_), (use, _, damage, _) in zip(whos, whats, strict=True):
-        if use in attacks:
+    for who, what in zip(whos, whats, strict=True):
+        if what[0] in attacks:
+            roller, damage = who[0], what[2]
             for name in names:
                 totals[name].append(totals[name][-1] + (damage if roller == name else 0))
     steps = max(1, verdict.attacks)
@@ -106,17 +107,14 @@ def _rows(case: Judgement) -> str:
             kinds[number - 1] = "anomaly"
     row = '<tr class="{0}" id="l{1}"><td class="n">{1}</td><td class="t">{2}</td></tr>'.format
     rows = list(map(row, kinds, range(1, count + 1), escape("\n".join(raw)).split("\n")))
-    escaped: dict[str, str] = {}  # the notes alike, escaped once
-    for number, notes in notes_by_line(case).items():
-        if not 0 < number <= count:
-            continue
-        kind = kinds[number - 1]
-        for note in notes:
-            said = escaped.get(note)
-            if said is None:
-                said = escaped[note] = escape(note)
-            cls = "note bad" if note.startswith("!") else "note"
-            rows[number - 1] += f'\n<tr class="{kind}"><td></td><td class="{cls}">{said}</td></tr>'
+    cells: dict[str, str] = {}  # each note's cell, made once for the notes alike
+    for number, note in notes_in_order(case):
+        if 0 < number <= count:
+            cell = cells.get(note)
+            if cell is None:
+                cls = "note bad" if note.startswith("!") else "note"
+                cell = cells[note] = f'<td class="{cls}">{escape(note)}</td></tr>'
+            rows[number - 1] += f'\n<tr class="{kinds[number - 1]}"><td></td>{cell}'
     return "\n".join(rows)
 
 
@@ -124,13 +122,13 @@ def html_page(case: Judgement, title: str = "Judged spar") -> str:
     """The whole page as text (UTF-8)."""
     verdict = case.verdict
     lines, whys = anomaly_columns(verdict.anomalies)
-    said: dict[int, str] = {}  # by the identity of a shared `why`, alive while this runs
-    items = []
-    for line, why in zip(lines, whys, strict=True):
-        text = said.get(id(why))
-        if text is None:
-            text = said[id(why)] = f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>"
-        items.append(f'<li><a href="#l{line}">line {line}</a>: {text}')
+    said = said_once(
+        identities(whys),
+        whys,
+        lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
+    )
+    pairs = zip(lines, said, strict=True)
+    items = [f'<li><a href="#l{line}">line {line}</a>: {it}' for line, it in pairs]
     anomalies = f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""

@@ -22,13 +22,21 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from itertools import repeat
+from operator import add
+from typing import Any
 
-from referee.transcripts.columns import anomaly_columns, reading_columns
+from referee.transcripts.columns import (
+    What,
+    Who,
+    Why,
+    anomaly_columns,
+    identities,
+    reading_columns,
+    said_once,
+)
 from referee.transcripts.verdict import Anomaly, Reading, Verdict
-
-T = TypeVar("T")
 
 #: The indent of one level, as `--json` writes it.
 _INDENT = "  "
@@ -48,14 +56,13 @@ def _inward(text: str, levels: int) -> str:
 def json_text(verdict: Verdict) -> str:
     """The `--json` document of a verdict (see the module text)."""
     lines, whos, whats = reading_columns(verdict.rolls)
+    pairs = list(zip(whos, whats, strict=True))
     rolls = _entries(
         lines,
-        zip(whos, whats, strict=True),
-        lambda shape: (id(shape[0]), id(shape[1])),
-        lambda shape: Reading._make((0, *shape[0], *shape[1])).to_json(),
+        said_once(identities(whos, whats), pairs, lambda pair: _rest(_reading(*pair))),
     )
     lines, whys = anomaly_columns(verdict.anomalies)
-    anomalies = _entries(lines, whys, id, lambda why: Anomaly._make((0, *why)).to_json())
+    anomalies = _entries(lines, said_once(identities(whys), whys, lambda why: _rest(_anomaly(why))))
     listed = {"anomalies": anomalies, "rolls": rolls}
     parts = []
     for key, value in verdict.to_json(entries=False).items():
@@ -64,25 +71,29 @@ def json_text(verdict: Verdict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}"
 
 
-def _entries(
-    lines: Iterable[int],
-    shapes: Iterable[T],
-    same: Callable[[T], Hashable],
-    entry: Callable[[T], dict[str, Any]],
-) -> str:
-    """The text of a list of entries, one level in: each entry's line and its shape, whose
-    entry (`entry(shape)`, at line 0) is encoded once for the shapes that are the `same`.
-    The columns share one tuple among the entries alike, so `same` tells them apart by its
-    identity (they are all alive while this runs)."""
-    start = _INDENT * 2 + _inward(_LINE, 2)
-    written: dict[Hashable, str] = {}  # the text after the line number, by shape
-    out = []
-    for line, shape in zip(lines, shapes, strict=True):
-        key = same(shape)
-        rest = written.get(key)
-        if rest is None:
-            text = _inward(_dumps(entry(shape)), 2)
-            assert text.startswith(_inward(_LINE, 2) + "0"), text  # `line` first, at 0
-            rest = written[key] = text[len(_inward(_LINE, 2)) + 1 :]
-        out.append(f"{start}{line}{rest}")
-    return "[\n" + ",\n".join(out) + f"\n{_INDENT}]" if out else "[]"
+def _reading(who: Who, what: What) -> dict[str, Any]:
+    return Reading._make((0, *who, *what)).to_json()
+
+
+def _anomaly(why: Why) -> dict[str, Any]:
+    return Anomaly._make((0, *why)).to_json()
+
+
+#: An entry's start, one level in (in the list of its kind), up to its line number.
+_START = _INDENT * 2 + _inward(_LINE, 2)
+
+
+def _rest(entry: dict[str, Any]) -> str:
+    """An entry's text after its line number (the entry at line 0), one level in."""
+    text = _INDENT * 2 + _inward(_dumps(entry), 2)
+    assert text.startswith(_START + "0"), text  # `line` first, at 0
+    return text[len(_START) + 1 :]
+
+
+def _entries(lines: Sequence[int], rests: Sequence[str]) -> str:
+    """The text of a list of entries, one level in, from their lines and the rest of each."""
+    if not lines:
+        return "[]"
+    # `{_START}{line}{rest}` for each entry (made by `map`, one call for all the entries)
+    entries = map(add, map(add, repeat(_START), map(str, lines)), rests)
+    return "[\n" + ",\n".join(entries) + f"\n{_INDENT}]"

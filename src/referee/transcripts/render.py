@@ -15,9 +15,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from itertools import chain, repeat
+from operator import add, itemgetter
 
 from referee.sentences import order_text
-from referee.transcripts.columns import anomaly_columns, reading_columns
+from referee.transcripts.columns import (
+    What,
+    anomaly_columns,
+    identities,
+    reading_columns,
+    said_once,
+)
 from referee.transcripts.judgement import Judgement
 from referee.transcripts.verdict import Use, Verdict
 
@@ -50,32 +58,37 @@ def fighters_line(case: Judgement) -> str:
 
 
 def notes_by_line(case: Judgement) -> dict[int, list[str]]:
-    """What the judge says under each line: `= reading` for rolls, `! kind: reason` (read
-    off the verdict's columns: no `Reading` or `Anomaly` is made)."""
+    """What the judge says under each line: `= reading` for rolls, `! kind: reason`."""
     notes: dict[int, list[str]] = defaultdict(list)
-    lines, _, whats = reading_columns(case.verdict.rolls)
-    for line, (use, text, _, _) in zip(lines, whats, strict=True):
-        if use is Use.FREE_ATTACK:
-            notes[line].append(f"= free attack (MSV-4): {text}")
-        elif use is not Use.ANOMALY:
-            notes[line].append(f"= {text}")
-    for line, note in zip(*_anomaly_notes(case.verdict), strict=True):
-        notes[line].append(f"! {note}")
+    for line, note in notes_in_order(case):
+        notes[line].append(note)
     return notes
 
 
-def _anomaly_notes(verdict: Verdict) -> tuple[Sequence[int], list[str]]:
-    """Each anomaly's line and `kind: reason`, in the order of their lines (one text for the
-    anomalies alike, which share their `why`)."""
+def notes_in_order(case: Judgement) -> Iterator[tuple[int, str]]:
+    """What the judge says under the lines, as (line, note): each roll line's reading
+    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines. Read off
+    the verdict's columns: no `Reading` or `Anomaly` is made, a note is made once for the
+    lines read alike."""
+    lines, _, whats = reading_columns(case.verdict.rolls)
+    readings = zip(lines, said_once(identities(whats), whats, _reading_note), strict=True)
+    anomalies, said = anomaly_notes(case.verdict)
+    marked = zip(anomalies, map(add, repeat("! "), said), strict=True)
+    return chain(filter(itemgetter(1), readings), marked)
+
+
+def _reading_note(what: What) -> str:
+    """A reading's note (none, "", for a roll read as an anomaly: its anomaly says why)."""
+    use, text = what[0], what[1]
+    if use is Use.FREE_ATTACK:
+        return f"= free attack (MSV-4): {text}"
+    return "" if use is Use.ANOMALY else f"= {text}"
+
+
+def anomaly_notes(verdict: Verdict) -> tuple[Sequence[int], list[str]]:
+    """Each anomaly's line and `kind: reason`, in the order of their lines."""
     lines, whys = anomaly_columns(verdict.anomalies)
-    said: dict[int, str] = {}  # by the identity of a shared `why`, alive while this runs
-    notes = []
-    for why in whys:
-        note = said.get(id(why))
-        if note is None:
-            note = said[id(why)] = f"{why[0].value}: {why[1]}"
-        notes.append(note)
-    return lines, notes
+    return lines, said_once(identities(whys), whys, lambda why: f"{why[0].value}: {why[1]}")
 
 
 def format_line(case: Judgement) -> str:
@@ -93,21 +106,23 @@ def format_line(case: Judgement) -> str:
 def report_text(case: Judgement) -> str:
     """The whole text report (`referee judge` prints it and a line end): the verdict, the
     fighters, how the log was read, the order, the notes, each anomaly, then the log
-    line-numbered with what the judge says under each line. The log's lines are made into
-    the report's from the file's own lines (`Transcript.raw`), no `LogLine` made."""
+    line-numbered with what the judge says under each line. The log's lines are the file's
+    own (`Transcript.raw`): no `LogLine` is made."""
     verdict = case.verdict
     head = [verdict_line(verdict), fighters_line(case), format_line(case)]
     if verdict.order:
         head.append(order_text(verdict.order))
     head += [f"Note: {note}" for note in verdict.notes]
-    head += [f"  line {line}: {note}" for line, note in zip(*_anomaly_notes(verdict), strict=True)]
+    head += [f"  line {line}: {note}" for line, note in zip(*anomaly_notes(verdict), strict=True)]
     raw = case.transcript.raw
-    width = len(str(len(raw)))
-    lines = list(map(f"{{:>{width}}}  {{}}".format, range(1, len(raw) + 1), raw))
+    count, width = len(raw), len(str(len(raw)))
+    # `{number:>{width}}  {text}` for each line (made by `map`, one call for all the lines)
+    numbers = map(str.rjust, map(str, range(1, count + 1)), repeat(width))
+    lines = list(map(add, map(add, numbers, repeat("  ")), raw))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
-    for number, notes in notes_by_line(case).items():
-        if 0 < number <= len(lines):
-            lines[number - 1] += under + under.join(notes)
+    for number, note in notes_in_order(case):
+        if 0 < number <= count:
+            lines[number - 1] += under + note
     return "\n".join([*head, "", *lines])
 
 
