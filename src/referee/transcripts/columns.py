@@ -15,7 +15,7 @@ sees a tuple-like sequence of `LogLine`s or `Reading`s, made on the first look a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar, overload
 
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
@@ -174,7 +174,7 @@ def identities(*columns: Sequence[object]) -> list[Hashable]:
     return list(zip(*(map(id, column) for column in columns), strict=True))
 
 
-def said_once(keys: Sequence[Hashable], shapes: Sequence[T], say: Callable[[T], S]) -> list[S]:
+def said_once(keys: Sequence[Hashable], shapes: Iterable[T], say: Callable[[T], S]) -> list[S]:
     """`say(shape)` for each record, said once for all the records of one key.
 
     The columns share one tuple among the records alike (a reading's who and what, an

@@ -56,19 +56,20 @@ def _inward(text: str, levels: int) -> str:
 def json_text(verdict: Verdict) -> str:
     """The `--json` document of a verdict (see the module text)."""
     lines, whos, whats = reading_columns(verdict.rolls)
-    pairs = list(zip(whos, whats, strict=True))
+    pairs = zip(whos, whats, strict=True)
     rolls = _entries(
-        lines,
-        said_once(identities(whos, whats), pairs, lambda pair: _rest(_reading(*pair))),
+        lines, said_once(identities(whos, whats), pairs, lambda pair: _rest(_reading(*pair)))
     )
     lines, whys = anomaly_columns(verdict.anomalies)
     anomalies = _entries(lines, said_once(identities(whys), whys, lambda why: _rest(_anomaly(why))))
     listed = {"anomalies": anomalies, "rolls": rolls}
     parts = []
     for key, value in verdict.to_json(entries=False).items():
-        text = listed[key] if key in listed else _inward(_dumps(value), 1)
-        parts.append(f"{_INDENT}{json.dumps(key, ensure_ascii=False)}: {text}")
-    return "{\n" + ",\n".join(parts) + "\n}"
+        parts.append(f"{_INDENT}{json.dumps(key, ensure_ascii=False)}: ")
+        parts += listed[key] if key in listed else [_inward(_dumps(value), 1)]
+        parts.append(",\n")
+    parts[-1] = "\n}"
+    return "".join(["{\n", *parts])
 
 
 def _reading(who: Who, what: What) -> dict[str, Any]:
@@ -90,10 +91,11 @@ def _rest(entry: dict[str, Any]) -> str:
     return text[len(_START) + 1 :]
 
 
-def _entries(lines: Sequence[int], rests: Sequence[str]) -> str:
-    """The text of a list of entries, one level in, from their lines and the rest of each."""
+def _entries(lines: Sequence[int], rests: Sequence[str]) -> list[str]:
+    """The text of a list of entries, one level in, from their lines and the rest of each
+    (in parts, the entries joined once: the document's join copies them once more)."""
     if not lines:
-        return "[]"
+        return ["[]"]
     # `{_START}{line}{rest}` for each entry (made by `map`, one call for all the entries)
     entries = map(add, map(add, repeat(_START), map(str, lines)), rests)
-    return "[\n" + ",\n".join(entries) + f"\n{_INDENT}]"
+    return ["[\n", ",\n".join(entries), f"\n{_INDENT}]"]
