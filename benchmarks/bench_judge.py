@@ -22,10 +22,11 @@ From the shell (`--shell`, also run by default): `referee judge FILE` (text, `--
 `--html`) in a fresh process each time, start-up included, against the bare pass run the same
 way (a fresh `python -c` that reads, decodes, splits and matches the file, loading nothing of
 referee's); and the judge's start-up alone, on a three-line log. Best of 5 alternating runs,
-twice: in the environment as it is, and with referee's bytecode compiled once beforehand (into
-a temporary directory, `PYTHONPYCACHEPREFIX`), as a package installed by pip runs (pip
-compiles it). The two differ where `PYTHONDONTWRITEBYTECODE` is set and the source tree has no
-bytecode: every run then compiles every module it loads (about 0.1 s of the judge's start-up).
+on the wall clock and in the CPU time of each process (which other work on a shared machine
+moves less), twice: in the environment as it is, and with referee's bytecode compiled once
+beforehand (into a temporary directory, `PYTHONPYCACHEPREFIX`), as a package installed by pip
+runs (pip compiles it). The two differ where `PYTHONDONTWRITEBYTECODE` is set and the source
+tree has no bytecode: every run then compiles every module it loads (some 0.1 s).
 
 `--shell` runs only the part from the shell.
 """
@@ -35,6 +36,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -152,13 +154,18 @@ def main() -> None:
     shell(data)
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> float:
-    """Seconds one run of `command` takes, start-up included (its output thrown away)."""
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Seconds one run of `command` takes, start-up included (its output thrown away): on the
+    wall clock, and in the CPU time of its process (which other work moves less)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
     )
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
 
 
 def shell(data: bytes) -> None:
@@ -189,20 +196,24 @@ def shell(data: bytes) -> None:
                 way += " (bytecode written as usual)"
             elif env is None:
                 way += " (PYTHONDONTWRITEBYTECODE: every module compiled on each run)"
-            best_of = dict.fromkeys(runs, float("inf"))
+            best_of = dict.fromkeys(runs, (float("inf"), float("inf")))
             for _ in range(SHELL_RUNS):
                 for name, command in runs.items():
-                    best_of[name] = min(best_of[name], timed(command, env))
+                    wall, cpu = timed(command, env)
+                    best_of[name] = (min(best_of[name][0], wall), min(best_of[name][1], cpu))
             _shown(way, best_of)
     print("  (asked: start-up at most 150 ms; judge at least 1/4 of the bare pass)")
 
 
-def _shown(way: str, best_of: dict[str, float]) -> None:
-    bare_s = best_of["bare"]
+def _shown(way: str, best_of: dict[str, tuple[float, float]]) -> None:
+    bare_wall, bare_cpu = best_of["bare"]
     print(f"from the shell, {way}; a fresh process each, start-up included, best of 5:")
-    for name, seconds in best_of.items():
-        ratio = f"   bare / it {bare_s / seconds:.2f}" if name.startswith("judge") else ""
-        print(f"  {name:20} {seconds * 1e3:7.0f} ms{ratio}")
+    print(f"  {'':20} {'wall':>7}    {'CPU':>7}")
+    for name, (wall, cpu) in best_of.items():
+        ratio = ""
+        if name.startswith("judge"):
+            ratio = f"   bare / it {bare_wall / wall:.2f} (CPU {bare_cpu / cpu:.2f})"
+        print(f"  {name:20} {wall * 1e3:7.0f} ms {cpu * 1e3:7.0f} ms{ratio}")
 
 
 if __name__ == "__main__":
