@@ -538,3 +538,32 @@ def test_a_format_file_round_trips(declared: tuple[Any, Any]) -> None:
     text = format_file_text([fmt], [shape])
     read = load_format_file(text, "written.toml")
     assert (read.formats, read.shapes) == ((fmt,), (shape,))
+
+
+# -- anyone's patterns: the service judges with them in a worker process, stopped in time
+
+BACKTRACKS = """[[format]]
+name = "slow"
+title = "a pattern that backtracks without end"
+example = "ab: hi"
+hosts = ["OnlineHost"]
+speech = '(?P<author>(?:a|a)*b): (?P<text>.*)'
+"""
+
+
+def test_a_pattern_that_backtracks_without_end_is_stopped() -> None:
+    from referee.service.judge_worker import in_worker, judged
+
+    log = "a" * 60 + " rolled\nOnlineHost: A rolled 1 100-sided die: 4\n"
+    with pytest.raises(FormatFileError) as raised:
+        in_worker(judged, (log, ["A=5"], None, None, [(BACKTRACKS, "slow.toml")]), seconds=3)
+    assert str(raised.value) == (
+        "judging with the format files took over 3 s (a pattern that backtracks without end on "
+        "a long line?): nothing was judged"
+    )
+    # the same worker answers as the service does, errors included
+    goblin = [(GOBLIN.read_text(encoding="utf-8"), GOBLIN.name)]
+    doc = in_worker(judged, (GOBLIN_LOG.read_text("utf-8"), [], None, None, goblin))
+    assert doc == judged(GOBLIN_LOG.read_text("utf-8"), [], None, None, goblin)
+    with pytest.raises(NotationError, match="bad fighter 'A'"):
+        in_worker(judged, (log, ["A"], None, None, goblin))

@@ -16,11 +16,9 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import Field
 
+from referee.service.judge_worker import in_worker, judged
 from referee.service.models import Strict
-from referee.systems.msv.rules import rules_from_mapping
-from referee.transcripts import judge_log
-from referee.transcripts.format_files import MAX_FORMAT_FILE, with_format_files
-from referee.transcripts.render import notes_by_line, verdict_line
+from referee.transcripts.format_files import MAX_FORMAT_FILE
 
 #: The path of the judge, and the largest body it takes (a pasted log, or one with its export).
 JUDGE_PATH = "/api/judge"
@@ -51,30 +49,9 @@ class JudgeLog(Strict):
 @router.post(JUDGE_PATH, tags=["judge"])
 def judge(body: JudgeLog) -> dict[str, Any]:
     """Decide an MSV spar from its chat log and flag every roll line that does not count."""
-    rules = rules_from_mapping(body.rules, "rules") if body.rules is not None else None
     fighters = [f for f in body.fighters if f.strip()]
     files = [(f.text, f.name) for f in body.format_files]
-    formats = with_format_files(files) if files else None
-    case = judge_log(body.log, fighters, rules, body.export, formats=formats)
-    verdict = case.verdict
-    notes = notes_by_line(case)
-    bad = {a.line for a in verdict.anomalies}
-    return {
-        **verdict.to_json(),
-        "verdict": verdict_line(verdict),
-        "fighters": [{"name": f.name, "cs": f.cs} for f in verdict.fighters],
-        "source": case.source,
-        "order": list(verdict.order),
-        "threshold": verdict.threshold,
-        "notes": list(verdict.notes),
-        "lines": [
-            {
-                "line": line.number,
-                "text": line.text,
-                "roll": line.is_roll,
-                "anomaly": line.number in bad,
-                "notes": notes.get(line.number, []),
-            }
-            for line in case.lines
-        ],
-    }
+    if not files:
+        return judged(body.log, fighters, body.rules, body.export)
+    # anyone's patterns: judged in a worker process, stopped past its time (judge_worker)
+    return in_worker(judged, (body.log, fighters, body.rules, body.export, files))
