@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import string
 import subprocess
 import sys
@@ -368,6 +369,39 @@ def test_a_worked_example_reads_as_the_built_in_format_does(
     assert from_file.verdict.to_json() == built.verdict.to_json()
     assert from_file.transcript.rolls == built.transcript.rolls
     assert [line.roll for line in from_file.lines] == [line.roll for line in built.lines]
+
+
+def _section() -> str:
+    text = (ROOT / "docs" / "judge.md").read_text(encoding="utf-8")
+    start = text.index("## Format files")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def test_the_worked_examples_in_the_docs_are_the_example_files() -> None:
+    blocks = re.findall(r"```toml\n(.*?)```", _section(), re.S)
+    files = [
+        (EXAMPLES / f"{n}.toml").read_text(encoding="utf-8")
+        for n in ("irc-dicebot", "gorean-meter")
+    ]
+    assert blocks == [f[f.index("[[format]]") :] for f in files]
+
+
+def _console() -> list[tuple[str, str]]:
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", _section(), re.S):
+        command, *output = block.rstrip("\n").split("\n")
+        found.append((command.removeprefix("$ "), "\n".join(output)))
+    return found
+
+
+@pytest.mark.parametrize(("command", "expected"), _console(), ids=lambda v: v[:60])
+def test_the_docs_commands_say_what_the_docs_say(command: str, expected: str) -> None:
+    argv = shlex.split(command)
+    assert argv[0] == "referee"
+    result = CliRunner().invoke(cli, argv[1:], catch_exceptions=False)
+    assert result.exit_code == 1
+    head, rest = expected.split("\n...")
+    assert result.stdout.startswith(head + "\n") and rest == ""
 
 
 def test_the_worked_examples_verdicts() -> None:
