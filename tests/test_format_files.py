@@ -40,8 +40,8 @@ DATA = Path(__file__).resolve().parent / "data" / "judge"
 #: Every built-in pattern as the code declared it before the formats moved to TOML (written
 #: from commit 9371c61's `FORMATS`, `STAMPS`, `STAMP_RE` and `SHAPES`): text and flags.
 BEFORE = json.loads((DATA / "builtin_formats.json").read_text(encoding="utf-8"))
-GOBLIN = DATA / "community" / "dice-goblin.toml"
-GOBLIN_LOG = DATA / "community" / "dice-goblin.log"
+GOBLIN = DATA.parent / "format_files" / "dice-goblin.toml"
+GOBLIN_LOG = DATA.parent / "format_files" / "dice-goblin.log"
 
 
 def _pattern(pattern: re.Pattern[str] | None) -> list[Any] | None:

@@ -14,7 +14,7 @@ from tests.service_fixtures import LiveServer
 
 pytestmark = pytest.mark.browser
 
-COMMUNITY = Path(__file__).resolve().parent / "data" / "judge" / "community"
+COMMUNITY = Path(__file__).resolve().parent / "data" / "format_files"
 
 
 def test_open_a_format_file_beside_the_log(pages: Callable[..., Any], web: LiveServer) -> None:  # noqa: F811
