@@ -191,7 +191,15 @@ def _updated(e: Record, u: p.FighterUpdated, system: str | None) -> str:
         *(["stats changed"] if u.stats is not None else []),
         *([f"wounds set to {u.wounds}"] if u.wounds is not None else []),
     ]
-    return f"{u.name} is updated: {', '.join(changed) or 'nothing'}"
+    why = f" ({u.reason})" if u.reason else ""
+    return f"{u.name} is updated: {', '.join(changed) or 'nothing'}{why}"
+
+
+def _added(e: Record, f: p.FighterAdded, system: str | None) -> str:
+    joins = f"{f.name} joins on side {f.side or f.name}"
+    if not f.carried:
+        return joins
+    return f"{joins}, carried from the last fight with {f.wounds or 0} wounds taken"
 
 
 def _wound(e: Record, w: p.Wound, system: str | None) -> str:
@@ -233,7 +241,7 @@ Say = Callable[[Record, Any, "str | None"], str]
 
 _SAY: Mapping[EventType, Say] = {
     EventType.BOUT_OPENED: lambda e, o, s: f'Bout "{o.name}" opened ({o.system})',
-    EventType.FIGHTER_ADDED: lambda e, f, s: f"{f.name} joins on side {f.side or f.name}",
+    EventType.FIGHTER_ADDED: _added,
     EventType.FIGHTER_UPDATED: _updated,
     EventType.FIGHTER_REMOVED: lambda e, n, s: f"{n.name} leaves the bout",
     EventType.REVEALED: lambda e, r, s: (
@@ -267,6 +275,9 @@ _SAY: Mapping[EventType, Say] = {
         f"Server seed {r.index - 1} revealed, nonces from 0; commitment {r.next_commitment}"
     ),
     EventType.CLOSED: lambda e, c, s: f"Bout closed: server seed {c.server_seed} revealed",
+    EventType.TIME_PASSED: lambda e, t, s: (
+        f"{t.minutes} minutes of play pass ({t.reason}): minute {t.clock} of the evening"
+    ),
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from referee.errors import (
+    FormatFileError,
     InternalError,
     Interrupted,
     NotFoundError,
@@ -36,6 +37,21 @@ def read_log(path: str) -> bytes:
             return handle.read(MAX_LOG_BYTES + 1)
     except OSError as err:
         raise NotFoundError(f"cannot read {path!r}: {err.strerror or err}") from None
+
+
+def read_format_file(path: str) -> tuple[str, str]:
+    """A format file's text and its name for messages (UTF-8, at most `MAX_FORMAT_FILE`)."""
+    from referee.transcripts.format_files import MAX_FORMAT_FILE
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FORMAT_FILE + 1)
+    except OSError as err:
+        raise NotFoundError(f"cannot read format file {path!r}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff"), path
+    except UnicodeDecodeError as err:
+        raise FormatFileError(f"format file {path!r} is not UTF-8 text ({err.reason})") from None
 
 
 @click.command("judge")
@@ -68,6 +84,14 @@ def read_log(path: str) -> bytes:
     metavar="FORMAT",
     help="Read the log in this format (default: the one its lines fit; see docs/judge.md).",
 )
+@click.option(
+    "--format-file",
+    "format_paths",
+    multiple=True,
+    metavar="FORMAT.toml",
+    help="Read logs in the chat formats and dice bots' roll lines this file declares too "
+    "(repeatable; tried before the built-in ones; see docs/judge.md, 'Format files').",
+)
 @click.option("--rules", "rules_path", metavar="PACK.toml", help="A rule pack (default MSV-1..10).")
 @click.option(
     "--export",
@@ -94,6 +118,7 @@ def judge_command(**given: Any) -> None:
       referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
+      referee judge channel.log --format-file irc-dicebot.toml
     """
     try:
         _judge(**given)  # the options as click read them, by name
@@ -122,6 +147,7 @@ def _judge(
     sides: tuple[str, ...],
     hosts: tuple[str, ...],
     log_format: str | None,
+    format_paths: tuple[str, ...],
     rules_path: str | None,
     export_path: str | None,
     as_json: bool,
@@ -130,13 +156,17 @@ def _judge(
     # what each option needs is loaded when it is given (the rule pack's reader, the export's,
     # the page, the JSON writer): a plain judge loads only the reader, the judge and the text
     from referee.systems.msv.rules import load_rules
+    from referee.transcripts.format_files import with_format_files
     from referee.transcripts.judgement import judge_log
     from referee.transcripts.render import report_text, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
+    formats = (
+        with_format_files([read_format_file(p) for p in format_paths]) if format_paths else None
+    )
     try:
-        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
+        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format, formats)
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:

@@ -28,6 +28,7 @@ from referee.transcripts.announce import (
 from referee.transcripts.authors import name_key
 from referee.transcripts.decoding import check_text, decode_log
 from referee.transcripts.fighters import Fighter, check_fighters, parse_fighter, with_sides
+from referee.transcripts.formats import Catalogue
 from referee.transcripts.judge import Marker, decide
 from referee.transcripts.reader import LogLine, Transcript, read_log
 from referee.transcripts.reuse import COMMITMENT_RE, ROTATION_RE
@@ -65,12 +66,15 @@ def judge_log(
     hosts: Sequence[str] = (),
     sides: Sequence[str] = (),
     format: str | None = None,
+    formats: Catalogue | None = None,
 ) -> Judgement:
     """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
-    bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots."""
+    bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots;
+    `formats` are the formats and roll shapes to read it with (default: the built-in ones;
+    `referee.transcripts.format_files.with_format_files` adds a community's)."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    return _judge(text, fighters, rules, export, hosts, sides, format)
+    return _judge(text, fighters, rules, export, hosts, sides, format, formats)
 
 
 def _judge(
@@ -81,8 +85,9 @@ def _judge(
     hosts: Sequence[str],
     sides: Sequence[str],
     format: str | None,
+    formats: Catalogue | None,
 ) -> Judgement:
-    transcript = read_log(text, hosts, format)
+    transcript = read_log(text, hosts, format, formats=formats)
     ledger = _ledger(export) if export is not None else None
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
