@@ -21,13 +21,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import NotFoundError
-from referee.payloads import SHAPES, Shape
-from referee.payloads import events as p
-from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import EventType
+
+if TYPE_CHECKING:
+    from referee.payloads import Shape
+    from referee.payloads import events as p
+    from referee.systems.base import RuleSystem
+
+# The payloads' shapes and the rule systems are loaded by the functions that read an event:
+# a caller of the phrases alone (the judge's report: `order_text`) starts without them.
 
 Record = Mapping[str, Any]
 #: Who the referee is in a sentence (its actor name in the ledger is "referee").
@@ -49,6 +54,8 @@ def who(actor: Any) -> str:
 
 
 def _system(name: str | None) -> type[RuleSystem] | None:
+    from referee.systems.base import find_system
+
     try:
         return find_system(name) if name else None
     except NotFoundError:
@@ -86,6 +93,8 @@ def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     >>> receipt({"nonce": 0, "stream": "free:Tarl"}, "Tarl"), receipt({"nonce": None})
     (' (nonce 0, free:Tarl)', '')
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     nonce, stream = roll.nonce, roll.stream
     if nonce is None:
@@ -103,6 +112,8 @@ def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
     >>> roll_line("Ann", {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [14, 3, 5]})
     'Ann rolls d20 d20 d6: 14 3 5 (nonce 0)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     dice, faces = [str(d) for d in roll.dice], " ".join(str(f) for f in roll.faces)
     said = receipt(payload, roller)
@@ -113,6 +124,8 @@ def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
 
 
 def _stream_text(payload: Mapping[str, Any]) -> str:
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     nonce, stream = roll.nonce, roll.stream
     if nonce is None:
@@ -126,6 +139,8 @@ def roll_text(payload: Mapping[str, Any]) -> str:
     >>> roll_text({"nonce": 4, "dice": ["d20", "d6"], "faces": [14, 5], "stream": "act:Ann"})
     'd20 14 · d6 5 (nonce 4 of act:Ann)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read(payload)
     faces = " · ".join(f"{d} {f}" for d, f in zip(roll.dice, roll.faces, strict=False))
     return f"{faces} ({_stream_text(payload)})"
@@ -319,6 +334,8 @@ _TYPES: dict[str, EventType] = {kind.value: kind for kind in EventType}
 def sentence(event: Record, system: str | None = None) -> str:
     """The sentence one event says (see the module text); `system` is the bout's rule system
     (its words for wounds and conditions)."""
+    from referee.payloads import SHAPES
+
     named = event.get("type")
     kind = _TYPES.get(named) if isinstance(named, str) else None
     if kind is None:
@@ -330,6 +347,8 @@ def sentence(event: Record, system: str | None = None) -> str:
 def sentences(events: Sequence[Record], system: str | None = None) -> list[str]:
     """Every event's sentence, in order (the system from the bout's opening event if it is
     among them and `system` is not given)."""
+    from referee.payloads import events as p
+
     if system is None:
         opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
         system = str(p.BoutOpened.given(opened.get("payload")).system) if opened else None

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +17,7 @@ from referee.errors import (
     RefereeError,
     VerificationError,
 )
+from referee.transcripts.columns import anomaly_columns
 from referee.transcripts.decoding import MAX_LOG_BYTES
 from referee.transcripts.verdict import Anomaly
 
@@ -155,11 +153,12 @@ def _judge(
     as_json: bool,
     html_path: str | None,
 ) -> None:
+    # what each option needs is loaded when it is given (the rule pack's reader, the export's,
+    # the page, the JSON writer): a plain judge loads only the reader, the judge and the text
     from referee.systems.msv.rules import load_rules
     from referee.transcripts.format_files import with_format_files
-    from referee.transcripts.html_report import html_page
     from referee.transcripts.judgement import judge_log
-    from referee.transcripts.render import text_report, verdict_line
+    from referee.transcripts.render import report_text, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
@@ -171,29 +170,22 @@ def _judge(
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
+        from referee.transcripts.html_report import html_page
+
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:
-        click.echo(json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False))
+        from referee.transcripts.json_report import json_text
+
+        click.echo(json_text(case.verdict))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
     else:
-        _echo_lines(text_report(case))
-    anomalies = case.verdict.anomalies
-    if anomalies:
-        more = f" (+{len(anomalies) - 1} more)" if len(anomalies) > 1 else ""
-        raise VerificationError(f"{_described(anomalies[0])}{more}")
-
-
-#: How many report lines are written at once: a long log's report is some 190,000 lines, and
-#: `click.echo` of each alone took most of the command's time.
-_LINES_AT_ONCE = 4096
-
-
-def _echo_lines(lines: Iterator[str]) -> None:
-    """Write lines as `click.echo` would, one call for each `_LINES_AT_ONCE` of them."""
-    while chunk := list(islice(lines, _LINES_AT_ONCE)):
-        click.echo("\n".join(chunk))
+        click.echo(report_text(case))  # one write: some 190,000 lines for a long log
+    lines, whys = anomaly_columns(case.verdict.anomalies)  # the first made alone
+    if lines:
+        more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
+        raise VerificationError(f"{_described(Anomaly(lines[0], *whys[0]))}{more}")
 
 
 def _export(path: str) -> Any:

@@ -38,7 +38,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from referee.dice.chat import HOST_PREFIX, HOST_ROLL
+from referee.aol import HOST_PREFIX, HOST_ROLL
 from referee.errors import FormatFileError, NotationError
 from referee.transcripts.authors import Trust
 from referee.transcripts.catalogue import Catalogue, Format, Stamp

@@ -14,7 +14,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import NotationError
 from referee.systems.msv.rules import MsvRules
@@ -31,10 +31,12 @@ from referee.transcripts.fighters import Fighter, check_fighters, parse_fighter,
 from referee.transcripts.formats import Catalogue
 from referee.transcripts.judge import Marker, decide
 from referee.transcripts.reader import LogLine, Transcript, read_log
-from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import COMMITMENT_RE, ROTATION_RE
 from referee.transcripts.targets import TargetBook, mentions
 from referee.transcripts.verdict import Verdict
+
+if TYPE_CHECKING:  # the receipts against a ledger are loaded only with an export
+    from referee.transcripts.receipts import Ledger
 
 EXAMPLE_ANNOUNCEMENT = "'Spar between Tarl Cabot (CS 65) and PaKur (CS 70)'"
 #: How much of a log's start is searched first for its announcement (in characters).
@@ -86,7 +88,7 @@ def _judge(
     formats: Catalogue | None,
 ) -> Judgement:
     transcript = read_log(text, hosts, format, formats=formats)
-    ledger = Ledger.from_export(export) if export is not None else None
+    ledger = _ledger(export) if export is not None else None
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
@@ -101,6 +103,14 @@ def _judge(
     if transcript.notes:
         verdict = replace(verdict, notes=transcript.notes + verdict.notes)
     return Judgement(transcript, source, verdict)
+
+
+def _ledger(export: Any) -> Ledger:
+    """The export's ledger (its module loads the event payloads: only a judge with an export
+    needs them)."""
+    from referee.transcripts.receipts import Ledger
+
+    return Ledger.from_export(export)
 
 
 def _fighters(

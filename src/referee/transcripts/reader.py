@@ -265,9 +265,11 @@ def _analyse(said: Said, trust: Trust, shapes: Sequence[Shape] | None = None) ->
         return parsed, "a roll line with no author", False
     if said.kind == "emote":
         return parsed, f"a host line inside an emote (/me) of {author!r}", False
-    doubt = trust.doubt(author)
+    # a host line typed after the speaker's name says so, whoever the name looks like
+    typed = text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts))
+    doubt = trust.doubt(author, why=not typed)
     if doubt is not None:
-        if text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts)):
+        if typed:
             doubt = f"a host line typed after the speaker's name {author!r}"
         return parsed, doubt, False
     if isinstance(roll, str):

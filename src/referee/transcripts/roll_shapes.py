@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from referee.dice.chat import AOL_DICE, AOL_SIDES
+from referee.aol import AOL_DICE, AOL_SIDES
 
 
 @dataclass(frozen=True, slots=True)
