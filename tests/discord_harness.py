@@ -171,13 +171,7 @@ class Harness:
         each mention's member); every message the bot sent in answer."""
         payload = self.message_payload(who, text, self.channels[channel])
         self.bot._connection.parse_message_create(payload)  # type: ignore[arg-type]
-        await runner.run_all_events()
-        if not runner.error_queue.empty():
-            raise (await runner.error_queue.get())[1]
-        out = []
-        while not runner.sent_queue.empty():
-            out.append(dpytest.get_message())
-        return out
+        return await collect()
 
     def message_payload(self, who: str, text: str, chan: Any) -> dict[str, Any]:
         """`text` posted by `who` in `chan`, as Discord's MESSAGE_CREATE carries it."""
@@ -273,6 +267,18 @@ class Harness:
     async def stop(self) -> None:
         dpytest.backend.find_user_mentions = self._found_mentions
         await dpytest.empty_queue()
+
+
+async def collect() -> list[discord.Message]:
+    """Run the bot's pending events (raising the first error one raised); every message it
+    sent meanwhile."""
+    await runner.run_all_events()
+    if not runner.error_queue.empty():
+        raise (await runner.error_queue.get())[1]
+    out = []
+    while not runner.sent_queue.empty():
+        out.append(dpytest.get_message())
+    return out
 
 
 def attachment_bytes(message: discord.Message) -> bytes:

@@ -195,6 +195,7 @@ def _srp() -> Play:
     play.turn_to("Orc")
     play.do(c.Act("Orc", "pass"))
     play.do(c.RemoveFighter("Bob"))
+    play.do(c.PassTime(60, "the Orc asks for an hour to think"))
     play.do(c.End("a", "the Orc yields"))
     _service_events(play)
     return play
@@ -203,7 +204,10 @@ def _srp() -> Play:
 def _cancelled() -> Play:
     play = Play("msv")
     play.do(c.Open("msv", "Called off"))
-    play.do(c.AddFighter("Tarl", {"cs": 60}))
+    # the next fight of an evening, as the service makes it (docs/srp.md, "An evening")
+    play.header(follows="bout-1", follows_head="ab" * 32, clock=90)
+    play.do(c.AddFighter("Tarl", {"cs": 60}, carried=True, wounds=4, conditions={"stunned": 1}))
+    play.do(c.UpdateFighter("Tarl", wounds=2, reason="healing: a salve", clear=("stunned",)))
     play.do(c.Cancel("rain"))
     return play
 

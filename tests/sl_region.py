@@ -17,7 +17,8 @@ buttons, a button over 24 bytes or empty, or a message empty or of 512 bytes or 
 text over 254 bytes, a description over 127 bytes, a notecard line over 1,024 bytes, more
 than 65 listens open in one script, and a script whose memory passes Mono's 64 KiB.
 Everything said on any channel is kept in `said` (local chat also in `chat`), and every
-floating text an object showed in `shown`.
+floating text an object showed in `shown`. An object's linkset data (`llLinksetDataRead`,
+`llLinksetDataWrite`, `llLinksetDataDelete`) is kept in its `linkset`, across script resets.
 
 One helper of lummao's is replaced (`STEPS`): LSL's `++` and `--` in an expression on a local
 variable. lummao 0.5.2 compiles them to `preincr(locals(), "_i")` and friends, which write the
@@ -169,6 +170,8 @@ class SLObject:
         self.peak_memory = 0
         self.reset = False
         self.shown: list[str] = []
+        #: The object's linkset data (llLinksetDataWrite): kept across script resets, as in SL.
+        self.linkset: dict[str, str] = {}
         self.script = self._compile()
 
     def _compile(self) -> BaseLSLScript:
@@ -567,6 +570,9 @@ class Region:
         f["llGetAgentList"] = lambda scope, options: [a.key for a in region.avatars]
         f["llGetDisplayName"] = f["llKey2Name"] = name_of
         f["llResetScript"] = reset
+        f["llLinksetDataRead"] = lambda name: obj.linkset.get(name, "")
+        f["llLinksetDataWrite"] = lambda name, value: obj.linkset.__setitem__(name, value) or 0
+        f["llLinksetDataDelete"] = lambda name: 0 if obj.linkset.pop(name, None) is not None else 4
         f["llGetUsedMemory"] = obj.memory
         f["llGetMemoryLimit"] = lambda: MEMORY_LIMIT
 

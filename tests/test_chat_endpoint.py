@@ -163,7 +163,7 @@ def test_what_needs_a_token_says_so(live: LiveServer) -> None:
             live.chat(bid, None, line),
             401,
             f"error: `{line if line != '//roll' else '//roll -dice2 -sides6'}` needs a token "
-            "of this bout (Authorization: Bearer TOKEN)",
+            "of this bout (Authorization: Bearer TOKEN) or the character key of a fighter in it",
         )
     r = live.chat(bid, None, "help")
     assert r.status_code == 200 and r.text == HELP and len(r.content) <= 1024

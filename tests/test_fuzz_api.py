@@ -55,6 +55,11 @@ class Bouts:
         self.live = live
         other = live.post("/api/bouts", json={"system": "srp", "name": "Other"}).json()
         self.other_bout, self.other_referee = other["id"], other["referee_token"]
+        #: A character key and one of its characters (the character routes' caller).
+        made = live.post(
+            "/api/characters", json={"name": "Rask", "system": "msv", "sheet": {"cs": 65}}
+        ).json()
+        self.key, self.character = made["key"], made["character"]["id"]
         #: (method, path) -> the status codes its cases were answered with.
         self.answers: dict[tuple[str, str], list[int]] = {}
         self.fresh()
@@ -170,8 +175,12 @@ def test_the_live_stream_starts_or_answers_a_4xx(
             assert set(response.json()) == {"error", "message"}
 
 
+#: A character to make, and the path of the fuzz's own character (`Bouts.character`).
+KAI = {"name": "Kai", "system": "msv", "sheet": {"cs": 60}}
+KEPT = {"character_id": "kept"}
 #: One request each operation accepts, on a fresh bout in play (`Bouts.fresh`): (token:
-#: "referee", "fighter" or None; path parameters besides bout_id; JSON body, text, or None).
+#: "referee", "fighter", "key" (the fuzz's character key) or None; path parameters besides
+#: bout_id; JSON body, text, or None).
 #: Some need the bout in a state of their own first (`_before`). Generated cases are mostly
 #: refused; these make sure every operation's success answer is checked against the schema too.
 ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
@@ -200,7 +209,9 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/handover"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/initiative"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/join"): (None, {}, {"name": "Kai", "cs": 60}),
+    ("POST", "/api/bouts/{bout_id}/next"): ("referee", {}, {"minutes": 60, "reason": "a rest"}),
     ("POST", "/api/bouts/{bout_id}/override"): ("referee", {}, "override"),
+    ("POST", "/api/bouts/{bout_id}/pass-time"): ("referee", {}, {"minutes": 30, "reason": "walk"}),
     ("POST", "/api/bouts/{bout_id}/pause"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/resume"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/rolls"): ("fighter", {}, {"dice": "2d6+1", "actor": "Tarl"}),
@@ -208,7 +219,14 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/skip"): ("referee", {}, None),
     ("POST", "/api/bouts/{bout_id}/void"): ("referee", {}, None),
     ("POST", "/api/judge"): (None, {}, "judge"),
+    ("GET", "/api/characters"): ("key", {}, None),
+    ("POST", "/api/characters"): ("key", {}, KAI),
+    ("GET", "/api/characters/{character_id}"): ("key", KEPT, None),
+    ("PATCH", "/api/characters/{character_id}"): ("key", KEPT, {"sheet": {"cs": 61}}),
+    ("DELETE", "/api/characters/{character_id}"): ("key", {"character_id": "new"}, None),
+    ("POST", "/api/bouts/{bout_id}/characters"): (None, {}, "join character"),
     ("POST", "/api/lab/analyse"): (None, {}, {"pack": {}, "from": 40, "to": 60, "step": 10}),
+    ("POST", "/api/luck"): (None, {}, "luck"),
 }  # fmt: skip
 
 
@@ -216,7 +234,7 @@ def _before(bouts: Bouts, method: str, path: str) -> Any:
     """Put the fresh bout in the state the operation needs; the body it needs, if made here."""
     live, bout, referee = bouts.live, bouts.bout, bouts.referee
     body = ACCEPTED[(method, path)][2]
-    if path.endswith(("/initiative", "/join", "/close-joining")):
+    if path.endswith(("/initiative", "/join", "/close-joining", "/characters")):
         bouts.fresh(initiative=False)
     elif path.endswith("/resume"):
         assert live.post(f"/api/bouts/{bout}/pause", referee).status_code == 200
@@ -239,6 +257,11 @@ def _before(bouts: Bouts, method: str, path: str) -> Any:
         return {"of": seq, "wounds": {"Pa-Kur": 1}, "note": "judged again"}
     if body == "judge":
         return {"log": JUDGED_LOG.read_text(encoding="utf-8")}
+    if body == "join character":
+        return {"character": bouts.character}
+    if body == "luck":  # a closed bout of the server, by id
+        assert live.post(f"/api/bouts/{bout}/close", referee).status_code == 200
+        return {"bouts": [bout], "fighter": "Tarl"}
     return body
 
 
@@ -253,8 +276,17 @@ def test_a_request_each_operation_accepts_answers_as_its_schema_says(
     fuzzed.fresh()
     body = _before(fuzzed, method, path)
     token_kind, names, _ = ACCEPTED[(method, path)]
-    token = {"referee": fuzzed.referee, "fighter": fuzzed.fighter, None: None}[token_kind]
+    token = {"referee": fuzzed.referee, "fighter": fuzzed.fighter, "key": fuzzed.key}.get(
+        token_kind or ""
+    )
     parameters = {"bout_id": fuzzed.bout, **names} if "{bout_id}" in path else None
+    if names.get("character_id") == "kept":
+        parameters = {"character_id": fuzzed.character}
+    elif names.get("character_id") == "new":  # one to retire, the kept one stays
+        made = fuzzed.live.post(
+            "/api/characters", fuzzed.key, json=ACCEPTED[("POST", "/api/characters")][2]
+        )
+        parameters = {"character_id": made.json()["character"]["id"]}
     more: dict[str, Any] = {}
     if path.endswith("/why-not"):  # the one operation asked by its query
         more = {"query": {"actor": "Tarl", "kind": "attack", "target": "Pa-Kur"}}
@@ -264,5 +296,7 @@ def test_a_request_each_operation_accepts_answers_as_its_schema_says(
         more = {"body": body, "media_type": "application/json"}
     case = api_schema[path][method].Case(path_parameters=parameters, **more)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if path.endswith("/characters") and "{bout_id}" in path:
+        headers["X-Character-Key"] = fuzzed.key
     response = case.call_and_validate(headers=headers, timeout=60)
     assert 200 <= response.status_code < 300, (response.status_code, response.text)

@@ -51,6 +51,12 @@ WRITES = {
     ("POST", "/api/bouts/{bout_id}/handover"),
     ("POST", "/api/bouts/{bout_id}/rotate-seed"),
     ("POST", "/api/bouts/{bout_id}/close"),
+    ("POST", "/api/bouts/{bout_id}/characters"),
+    ("POST", "/api/characters"),
+    ("PATCH", "/api/characters/{character_id}"),
+    ("DELETE", "/api/characters/{character_id}"),
+    ("POST", "/api/bouts/{bout_id}/next"),
+    ("POST", "/api/bouts/{bout_id}/pass-time"),
 }
 
 

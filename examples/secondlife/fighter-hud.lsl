@@ -12,6 +12,11 @@
 // description is taken out of it at once (anyone nearby can read a description), so keep a
 // fighter link in the notecard instead.
 // The invite and your token are never said on any channel; the token lives in this script only.
+// Saved characters (docs/secondlife.md, "Characters"): character=NAME on a notecard line joins
+// as your saved character NAME (its id and version go into the bout's record). The HUD keeps a
+// character key for its wearer (in its linkset data, under the wearer's key): made with your
+// first character (character=NAME and cs=65), or moved here from the console or the Discord
+// bot as key=ck_... on a notecard line. /7 key tells you (privately) its link for the console.
 //
 // What it does: shows you the commitment, then joins with a random client-seed part of its
 // own; polls the bout (GET .../glance, a few bytes while nothing changes); tells you privately
@@ -39,6 +44,8 @@ string me;           // the fighter's name in the bout
 string stat_key;     // "cs" (MSV) or "sheet" (SRP)
 string stat_value;   // 65, or the sheet as JSON
 string token;        // the fighter's bearer token: never said anywhere
+string char_name;    // character=NAME: join as this saved character
+string char_key;     // the wearer's character key (ck_...): never said but to the wearer
 integer seq = -1;    // the last event seen
 string turn;         // whose action it is
 string world;        // "world" when positions come from where avatars stand
@@ -59,6 +66,7 @@ string pending_method;
 string pending_type;
 string pending_body;
 string pending_key;  // its Idempotency-Key, the same on the one retry
+list pending_headers; // a character request's own headers (its key)
 integer retries;
 string desc_read;    // the description as it was last read
 integer started;     // whether the setting read has started the join (or the fight)
@@ -85,11 +93,17 @@ integer room()
 
 request(string what, string method, string path, string type, string body)
 {
+    request_to(what, method, base + "/api/bouts/" + bout + path, type, body, []);
+}
+
+request_to(string what, string method, string url, string type, string body, list headers)
+{
     if (pending != NULL_KEY && pending_what != "glance") { tell("still waiting for the last answer"); return; }
     if (!room()) { tell("too many requests just now; try again in a few seconds"); return; }
     pending_what = what;
     pending_method = method;
-    pending_url = base + "/api/bouts/" + bout + path;
+    pending_headers = headers;
+    pending_url = url;
     pending_type = type;
     pending_body = body;
     pending_key = (string)llGenerateKey();
@@ -103,6 +117,7 @@ send()
         HTTP_CUSTOM_HEADER, "Idempotency-Key", pending_key];
     // Polls are public (no token): they do not spend the token's rate at the service.
     if (token != "" && pending_what != "glance") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
+    options += pending_headers;
     sent += [llGetTime()];
     pending = llHTTPRequest(pending_url, options, pending_body);
 }
@@ -116,9 +131,14 @@ poll()
     pending_type = "text/plain";
     pending_body = "";
     pending_key = (string)llGenerateKey();
+    pending_headers = [];
     retries = 0;
     send();
 }
+
+// The wearer's character key, kept in the linkset data under the wearer's own key.
+string held_key() { return llLinksetDataRead("character key " + (string)llGetOwner()); }
+hold_key(string k) { char_key = k; llLinksetDataWrite("character key " + (string)llGetOwner(), k); }
 
 read_setting(string line)
 {
@@ -147,7 +167,18 @@ read_setting(string line)
     {
         string word = llList2String(words, i);
         if (llGetSubString(word, 0, 2) == "cs=") { stat_key = "cs"; stat_value = llGetSubString(word, 3, -1); }
+        if (llGetSubString(word, 0, 6) == "key=ck_")
+        {
+            hold_key(llGetSubString(word, 4, -1));
+            if (llSubStringIndex(llGetObjectDesc(), "key=ck_") >= 0)
+            {
+                // A key is a secret, and anyone nearby may read a description: it leaves it.
+                llSetObjectDesc("");
+                tell("I took your character key out of my description, where anyone could read it; I keep it for you");
+            }
+        }
     }
+    if (llGetSubString(line, 0, 9) == "character=") char_name = llStringTrim(llGetSubString(line, 10, -1), STRING_TRIM);
     if (llGetSubString(line, 0, 5) == "sheet=") { stat_key = "sheet"; stat_value = llGetSubString(line, 6, -1); }
     if (llGetSubString(line, 0, 4) == "name=") me = llStringTrim(llGetSubString(line, 5, -1), STRING_TRIM);
 }
@@ -155,9 +186,11 @@ read_setting(string line)
 start()
 {
     if (bout == "" || base == "") { tell("paste your invite into my description (or a notecard named referee)"); llSetTimerEvent(WATCH); return; }
+    if (char_key == "") char_key = held_key();
+    if (char_name != "") me = char_name;
     if (me == "") me = llGetDisplayName(llGetOwner());
     if (token != "") { started = TRUE; tell("fighting as " + me + " in bout " + bout); llSetTimerEvent(POLL); poll(); return; }
-    if (stat_key == "") { tell("add your Combat Skill after the invite, e.g. cs=65"); llSetTimerEvent(WATCH); return; }
+    if (stat_key == "" && (char_name == "" || char_key == "")) { tell("add your Combat Skill after the invite, e.g. cs=65"); llSetTimerEvent(WATCH); return; }
     started = TRUE;
     llSetTimerEvent(0.0);
     request("commitment", "GET", "/glance", "text/plain", "");
@@ -177,13 +210,42 @@ look_again(integer anyway)
     start();
 }
 
+string part()
+{
+    return llGetSubString(llSHA256String((string)llGenerateKey() + (string)llFrand(1.0)), 0, 15);
+}
+
+// character=NAME: the wearer's saved characters first (made here when it has none of that name).
+characters()
+{
+    if (char_key == "") { made(); return; }
+    request_to("char-list", "GET", base + "/api/characters", "text/plain", "", [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + char_key]);
+}
+
+made()
+{
+    if (stat_key == "") { tell("you have no character called " + char_name + ": add cs=65 to make it"); started = FALSE; return; }
+    list fields = ["name", char_name, "system", llList2String(["srp", "msv"], stat_key == "cs")];
+    if (stat_key == "cs") fields += ["sheet", llList2Json(JSON_OBJECT, ["cs", (integer)stat_value])];
+    else fields += ["sheet", stat_value];
+    list headers = [];
+    if (char_key != "") headers = [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + char_key];
+    request_to("char-new", "POST", base + "/api/characters", "application/json", llList2Json(JSON_OBJECT, fields), headers);
+}
+
+join_character(string id)
+{
+    request_to("join", "POST", base + "/api/bouts/" + bout + "/characters", "application/json",
+        llList2Json(JSON_OBJECT, ["character", id, "client_seed", part()]), [HTTP_CUSTOM_HEADER, "X-Character-Key", char_key]);
+}
+
 join(string commitment)
 {
     tell("bout " + bout + ": the server committed to its seed " + commitment + " before you joined");
     // The client seed part is drawn here, after the commitment is shown: the server could not
     // have chosen its seed to suit it (docs/ledger.md).
-    string part = llGetSubString(llSHA256String((string)llGenerateKey() + (string)llFrand(1.0)), 0, 15);
-    list fields = ["name", me, "client_seed", part];
+    if (char_name != "") { characters(); return; }
+    list fields = ["name", me, "client_seed", part()];
     if (stat_key == "cs") fields += ["cs", (integer)stat_value];
     else fields += ["sheet", stat_value];
     request("join", "POST", "/join", "application/json", llList2Json(JSON_OBJECT, fields));
@@ -232,6 +294,12 @@ chat(string line)
 {
     line = llStringTrim(line, STRING_TRIM);
     if (line == "") return;
+    if (line == "key")
+    {
+        if (char_key == "") tell("I hold no character key for you yet (character=NAME and cs=65 make one)");
+        else tell("your character key (a secret: whoever holds it plays your characters): " + base + "/static/characters.html#key=" + char_key);
+        return;
+    }
     if (line == "hud")
     {
         tell("bout " + bout + " as " + me + "; memory used " + (string)llGetUsedMemory() + " of "
@@ -405,7 +473,7 @@ default
             string message = llJsonGetValue(body, ["message"]);
             if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
             tell(message);
-            if (pending_what == "commitment" || pending_what == "join")
+            if (pending_what == "commitment" || pending_what == "join" || llGetSubString(pending_what, 0, 4) == "char-")
             {
                 // Not joined: a changed description (or a touch) tries again.
                 started = FALSE;
@@ -415,6 +483,25 @@ default
             return;
         }
         if (pending_what == "commitment") join(llJsonGetValue(body, ["commitment"]));
+        else if (pending_what == "char-list")
+        {
+            string id = "";
+            integer i;
+            for (i = 0; i < 50; ++i)
+            {
+                string row = llJsonGetValue(body, ["characters", i]);
+                if (row == JSON_INVALID) i = 50;
+                else if (llToLower(llJsonGetValue(row, ["name"])) == llToLower(char_name)) { id = llJsonGetValue(row, ["id"]); me = llJsonGetValue(row, ["name"]); }
+            }
+            if (id == "") made();
+            else join_character(id);
+        }
+        else if (pending_what == "char-new")
+        {
+            string made_key = llJsonGetValue(body, ["key"]);
+            if (made_key != JSON_INVALID) { hold_key(made_key); tell("I keep your new character key (/7 key tells you its link)"); }
+            join_character(llJsonGetValue(body, ["character", "id"]));
+        }
         else if (pending_what == "join")
         {
             token = llJsonGetValue(body, ["token"]);

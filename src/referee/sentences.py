@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.dice.chat import mixed_line, receipt_text, signed
 from referee.errors import NotFoundError
-from referee.payloads import SHAPES, Shape
-from referee.payloads import events as p
-from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import EventType
+
+if TYPE_CHECKING:
+    from referee.payloads import Shape
+    from referee.payloads import events as p
+    from referee.systems.base import RuleSystem
+
+# The payloads' shapes and the rule systems are loaded by the functions that read an event:
+# a caller of the phrases alone (the judge's report: `order_text`) starts without them.
 
 Record = Mapping[str, Any]
 #: Who the referee is in a sentence (its actor name in the ledger is "referee").
@@ -50,6 +55,8 @@ def who(actor: Any) -> str:
 
 
 def _system(name: str | None) -> type[RuleSystem] | None:
+    from referee.systems.base import find_system
+
     try:
         return find_system(name) if name else None
     except NotFoundError:
@@ -88,6 +95,8 @@ def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     >>> receipt({"nonce": 0, "stream": "free:Tarl"}, "Tarl"), receipt({"nonce": None})
     (' (nonce 0, free:Tarl)', '')
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     return receipt_text(str(roller), roll.nonce, roll.stream)
 
@@ -102,6 +111,8 @@ def roll_line(roller: str, payload: Mapping[str, Any], signature: str | None = N
     >>> roll_line("Ann", {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [14, 3, 5]})
     'Ann rolls d20 d20 d6: 14 3 5 (nonce 0)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     dice, faces = [str(d) for d in roll.dice], [int(f) for f in roll.faces]
     nonce = roll.nonce
@@ -114,6 +125,8 @@ def roll_line(roller: str, payload: Mapping[str, Any], signature: str | None = N
 
 
 def _stream_text(payload: Mapping[str, Any]) -> str:
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     nonce, stream = roll.nonce, roll.stream
     if nonce is None:
@@ -127,6 +140,8 @@ def roll_text(payload: Mapping[str, Any]) -> str:
     >>> roll_text({"nonce": 4, "dice": ["d20", "d6"], "faces": [14, 5], "stream": "act:Ann"})
     'd20 14 · d6 5 (nonce 4 of act:Ann)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read(payload)
     faces = " · ".join(f"{d} {f}" for d, f in zip(roll.dice, roll.faces, strict=False))
     return f"{faces} ({_stream_text(payload)})"
@@ -177,7 +192,15 @@ def _updated(e: Record, u: p.FighterUpdated, system: str | None) -> str:
         *(["stats changed"] if u.stats is not None else []),
         *([f"wounds set to {u.wounds}"] if u.wounds is not None else []),
     ]
-    return f"{u.name} is updated: {', '.join(changed) or 'nothing'}"
+    why = f" ({u.reason})" if u.reason else ""
+    return f"{u.name} is updated: {', '.join(changed) or 'nothing'}{why}"
+
+
+def _added(e: Record, f: p.FighterAdded, system: str | None) -> str:
+    joins = f"{f.name} joins on side {f.side or f.name}"
+    if not f.carried:
+        return joins
+    return f"{joins}, carried from the last fight with {f.wounds or 0} wounds taken"
 
 
 def _wound(e: Record, w: p.Wound, system: str | None) -> str:
@@ -219,7 +242,7 @@ Say = Callable[[Record, Any, "str | None"], str]
 
 _SAY: Mapping[EventType, Say] = {
     EventType.BOUT_OPENED: lambda e, o, s: f'Bout "{o.name}" opened ({o.system})',
-    EventType.FIGHTER_ADDED: lambda e, f, s: f"{f.name} joins on side {f.side or f.name}",
+    EventType.FIGHTER_ADDED: _added,
     EventType.FIGHTER_UPDATED: _updated,
     EventType.FIGHTER_REMOVED: lambda e, n, s: f"{n.name} leaves the bout",
     EventType.REVEALED: lambda e, r, s: (
@@ -253,6 +276,9 @@ _SAY: Mapping[EventType, Say] = {
         f"Server seed {r.index - 1} revealed, nonces from 0; commitment {r.next_commitment}"
     ),
     EventType.CLOSED: lambda e, c, s: f"Bout closed: server seed {c.server_seed} revealed",
+    EventType.TIME_PASSED: lambda e, t, s: (
+        f"{t.minutes} minutes of play pass ({t.reason}): minute {t.clock} of the evening"
+    ),
 }
 
 
@@ -309,6 +335,8 @@ _TYPES: dict[str, EventType] = {kind.value: kind for kind in EventType}
 def sentence(event: Record, system: str | None = None) -> str:
     """The sentence one event says (see the module text); `system` is the bout's rule system
     (its words for wounds and conditions)."""
+    from referee.payloads import SHAPES
+
     named = event.get("type")
     kind = _TYPES.get(named) if isinstance(named, str) else None
     if kind is None:
@@ -320,6 +348,8 @@ def sentence(event: Record, system: str | None = None) -> str:
 def sentences(events: Sequence[Record], system: str | None = None) -> list[str]:
     """Every event's sentence, in order (the system from the bout's opening event if it is
     among them and `system` is not given)."""
+    from referee.payloads import events as p
+
     if system is None:
         opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
         system = str(p.BoutOpened.given(opened.get("payload")).system) if opened else None

@@ -88,6 +88,9 @@ class EventType(enum.StrEnum):
     """The server seed was revealed and replaced by a new committed one."""
     CLOSED = "closed"
     """The bout was closed and its server seed revealed."""
+    TIME_PASSED = "time_passed"
+    """Play time passed (the evening's clock, in minutes, never the wall clock): the referee's
+    rest, with its reason; `clock` is the evening's minute after it."""
 
 
 #: Every event type's name, in the order `EventType` declares them.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from referee.systems.srp.levels import Level
-from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for
+from referee.systems.srp.melee import Attack, Defense, chart, damage_terms, hits_for, stuns
 from referee.systems.srp.rules import DEFAULT_RULES, SrpRules, hits_to_down
 from referee.systems.srp.sheet import DefenseKind
 from referee.vocabulary import JSON
@@ -72,7 +72,7 @@ def strike_counts(
     attack: Attack, defense: Defense, rules: SrpRules = DEFAULT_RULES
 ) -> dict[tuple[int, bool], int]:
     """How many of the 2,400 face triples give each (hits, stunned) (SRP-4..9, 16 S*): a
-    stunning attack stuns on a special or better that hits.
+    stunning attack stuns as `melee.stuns` says (the pack's `stun_on`, `stun_needs_hits`).
 
     >>> sum(strike_counts(Attack(skill=12, stun=True), Defense()).values())
     2400
@@ -86,9 +86,9 @@ def strike_counts(
             if hit is None:
                 out[0, False] = out.get((0, False), 0) + 6 * weight
                 continue
-            stun = attack.stun and hit >= Level.SPECIAL
             for die in range(1, 7):
-                key = (hits_of(attack, defense, hit, die, shield_on, rules), stun)
+                hits = hits_of(attack, defense, hit, die, shield_on, rules)
+                key = (hits, stuns(attack, a_level, hit, hits, rules, []))
                 out[key] = out.get(key, 0) + weight
     return dict(sorted(out.items()))
 

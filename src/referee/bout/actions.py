@@ -59,7 +59,8 @@ def act(log: Log, cmd: c.Act, rules: RuleSystem, rng: Rng, by: str) -> None:
     outcome = rules.act(state, actor, cmd.kind, cmd.options, recorder)
     assert isinstance(options, dict)
     log.fix_seed()
-    log.add(ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by))
+    via = cmd.via.as_json() if cmd.via is not None else None
+    log.add(ACTION, actor, p.Action(kind=cmd.kind, options=options, by=by, via=via))
     log.rolls(recorder.take())
     _record_outcome(log, actor, outcome, rules)
     if consequences(log, rules):

@@ -11,6 +11,24 @@ Who = str
 
 
 @dataclass(frozen=True, slots=True)
+class Via:
+    """How a fighter's own action reached the bout when a client speaks for it on someone's
+    behalf: the person who gave it, in the client's words (`discord:USER_ID`), and the proxy
+    that carried it (`pluralkit`, `tupperbox`). Recorded in the action's event."""
+
+    member: str
+    proxy: str
+
+    def as_json(self) -> dict[str, str]:
+        """As the action event records it.
+
+        >>> Via("discord:12", "pluralkit").as_json()
+        {'member': 'discord:12', 'proxy': 'pluralkit'}
+        """
+        return {"member": self.member, "proxy": self.proxy}
+
+
+@dataclass(frozen=True, slots=True)
 class Open:
     """Open a bout of a rule system with a rule pack."""
 
@@ -32,6 +50,13 @@ class AddFighter:
     seed_part: str | None = None
     """The fighter's own part of the client seed, recorded in its join (the service checks it
     and adds it to the client seed in the same transaction)."""
+    character: tuple[str, int] | None = None
+    """The saved character that joins, as (id, version): recorded in its join."""
+    carried: bool = False
+    """The referee carries the fighter from the fight this bout follows (an evening): it
+    starts with the `wounds` and `conditions` it ended that fight with."""
+    wounds: int = 0
+    conditions: Mapping[str, int | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +66,19 @@ class UpdateFighter:
     name: str
     stats: Mapping[str, Any] = field(default_factory=dict)
     wounds: int | None = None
+    reason: str = ""
+    """Why, in the referee's words (between fights: rest, healing, recovery)."""
+    clear: tuple[str, ...] = ()
+    """Conditions the referee clears (a stun worn off between fights, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassTime:
+    """The referee lets play time pass (the evening's clock, in minutes; never the wall
+    clock), saying why; whatever the rules restore with time follows (SRP-17)."""
+
+    minutes: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +108,8 @@ class Act:
     actor: str
     kind: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Who gave it and through which proxy, when a client acted on someone's behalf.
+    via: Via | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +189,7 @@ Command = (
     Open
     | AddFighter
     | UpdateFighter
+    | PassTime
     | RemoveFighter
     | Reveal
     | RollInitiative

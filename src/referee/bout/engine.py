@@ -101,7 +101,8 @@ def failed(
         actor = command.actor
         options = to_json(dict(command.options), "options")
         assert isinstance(options, dict)
-        action = p.Action(kind=command.kind, options=options, by=by, failed=True)
+        via = command.via.as_json() if command.via is not None else None
+        action = p.Action(kind=command.kind, options=options, by=by, failed=True, via=via)
     elif isinstance(command, c.FreeRoll) and command.expression:
         actor = command.actor
         written = write_dice(parse_dice(command.expression, dialect=state.dialect), state.dialect)
@@ -152,6 +153,7 @@ Handler = Callable[[Log, c.Command, RuleSystem, Rng, str], None]
 _HANDLERS: dict[type, Handler] = {
     c.AddFighter: powers.add_fighter,  # type: ignore[dict-item]
     c.UpdateFighter: powers.update_fighter,  # type: ignore[dict-item]
+    c.PassTime: powers.pass_time,  # type: ignore[dict-item]
     c.RemoveFighter: powers.remove_fighter,  # type: ignore[dict-item]
     c.Reveal: powers.reveal,  # type: ignore[dict-item]
     c.RollInitiative: roll_initiative,  # type: ignore[dict-item]

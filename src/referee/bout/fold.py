@@ -220,6 +220,7 @@ def _opened(state: StateReads, p: shapes.BoutOpened, actor: str, seq: int) -> Ch
         "dialect": str(p.dialect or "roll20"),
         "ledger": p.ledger if isinstance(p.ledger, int) else 1,
         "client_seed": p.client_seed if isinstance(p.client_seed, str) else None,
+        "clock": p.clock if _whole(p.clock) else 0,
     }
 
 
@@ -229,6 +230,8 @@ def _added(state: StateReads, p: shapes.FighterAdded, actor: str, seq: int) -> C
         side=str(p.side or p.name),
         stats=dict(p.stats or {}),
         hidden=frozenset(p.hidden or ()),
+        wounds=int(p.wounds or 0),
+        conditions=dict(p.conditions or {}),
     )
     changes: Changes = {"fighters": state.fighters_with(fighter)}
     if state.status is RUNNING or state.status is PAUSED:
@@ -363,6 +366,10 @@ def _overridden(state: StateReads, p: shapes.Overridden, actor: str, seq: int) -
     return changes
 
 
+def _time_passed(state: StateReads, p: shapes.TimePassed, actor: str, seq: int) -> Changes:
+    return {"clock": int(p.clock)}
+
+
 def _joining_closed(state: StateReads, p: shapes.Nothing, actor: str, seq: int) -> Changes:
     return {"joining_closed": True}
 
@@ -393,6 +400,7 @@ _STEPS: dict[EventType, Step] = {
     EventType.CANCELLED: _status(Status.CANCELLED),
     EventType.OVERRIDDEN: _overridden,
     EventType.CLOSED: _closed,
+    EventType.TIME_PASSED: _time_passed,
 }
 
 

@@ -87,6 +87,10 @@ PERMISSIONS: MappingProxyType[str, Permission] = MappingProxyType(
         "close": _referee("close the bout"),
         "rotate": _referee("rotate the server seed"),
         "hand over": _referee("hand the bout over"),
+        # an evening of fights
+        "carry": _referee("carry a fighter from the last fight"),
+        "pass time": _referee("let play time pass"),
+        "next fight": _referee("start the next fight of the evening"),
     }
 )
 

@@ -5,7 +5,7 @@ joining, override an outcome's wounds, void the last action, end or cancel the b
 from __future__ import annotations
 
 from referee.bout import commands as c
-from referee.bout.log import Log
+from referee.bout.log import SYSTEM, Log
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import REFEREE, check
@@ -36,14 +36,85 @@ def add_fighter(log: Log, cmd: c.AddFighter, rules: RuleSystem, rng: Rng, by: st
     stats = rules.check_stats(cmd.stats)
     if cmd.seed_part is not None and state.seed_fixed:
         raise ConflictError(f"the client seed is fixed: {name} cannot add a part to it now")
+    if not cmd.carried and (cmd.wounds or cmd.conditions):
+        raise RuleError(
+            "only a fighter carried from the last fight joins with wounds or conditions"
+        )
+    if cmd.carried:
+        check(by, "carry")
     added = p.FighterAdded(
         name=name,
         side=side,
         stats=stats,
         hidden=tuple(cmd.hidden) or None,
         seed_part=cmd.seed_part,
+        character=None if cmd.character is None else cmd.character[0],
+        character_version=None if cmd.character is None else cmd.character[1],
+        carried=True if cmd.carried else None,
+        wounds=_wounds(cmd.wounds) if cmd.carried else None,
+        conditions=_conditions(cmd.conditions) if cmd.carried else None,
     )
     log.add(EventType.FIGHTER_ADDED, by, added)
+    if cmd.carried:
+        consequences(log, rules)  # one carried at its hit total starts the fight down
+
+
+#: Most minutes of play time one `time_passed` may hold (a week), and longest reason.
+MAX_MINUTES = 7 * 24 * 60
+MAX_REASON = 200
+
+
+def _wounds(wounds: object) -> int:
+    if isinstance(wounds, bool) or not isinstance(wounds, int) or wounds < 0:
+        raise RuleError(f"wounds must be a whole number >= 0, got {wounds!r}")
+    return wounds
+
+
+def _conditions(conditions: object) -> dict[str, int | None]:
+    if not isinstance(conditions, dict):
+        raise RuleError(f"conditions {conditions!r} are not a map of condition to turns")
+    out: dict[str, int | None] = {}
+    for key, turns in conditions.items():
+        whole = isinstance(turns, int) and not isinstance(turns, bool) and turns > 0
+        if not isinstance(key, str) or not key or not (turns is None or whole):
+            raise RuleError(f"condition {key!r}: {turns!r} is not a number of turns >= 1 or null")
+        out[key] = turns
+    return out
+
+
+def reason_text(reason: object, required: bool = False) -> str | None:
+    """A reason as the referee gave it: text of 1..200 printable characters (None when not
+    given and not required)."""
+    if reason in (None, "") and not required:
+        return None
+    ok = isinstance(reason, str) and 0 < len(reason.strip()) <= MAX_REASON
+    if not ok or any(ord(ch) < 32 for ch in str(reason)):
+        raise RuleError(f"reason {reason!r} must be 1 to {MAX_REASON} printable characters")
+    return str(reason).strip()
+
+
+def pass_time(log: Log, cmd: c.PassTime, rules: RuleSystem, rng: Rng, by: str) -> None:
+    """Play time passes (SRP-17's hour): the clock moves on, then whatever it restores."""
+    check(by, "pass time")
+    require_live(log.state)
+    minutes = cmd.minutes
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES:
+        raise RuleError(f"minutes {minutes!r} must be a whole number 1..{MAX_MINUTES}")
+    reason = reason_text(cmd.reason, required=True)
+    assert reason is not None
+    clock = log.state.clock + minutes
+    log.add(EventType.TIME_PASSED, by, p.TimePassed(minutes=minutes, clock=clock, reason=reason))
+    for f in log.state.fighters:
+        restored = rules.recovered(f, clock)
+        if restored is not None:
+            stats, why = restored
+            checked = rules.check_stats({**f.stats, **stats})
+            log.add(
+                EventType.FIGHTER_UPDATED,
+                SYSTEM,
+                p.FighterUpdated(name=f.name, stats=checked, reason=why),
+            )
+    consequences(log, rules)
 
 
 def update_fighter(log: Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, by: str) -> None:
@@ -55,10 +126,20 @@ def update_fighter(log: Log, cmd: c.UpdateFighter, rules: RuleSystem, rng: Rng, 
     whole = isinstance(wounds, int) and not isinstance(wounds, bool) and wounds >= 0
     if wounds is not None and not whole:
         raise RuleError(f"wounds must be a whole number >= 0, got {wounds!r}")
-    if stats is None and cmd.wounds is None:
-        raise RuleError("an update needs stats or wounds")
-    updated = p.FighterUpdated(name=f.name, stats=stats, wounds=cmd.wounds)
-    log.add(EventType.FIGHTER_UPDATED, by, updated)
+    if stats is None and cmd.wounds is None and not cmd.clear:
+        raise RuleError("an update needs stats, wounds or conditions to clear")
+    reason = reason_text(cmd.reason)
+    missing = sorted(set(cmd.clear) - set(f.conditions))
+    if missing:
+        raise RuleError(f"{f.name} is not under {missing!r} (it is under {sorted(f.conditions)!r})")
+    refused = None if stats is None else rules.refuse_change(f, stats, log.state.clock)
+    if refused is not None:
+        raise RuleError(refused)
+    if stats is not None or cmd.wounds is not None:
+        updated = p.FighterUpdated(name=f.name, stats=stats, wounds=cmd.wounds, reason=reason)
+        log.add(EventType.FIGHTER_UPDATED, by, updated)
+    for condition in dict.fromkeys(cmd.clear):
+        log.add(EventType.CONDITION, by, p.Condition(target=f.name, condition=condition, rounds=0))
     consequences(log, rules)
 
 

@@ -6,6 +6,9 @@ dice streams, each roll must come from the stream the engine takes it from). Any
 what follows is a problem; so is a group that needs more or other dice than it recorded. A
 group that records a failure after its throws must fail again the same way with those dice.
 
+Play time passing (`time_passed`) is decided again too, with what the rules restore by it
+(SRP-17: 0 PM an hour after passing out), so an evening's recoveries are checked as rules.
+
 Before any of that, every event's payload is checked against its declared shape
 (`referee.payloads`; an outcome's and an initiative's rule-system part by the bout's system):
 the first key that is missing or of the wrong JSON type is the problem, named with its event.
@@ -22,7 +25,15 @@ from referee.bout.events import Event, EventType
 from referee.bout.fold import GROUP_TYPES, apply
 from referee.bout.state import BoutState
 from referee.errors import NotFoundError, RefereeError, ScriptError
-from referee.payloads.events import SHAPES, Action, BoutOpened, Initiative, Outcome, Roll
+from referee.payloads.events import (
+    SHAPES,
+    Action,
+    BoutOpened,
+    Initiative,
+    Outcome,
+    Roll,
+    TimePassed,
+)
 from referee.payloads.fields import Shape, Wrong
 from referee.rng import RecordingRng, Rng, ScriptedRng, ScriptedStreams
 from referee.systems.base import RuleSystem, find_system
@@ -44,13 +55,39 @@ def _fold(state: BoutState, event: Event, seq: int) -> BoutState | Problem:
         return Problem(seq, event.type, message)
 
 
-def _group_end(events: Sequence[Event], start: int) -> int:
+#: What may follow `time_passed` as its consequences (by "system"): what time restores.
+_AFTER_TIME = frozenset({EventType.FIGHTER_UPDATED, EventType.DEFEATED, EventType.ENDED})
+
+
+def _group_end(
+    events: Sequence[Event], start: int, types: frozenset[EventType] | None = None
+) -> int:
     """Where the group opened at `start` ends: after the consequences that follow its action
     (the fold's `GROUP_TYPES`, by "system"; a seed rotation by "system" is not one of them)."""
+    kinds = GROUP_TYPES if types is None else types
     end = start + 1
-    while end < len(events) and events[end].actor == "system" and events[end].type in GROUP_TYPES:
+    while end < len(events) and events[end].actor == "system" and events[end].type in kinds:
         end += 1
     return end
+
+
+def _check_time(state: BoutState, events: Sequence[Event], start: int, end: int) -> Problem | None:
+    """`time_passed` and what it restored, decided again from the state before it."""
+    recorded = list(events[start:end])
+    given = TimePassed.given(recorded[0].payload)
+    try:
+        command = c.PassTime(given.minutes, given.reason)
+        again, _ = decide(state, command, ScriptedRng([]), by=recorded[0].actor)
+    except (RefereeError, *_MALFORMED) as err:
+        return Problem(start, recorded[0].type, f"the time cannot be passed again: {err}")
+    if [_comparable(e) for e in again] != [_comparable(e) for e in recorded]:
+        return Problem(
+            start,
+            recorded[0].type,
+            f"time_passed does not follow the rules: recorded {[e.payload for e in recorded]!r}, "
+            f"the rules give {[e.payload for e in again]!r}",
+        )
+    return None
 
 
 def _command(action: Event) -> c.Command:
@@ -68,6 +105,11 @@ def _command(action: Event) -> c.Command:
     options = given.options or {}
     if not isinstance(options, dict):
         options = {}
+    via = given.via
+    if isinstance(via, dict):
+        return c.Act(
+            action.actor, str(kind), options, c.Via(str(via.get("member")), str(via.get("proxy")))
+        )
     return c.Act(action.actor, str(kind), options)
 
 
@@ -164,9 +206,10 @@ def _replay(events: Sequence[Event]) -> tuple[list[Problem], BoutState]:
     seq = 0
     while seq < len(events):
         event = events[seq]
-        if event.type == EventType.ACTION:
-            end = _group_end(events, seq)
-            problem = _check_group(state, events, seq, end)
+        if event.type == EventType.ACTION or event.type == EventType.TIME_PASSED:
+            end = _group_end(events, seq, _AFTER_TIME if event.type != EventType.ACTION else None)
+            check = _check_group if event.type == EventType.ACTION else _check_time
+            problem = check(state, events, seq, end)
             if problem:
                 problems.append(problem)
                 return problems, state

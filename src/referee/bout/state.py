@@ -105,6 +105,7 @@ class StateReads:
     outcome_wounds: Mapping[int, tuple[tuple[str, int], ...]]
     last_outcome: int | None
     in_force: InForce | None
+    clock: int
 
     def fighter(self, name: str) -> Fighter:
         """The fighter called `name`, or NotFoundError."""
@@ -200,6 +201,9 @@ class BoutState(StateReads):
     last_outcome: int | None = None
     #: The events folded into this state and not voided, newest first (see `referee.bout.fold`).
     in_force: InForce | None = field(default=None, compare=False, repr=False)
+    #: The evening's play clock in minutes (the header's `clock`, then each `time_passed`);
+    #: 0 in a bout that follows none. Never the wall clock.
+    clock: int = 0
 
     def with_fighter(self, fighter: Fighter) -> BoutState:
         """A copy with `fighter` replacing the one of the same name (or added)."""

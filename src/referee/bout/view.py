@@ -39,5 +39,6 @@ def state_view(
         "free_attack": state.free_attack,
         "winner": state.winner,
         "joining_closed": state.joining_closed,
+        "clock": state.clock,
         "fighters": [fighter_view(f, thresholds.get(f.name), reveal_all) for f in state.fighters],
     }

@@ -35,8 +35,9 @@ HELP = (
     "spirit TARGET (SRP spirit combat, one round) | act KIND key=value.. | status | score | "
     "quit | help. Referee: init, add NAME CS [SIDE], update NAME key=value.., remove NAME, "
     "attack ATTACKER TARGET, spirit FIGHTER TARGET, pause, resume, skip, void, "
-    "close joining, end bout [SIDE], cancel bout, close bout. Names need no quotes or capitals. "
-    "Every line but help needs a token of the bout."
+    "close joining, end bout [SIDE], cancel bout, close bout. Characters (with your key): "
+    "char list, char new NAME cs=65, char set NAME key=value.., join CHARACTER. Names need no "
+    "quotes or capitals. Every line but help needs a token of the bout or a character key."
 )
 
 

@@ -239,6 +239,47 @@ class Close:
         return "close bout"
 
 
+@dataclass(frozen=True, slots=True)
+class Characters:
+    """`char list`: the characters of the key the client holds (hidden stats said hidden)."""
+
+    def __str__(self) -> str:
+        return "char list"
+
+
+@dataclass(frozen=True, slots=True)
+class NewCharacter:
+    """`char new NAME key=value ...`: a character of the bout's rule system, under the key the
+    client holds (`char new Tarl cs=65`; SRP: a sheet's keys, `skill=13 hits=10 ...`)."""
+
+    name: str
+    options: Options
+
+    def __str__(self) -> str:
+        return f"char new {self.name}{show_options(self.options)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeCharacter:
+    """`char set NAME key=value ...`: the character's next version, those values changed."""
+
+    name: str
+    options: Options
+
+    def __str__(self) -> str:
+        return f"char set {self.name}{show_options(self.options)}"
+
+
+@dataclass(frozen=True, slots=True)
+class JoinCharacter:
+    """`join CHARACTER`: one of the key's characters joins the bout; the key then acts for it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"join {self.name}"
+
+
 ChatCommand = (
     Help
     | Status
@@ -259,4 +300,8 @@ ChatCommand = (
     | Cancel
     | Close
     | CloseJoining
+    | Characters
+    | NewCharacter
+    | ChangeCharacter
+    | JoinCharacter
 )

@@ -218,6 +218,30 @@ def _remove(rest: list[str], roster: Roster) -> k.ChatCommand:
     return k.Remove(_one_of(rest, roster.names, "fighter"))
 
 
+_CHAR = "char list | char new NAME key=value ... | char set NAME key=value ..."
+
+
+def _char(rest: list[str], roster: Roster) -> k.ChatCommand:
+    verb = rest[0].lower() if rest else ""
+    if verb == "list" and len(rest) == 1:
+        return k.Characters()
+    words = rest[1:]
+    first = next((i for i, w in enumerate(words) if "=" in w), -1)
+    if verb not in ("new", "set") or first < 1:
+        raise _say(_CHAR, "e.g. `char new Tarl cs=65`")
+    name = " ".join(words[:first])
+    options = _options(words[first:], Roster(), _CHAR, "e.g. `char set Tarl cs=70`")
+    if verb == "new":
+        return k.NewCharacter(name, options)
+    return k.ChangeCharacter(name, options)
+
+
+def _join(rest: list[str], roster: Roster) -> k.ChatCommand:
+    if not rest or any("=" in w for w in rest):
+        raise _say("join CHARACTER", "one of your key's characters, e.g. `join Tarl`")
+    return k.JoinCharacter(" ".join(rest))
+
+
 _VERBS: dict[str, Callable[[list[str], Roster], k.ChatCommand]] = {
     "help": _bare(k.Help()),
     "status": _bare(k.Status()),
@@ -236,6 +260,8 @@ _VERBS: dict[str, Callable[[list[str], Roster], k.ChatCommand]] = {
     "add": _add,
     "update": _update,
     "remove": _remove,
+    "char": _char,
+    "join": _join,
 }
 
 #: Every verb a chat line may begin with (what a HUD or bot may forward).

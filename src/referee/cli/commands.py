@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "msv": ("referee.cli.msv", "msv"),
     "srp": ("referee.cli.srp", "srp"),
     "verify": ("referee.cli.ledger", "verify"),
+    "luck": ("referee.cli.luck", "luck_command"),
     "export": ("referee.cli.ledger", "export"),
     "judge": ("referee.cli.judge", "judge_command"),
     "discord": ("referee.cli.discord", "discord_command"),
@@ -39,11 +40,13 @@ def load_command(name: str) -> click.Command | None:
     module, attribute = found
     command: object = getattr(import_module(module), attribute)
     assert isinstance(command, click.Command) and command.name == name, (name, command)
-    if name == "srp":  # `referee srp fight` lives in a module of its own
+    if name == "srp":  # `referee srp fight` and the evening live in modules of their own
+        from referee.cli.srp_evening import evening_command, next_fight_command
         from referee.cli.srp_fight import fight_command
 
         assert isinstance(command, click.Group)
-        command.add_command(fight_command)
+        for sub in (fight_command, next_fight_command, evening_command):
+            command.add_command(sub)
     return command
 
 

@@ -52,7 +52,14 @@ def read_token(environ: Mapping[str, str]) -> str:
 )
 @click.option("--prefix", default="~", show_default=True, help="Command prefix of the bot.")
 @click.option("--public-url", help="The address of `referee serve`, to link scoreboards.")
-def discord_command(db_url: str | None, prefix: str, public_url: str | None) -> None:
+@click.option(
+    "--pluralkit-api",
+    default=None,
+    help="PluralKit's API, asked who sent a proxied message [default: PluralKit's own]",
+)
+def discord_command(
+    db_url: str | None, prefix: str, public_url: str | None, pluralkit_api: str | None
+) -> None:
     """Run the referee as a Discord bot (token in DISCORD_TOKEN).
 
     \b
@@ -65,6 +72,11 @@ def discord_command(db_url: str | None, prefix: str, public_url: str | None) -> 
         raise TokenError(
             f"--public-url {public_url!r} is not an http(s) address like https://referee.example.org"
         )
+    if pluralkit_api is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", pluralkit_api):
+        raise TokenError(
+            f"--pluralkit-api {pluralkit_api!r} is not an http(s) address like "
+            "https://api.pluralkit.me/v2"
+        )
     try:
         from referee.discord import build_bot
         from referee.discord.bot import check_prefix
@@ -76,6 +88,10 @@ def discord_command(db_url: str | None, prefix: str, public_url: str | None) -> 
     check_prefix(prefix)
     store = Store.open(db_url)
     bot = build_bot(store, prefix=prefix, public_url=public_url)
+    if pluralkit_api is not None:
+        from referee.discord.proxy_owners import PluralKit
+
+        bot.proxies.pluralkit = PluralKit(pluralkit_api)
     click.echo(f"referee database: {store.url}")
     click.echo(f"referee bot starting with prefix {prefix!r} (Ctrl+C stops it)")
     import discord

@@ -22,12 +22,34 @@ from referee.cli.srp_base import (
     srp,
 )
 from referee.errors import NotationError
+from referee.numerals import is_whole
 from referee.systems.srp import contest, magic, spirit
 from referee.systems.srp.combatants import attack_from, defense_from, sheet_from_spec, spec_keys
 
 
-def _assistants(skills: Sequence[int]) -> tuple[contest.Assistant, ...]:
-    return tuple(contest.Assistant(s) for s in skills)
+def _assistants(
+    skills: Sequence[int], strength: Sequence[str] = ()
+) -> tuple[contest.Assistant, ...]:
+    return (*(contest.Assistant(s) for s in skills), *(_strength(t) for t in strength))
+
+
+def _strength(text: str) -> contest.Assistant:
+    """`SKILL:DAM`: an assistant in a strength contest, which adds max(1, DAM) (SRP-2)."""
+    skill, sep, dam = text.partition(":")
+    if not sep or not is_whole(skill) or not is_whole(dam, signs="-"):
+        raise NotationError(f"bad strength assistant {text!r} (expected SKILL:DAM, like 9:2)")
+    return contest.Assistant(int(skill), int(dam))
+
+
+def _by_round(texts: Sequence[str], option: str) -> dict[int, tuple[str, ...]]:
+    """`ROUND=NAME` pairs (repeated) as names by round."""
+    out: dict[int, tuple[str, ...]] = {}
+    for text in texts:
+        number, sep, name = text.partition("=")
+        if not sep or not is_whole(number) or int(number) < 1 or not name:
+            raise NotationError(f"bad {option} {text!r} (expected ROUND=NAME, like 2=Ghost#1)")
+        out[int(number)] = (*out.get(int(number), ()), name)
+    return out
 
 
 @srp.command("opposed")
@@ -38,6 +60,12 @@ def _assistants(skills: Sequence[int]) -> tuple[contest.Assistant, ...]:
 @click.option("--assist", type=int, multiple=True, help="An active assistant's skill (repeat).")
 @click.option("--passive-assist", type=int, multiple=True, help="A passive assistant's skill.")
 @click.option("--research", is_flag=True, help="Research: each assistant adds +2.")
+@click.option(
+    "--strength-assist",
+    multiple=True,
+    help="SKILL:DAM of an active assistant in a strength contest: adds max(1, DAM) (SRP-2).",
+)
+@click.option("--passive-strength-assist", multiple=True, help="SKILL:DAM, passive side.")
 @dice_option
 @seed_option
 @json_option
@@ -49,6 +77,8 @@ def opposed_command(
     assist: tuple[int, ...],
     passive_assist: tuple[int, ...],
     research: bool,
+    strength_assist: tuple[str, ...],
+    passive_strength_assist: tuple[str, ...],
     dice: str | None,
     seed: int | None,
     as_json: bool,
@@ -59,9 +89,12 @@ def opposed_command(
     Examples:
       referee srp opposed --active 18 --passive 15 --passive-bonus 3 --dice 3,4,2,3
       referee srp opposed --active 12 --passive 12 --assist 7 --assist 6 --seed 5 --json
+      referee srp opposed --active 14 --passive 16 --strength-assist 9:2 --dice 3,4,3,4
     """
-    one = contest.Side(active, active_bonus, _assistants(assist), research)
-    other = contest.Side(passive, passive_bonus, _assistants(passive_assist), research)
+    one = contest.Side(active, active_bonus, _assistants(assist, strength_assist), research)
+    other = contest.Side(
+        passive, passive_bonus, _assistants(passive_assist, passive_strength_assist), research
+    )
     rng, drawn = pick_rng(dice, seed, contest.TWO_D6, 4)
     result = contest.opposed(one, other, rng)
     show(as_json, result.as_dict(), result.explanation, drawn)
@@ -105,26 +138,39 @@ def challenge_command(
 @click.argument("tokens", nargs=-1, type=click.UNPROCESSED)
 @click.option("--fight-on", is_flag=True, help="Go on when a side is at 0 PM (to pass out).")
 @click.option("--max-rounds", type=int, default=100, show_default=True, help="Round limit.")
+@click.option("--lead", "leads", multiple=True, help="ROUND=NAME: who leads its side that round.")
+@click.option(
+    "--elsewhere",
+    multiple=True,
+    help="ROUND=NAME: does something else that round and loses 1 PM (SRP-17).",
+)
 @dice_option
 @seed_option
+@rules_option
 @json_option
 def spirit_command(
     tokens: tuple[str, ...],
     fight_on: bool,
     max_rounds: int,
+    leads: tuple[str, ...],
+    elsewhere: tuple[str, ...],
     dice: str | None,
     seed: int | None,
+    rules_path: str | None,
     as_json: bool,
 ) -> None:
     """Spirit combat, round by round: 2d6 + Spirit per side, the loser's lead loses 1 PM (SRP-17).
 
     Write one side, then --vs and the other. NAME=SPIRIT (PM starts at Spirit) or
-    NAME=SPIRIT/PM. The many side's lead is the one with most PM; each other member adds +1.
+    NAME=SPIRIT/PM. Each round the many side's lead is the one --lead names for that round,
+    else the one with most PM; each other member adds +1. With --rules, the pack's
+    `spirit_at_zero` says whether a side that starts at 0 PM fights the first round.
 
     \b
     Examples:
       referee srp spirit Andrea=5 --vs Ghost=4 Ghost=3 Ghost=2 --seed 1
       referee srp spirit Andrea=5/8 --vs Wraith=6 --fight-on --json --seed 2
+      referee srp spirit Andrea=5 --vs Ghost=4 Ghost=3 --lead 2=Ghost#2 --elsewhere 3=Andrea
     """
     if tokens.count("--vs") != 1:
         raise NotationError(f"expected one side, --vs, then the other, got {' '.join(tokens)!r}")
@@ -133,7 +179,16 @@ def spirit_command(
     sides = (everyone[:cut], everyone[cut:])
     rng, drawn = pick_rng(dice, seed, contest.TWO_D6)
     end = (lambda sides, spent: False) if fight_on else spirit.end_when_spent
-    fight = spirit.spirit_combat(sides, rng, end=end, max_rounds=max_rounds)
+    away = {n: frozenset(names) for n, names in _by_round(elsewhere, "--elsewhere").items()}
+    fight = spirit.spirit_combat(
+        sides,
+        rng,
+        end=end,
+        max_rounds=max_rounds,
+        distracted=away,
+        leads=_by_round(leads, "--lead"),
+        rules=read_rules(rules_path),
+    )
     lines = []
     for rnd in fight.rounds:
         lines += [

@@ -16,13 +16,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.aol import AOL_DICE as AOL_DICE
+from referee.aol import AOL_SIDES as AOL_SIDES
+from referee.aol import HOST_PREFIX as HOST_PREFIX
+from referee.aol import HOST_ROLL as HOST_ROLL
+from referee.aol import SIGNATURE as SIGNATURE
 from referee.dice.expr import Dice
 from referee.errors import LimitError, NotationError, RuleError
 
-AOL_DICE = range(1, 16)
-"""How many dice one AOL roll could throw (MSV-1)."""
-AOL_SIDES = range(2, 1000)
-"""How many sides an AOL die could have (MSV-1)."""
 DEFAULT_DICE = 2
 """Dice thrown by a bare `//roll`."""
 DEFAULT_SIDES = 6
@@ -30,29 +31,9 @@ DEFAULT_SIDES = 6
 MAX_NAME = 64
 """Longest screen name a host line may carry."""
 
-SIGNATURE = r"sig:[0-9a-f]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{86}"
-"""The service's signature after a receipt, as every signed line carries it (docs/ledger.md,
-"Signed roll lines"): `sig:`, the key id (8 hex digits), `.`, the bout's tag (16 base64url
-characters), `.`, the Ed25519 signature (64 bytes, 86 base64url characters). Its meaning is
-`referee.ledger.signatures`'; this is its text, the one pattern every reader finds it by (a
-Discord bot may set it in code marks, `` `sig:...` ``, which are read too)."""
 _COMMAND = re.compile(r"\s*//roll", re.IGNORECASE)
 _FLAG = re.compile(r"\s*-\s*(dice|sides)\s*([0-9]+)", re.IGNORECASE)
-HOST_ROLL = (
-    r"rolled[ \t]+(?P<count>\d{1,3})[ \t]+(?P<sides>\d{1,4})-sided[ \t]+(?P<noun>die|dice):"
-    r"[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
-    r"(?:[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})"
-    r"(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\))?"
-    rf"(?:[ \t]+`?(?P<signature>{SIGNATURE})`?)?"
-)
-"""The host line after the roller's name, as AOL wrote it (MSV-1), with the receipt the
-service adds (` (nonce 4)`, ` (nonce 0, free:Tarl)`) and its signature (`SIGNATURE`): the one
-pattern of it, which `parse_host_line` and the judge's reader of logs
-(`referee.transcripts.rolls`) both build on. ASCII digits only: the host wrote no others."""
 _STREAM = re.compile(r"[a-z]+(?::[^()\n]{1,64})?")
-HOST_PREFIX = r"OnlineHost:[ \t]+"
-"""The host's name before a roll line, as AOL wrote it (MSV-1): `OnlineHost:` and a space
-(`OnlineHost:Tarl rolled ...` is no host line); `parse_host_line` and the judge both read it."""
 HOST_LINE = re.compile(rf"{HOST_PREFIX}(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
 """A whole host line (`parse_host_line` reads it and checks what it says)."""
 _SHAPE = "'OnlineHost: NAME rolled 2 20-sided dice: 14 17'"

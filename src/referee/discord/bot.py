@@ -35,6 +35,7 @@ from referee.discord.messages import (
     shown,
     without_mentions,
 )
+from referee.discord.proxies import ProxyDoor, register_proxies
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
 from referee.errors import ForbiddenError, NotationError, RefereeError
@@ -77,6 +78,7 @@ class RefereeBot(commands.Bot):
             case_insensitive=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )  # fmt: skip
+        self.proxies = ProxyDoor(self, self.desk)
         _register(self)
         register_slash(self)
         self.desk.command_words = frozenset(self.aliases()) | {c.name for c in self.commands}
@@ -112,8 +114,10 @@ class RefereeBot(commands.Bot):
     async def process_commands(self, message: discord.Message) -> None:
         """Run a message that names one of the bot's commands; anything else is left alone
         (role-play lines may start with the prefix: `~sighs`)."""
-        if message.author.bot:
+        if message.author.bot or message.webhook_id is not None:
+            await self.proxies.heard(message)  # a proxy's persona, or nothing
             return
+        self.proxies.saw(message)
         ctx = await self.get_context(message)
         if ctx.command is not None:
             await self.invoke(ctx)
@@ -256,7 +260,7 @@ def _register(bot: RefereeBot) -> None:
         return place(ctx.channel, ctx.guild)
 
     def who(ctx: commands.Context[Any]) -> Person:
-        return person(ctx.author)
+        return bot.proxies.speaker(ctx.message)  # a persona, through a proxy
 
     def add(
         name: str, aliases: tuple[str, ...] = ()
@@ -464,8 +468,11 @@ def _register(bot: RefereeBot) -> None:
         return desk.typed(where(ctx), who(ctx), "close", rest.strip() or "joining")
 
     from referee.discord.characters import register_characters
+    from referee.discord.luck import register_luck
 
     register_characters(bot, add)
+    register_proxies(bot, add)
+    register_luck(bot, add, who)
 
 
 def build_bot(

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from referee import chat as k
 from referee.bout import commands as c
+from referee.discord.character_keys import characters
 from referee.discord.desk_base import REF as REF  # the names callers import from here
 from referee.discord.desk_base import head_line as head_line
 from referee.discord.desk_base import pairs as pairs
@@ -111,22 +112,30 @@ class Desk(Rolls):
         state = self.service.state(bout)
         inline = pairs([w for w in words if "=" in w])
         name = " ".join(w for w in words if "=" not in w)
+        played: tuple[str, int] | None = None
+        kept: tuple[str, ...] = ()
         if inline:
             if not name:
                 raise NotationError("say ~spar:npc NAME cs=70 [on SIDE] [hidden]")
             chosen_name, stats = name, inline
         else:
-            saved = [ch for ch in self.links.characters(who.id) if ch.system == state.system]
+            saved = [ch for ch in characters(self.links.store, who.id) if ch.system == state.system]
             chosen = [ch for ch in saved if ch.name.casefold() == name.casefold()]
             if not chosen:
                 raise NotFoundError(
                     f"you have no {state.system.upper()} character called {name!r} (~char list)"
                 )
             chosen_name, stats = chosen[0].name, dict(chosen[0].stats)
+            if chosen[0].id is not None:
+                played = (chosen[0].id, chosen[0].version)
+            hide = hide or bool(chosen[0].hidden)
+            kept = chosen[0].hidden
         rules = rule_system(state)
-        hidden = rules.hidden_stats() if hide else ()
+        hidden = tuple(dict.fromkeys((*kept, *rules.hidden_stats()))) if hide else ()
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, REF, chosen_name, stats, side, hidden, client_seed=part)
+        self.service.add_fighter(
+            bout, REF, chosen_name, stats, side, hidden, client_seed=part, character=played
+        )
         if not hidden:  # a system joined by one stat says it; a whole sheet is not shown
             shown = f" ({rules.describe_stats(stats)})" if rules.join_stat else ""
         else:

@@ -16,6 +16,8 @@ from referee.chat import Roster, parse_line
 from referee.dice import DEFAULT_DIALECT, parse
 from referee.discord.aliases import Aliases
 from referee.discord.links import Links
+from referee.discord.personas import Personas
+from referee.discord.proxy_trust import ProxyTrust
 from referee.discord.replies import Person, Place
 from referee.errors import (
     ForbiddenError,
@@ -233,6 +235,8 @@ class DeskBase:
         self.entropy = entropy
         self.links = Links(store)
         self.aliases = Aliases(store)
+        self.personas = Personas(store)
+        self.proxy_trust = ProxyTrust(store)
         #: The words of the bot's own commands, which no alias may take (set by the bot).
         self.command_words: frozenset[str] = frozenset()
         self.public_url = public_url.rstrip("/") if public_url else None

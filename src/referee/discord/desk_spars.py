@@ -11,6 +11,7 @@ from referee.bout.engine import why_not
 from referee.bout.state import BoutState, Status
 from referee.chat import parse_line
 from referee.dice import DEFAULT_DIALECT
+from referee.discord.character_keys import characters
 from referee.discord.desk_base import (
     DEFAULT_SYSTEM,
     LIVE,
@@ -32,7 +33,9 @@ from referee.discord.desk_base import (
     match_name,
 )
 from referee.discord.desk_ledgers import TableLedgers
-from referee.discord.links import Member
+from referee.discord.links import Character, Member
+from referee.discord.personas import Persona
+from referee.discord.proxy_trust import KINDS
 from referee.discord.render import lines_for, signer
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import (
@@ -40,9 +43,10 @@ from referee.errors import (
     ForbiddenError,
     NotationError,
     NotFoundError,
+    RuleError,
 )
 from referee.numerals import is_whole
-from referee.service.bouts import ANONYMOUS, Caller, rule_system
+from referee.service.bouts import ANONYMOUS, Caller, Via, rule_system
 from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
 from referee.service.redaction import hidden_stats, redact_hidden
@@ -79,33 +83,85 @@ class Spars(TableLedgers):
     def join(self, place: Place, who: Person, args: str) -> Reply:
         """`~spar:join [CS | CHARACTER]`: join the open spar as yourself or a saved character."""
         bout = self.bout_of(place)
+        if who.proxy is not None:
+            return self._join_persona(bout, who, args)
         me = self.links.member(bout, who.id)
         if me is not None and me.fighter:
             raise ConflictError(f"you already fight in this spar as {me.fighter}")
         system = self.service.state(bout).system
         entry, side = _on_side(args)
-        name, stats = self._entrant(who, system, entry)
+        name, stats, saved = self._entrant(who, system, entry)
+        played = _played(saved)
         part = self._seed_part(bout)
-        self.service.add_fighter(bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part)
+        self.service.add_fighter(
+            bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part, character=played
+        )
         self.links.set_member(bout, who.id, fighter=name, name=who.name)
         shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
         on = f" on the side {side}" if side else ""
         return Reply([f"{name} joins the spar{on} ({shown})."])
 
-    def _entrant(self, who: Person, system: str, args: str) -> tuple[str, dict[str, Any]]:
+    def _join_persona(self, bout: str, who: Person, args: str) -> Reply:
+        """`~spar:join CS` (or a saved character of the persona's name) posted through a proxy:
+        the persona joins under the name the proxy posted, held by the member who wrote it."""
+        assert who.proxy is not None
+        entry, side = _on_side(args)
+        name, stats, saved = self._entrant(who, self.service.state(bout).system, entry)
+        if name.casefold() != who.name.casefold():
+            raise NotationError(
+                f"{who.name} joins under its own name: ~spar:join CS, or a character of yours "
+                f"saved as {who.name}"
+            )
+        played = _played(saved)
+        part = self._seed_part(bout)
+        self.service.add_fighter(
+            bout, ANONYMOUS, name, stats, side, joining=True, client_seed=part, character=played
+        )
+        self.personas.hold(bout, Persona(name, who.id, who.proxy))
+        shown = f"CS {stats['cs']}" if "cs" in stats else "sheet saved with ~char"
+        on = f" on the side {side}" if side else ""
+        return Reply([f"{name} joins the spar{on} ({shown}), through {KINDS[who.proxy]}."])
+
+    def _persona(self, bout: str, who: Person) -> str:
+        """The fighter a message posted through a proxy acts for: the persona of the name it
+        was posted under, when the member who wrote it holds that persona."""
+        held = self.personas.named(bout, who.name)
+        if held is None:
+            raise ForbiddenError(
+                f"{who.name} is not fighting in this spar (join through the proxy: ~spar:join CS)"
+            )
+        if held.user_id != who.id:
+            raise ForbiddenError(f"{held.fighter} is not yours to play; nothing changed")
+        return held.fighter
+
+    def _persona_caller(self, bout: str, who: Person, command: k.ChatCommand) -> Caller:
+        """Who a persona is to the service: its own fighter, for its own actions only, with
+        the member and the proxy recorded in the action's event; nobody, for a reading."""
+        if isinstance(command, READ_ONLY):
+            return ANONYMOUS
+        fighter = self._persona(bout, who)
+        if not _own(command, fighter):
+            raise ForbiddenError(
+                "a persona acts only for itself; give the proctor's commands as yourself"
+            )
+        return Caller(Role.FIGHTER, fighter, via=Via(f"discord:{who.id}", str(who.proxy)))
+
+    def _entrant(
+        self, who: Person, system: str, args: str
+    ) -> tuple[str, dict[str, Any], Character | None]:
         stat = find_system(system).join_stat
         if stat is not None and is_whole(args):
-            return who.name, {stat: int(args)}
-        saved = [ch for ch in self.links.characters(who.id) if ch.system == system]
+            return who.name, {stat: int(args)}, None
+        saved = [ch for ch in characters(self.links.store, who.id) if ch.system == system]
         if args:
             chosen = [ch for ch in saved if ch.name.casefold() == args.casefold()]
             if not chosen:
                 raise NotFoundError(
                     f"you have no {system.upper()} character called {args!r} (~char list)"
                 )
-            return chosen[0].name, dict(chosen[0].stats)
+            return chosen[0].name, dict(chosen[0].stats), chosen[0]
         if len(saved) == 1:
-            return saved[0].name, dict(saved[0].stats)
+            return saved[0].name, dict(saved[0].stats), saved[0]
         hint = f"~spar:join 65 (your {stat.upper()})" if stat else "~spar:join CHARACTER"
         raise NotationError(f"say how you join: {hint}")
 
@@ -187,7 +243,7 @@ class Spars(TableLedgers):
         if target is None:
             bout = self.bout_of(place)
             state = self.service.state(bout)
-            me = self.links.member(bout, who.id)
+            me = None if who.proxy else self.links.member(bout, who.id)
             actor = attacker or self._actor(bout, who, state)
             target = (me.target if me and attacker is None else None) or _only_foe(state, actor)
         return self.run(place, who, k.Attack(target, attacker))
@@ -254,6 +310,8 @@ class Spars(TableLedgers):
     def _caller(self, bout: str, who: Person, command: k.ChatCommand) -> Caller:
         """Who a member is to the service for `command`: the referee (the proctor, for the
         referee's commands and for another fighter), the fighter it plays, or nobody."""
+        if who.proxy is not None:
+            return self._persona_caller(bout, who, command)
         me = self.links.member(bout, who.id)
         mine = me.fighter if me is not None else None
         if isinstance(command, READ_ONLY):
@@ -284,6 +342,8 @@ class Spars(TableLedgers):
     def _actor(self, bout: str, who: Person, state: BoutState) -> str:
         """The fighter a member's own action is for: its own, or the non-player fighter the
         proctor acts for on its turn."""
+        if who.proxy is not None:
+            return self._persona(bout, who)
         npc = self._npc_to_act(bout, who, state)
         if npc is not None:
             return npc
@@ -295,7 +355,9 @@ class Spars(TableLedgers):
     def _npc_to_act(self, bout: str, who: Person, state: BoutState) -> str | None:
         """The fighter to act when it is a non-player fighter (no member plays it) and `who`
         holds the proctor's powers without fighting: the proctor acts for it (as the referee
-        does in the web console), by command or button."""
+        does in the web console), by command or button. Never for a persona."""
+        if who.proxy is not None:
+            return None
         me = self.links.member(bout, who.id)
         if me is not None and me.fighter:
             return None
@@ -393,3 +455,13 @@ class Spars(TableLedgers):
             if allowed(kind, foe.name)
         ]
         return buttons + specials[:MAX_CHOICES]
+
+
+def _played(saved: Character | None) -> tuple[str, int] | None:
+    """The saved character a member joins with, as (id, version) for its join; refused when it
+    has hidden stats (an NPC's, which the proctor fields)."""
+    if saved is not None and saved.hidden:
+        raise RuleError(
+            f"{saved.name} has hidden stats (an NPC's): the proctor fields it (~spar:npc)"
+        )
+    return None if saved is None or saved.id is None else (saved.id, saved.version)

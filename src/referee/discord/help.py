@@ -64,6 +64,9 @@ COMMANDS: dict[str, str] = {
     "the seed and attaches the export), add @user CS [SIDE] (or add NAME CS), remove @user, "
     "update @user wounds=3 cs=70, override [SEQ] NAME=WOUNDS, assign @user. Each also "
     "without spar: (~pause, ~add Bob the Bold 50).",
+    "luck": "~luck: your record (bouts fought, won, lost) and luck against the exact odds, from "
+    "verified exports of every closed spar and table ledger you fought in here; ~luck @member, "
+    "~luck NAME: theirs; ~luck [NAME] BOUT_ID ...: the closed bouts named (docs/luck.md).",
     "char": "~char set NAME cs=65 (or SRP: skill=13 defense=11 hits=10 weapon=mace "
     "armor=leather), ~char list, ~char show NAME, ~char delete NAME.",
 }
@@ -73,6 +76,10 @@ COMMANDS.update({
     "help": "~help: every command; ~help COMMAND: one of them, with examples (~help roll, "
     "~help spar:clock).",
     "prefix": "~prefix X (Manage Server): this server's own prefix instead of ~, e.g. ~prefix !",
+    "proxy": "~proxy: the proxy bots (PluralKit, Tupperbox) whose messages act for the "
+    "characters they post as; ~proxy trust pluralkit|tupperbox [APPLICATION_ID], ~proxy "
+    "distrust pluralkit|tupperbox|APPLICATION_ID, ~proxy default (Manage Server). Through a "
+    "trusted proxy, ~spar:join 65 joins the character, ~attack acts for it.",
     "spar:pause": "~spar:pause (proctor): stop the spar; nothing can act until ~spar:resume. "
     "The turn clock stands still.",
     "spar:resume": "~spar:resume (proctor): go on after ~spar:pause; the turn clock starts again.",

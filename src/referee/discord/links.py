@@ -12,7 +12,9 @@ their seeds stay in the store's tables; nothing here is needed to verify a bout.
   (nobody) holds a channel's table ledger from before version 4 until it is revealed.
 - `discord_members`: per bout, which Discord user plays which fighter, and who is the proctor
   (in a table ledger: the member whose ledger it is, as its one fighter).
-- `discord_characters`: saved characters per Discord user (`~char set`).
+- `discord_characters`: saved characters per Discord user, before version 7 (empty since:
+  they are the service's characters now, `referee.service.characters`).
+- `discord_character_keys`: each member's character key (`referee.discord.character_keys`).
 - `discord_guilds`: a server's own command prefix.
 - `discord_roll_tables`: a server's roll tables (`~table`, `~choose NAME`).
 - `discord_aliases`: each member's dice aliases (`~alias`; `referee.discord.aliases`).
@@ -20,11 +22,21 @@ their seeds stay in the store's tables; nothing here is needed to verify a bout.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Column, Integer, MetaData, Table, Text, delete, insert, select, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -105,11 +117,15 @@ class Member:
 
 @dataclass(frozen=True, slots=True)
 class Character:
-    """A saved character: its name, rule system and stats."""
+    """A saved character: its name, rule system and stats; once saved, its id and version in
+    the service (`referee.service.characters`) and the stats it hides as an NPC."""
 
     name: str
     system: str
     stats: dict[str, Any]
+    id: str | None = field(default=None, repr=False)
+    version: int = field(default=0, repr=False)
+    hidden: tuple[str, ...] = field(default=(), repr=False)
 
 
 class Links:
@@ -243,6 +259,20 @@ class Links:
             ).all()  # fmt: skip
         return [Member(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]
 
+    def fought(
+        self, *, user_id: int | None = None, fighter: str | None = None
+    ) -> list[tuple[str, str]]:
+        """(bout, fighter) of every bout the bot knows a member fought in: one member's
+        (`user_id`), or every member's who fought under the name `fighter`."""
+        where: list[ColumnElement[bool]] = [MEMBERS.c.fighter.is_not(None)]
+        if user_id is not None:
+            where.append(MEMBERS.c.user_id == str(user_id))
+        if fighter is not None:
+            where.append(MEMBERS.c.fighter == fighter)
+        with self.store.client_reads() as conn:
+            rows = conn.execute(select(MEMBERS.c.bout_id, MEMBERS.c.fighter).where(*where)).all()
+        return [(str(r[0]), str(r[1])) for r in rows]
+
     def member(self, bout_id: str, user_id: int) -> Member | None:
         """One user in a bout, or None."""
         return next((m for m in self.members(bout_id) if m.user_id == str(user_id)), None)
@@ -268,36 +298,6 @@ class Links:
         conn = self.store.client_writes()
         conn.execute(update(MEMBERS).where(MEMBERS.c.bout_id == bout_id).values(proctor=0))
         self.set_member(bout_id, user_id, proctor=True)
-
-    # -- characters ----------------------------------------------------------------------
-
-    def characters(self, user_id: int) -> list[Character]:
-        """A user's saved characters, by name."""
-        with self.store.client_reads() as conn:
-            rows = conn.execute(
-                select(CHARACTERS.c.name, CHARACTERS.c.system, CHARACTERS.c.stats)
-                .where(CHARACTERS.c.user_id == str(user_id))
-                .order_by(CHARACTERS.c.name)
-            ).all()
-        return [Character(r[0], r[1], json.loads(r[2])) for r in rows]
-
-    def save_character(self, user_id: int, character: Character) -> None:
-        """Save (or replace) one of the user's characters."""
-        where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == character.name)
-        stats = json.dumps(character.stats, sort_keys=True)
-        conn = self.store.client_writes()
-        conn.execute(delete(CHARACTERS).where(where))
-        conn.execute(
-            insert(CHARACTERS).values(
-                user_id=str(user_id), name=character.name, system=character.system, stats=stats
-            )
-        )
-
-    def delete_character(self, user_id: int, name: str) -> bool:
-        """Delete a saved character; whether there was one."""
-        where = (CHARACTERS.c.user_id == str(user_id)) & (CHARACTERS.c.name == name)
-        conn = self.store.client_writes()
-        return bool(conn.execute(delete(CHARACTERS).where(where)).rowcount)
 
     # -- roll tables ---------------------------------------------------------------------
 

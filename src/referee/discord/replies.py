@@ -7,11 +7,15 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """Who asks: their Discord id, the name they show, and whether they may manage the server."""
+    """Who asks: their Discord id, the name they show, and whether they may manage the server.
+
+    `proxy`: the kind of proxy bot (`pluralkit`, `tupperbox`) the member speaks through, as
+    the persona `name` (the name the proxy posted under); None when they speak as themselves."""
 
     id: int
     name: str
     admin: bool = False
+    proxy: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,11 +138,16 @@ def register_slash(bot: RefereeBot) -> None:
             interaction, lambda: Reply([command_help(command, aliases) if command else HELP])
         )
 
-    @tree.command(name="char", description="Your characters: set NAME cs=65 | list | show | delete")
+    @tree.command(
+        name="char", description="Your characters: set NAME cs=65 | list | show | delete | key"
+    )
     async def char(interaction: discord.Interaction, words: str = "list") -> None:
         here = interaction.guild is not None
         await respond(
-            interaction, lambda: character_reply(desk.links, interaction.user.id, words, here)
+            interaction,
+            lambda: character_reply(
+                desk.links, interaction.user.id, words, here, private=True, url=desk.public_url
+            ),
         )
 
     @tree.command(name="choose", description="One of your items, or a roll on a roll table")

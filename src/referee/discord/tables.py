@@ -7,11 +7,16 @@ them the bot made its tables itself, in version 1's shape without `dialect`: hen
 EXISTS, then the new column. Never edit a version that has shipped: add a new one.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4, 5]
+[1, 2, 3, 4, 5, 6, 7]
 """
 
 from __future__ import annotations
 
+import json
+
+from sqlalchemy import text
+
+from referee.service.characters import new_character_id, new_key
 from referee.store import PartMigrations, Store, migrate_part
 
 #: The name the bot's tables go by in the store's `schema_parts`.
@@ -98,10 +103,75 @@ _V5 = (
     )""",
 )
 
+#: The proxy bots each server trusts beyond (or instead of) the default ones, and the fighters
+#: members play through them (`referee.discord.proxy_trust`, `referee.discord.personas`).
+_V6 = (
+    """CREATE TABLE discord_proxies (
+        guild_id TEXT NOT NULL,
+        application_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        trusted INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, application_id)
+    )""",
+    """CREATE TABLE discord_personas (
+        bout_id TEXT NOT NULL,
+        fighter TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        proxy TEXT NOT NULL,
+        PRIMARY KEY (bout_id, fighter)
+    )""",
+)
+
+#: Each member's character key (`referee.discord.character_keys`): the bot holds it for the
+#: member, as a browser or a HUD holds its own, to make, change and field the member's
+#: characters in the service (`referee.service.characters`). The characters saved before
+#: (`discord_characters`) move into the service under each member's key when the bot starts
+#: (`move_old_characters`), and that table is left empty (a shipped table, kept).
+_V7 = (
+    """CREATE TABLE discord_character_keys (
+        user_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        PRIMARY KEY (user_id)
+    )""",
+)
+
 #: (version, DDL statements): the versions a database lacks run in order, in one transaction.
-MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
+MIGRATIONS: PartMigrations = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7))
 
 
 def make_tables(store: Store) -> None:
-    """Bring the bot's tables in the store's database up to the last version."""
+    """Bring the bot's tables in the store's database up to the last version, and move the
+    characters saved before version 7 into the service's."""
     migrate_part(store.engine, PART, MIGRATIONS)
+    move_old_characters(store)
+
+
+def move_old_characters(store: Store) -> int:
+    """Every character left in `discord_characters` becomes a character of the service under
+    its member's key (made now for a member who has none), and leaves that table, in one
+    transaction: nothing lost, nothing moved twice. How many moved."""
+    with store.unit():
+        conn = store.client_writes()
+        rows = conn.execute(
+            text(
+                "SELECT user_id, name, system, stats FROM discord_characters ORDER BY user_id, name"
+            )
+        ).all()
+        for user_id, name, system, stats in rows:
+            found = conn.execute(
+                text("SELECT key FROM discord_character_keys WHERE user_id = :u"), {"u": user_id}
+            ).scalar()
+            key = str(found) if found is not None else new_key()
+            if found is None:
+                store.add_character_key(key)
+                conn.execute(
+                    text("INSERT INTO discord_character_keys (user_id, key) VALUES (:u, :k)"),
+                    {"u": user_id, "k": key},
+                )
+            store.add_character(
+                key, new_character_id(), name=name, system=system, sheet=json.loads(stats),
+                gear=(), hidden=(),
+            )  # fmt: skip
+        if rows:
+            conn.execute(text("DELETE FROM discord_characters"))
+    return len(rows)

@@ -2,7 +2,7 @@
 
 The service holds one Ed25519 key (made at its first start, kept in its database). Every roll
 receipt it says (an HTTP answer, a chat line, the Discord bot's, the Second Life HUD's) can
-carry `sig:KEYID.BOUTTAG.SIGNATURE` after it (`referee.dice.chat.SIGNATURE`, the text): the
+carry `sig:KEYID.BOUTTAG.SIGNATURE` after it (`referee.aol.SIGNATURE`, the text): the
 signature of the canonical JSON (`referee.ledger.canonical`) of
 
     {"bout": BOUTTAG, "dice": ["d100"], "faces": [47], "nonce": 3, "roller": "Tarl",

@@ -50,6 +50,11 @@ class BoutOpened(Shape):
     ledger: int | None = public(omit=True)
     #: The referee's part of the client seed (given when the bout was made, or drawn).
     client_seed: str | None = public(omit=True)
+    #: The next fight of an evening: the bout it follows (its id), that bout's final head
+    #: hash (its `closed` event's), and the evening's play clock in minutes as it begins.
+    follows: str | None = public(omit=True)
+    follows_head: str | None = public(omit=True)
+    clock: int | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +69,15 @@ class FighterAdded(Shape):
     #: The fighter's own part of the client seed, given as it joined (`:` and this follow
     #: the parts before it).
     seed_part: str | None = public(omit=True)
+    #: The saved character that joined (`referee.service.characters`): its id and the version
+    #: of its sheet, so an export says which sheet fought (absent: a fighter made for the bout).
+    character: str | None = public(omit=True)
+    character_version: int | None = public(omit=True)
+    #: Carried from the fight this bout follows (an evening): the wounds and conditions it
+    #: ended that fight with (its stats are the sheet it ended it with).
+    carried: bool | None = public(omit=True)
+    wounds: int | None = public(omit=True)
+    conditions: Mapping[str, int | None] | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,6 +95,8 @@ class FighterUpdated(Shape):
     stats: Stats | None = private("name", omit=True)
     wounds: int | None = public(omit=True)
     hidden: tuple[str, ...] | None = public(omit=True)
+    #: Why (the referee's words between fights: rest, healing, recovery), when given.
+    reason: str | None = public(omit=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,6 +131,9 @@ class Action(Shape):
     by: str | None = public(omit=True)
     failed: bool | None = public(omit=True)
     label: str | None = public(omit=True)
+    #: A fighter's own action given on its behalf through a proxy bot: `member`, who gave
+    #: it (`discord:USER_ID`), and `proxy`, the proxy that carried it (`pluralkit`).
+    via: Mapping[str, JSON] | None = public(omit=True)
 
 
 #: Most dice one roll may hold, and most sides a die may have, in a roll read from an export.
@@ -290,6 +309,15 @@ class Closed(Shape):
     commitment: str | None = public(omit=True)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimePassed(Shape):
+    """Play time passed: `minutes` of it, the evening's `clock` after them, and why."""
+
+    minutes: int = public()
+    clock: int = public()
+    reason: str = public()
+
+
 #: Each event type's payload shape.
 SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.BOUT_OPENED: BoutOpened,
@@ -319,4 +347,5 @@ SHAPES: Mapping[EventType, type[Shape]] = {
     EventType.REFEREE_CHANGED: Nothing,
     EventType.SEED_ROTATED: SeedRotated,
     EventType.CLOSED: Closed,
+    EventType.TIME_PASSED: TimePassed,
 }

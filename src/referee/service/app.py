@@ -34,11 +34,14 @@ from referee.service import (
     receipts,
     routes_actions,
     routes_bouts,
+    routes_characters,
     routes_chat,
+    routes_evening,
     routes_events,
     routes_fighters,
     routes_judge,
     routes_lab,
+    routes_luck,
     routes_powers,
     routes_signing,
     routes_world,
@@ -215,7 +218,9 @@ def create_app(
     )
     app.state.service = service
     app.state.live = hub
-    app.add_middleware(BodyLimit, limit=MAX_BODY, wider=routes_judge.BODY_LIMITS)
+    app.add_middleware(
+        BodyLimit, limit=MAX_BODY, wider={**routes_judge.BODY_LIMITS, **routes_luck.BODY_LIMITS}
+    )
     if limits.counts:  # every rate off: no layer that would count nothing
         app.add_middleware(RateLimits, limits=limits, shared=store.shared_counters())
     app.add_middleware(SecurityHeaders)
@@ -273,11 +278,14 @@ def create_app(
         routes_events,
         routes_chat,
         routes_world,
+        routes_characters,
+        routes_evening,
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
     app.include_router(routes_signing.router)
     app.include_router(routes_lab.router)
+    app.include_router(routes_luck.router)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -9,9 +9,11 @@ it is stored.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.bout import commands as c
+from referee.bout.commands import Via as Via
 from referee.bout.engine import REFEREE, decide, failed, system_of
 from referee.bout.events import Event, EventType
 from referee.bout.names import fighter_name
@@ -25,6 +27,7 @@ from referee.ledger.seal import SALT_BYTES, Draft, without_seal
 from referee.payloads import events as p
 from referee.rng import RecordingRng, new_server_seed
 from referee.rng.streams import SCHEME_KEY, STREAMS
+from referee.service import evenings
 from referee.service.answers import action_answer as action_answer
 from referee.service.answers import failure_of as failure_of
 from referee.service.budgets import Spending
@@ -63,10 +66,12 @@ class RefereeService(BoutReader):
         client_seed: str | None = None,
         rules: Mapping[str, Any] | None = None,
         dialect: str = "roll20",
+        follows: Mapping[str, JSON] | None = None,
     ) -> dict[str, Any]:
         """A new bout: the commitment is published now, before any roll.
 
-        `dialect` is the dice notation its in-bout rolls are read in (roll20, onlinehost, d20).
+        `dialect` is the dice notation its in-bout rolls are read in (roll20, onlinehost, d20);
+        `follows`, the header's link to the fight it follows (`referee.bout.evening.Link`).
         The bout, its first seed, the referee's token and its opening event: one transaction.
         """
         rule_system = find_system(system)(rules or {})
@@ -97,6 +102,7 @@ class RefereeService(BoutReader):
                 # every input of every face in the chain, hidden values sealed (docs/ledger.md)
                 "ledger": WHOLE_RECORD,
                 "client_seed": record.client_seed,
+                **(follows or {}),
             }
             opened = [Event(e.type, e.actor, {**e.payload, **header}) for e in opened]
             self.store.extend(record.id, lambda current, rng: opened, dice=False)
@@ -119,11 +125,14 @@ class RefereeService(BoutReader):
         hidden: Sequence[str] = (),
         client_seed: str | None = None,
         joining: bool = False,
+        character: tuple[str, int] | None = None,
     ) -> dict[str, Any]:
         """Add a fighter (the referee's) or let one join (anyone, while the bout is open).
 
         A fighter may add its own part to the client seed, until the first roll. The fighter,
-        its part of the client seed and its token are stored in one transaction.
+        its part of the client seed and its token are stored in one transaction. `character`:
+        the saved character (id, version) it is, recorded in its join
+        (`referee.service.characters.join_character`).
         """
         if joining and caller.role is Role.FIGHTER:
             raise ConflictError("this token already speaks for a fighter")
@@ -134,7 +143,9 @@ class RefereeService(BoutReader):
         # (the engine's permission check refuses anyone else).
         by = name if joining and caller.role is None else caller.who
         part = None if client_seed is None else _seed_part(client_seed)
-        command = c.AddFighter(name, dict(stats), side, tuple(hidden), seed_part=part)
+        command = c.AddFighter(
+            name, dict(stats), side, tuple(hidden), seed_part=part, character=character
+        )
 
         def check(state: BoutState) -> None:
             if joining and state.status is not Status.OPEN:
@@ -164,7 +175,21 @@ class RefereeService(BoutReader):
         401 without a token; whether the caller may give the command is the engine's one
         permission check (`referee.bout.permissions`).
         """
+        if caller.via is not None and isinstance(command, c.Act):
+            command = replace(command, via=caller.via)  # recorded in its action event
         return self._write(bout_id, command, caller.who)
+
+    def referee_command(
+        self, bout_id: str, command: c.Command, grant: tuple[str, str] | None = None
+    ) -> list[Record]:
+        """`command` given by the bout's referee, whose say the caller already has (the next
+        fight of an evening: `referee.service.evenings`); `grant` (token, fighter) gives a
+        carried fighter its token in the same write."""
+        return self._write(bout_id, command, REFEREE, grant=grant)
+
+    def next_fight(self, bout_id: str, caller: Caller, **given: Any) -> dict[str, Any]:
+        """The next fight of an evening after `bout_id` (`referee.service.evenings`)."""
+        return evenings.next_fight(self, bout_id, caller, **given)
 
     def remove(self, bout_id: str, caller: Caller, name: str) -> list[Record]:
         """The referee removes a fighter, or a fighter quits (with its own token).

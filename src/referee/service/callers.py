@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from referee.bout.commands import Via
 from referee.bout.engine import REFEREE
 from referee.errors import AuthError, ForbiddenError
 from referee.store import Role, TokenRecord
@@ -21,6 +22,8 @@ class Caller:
 
     role: Role | None
     fighter: str | None = None
+    #: The person and the proxy a client speaks for the fighter through (its own actions).
+    via: Via | None = None
 
     @property
     def who(self) -> str:

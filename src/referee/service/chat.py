@@ -64,12 +64,25 @@ def roster(state: BoutState) -> k.Roster:
     return k.Roster(tuple(f.name for f in state.fighters), sides, state.dialect)
 
 
-def answer_chat(service: RefereeService, bout_id: str, caller: Caller, line: str) -> str:
-    """The plain-text answer to one chat line (errors raise, as `RefereeError`)."""
+def answer_chat(
+    service: RefereeService, bout_id: str, caller: Caller, line: str, key: str | None = None
+) -> str:
+    """The plain-text answer to one chat line (errors raise, as `RefereeError`). `key`: the
+    character key the client holds (`referee.service.chat_characters`): it runs the `char`
+    lines and `join`, and acts for the fighter its character plays when no token is given."""
+    from referee.service.chat_characters import CHARACTER_COMMANDS, caller_of_key, run_character
+
     service.store.get_bout(bout_id)  # an unknown bout is 404 whatever the line
     command = k.parse_line(line, roster(service.state(bout_id)))
+    if isinstance(command, CHARACTER_COMMANDS):
+        with service.unit():
+            return clip(run_character(service, bout_id, caller, command, key))
+    caller = caller_of_key(service, bout_id, caller, key)
     if not isinstance(command, k.Help) and caller.role is None:
-        raise AuthError(f"`{command}` needs a token of this bout (Authorization: Bearer TOKEN)")
+        raise AuthError(
+            f"`{command}` needs a token of this bout (Authorization: Bearer TOKEN) or the "
+            "character key of a fighter in it"
+        )
     return clip(run_command(service, bout_id, caller, command).line)
 
 

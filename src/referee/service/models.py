@@ -185,11 +185,13 @@ class AddFighter(Strict):
 
 
 class UpdateFighter(Strict):
-    """The referee's update: new stat values and/or wounds."""
+    """The referee's update: new stat values and/or wounds, conditions to clear, and why."""
 
     cs: CS | None = None
     sheet: BoundedObject | None = None
     wounds: Wounds | None = None
+    reason: str = Field(default="", max_length=MAX_TEXT)
+    clear: list[str] = Field(default_factory=list, max_length=20)
 
     @field_validator("sheet")
     @classmethod
@@ -268,3 +270,44 @@ class Override(Strict):
     of: Seq
     wounds: dict[str, Wounds] = Field(max_length=20)
     note: str = Field(default="", max_length=200)
+
+
+#: Most minutes of play one request lets pass (a week).
+MAX_MINUTES = 7 * 24 * 60
+Minutes = Annotated[int, Field(ge=0, le=MAX_MINUTES, strict=True), BeforeValidator(whole)]
+
+
+class PassTime(Strict):
+    """`{"minutes": 60, "reason": "a rest at the inn"}`: play time passes (the evening's)."""
+
+    minutes: Minutes
+    reason: str = Field(min_length=1, max_length=MAX_TEXT)
+
+
+class Change(Strict):
+    """One change of a fighter between fights, with its reason (`heal` takes hits back,
+    `wounds` sets them, `sheet` changes stats, `clear` ends conditions)."""
+
+    fighter: str = Name
+    reason: str = Field(min_length=1, max_length=MAX_TEXT)
+    heal: Wounds | None = None
+    wounds: Wounds | None = None
+    sheet: BoundedObject | None = None
+    clear: list[str] = Field(default_factory=list, max_length=20)
+
+    @field_validator("sheet")
+    @classmethod
+    def _bounded_sheet(cls, value: Any) -> Any:
+        return bounded(value, "sheet")
+
+
+class NextFight(Strict):
+    """The next fight of an evening: its name (default: the last one's), the play time that
+    passes first and why, the referee's changes, and who is left behind."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+    minutes: Minutes = 0
+    reason: str = Field(default="", max_length=MAX_TEXT)
+    changes: list[Change] = Field(default_factory=list, max_length=MAX_ITEMS)
+    leave: list[str] = Field(default_factory=list, max_length=20)
+    client_seed: str | None = Field(default=None, min_length=1, max_length=64)

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
 
 from referee.service.bouts import Caller
+from referee.service.characters import KEY_HEADER
 from referee.service.chat import answer_chat, read_line
 from referee.service.routing import Ask, Writer
 
@@ -28,14 +29,19 @@ def routes(ask: Ask, router: APIRouter) -> None:
     )
     async def chat(bout_id: str, request: Request, write: Writer) -> PlainTextResponse:
         """One chat line in (text/plain, UTF-8, at most 1,024 bytes), one plain-text answer
-        out (at most 1,024 bytes); every error is one `error: ...` line.
+        out (at most 1,024 bytes); every error is one `error: ...` line. An
+        `X-Character-Key: ck_...` header runs the character lines (`char list`, `char new`,
+        `char set`, `join`) and acts for the fighter the key's character plays.
 
         The whole line is one transaction: a line that fails stores nothing.
         """
         line = read_line(await request.body())
+        # A character key (`referee.service.chat_characters`), read as a header of the request
+        # itself so the route keeps its lean lane; never said back.
+        key = request.headers.get(KEY_HEADER)
 
         def run(caller: Caller) -> str:
-            return answer_chat(service, bout_id, caller, line)
+            return answer_chat(service, bout_id, caller, line, key)
 
         answer = await write.once(line, run)
         return PlainTextResponse(str(answer))

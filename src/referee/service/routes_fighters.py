@@ -52,7 +52,7 @@ def routes(ask: Ask, router: APIRouter) -> None:
         bout_id: str, name: str, body: m.UpdateFighter, write: Writer
     ) -> dict[str, Any]:
         """The referee changes a fighter's stats or wounds."""
-        command = c.UpdateFighter(name, body.stats(), body.wounds)
+        command = c.UpdateFighter(name, body.stats(), body.wounds, body.reason, tuple(body.clear))
         return dict(
             await write.once(
                 body,

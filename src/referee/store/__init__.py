@@ -11,6 +11,7 @@ are its own (the service and the Discord bot import this module only).
 """
 
 from referee.errors import StorageError
+from referee.store.characters import CharacterRecord
 from referee.store.counters import SharedCounters, counter_key
 from referee.store.engine import default_url, engine_url
 from referee.store.migrations import PartMigrations, migrate_part
@@ -32,6 +33,7 @@ __all__ = [
     "MAX_NEW_EVENTS",
     "SCHEMA_VERSION",
     "BoutRecord",
+    "CharacterRecord",
     "Dice",
     "DraftBuild",
     "PartMigrations",

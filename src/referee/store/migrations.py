@@ -24,22 +24,28 @@ _MIGRATION_LOCK = 0x5EFE_EE01
 
 
 def migrate(engine: Engine) -> int:
-    """Bring the schema up to `SCHEMA_VERSION`; safe when several processes start at once."""
+    """Bring the schema up to `SCHEMA_VERSION`: every version of `MIGRATIONS` the database has
+    not recorded, in order; safe when several processes start at once."""
     with StorageErrors(engine), write_transaction(engine) as connection:
         if is_postgres(engine):
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         connection.exec_driver_sql(
             "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
         )
-        current = connection.execute(text("SELECT max(version) FROM schema_version")).scalar()
-        current = int(current or 0)
+        applied = {
+            int(row[0]) for row in connection.execute(text("SELECT version FROM schema_version"))
+        }
+        current = max(applied, default=0)
         if current > SCHEMA_VERSION:
             raise StorageError(
                 f"database {safe_url(engine)!r} has schema version {current}, newer than "
                 f"this referee knows ({SCHEMA_VERSION}); upgrade referee"
             )
+        # Every version the database lacks, in order, not only those above its highest: two
+        # parts made at once may number theirs 7 and 8, and a database that ran 8 first
+        # still gets 7.
         for version, steps in MIGRATIONS:
-            if version > current:
+            if version not in applied:
                 for statement in steps:
                     connection.exec_driver_sql(statement)
                 connection.execute(

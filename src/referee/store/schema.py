@@ -7,9 +7,10 @@ that has shipped: add a new version. A client package (the Discord bot) keeps ta
 own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 5, 6, 7]
->>> sorted(METADATA.tables)
-['bouts', 'events', 'receipts', 'seeds', 'signing_keys', 'tokens']
+[1, 2, 5, 6, 7, 8]
+>>> sorted(METADATA.tables)  # doctest: +NORMALIZE_WHITESPACE
+['bouts', 'character_keys', 'character_versions', 'characters', 'events', 'receipts',
+ 'seeds', 'signing_keys', 'tokens']
 """
 
 from __future__ import annotations
@@ -101,6 +102,42 @@ SIGNING_KEYS = Table(
     Column("created_at", Text, nullable=False),
 )
 
+#: A player's character keys, stored only as SHA-256 hex of the key (a bearer secret, like a
+#: token: `referee.store.characters`).
+CHARACTER_KEYS = Table(
+    "character_keys",
+    METADATA,
+    Column("key_hash", Text, primary_key=True),
+    Column("created_at", Text, nullable=False),
+)
+
+#: One row per character: whose key holds it, its last version, and whether it was retired
+#: (no longer listed nor joined; its versions stay, as the chains that name them do).
+CHARACTERS = Table(
+    "characters",
+    METADATA,
+    Column("id", Text, primary_key=True),
+    Column("key_hash", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", Text, nullable=False),
+    Column("retired", Integer, nullable=False),
+)
+
+#: Every version of every character, never changed once written: its name, rule system, sheet
+#: (the stats as its rule system checks them, JSON), gear (JSON) and hidden stats (JSON).
+CHARACTER_VERSIONS = Table(
+    "character_versions",
+    METADATA,
+    Column("character_id", Text, primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("system", Text, nullable=False),
+    Column("sheet", Text, nullable=False),
+    Column("gear", Text, nullable=False),
+    Column("hidden", Text, nullable=False),
+    Column("at", Text, nullable=False),
+)
+
 _V1 = (
     """CREATE TABLE bouts (
         id TEXT PRIMARY KEY,
@@ -183,6 +220,35 @@ _V7 = (
     )""",
 )
 
+#: Version 8: characters that last beyond one bout, held by a player's key (docs/api.md,
+#: "Characters"). (`migrate` applies every version a database lacks, so versions may arrive in
+#: any order.)
+_V8 = (
+    """CREATE TABLE character_keys (
+        key_hash TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE characters (
+        id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL REFERENCES character_keys (key_hash),
+        version INTEGER NOT NULL CHECK (version >= 1),
+        created_at TEXT NOT NULL,
+        retired INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX characters_by_key ON characters (key_hash)",
+    """CREATE TABLE character_versions (
+        character_id TEXT NOT NULL REFERENCES characters (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        sheet TEXT NOT NULL,
+        gear TEXT NOT NULL,
+        hidden TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (character_id, version)
+    )""",
+)
+
 #: Versions no longer in `MIGRATIONS`: their steps belong to a client package now (`_V5`).
 RETIRED_VERSIONS = (3, 4)
 
@@ -193,7 +259,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (5, _V5),
     (6, _V6),
     (7, _V7),
+    (8, _V8),
 )
 
-#: The schema version this code reads and writes.
-SCHEMA_VERSION = MIGRATIONS[-1][0]
+#: The schema version this code reads and writes (the highest it knows).
+SCHEMA_VERSION = max(version for version, _ in MIGRATIONS)

@@ -7,7 +7,8 @@ the new events into the chain itself (`extend`), so they extend it by constructi
 every new roll must be a throw of the dice it handed out, at the bout's secret seed.
 
 A `Store` is its parts, one module each: `bouts`, `seeds`, `tokens`, `events`, `receipts` and
-`keys`, over what they share (`core`); this module adds opening, closing and units of work
+`characters` and `keys`, over what they share (`core`); this module adds opening, closing and
+units of work
 (`referee.store.units`). SQLite's write transaction has one owner, `referee.store.writers`.
 
 >>> from dataclasses import dataclass
@@ -42,6 +43,7 @@ from sqlalchemy.exc import DBAPIError
 
 from referee.errors import StorageError
 from referee.store.bouts import Bouts
+from referee.store.characters import Characters
 from referee.store.clock import utc_now
 from referee.store.core import HELD_EVENTS
 from referee.store.counters import SharedCounters
@@ -63,7 +65,7 @@ __all__ = ["HELD_EVENTS", "MAX_EVENTS_PER_BOUT", "MAX_NEW_EVENTS", "Dice", "Draf
 _JOINED: AbstractContextManager[None] = nullcontext()
 
 
-class Store(Bouts, Seeds, Tokens, Events, Receipts, Keys):
+class Store(Bouts, Seeds, Tokens, Events, Receipts, Characters, Keys):
     """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
 
     __slots__ = ()

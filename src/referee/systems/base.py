@@ -156,6 +156,16 @@ class RuleSystem(ABC):
         """Why `fighter` may not take an action of `kind` now (a condition), or None."""
         return None
 
+    def recovered(self, fighter: Fighter, clock: int) -> tuple[dict[str, JSON], str] | None:
+        """What play time up to minute `clock` of the evening restores by itself (SRP-17: 0 PM
+        an hour after passing out), as stats to change and the reason; None: nothing."""
+        return None
+
+    def refuse_change(self, fighter: Fighter, stats: Mapping[str, Any], clock: int) -> str | None:
+        """Why the referee's change of `fighter`'s stats to `stats` at minute `clock` breaks a
+        rule of time (SRP-17: no 0 PM within the hour), or None."""
+        return None
+
 
 _REGISTRY: dict[str, type[RuleSystem]] = {}
 

@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import NotationError
 from referee.systems.msv.rules import MsvRules
@@ -29,12 +29,15 @@ from referee.transcripts.announce import (
 from referee.transcripts.authors import name_key
 from referee.transcripts.decoding import check_text, decode_log
 from referee.transcripts.fighters import Fighter, check_fighters, parse_fighter, with_sides
+from referee.transcripts.formats import Catalogue
 from referee.transcripts.judge import Marker, decide
 from referee.transcripts.reader import LogLine, Transcript, read_log
-from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import COMMITMENT_RE, ROTATION_RE
 from referee.transcripts.targets import TargetBook, mentions
 from referee.transcripts.verdict import Verdict
+
+if TYPE_CHECKING:  # the receipts against a ledger are loaded only with an export
+    from referee.transcripts.receipts import Ledger
 
 EXAMPLE_ANNOUNCEMENT = "'Spar between Tarl Cabot (CS 65) and PaKur (CS 70)'"
 #: How much of a log's start is searched first for its announcement (in characters).
@@ -64,15 +67,18 @@ def judge_log(
     hosts: Sequence[str] = (),
     sides: Sequence[str] = (),
     format: str | None = None,
+    formats: Catalogue | None = None,
     key: str | None = None,
 ) -> Judgement:
     """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
     bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots;
-    `key` is the host's public key (any form `referee.ledger.signatures.read_key` reads; by
-    default the export's), which its signed lines are checked by."""
+    `formats` are the formats and roll shapes to read it with (default: the built-in ones;
+    `referee.transcripts.format_files.with_format_files` adds a community's); `key` is the
+    host's public key (any form `referee.ledger.signatures.read_key` reads; by default the
+    export's), which its signed lines are checked by."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    return _judge(text, fighters, rules, export, hosts, sides, format, key)
+    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key)
 
 
 def _judge(
@@ -83,10 +89,11 @@ def _judge(
     hosts: Sequence[str],
     sides: Sequence[str],
     format: str | None,
+    formats: Catalogue | None,
     key: str | None = None,
 ) -> Judgement:
-    transcript = read_log(text, hosts, format)
-    ledger = Ledger.from_export(export) if export is not None else None
+    transcript = read_log(text, hosts, format, formats=formats)
+    ledger = _ledger(export) if export is not None else None
     # the host signs when its key is given, or the log holds signed lines (an export's key
     # checks them: `referee export --chat`, written from the export, holds none)
     if key is not None or "sig:" in transcript.body:
@@ -122,6 +129,14 @@ def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
         transcript.rolls, transcript.raw, public, bout if isinstance(bout, str) else None
     )
     return replace(transcript, notes=transcript.notes + notes) if notes else transcript
+
+
+def _ledger(export: Any) -> Ledger:
+    """The export's ledger (its module loads the event payloads: only a judge with an export
+    needs them)."""
+    from referee.transcripts.receipts import Ledger
+
+    return Ledger.from_export(export)
 
 
 def _fighters(

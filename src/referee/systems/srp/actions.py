@@ -16,7 +16,7 @@ from referee.rng import Rng
 from referee.systems.srp.gear import Code, Weapon
 from referee.systems.srp.levels import Level, check_d20
 from referee.systems.srp.melee import THREE_DICE, Attack, Defense, check_faces
-from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
+from referee.systems.srp.rules import DEFAULT_RULES, DisarmUndefended, SrpRules
 from referee.systems.srp.sheet import DefenseKind
 from referee.vocabulary import JSON
 
@@ -68,6 +68,9 @@ class Condition(enum.Enum):
     """Loses its next action (unhorsing: attacker and defender alike)."""
     BREAKING_FREE = "breaking_free"
     """Has spent the first of the two actions that break a grapple."""
+    IN_SPIRIT_COMBAT = "in_spirit_combat"
+    """Has fought a round of spirit combat: doing anything else costs 1 PM while a foe in
+    it has PM to fight on (SRP-17)."""
 
     @property
     def rounds(self) -> int | None:
@@ -212,6 +215,10 @@ def resolve_special(
     else:
         lines.append("defense: none (the defender cannot defend)")
     worked = att >= Level.SUCCESS and (dfn is None or dfn is Level.FAILURE)
+    undefended = rules.disarm_undefended is DisarmUndefended.FAILS
+    if action is Special.DISARM and dfn is None and worked and undefended:
+        worked = False
+        lines.append("disarm against no defense: no weapon defense to miss (disarm_undefended)")
     if action is Special.DISARM and defense.kind not in (DefenseKind.WEAPON, DefenseKind.NONE):
         worked = False
         lines.append(f"disarm needs a weapon defense; a {defense.kind.value} defense is unaffected")

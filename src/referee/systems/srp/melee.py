@@ -13,7 +13,7 @@ from referee.errors import RuleError
 from referee.rng import Rng
 from referee.systems.srp.gear import Shield
 from referee.systems.srp.levels import Level, check_d20
-from referee.systems.srp.rules import DEFAULT_RULES, SrpRules
+from referee.systems.srp.rules import DEFAULT_RULES, SrpRules, StunOn
 from referee.systems.srp.sheet import DEFAULT_DEFENSE, DefenseKind
 from referee.vocabulary import JSON
 
@@ -225,9 +225,7 @@ def resolve(
     damage = _damage(attack, dmg_roll, hit, lines, rules)
     armor = _armor(defense, shield_on, hit, lines)
     hits = _hits(damage, armor, hit, lines)
-    stun = attack.stun and hit >= Level.SPECIAL
-    if stun:
-        lines.append(f"S* weapon hit at {hit.label} level: target stunned for one round (SRP-16)")
+    stun = stuns(attack, att, hit, hits, rules, lines)
     return Strike(
         (att_roll, def_roll, dmg_roll),
         skill,
@@ -242,6 +240,33 @@ def resolve(
         tuple(lines),
         nonce,
     )
+
+
+def stuns(
+    attack: Attack, att: Level, hit: Level, hits: int, rules: SrpRules, lines: list[str]
+) -> bool:
+    """Whether an S* weapon's hit stuns (SRP-16, with the pack's `stun_on` and
+    `stun_needs_hits`); the reason is added to `lines` either way it matters.
+
+    >>> from referee.systems.srp.rules import StunOn
+    >>> mace, said = Attack(skill=15, stun=True), []
+    >>> stuns(mace, Level.SPECIAL, Level.SUCCESS, 2, DEFAULT_RULES, said), said
+    (False, [])
+    >>> stuns(mace, Level.SPECIAL, Level.SUCCESS, 2, SrpRules(stun_on=StunOn.ROLL), said)
+    True
+    """
+    if not attack.stun:
+        return False
+    by_roll = rules.stun_on is StunOn.ROLL
+    special = (att if by_roll else hit) >= Level.SPECIAL
+    if not special:
+        return False
+    if rules.stun_needs_hits and hits == 0:
+        lines.append("S* weapon: the armor stopped every hit, so no stun (stun_needs_hits)")
+        return False
+    what = f"attack rolled {att.label}" if by_roll else f"hit at {hit.label} level"
+    lines.append(f"S* weapon {what}: target stunned for one round (SRP-16)")
+    return True
 
 
 def strike(attack: Attack, defense: Defense, rng: Rng, rules: SrpRules = DEFAULT_RULES) -> Strike:

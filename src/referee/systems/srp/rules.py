@@ -73,6 +73,35 @@ class TurnOrder(enum.Enum):
     keep the listed order."""
 
 
+class StunOn(enum.Enum):
+    """What an S* weapon's stun needs (SRP-16)."""
+
+    LEVEL = "level"
+    """The hit, after the defense, is at special level or better (the default)."""
+    ROLL = "roll"
+    """The attack roll is special or better, even when a defense brings the hit down to
+    normal."""
+
+
+class DisarmUndefended(enum.Enum):
+    """Disarm against a defender that rolled no defense at all (SRP-16)."""
+
+    TAKES = "takes"
+    """The weapon falls when the attack succeeds (the default)."""
+    FAILS = "fails"
+    """Without a weapon defense to miss, the disarm has no effect."""
+
+
+class SpiritAtZero(enum.Enum):
+    """A spirit combat with a side at 0 PM or below before its first round (SRP-17)."""
+
+    END = "end"
+    """The check is made before every round, the first included: the other side may end it
+    before a die is rolled (the default)."""
+    FIGHT = "fight"
+    """The first round is always fought; the check is made after each round."""
+
+
 @dataclass(frozen=True, slots=True)
 class SrpRules:
     """The switchable readings of the SRP text, defaults as RULINGS.md states them.
@@ -95,6 +124,17 @@ class SrpRules:
     """SRP-11: a pavise's melee AP (none unless a pack gives one)."""
     charge_any_zone: bool = False
     """SRP-15: the text's "similar rule": one may charge through any zone, not only expanded."""
+    stun_on: StunOn = StunOn.LEVEL
+    """SRP-16: an S* weapon stuns on a hit at special level (`level`), or on a special
+    attack roll whatever level the defense leaves the hit at (`roll`)."""
+    stun_needs_hits: bool = False
+    """SRP-16: a stun needs at least one hit through the armor (the default stuns "in
+    addition to the damage", which may be none)."""
+    disarm_undefended: DisarmUndefended = DisarmUndefended.TAKES
+    """SRP-16: disarm against a defender that rolled no defense at all."""
+    spirit_at_zero: SpiritAtZero = SpiritAtZero.END
+    """SRP-17: a side at 0 PM or below before the first round fights no round unless the
+    other side goes on (`end`), or the first round is fought all the same (`fight`)."""
     world_positions: bool = False
     """SRP-14, 15 in a virtual world: the referee's switch to take every fighter's position and
     facing from where its avatar stands, reported with each action (`at`, `target_at`), instead

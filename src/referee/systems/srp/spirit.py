@@ -1,12 +1,15 @@
 """Spirit combat as an engine: round after round of opposed Spirit rolls (SRP-17).
 
-Each round each side still conscious names a lead (the many side's helpers add +1
-each); both leads roll 2d6 + Spirit (one roll per side, first side first); the higher
+Each round each side still conscious names a lead, chosen afresh every round (`leads`
+names them by round; otherwise the default, `strongest_lead`); the many side's helpers add +1
+each; both leads roll 2d6 + Spirit (one roll per side, first side first); the higher
 total takes 1 PM from the other lead, a tie takes nothing. A member that does
 something else that round loses 1 PM and neither rolls nor helps. At -1 PM a
 combatant passes out and loses 1 Spirit for good. When every member of a side is at
 0 PM or below, the other side may end the combat or go on; spells that need a
-spirit at 0 PM (command, bind, ally) are then allowed on it.
+spirit at 0 PM (command, bind, ally) are then allowed on it. That check is made before
+every round, the first included (the pack's `spirit_at_zero = "end"`), or only after each
+round (`"fight"`: a side that starts at 0 PM fights the first round all the same).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from referee.errors import LimitError, NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng
 from referee.systems.srp.contest import TWO_D6, check_2d6
+from referee.systems.srp.rules import DEFAULT_RULES, SpiritAtZero, SrpRules
 from referee.vocabulary import JSON
 
 #: Rounds a spirit combat may run at most (a stated bound).
@@ -131,8 +135,12 @@ def resolve_round(
     *,
     distracted: frozenset[str] = frozenset(),
     choose: LeadChooser = strongest_lead,
+    named: Sequence[str] = (),
 ) -> tuple[Sides, SpiritRound]:
     """One round from given dice (None for a side that does not roll); returns the new sides.
+
+    `named`: the leads the sides name this round (at most one each; a side that names none
+    gets `choose`'s). A name that is no active member of either side is an error.
 
     >>> andrea = (SpiritFighter("Andrea", 5),)
     >>> ghosts = (SpiritFighter("G1", 4), SpiritFighter("G2", 3), SpiritFighter("G3", 2))
@@ -145,7 +153,10 @@ def resolve_round(
     for name in losers:
         lines.append(f"{name} does something else: the other side takes 1 PM")
     active = [[m for m in _conscious(side) if m.name not in distracted] for side in sides]
-    leads: list[SpiritFighter | None] = [choose(a) if a else None for a in active]
+    leads = [_lead(a, named, choose, number) for a in active]
+    stray = [n for n in named if not any(m.name == n for a in active for m in a)]
+    if stray:
+        raise RuleError(f"round {number}: {stray[0]} cannot lead: not fighting on either side")
     totals: list[int | None] = [None, None]
     used: list[tuple[int, int] | None] = [None, None]
     if leads[0] is not None and leads[1] is not None:
@@ -173,6 +184,18 @@ def resolve_round(
         tuple(tuple((m.name, m.current_pm) for m in side) for side in new_sides),
     )
     return new_sides, report
+
+
+def _lead(
+    active: Sequence[SpiritFighter], named: Sequence[str], choose: LeadChooser, number: int
+) -> SpiritFighter | None:
+    """The side's lead this round: the one it names, else `choose`'s; None with nobody."""
+    if not active:
+        return None
+    picked = [m for m in active if m.name in named]
+    if len(picked) > 1:
+        raise RuleError(f"round {number}: one lead a side, not {side_name(picked)}")
+    return picked[0] if picked else choose(active)
 
 
 def _contest_loser(
@@ -255,10 +278,13 @@ def spirit_combat(
     choose: LeadChooser = strongest_lead,
     end: EndChoice = end_when_spent,
     distracted: Mapping[int, frozenset[str]] | None = None,
+    leads: Mapping[int, Sequence[str]] | None = None,
     max_rounds: int = 100,
+    rules: SrpRules = DEFAULT_RULES,
 ) -> SpiritCombat:
     """Play a spirit combat round by round until a side is spent (and the other ends it),
-    a side has nobody conscious, or `max_rounds` pass.
+    a side has nobody conscious, or `max_rounds` pass. `distracted` and `leads` name, by
+    round, who does something else and who leads.
 
     >>> from referee.rng import ScriptedRng
     >>> fight = spirit_combat(((SpiritFighter("A", 5, pm=1),), (SpiritFighter("G", 2),)),
@@ -271,11 +297,17 @@ def spirit_combat(
     if not sides[0] or not sides[1]:
         raise RuleError("a spirit combat needs at least one combatant on each side")
     rounds: list[SpiritRound] = []
-    plans = distracted or {}
+    plans, named = distracted or {}, leads or {}
+    if rules.spirit_at_zero is SpiritAtZero.END:  # SRP-17: checked before the first round too
+        ended = _ending(sides, end, 0)
+        if ended is not None:
+            return SpiritCombat((), sides, ended[0], ended[1])
     for number in range(1, max_rounds + 1):
         away = plans.get(number, frozenset())
         rolls = _throws(sides, away, rng)
-        sides, report = resolve_round(sides, number, rolls, distracted=away, choose=choose)
+        sides, report = resolve_round(
+            sides, number, rolls, distracted=away, choose=choose, named=named.get(number, ())
+        )
         rounds.append(report)
         ended = _ending(sides, end, number)
         if ended is not None:

@@ -1,9 +1,10 @@
 """A sheet as a fighter's stats in a bout: plain JSON, no floats (events are hashed).
 
 Lengths are whole centimetres (`x_cm`, `reach_cm`, ...) and facing whole degrees, so a
-sheet survives the trip through the event log unchanged. Two bout-only entries ride
-along: `holds` (whom this fighter grapples or entangles) and `extra_attack_round` (the
-round it last made its charge-through extra attack, SRP-15).
+sheet survives the trip through the event log unchanged. Three bout-only entries ride
+along: `holds` (whom this fighter grapples or entangles), `extra_attack_round` (the
+round it last made its charge-through extra attack, SRP-15) and `out_since` (the evening's
+minute it last passed out at -1 PM, SRP-17; it carries from fight to fight).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from referee.systems.srp.packdata import Table
 from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.vocabulary import JSON
 
-BOUT_KEYS = ("holds", "extra_attack_round")
+BOUT_KEYS = ("holds", "extra_attack_round", "out_since")
 
 
 def cm(metres: float | None) -> int | None:
@@ -169,6 +170,13 @@ def check_stats(stats: Mapping[str, Any], *, pavise_ap: int = 0) -> dict[str, JS
     round_ = stats.get("extra_attack_round")
     if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)):
         raise RuleError(f"extra_attack_round = {round_!r} is not a round number")
+    out_since = stats.get("out_since")
+    if out_since is not None and (
+        isinstance(out_since, bool) or not isinstance(out_since, int) or out_since < 0
+    ):
+        raise RuleError(f"out_since = {out_since!r} is not a minute of the evening (>= 0)")
     out["holds"] = holds
     out["extra_attack_round"] = round_
+    if out_since is not None:  # only once it has passed out: older sheets stay as they were
+        out["out_since"] = out_since
     return out

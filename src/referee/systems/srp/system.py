@@ -32,7 +32,7 @@ from referee.systems.base import (
     StatChange,
     register,
 )
-from referee.systems.srp import payloads
+from referee.systems.srp import payloads, system_spirit
 from referee.systems.srp.actions import (
     Condition,
     Special,
@@ -52,7 +52,7 @@ from referee.systems.srp.system_specials import (
     release_handler,
     special_handler,
 )
-from referee.systems.srp.system_spirit import passed_out, spirit_round
+from referee.systems.srp.system_spirit import distracted_cost, passed_out, spirit_round
 from referee.systems.srp.system_strikes import attack_handler, shoot_handler
 from referee.systems.srp.system_world import stand_where_reported
 
@@ -128,7 +128,20 @@ class SrpSystem(RuleSystem):
         # Positions from the world, when the referee's switch takes them (system_world).
         bout, stood = stand_where_reported(self.srp.world_positions, bout, actor, options)
         outcome = handler(self, bout, actor, options, rng)
-        return replace(outcome, stats=(*stood, *outcome.stats)) if stood else outcome
+        # SRP-17: a fighter in spirit combat that does anything else loses 1 PM.
+        cost, said = distracted_cost(bout, actor, kind) if outcome.uses_turn else ([], "")
+        if stood or cost:
+            stats = (*stood, *outcome.stats, *cost)
+            outcome = replace(outcome, stats=stats, summary=outcome.summary + said)
+        return outcome
+
+    def recovered(self, fighter: Fighter, clock: int) -> tuple[dict[str, JSON], str] | None:
+        """SRP-17: a fighter at -1 PM is back at 0 PM an hour of play after it passed out."""
+        return system_spirit.recovered(fighter, clock)
+
+    def refuse_change(self, fighter: Fighter, stats: Mapping[str, Any], clock: int) -> str | None:
+        """SRP-17: no 0 PM for a fighter that passed out less than an hour of play ago."""
+        return system_spirit.refuse_change(fighter, stats, clock)
 
     def defeat_threshold(self, fighter: Fighter) -> int:
         """SRP-9: the sheet's hit total (one more when the pack says down means exceeding it)."""

@@ -20,8 +20,8 @@ export class ServiceError extends Error {
 }
 
 /** One request; resolves to the JSON answer or rejects with a ServiceError. */
-export async function call(method, path, { token = null, body = undefined } = {}) {
-  const headers = { Accept: "application/json" };
+export async function call(method, path, { token = null, body = undefined, headers: more = {} } = {}) {
+  const headers = { Accept: "application/json", ...more };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;

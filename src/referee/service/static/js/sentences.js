@@ -97,7 +97,14 @@ function updated(e, u) {
   const changed = [];
   if (u.stats !== undefined && u.stats !== null) changed.push("stats changed");
   if (u.wounds !== undefined && u.wounds !== null) changed.push(`wounds set to ${u.wounds}`);
-  return `${u.name} is updated: ${changed.join(", ") || "nothing"}`;
+  const why = u.reason ? ` (${u.reason})` : "";
+  return `${u.name} is updated: ${changed.join(", ") || "nothing"}${why}`;
+}
+
+function added(e, f) {
+  const joins = `${f.name} joins on side ${f.side || f.name}`;
+  if (!f.carried) return joins;
+  return `${joins}, carried from the last fight with ${f.wounds || 0} wounds taken`;
 }
 
 function wound(w, system) {
@@ -127,7 +134,7 @@ function overridden(e, o) {
 
 const SAY = {
   [EventType.BOUT_OPENED]: (e, p) => `Bout "${p.name}" opened (${p.system})`,
-  [EventType.FIGHTER_ADDED]: (e, p) => `${p.name} joins on side ${p.side || p.name}`,
+  [EventType.FIGHTER_ADDED]: added,
   [EventType.FIGHTER_UPDATED]: updated,
   [EventType.FIGHTER_REMOVED]: (e, p) => `${p.name} leaves the bout`,
   [EventType.REVEALED]: (e, p) => `${p.name}'s ${(p.keys || []).join(", ") || "hidden stats"} revealed`,
@@ -153,6 +160,7 @@ const SAY = {
   [EventType.REFEREE_CHANGED]: () => "The bout was handed to another referee",
   [EventType.SEED_ROTATED]: (e, p) => `Server seed ${p.index - 1} revealed, nonces from 0; commitment ${p.next_commitment}`,
   [EventType.CLOSED]: (e, p) => `Bout closed: server seed ${p.server_seed} revealed`,
+  [EventType.TIME_PASSED]: (e, p) => `${p.minutes} minutes of play pass (${p.reason}): minute ${p.clock} of the evening`,
 };
 
 /** How an initiative's rolls read, in the order they were thrown: [roller, reading] for each

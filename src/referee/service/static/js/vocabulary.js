@@ -31,6 +31,7 @@ export const EventType = Object.freeze({
   REFEREE_CHANGED: "referee_changed",
   SEED_ROTATED: "seed_rotated",
   CLOSED: "closed",
+  TIME_PASSED: "time_passed",
 });
 
 /** Every event type's name, in the order EventType declares them (the SSE message names). */
