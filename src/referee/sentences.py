@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from referee.dice.chat import mixed_line, receipt_text, signed
+from referee.aol import mixed_line, receipt_text, signed
 from referee.errors import NotFoundError
 from referee.vocabulary import EventType
 

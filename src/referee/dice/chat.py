@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.aol import AOL_DICE as AOL_DICE
 from referee.aol import AOL_SIDES as AOL_SIDES
 from referee.aol import HOST_PREFIX as HOST_PREFIX
 from referee.aol import HOST_ROLL as HOST_ROLL
+from referee.aol import MIXED_LINE as MIXED_LINE
 from referee.aol import SIGNATURE as SIGNATURE
+from referee.aol import mixed_line as mixed_line
+from referee.aol import receipt_stream as receipt_stream
+from referee.aol import receipt_text as receipt_text
+from referee.aol import signed as signed
 from referee.dice.expr import Dice
 from referee.errors import LimitError, NotationError, RuleError
 
@@ -105,7 +110,7 @@ class HostLine:
     faces: tuple[int, ...]
     nonce: int | None = None
     stream: str | None = None
-    signature: str | None = None
+    signature: str | None = field(default=None, repr=False)  # compared, not shown
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -137,69 +142,6 @@ class HostLine:
         if self.nonce is None:
             return line
         return signed(f"{line}{receipt_text(self.name, self.nonce, self.stream)}", self.signature)
-
-
-def receipt_text(roller: str, nonce: int | None, stream: str | None) -> str:
-    """A roll's receipt as every line of the service's writes it: ` (nonce 4)`, with the
-    stream when it is not the roller's own actions' (` (nonce 0, free:Tarl)`); '' for dice
-    the service did not throw.
-
-    >>> receipt_text("Tarl", 4, "act:Tarl"), receipt_text("Tarl", 0, "free:Tarl")
-    (' (nonce 4)', ' (nonce 0, free:Tarl)')
-    """
-    if nonce is None:
-        return ""
-    named = f", {stream}" if stream and stream != f"act:{roller}" else ""
-    return f" (nonce {nonce}{named})"
-
-
-def receipt_stream(roller: str, stream: str | None) -> str:
-    """The stream a receipt stands for: the one it names, else the roller's actions'.
-
-    >>> receipt_stream("Tarl", None), receipt_stream("Tarl", "free:Tarl")
-    ('act:Tarl', 'free:Tarl')
-    """
-    return stream or f"act:{roller}"
-
-
-def signed(line: str, signature: str | None) -> str:
-    """A roll line with its signature after it (the line itself when there is none): the one
-    way a signed line is written.
-
-    >>> signed("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)", None)
-    'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)'
-    """
-    return line if not signature else f"{line} {signature}"
-
-
-MIXED_LINE = re.compile(
-    r"(?P<name>\S.{0,63}?)[ \t]+rolls[ \t]+(?P<dice>d\d{1,4}(?:[ \t]+d\d{1,4})+):"
-    r"[ \t]*(?P<faces>\d{1,4}(?:[ \t]+\d{1,4})*)"
-    r"[ \t]+\(nonce[ \t]+(?P<nonce>\d{1,12})(?:,[ \t]*(?P<stream>[a-z]+(?::[^()\n]{1,64})?))?\)"
-    rf"(?:[ \t]+`?(?P<signature>{SIGNATURE})`?)?[ \t]*",
-    re.ASCII,
-)
-"""A roll of mixed dice as the service says it (SRP's attack, defense and damage:
-`Ann rolls d20 d20 d6: 14 3 5 (nonce 0)`), with its receipt and its signature; `mixed_line`
-writes it."""
-
-
-def mixed_line(
-    roller: str,
-    dice: Sequence[str],
-    faces: Sequence[int],
-    nonce: int | None,
-    stream: str | None,
-    signature: str | None = None,
-) -> str:
-    """The line of a roll of mixed dice (`MIXED_LINE`).
-
-    >>> mixed_line("Ann", ["d20", "d20", "d6"], [14, 3, 5], 0, "act:Ann")
-    'Ann rolls d20 d20 d6: 14 3 5 (nonce 0)'
-    """
-    said = " ".join(str(f) for f in faces)
-    line = f"{roller} rolls {' '.join(dice)}: {said}{receipt_text(roller, nonce, stream)}"
-    return signed(line, signature if nonce is not None else None)
 
 
 def _check_name(name: str) -> None:

@@ -48,6 +48,7 @@ from typing import Any
 from referee.dice.chat import MIXED_LINE, SIGNATURE, parse_host_line, receipt_stream
 from referee.errors import NotationError, RefereeError
 from referee.ledger.canonical import canonical_json
+from referee.payloads.events import Roll
 
 #: The algorithm of the service's key, as published.
 ALGORITHM = "Ed25519"
@@ -215,13 +216,9 @@ class PrivateKey:
         """The signature of one roll (a `roll` event's payload, as `roller` is shown rolling
         it), as its line carries it: `sig:KEYID.BOUTTAG.SIGNATURE`."""
         tag = bout_tag(bout_id)
+        roll = Roll.given(payload)
         message = roll_message(
-            tag,
-            roller,
-            payload.get("dice") or (),
-            payload.get("faces") or (),
-            int(payload["nonce"]),
-            payload.get("stream"),
+            tag, roller, roll.dice or (), roll.faces or (), int(roll.nonce), roll.stream
         )
         return f"sig:{self.public.key_id}.{tag}.{_b64(self._key.sign(message))}"
 

@@ -186,7 +186,6 @@ def create_app(
     (`referee serve` never does, and no setting or request can: see `referee.rng.Entropy`).
     """
     service = RefereeService(store, rotate_every, entropy, budgets)
-    _ = service.key.public  # the signing key, made at the first start and kept in the store
     limits = Limits() if limits is None else limits
     hub = LiveHub(
         service.records,

@@ -9,12 +9,12 @@ roll is said in (`line`) to each roll of an answer.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.errors import RuleError
 from referee.ledger.signatures import ALGORITHM, PrivateKey, PublicKey
+from referee.payloads.events import Roll
 from referee.rng.streams import owner_of
 from referee.sentences import roll_line, who
 from referee.store import Store
@@ -25,25 +25,18 @@ KEY_NAME = "roll-receipts"
 
 
 class ServiceKey:
-    """The service's signing key, read from the store (made there first when it holds none)
-    when first needed."""
+    """The service's signing key, read from the store when the service starts (made and kept
+    there first when it holds none): never inside a bout's transaction, so a roll's write
+    reads nothing more for it."""
 
-    __slots__ = ("_key", "_lock", "_store")
+    __slots__ = ("_key",)
 
     def __init__(self, store: Store) -> None:
-        self._store = store
-        self._key: PrivateKey | None = None
-        self._lock = threading.Lock()
+        _, secret, _ = store.signing_key(KEY_NAME, _new_key)
+        self._key = PrivateKey.from_text(secret)
 
     def _private(self) -> PrivateKey:
-        key = self._key
-        if key is None:
-            with self._lock:
-                if self._key is None:
-                    _, secret, _ = self._store.signing_key(KEY_NAME, _new_key)
-                    self._key = PrivateKey.from_text(secret)
-                key = self._key
-        return key
+        return self._key
 
     @property
     def public(self) -> PublicKey:
@@ -53,7 +46,8 @@ class ServiceKey:
     def sign(self, bout_id: str, roller: str, payload: Mapping[str, Any]) -> str | None:
         """The signature of one roll as `roller` is shown rolling it (None for dice the
         service did not throw, or faces a caller may not see)."""
-        nonce, faces = payload.get("nonce"), payload.get("faces")
+        roll = Roll.given(payload)
+        nonce, faces = roll.nonce, roll.faces
         if not isinstance(nonce, int) or not isinstance(faces, list | tuple):
             return None
         if not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
@@ -96,7 +90,7 @@ def roller_of(payload: Mapping[str, Any], actor: str) -> str:
     >>> roller_of({"stream": "free:Tarl"}, "referee"), roller_of({"stream": "referee"}, "x")
     ('Tarl', 'Referee')
     """
-    stream = payload.get("stream")
+    stream = Roll.given(payload).stream
     if isinstance(stream, str):
         try:
             return who(owner_of(stream)[1])
