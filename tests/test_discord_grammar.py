@@ -4,10 +4,8 @@ the chat endpoint, typed with the channel's prefix (`~spar:attack Tarl`, `~attac
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -19,19 +17,7 @@ from referee.errors import RefereeError
 from referee.sentences import sentence
 from referee.store import Store
 from referee.vocabulary import EventType
-from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act, play
 
 
 def bout_id(store: Store, name: str) -> str:

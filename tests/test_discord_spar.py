@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -16,7 +15,7 @@ from referee.cli.main import cli
 from referee.discord.desk import REF
 from referee.discord.replies import Place
 from referee.store import Store
-from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act, play
 from tests.seeds import for_test
 from tests.service_fixtures import serving
 
@@ -26,19 +25,6 @@ HOST = re.compile(
     r" sig:\S+$",
     re.M,
 )
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]],
-         channels: int = 1) -> None:  # fmt: skip
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members, channels)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
 
 
 def verify_file(path: Path) -> tuple[int, str]:
