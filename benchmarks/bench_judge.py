@@ -21,13 +21,22 @@ work on a shared machine moves less than the wall clock.
 From the shell (`--shell`, also run by default): `referee judge FILE` (text, `--json`,
 `--html`) in a fresh process each time, start-up included, against the bare pass run the same
 way (a fresh `python -c` that reads, decodes, splits and matches the file, loading nothing of
-referee's); and the judge's start-up alone, on a three-line log. Best of 5 alternating runs.
+referee's); and the judge's start-up alone, on a three-line log. Best of 5 alternating runs,
+on the wall clock and in the CPU time of each process (which other work on a shared machine
+moves less), twice: in the environment as it is, and with referee's bytecode compiled once
+beforehand (into a temporary directory, `PYTHONPYCACHEPREFIX`), as a package installed by pip
+runs (pip compiles it). The two differ where `PYTHONDONTWRITEBYTECODE` is set and the source
+tree has no bytecode: every run then compiles every module it loads (some 0.1 s).
+
+`--shell` runs only the part from the shell.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -122,6 +131,9 @@ def best(fns: list[Callable[[], object]]) -> tuple[list[float], list[float]]:
 
 def main() -> None:
     data = make_log()
+    if "--shell" in sys.argv[1:]:
+        shell(data)
+        return
     verdict = judge_log(data, rules=RULES).verdict
     print(
         f"log: {LINES} lines, {len(data) / 1e6:.1f} MB; {len(verdict.rolls)} roll lines, "
@@ -142,15 +154,24 @@ def main() -> None:
     shell(data)
 
 
-def timed(command: list[str]) -> float:
-    """Seconds one run of `command` takes, start-up included (its output thrown away)."""
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Seconds one run of `command` takes, start-up included (its output thrown away): on the
+    wall clock, and in the CPU time of its process (which other work moves less)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
 
 
 def shell(data: bytes) -> None:
-    """The judge from the shell, against the bare pass run the same way, and its start-up."""
+    """The judge from the shell, against the bare pass run the same way, and its start-up:
+    in this environment as it is, and with the bytecode compiled (as an installed package
+    runs: pip compiles it; see the module text)."""
     with tempfile.TemporaryDirectory() as where:
         log, small = Path(where, "long.log"), Path(where, "three.log")
         log.write_bytes(data)
@@ -165,16 +186,34 @@ def shell(data: bytes) -> None:
             "bare": [*BARE, str(log)],
             "start-up (3 lines)": [*JUDGE, "judge", str(small)],
         }
-        best_of = dict.fromkeys(runs, float("inf"))
-        for _ in range(SHELL_RUNS):
-            for name, command in runs.items():
-                best_of[name] = min(best_of[name], timed(command))
-    bare_s = best_of["bare"]
-    print("from the shell (a fresh process each, start-up included; best of 5):")
-    for name, seconds in best_of.items():
-        ratio = f"   bare / it {bare_s / seconds:.2f}" if name.startswith("judge") else ""
-        print(f"  {name:20} {seconds * 1e3:7.0f} ms{ratio}")
+        compiled = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        compiled["PYTHONPYCACHEPREFIX"] = str(Path(where, "bytecode"))
+        for command in runs.values():  # each compiles what it loads, once
+            timed(command, compiled)
+        ways = {"as this environment runs it": None, "with its bytecode compiled": compiled}
+        for way, env in ways.items():
+            if env is None and "PYTHONDONTWRITEBYTECODE" not in os.environ:
+                way += " (bytecode written as usual)"
+            elif env is None:
+                way += " (PYTHONDONTWRITEBYTECODE: every module compiled on each run)"
+            best_of = dict.fromkeys(runs, (float("inf"), float("inf")))
+            for _ in range(SHELL_RUNS):
+                for name, command in runs.items():
+                    wall, cpu = timed(command, env)
+                    best_of[name] = (min(best_of[name][0], wall), min(best_of[name][1], cpu))
+            _shown(way, best_of)
     print("  (asked: start-up at most 150 ms; judge at least 1/4 of the bare pass)")
+
+
+def _shown(way: str, best_of: dict[str, tuple[float, float]]) -> None:
+    bare_wall, bare_cpu = best_of["bare"]
+    print(f"from the shell, {way}; a fresh process each, start-up included, best of 5:")
+    print(f"  {'':20} {'wall':>7}    {'CPU':>7}")
+    for name, (wall, cpu) in best_of.items():
+        ratio = ""
+        if name.startswith("judge"):
+            ratio = f"   bare / it {bare_wall / wall:.2f} (CPU {bare_cpu / cpu:.2f})"
+        print(f"  {name:20} {wall * 1e3:7.0f} ms {cpu * 1e3:7.0f} ms{ratio}")
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ def test_json_nested_1000_deep_is_a_clear_4xx_on_every_route_and_changes_nothing
     live: LiveServer,
 ) -> None:
     bid, ref, tokens = srp_bout(live)
-    paths = {"bout_id": bid, "name": "Ann"}
+    paths = {"bout_id": bid, "name": "Ann", "character_id": "no-such-character"}
     before = chain(live, bid)
     bouts = len(live.get("/api/bouts").json())
     tried = set()
@@ -154,7 +154,7 @@ def test_json_within_the_nesting_bound_is_judged_by_the_routes_as_before(
     # 64 levels in all are read, and refused by the fields' own bounds (never a 500); brackets
     # inside strings are text, however many.
     bid, ref, _ = srp_bout(live)
-    paths = {"bout_id": bid, "name": "Ann"}
+    paths = {"bout_id": bid, "name": "Ann", "character_id": "no-such-character"}
     before = chain(live, bid)
     for method, path, field in json_bodies(live):
         body = body_with(field, 63 if field else 64)

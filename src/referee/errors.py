@@ -45,6 +45,12 @@ class RulePackError(RefereeError, ValueError):
     code = "bad_rule_pack"
 
 
+class FormatFileError(RefereeError, ValueError):
+    """A chat-format file that does not load: bad TOML, unknown key, wrong type, bad pattern."""
+
+    code = "bad_format_file"
+
+
 class LimitError(RefereeError, ValueError):
     """Untrusted input past a stated bound (too many dice, too long, too large)."""
 

@@ -21,13 +21,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from referee.aol import mixed_line, receipt_text, signed
 from referee.errors import NotFoundError
-from referee.payloads import SHAPES, Shape
-from referee.payloads import events as p
-from referee.systems.base import RuleSystem, find_system
 from referee.vocabulary import EventType
+
+if TYPE_CHECKING:
+    from referee.payloads import Shape
+    from referee.payloads import events as p
+    from referee.systems.base import RuleSystem
+
+# The payloads' shapes and the rule systems are loaded by the functions that read an event:
+# a caller of the phrases alone (the judge's report: `order_text`) starts without them.
 
 Record = Mapping[str, Any]
 #: Who the referee is in a sentence (its actor name in the ledger is "referee").
@@ -49,6 +55,8 @@ def who(actor: Any) -> str:
 
 
 def _system(name: str | None) -> type[RuleSystem] | None:
+    from referee.systems.base import find_system
+
     try:
         return find_system(name) if name else None
     except NotFoundError:
@@ -81,38 +89,44 @@ def value_text(value: Any) -> str:
 
 def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     """A roll's receipt: ` (nonce 4)`, with its stream when it is not the roller's actions
-    (` (nonce 0, free:Tarl)`); none for dice the service did not throw.
+    (` (nonce 0, free:Tarl)`); none for dice the service did not throw
+    (`referee.dice.chat.receipt_text`).
 
     >>> receipt({"nonce": 0, "stream": "free:Tarl"}, "Tarl"), receipt({"nonce": None})
     (' (nonce 0, free:Tarl)', '')
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
-    nonce, stream = roll.nonce, roll.stream
-    if nonce is None:
-        return ""
-    named = f", {stream}" if stream and stream != f"act:{roller}" else ""
-    return f" (nonce {nonce}{named})"
+    return receipt_text(str(roller), roll.nonce, roll.stream)
 
 
-def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
-    """A roll as the chat host says it, with its receipt: dice all alike as the AOL host line
-    (MSV-1), mixed dice (SRP's d20, d20, d6) one by one.
+def roll_line(roller: str, payload: Mapping[str, Any], signature: str | None = None) -> str:
+    """A roll as the chat host says it, with its receipt (and the service's `signature` of
+    it, when given: `referee.ledger.signatures`): dice all alike as the AOL host line (MSV-1),
+    mixed dice (SRP's d20, d20, d6) one by one; both written by `referee.dice.chat`.
 
     >>> roll_line("Tarl", {"nonce": 3, "dice": ["d100"], "faces": [47], "stream": "act:Tarl"})
     'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)'
     >>> roll_line("Ann", {"nonce": 0, "dice": ["d20", "d20", "d6"], "faces": [14, 3, 5]})
     'Ann rolls d20 d20 d6: 14 3 5 (nonce 0)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
-    dice, faces = [str(d) for d in roll.dice], " ".join(str(f) for f in roll.faces)
-    said = receipt(payload, roller)
+    dice, faces = [str(d) for d in roll.dice], [int(f) for f in roll.faces]
+    nonce = roll.nonce
     if dice and len(set(dice)) == 1:
         noun = "die" if len(dice) == 1 else "dice"
-        return f"OnlineHost: {roller} rolled {len(dice)} {dice[0][1:]}-sided {noun}: {faces}{said}"
-    return f"{roller} rolls {' '.join(dice)}: {faces}{said}"
+        said = " ".join(str(f) for f in faces)
+        line = f"OnlineHost: {roller} rolled {len(dice)} {dice[0][1:]}-sided {noun}: {said}"
+        return signed(line + receipt_text(roller, nonce, roll.stream), signature)
+    return mixed_line(roller, dice, faces, nonce, roll.stream, signature)
 
 
 def _stream_text(payload: Mapping[str, Any]) -> str:
+    from referee.payloads import events as p
+
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
     nonce, stream = roll.nonce, roll.stream
     if nonce is None:
@@ -126,6 +140,8 @@ def roll_text(payload: Mapping[str, Any]) -> str:
     >>> roll_text({"nonce": 4, "dice": ["d20", "d6"], "faces": [14, 5], "stream": "act:Ann"})
     'd20 14 · d6 5 (nonce 4 of act:Ann)'
     """
+    from referee.payloads import events as p
+
     roll = p.Roll.read(payload)
     faces = " · ".join(f"{d} {f}" for d, f in zip(roll.dice, roll.faces, strict=False))
     return f"{faces} ({_stream_text(payload)})"
@@ -319,6 +335,8 @@ _TYPES: dict[str, EventType] = {kind.value: kind for kind in EventType}
 def sentence(event: Record, system: str | None = None) -> str:
     """The sentence one event says (see the module text); `system` is the bout's rule system
     (its words for wounds and conditions)."""
+    from referee.payloads import SHAPES
+
     named = event.get("type")
     kind = _TYPES.get(named) if isinstance(named, str) else None
     if kind is None:
@@ -330,6 +348,8 @@ def sentence(event: Record, system: str | None = None) -> str:
 def sentences(events: Sequence[Record], system: str | None = None) -> list[str]:
     """Every event's sentence, in order (the system from the bout's opening event if it is
     among them and `system` is not given)."""
+    from referee.payloads import events as p
+
     if system is None:
         opened = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
         system = str(p.BoutOpened.given(opened.get("payload")).system) if opened else None

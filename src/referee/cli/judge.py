@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import click
 
 from referee.errors import (
+    FormatFileError,
     InternalError,
     Interrupted,
     NotFoundError,
@@ -19,6 +17,7 @@ from referee.errors import (
     RefereeError,
     VerificationError,
 )
+from referee.transcripts.columns import anomaly_columns
 from referee.transcripts.decoding import MAX_LOG_BYTES
 from referee.transcripts.verdict import Anomaly
 
@@ -38,6 +37,21 @@ def read_log(path: str) -> bytes:
             return handle.read(MAX_LOG_BYTES + 1)
     except OSError as err:
         raise NotFoundError(f"cannot read {path!r}: {err.strerror or err}") from None
+
+
+def read_format_file(path: str) -> tuple[str, str]:
+    """A format file's text and its name for messages (UTF-8, at most `MAX_FORMAT_FILE`)."""
+    from referee.transcripts.format_files import MAX_FORMAT_FILE
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FORMAT_FILE + 1)
+    except OSError as err:
+        raise NotFoundError(f"cannot read format file {path!r}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff"), path
+    except UnicodeDecodeError as err:
+        raise FormatFileError(f"format file {path!r} is not UTF-8 text ({err.reason})") from None
 
 
 @click.command("judge")
@@ -70,12 +84,27 @@ def read_log(path: str) -> bytes:
     metavar="FORMAT",
     help="Read the log in this format (default: the one its lines fit; see docs/judge.md).",
 )
+@click.option(
+    "--format-file",
+    "format_paths",
+    multiple=True,
+    metavar="FORMAT.toml",
+    help="Read logs in the chat formats and dice bots' roll lines this file declares too "
+    "(repeatable; tried before the built-in ones; see docs/judge.md, 'Format files').",
+)
 @click.option("--rules", "rules_path", metavar="PACK.toml", help="A rule pack (default MSV-1..10).")
 @click.option(
     "--export",
     "export_path",
     metavar="BOUT.json",
     help="The bout's export: check every receipt against its ledger and report missing rolls.",
+)
+@click.option(
+    "--key",
+    "key_given",
+    metavar="KEY",
+    help="The service's public key (its text, or a file: the key, PEM, GET /api/signing-key's "
+    "answer or an export): check every signed roll line by it (default: the export's).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--html", "html_path", metavar="OUT.html", help="Also write a self-contained page.")
@@ -96,6 +125,8 @@ def judge_command(**given: Any) -> None:
       referee judge spar.log --fighter "Tarl Cabot=65" --fighter PaKur=70 --json
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
+      referee judge channel.log --format-file irc-dicebot.toml
+      referee judge discord.txt --key A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg
     """
     try:
         _judge(**given)  # the options as click read them, by name
@@ -124,46 +155,55 @@ def _judge(
     sides: tuple[str, ...],
     hosts: tuple[str, ...],
     log_format: str | None,
+    format_paths: tuple[str, ...],
     rules_path: str | None,
     export_path: str | None,
+    key_given: str | None,
     as_json: bool,
     html_path: str | None,
 ) -> None:
+    # what each option needs is loaded when it is given (the rule pack's reader, the export's,
+    # the page, the JSON writer): a plain judge loads only the reader, the judge and the text
     from referee.systems.msv.rules import load_rules
-    from referee.transcripts.html_report import html_page
+    from referee.transcripts.format_files import with_format_files
     from referee.transcripts.judgement import judge_log
-    from referee.transcripts.render import text_report, verdict_line
+    from referee.transcripts.render import report_text, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
+    key = _key(key_given) if key_given is not None else None
+    formats = (
+        with_format_files([read_format_file(p) for p in format_paths]) if format_paths else None
+    )
     try:
-        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format)
+        case = judge_log(
+            read_log(log), fighters, rules, export, hosts, sides, log_format, formats, key
+        )
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
+        from referee.transcripts.html_report import html_page
+
         _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
     if as_json:
-        click.echo(json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False))
+        from referee.transcripts.json_report import json_text
+
+        click.echo(json_text(case.verdict))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
     else:
-        _echo_lines(text_report(case))
-    anomalies = case.verdict.anomalies
-    if anomalies:
-        more = f" (+{len(anomalies) - 1} more)" if len(anomalies) > 1 else ""
-        raise VerificationError(f"{_described(anomalies[0])}{more}")
+        click.echo(report_text(case))  # one write: some 190,000 lines for a long log
+    lines, whys = anomaly_columns(case.verdict.anomalies)  # the first made alone
+    if lines:
+        more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
+        raise VerificationError(f"{_described(Anomaly(lines[0], *whys[0]))}{more}")
 
 
-#: How many report lines are written at once: a long log's report is some 190,000 lines, and
-#: `click.echo` of each alone took most of the command's time.
-_LINES_AT_ONCE = 4096
+def _key(given: str) -> str:
+    from referee.cli.fairness import read_key_option
 
-
-def _echo_lines(lines: Iterator[str]) -> None:
-    """Write lines as `click.echo` would, one call for each `_LINES_AT_ONCE` of them."""
-    while chunk := list(islice(lines, _LINES_AT_ONCE)):
-        click.echo("\n".join(chunk))
+    return read_key_option(given)
 
 
 def _export(path: str) -> Any:

@@ -1,22 +1,28 @@
 """`POST /api/judge`: judge a pasted chat log of an MSV spar (no token; body at most 256 KiB).
 
 The body is JSON: `{"log": TEXT, "fighters"?: ["NAME=CS", ...], "rules"?: {...},
-"export"?: {...}}`. The answer is the `referee judge --json` document plus what the web
-console shows: the verdict line, the fighters and where they came from, the initiative order,
-and every line of the log with the judge's notes. Bad input is a 4xx JSON error.
+"export"?: {...}, "format_files"?: [{"name"?: "my-bot.toml", "text": TOML}, ...], "key"?: KEY}`
+(at most 4 format files of 64 KiB each, docs/judge.md's "Format files", read before the
+built-in formats; a file that does not load is a 400 `bad_format_file` naming it, its key and
+what is wrong). `key` is the host's public key (as `referee judge --key` takes it): given, the
+log's host signs, and every roll line is held to it; not given, the log's signed lines are
+checked by the export's key, else by this server's own. The answer is the `referee judge
+--json` document plus what the web console shows: the verdict line, the fighters and where
+they came from, the initiative order, and every line of the log with the judge's notes. Bad
+input is a 4xx JSON error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
+from referee.ledger.signatures import EXPORT_FIELD
+from referee.service.judge_worker import in_worker, judged
 from referee.service.models import Strict
-from referee.systems.msv.rules import rules_from_mapping
-from referee.transcripts import judge_log
-from referee.transcripts.render import notes_by_line, verdict_line
+from referee.transcripts.format_files import MAX_FORMAT_FILE
 
 #: The path of the judge, and the largest body it takes (a pasted log, or one with its export).
 JUDGE_PATH = "/api/judge"
@@ -27,6 +33,13 @@ BODY_LIMITS = {JUDGE_PATH: MAX_JUDGE_BODY}
 router = APIRouter()
 
 
+class FormatFile(Strict):
+    """A format file given with a log: its TOML text and a name for messages."""
+
+    name: str = Field("pasted", min_length=1, max_length=80, examples=["gorean-meter.toml"])
+    text: str = Field(max_length=MAX_FORMAT_FILE, examples=['[[format]]\nname = "my-irc"'])
+
+
 class JudgeLog(Strict):
     """A log to judge; fighters as `NAME=CS` (default: read from the log's announcement)."""
 
@@ -34,33 +47,19 @@ class JudgeLog(Strict):
     fighters: list[str] = Field(default_factory=list, max_length=8, examples=[["Tarl=65"]])
     rules: dict[str, Any] | None = None
     export: dict[str, Any] | None = None
+    key: str | None = Field(default=None, max_length=2048, examples=[None])
+    format_files: list[FormatFile] = Field(default_factory=list, max_length=4)
 
 
 @router.post(JUDGE_PATH, tags=["judge"])
-def judge(body: JudgeLog) -> dict[str, Any]:
+def judge(body: JudgeLog, request: Request) -> dict[str, Any]:
     """Decide an MSV spar from its chat log and flag every roll line that does not count."""
-    rules = rules_from_mapping(body.rules, "rules") if body.rules is not None else None
     fighters = [f for f in body.fighters if f.strip()]
-    case = judge_log(body.log, fighters, rules, body.export)
-    verdict = case.verdict
-    notes = notes_by_line(case)
-    bad = {a.line for a in verdict.anomalies}
-    return {
-        **verdict.to_json(),
-        "verdict": verdict_line(verdict),
-        "fighters": [{"name": f.name, "cs": f.cs} for f in verdict.fighters],
-        "source": case.source,
-        "order": list(verdict.order),
-        "threshold": verdict.threshold,
-        "notes": list(verdict.notes),
-        "lines": [
-            {
-                "line": line.number,
-                "text": line.text,
-                "roll": line.is_roll,
-                "anomaly": line.number in bad,
-                "notes": notes.get(line.number, []),
-            }
-            for line in case.lines
-        ],
-    }
+    key = body.key
+    if key is None and "sig:" in body.log and not (body.export and EXPORT_FIELD in body.export):
+        key = request.app.state.service.key.public.text  # this server's own, for its lines
+    files = [(f.text, f.name) for f in body.format_files]
+    if not files:
+        return judged(body.log, fighters, body.rules, body.export, key=key)
+    # anyone's patterns: judged in a worker process, stopped past its time (judge_worker)
+    return in_worker(judged, (body.log, fighters, body.rules, body.export, files, key))

@@ -15,12 +15,14 @@ way round.
 ('B', 'A')
 """
 
+from typing import TYPE_CHECKING
+
 # Every part is imported here, eagerly and by name (the import contracts see each arrow): the
 # parts a judge does not need cost a judge's start-up some 10 ms in all.
 from referee.transcripts.chat_export import bout_as_chat
 from referee.transcripts.decoding import MAX_LOG_BYTES, decode_log
 from referee.transcripts.fighters import Fighter, parse_fighter
-from referee.transcripts.formats import FORMATS, STAMPS, Format, Stamp
+from referee.transcripts.formats import Format, Stamp
 from referee.transcripts.judge import decide
 from referee.transcripts.judgement import Judgement, judge_log
 from referee.transcripts.reader import (
@@ -33,6 +35,23 @@ from referee.transcripts.reader import (
 )
 from referee.transcripts.receipts import Ledger, LedgerRoll
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
+
+if TYPE_CHECKING:
+    from referee.transcripts import formats as _formats
+
+    FORMATS = _formats.FORMATS
+    STAMPS = _formats.STAMPS
+
+
+def __getattr__(name: str) -> object:
+    """`FORMATS` and `STAMPS`, the built-in tables, read from their format files when first
+    asked for (`referee.transcripts.formats`): importing the package reads no file."""
+    if name in ("FORMATS", "STAMPS"):
+        from referee.transcripts import formats
+
+        return getattr(formats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "FORMATS",

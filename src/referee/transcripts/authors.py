@@ -94,8 +94,9 @@ class Trust:
         """The hosts for a message: `OnlineHost` or `OnlineHost or Avrae`."""
         return " or ".join(self.hosts)
 
-    def doubt(self, shown: str) -> str | None:
-        """None when the author `shown` is a trusted host; else why its roll does not count."""
+    def doubt(self, shown: str, why: bool = True) -> str | None:
+        """None when the author `shown` is a trusted host; else why its roll does not count
+        (with `why=False`, only that it does not: "", no look-alike letters compared)."""
         author = Author.parse(shown)
         for host in self.hosts:
             wanted = Author.parse(host)
@@ -107,7 +108,7 @@ class Trust:
                 return (
                     f"an avatar {shown!r} shows the name {wanted.name} (user name {author.user!r})"
                 )
-        return self._impostor(shown, author)
+        return self._impostor(shown, author) if why else ""
 
     def _impostor(self, shown: str, author: Author) -> str:
         seen = look(author.name)
@@ -124,4 +125,4 @@ class Trust:
         service's transcripts are read."""
         if shown is None:
             return False
-        return self.doubt(shown) is None or name_key(shown) == name_key(SERVICE)
+        return self.doubt(shown, why=False) is None or name_key(shown) == name_key(SERVICE)

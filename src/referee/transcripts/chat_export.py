@@ -24,13 +24,16 @@ transcript back to the bout's verdict with no anomaly. The web console's "Copy a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.ledger.record import opened_events
-from referee.payloads import events as p
-from referee.sentences import initiative_readings, roll_line, sentence, who
 from referee.transcripts.receipts import REFEREE_NAME
 from referee.vocabulary import EventType
+
+if TYPE_CHECKING:
+    from referee.payloads import events as p
+
+# The ledger, the event payloads' shapes and the sentences are loaded by the functions that
+# write a bout (`referee.transcripts` names `bout_as_chat`, and a judge does not write one).
 
 Event = Mapping[str, Any]
 
@@ -51,6 +54,8 @@ def _cs(added: p.FighterAdded) -> str:
 
 
 def _announcement(events: Sequence[Event]) -> str:
+    from referee.payloads import events as p
+
     fighters = [
         p.FighterAdded.read(e.get("payload") or {})
         for e in events
@@ -74,6 +79,10 @@ def _said(text: str) -> str:
 def bout_as_chat(doc: Mapping[str, Any]) -> list[str]:
     """The transcript of an export document: one announcement, then every event that chat
     would show, in order (see the module text)."""
+    from referee.ledger.record import opened_events
+    from referee.payloads import events as p
+    from referee.sentences import roll_line, sentence, who
+
     events: Sequence[Event] = [e for e in opened_events(doc) if isinstance(e, Mapping)]
     first_event = next((e for e in events if e.get("type") == EventType.BOUT_OPENED), None)
     opened = p.BoutOpened.read(first_event["payload"]) if first_event else None
@@ -109,6 +118,9 @@ def _initiative_lines(
     rolls: Sequence[Event], payload: Mapping[str, Any], system: str | None
 ) -> list[str]:
     """The initiative's rolls named by its detail (rolling order), with each reading."""
+    from referee.payloads import events as p
+    from referee.sentences import initiative_readings, roll_line
+
     detail = p.Initiative.read(payload).detail
     named = [(n, reading) for n, reading in initiative_readings(detail, system) if n]
     lines = []

@@ -15,12 +15,13 @@ sees a tuple-like sequence of `LogLine`s or `Reading`s, made on the first look a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar, overload
 
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: Who rolled what, as a reading shows it: (name, dice, faces, nonce).
 Who = tuple[str, str, tuple[int, ...], int | None]
@@ -135,7 +136,55 @@ class Anomalies(Columns[Anomaly]):
     def __len__(self) -> int:
         return len(self.lines)
 
-    def _make(self) -> tuple[Anomaly, ...]:
-        lines, whys, make = self.lines, self.whys, Anomaly._make
+    def in_order(self) -> tuple[list[int], list[Why]]:
+        """The columns in the order of their lines (the order they were found in, for one
+        line), as the anomalies are made."""
+        lines, whys = self.lines, self.whys
         order = sorted(range(len(lines)), key=lines.__getitem__)
-        return tuple([make((lines[i], *whys[i])) for i in order])
+        return [lines[i] for i in order], [whys[i] for i in order]
+
+    def _make(self) -> tuple[Anomaly, ...]:
+        make = Anomaly._make
+        return tuple([make((line, *why)) for line, why in zip(*self.in_order(), strict=True)])
+
+
+def reading_columns(
+    rolls: Sequence[Reading],
+) -> tuple[Sequence[int], Sequence[Who], Sequence[What]]:
+    """The readings' lines, who rolled what and what it was, as columns (their own when they
+    are kept as `Readings`: no `Reading` is made), in their order."""
+    if isinstance(rolls, Readings):
+        return rolls.lines, rolls.whos, rolls.whats
+    return [r.line for r in rolls], [r[1:5] for r in rolls], [r[5:] for r in rolls]
+
+
+def anomaly_columns(anomalies: Sequence[Anomaly]) -> tuple[Sequence[int], Sequence[Why]]:
+    """The anomalies' lines and why, as columns in the order of their lines (their own when
+    they are kept as `Anomalies`: no `Anomaly` is made)."""
+    if isinstance(anomalies, Anomalies):
+        return anomalies.in_order()
+    return [a.line for a in anomalies], [a[1:] for a in anomalies]
+
+
+def identities(*columns: Sequence[object]) -> list[Hashable]:
+    """Each record's key for `said_once`: the identity of its shared tuple (of its tuples, one
+    from each column, when more than one column is given)."""
+    if len(columns) == 1:
+        return list(map(id, columns[0]))
+    return list(zip(*(map(id, column) for column in columns), strict=True))
+
+
+def said_once(keys: Sequence[Hashable], shapes: Iterable[T], say: Callable[[T], S]) -> list[S]:
+    """`say(shape)` for each record, said once for all the records of one key.
+
+    The columns share one tuple among the records alike (a reading's who and what, an
+    anomaly's why): keyed by `identities`, a text of a 100,000-line log's report is made once
+    for each few hundred shapes, not for each line (the columns hold every tuple alive, so no
+    two of them have one identity while this runs).
+
+    >>> said_once(["a", "b", "a"], [(1,), (2,), (1,)], lambda shape: f"<{shape[0]}>")
+    ['<1>', '<2>', '<1>']
+    """
+    first = dict(zip(keys, shapes, strict=True))
+    texts = {key: say(shape) for key, shape in first.items()}
+    return list(map(texts.__getitem__, keys))

@@ -15,9 +15,10 @@ from __future__ import annotations
 from html import escape
 
 from referee.sentences import order_text
-from referee.transcripts.judge import Use, Verdict
+from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
 from referee.transcripts.judgement import Judgement
-from referee.transcripts.render import fighters_line, notes_by_line, verdict_line
+from referee.transcripts.render import fighters_line, notes_in_order, verdict_line
+from referee.transcripts.verdict import Use, Verdict
 
 #: The chart's size in SVG units, its margin, and one colour per fighter.
 WIDTH, HEIGHT, MARGIN = 640, 240, 36
@@ -39,12 +40,13 @@ def _chart(verdict: Verdict) -> str:
     """Each fighter's damage dealt after each counted attack, as two step lines."""
     names = [f.name for f in verdict.fighters]
     totals = {name: [0] for name in names}
-    for reading in verdict.rolls:
-        if reading.use in (Use.ATTACK, Use.FREE_ATTACK):
+    _, whos, whats = reading_columns(verdict.rolls)  # no `Reading` made
+    attacks = (Use.ATTACK, Use.FREE_ATTACK)
+    for who, what in zip(whos, whats, strict=True):
+        if what[0] in attacks:
+            roller, damage = who[0], what[2]
             for name in names:
-                totals[name].append(
-                    totals[name][-1] + (reading.damage if reading.name == name else 0)
-                )
+                totals[name].append(totals[name][-1] + (damage if roller == name else 0))
     steps = max(1, verdict.attacks)
     top = max([verdict.threshold, *(t[-1] for t in totals.values())])
 
@@ -68,12 +70,16 @@ def _chart(verdict: Verdict) -> str:
         f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - 10}" font-size="11" text-anchor="end" '
         f'fill="#555">attack {verdict.attacks}</text>',
     ]
+    xs = [f"{x(i):.1f}" for i in range(max(map(len, totals.values()), default=0))]
+    ys: dict[int, str] = {}  # each total's height, written once
     for index, name in enumerate(names):
         points = []
+        for value in {*totals[name]} - ys.keys():
+            ys[value] = f"{y(value):.1f}"
         for i, value in enumerate(totals[name]):
             if i:
-                points.append(f"{x(i):.1f},{y(totals[name][i - 1]):.1f}")
-            points.append(f"{x(i):.1f},{y(value):.1f}")
+                points.append(f"{xs[i]},{ys[totals[name][i - 1]]}")
+            points.append(f"{xs[i]},{ys[value]}")
         colour = COLOURS[index % len(COLOURS)]
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
@@ -88,31 +94,42 @@ def _chart(verdict: Verdict) -> str:
 
 
 def _rows(case: Judgement) -> str:
-    notes = notes_by_line(case)
-    bad = {a.line for a in case.verdict.anomalies}
-    rows = []
-    for line in case.lines:
-        said = notes.get(line.number, [])
-        kind = "anomaly" if line.number in bad else "roll" if line.is_roll else "line"
-        rows.append(
-            f'<tr class="{kind}" id="l{line.number}"><td class="n">{line.number}</td>'
-            f'<td class="t">{escape(line.text)}</td></tr>'
-        )
-        for note in said:
-            cls = "note bad" if note.startswith("!") else "note"
-            rows.append(f'<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>')
+    """The log as table rows: each line's row (an anomaly's, a roll's or a plain line's), the
+    judge's notes in rows under it. Made from the file's own lines, escaped in one pass (an
+    escaped line is the line escaped: escaping keeps line ends), no `LogLine` made."""
+    raw = case.transcript.raw
+    count = len(raw)
+    kinds = ["line"] * count
+    for number in case.transcript.rolls.roll_numbers():
+        kinds[number - 1] = "roll"
+    for number in anomaly_columns(case.verdict.anomalies)[0]:
+        if 0 < number <= count:
+            kinds[number - 1] = "anomaly"
+    row = '<tr class="{0}" id="l{1}"><td class="n">{1}</td><td class="t">{2}</td></tr>'.format
+    rows = list(map(row, kinds, range(1, count + 1), escape("\n".join(raw)).split("\n")))
+    cells: dict[str, str] = {}  # each note's cell, made once for the notes alike
+    for number, note in notes_in_order(case):
+        if 0 < number <= count:
+            cell = cells.get(note)
+            if cell is None:
+                cls = "note bad" if note.startswith("!") else "note"
+                cell = cells[note] = f'<td class="{cls}">{escape(note)}</td></tr>'
+            rows[number - 1] += f'\n<tr class="{kinds[number - 1]}"><td></td>{cell}'
     return "\n".join(rows)
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:
     """The whole page as text (UTF-8)."""
     verdict = case.verdict
-    items = "".join(
-        f'<li><a href="#l{a.line}">line {a.line}</a>: <strong>{escape(a.kind.value)}</strong>: '
-        f"{escape(a.reason)}</li>"
-        for a in verdict.anomalies
+    lines, whys = anomaly_columns(verdict.anomalies)
+    said = said_once(
+        identities(whys),
+        whys,
+        lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
     )
-    anomalies = f'<ul class="anomalies">{items}</ul>' if items else "<p>No anomaly.</p>"
+    pairs = zip(lines, said, strict=True)
+    items = [f'<li><a href="#l{line}">line {line}</a>: {it}' for line, it in pairs]
+    anomalies = f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""

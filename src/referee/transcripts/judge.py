@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from referee.systems.msv.rules import MsvRules, default_rules
 from referee.transcripts.authors import name_key
 from referee.transcripts.fighters import Fighter, check_fighters
 from referee.transcripts.reader import HostRoll, LogLine, RollLines
-from referee.transcripts.receipts import Ledger
 from referee.transcripts.reuse import ReceiptBook
 from referee.transcripts.spar import Known, Spar
 from referee.transcripts.targets import TargetBook
 from referee.transcripts.verdict import Anomaly, Kind, Reading, Use, Verdict
+
+if TYPE_CHECKING:  # the receipts against a ledger are loaded only with an export
+    from referee.transcripts.receipts import Ledger
 
 __all__ = ["Anomaly", "Kind", "Marker", "Reading", "Use", "Verdict", "decide"]
 

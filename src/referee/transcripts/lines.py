@@ -73,6 +73,14 @@ class RollLines(Columns[LogLine]):
     def __len__(self) -> int:
         return len(self.numbers)
 
+    def roll_numbers(self) -> list[int]:
+        """The numbers of the lines that say a roll (`LogLine.is_roll`), no `LogLine` made
+        but one for each claim."""
+        says = [LogLine(0, "", None, *claim).is_roll for claim in self.claims]
+        return [
+            number for number, which in zip(self.numbers, self.which, strict=True) if says[which]
+        ]
+
     def _make(self) -> tuple[LogLine, ...]:
         numbers, claims = self.numbers, self.claims
         texts = self._texts

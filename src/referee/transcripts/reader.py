@@ -33,9 +33,9 @@ from referee.transcripts.decoding import (
     one_line_end,
     split_lines,
 )
-from referee.transcripts.formats import AOL, BY_NAME, FORMATS, Format
+from referee.transcripts.formats import Catalogue, Format, builtin
 from referee.transcripts.lines import LogLine, RollLines, Said
-from referee.transcripts.rolls import HostRoll, find_roll, read_roll
+from referee.transcripts.rolls import HostRoll, Shape, find_roll, read_roll
 from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
 
 __all__ = [
@@ -128,8 +128,11 @@ class Transcript:
 
 def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
     """One line of an AOL-style log (a speaker prefix, any time stamp)."""
-    said = _said_line(AOL, number, text)
-    return _roll_line(said, text, trust or Trust.of(AOL.hosts)) or LogLine(number, text)
+    known = builtin()
+    aol = known.by_name["aol"]
+    said = _said_line(aol, number, text)
+    found = _roll_line(said, text, trust or Trust.of(aol.hosts), known.shapes)
+    return found or LogLine(number, text)
 
 
 def read_lines(text: str) -> Iterator[LogLine]:
@@ -146,29 +149,33 @@ def read_log(
     hosts: Sequence[str] = (),
     format: str | None = None,
     require_rolls: bool = True,
+    formats: Catalogue | None = None,
 ) -> Transcript:
-    """Read a log (see the module text); `hosts` adds to the format's, `format` names one."""
+    """Read a log (see the module text); `hosts` adds to the format's, `format` names one,
+    `formats` are the formats and roll shapes to read it with (default: the built-in ones)."""
+    known = formats or builtin()
+    shapes = known.shapes
     text = one_line_end(text)
     raw = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
     body, notes = unquote(text)
-    fmt, fit = _format(body, format)
+    fmt, fit = _format(body, format, known)
     trust = Trust.of(fmt.hosts).add(hosts)
     if fmt.container == "html":
         body = _html_text(body)
     parsed: dict[int, str] = {}
     if fmt.container == "csv":
-        rolls = RollLines.of(_csv_rolls(body, raw, trust))
+        rolls = RollLines.of(_csv_rolls(body, raw, trust, shapes))
     elif fmt.blocks:
-        rolls = RollLines.of(_block_rolls(fmt, body, raw, trust))
+        rolls = RollLines.of(_block_rolls(fmt, body, raw, trust, shapes))
     else:
-        rolls, cut = _line_rolls(fmt, body, raw, trust, raw if body is text else None)
+        rolls, cut = _line_rolls(fmt, body, raw, trust, known, raw if body is text else None)
         joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
         if joined is not None:
             parsed, count = joined
             notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
             # a text ending in a line end has one empty line more than the file's lines
             said = (s for s in _said_all(fmt, parsed) if s.number <= len(raw))
-            found = (_roll_line(s, raw[s.number - 1], trust) for s in said)
+            found = (_roll_line(s, raw[s.number - 1], trust, shapes) for s in said)
             rolls = RollLines.of(line for line in found if line is not None)
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
@@ -182,12 +189,12 @@ def _html_text(body: str) -> str:
     return "\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines)
 
 
-def _format(body: str, name: str | None) -> tuple[Format, Fit]:
+def _format(body: str, name: str | None, formats: Catalogue) -> tuple[Format, Fit]:
     if name is None:
-        return sniff(body)
-    fmt = BY_NAME.get(name)
+        return sniff(body, formats)
+    fmt = formats.by_name.get(name)
     if fmt is None:
-        known = ", ".join(f.name for f in FORMATS)
+        known = ", ".join(f.name for f in formats.formats)
         raise NotationError(f"unknown log format {name!r} (one of: {known})")
     return fmt, nearest(body, [fmt])[1]
 
@@ -231,20 +238,22 @@ def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
 Found = tuple[HostRoll | None, str | None, bool] | None
 
 
-def _roll_line(said: Said, raw: str, trust: Trust) -> LogLine | None:
+def _roll_line(
+    said: Said, raw: str, trust: Trust, shapes: Sequence[Shape] | None = None
+) -> LogLine | None:
     """The roll line a line is, or None when it says no roll."""
-    found = _analyse(said, trust)
+    found = _analyse(said, trust, shapes)
     if found is None:
         return None
     roll, forged, quoted = found
     return LogLine(said.number, raw, said.stamp, said.author, roll, forged, quoted)
 
 
-def _analyse(said: Said, trust: Trust) -> Found:
+def _analyse(said: Said, trust: Trust, shapes: Sequence[Shape] | None = None) -> Found:
     text, author = said.text, said.author
     if len(text) > MAX_ROLL_LINE:
         return None
-    shape = find_roll(text)
+    shape = find_roll(text, shapes)
     if shape is None:
         return None
     bare = _without_quote_marks(text) if said.kind == "quote" else text
@@ -256,9 +265,11 @@ def _analyse(said: Said, trust: Trust) -> Found:
         return parsed, "a roll line with no author", False
     if said.kind == "emote":
         return parsed, f"a host line inside an emote (/me) of {author!r}", False
-    doubt = trust.doubt(author)
+    # a host line typed after the speaker's name says so, whoever the name looks like
+    typed = text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts))
+    doubt = trust.doubt(author, why=not typed)
     if doubt is not None:
-        if text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts)):
+        if typed:
             doubt = f"a host line typed after the speaker's name {author!r}"
         return parsed, doubt, False
     if isinstance(roll, str):
@@ -280,7 +291,12 @@ def _without_quote_marks(text: str) -> str:
 
 
 def _line_rolls(
-    fmt: Format, body: str, raw: Sequence[str], trust: Trust, lines: Sequence[str] | None = None
+    fmt: Format,
+    body: str,
+    raw: Sequence[str],
+    trust: Trust,
+    formats: Catalogue,
+    lines: Sequence[str] | None = None,
 ) -> tuple[RollLines, bool]:
     """The roll lines of a line-by-line format, found by their words (the fast path), and
     whether a roll line seems cut short (the log may be hard-wrapped). `lines` are the
@@ -297,12 +313,15 @@ def _line_rolls(
     split = _split_pattern(fmt.prefix)
     at, tail_group = split.match, split.groups
     lines = body.split("\n") if lines is None else lines
-    # Dice Maiden's, Avrae's and the IRC DiceBot's words, besides AOL's `rolled`
-    others = "Re" in body or "rolls" in body
+    # the roll shapes' words in the log (AOL's `rolled`; Dice Maiden's, Avrae's and the IRC
+    # DiceBot's): a line with none of them says no roll
+    words = [word for word in formats.words if word in body]
+    if not words:
+        return rolls, cut
+    first, others = words[0], re.compile("|".join(map(re.escape, words[1:]))).search
+    shapes, more = formats.shapes, len(words) > 1
     for number, line in enumerate(lines, start=1):
-        if "rolled" not in line and not (
-            others and ("Result" in line or "Request:" in line or "rolls" in line)
-        ):
+        if first not in line and not (more and others(line)):
             continue
         parts = at(line)
         assert parts is not None  # the tail matches any line
@@ -310,7 +329,7 @@ def _line_rolls(
         index = seen.get(tail)
         if index is None:
             said = _said_line(fmt, number, line)
-            found = _analyse(said, trust)
+            found = _analyse(said, trust, shapes)
             if found is None:
                 index = -1
                 cut = cut or ROLL_CUT.search(line) is not None
@@ -334,7 +353,9 @@ def _split_pattern(prefix: re.Pattern[str] | None) -> re.Pattern[str]:
     return re.compile(f"({prefix.pattern})?([^\\n]*)", prefix.flags)
 
 
-def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
+def _block_rolls(
+    fmt: Format, body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
+) -> list[LogLine]:
     """The roll lines of a format with author headers (a message may span lines)."""
     assert fmt.header is not None
     rolls: list[LogLine] = []
@@ -344,14 +365,14 @@ def _block_rolls(fmt: Format, body: str, raw: Sequence[str], trust: Trust) -> li
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is None and (not line.strip() or _is_system(fmt, line)):
-            rolls += _message_rolls(message, author, stamp, trust, raw)
+            rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
             message = []
         elif header is None:
             message.append((number, line))
         else:
-            rolls += _message_rolls(message, author, stamp, trust, raw)
+            rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
             author, stamp, message = header["author"].strip(), header["stamp"], []
-    rolls += _message_rolls(message, author, stamp, trust, raw)
+    rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
     return rolls
 
 
@@ -365,6 +386,7 @@ def _message_rolls(
     stamp: str | None,
     trust: Trust,
     raw: Sequence[str],
+    shapes: Sequence[Shape],
 ) -> list[LogLine]:
     """The rolls in one message: each line alone, or a bot's answer over two or three lines
     (Avrae: the roller, the result, the total)."""
@@ -373,7 +395,7 @@ def _message_rolls(
     while index < len(message):
         number, line = message[index]
         span = 1
-        if find_roll(line) is None:
+        if find_roll(line, shapes) is None:
             # only Avrae's answer goes on below its first line (`**Result**`, `**Total**`); any
             # other roll is on a line of its own, and reported on that line
             more = [text for _, text in message[index + 1 : index + 3]]
@@ -382,11 +404,12 @@ def _message_rolls(
                 continue
             span = 3 if len(more) == 2 and more[1].startswith("**Total**") else 2
             line = "\n".join([line, *more][:span])
-            if find_roll(line) is None:
+            if find_roll(line, shapes) is None:
                 index += 1
                 continue
         kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-        found = _roll_line(Said(number, author, line, kind, stamp), raw[number - 1], trust)
+        said = Said(number, author, line, kind, stamp)
+        found = _roll_line(said, raw[number - 1], trust, shapes)
         if found is not None:
             out.append(found)
         index += span if found is not None else 1
@@ -418,7 +441,9 @@ def _csv_said(body: str) -> Iterator[Said]:
         return
 
 
-def _csv_rolls(body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
+def _csv_rolls(
+    body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
+) -> list[LogLine]:
     """DiscordChatExporter's CSV: one record per message, the content may span lines."""
     reader = csv.reader(io.StringIO(body))
     rolls: list[LogLine] = []
@@ -430,7 +455,7 @@ def _csv_rolls(body: str, raw: Sequence[str], trust: Trust) -> list[LogLine]:
                 continue
             kind = "quote" if record[3].lstrip().startswith(_QUOTE_MARKS) else "speech"
             said = Said(number, record[1], record[3], kind, record[2])
-            found = _roll_line(said, raw[number - 1], trust)
+            found = _roll_line(said, raw[number - 1], trust, shapes)
             if found is not None:
                 rolls.append(found)
     except csv.Error as err:

@@ -19,19 +19,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import NotationError, RuleError, VerificationError
-from referee.payloads.events import Action, FighterAdded, Roll, Voided
-from referee.payloads.events import Initiative as InitiativeEvent
-from referee.payloads.fields import Given
 from referee.systems.msv.attack import check_cs
-from referee.systems.msv.payloads import Attack, Initiative, InitiativeRoll, InitiativeRound
 from referee.systems.msv.rules import MsvRules, rules_from_mapping
 from referee.transcripts.authors import name_key
 from referee.transcripts.fighters import Fighter
 from referee.transcripts.rolls import HostRoll
 from referee.vocabulary import EventType
+
+if TYPE_CHECKING:
+    from referee.payloads.events import Roll
+    from referee.payloads.fields import Given
+
+# The event payloads' shapes are loaded by the functions that read an export's events (only a
+# judge given an export reads them): `referee judge` on a log alone starts without them.
 
 #: How the chat shows a roll made by the referee (as the chat endpoint answers it).
 REFEREE_NAME = "Referee"
@@ -168,6 +171,9 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
     An initiative's rolls are named by its `detail` (in rolling order); a voided action's
     rolls are marked `voided`.
     """
+    from referee.payloads.events import Action, Roll
+    from referee.systems.msv.payloads import Attack, InitiativeRoll
+
     voided = _voided(events)
     rolls: list[LedgerRoll] = []
     pending: list[LedgerRoll] = []
@@ -196,6 +202,8 @@ def ledger_rolls(events: Sequence[Mapping[str, Any]]) -> list[LedgerRoll]:
 def _roll(
     event: Mapping[str, Any], given: Given[Roll], actor: str, kind: str, voided: set[int]
 ) -> LedgerRoll:
+    from referee.payloads.events import Roll
+
     wrong = given.wrong()
     try:
         if wrong is not None:
@@ -220,6 +228,9 @@ def _renamed(roll: LedgerRoll, name: str) -> LedgerRoll:
 
 def _rounds(payload: Any) -> list[list[Any]]:
     """Each round's rolls of an MSV initiative's detail, as given (what is not a list left out)."""
+    from referee.payloads.events import Initiative as InitiativeEvent
+    from referee.systems.msv.payloads import Initiative, InitiativeRound
+
     rounds = Initiative.given(InitiativeEvent.given(payload).detail).rounds
     if not isinstance(rounds, list):
         return []
@@ -228,6 +239,8 @@ def _rounds(payload: Any) -> list[list[Any]]:
 
 
 def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
+    from referee.payloads.events import Voided
+
     out: set[int] = set()
     for event in events:
         if event.get("type") == EventType.VOIDED:
@@ -240,6 +253,8 @@ def _voided(events: Sequence[Mapping[str, Any]]) -> set[int]:
 
 def _fighters(events: Sequence[Mapping[str, Any]]) -> tuple[Fighter, ...]:
     """The fighters the export adds, when each CS is known (none while a CS is hidden)."""
+    from referee.payloads.events import FighterAdded
+
     out = []
     for event in events:
         if event.get("type") == EventType.FIGHTER_ADDED:

@@ -14,11 +14,20 @@ bout's `export --chat` judged back with the bout's own events).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import chain, repeat
+from operator import add, itemgetter
 
 from referee.sentences import order_text
-from referee.transcripts.judge import Use, Verdict
+from referee.transcripts.columns import (
+    What,
+    anomaly_columns,
+    identities,
+    reading_columns,
+    said_once,
+)
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.verdict import Use, Verdict
 
 
 def verdict_line(verdict: Verdict) -> str:
@@ -51,14 +60,35 @@ def fighters_line(case: Judgement) -> str:
 def notes_by_line(case: Judgement) -> dict[int, list[str]]:
     """What the judge says under each line: `= reading` for rolls, `! kind: reason`."""
     notes: dict[int, list[str]] = defaultdict(list)
-    for reading in case.verdict.rolls:
-        if reading.use is Use.FREE_ATTACK:
-            notes[reading.line].append(f"= free attack (MSV-4): {reading.text}")
-        elif reading.use is not Use.ANOMALY:
-            notes[reading.line].append(f"= {reading.text}")
-    for anomaly in case.verdict.anomalies:
-        notes[anomaly.line].append(f"! {anomaly.kind.value}: {anomaly.reason}")
+    for line, note in notes_in_order(case):
+        notes[line].append(note)
     return notes
+
+
+def notes_in_order(case: Judgement) -> Iterator[tuple[int, str]]:
+    """What the judge says under the lines, as (line, note): each roll line's reading
+    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines. Read off
+    the verdict's columns: no `Reading` or `Anomaly` is made, a note is made once for the
+    lines read alike."""
+    lines, _, whats = reading_columns(case.verdict.rolls)
+    readings = zip(lines, said_once(identities(whats), whats, _reading_note), strict=True)
+    anomalies, said = anomaly_notes(case.verdict)
+    marked = zip(anomalies, map(add, repeat("! "), said), strict=True)
+    return chain(filter(itemgetter(1), readings), marked)
+
+
+def _reading_note(what: What) -> str:
+    """A reading's note (none, "", for a roll read as an anomaly: its anomaly says why)."""
+    use, text = what[0], what[1]
+    if use is Use.FREE_ATTACK:
+        return f"= free attack (MSV-4): {text}"
+    return "" if use is Use.ANOMALY else f"= {text}"
+
+
+def anomaly_notes(verdict: Verdict) -> tuple[Sequence[int], list[str]]:
+    """Each anomaly's line and `kind: reason`, in the order of their lines."""
+    lines, whys = anomaly_columns(verdict.anomalies)
+    return lines, said_once(identities(whys), whys, lambda why: f"{why[0].value}: {why[1]}")
 
 
 def format_line(case: Judgement) -> str:
@@ -73,22 +103,29 @@ def format_line(case: Judgement) -> str:
     return f"Read as: {log.format.name} ({log.format.title}); rolls by {log.trust.named}"
 
 
-def text_report(case: Judgement) -> Iterator[str]:
-    """The whole text report, line by line."""
+def report_text(case: Judgement) -> str:
+    """The whole text report (`referee judge` prints it and a line end): the verdict, the
+    fighters, how the log was read, the order, the notes, each anomaly, then the log
+    line-numbered with what the judge says under each line. The log's lines are the file's
+    own (`Transcript.raw`): no `LogLine` is made."""
     verdict = case.verdict
-    yield verdict_line(verdict)
-    yield fighters_line(case)
-    yield format_line(case)
+    head = [verdict_line(verdict), fighters_line(case), format_line(case)]
     if verdict.order:
-        yield order_text(verdict.order)
-    for note in verdict.notes:
-        yield f"Note: {note}"
-    for anomaly in verdict.anomalies:
-        yield f"  line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
-    yield ""
-    notes = notes_by_line(case)
-    width = len(str(len(case.lines)))
-    for line in case.lines:
-        yield f"{line.number:>{width}}  {line.text}"
-        for note in notes.get(line.number, ()):
-            yield f"{'':>{width}}    {note}"
+        head.append(order_text(verdict.order))
+    head += [f"Note: {note}" for note in verdict.notes]
+    head += [f"  line {line}: {note}" for line, note in zip(*anomaly_notes(verdict), strict=True)]
+    raw = case.transcript.raw
+    count, width = len(raw), len(str(len(raw)))
+    # `{number:>{width}}  {text}` for each line (made by `map`, one call for all the lines)
+    numbers = map(str.rjust, map(str, range(1, count + 1)), repeat(width))
+    lines = list(map(add, map(add, numbers, repeat("  ")), raw))
+    under = "\n" + " " * width + "    "  # a note's line: under the line's text
+    for number, note in notes_in_order(case):
+        if 0 < number <= count:
+            lines[number - 1] += under + note
+    return "\n".join([*head, "", *lines])
+
+
+def text_report(case: Judgement) -> Iterator[str]:
+    """The whole text report, line by line (`report_text`)."""
+    return iter(report_text(case).split("\n"))

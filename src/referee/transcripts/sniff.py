@@ -1,10 +1,11 @@
 """Which format a log is in, and the wrappings it came in: e-mail quote marks, hard wraps.
 
-`sniff` tries every format of `FORMATS` on the first lines of a log and takes the one most of
-them fit (the earlier on a tie, AOL's when none does); `Fit` says how well, and which line
-did not fit, for the message when a log cannot be read. A log pasted into an e-mail reply
-has `> ` before every line (`unquote` takes the marks off); one hard-wrapped at 72 columns
-has its long lines cut in two (`unwrap` joins them back, in the format's shape).
+`sniff` tries every format of a catalogue (the built-in `FORMATS` by default) on the first
+lines of a log and takes the one most of them fit (the earlier on a tie, AOL's when none
+does); `Fit` says how well, and which line did not fit, for the message when a log cannot be
+read. A log pasted into an e-mail reply has `> ` before every line (`unquote` takes the
+marks off); one hard-wrapped at 72 columns has its long lines cut in two (`unwrap` joins
+them back, in the format's shape).
 
 >>> sniff("(21:03:12) Tarl: hi\\n(21:03:15) OnlineHost: Tarl rolled 1 100-sided die: 47")[0]
 Format('pidgin')
@@ -19,7 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from referee.transcripts.formats import AOL, FORMATS, Format
+from referee.transcripts.formats import Catalogue, Format, builtin
 
 #: How many lines of a log the sniffing reads.
 SAMPLE = 400
@@ -57,12 +58,14 @@ def _looks_like_html(text: str) -> bool:
     return "<html" in head or "<font" in head or "<br" in head
 
 
-def sniff(text: str) -> tuple[Format, Fit]:
-    """The format that fits the most of the log's first lines, and how well."""
+def sniff(text: str, formats: Catalogue | None = None) -> tuple[Format, Fit]:
+    """The format (of `formats`, default the built-in ones) that fits the most of the log's
+    first lines, and how well."""
+    known = (formats or builtin()).formats
     if _CSV_HEADER.match(text):
-        csv_format = next(f for f in FORMATS if f.container == "csv")
+        csv_format = next(f for f in known if f.container == "csv")
         return csv_format, Fit(1, 1)
-    return nearest(text, [f for f in FORMATS if f.container != "csv"])
+    return nearest(text, [f for f in known if f.container != "csv"])
 
 
 def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
@@ -74,8 +77,9 @@ def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
         if best is None or fit.fitting > best[1].fitting:
             best = (fmt, fit)
     assert best is not None
-    if best[1].fitting == 0 and AOL in formats:
-        return AOL, _fit(AOL, sample, text)
+    aol = builtin().by_name["aol"]
+    if best[1].fitting == 0 and aol in formats:
+        return aol, _fit(aol, sample, text)
     return best
 
 
@@ -113,7 +117,7 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     (the mark of a wrap between words: the log's longest line is taken as its width).
 
     >>> long = "[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die:"
-    >>> unwrap(AOL, long + "\\n47 (nonce 12)\\nPa-Kur: hi")
+    >>> unwrap(builtin().by_name["aol"], long + "\\n47 (nonce 12)\\nPa-Kur: hi")
     ({1: '[21:03:12] OnlineHost: Tarl Cabot of Ko-ro-ba rolled 1 100-sided die: 47 (nonce 12)', \
 3: 'Pa-Kur: hi'}, 1)
     """

@@ -103,12 +103,14 @@ class Verdict:
     notes: tuple[str, ...] = ()
     damage_taken: dict[str, int] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        """Exactly the `--json` document: winner, damage_dealt, attacks, anomalies, rolls."""
+    def to_json(self, entries: bool = True) -> dict[str, Any]:
+        """Exactly the `--json` document: winner, damage_dealt, attacks, anomalies, rolls
+        (`entries=False`: the lists of anomalies and rolls left empty, for a writer that
+        writes their entries itself, `referee.transcripts.json_report`)."""
         return {
             "winner": self.winner,
             "damage_dealt": dict(self.damage_dealt),
             "attacks": self.attacks,
-            "anomalies": [a.to_json() for a in self.anomalies],
-            "rolls": [r.to_json() for r in self.rolls],
+            "anomalies": [a.to_json() for a in self.anomalies] if entries else [],
+            "rolls": [r.to_json() for r in self.rolls] if entries else [],
         }

@@ -9,11 +9,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NewType
+from typing import TYPE_CHECKING, Any, NewType
 
 from referee.errors import RuleError
-from referee.rng import Rng, die
 from referee.systems.msv.rules import CriticalEffect, MsvRules, default_rules, interpret_face
+
+if TYPE_CHECKING:  # the dice sources are loaded to roll: reading a roll (the judge) needs none
+    from referee.rng import Rng
 
 #: A Combat Skill: a whole number >= 0 (MSV-2). Not a roll.
 CombatSkill = NewType("CombatSkill", int)
@@ -206,5 +208,6 @@ def attack(cs: int, rng: Rng, rules: MsvRules | None = None) -> MsvAttack:
     >>> str(attack(CombatSkill(65), ScriptedRng([80])))
     '80 vs CS 65: miss'
     """
-    skill = check_cs(cs)
-    return interpret(skill, die(rng, D100), rules)
+    from referee.rng import die
+
+    return interpret(check_cs(cs), die(rng, D100), rules)

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from referee.errors import LimitError, RuleError
-from referee.rng import Rng, die, fighter_dice
 from referee.systems.msv.attack import D100, CombatSkill, check_cs, effect_number, succeeds
 from referee.systems.msv.rules import MsvRules, TieBreak, default_rules, interpret_face
+
+if TYPE_CHECKING:  # the dice sources are loaded to roll: reading a roll (the judge) needs none
+    from referee.rng import Rng
 
 #: The default bound on rounds of initiative rolls.
 MAX_ROUNDS = 1000
@@ -135,6 +138,8 @@ def _groups_by_key(rolls: Sequence[InitiativeRoll], keys: Sequence[int]) -> list
 def _roll_group(
     number: int, group: tuple[str, ...], skills: dict[str, CombatSkill], rng: Rng, rules: MsvRules
 ) -> tuple[InitiativeRound, list[tuple[str, ...]]]:
+    from referee.rng import die, fighter_dice
+
     rolls = []
     for name in group:
         # one fighter's roll is one roll (one nonce), from that fighter's own dice stream

@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from referee.errors import RuleError
-from referee.rng import Rng
+
+if TYPE_CHECKING:
+    from referee.rng import Rng
 
 #: AOL's limits on one die's sides (MSV-1).
 MIN_OLD_SIDES = 2

@@ -1,5 +1,5 @@
-// The "Judge a log" page: paste or open a chat log, name the fighters (or let the judge read
-// them from the announcement), and see the verdict, the anomalies, a chart of the damage dealt
+// The "Judge a log" page: paste or open a chat log (and, for a format the judge does not know,
+// a format file), name the fighters (or let the judge read them from the announcement), and see the verdict, the anomalies, a chart of the damage dealt
 // and the log line by line, as POST /api/judge answers. window.refereeJudge is for tests.
 
 import { attempt, call, el, fill, say } from "./api.js";
@@ -89,8 +89,23 @@ function fighters() {
   return out;
 }
 
-async function judge(text, names) {
-  const result = await call("POST", "/api/judge", { body: { log: text, fighters: names } });
+/** The format file given beside the log, as the route takes it (none when the box is empty). */
+function formatFiles() {
+  const text = $("format-text").value;
+  if (!text.trim()) return [];
+  const file = $("format-file").files[0];
+  const name = file && $("format-text").dataset.from === file.name ? file.name : "pasted";
+  return [{ name, text }];
+}
+
+async function judge(text, names, formats = formatFiles()) {
+  // The host's public key, when one is given: its signed lines are checked by it, and its
+  // unsigned host lines are forged. Without one the server checks signed lines by its own key.
+  const key = $("host-key").value.trim();
+  const body = { log: text, fighters: names };
+  if (formats.length) body.format_files = formats;
+  if (key) body.key = key;
+  const result = await call("POST", "/api/judge", { body });
   render(result);
   const count = result.anomalies.length;
   say(count ? `Judged: ${count} ${count === 1 ? "anomaly" : "anomalies"} found.` : "Judged: no anomaly.", count ? "error" : "ok");
@@ -129,8 +144,18 @@ $("log-file").addEventListener("change", async (event) => {
   clearVerdict("Not judged yet: the log changed. Press Judge.");
 });
 
+$("format-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) {
+    $("format-text").value = await readFile(file);
+    $("format-text").dataset.from = file.name;
+  }
+  clearVerdict("Not judged yet: the format file changed. Press Judge.");
+});
+
 $("judge-form").addEventListener("input", (event) => {
-  if (event.target.id !== "log-file") clearVerdict("Not judged yet: the input changed. Press Judge.");
+  if (event.target.id === "format-text") delete event.target.dataset.from;
+  if (!["log-file", "format-file"].includes(event.target.id)) clearVerdict("Not judged yet: the input changed. Press Judge.");
 });
 
 $("judge-form").addEventListener("submit", async (event) => {

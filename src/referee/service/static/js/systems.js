@@ -17,6 +17,7 @@ export const CONDITION_WORDS = {
   dismounted: "dismounted",
   lost_action: "loses an action",
   breaking_free: "breaking free",
+  in_spirit_combat: "in spirit combat",
 };
 
 /** A condition's name in words (`lost_action` -> "loses an action"; others: no underscores). */

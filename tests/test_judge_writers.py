@@ -1,0 +1,208 @@
+"""`referee judge` from the shell: what a plain judge loads, and its writers.
+
+The text report, `--json` and the page are written from the verdict's columns and the file's
+own lines (`referee.transcripts.render`, `json_report`, `html_report`); each is held here to a
+plain reference that makes every `LogLine`, `Reading` and `Anomaly` and writes them one by
+one (the writers as they were), on every sample log and on verdicts kept as tuples. No timing:
+`benchmarks/bench_judge.py` measures the speed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import defaultdict
+from dataclasses import replace
+from html import escape
+from pathlib import Path
+
+import pytest
+
+from referee.sentences import order_text
+from referee.transcripts import Judgement, Use, judge_log
+from referee.transcripts.html_report import html_page
+from referee.transcripts.json_report import json_text
+from referee.transcripts.render import fighters_line, format_line, report_text, verdict_line
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "tests" / "data" / "judge" / "formats").glob("*.log"))
+EXAMPLE = ROOT / "docs" / "examples" / "pakur-stun.log"
+THREE_LINES = (
+    "[21:00] Judge: Spar between Tarl Cabot (CS 65) and PaKur (CS 70)\n"
+    "[21:01] OnlineHost: Tarl Cabot rolled 1 100-sided die: 47\n"
+    "[21:02] OnlineHost: PaKur rolled 1 100-sided die: 80\n"
+)
+
+#: What a plain `referee judge LOG` must not load: the ledger, the event payloads, the dice
+#: grammar and sources, the bout engine, the service, the lab's numpy, rich; nor the writers of
+#: the options not given.
+HEAVY = (
+    "referee.ledger",
+    "referee.payloads",
+    "referee.dice",
+    "referee.rng",
+    "referee.bout.engine",
+    "referee.systems.base",
+    "referee.service",
+    "referee.store",
+    "referee.transcripts.html_report",
+    "referee.transcripts.json_report",
+    "numpy",
+    "rich",
+    "rich.console",
+    "fastapi",
+    "sqlalchemy",
+)
+
+
+def loaded(code: str) -> list[str]:
+    """The heavy modules loaded once `code` has run in a fresh interpreter."""
+    probe = (
+        "import atexit, sys\n"
+        f"atexit.register(lambda: print(sorted(m for m in {HEAVY!r} if m in sys.modules)))\n"
+        f"{code}\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip(), done.stderr
+    found: list[str] = json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"'))
+    return found
+
+
+def test_loading_the_judge_loads_nothing_heavy() -> None:
+    assert loaded("import referee.cli.judge, referee.transcripts") == []
+
+
+@pytest.mark.parametrize(
+    ("options", "allowed"),
+    [
+        ((), ()),
+        (("--json",), ("referee.transcripts.json_report",)),
+        (("--html", "{out}"), ("referee.transcripts.html_report",)),
+    ],
+    ids=["text", "json", "html"],
+)
+def test_a_plain_judge_loads_only_what_its_options_need(
+    tmp_path: Path, options: tuple[str, ...], allowed: tuple[str, ...]
+) -> None:
+    log = tmp_path / "three.log"
+    log.write_text(THREE_LINES, encoding="utf-8")
+    args = ["judge", str(log), *(o.format(out=tmp_path / "page.html") for o in options)]
+    code = f"from referee.cli.entry import main\nmain({args!r})"
+    assert loaded(code) == sorted(allowed)
+
+
+def cases() -> list[Judgement]:
+    """Judged logs of every sample format (clean and with every anomaly kind), the stun chain,
+    and a long seeded spar with strangers, wrong dice, typed host lines and receipts."""
+    judged = [judge_log(path.read_bytes()) for path in SAMPLES]
+    judged.append(judge_log(EXAMPLE.read_bytes()))
+    rng = random.Random(46)
+    lines = ["[20:59] Judge: Spar between Tarl Cabot (CS 1) and Pa-Kür “the Assassin” (CS 1)"]
+    names = ("Tarl Cabot", "Pa-Kür “the Assassin”")
+    for number in range(1, 3000):
+        stamp = f"[21:{number // 60 % 60:02}:{number % 60:02}] "
+        pick = rng.random()
+        if pick < 0.4:
+            lines.append(f'{stamp}{rng.choice(names)}: *circles* <b>&amp;</b> "quoted" \\ tab\t')
+        elif pick < 0.85:
+            face = rng.randint(1, 100)
+            nonce = f" (nonce {number})" if rng.random() < 0.2 else ""
+            lines.append(
+                f"{stamp}OnlineHost: {names[number % 2]} rolled 1 100-sided die: {face}{nonce}"
+            )
+        elif pick < 0.9:
+            lines.append(f"{stamp}OnlineHost: Bosk rolled 1 100-sided die: {rng.randint(1, 100)}")
+        elif pick < 0.95:
+            lines.append(f"{stamp}OnlineHost: Pa-Kür “the Assassin” rolled 2 20-sided dice: 14 17")
+        else:
+            lines.append(f"{stamp}Tarl Cabot: OnlineHost: Tarl Cabot rolled 1 100-sided die: 100")
+    judged.append(judge_log("\r\n".join(lines) + "\r\n"))
+    # the same verdicts kept as tuples (as a caller may build one), not as columns
+    judged += [
+        replace(
+            case,
+            verdict=replace(
+                case.verdict,
+                rolls=tuple(case.verdict.rolls),
+                anomalies=tuple(case.verdict.anomalies),
+            ),
+        )
+        for case in judged[-2:]
+    ]
+    return judged
+
+
+CASES = cases()
+
+
+def reference_notes(case: Judgement) -> dict[int, list[str]]:
+    notes: dict[int, list[str]] = defaultdict(list)
+    for reading in case.verdict.rolls:
+        if reading.use is Use.FREE_ATTACK:
+            notes[reading.line].append(f"= free attack (MSV-4): {reading.text}")
+        elif reading.use is not Use.ANOMALY:
+            notes[reading.line].append(f"= {reading.text}")
+    for anomaly in case.verdict.anomalies:
+        notes[anomaly.line].append(f"! {anomaly.kind.value}: {anomaly.reason}")
+    return notes
+
+
+def reference_text(case: Judgement) -> str:
+    verdict = case.verdict
+    out = [verdict_line(verdict), fighters_line(case), format_line(case)]
+    if verdict.order:
+        out.append(order_text(verdict.order))
+    out += [f"Note: {note}" for note in verdict.notes]
+    out += [f"  line {a.line}: {a.kind.value}: {a.reason}" for a in verdict.anomalies]
+    out.append("")
+    notes = reference_notes(case)
+    width = len(str(len(case.lines)))
+    for line in case.lines:
+        out.append(f"{line.number:>{width}}  {line.text}")
+        out += [f"{'':>{width}}    {note}" for note in notes.get(line.number, ())]
+    return "\n".join(out)
+
+
+def reference_rows(case: Judgement) -> str:
+    notes = reference_notes(case)
+    bad = {a.line for a in case.verdict.anomalies}
+    rows = []
+    for line in case.lines:
+        kind = "anomaly" if line.number in bad else "roll" if line.is_roll else "line"
+        rows.append(
+            f'<tr class="{kind}" id="l{line.number}"><td class="n">{line.number}</td>'
+            f'<td class="t">{escape(line.text)}</td></tr>'
+        )
+        for note in notes.get(line.number, []):
+            cls = "note bad" if note.startswith("!") else "note"
+            rows.append(f'<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>')
+    return "\n".join(rows)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_text_report_is_the_log_annotated_line_by_line(case: Judgement) -> None:
+    assert report_text(case) == reference_text(case)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_json_is_exactly_the_verdicts_document_indented(case: Judgement) -> None:
+    expected = json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False)
+    assert json_text(case.verdict) == expected
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_page_shows_every_line_and_note_in_its_row(case: Judgement) -> None:
+    page = html_page(case, "Judged <spar>")
+    assert f"<table>{reference_rows(case)}</table>" in page
+    first, *_ = case.verdict.anomalies or [None]
+    if first is not None:
+        assert f'<li><a href="#l{first.line}">line {first.line}</a>: <strong>' in page
+
+
+def test_a_verdict_with_no_roll_and_no_anomaly_is_indented_alike() -> None:
+    verdict = replace(CASES[0].verdict, rolls=(), anomalies=())
+    expected = json.dumps(verdict.to_json(), indent=2, ensure_ascii=False)
+    assert json_text(verdict) == expected
+    assert '"anomalies": [],\n  "rolls": []\n}' in expected
