@@ -13,8 +13,8 @@ from referee.discord.desk import REF
 from referee.lab.luck_exports import luck_report, reading, verified
 from referee.lab.luck_text import report_lines
 from referee.store import Store
-from tests.discord_harness import Harness
-from tests.test_discord_spar import play, run_spar
+from tests.discord_harness import Harness, play
+from tests.test_discord_spar import run_spar
 
 DOCS = "The method and its false-alarm rate: docs/luck.md."
 
@@ -75,3 +75,51 @@ def test_luck_reads_the_spars_and_table_ledgers_a_member_fought_in(
         assert by_name == both
 
     play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
+
+
+def test_luck_of_a_members_character_reads_every_door_it_fought_through(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `~luck char NAME`: the member's saved character, over the closed bouts it fought in any
+    # door (here one the character joined with the member's key, as the console does), under
+    # whatever name; a bout still open is not read.
+    from referee import chat as k
+    from referee.discord.character_keys import characters, key_of
+    from referee.lab.luck_exports import as_character
+    from referee.service.bouts import ANONYMOUS
+    from referee.service.characters import join_character
+    from referee.service.chat import run_command
+
+    monkeypatch.chdir(tmp_path)
+    store = Store.open(db_url)
+
+    async def script(h: Harness) -> None:
+        service = h.bot.desk.service
+        user = h.members["Tarl"].id
+        assert await h.text("Tarl", "~char set Kai cs=65") == "Saved: Kai (MSV)."
+        assert await h.text("Tarl", "~luck char Nobody") == (
+            "error: you have no character called 'Nobody' (~char list)"
+        )
+        assert await h.text("Tarl", "~luck char Kai") == (
+            "error: Kai has fought in no closed bout yet"
+        )
+        key, cid = key_of(store, user), characters(store, user)[0].id
+        assert key is not None and cid is not None
+        bouts = []
+        for foe in ("Orc", "Troll"):
+            bout = service.create_bout("msv", f"Kai and the {foe}")["id"]
+            join_character(service, bout, ANONYMOUS, key, cid)
+            service.add_fighter(bout, REF, foe, {"cs": 40})
+            run_command(service, bout, REF, k.Init())
+            for _ in range(4):
+                turn = service.state(bout).current
+                run_command(service, bout, REF, k.Attack("Kai" if turn == foe else foe, turn))
+            bouts.append(bout)
+        service.close(bouts[0], REF)
+        exports = [service.export(bouts[0], ANONYMOUS)]
+        kept, label = as_character([reading(verified(exports[0], "b"))], cid)
+        said = (await h.text("Tarl", "~luck char kai")).split("\n")
+        assert said == [*report_lines(luck_report(kept, label)), DOCS]
+        assert said[2] == "record: Kai: 1 bout, 0 won, 0 lost, 1 undecided"
+
+    play(store, ["Tarl"], script)

@@ -88,3 +88,29 @@ def test_the_luck_page_verifies_uploads_and_draws_the_plots(
         "luck of Tarl Cabot over 1 verified export"
     )
     clean(page)
+
+
+def test_a_characters_page_links_to_its_record_and_luck(
+    pages: Callable[..., Any],  # noqa: F811
+    web: LiveServer,  # noqa: F811
+) -> None:
+    from tests.test_character_luck import TARL, fight
+
+    made = web.post("/api/characters", json=TARL).json()
+    key, cid = made["key"], made["character"]["id"]
+
+    def join(bid: str) -> str:
+        held = {"X-Character-Key": key}
+        r = web.post(f"/api/bouts/{bid}/characters", json={"character": cid}, headers=held)
+        assert r.status_code == 201, r.text
+        return "Tarl"
+
+    _, export = fight(web, join, "Orc")
+    page = pages()
+    page.goto(f"{web.url}/static/characters.html#key={key}")
+    page.locator(f"li[data-character='{cid}'] a.luck-link").click()
+    expect(page.locator("#plots")).to_have_attribute("data-version", "1")
+    report = luck_report([reading(verified(export, "x"))], "Tarl")
+    expect(page.locator("#lines li")).to_have_text(report_lines(report))
+    expect(page.locator("#character")).to_have_value(cid)
+    clean(page)

@@ -6,8 +6,8 @@ import click
 
 from referee.cli.ledger import read_export
 from referee.cli.output import echo, emit_json
-from referee.errors import NotationError, RefereeError
-from referee.lab.luck_exports import Reading, luck_report, reading, verified
+from referee.errors import NotationError, NotFoundError, RefereeError
+from referee.lab.luck_exports import Reading, as_character, luck_report, reading, verified
 from referee.lab.luck_text import report_lines
 
 
@@ -34,6 +34,11 @@ def read_all(files: tuple[str, ...], quiet: bool) -> tuple[list[Reading], list[R
 @click.argument("files", nargs=-1, metavar="EXPORTS...")
 @click.option("--fighter", metavar="NAME", help="Whose dice (case aside): else every fighter's.")
 @click.option(
+    "--character",
+    metavar="ID",
+    help="A saved character's dice and record, whatever names it fought under (its id).",
+)
+@click.option(
     "--alpha",
     type=click.FloatRange(0.0001, 0.5),
     default=0.01,
@@ -43,7 +48,12 @@ def read_all(files: tuple[str, ...], quiet: bool) -> tuple[list[Reading], list[R
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Say only the refused exports on stderr.")
 def luck_command(
-    files: tuple[str, ...], fighter: str | None, alpha: float, as_json: bool, quiet: bool
+    files: tuple[str, ...],
+    fighter: str | None,
+    character: str | None,
+    alpha: float,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
     """A record and a luck report anyone can check: the bouts a fighter fought, won and
     lost, and how its faces compare with the exact distribution (docs/luck.md).
@@ -64,10 +74,17 @@ def luck_command(
     Examples:
       referee luck bout-b1.json bout-b2.json --fighter Tarl
       referee luck exports/*.json --json > luck.json
+      referee luck exports/*.json --character Hk3rT0aX9bQz
     """
     if not files:
         raise NotationError("give one or more exports (referee luck bout-b1.json ...)")
+    if fighter and character:
+        raise NotationError("give --fighter or --character, not both")
     readings, refused = read_all(files, quiet)
+    if character is not None and readings:
+        readings, fighter = as_character(readings, character)
+        if fighter is None:
+            raise NotFoundError(f"character {character!r} fought in none of the exports given")
     if readings:
         report = luck_report(readings, fighter, alpha)
         if as_json:

@@ -4,7 +4,10 @@
   (the latest MAX_EXPORTS), your fighters of each read as one under your latest name;
 - `~luck @member`: that member's, the same way; `~luck NAME`: every member's who fought as NAME;
 - `~luck [NAME] BOUT_ID ...`: the closed bouts named (a spar's or a revealed table ledger's id:
-  its export's name says it, `table-ID.json`), NAME's dice in them (else yours, else everyone's).
+  its export's name says it, `table-ID.json`), NAME's dice in them (else yours, else everyone's);
+- `~luck char NAME`: your saved character NAME's (`~char`), over the closed bouts of the service
+  it fought in through any door (the console, the chat endpoint, the HUD, this bot), the latest
+  MAX_EXPORTS, whatever names it fought under.
 
 A bout is read once closed (its seed revealed: an open one cannot be verified yet, and its hidden
 stats stay hidden). Every export is verified first, as `referee verify` does; one that does not
@@ -18,11 +21,12 @@ from typing import Any
 
 from discord.ext import commands
 
+from referee.discord.character_keys import characters
 from referee.discord.desk import Desk
 from referee.discord.messages import mentioned, without_mentions
 from referee.discord.replies import Person, Reply
 from referee.errors import LimitError, NotFoundError, RefereeError
-from referee.lab.luck_exports import Reading, luck_report, reading, verified
+from referee.lab.luck_exports import Reading, as_character, luck_report, reading, verified
 from referee.lab.luck_text import report_lines
 from referee.service.bouts import ANONYMOUS
 
@@ -66,6 +70,8 @@ def luck_reply(desk: Desk, who: Person, rest: str) -> Reply:
     """One `~luck` (see the module text)."""
     users = mentioned(rest)
     words = without_mentions(rest).split()
+    if words[:1] == ["char"] and not users:
+        return _character_luck(desk, who, " ".join(words[1:]))
     named = list(dict.fromkeys(w for w in words if _is_bout(desk, w)))
     name = " ".join(w for w in words if w not in named) or None
     if len(named) > MAX_EXPORTS:
@@ -99,6 +105,34 @@ def luck_reply(desk: Desk, who: Person, rest: str) -> Reply:
     if not readings:
         return Reply(["No export verified, so there is nothing to report.", *refused])
     lines = report_lines(luck_report(readings, label))
+    return Reply([*lines, *refused, "The method and its false-alarm rate: docs/luck.md."])
+
+
+def _character_luck(desk: Desk, who: Person, name: str) -> Reply:
+    """`~luck char NAME`: the member's saved character's record and luck over the closed bouts
+    it fought, through any door."""
+    mine = [
+        c for c in characters(desk.service.store, who.id) if c.name.casefold() == name.casefold()
+    ]
+    if not name or not mine or mine[0].id is None:
+        raise NotFoundError(f"you have no character called {name!r} (~char list)")
+    character = mine[0].id
+    store = desk.service.store
+    bouts = store.bouts_of_character(character)
+    closed = [b for b in bouts if store.get_bout(b).status == "closed"][-MAX_EXPORTS:]
+    if not closed:
+        raise NotFoundError(f"{mine[0].name} has fought in no closed bout yet")
+    readings: list[Reading] = []
+    refused: list[str] = []
+    for bout in closed:
+        try:
+            readings.append(_read(desk, bout))
+        except RefereeError as err:
+            refused.append(f"refused: {err.public}")
+    kept, label = as_character(readings, character)
+    if not kept:
+        return Reply(["No export verified, so there is nothing to report.", *refused])
+    lines = report_lines(luck_report(kept, label))
     return Reply([*lines, *refused, "The method and its false-alarm rate: docs/luck.md."])
 
 

@@ -6,7 +6,8 @@ check) and refuses an export that does not verify completely, with its first pro
 winner, each MSV attack as a `Swing` (its exact chance to hit and damage distribution from the
 bout's own rules, `referee.systems.msv.rules.face_row`) and each die as a `Throw`, each under
 the name of whose dice they are (a roll's stream names it; in a bout before streams, the
-action's actor). `luck_report(readings, fighter)` puts them together (docs/luck.md).
+action's actor). `luck_report(readings, fighter)` puts them together (docs/luck.md);
+`as_character(readings, id)` first makes a saved character's bouts one fighter's.
 
 >>> report = luck_report([], None)
 >>> report.exports, report.luck.verdict
@@ -61,6 +62,14 @@ class Reading:
     bout: BoutSide
     swings: tuple[tuple[str, Swing], ...]
     throws: tuple[tuple[str, Throw], ...]
+    #: Each fighter that joined as a saved character, with the character's id (its join's
+    #: `character`, `referee.service.characters`).
+    characters: tuple[tuple[str, str], ...] = ()
+
+    def fighter_of(self, character: str) -> str | None:
+        """The name the saved character `character` (its id) fought under here (None: it did
+        not fight in this bout)."""
+        return next((name for name, cid in self.characters if cid == character), None)
 
     def renamed(self, old: str, new: str) -> Reading:
         """The reading with the fighter `old` called `new`: one player's fighters of several
@@ -80,7 +89,38 @@ class Reading:
             replace(self.bout, sides=sides),
             tuple((name(n), swing) for n, swing in self.swings),
             tuple((name(n), throw) for n, throw in self.throws),
+            tuple((name(n), cid) for n, cid in self.characters),
         )
+
+
+def as_character(readings: Sequence[Reading], character: str) -> tuple[list[Reading], str | None]:
+    """The readings of the bouts the saved character `character` (its id) fought, with its
+    fighter in each called by the name it first fought under (another fighter of that name
+    in a bout is told apart: `NAME (another)`), and that name (None: it fought in none).
+    A character's record and luck are then one fighter's, whatever names it fought under.
+
+    >>> side = BoutSide("b1", "Spar", "msv", (("Tarl II", "Tarl II"), ("Tarl", "Tarl")), None)
+    >>> read = Reading(side, (), (("Tarl II", Throw(6, 2)),), (("Tarl II", "ch1"),))
+    >>> first = Reading(replace(side, id="b0"), (), (), (("Tarl", "ch1"),))
+    >>> kept, label = as_character([first, read, Reading(side, (), ())], "ch1")
+    >>> label, [r.bout.id for r in kept], kept[1].throws
+    ('Tarl', ['b0', 'b1'], (('Tarl', Throw(sides=6, face=2)),))
+    >>> kept[1].bout.sides  # each side keeps its name
+    (('Tarl', 'Tarl II'), ('Tarl (another)', 'Tarl'))
+    """
+    label: str | None = None
+    kept: list[Reading] = []
+    for read in readings:
+        name = read.fighter_of(character)
+        if name is None:
+            continue
+        label = label or name
+        if not same_name(name, label):
+            if any(same_name(other, label) for other, _ in read.bout.sides):
+                read = read.renamed(label, f"{label} (another)")
+            read = read.renamed(name, label)
+        kept.append(read)
+    return kept, label
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +219,15 @@ def reading(doc: Mapping[str, Any]) -> Reading:
     winner: str | None = None
     swings: list[tuple[str, Swing]] = []
     throws: list[tuple[str, Throw]] = []
+    characters: list[tuple[str, str]] = []
     actor = "referee"
     for event in opened_events(doc):
         kind, payload = event.get("type"), event.get("payload")
         if kind == EventType.FIGHTER_ADDED:
             added = FighterAdded.given(payload)
             sides.setdefault(str(added.name), str(added.side or added.name))
+            if isinstance(added.character, str):
+                characters.append((str(added.name), added.character))
         elif kind == EventType.ACTION:
             actor = str(event.get("actor"))
         elif kind == EventType.ROLL:
@@ -206,7 +249,7 @@ def reading(doc: Mapping[str, Any]) -> Reading:
     side = BoutSide(
         str(bout.get("id")), str(bout.get("name")), system, tuple(sides.items()), winner
     )
-    return Reading(side, tuple(swings), tuple(throws))
+    return Reading(side, tuple(swings), tuple(throws), tuple(characters))
 
 
 def records(readings: Sequence[Reading], fighter: str | None) -> tuple[Record, ...]:

@@ -1,11 +1,14 @@
 """`POST /api/luck`: a record and a luck report from verified exports (docs/luck.md; no token).
 
-The body is JSON: `{"exports"?: [EXPORT, ...], "bouts"?: ["ID", ...], "fighter"?: "NAME"}`:
-exports uploaded, and closed bouts of this server by id (each exported as everyone gets it:
-after the close, everything). Every export is verified first (`referee verify`'s check); one
-that does not verify, or a bout not closed, is refused with its reason (`refused`). The answer
-is the `referee luck --json` report, its lines, the refusals and the plots (SVG); when nothing
-verifies, the report reads no dice ("no dice to read") and `refused` says why.
+The body is JSON: `{"exports"?: [EXPORT, ...], "bouts"?: ["ID", ...], "fighter"?: "NAME",
+"character"?: "ID"}`: exports uploaded, and closed bouts of this server by id (each exported
+as everyone gets it: after the close, everything); `character` reads a saved character's dice
+and record, whatever names it fought under, over the bouts given, or with none given, over
+the last 40 bouts of this server it fought (the store keeps each of its joins). Every export
+is verified first (`referee verify`'s check); one that does not verify, or a bout not closed,
+is refused with its reason (`refused`). The answer is the `referee luck --json` report, its
+lines, the refusals and the plots (SVG); when nothing verifies, the report reads no dice ("no
+dice to read") and `refused` says why.
 """
 
 from __future__ import annotations
@@ -15,8 +18,21 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from referee.errors import LimitError, NotationError, RefereeError, VerificationError
-from referee.lab.luck_exports import LuckReport, Reading, luck_report, reading, verified
+from referee.errors import (
+    LimitError,
+    NotationError,
+    NotFoundError,
+    RefereeError,
+    VerificationError,
+)
+from referee.lab.luck_exports import (
+    LuckReport,
+    Reading,
+    as_character,
+    luck_report,
+    reading,
+    verified,
+)
 from referee.lab.luck_svg import distribution_svg, faces_svg
 from referee.lab.luck_text import report_lines
 from referee.service.bouts import ANONYMOUS, RefereeService
@@ -37,6 +53,7 @@ class LuckRequest(Strict):
     exports: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_EXPORTS)
     bouts: list[str] = Field(default_factory=list, max_length=MAX_EXPORTS)
     fighter: str | None = Field(None, max_length=80, examples=["Tarl"])
+    character: str | None = Field(None, min_length=1, max_length=64, examples=[None])
 
 
 def plots(report: LuckReport) -> dict[str, str | None]:
@@ -63,17 +80,25 @@ def plots(report: LuckReport) -> dict[str, str | None]:
 @router.post(LUCK_PATH, tags=["luck"])
 def luck(body: LuckRequest, request: Request) -> dict[str, Any]:
     """The luck of a fighter's (or every fighter's) dice over verified exports."""
-    given = len(body.exports) + len(body.bouts)
+    service: RefereeService = request.app.state.service
+    character = body.character
+    if character is not None and body.fighter:
+        raise NotationError("give a fighter or a character, not both")
+    bouts = list(body.bouts)
+    if character is not None and not (body.exports or bouts):
+        bouts = service.store.bouts_of_character(character)[-MAX_EXPORTS:]
+        if not bouts:
+            raise NotFoundError(f"character {character!r} has fought in no bout of this server")
+    given = len(body.exports) + len(bouts)
     if not given:
         raise NotationError("give one or more exports or closed bouts' ids")
     if given > MAX_EXPORTS:
         raise LimitError(f"at most {MAX_EXPORTS} exports and bouts at once, got {given}")
-    service: RefereeService = request.app.state.service
     readings: list[Reading] = []
     refused: list[dict[str, str]] = []
     sources: list[tuple[str, Any, str | None]]
     sources = [(f"export {n}", doc, None) for n, doc in enumerate(body.exports, 1)]
-    sources += [(f"bout {bout}", None, bout) for bout in body.bouts]
+    sources += [(f"bout {bout}", None, bout) for bout in bouts]
     for name, doc, bout in sources:
         try:
             if bout is not None:
@@ -83,7 +108,13 @@ def luck(body: LuckRequest, request: Request) -> dict[str, Any]:
             readings.append(reading(verified(doc, name)))
         except RefereeError as err:
             refused.append({"source": name, "reason": err.public})
-    report = luck_report(readings, body.fighter.strip() if body.fighter else None)
+    if character is not None:
+        readings, label = as_character(readings, character)
+        if label is None and not refused:
+            raise NotFoundError(f"character {character!r} fought in none of the bouts given")
+        report = luck_report(readings, label)
+    else:
+        report = luck_report(readings, body.fighter.strip() if body.fighter else None)
     return {
         **report.as_json(),
         "lines": report_lines(report),

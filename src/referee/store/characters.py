@@ -35,7 +35,7 @@ from sqlalchemy import Connection, func, insert, select, update
 from referee.errors import ForbiddenError, NotFoundError
 from referee.store.core import StoreCore
 from referee.store.records import token_hash
-from referee.store.schema import CHARACTER_KEYS, CHARACTER_VERSIONS, CHARACTERS
+from referee.store.schema import CHARACTER_BOUTS, CHARACTER_KEYS, CHARACTER_VERSIONS, CHARACTERS
 from referee.store.units import write_transaction
 
 
@@ -184,6 +184,17 @@ class Characters(StoreCore):
                 .where(CHARACTERS.c.key_hash == token_hash(key), CHARACTERS.c.retired == 0)
             ).all()
         return sorted((_record(r) for r in rows), key=lambda c: (c.name.casefold(), c.id))
+
+    def bouts_of_character(self, character_id: str) -> list[str]:
+        """The bouts the character joined (any version of it), in the order it first joined
+        each: the store keeps each join as it appends it."""
+        with self._guard(), self._connect() as conn:
+            rows = conn.execute(
+                select(CHARACTER_BOUTS.c.bout_id, func.min(CHARACTER_BOUTS.c.at))
+                .where(CHARACTER_BOUTS.c.character_id == character_id)
+                .group_by(CHARACTER_BOUTS.c.bout_id)
+            ).all()
+        return [str(r[0]) for r in sorted(rows, key=lambda r: (str(r[1]), str(r[0])))]
 
     def retire_character(self, key: str, character_id: str) -> None:
         """Take one of `key`'s characters off its list for good (404 unknown, 403 another

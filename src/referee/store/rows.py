@@ -6,17 +6,19 @@ import functools
 import json
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection, bindparam, insert, select
 
 from referee.errors import NotFoundError
 from referee.ledger import EVENT_KEYS, Event
 from referee.ledger.canonical import checked_canonical_json
 from referee.ledger.seal import SEAL
+from referee.payloads.events import FighterAdded
 from referee.rng import commitment
 from referee.store.notify import appended
 from referee.store.raw import Statement, run_many, run_sql, together
 from referee.store.records import BoutRecord, ServerSeed
-from referee.store.schema import BOUTS, EVENTS, SEEDS, TOKENS
+from referee.store.schema import BOUTS, CHARACTER_BOUTS, EVENTS, SEEDS, TOKENS
+from referee.vocabulary import EventType
 
 # The hot statements are built once and run on the driver's cursor (`referee.store.raw`):
 # building a SQLAlchemy statement, or running it through `Connection.execute`, costs more
@@ -270,7 +272,35 @@ def insert_events(
         run_many(conn, _SQLITE_INSERT_PLAIN_EVENTS, rows)
     else:
         run_many(conn, _SQLITE_INSERT_EVENTS, _with_extras(rows, extras))
+    joined = [e for e in events if e["type"] == _FIGHTER_ADDED]
+    if joined:
+        _characters_joined(conn, bout_id, joined)
     appended(conn, bout_id)  # live streams hear of it after the commit (`store.notify`)
+
+
+_FIGHTER_ADDED = EventType.FIGHTER_ADDED
+
+
+def _characters_joined(conn: Connection, bout_id: str, joined: list[Event]) -> None:
+    """Each saved character among the fighters joined, kept with its bout (`CHARACTER_BOUTS`:
+    the bouts a character fought, without reading every bout's events)."""
+    rows = []
+    for event in joined:
+        seal = event.get(SEAL)
+        added = FighterAdded.given(event["payload"] if seal is None else seal["public"])
+        if isinstance(added.character, str):
+            version = added.character_version
+            rows.append(
+                {
+                    "character_id": added.character,
+                    "bout_id": bout_id,
+                    "seq": event["seq"],
+                    "version": version if isinstance(version, int) else 1,
+                    "at": event["at"],
+                }
+            )
+    if rows:
+        conn.execute(insert(CHARACTER_BOUTS), rows)
 
 
 #: The keys of a ledger event without extra keys.

@@ -7,10 +7,10 @@ that has shipped: add a new version. A client package (the Discord bot) keeps ta
 own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 5, 6, 7, 8]
+[1, 2, 5, 6, 7, 8, 9]
 >>> sorted(METADATA.tables)  # doctest: +NORMALIZE_WHITESPACE
-['bouts', 'character_keys', 'character_versions', 'characters', 'events', 'receipts',
- 'seeds', 'signing_keys', 'tokens']
+['bouts', 'character_bouts', 'character_keys', 'character_versions', 'characters', 'events',
+ 'receipts', 'seeds', 'signing_keys', 'tokens']
 """
 
 from __future__ import annotations
@@ -138,6 +138,18 @@ CHARACTER_VERSIONS = Table(
     Column("at", Text, nullable=False),
 )
 
+#: Every join of a saved character to a bout (its `fighter_added` event's `character`), written
+#: by the store with the event: the bouts a character fought, for its record (docs/luck.md).
+CHARACTER_BOUTS = Table(
+    "character_bouts",
+    METADATA,
+    Column("character_id", Text, primary_key=True),
+    Column("bout_id", Text, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("at", Text, nullable=False),
+)
+
 _V1 = (
     """CREATE TABLE bouts (
         id TEXT PRIMARY KEY,
@@ -249,6 +261,18 @@ _V8 = (
     )""",
 )
 
+#: Version 9: the bouts each saved character joined (`CHARACTER_BOUTS`).
+_V9 = (
+    """CREATE TABLE character_bouts (
+        character_id TEXT NOT NULL,
+        bout_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (character_id, bout_id, seq)
+    )""",
+)
+
 #: Versions no longer in `MIGRATIONS`: their steps belong to a client package now (`_V5`).
 RETIRED_VERSIONS = (3, 4)
 
@@ -260,6 +284,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (6, _V6),
     (7, _V7),
     (8, _V8),
+    (9, _V9),
 )
 
 #: The schema version this code reads and writes (the highest it knows).

@@ -87,6 +87,8 @@ async function load() {
         c.gear.length ? `; gear: ${c.gear.join(", ")}` : "",
         " ",
         change,
+        " ",
+        el("a", { href: `/static/luck.html#character=${encodeURIComponent(c.id)}`, class: "luck-link" }, "record and luck"),
       ),
     );
   }

@@ -48,9 +48,12 @@ async function read(event) {
   }
   const bouts = $("bouts").value.split(/[\s,]+/).filter(Boolean);
   const fighter = $("fighter").value.trim() || null;
+  const character = $("character").value.trim() || null;
+  const body = { exports, bouts, fighter };
+  if (character) body.character = character;
   say("Verifying...");
   try {
-    draw(await call("POST", "/api/luck", { body: { exports, bouts, fighter } }));
+    draw(await call("POST", "/api/luck", { body }));
     say("");
   } catch (err) {
     fill($("lines"));
@@ -63,3 +66,11 @@ async function read(event) {
 }
 
 $("luck-form").addEventListener("submit", read);
+
+// A character's page links here with its id (`#character=ID`, characters.html): its record
+// and luck are read at once, over its bouts of this server.
+const asked = new URLSearchParams(location.hash.slice(1)).get("character");
+if (asked) {
+  $("character").value = asked;
+  $("luck-form").requestSubmit();
+}
