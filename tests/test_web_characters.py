@@ -47,7 +47,7 @@ def make_tarl(page: Any, url: str) -> str:
         "Saved Tarl, version 1. This browser keeps your new key."
     )
     expect(page.locator("#characters li")).to_have_text(
-        "Tarl (MSV, version 1): CS 65; gear: rope, torch change"
+        "Tarl (MSV, version 1): CS 65; gear: rope, torch change record and luck"
     )
     return str(page.locator("#characters li").get_attribute("data-character"))
 
@@ -75,7 +75,7 @@ def test_a_character_is_made_changed_and_moved_by_its_link(
     page.click("#char-submit")
     expect(page.locator("#message")).to_have_text("Saved Tarl, version 2.")
     expect(page.locator("#characters li")).to_have_text(
-        "Tarl (MSV, version 2): CS 72; gear: rope, torch change"
+        "Tarl (MSV, version 2): CS 72; gear: rope, torch change record and luck"
     )
     link = key_link(page)
     key = KEY.search(link)
