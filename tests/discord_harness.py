@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import json
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -290,3 +291,23 @@ def fighter_to_act(answer: str) -> str | None:
     """The fighter named by the last "Next: NAME's turn" line of an answer."""
     found = re.findall(r"^Next: (.+?)'s turn", answer, flags=re.MULTILINE)
     return found[-1] if found else None
+
+
+def play(
+    store: Store,
+    members: list[str],
+    script: Callable[[Harness], Awaitable[None]],
+    channels: int = 1,
+) -> None:
+    """Run `script` against a harness of the bot on `store`, with `members` on a server of
+    `channels` channels, and stop the harness whatever happens."""
+
+    async def run() -> None:
+        harness = Harness(store)
+        await harness.start(members, channels)
+        try:
+            await script(harness)
+        finally:
+            await harness.stop()
+
+    asyncio.run(run())

@@ -247,3 +247,35 @@ def test_a_chat_list_never_says_an_npcs_hidden_stat(live: LiveServer) -> None:
     assert listed == "Your characters: Pa-Kur (MSV v1: CS hidden)"
     r = chat(live, bout["id"], "join Pa-Kur", key)
     assert r.status_code == 400 and "the referee adds it" in r.text
+
+
+def test_a_character_carried_to_the_next_fight_is_still_its_keys(live: LiveServer) -> None:
+    # An evening's next fight carries the fighter as the character it is: its join there names
+    # the character and the version that first joined, and the player's key acts for it still.
+    key = made(live)["key"]  # Tarl, CS 65
+    bout = live.post("/api/bouts", json={"system": "msv", "name": "Spar"}).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    assert chat(live, bid, "join tarl", key).status_code == 200
+    live.post(f"/api/bouts/{bid}/join", json={"name": "Orc", "cs": 40})
+    live.post(f"/api/bouts/{bid}/initiative", ref)
+    r = live.post(f"/api/bouts/{bid}/next", ref, json={"minutes": 10, "reason": "a rest"})
+    assert r.status_code == 200, r.text
+    bid2 = r.json()["id"]
+    joins = {
+        e["payload"]["name"]: e["payload"]
+        for e in live.get(f"/api/bouts/{bid2}/log").json()
+        if e["type"] == "fighter_added"
+    }
+    first = next(
+        e["payload"]
+        for e in live.get(f"/api/bouts/{bid}/log").json()
+        if e["type"] == "fighter_added" and e["payload"]["name"] == "Tarl"
+    )
+    assert (joins["Tarl"]["character"], joins["Tarl"]["character_version"]) == (
+        first["character"],
+        1,
+    )
+    assert joins["Tarl"]["carried"] is True and "character" not in joins["Orc"]
+    live.post(f"/api/bouts/{bid2}/initiative", r.json()["referee_token"])
+    assert chat(live, bid2, "status", key).status_code == 200  # the key acts for Tarl there
+    assert chat(live, bid2, "status").status_code == 401

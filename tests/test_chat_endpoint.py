@@ -236,9 +236,10 @@ def test_rolls_take_the_full_notation_and_record_every_face(live: LiveServer) ->
         r.text
     )
     r = live.chat(bid, tokens["Tarl"], "//roll -sides100 -dice1")
-    # a free roll's receipt names its stream, as `referee export --chat` writes it
+    # a free roll's receipt names its stream, as `referee export --chat` writes it, and the
+    # service's signature follows it (tests/test_signed_lines.py checks it)
     assert re.fullmatch(
-        r"OnlineHost: Tarl rolled 1 100-sided die: \d+ \(nonce \d+, free:Tarl\)", r.text
+        r"OnlineHost: Tarl rolled 1 100-sided die: \d+ \(nonce \d+, free:Tarl\) sig:\S{112}", r.text
     ), r.text
     r = live.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "1001d6"})
     assert r.status_code == 413 and r.json()["error"] == "limit_exceeded"

@@ -136,9 +136,12 @@ def test_the_chat_roll_answer_is_the_sentences_host_line(tmp_path: Path) -> None
         service.add_fighter(bout_id, REFEREE, "Tarl", {"cs": 65})
         answer = answer_chat(service, bout_id, REFEREE, "//roll -sides6 -dice3")
         events = service.export(bout_id, REFEREE)["events"]
+        signature = service.key.sign(bout_id, "Referee", next(
+            e for e in events if e["type"] == EventType.ROLL)["payload"])  # fmt: skip
     roll = next(e for e in events if e["type"] == EventType.ROLL)
-    assert answer == roll_line("Referee", roll["payload"])
+    assert answer == roll_line("Referee", roll["payload"], signature)  # signed by the service
     assert re.fullmatch(
-        r"OnlineHost: Referee rolled 3 6-sided dice: [1-6] [1-6] [1-6] \(nonce 0, referee\)",
+        r"OnlineHost: Referee rolled 3 6-sided dice: [1-6] [1-6] [1-6] \(nonce 0, referee\)"
+        r" sig:\S{112}",
         answer,
     ), answer

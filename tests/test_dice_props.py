@@ -681,6 +681,8 @@ def test_the_scanner_reads_d20_forms_as_the_grammar(text: str) -> None:
         "1001d6",  # too many dice
         "1d6 [unclosed",
         "[[1d6]]",
+        "\u0663",  # ARABIC-INDIC DIGIT THREE alone: not an ASCII digit
+        "\u00b2",  # SUPERSCRIPT TWO alone: `isdigit`, but `int` refuses it
     ],
 )
 def test_the_scanner_declines_what_the_grammar_refuses_or_reads_otherwise(text: str) -> None:

@@ -7,8 +7,6 @@ names it and its version."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import discord
@@ -19,19 +17,7 @@ from referee.discord.messages import escape_markdown
 from referee.discord.tables import MIGRATIONS, PART
 from referee.service import characters as ch
 from referee.store import Store, migrate_part
-from tests.discord_harness import Harness
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
+from tests.discord_harness import Harness, play
 
 
 def words(text: str) -> dict[str, object]:

@@ -4,10 +4,8 @@ the chat endpoint, typed with the channel's prefix (`~spar:attack Tarl`, `~attac
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -19,19 +17,7 @@ from referee.errors import RefereeError
 from referee.sentences import sentence
 from referee.store import Store
 from referee.vocabulary import EventType
-from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act, play
 
 
 def bout_id(store: Store, name: str) -> str:
@@ -155,7 +141,10 @@ def test_a_rolls_note_is_its_label_and_many_dice_are_one_roll(tmp_path: Path) ->
         )
         host = await h.text("Tarl", "~roll //roll -sides6 -dice2 for damage")
         assert re.fullmatch(
-            r"OnlineHost: Tarl_0_nick rolled 2 6-sided dice: \d \d \(nonce 1\) - for damage", host
+            r"OnlineHost: Tarl_0_nick rolled 2 6-sided dice: \d \d \(nonce 1, free:Tarl_0_nick\)"
+            r" sig:\S+"
+            r" - for damage",
+            host,
         )
         many = await h.text("Tarl", "~roll 150d6")
         assert re.fullmatch(r"Tarl_0_nick rolls 150d6 = \[[0-9, ]+\] = \d+ \(nonce 2\)", many)
@@ -192,7 +181,9 @@ def test_choose_and_rhydin_scoring_as_onlinehost_does(tmp_path: Path) -> None:
     async def script(h: Harness) -> None:
         chosen = await h.text("Tarl", "~choose the tavern,  the docks , the gate")
         found = re.fullmatch(
-            r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 0\) - (.+)", chosen
+            r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 0, free:Tarl_0_nick\)"
+            r" sig:\S+ - (.+)",
+            chosen,
         )
         assert found is not None and found.group(2) == items[int(found.group(1)) - 1]
         for bad in ("~choose the tavern", "~choose a,,b", "~choose " + ",".join("x" * 101)):
@@ -382,7 +373,9 @@ def test_roll_tables_and_choose_from_one(tmp_path: Path) -> None:
         for modifier in ("", " +3", " -9"):
             chosen = await h.text("Tarl", f"~choose WEATHER{modifier}")
             found = re.fullmatch(
-                r"OnlineHost: Tarl_1_nick rolled 1 8-sided die: ([1-8]) \(nonce \d\)"
+                r"OnlineHost: Tarl_1_nick rolled 1 8-sided die: ([1-8])"
+                r" \(nonce \d, free:Tarl_1_nick\)"
+                r" sig:\S+"
                 r"(?: [+-]\d = (\d))? - (.+)",
                 chosen,
             )

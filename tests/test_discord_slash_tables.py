@@ -47,7 +47,8 @@ def test_slash_choose_makes_the_ledger_events_of_typed_choose(tmp_path: Path) ->
         await h.text("Tarl", f"~choose {said}")
         slashed = await h.slash("Tarl", "choose", text("items", said))
         found = re.fullmatch(
-            r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 1\) - (.+)",
+            r"OnlineHost: Tarl_0_nick rolled 1 3-sided die: ([1-3]) \(nonce 1, free:Tarl_0_nick\)"
+            r" sig:\S+ - (.+)",
             slashed["content"],
         )
         assert found is not None, slashed
@@ -154,7 +155,9 @@ def test_slash_table_group_and_choose_from_a_table(tmp_path: Path) -> None:
                 *([number("modifier", modifier)] if modifier else []),
             )  # fmt: skip
             found = re.fullmatch(
-                r"OnlineHost: Tarl_1_nick rolled 1 8-sided die: ([1-8]) \(nonce \d\)"
+                r"OnlineHost: Tarl_1_nick rolled 1 8-sided die: ([1-8])"
+                r" \(nonce \d, free:Tarl_1_nick\)"
+                r" sig:\S+"
                 r"(?: [+-]\d = (\d))? - (.+)",
                 chosen["content"],
             )

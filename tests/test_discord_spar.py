@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -16,24 +15,16 @@ from referee.cli.main import cli
 from referee.discord.desk import REF
 from referee.discord.replies import Place
 from referee.store import Store
-from tests.discord_harness import Harness, attachment_bytes, fighter_to_act
+from tests.discord_harness import Harness, attachment_bytes, fighter_to_act, play
 from tests.seeds import for_test
 from tests.service_fixtures import serving
 
-HOST = re.compile(r"^OnlineHost: (\S+) rolled 1 100-sided die: ([0-9]+) \(nonce ([0-9]+)\)$", re.M)
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]],
-         channels: int = 1) -> None:  # fmt: skip
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members, channels)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
+#: A bout's host line in a channel, signed (tests/test_discord_signed.py checks the signature).
+HOST = re.compile(
+    r"^OnlineHost: (\S+) rolled 1 100-sided die: ([0-9]+) \(nonce ([0-9]+)(?:, free:\S+)?\)"
+    r" sig:\S+$",
+    re.M,
+)
 
 
 def verify_file(path: Path) -> tuple[int, str]:
@@ -373,7 +364,7 @@ def test_an_srp_exchange_with_a_shield_and_an_override(tmp_path: Path) -> None:
             "error: out of turn: it is Ann's turn, not Bran's"
         )
         struck = await h.text("Ann", f"~spar:attack {h.mention('Bran')}")
-        assert re.search(r"^Ann rolls d20 d20 d6: \d+ \d+ \d+ \(nonce 0\)$", struck, re.M)
+        assert re.search(r"^Ann rolls d20 d20 d6: \d+ \d+ \d+ \(nonce 0\) sig:\S+$", struck, re.M)
         assert "\n  defense (shield): d20 rolled " in struck
         assert struck.endswith("Next: Bran's turn (round 1)")
         overridden = await h.text("Judge", "~spar:override Bran=0")
@@ -660,7 +651,10 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
     async def script(h: Harness) -> None:
         bare = await h.text("Tarl", "~roll")
         assert re.fullmatch(
-            r"OnlineHost: Tarl_1_nick rolled 2 6-sided dice: [1-6] [1-6] \(nonce 0\)", bare
+            r"OnlineHost: Tarl_1_nick rolled 2 6-sided dice: [1-6] [1-6] \(nonce 0,"
+            r" free:Tarl_1_nick\)"
+            r" sig:\S+",
+            bare,
         )
         noted = await h.text("Tarl", "~roll 1d20+5 to hit")
         assert re.fullmatch(
@@ -668,7 +662,9 @@ def test_onlinehost_habits(tmp_path: Path) -> None:
         )
         line = await h.text("Tarl", "//roll -sides20 -dice1")  # no prefix: the host's own line
         assert re.fullmatch(
-            r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2\)\nRhy'Din score: \d",
+            r"OnlineHost: Tarl_1_nick rolled 1 20-sided die: \d+ \(nonce 2, free:Tarl_1_nick\)"
+            r" sig:\S+"
+            r"\nRhy'Din score: \d",
             line,
         )
         assert (await h.text("Tarl", "~roll //roll -sides1000")).startswith("error: ")

@@ -3,26 +3,12 @@ every round, and a hidden NPC's PM kept to the proctor (SRP-10)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable
 
 from referee.store import Store
-from tests.discord_harness import Harness
+from tests.discord_harness import Harness, play
 
 PM_NOW = re.compile(r"PM now: (\S+) (-?\d+|\?) \| (\S+) (-?\d+|\?)$", re.M)
-
-
-def play(store: Store, members: list[str], script: Callable[[Harness], Awaitable[None]]) -> None:
-    async def run() -> None:
-        harness = Harness(store)
-        await harness.start(members, 1)
-        try:
-            await script(harness)
-        finally:
-            await harness.stop()
-
-    asyncio.run(run())
 
 
 def spirit_dice(store: Store) -> list[list[list[int]]]:

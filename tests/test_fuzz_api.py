@@ -227,6 +227,8 @@ ACCEPTED: dict[tuple[str, str], tuple[str | None, dict[str, str], Any]] = {
     ("POST", "/api/bouts/{bout_id}/characters"): (None, {}, "join character"),
     ("POST", "/api/lab/analyse"): (None, {}, {"pack": {}, "from": 40, "to": 60, "step": 10}),
     ("POST", "/api/luck"): (None, {}, "luck"),
+    ("GET", "/api/signing-key"): (None, {}, None),
+    ("POST", "/api/signatures/check"): (None, {},{"line": "OnlineHost: A rolled 1 2-sided die: 2"}),
 }  # fmt: skip
 
 

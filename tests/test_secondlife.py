@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
+from referee.ledger.signatures import check_line, read_key
 from tests.conftest import need
 from tests.service_fixtures import serve_process
 
@@ -314,6 +315,16 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: 
     forged_line = first.text.replace(face.group(0), f": {other} (nonce")
     forged = log.replace(f"OnlineHost: {first.text}\n", f"OnlineHost: {forged_line}\n", 1)
     assert forged != log and judge_log(forged, export=doc).verdict.anomalies
+    # Every roll line the table and the HUDs said is signed by the service (docs/ledger.md):
+    # each genuine for this bout by the key the export holds, the changed one caught from the
+    # log alone with that key, and each line far under SL's 1,024 bytes.
+    key = read_key(doc["signing_key"]["public_key"])
+    hosts = [c.text for c in region.chat if c.speaker == "OnlineHost"]
+    assert len(hosts) >= 4 and all(len(t.encode()) < 300 for t in hosts)
+    assert all(check_line(f"OnlineHost: {t}", key, doc["bout"]["id"]).genuine for t in hosts)
+    caught = judge_log(forged, key=key.text).verdict.anomalies  # then the spar is out of step
+    assert caught[0].kind.value == "forged" and "does not verify" in caught[0].reason, caught
+    assert not judge_log(log, key=key.text).verdict.anomalies
     # The command a referee runs on a saved local-chat log: every roll line counts (exit 0).
     saved, exported = tmp_path / "chat.txt", tmp_path / "bout.json"
     saved.write_text(log, encoding="utf-8")

@@ -279,7 +279,16 @@ def test_lean_routes_answer_as_fastapis_own_handler_byte_for_byte(tmp_path: Any)
     statuses = [status for status, _, _ in lean]
     assert {200, 201, 400, 401, 403, 404, 409, 422} <= set(statuses), statuses
     for step, one, other in zip(SCRIPT, lean, plain, strict=True):
+        # the two bouts' ids differ, and so do the signatures that bind them
+        one, other = unsigned(one), unsigned(other)
         assert one == other, (step["method"], step["path"], one, other)
+
+
+def unsigned(answer: Any) -> Any:
+    """An answer with each roll's signature in its place but not its bytes."""
+    status, headers, body = answer
+    body = re.sub(rb"sig:[0-9a-f]{8}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{86}", b"sig:S", body)
+    return status, [h for h in headers if h[0] != "content-length"], body
 
 
 def test_the_lanes_hand_fastapi_exactly_the_bodies_they_do_not_take(tmp_path: Any) -> None:

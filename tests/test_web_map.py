@@ -78,6 +78,22 @@ def press_on_token(page: Any, name: str, key: str) -> Any:
     pytest.fail(f"pressing {key!r} on {name} sent no action in five tries")
 
 
+def square_left(page: Any, name: str) -> Any:
+    """Focus the token's body and add one square to the west by the arrow key; the distance
+    walked it shows. As in `press_on_token`, a redraw between the focus and the key loses the
+    key: then it is pressed again (at most five times)."""
+    walked = page.locator("#map .guide .distance[data-walked]")
+    for _ in range(5):
+        page.focus(f"#map .token[data-name='{name}'] .body")
+        page.keyboard.press("ArrowLeft")
+        try:
+            expect(walked).to_have_count(1, timeout=5_000)
+            break
+        except AssertionError:
+            continue
+    return walked
+
+
 def screen(page: Any, x: float, y: float) -> tuple[float, float]:
     """Where the map point (x, y) metres is on the screen."""
     point = page.evaluate(
@@ -212,6 +228,27 @@ def test_the_keyboard_turns_the_acting_fighter(
     clean(page)
 
 
+def test_news_from_the_bout_does_not_take_away_a_move_being_made_by_keys(
+    web: LiveServer,  # noqa: F811
+    pages: Callable[..., Any],  # noqa: F811
+) -> None:
+    """A square added by the arrow keys stays while the bout moves on (the referee rolls; the
+    page hears it and refreshes), and Enter sends the move as it was made."""
+    bid, ref, token = ford(web)
+    page = pages()
+    open_map(page, web, bid, token)
+    walked = square_left(page, "Tarl")
+    assert web.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "1d6"}).status_code == 200
+    events = len(web.get(f"/api/bouts/{bid}/log", token).json())
+    expect(page.locator("#log > li")).to_have_count(events, timeout=WAIT_MS)  # heard
+    expect(walked).to_have_text("1.5 m")
+    with page.expect_request(lambda r: r.url.endswith("/actions"), timeout=WAIT_MS) as sent:
+        page.keyboard.press("Enter")
+    assert sent.value.post_data_json["options"]["path"] == [[-150, 0]]
+    assert sent.value.response().status == 200
+    clean(page)
+
+
 def test_on_a_phone_the_maps_labels_are_big_enough_to_read(
     web: LiveServer,  # noqa: F811
     pages: Callable[..., Any],  # noqa: F811
@@ -221,15 +258,7 @@ def test_on_a_phone_the_maps_labels_are_big_enough_to_read(
     bid, _, token = ford(web)
     page = pages(PHONE)
     open_map(page, web, bid, token)
-    walked = page.locator("#map .guide .distance[data-walked]")
-    for _ in range(5):  # a redraw between the focus and the key loses the key (press_on_token)
-        page.focus("#map .token[data-name='Tarl'] .body")
-        page.keyboard.press("ArrowLeft")
-        try:
-            expect(walked).to_have_count(1, timeout=5_000)
-            break
-        except AssertionError:
-            continue
+    walked = square_left(page, "Tarl")
     expect(walked).to_have_text("1.5 m")
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('#map .names .name, #map .guide .distance')]

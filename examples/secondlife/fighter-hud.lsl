@@ -22,7 +22,8 @@
 // own; polls the bout (GET .../glance, a few bytes while nothing changes); tells you privately
 // when it is your turn; touch it for a menu of the actions legal now (and a d100 roll, status,
 // score); says the public result of your rolls in local chat as OnlineHost did
-// ("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)", which `referee judge` reads) and
+// ("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3) sig:...", signed by the service:
+// `referee judge` reads and checks it) and
 // the referee's reading as "Referee"; answers to you alone with llOwnerSay. It never reads
 // channel 0. Type commands on channel 7 too: /7 status, /7 odds 2d6+3, /7 roll 2d20+1d6, /7 hud.
 // In an SRP bout whose referee takes positions from the world, each action carries where you
@@ -308,24 +309,14 @@ chat(string line)
     request("chat", "POST", "/chat", "text/plain;charset=utf-8", line);
 }
 
-// One roll as OnlineHost said it: "Tarl rolled 1 100-sided die: 47 (nonce 3)"; rolls of
-// mixed dice (SRP: d20, d20, d6) name each die.
+// One roll as OnlineHost said it, signed by the service: the answer's own line for it
+// ("OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3) sig:...", which `referee judge`
+// reads and checks), said by the HUD under the host's name.
 string host_line(string roll)
 {
-    list dice = llJson2List(llJsonGetValue(roll, ["dice"]));
-    list faces = llJson2List(llJsonGetValue(roll, ["faces"]));
-    string stream = llJsonGetValue(roll, ["stream"]);
-    string receipt = " (nonce " + llJsonGetValue(roll, ["nonce"]);
-    if (stream != JSON_INVALID && stream != "act:" + me) receipt += ", " + stream;
-    integer n = llGetListLength(dice);
-    string first = llList2String(dice, 0);
-    integer same = TRUE;
-    integer i;
-    for (i = 1; i < n; ++i) if (llList2String(dice, i) != first) same = FALSE;
-    string shown = ": " + llDumpList2String(faces, " ") + receipt + ")";
-    if (same) return me + " rolled " + (string)n + " " + llGetSubString(first, 1, -1) + "-sided "
-        + llList2String(["die", "dice"], n > 1) + shown;
-    return me + " rolled " + llDumpList2String(dice, ", ") + shown;
+    string line = llJsonGetValue(roll, ["line"]);
+    if (llGetSubString(line, 0, 11) == "OnlineHost: ") return llGetSubString(line, 12, -1);
+    return line;
 }
 
 answered_action(string body)

@@ -92,14 +92,22 @@ menu(string text, list buttons)
     llDialog(llGetOwner(), text, buttons, menu_channel);
 }
 
-string host_line(string who, string roll)
+// A roll as OnlineHost said it, with the receipt and the service's signature after it
+// ("Tarl rolled 1 100-sided die: 47 (nonce 0) sig:...", which `referee judge` reads and checks):
+// initiative's rolls are each a fighter's own (act:NAME), so the receipt names no stream.
+string host_line(string item)
 {
-    list faces = llJson2List(llJsonGetValue(roll, ["faces"]));
-    list dice = llJson2List(llJsonGetValue(roll, ["dice"]));
+    // read from the event itself, field by field: a copy of the payload would cost memory
+    list dice = llJson2List(llJsonGetValue(item, ["payload", "dice"]));
     integer n = llGetListLength(dice);
-    return who + " rolled " + (string)n + " " + llGetSubString(llList2String(dice, 0), 1, -1)
-        + "-sided " + llList2String(["die", "dice"], n > 1) + ": " + llDumpList2String(faces, " ")
-        + " (nonce " + llJsonGetValue(roll, ["nonce"]) + ")";
+    string line = llGetSubString(llJsonGetValue(item, ["payload", "stream"]), 4, -1) + " rolled "
+        + (string)n + " " + llGetSubString(llList2String(dice, 0), 1, -1) + "-sided "
+        + llList2String(["die", "dice"], n > 1) + ": "
+        + llDumpList2String(llJson2List(llJsonGetValue(item, ["payload", "faces"])), " ")
+        + " (nonce " + llJsonGetValue(item, ["payload", "nonce"]) + ")";
+    if (llJsonValueType(item, ["signature"]) == JSON_STRING)
+        line += " " + llJsonGetValue(item, ["signature"]);
+    return line;
 }
 
 // A dialog button: at most 24 bytes of UTF-8 (a name in Japanese is 3 bytes a letter).
@@ -204,11 +212,7 @@ answered(string body)
         string item = llJsonGetValue(body, ["events", 0]);
         while (item != JSON_INVALID)
         {
-            if (llJsonGetValue(item, ["type"]) == "roll")
-            {
-                string roll = llJsonGetValue(item, ["payload"]);
-                announce("OnlineHost", host_line(llGetSubString(llJsonGetValue(roll, ["stream"]), 4, -1), roll));
-            }
+            if (llJsonGetValue(item, ["type"]) == "roll") announce("OnlineHost", host_line(item));
             item = llJsonGetValue(body, ["events", ++i]);
         }
         announce("Referee", "Order: " + llDumpList2String(llJson2List(llJsonGetValue(body, ["order"])), ", "));

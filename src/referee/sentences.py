@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from referee.aol import mixed_line, receipt_text, signed
 from referee.errors import NotFoundError
 from referee.vocabulary import EventType
 
@@ -88,7 +89,8 @@ def value_text(value: Any) -> str:
 
 def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     """A roll's receipt: ` (nonce 4)`, with its stream when it is not the roller's actions
-    (` (nonce 0, free:Tarl)`); none for dice the service did not throw.
+    (` (nonce 0, free:Tarl)`); none for dice the service did not throw
+    (`referee.dice.chat.receipt_text`).
 
     >>> receipt({"nonce": 0, "stream": "free:Tarl"}, "Tarl"), receipt({"nonce": None})
     (' (nonce 0, free:Tarl)', '')
@@ -96,16 +98,13 @@ def receipt(payload: Mapping[str, Any], roller: str | None = None) -> str:
     from referee.payloads import events as p
 
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
-    nonce, stream = roll.nonce, roll.stream
-    if nonce is None:
-        return ""
-    named = f", {stream}" if stream and stream != f"act:{roller}" else ""
-    return f" (nonce {nonce}{named})"
+    return receipt_text(str(roller), roll.nonce, roll.stream)
 
 
-def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
-    """A roll as the chat host says it, with its receipt: dice all alike as the AOL host line
-    (MSV-1), mixed dice (SRP's d20, d20, d6) one by one.
+def roll_line(roller: str, payload: Mapping[str, Any], signature: str | None = None) -> str:
+    """A roll as the chat host says it, with its receipt (and the service's `signature` of
+    it, when given: `referee.ledger.signatures`): dice all alike as the AOL host line (MSV-1),
+    mixed dice (SRP's d20, d20, d6) one by one; both written by `referee.dice.chat`.
 
     >>> roll_line("Tarl", {"nonce": 3, "dice": ["d100"], "faces": [47], "stream": "act:Tarl"})
     'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 3)'
@@ -115,12 +114,14 @@ def roll_line(roller: str, payload: Mapping[str, Any]) -> str:
     from referee.payloads import events as p
 
     roll = p.Roll.read({"nonce": None, "dice": (), "faces": (), **payload})
-    dice, faces = [str(d) for d in roll.dice], " ".join(str(f) for f in roll.faces)
-    said = receipt(payload, roller)
+    dice, faces = [str(d) for d in roll.dice], [int(f) for f in roll.faces]
+    nonce = roll.nonce
     if dice and len(set(dice)) == 1:
         noun = "die" if len(dice) == 1 else "dice"
-        return f"OnlineHost: {roller} rolled {len(dice)} {dice[0][1:]}-sided {noun}: {faces}{said}"
-    return f"{roller} rolls {' '.join(dice)}: {faces}{said}"
+        said = " ".join(str(f) for f in faces)
+        line = f"OnlineHost: {roller} rolled {len(dice)} {dice[0][1:]}-sided {noun}: {said}"
+        return signed(line + receipt_text(roller, nonce, roll.stream), signature)
+    return mixed_line(roller, dice, faces, nonce, roll.stream, signature)
 
 
 def _stream_text(payload: Mapping[str, Any]) -> str:

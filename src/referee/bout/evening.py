@@ -87,6 +87,7 @@ def carry(state: BoutState, leave: Sequence[str] = ()) -> list[c.AddFighter]:
             carried=True,
             wounds=f.wounds,
             conditions=dict(f.conditions),
+            character=f.character,  # the saved character it is, still its player's
         )
         for f in state.fighters
         if f.name not in leave

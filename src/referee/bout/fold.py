@@ -232,6 +232,7 @@ def _added(state: StateReads, p: shapes.FighterAdded, actor: str, seq: int) -> C
         hidden=frozenset(p.hidden or ()),
         wounds=int(p.wounds or 0),
         conditions=dict(p.conditions or {}),
+        character=None if p.character is None else (p.character, int(p.character_version or 1)),
     )
     changes: Changes = {"fighters": state.fighters_with(fighter)}
     if state.status is RUNNING or state.status is PAUSED:

@@ -45,7 +45,7 @@ class Fighter:
 
     `stats` are the rule system's (MSV: {"cs": 65}; SRP: a sheet), `wounds` what it has taken
     (MSV damage points, SRP hits), `conditions` maps a condition to the turns it has left
-    (None: until cleared).
+    (None: until cleared), `character` the saved character it is (its join says so).
     """
 
     name: str
@@ -55,6 +55,9 @@ class Fighter:
     conditions: Mapping[str, int | None] = field(default_factory=dict)
     defeated: bool = False
     hidden: frozenset[str] = frozenset()
+    #: The saved character that joined as this fighter (`referee.service.characters`), as its
+    #: id and the version of its sheet; None for a fighter made for the bout.
+    character: tuple[str, int] | None = None
 
     def has(self, condition: str) -> bool:
         """Whether the fighter is under this condition now."""

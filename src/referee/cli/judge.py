@@ -99,6 +99,13 @@ def read_format_file(path: str) -> tuple[str, str]:
     metavar="BOUT.json",
     help="The bout's export: check every receipt against its ledger and report missing rolls.",
 )
+@click.option(
+    "--key",
+    "key_given",
+    metavar="KEY",
+    help="The service's public key (its text, or a file: the key, PEM, GET /api/signing-key's "
+    "answer or an export): check every signed roll line by it (default: the export's).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 @click.option("--html", "html_path", metavar="OUT.html", help="Also write a self-contained page.")
 def judge_command(**given: Any) -> None:
@@ -119,6 +126,7 @@ def judge_command(**given: Any) -> None:
       referee judge spar.log --export bout-b1.json --html verdict.html
       referee judge group.log --side Tarl=Ar --side Rask=Ar --host "Dice Bot"
       referee judge channel.log --format-file irc-dicebot.toml
+      referee judge discord.txt --key A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg
     """
     try:
         _judge(**given)  # the options as click read them, by name
@@ -150,6 +158,7 @@ def _judge(
     format_paths: tuple[str, ...],
     rules_path: str | None,
     export_path: str | None,
+    key_given: str | None,
     as_json: bool,
     html_path: str | None,
 ) -> None:
@@ -162,11 +171,14 @@ def _judge(
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
+    key = _key(key_given) if key_given is not None else None
     formats = (
         with_format_files([read_format_file(p) for p in format_paths]) if format_paths else None
     )
     try:
-        case = judge_log(read_log(log), fighters, rules, export, hosts, sides, log_format, formats)
+        case = judge_log(
+            read_log(log), fighters, rules, export, hosts, sides, log_format, formats, key
+        )
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
@@ -186,6 +198,12 @@ def _judge(
     if lines:
         more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
         raise VerificationError(f"{_described(Anomaly(lines[0], *whys[0]))}{more}")
+
+
+def _key(given: str) -> str:
+    from referee.cli.fairness import read_key_option
+
+    return read_key_option(given)
 
 
 def _export(path: str) -> Any:

@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.aol import AOL_DICE as AOL_DICE
 from referee.aol import AOL_SIDES as AOL_SIDES
 from referee.aol import HOST_PREFIX as HOST_PREFIX
 from referee.aol import HOST_ROLL as HOST_ROLL
+from referee.aol import MIXED_LINE as MIXED_LINE
+from referee.aol import SIGNATURE as SIGNATURE
+from referee.aol import mixed_line as mixed_line
+from referee.aol import receipt_stream as receipt_stream
+from referee.aol import receipt_text as receipt_text
+from referee.aol import signed as signed
 from referee.dice.expr import Dice
 from referee.errors import LimitError, NotationError, RuleError
 
@@ -36,6 +42,8 @@ _STREAM = re.compile(r"[a-z]+(?::[^()\n]{1,64})?")
 HOST_LINE = re.compile(rf"{HOST_PREFIX}(?P<name>\S.*?)[ \t]+{HOST_ROLL}[ \t]*", re.ASCII)
 """A whole host line (`parse_host_line` reads it and checks what it says)."""
 _SHAPE = "'OnlineHost: NAME rolled 2 20-sided dice: 14 17'"
+_SIGNATURE = re.compile(SIGNATURE, re.ASCII)
+_SIG_SHAPE = "sig:KEYID.BOUTTAG.SIGNATURE"
 
 
 def parse_chat(text: str) -> Dice:
@@ -92,6 +100,8 @@ class HostLine:
     'OnlineHost: Tarl rolled 1 100-sided die: 47'
     >>> str(HostLine("Tarl", 1, 100, (47,), nonce=0, stream="free:Tarl"))
     'OnlineHost: Tarl rolled 1 100-sided die: 47 (nonce 0, free:Tarl)'
+
+    A signed line (`signature`, a `SIGNATURE`) has it after the receipt, one space apart.
     """
 
     name: str
@@ -100,6 +110,7 @@ class HostLine:
     faces: tuple[int, ...]
     nonce: int | None = None
     stream: str | None = None
+    signature: str | None = field(default=None, repr=False)  # compared, not shown
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -119,6 +130,10 @@ class HostLine:
             raise RuleError(
                 f"stream {self.stream!r} is no receipt's (a nonce and NAME or NAME:WHO)"
             )
+        if self.signature is not None and (
+            self.nonce is None or not _SIGNATURE.fullmatch(self.signature)
+        ):
+            raise RuleError(f"{self.signature!r} is no signature of a receipt ({_SIG_SHAPE})")
 
     def __str__(self) -> str:
         noun = "die" if self.count == 1 else "dice"
@@ -126,7 +141,7 @@ class HostLine:
         line = f"OnlineHost: {self.name} rolled {self.count} {self.sides}-sided {noun}: {faces}"
         if self.nonce is None:
             return line
-        return f"{line} (nonce {self.nonce}{f', {self.stream}' if self.stream else ''})"
+        return signed(f"{line}{receipt_text(self.name, self.nonce, self.stream)}", self.signature)
 
 
 def _check_name(name: str) -> None:
@@ -171,6 +186,14 @@ def parse_host_line(text: str) -> HostLine:
     faces = tuple(int(f) for f in match["faces"].split())
     try:
         nonce = None if match["nonce"] is None else int(match["nonce"])
-        return HostLine(match["name"], count, int(match["sides"]), faces, nonce, match["stream"])
+        return HostLine(
+            match["name"],
+            count,
+            int(match["sides"]),
+            faces,
+            nonce,
+            match["stream"],
+            match["signature"],
+        )
     except RuleError as err:
         raise RuleError(f"{err} in {text!r}") from None

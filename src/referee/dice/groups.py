@@ -240,28 +240,32 @@ _Chained = tuple[Any, ...]
 
 def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
     """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`), and
-    the most dice it may throw (`DiceFields.most_dice`). Each test is the values passing it,
-    a `range` (or a set where the reroll tests leave a gap), which `in` tells at once."""
+    the most dice it may throw (`DiceFields.most_dice`). Each test is the values passing it
+    that a die can stand at (`_span`), which `in` tells at once."""
     count, reroll, explode, adds = group.count, group.reroll, group.explode, group.add_on
     floor, ceiling, keep = group.floor, group.ceiling, group.keep
     kind = group.explode_kind
     penetrate = explode and kind is _PENETRATE
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
+    low, high = (-1, 1) if shift else (1, group.sides)  # what a die can stand at: a face,
+    clamps = floor is not None or ceiling is not None
+    if clamps:  # or a face raised or lowered by `mi` and `ma`
+        low, high = min(low, group.clamp(low)), max(high, group.clamp(high))
     rerolls = chain_most = 0
-    again: range | frozenset[int] = _NONE
+    again = _NONE
     if reroll:
         rerolls = 1 if group.reroll_once else depth
         if len(reroll) == 1:
-            again = _passing(reroll[0])
+            again = _passing(reroll[0], low, high)
+        elif (span := group.reroll_span()) is None:  # (the tests leave a gap)
+            again = frozenset(filter(group.rerolls, group.faces()))
         else:
-            span = group.reroll_span()
-            again = frozenset(filter(group.rerolls, group.faces())) if span is None else _span(span)
+            again = _span(span, low, high)
     boom = _NONE
     if explode:
         chain_most = depth
-        on = group.explode_on
-        boom = _span(group.explode_span()) if on is None else _passing(on)
-    clamps = floor is not None or ceiling is not None
+        on, top = group.explode_on, 1 if shift else group.sides  # (`!` alone: the top face)
+        boom = frozenset((top,)) if on is None else _passing(on, low, high)
     facts = (
         group,
         count,
@@ -276,7 +280,7 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
         explode and kind is _COMPOUND,
         penetrate,
         adds is not None,
-        _NONE if adds is None else _passing(adds),
+        _NONE if adds is None else _passing(adds, low, high),
         bool(shift) or clamps or penetrate,  # a value may not be its face
         None if keep is None else chooser(keep),
         group.success,
@@ -285,29 +289,33 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
     return facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
 
 
-_NONE = range(0)
+_Values = range | frozenset[int]
+_NONE: _Values = frozenset()
 """The values a test no group has passes: none."""
 
 
-def _span(bounds: tuple[int, int]) -> range:
-    """An inclusive range of values as a `range`."""
-    return range(bounds[0], bounds[1] + 1)
+def _span(bounds: tuple[int, int], low: int, high: int) -> _Values:
+    """The values in the inclusive range `bounds` from `low` to `high` (those a die can stand
+    at): a frozenset where they are few (`in` one is cheaper than `in` a range), else a range."""
+    start, stop = max(bounds[0], low), min(bounds[1], high) + 1
+    return range(start, stop) if stop - start > 128 else frozenset(range(start, stop))
 
 
-def _passing(test: Success) -> range:
-    """The values that pass a test, as a `range` (`Success.of` shares each test)."""
-    found = _PASSING.get(id(test))
+def _passing(test: Success, low: int, high: int) -> _Values:
+    """`_span` of the values passing a test, made once for each (`Success.of` shares tests)."""
+    key = (id(test), low, high)
+    found = _PASSING.get(key)
     if found is not None and found[0] is test:
         return found[1]
-    made = _span(test.passing_range())
+    made = _span(test.passing_range(), low, high)
     if len(_PASSING) >= 1024:
         _PASSING.clear()
-    _PASSING[id(test)] = (test, made)  # (the test held: its id is not reused meanwhile)
+    _PASSING[key] = (test, made)  # (the test held: its id is not reused meanwhile)
     return made
 
 
-_PASSING: dict[int, tuple[Success, range]] = {}
-"""The ranges `_passing` made so far, by their test's id."""
+_PASSING: dict[tuple[int, int, int], tuple[Success, _Values]] = {}
+"""The values `_passing` made so far, by their test's id and the values a die can stand at."""
 
 
 def _die_by_die(facts: _Chained, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:

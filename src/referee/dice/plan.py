@@ -223,7 +223,7 @@ def _binop_step(node: BinOp, depth: int) -> Compiled:
     (first, first_facts), left_most = _STEPS[type(left)](left, depth)
     (then, then_facts), right_most = _STEPS[type(right)](right, depth)
     most = left_most + right_most
-    combine = _COMBINE.get(op) or functools.partial(_other, op, node)
+    combine = _COMBINE.get(id(op)) or functools.partial(_other, op, node)
     if first is _number and then is _number:
         try:
             return (_number, combine(first_facts, then_facts)), most
@@ -236,12 +236,13 @@ def _binop_step(node: BinOp, depth: int) -> Compiled:
     return (_both, (combine, first, first_facts, then, then_facts)), most
 
 
-_COMBINE: dict[Op, Callable[[Number, Number], Number]] = {
-    Op.ADD: operator.add,
-    Op.SUB: operator.sub,
-    Op.MUL: operator.mul,
+_COMBINE: dict[int, Callable[[Number, Number], Number]] = {
+    id(Op.ADD): operator.add,
+    id(Op.SUB): operator.sub,
+    id(Op.MUL): operator.mul,
 }
-"""The operators whose values combine as Python's do."""
+"""The operators whose values combine as Python's do, by their member's id (a member is one
+object; hashing it runs Python code, `Enum.__hash__`)."""
 
 
 def _other(op: Op, node: BinOp, left: Number, right: Number) -> Number:

@@ -50,7 +50,7 @@ from referee.dice.modifiers import read_group
 
 _PRODUCT = {"*": Op.MUL, "/": Op.DIV, "//": Op.FLOORDIV, "%": Op.MOD}
 _ADD, _SUB, _MUL, _MOD = Op.ADD, Op.SUB, Op.MUL, Op.MOD
-_EQ, _PENETRATE = Compare.EQ, Explode.PENETRATE
+_EQ, _EACH, _PENETRATE = Compare.EQ, Explode.EACH, Explode.PENETRATE
 _MATCHING, _HIGHEST, _LOWEST = KeepMode.MATCHING, KeepMode.HIGHEST, KeepMode.LOWEST
 _DROP_HIGHEST, _DROP_LOWEST = KeepMode.DROP_HIGHEST, KeepMode.DROP_LOWEST
 _STAGES = (
@@ -76,21 +76,6 @@ class _Table:
     it writes modifiers in referee's order, its group regex by stage (rerolls, any number of
     them in one run; add once; floor; ceiling; explode; keep) with what each letter means."""
 
-    __slots__ = (
-        "compares",
-        "dialect",
-        "group",
-        "labels",
-        "modes",
-        "pool_keep",
-        "products",
-        "python_remainder",
-        "rerolls",
-        "sets",
-        "signs",
-        "tokens",
-    )
-
     def __init__(self, dialect: Dialect) -> None:
         self.products = {text: op for text, op in _PRODUCT.items() if text in dialect.operators}
         self.signs = "-+" if dialect.unary_plus else "-"
@@ -100,25 +85,29 @@ class _Table:
         self.dialect = dialect
         self.compares: dict[str, Compare] = dict(dialect.points)
         self.modes: dict[str, tuple[Any, bool]] = {}
+        self.keeps: dict[tuple[str | None, ...], Keep] = {}  # (`_keep`'s, as written)
         by_kind = _stages(dialect)
         self.group: re.Pattern[str] | None = None
         self.rerolls: re.Pattern[str] | None = None
         self.pool_keep: re.Pattern[str] | None = None
         keeps = "(?!)"  # (no set keeps: the pattern that matches nothing)
         if by_kind is not None:
-            point = "([<>]?)([0-9]+)"
+            # Possessive (`*+`, `++`, `?+`: nothing given back once matched): every stage
+            # starts with its own letters, none the start of another's, and a number ends at
+            # a letter, so giving back never lets a later part match; it only costs time.
+            point = "([<>]?+)([0-9]++)"
             rerolls = "|".join(
                 re.escape(m.letters) for m in by_kind[Kind.REROLL] + by_kind[Kind.REROLL_ONCE]
             )
             keeps = "|".join(re.escape(m.letters) for m in by_kind[Kind.KEEP])
             self.group = re.compile(
-                f"([0-9]*)d([0-9]+)"
-                f"((?:(?:{rerolls})[<>]?[0-9]+)*)"
-                f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?"
-                f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]+))?"
-                f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]+))?"
-                f"(?:{re.escape(by_kind[Kind.EXPLODE][0].letters)}{point})?"
-                f"(?:({keeps})(?:([hl])|([<>]?))([0-9]+))?"
+                f"([0-9]*+)d([0-9]++)"
+                f"(?:({rerolls}){point}((?:(?:{rerolls})[<>]?+[0-9]++)*+))?+"  # first, more
+                f"(?:{re.escape(by_kind[Kind.ADD_ONCE][0].letters)}{point})?+"
+                f"(?:{re.escape(by_kind[Kind.FLOOR][0].letters)}([0-9]++))?+"
+                f"(?:{re.escape(by_kind[Kind.CEILING][0].letters)}([0-9]++))?+"
+                f"(?:{re.escape(by_kind[Kind.EXPLODE][0].letters)}{point})?+"
+                f"(?:({keeps})(?:([hl])|([<>]?+))([0-9]++))?+"
             )
             self.rerolls = re.compile(f"({rerolls})([<>]?)([0-9]+)")
             self.pool_keep = re.compile(f"({keeps})(?:([hl])|([<>]?))([0-9]+)")
@@ -128,10 +117,10 @@ class _Table:
         # A token after blanks: an operator or mark, a group and every letter, mark and digit
         # after it (its modifiers, or whatever stray follows: then declined), a number, a
         # label, a keep right after a set's ')' (after blanks it is a stray letter, as in the
-        # grammar), or any other single character (declined).
+        # grammar), or any other single character (declined). Possessive, as the group's.
         self.tokens = re.compile(
-            r"[ \t]*(//|[-+*/%(),]|[0-9]*d(?:[0-9]+|%)[a-z<>=!0-9]*|[0-9]+|\[[^\]]*\]"
-            rf"|(?<![ \t])(?:{keeps})[hl<>]?[0-9]+|[^ \t])"
+            r"[ \t]*+(//|[-+*/%(),]|[0-9]*+d(?:[0-9]++|%)[a-z<>=!0-9]*+|[0-9]++|\[[^\]]*+\]"
+            rf"|(?<![ \t])(?:{keeps})[hl<>]?+[0-9]++|[^ \t])"
         )
 
 
@@ -329,7 +318,7 @@ class _Reader:
             if found is not None:
                 self.at += 1
                 letter, side, mark, number = found.groups()
-                return Pool(items, keep=_keep(self.table, letter, side, mark, number))
+                return Pool(items, _keep(self.table, letter, side, mark, number))  # (keep)
         return Pool(items)
 
 
@@ -363,15 +352,11 @@ def _at_least_one(node: Expr) -> bool:
     return False
 
 
-def _number(text: str) -> int:
-    return _NUMBERS.get(text) or int(text)
-
-
 def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]:
     """A number or a group (with its modifiers), and the most dice it may throw."""
     if "d" not in token:
-        if not token.isdigit():
-            raise _Declined
+        if not (token.isascii() and token.isdigit()):
+            raise _Declined  # (a lone `²` or `٣` is a digit to `isdigit`, not to the grammar)
         return Const(_NUMBERS.get(token) or int(token)), 0
     count, _, sides = token.partition("d")
     if sides == "%" and table.dialect.percent_die:
@@ -401,7 +386,10 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     (
         count_text,
         sides_text,
-        rerolls,
+        reroll_letters,
+        reroll_mark,
+        reroll_on,
+        more_rerolls,
         add_mark,
         add_on,
         floor,
@@ -418,36 +406,42 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if not (1 <= count <= limits.max_dice and 1 <= sides <= limits.max_sides):
         raise _Declined
     kept = None if letter is None else _keep(table, letter, side, mark, number)
-    if not (rerolls or add_on or floor or ceiling or on):
+    if not (reroll_on or add_on or floor or ceiling or on):
         # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
-        return Dice(count, sides, keep=kept), count
+        return Dice(count, sides, False, kept), count  # (keep, by position)
     compares = table.compares
     tests: tuple[Success, ...] = ()
     once = False
-    if rerolls:
-        kinds = set()
-        for letters, reroll_mark, target in table.rerolls.findall(rerolls):  # type: ignore[union-attr]
-            kinds.add(table.modes[letters][1])
-            tests = (*tests, Success.of(compares[reroll_mark], _NUMBERS.get(target) or int(target)))
-        if len(kinds) > 1:
-            raise _Declined  # once and repeatedly: the grammar refuses it
-        once = kinds == {True}
+    if reroll_on is not None:  # the first reroll from the group's match, any more by `rerolls`
+        once = table.modes[reroll_letters][1]
+        tests = (Success.of(compares[reroll_mark], _NUMBERS.get(reroll_on) or int(reroll_on)),)
+        if more_rerolls:
+            for letters, more_mark, target in table.rerolls.findall(more_rerolls):  # type: ignore[union-attr]
+                if table.modes[letters][1] != once:
+                    raise _Declined  # once and repeatedly: the grammar refuses it
+                number = _NUMBERS.get(target) or int(target)
+                tests = (*tests, Success.of(compares[more_mark], number))
     explode_on = None
     if on is not None:
-        explode_on = Success.of(compares[on_mark], _NUMBERS.get(on) or int(on))
-        if explode_on.compare is _EQ and explode_on.target == sides:
-            explode_on = None  # (the top face is what `e` alone means)
-    dice = Dice(
+        target = _NUMBERS.get(on) or int(on)
+        if compares[on_mark] is not _EQ or target != sides:  # (`e` alone: the top face)
+            explode_on = Success.of(compares[on_mark], target)
+    adds = None
+    if add_on is not None:
+        adds = Success.of(compares[add_mark], _NUMBERS.get(add_on) or int(add_on))
+    dice = Dice(  # (by position, in `DiceFields.FIELDS` order: half the cost of keywords)
         count,
         sides,
-        explode=on is not None,
-        keep=kept,
-        explode_on=explode_on,
-        reroll=tests,
-        reroll_once=once,
-        add_on=None if add_on is None else Success.of(compares[add_mark], _number(add_on)),
-        floor=None if floor is None else _number(floor),
-        ceiling=None if ceiling is None else _number(ceiling),
+        on is not None,  # explode
+        kept,  # keep
+        None,  # success
+        explode_on,
+        _EACH,  # explode_kind
+        tests,  # reroll
+        once,  # reroll_once
+        adds,  # add_on
+        None if floor is None else _NUMBERS.get(floor) or int(floor),  # floor
+        None if ceiling is None else _NUMBERS.get(ceiling) or int(ceiling),  # ceiling
     )
     depth = limits.max_explode_depth  # (`DiceFields.most_dice`, without the call)
     rerolled = (1 if once else depth) if tests else 0
@@ -456,11 +450,11 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if most > limits.max_dice:
         raise _Declined  # the grammar says why
     clamps = floor is not None or ceiling is not None
-    if on is not None and (rerolls or clamps or add_on is not None):
+    if on is not None and (tests or clamps or add_on is not None):
         raise _Declined  # d20 means otherwise by these pairs (`written_order_conflict`)
     if clamps and add_on is not None:
         raise _Declined
-    if rerolls:  # the tests' range tells whether they take every face (`DiceFields.endless`)
+    if tests:  # the tests' range tells whether they take every face (`DiceFields.endless`)
         span = tests[0].passing_range() if len(tests) == 1 else dice.reroll_span()
         if span is None:
             if dice.endless() is not None:
@@ -475,12 +469,21 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
 
 
 def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Keep:
+    """A keep as written (its letters, `h` or `l` or a test's mark, its number), each made once
+    for each way the dialect writes it (as `_NUMBERS` reads a number)."""
+    key = (letter, side, mark, number)
+    kept = table.keeps.get(key)
+    if kept is not None:
+        return kept
     mode = table.modes[letter][0]
-    count = _number(number)
+    count = _NUMBERS.get(number) or int(number)
     if side is None:
         assert mark is not None
-        return Keep.of(mode, 0, Success.of(table.compares[mark], count))
-    keeping = mode is _MATCHING
-    if side == "h":
-        return Keep.of(_HIGHEST if keeping else _DROP_HIGHEST, count)
-    return Keep.of(_LOWEST if keeping else _DROP_LOWEST, count)
+        kept = Keep.of(mode, 0, Success.of(table.compares[mark], count))
+    elif mode is _MATCHING:
+        kept = Keep.of(_HIGHEST if side == "h" else _LOWEST, count)
+    else:
+        kept = Keep.of(_DROP_HIGHEST if side == "h" else _DROP_LOWEST, count)
+    if len(table.keeps) < 1024:
+        table.keeps[key] = kept
+    return kept

@@ -24,6 +24,7 @@ from referee.discord.desk_base import (
 )
 from referee.discord.desk_spars import Spars
 from referee.discord.odds import odds_message
+from referee.discord.render import signer
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import (
     ConflictError,
@@ -35,6 +36,7 @@ from referee.errors import (
 from referee.numerals import is_whole
 from referee.payloads import events as p
 from referee.rng import ScriptedRng
+from referee.sentences import roll_line
 from referee.service.bouts import Caller, failure_of
 from referee.store import Role
 from referee.systems import find_system
@@ -69,9 +71,9 @@ class Rolls(Spars):
         nonces = ", ".join(str(r.nonce) for r in rolls)
         note = f" - {label}" if label else ""
         scored = rhydin_line([expr.sides] * expr.count, faces) if isinstance(expr, Dice) else None
-        if written is None:
-            line = format_host_line(who.name, expr.sides, faces)
-            return Reply([f"{line} (nonce {nonces}){note}", *([scored] if scored else [])])
+        if written is None:  # one throw: the host line, signed
+            line = self._host_line(table, who, records)
+            return Reply([f"{line}{note}", *([scored] if scored else [])])
         failure = failure_of(records)
         if failure is not None:  # thrown and recorded, then it could not be settled
             return Reply([k.roll_line(who.name, written, faces, [r.nonce or 0 for r in rolls],
@@ -101,8 +103,8 @@ class Rolls(Spars):
         records = self.service.command(table, Caller(Role.FIGHTER, roller), command)
         rolled = p.Roll.read(next(r for r in records if r["type"] == EventType.ROLL)["payload"])
         face = int(rolled.faces[0])
-        line = format_host_line(who.name, len(items), [face])
-        return Reply([f"{line} (nonce {rolled.nonce}) - {items[face - 1]}"])
+        line = self._host_line(table, who, records)
+        return Reply([f"{line} - {items[face - 1]}"])
 
     def _choose_from_table(self, place: Place, who: Person, text: str) -> Reply:
         words = text.split()
@@ -128,8 +130,14 @@ class Rolls(Spars):
         entry = table.entry(side)
         said = entry.text if entry is not None else f"side {side} is a gap in table {table.name}"
         shift = f" {modifier:+d} = {side}" if modifier else ""
-        line = format_host_line(who.name, table.sides, [face])
-        return Reply([f"{line} (nonce {rolled.nonce}){shift} - {said}"])
+        line = self._host_line(ledger, who, records)
+        return Reply([f"{line}{shift} - {said}"])
+
+    def _host_line(self, ledger: str, who: Person, records: list[dict[str, Any]]) -> str:
+        """A roll of one throw in a member's table ledger as the host line, with its receipt
+        (its stream named: the member's free rolls) and its signature."""
+        payload = next(r for r in records if r["type"] == EventType.ROLL)["payload"]
+        return roll_line(who.name, payload, signer(self.service.key, ledger)(who.name, payload))
 
     def alias(self, place: Place, who: Person, text: str) -> Reply:
         """`~alias add NAME EXPR`, `~alias list`, `~alias remove NAME`: the member's names for

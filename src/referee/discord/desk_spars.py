@@ -36,7 +36,7 @@ from referee.discord.desk_ledgers import TableLedgers
 from referee.discord.links import Character, Member
 from referee.discord.personas import Persona
 from referee.discord.proxy_trust import KINDS
-from referee.discord.render import lines_for
+from referee.discord.render import lines_for, signer
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.errors import (
     ConflictError,
@@ -177,7 +177,7 @@ class Spars(TableLedgers):
         records = self.service.records(bout, before - 1)
         export = self.service.export(bout, REF)
         self.links.set_channel(place.channel, place.guild, spar=None)
-        lines = lines_for(records, export["bout"]["system"])
+        lines = lines_for(records, export["bout"]["system"], signer(self.service.key, bout))
         lines += [
             f"The spar is closed. Server seed: {seed}",
             head_line(export),
@@ -399,13 +399,15 @@ class Spars(TableLedgers):
 
     def answer(self, bout: str, records: Sequence[dict[str, Any]]) -> Reply:
         state = self.service.state(bout)
-        lines = [ln for ln in lines_for(records, state.system) if not ln.startswith("Next:")]
+        sign = signer(self.service.key, bout)
+        lines = [ln for ln in lines_for(records, state.system, sign) if not ln.startswith("Next:")]
         direct: list[tuple[int, str]] = []
         hidden = {} if state.closed else hidden_stats(self.service.records(bout))
         if hidden:
             # SRP-10 (and an MSV NPC's hidden CS): the channel reads what the service shows
             # the public (`redact_hidden`); what that leaves out goes to the proctor only.
-            public = lines_for(redact_hidden(list(records), hidden, state.system), state.system)
+            shown = redact_hidden(list(records), hidden, state.system)
+            public = lines_for(shown, state.system, sign)
             secret = [ln for ln in lines if ln not in public]
             lines = [ln for ln in public if not ln.startswith("Next:")]
             proctor = self.links.proctor(bout)

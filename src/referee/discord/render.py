@@ -22,7 +22,7 @@ Pa-Kur takes 4 damage (4 in all)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee.payloads import events as p
@@ -34,7 +34,30 @@ from referee.sentences import (
     sentence,
     who,
 )
+from referee.service.signing import ServiceKey
 from referee.vocabulary import EventType
+
+#: How a roll line gets its signature: (who is shown rolling, the roll's payload) -> the
+#: signature as the line carries it (None: unsigned).
+Sign = Callable[[str, Mapping[str, Any]], str | None]
+
+
+def _unsigned(roller: str, payload: Mapping[str, Any]) -> str | None:
+    return None
+
+
+def signer(key: ServiceKey, bout: str) -> Sign:
+    """The signatures of one bout's (or table ledger's) roll lines in a channel: the service's
+    (`referee.ledger.signatures`). The bot's markdown escapes (`messages.escape_markdown`)
+    keep Discord from reading a `_` of the base64url as italics; the channel shows the
+    signature as it is, and a line a member pastes again carries it too: its signature says
+    it is the service's whoever posts it (docs/judge.md, "Signed roll lines")."""
+
+    def sign(roller: str, payload: Mapping[str, Any]) -> str | None:
+        return key.sign(bout, roller, payload)
+
+    return sign
+
 
 #: Events the channel does not say: an action shows as its rolls and outcome, whose turn it is
 #: the desk says itself (from the state), the bout and its fighters are its own messages, and
@@ -44,8 +67,10 @@ SILENT = frozenset({EventType.ACTION, EventType.TURN, EventType.BOUT_OPENED,
                     EventType.CLIENT_SEED_FIXED})  # fmt: skip
 
 
-def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:
-    """The lines for the events one command stored."""
+def lines_for(
+    records: Sequence[Mapping[str, Any]], system: str, sign: Sign = _unsigned
+) -> list[str]:
+    """The lines for the events one command stored, each roll signed by `sign`."""
     lines: list[str] = []
     actor, initiative = "", False
     pending: list[Mapping[str, Any]] = []
@@ -57,9 +82,9 @@ def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:
         elif kind == EventType.ROLL and initiative:
             pending.append(payload)
         elif kind == EventType.ROLL:
-            lines.append(roll_line(who(actor), payload))
+            lines.append(roll_line(who(actor), payload, sign(who(actor), payload)))
         elif kind == EventType.INITIATIVE:
-            lines += _initiative(pending, p.Initiative.read(payload).detail, system)
+            lines += _initiative(pending, p.Initiative.read(payload).detail, system, sign)
             initiative, pending = False, []
         if kind in SILENT or (kind == EventType.STAT and p.Stat.read(payload).key in QUIET_STATS):
             continue
@@ -74,7 +99,7 @@ def lines_for(records: Sequence[Mapping[str, Any]], system: str) -> list[str]:
 
 
 def _initiative(
-    rolls: Sequence[Mapping[str, Any]], detail: Mapping[str, Any], system: str
+    rolls: Sequence[Mapping[str, Any]], detail: Mapping[str, Any], system: str, sign: Sign
 ) -> list[str]:
     """Each initiative roll as the host's line with its receipt, and how it reads."""
     lines: list[str] = []
@@ -83,6 +108,6 @@ def _initiative(
     for roller, reading in readings:
         roll = next(thrown, None) if roller else None
         if roll is not None:
-            lines.append(roll_line(roller, roll))
+            lines.append(roll_line(roller, roll, sign(roller, roll)))
         lines.append(f"  {reading}")
     return lines

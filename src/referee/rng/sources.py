@@ -88,7 +88,7 @@ class SeededRng:
                 while face >= size:
                     face = bits(k)
                 if size <= _SHARED_UP_TO:
-                    return _one_die_throws(size)[face]
+                    return (_ONE_DIE.get(size) or _one_die_throws(size))[face]
                 return Throw(sides, (face + 1,))
         sizes = sides if type(sides) is tuple else tuple(sides)
         for size in sizes:  # every size checked before any die is drawn

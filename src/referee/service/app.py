@@ -43,6 +43,7 @@ from referee.service import (
     routes_lab,
     routes_luck,
     routes_powers,
+    routes_signing,
     routes_world,
 )
 from referee.service.bodies import MAX_BODY, ASGIApp, BodyLimit
@@ -281,6 +282,7 @@ def create_app(
     ):
         module.routes(ask, app.router)
     app.include_router(routes_judge.router)
+    app.include_router(routes_signing.router)
     app.include_router(routes_lab.router)
     app.include_router(routes_luck.router)
 

@@ -210,6 +210,7 @@ class RefereeService(BoutReader):
         `referee.sentences` says them, the chat endpoint's answer (what the HUD says aloud)."""
         events = self.act_events(bout_id, caller, actor, kind, options)
         answer = action_answer(events)
+        answer["rolls"] = self.key.signed_rolls(bout_id, actor, answer["rolls"])
         state = self.cache.after(bout_id, events[-1]) if events else None
         answer["said"] = said(events, (state or self.state(bout_id)).system)
         return answer
@@ -244,7 +245,9 @@ class RefereeService(BoutReader):
             "stream": thrown[0].stream if thrown else None,
             "dice": [d for r in thrown for d in r.dice],
             "faces": [f for r in thrown for f in r.faces],
-            "rolls": [{**r["payload"], "seq": r["seq"]} for r in rolls],
+            "rolls": self.key.signed_rolls(
+                bout_id, who, [{**r["payload"], "seq": r["seq"]} for r in rolls]
+            ),
             "seq": action["seq"],
         }
         failure = failure_of(events)

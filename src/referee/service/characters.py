@@ -37,11 +37,9 @@ from typing import Any
 from referee.bout.names import name as checked_name
 from referee.errors import AuthError, LimitError, RuleError
 from referee.ledger.seal import HIDDEN
-from referee.payloads.events import FighterAdded
 from referee.service.bouts import Caller, RefereeService
 from referee.store import CharacterRecord, Role, Store
 from referee.systems.base import find_system
-from referee.vocabulary import EventType
 
 #: How a key is written: `ck_` and 32 URL-safe characters (192 random bits).
 KEY_PATTERN = r"^ck_[A-Za-z0-9_-]{32}$"
@@ -284,12 +282,9 @@ def character_of_fighter(service: RefereeService, bout_id: str, key: str) -> str
         mine = {record.id for record in service.store.characters_of(known_key(service.store, key))}
         if not mine:
             return None
-        state = service.state(bout_id)
-        present = {f.name for f in state.fighters}
-        found = None
-        for event in service.records(bout_id):
-            if event["type"] == EventType.FIGHTER_ADDED:
-                added = FighterAdded.given(event["payload"])
-                if added.has("character") and added.character in mine:
-                    found = added.name
-        return found if found in present else None
+        playing = [
+            f.name
+            for f in service.state(bout_id).fighters
+            if f.character is not None and f.character[0] in mine
+        ]
+        return playing[-1] if playing else None

@@ -17,7 +17,7 @@ from referee.bout.state import BoutState
 from referee.dice import odds, parse
 from referee.errors import AuthError, LimitError, NotationError, RefereeError, RuleError
 from referee.payloads import events as p
-from referee.sentences import roll_line, sentence
+from referee.sentences import sentence
 from referee.service.bouts import Caller, Record, RefereeService, failure_of
 from referee.store import Role
 from referee.vocabulary import EventType
@@ -140,7 +140,8 @@ def _aol_roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.AolR
     # The host line with its receipt as every renderer says it (`referee.sentences.roll_line`,
     # as `referee export --chat` writes it and the judge reads it): a roll from another stream
     # than the roller's actions names it, so it is not taken for an attack.
-    return Ran(roll_line(_shown(actor), rolled), tuple(events))
+    # Signed by the service's key (docs/ledger.md, "Signed roll lines").
+    return Ran(service.key.line(bout_id, _shown(actor), rolled), tuple(events))
 
 
 def _roll(service: RefereeService, bout_id: str, caller: Caller, cmd: k.Roll) -> Ran:

@@ -33,11 +33,13 @@ def judged(
     rules: dict[str, Any] | None,
     export: dict[str, Any] | None,
     files: Sequence[tuple[str, str]] = (),
+    key: str | None = None,
 ) -> dict[str, Any]:
-    """The judge's answer: the `referee judge --json` document and what the console shows."""
+    """The judge's answer: the `referee judge --json` document and what the console shows
+    (`key`: the host's public key its signed lines are held to)."""
     pack = rules_from_mapping(rules, "rules") if rules is not None else None
     formats = with_format_files(files) if files else None
-    case = judge_log(log, fighters, pack, export, formats=formats)
+    case = judge_log(log, fighters, pack, export, formats=formats, key=key)
     verdict = case.verdict
     notes = notes_by_line(case)
     bad = {a.line for a in verdict.anomalies}

@@ -14,6 +14,7 @@ from referee.bout.view import state_view
 from referee.ledger import WHOLE_RECORD
 from referee.ledger.seal import OPENINGS, without_seal
 from referee.ledger.seal import opened as with_opening
+from referee.ledger.signatures import EXPORT_FIELD
 from referee.rng import SECURE_ENTROPY, Entropy
 from referee.service.budgets import Budgets, Ledgers
 from referee.service.callers import ANONYMOUS, Caller, caller_of
@@ -22,6 +23,7 @@ from referee.service.redaction import (
     openable,
     redact_hidden,
 )
+from referee.service.signing import ServiceKey
 from referee.service.states import Record, StateCache
 from referee.store import Role, Store
 from referee.vocabulary import JSON
@@ -53,6 +55,7 @@ class BoutReader:
         self.budgets = Budgets() if budgets is None else budgets
         self.spent = Ledgers()
         self._entropy = entropy
+        self.key = ServiceKey(store)
 
     def unit(self) -> AbstractContextManager[None]:
         """One transaction around everything done in the block (see `Store.unit`).
@@ -172,6 +175,7 @@ class BoutReader:
         of ledger 2: every event as the chain holds it, with the openings of the sealed events
         that hold nothing hidden any more; the referee's has every opening)."""
         doc = self.store.export(bout_id)
+        doc[EXPORT_FIELD] = self.key.public.published()  # its signed lines' key (docs/ledger.md)
         state = self.state(bout_id)
         if caller.role is Role.REFEREE or state.closed:
             return doc

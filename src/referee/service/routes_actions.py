@@ -27,7 +27,8 @@ def routes(ask: Ask, router: APIRouter) -> None:
             events = service.command(bout_id, caller, c.RollInitiative())
             settled = next(e for e in events if e["type"] == EventType.INITIATIVE)
             order = p.Initiative.read(settled["payload"]).order
-            return {"order": list(order), **events_answer(events)}
+            listed = service.key.signed_events(bout_id, events_answer(events)["events"])
+            return {"order": list(order), "events": listed}
 
         return dict(await write.once(None, run, appends=True))
 

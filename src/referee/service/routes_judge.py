@@ -1,21 +1,25 @@
 """`POST /api/judge`: judge a pasted chat log of an MSV spar (no token; body at most 256 KiB).
 
 The body is JSON: `{"log": TEXT, "fighters"?: ["NAME=CS", ...], "rules"?: {...},
-"export"?: {...}, "format_files"?: [{"name"?: "my-bot.toml", "text": TOML}, ...]}` (at most
-4 format files of 64 KiB each, docs/judge.md's "Format files", read before the built-in
-formats; a file that does not load is a 400 `bad_format_file` naming it, its key and what is
-wrong). The answer is the `referee judge --json` document plus what the web
-console shows: the verdict line, the fighters and where they came from, the initiative order,
-and every line of the log with the judge's notes. Bad input is a 4xx JSON error.
+"export"?: {...}, "format_files"?: [{"name"?: "my-bot.toml", "text": TOML}, ...], "key"?: KEY}`
+(at most 4 format files of 64 KiB each, docs/judge.md's "Format files", read before the
+built-in formats; a file that does not load is a 400 `bad_format_file` naming it, its key and
+what is wrong). `key` is the host's public key (as `referee judge --key` takes it): given, the
+log's host signs, and every roll line is held to it; not given, the log's signed lines are
+checked by the export's key, else by this server's own. The answer is the `referee judge
+--json` document plus what the web console shows: the verdict line, the fighters and where
+they came from, the initiative order, and every line of the log with the judge's notes. Bad
+input is a 4xx JSON error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
+from referee.ledger.signatures import EXPORT_FIELD
 from referee.service.judge_worker import in_worker, judged
 from referee.service.models import Strict
 from referee.transcripts.format_files import MAX_FORMAT_FILE
@@ -43,15 +47,19 @@ class JudgeLog(Strict):
     fighters: list[str] = Field(default_factory=list, max_length=8, examples=[["Tarl=65"]])
     rules: dict[str, Any] | None = None
     export: dict[str, Any] | None = None
+    key: str | None = Field(default=None, max_length=2048, examples=[None])
     format_files: list[FormatFile] = Field(default_factory=list, max_length=4)
 
 
 @router.post(JUDGE_PATH, tags=["judge"])
-def judge(body: JudgeLog) -> dict[str, Any]:
+def judge(body: JudgeLog, request: Request) -> dict[str, Any]:
     """Decide an MSV spar from its chat log and flag every roll line that does not count."""
     fighters = [f for f in body.fighters if f.strip()]
+    key = body.key
+    if key is None and "sig:" in body.log and not (body.export and EXPORT_FIELD in body.export):
+        key = request.app.state.service.key.public.text  # this server's own, for its lines
     files = [(f.text, f.name) for f in body.format_files]
     if not files:
-        return judged(body.log, fighters, body.rules, body.export)
+        return judged(body.log, fighters, body.rules, body.export, key=key)
     # anyone's patterns: judged in a worker process, stopped past its time (judge_worker)
-    return in_worker(judged, (body.log, fighters, body.rules, body.export, files))
+    return in_worker(judged, (body.log, fighters, body.rules, body.export, files, key))

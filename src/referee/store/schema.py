@@ -7,10 +7,10 @@ that has shipped: add a new version. A client package (the Discord bot) keeps ta
 own beside these, made by its own versioned steps (`referee.store.engine.migrate_part`).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 5, 6, 8]
+[1, 2, 5, 6, 7, 8]
 >>> sorted(METADATA.tables)  # doctest: +NORMALIZE_WHITESPACE
 ['bouts', 'character_keys', 'character_versions', 'characters', 'events', 'receipts',
- 'seeds', 'tokens']
+ 'seeds', 'signing_keys', 'tokens']
 """
 
 from __future__ import annotations
@@ -86,6 +86,19 @@ RECEIPTS = Table(
     Column("digest", Text, primary_key=True),
     Column("request", Text, nullable=False),
     Column("answer", Text, nullable=False),
+    Column("created_at", Text, nullable=False),
+)
+
+#: The service's signing keys (docs/ledger.md, "Signed roll lines"): one row per purpose
+#: (`roll-receipts`), made at the service's first start. `private_key` never leaves the store:
+#: no answer, log, export or chat line holds it; `public_key` is published.
+SIGNING_KEYS = Table(
+    "signing_keys",
+    METADATA,
+    Column("name", Text, primary_key=True),
+    Column("algorithm", Text, nullable=False),
+    Column("private_key", Text, nullable=False),
+    Column("public_key", Text, nullable=False),
     Column("created_at", Text, nullable=False),
 )
 
@@ -196,9 +209,20 @@ _V5 = (
 #: Version 6: a sealed event's opening beside it (docs/ledger.md, "Sealed events").
 _V6 = ("ALTER TABLE events ADD COLUMN opening TEXT",)
 
+#: Version 7: the service's signing keys (`SIGNING_KEYS`).
+_V7 = (
+    """CREATE TABLE signing_keys (
+        name TEXT PRIMARY KEY,
+        algorithm TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+)
+
 #: Version 8: characters that last beyond one bout, held by a player's key (docs/api.md,
-#: "Characters"). (Version 7 is another part's: `migrate` applies every version a database
-#: lacks, so versions may arrive in any order.)
+#: "Characters"). (`migrate` applies every version a database lacks, so versions may arrive in
+#: any order.)
 _V8 = (
     """CREATE TABLE character_keys (
         key_hash TEXT PRIMARY KEY,
@@ -234,6 +258,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (2, _V2),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
     (8, _V8),
 )
 

@@ -7,8 +7,8 @@ the new events into the chain itself (`extend`), so they extend it by constructi
 every new roll must be a throw of the dice it handed out, at the bout's secret seed.
 
 A `Store` is its parts, one module each: `bouts`, `seeds`, `tokens`, `events`, `receipts` and
-`characters`,
-over what they share (`core`); this module adds opening, closing and units of work
+`characters` and `keys`, over what they share (`core`); this module adds opening, closing and
+units of work
 (`referee.store.units`). SQLite's write transaction has one owner, `referee.store.writers`.
 
 >>> from dataclasses import dataclass
@@ -49,6 +49,7 @@ from referee.store.core import HELD_EVENTS
 from referee.store.counters import SharedCounters
 from referee.store.engine import default_url, driver_reason, make_engine
 from referee.store.events import MAX_EVENTS_PER_BOUT, MAX_NEW_EVENTS, Dice, DraftBuild, Events
+from referee.store.keys import Keys
 from referee.store.migrations import migrate
 from referee.store.notify import Watcher, crosses_processes, flush, watch
 from referee.store.receipts import Receipts
@@ -64,7 +65,7 @@ __all__ = ["HELD_EVENTS", "MAX_EVENTS_PER_BOUT", "MAX_NEW_EVENTS", "Dice", "Draf
 _JOINED: AbstractContextManager[None] = nullcontext()
 
 
-class Store(Bouts, Seeds, Tokens, Events, Receipts, Characters):
+class Store(Bouts, Seeds, Tokens, Events, Receipts, Characters, Keys):
     """Bouts and their ledgers in one database. Thread-safe; one per process is enough."""
 
     __slots__ = ()

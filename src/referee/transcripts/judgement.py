@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -67,14 +68,17 @@ def judge_log(
     sides: Sequence[str] = (),
     format: str | None = None,
     formats: Catalogue | None = None,
+    key: str | None = None,
 ) -> Judgement:
     """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
     bout export document) makes the verdict the ledger's; `hosts` adds trusted dice bots;
     `formats` are the formats and roll shapes to read it with (default: the built-in ones;
-    `referee.transcripts.format_files.with_format_files` adds a community's)."""
+    `referee.transcripts.format_files.with_format_files` adds a community's); `key` is the
+    host's public key (any form `referee.ledger.signatures.read_key` reads; by default the
+    export's), which its signed lines are checked by."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    return _judge(text, fighters, rules, export, hosts, sides, format, formats)
+    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key)
 
 
 def _judge(
@@ -86,9 +90,14 @@ def _judge(
     sides: Sequence[str],
     format: str | None,
     formats: Catalogue | None,
+    key: str | None = None,
 ) -> Judgement:
     transcript = read_log(text, hosts, format, formats=formats)
     ledger = _ledger(export) if export is not None else None
+    # the host signs when its key is given, or the log holds signed lines (an export's key
+    # checks them: `referee export --chat`, written from the export, holds none)
+    if key is not None or "sig:" in transcript.body:
+        transcript = _signed(transcript, key, export)
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
         rules = ledger.rules
@@ -104,6 +113,23 @@ def _judge(
     if transcript.notes:
         verdict = replace(verdict, notes=transcript.notes + verdict.notes)
     return Judgement(transcript, source, verdict)
+
+
+def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
+    """The log with its roll lines held to its host's signatures (`signatures.review`): by
+    `key`, else the export's; of the export's bout when it is given."""
+    from referee.ledger.signatures import EXPORT_FIELD, read_key
+    from referee.transcripts.signatures import review
+
+    bout = export.get("bout", {}).get("id") if isinstance(export, dict) else None
+    given = export.get(EXPORT_FIELD) if isinstance(export, dict) and key is None else None
+    public = read_key(key) if key is not None else None
+    if public is None and isinstance(given, dict):
+        public = read_key(json.dumps(given))
+    notes = review(
+        transcript.rolls, transcript.raw, public, bout if isinstance(bout, str) else None
+    )
+    return replace(transcript, notes=transcript.notes + notes) if notes else transcript
 
 
 def _ledger(export: Any) -> Ledger:

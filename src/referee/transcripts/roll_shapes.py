@@ -1,14 +1,15 @@
 """A dice bot's roll shape (`Shape`, declared in a format file) and what a roll line of it
 says (`HostRoll`), read strictly by `read_shape`: the pattern's named groups `name` and
 `faces` always, the dice from `expr` (`2d20+5`) or `count` and `sides` (with `noun`, `die`
-or `dice`), else each face a die of the shape's `sides`; a receipt from `nonce` and `stream`.
+or `dice`), else each face a die of the shape's `sides`; a receipt from `nonce` and `stream`,
+and with `count`, the service's `signature` after it.
 `referee.transcripts.rolls` finds a shape in a message.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.aol import AOL_DICE, AOL_SIDES
 
@@ -16,7 +17,8 @@ from referee.aol import AOL_DICE, AOL_SIDES
 @dataclass(frozen=True, slots=True)
 class HostRoll:
     """What a roll line says: who rolled how many dice of how many sides, the faces, the
-    service's receipt (nonce, and its stream when it names one), any modifier (`+5`)."""
+    service's receipt (nonce, and its stream when it names one), any modifier (`+5`), the
+    service's signature after the receipt (`referee.aol.SIGNATURE`)."""
 
     name: str
     count: int
@@ -25,6 +27,7 @@ class HostRoll:
     nonce: int | None = None
     stream: str | None = None
     modifier: str = ""
+    signature: str | None = field(default=None, repr=False)  # compared, not shown
 
     @property
     def dice(self) -> str:
@@ -115,7 +118,14 @@ def _counted(
     if shape.aol and (count not in AOL_DICE or sides not in AOL_SIDES):
         return f"{count} dice of {sides} sides, which AOL never rolled (MSV-1)"
     checked = _faces(faces, count, sides)
-    return checked or HostRoll(name, count, sides, faces, *_nonce(match.groupdict()))
+    if checked:
+        return checked
+    said = match.groupdict()
+    nonce, stream = _nonce(said)
+    signature = said.get("signature")
+    if signature is not None and nonce is None:
+        return "a signature with no receipt (nonce) before it"
+    return HostRoll(name, count, sides, faces, nonce, stream, "", signature)
 
 
 def _nonce(said: dict[str, str | None]) -> tuple[int | None, str | None]:

@@ -99,8 +99,12 @@ function formatFiles() {
 }
 
 async function judge(text, names, formats = formatFiles()) {
+  // The host's public key, when one is given: its signed lines are checked by it, and its
+  // unsigned host lines are forged. Without one the server checks signed lines by its own key.
+  const key = $("host-key").value.trim();
   const body = { log: text, fighters: names };
   if (formats.length) body.format_files = formats;
+  if (key) body.key = key;
   const result = await call("POST", "/api/judge", { body });
   render(result);
   const count = result.anomalies.length;

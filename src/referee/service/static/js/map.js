@@ -257,6 +257,7 @@ function makeMovable({ root, token, body, handle, guide, f, view, send, mode, st
       const end = keyed[keyed.length - 1];
       token.setAttribute("transform", `translate(${end[0] - start[0]} ${-(end[1] - start[1])})`);
       show(end, keyed);
+      document.body.dataset.mapBusy = "dragging"; // a move being made: no redraw takes it away
     } else if (ev.key === "Enter") {
       ev.preventDefault();
       const path = keyed;
@@ -268,6 +269,13 @@ function makeMovable({ root, token, body, handle, guide, f, view, send, mode, st
     } else if (ev.key === "q" || ev.key === "e") {
       const facing = ((((f.stats.facing || 0) + (ev.key === "q" ? 45 : -45)) % 360) + 360) % 360;
       send("face", { facing });
+    }
+  });
+  // Leaving the token with a move half made by keys cancels it, as Escape does.
+  body.addEventListener("blur", () => {
+    if (keyed.length && document.body.dataset.mapBusy === "dragging") {
+      keyed = [];
+      reset();
     }
   });
 }
