@@ -155,10 +155,12 @@ def test_the_console_script_starts_the_judge_alone(tmp_path: Path) -> None:
     from referee.cli.judge import judge_alone
 
     # Judging a log loads neither the service nor the bout engine (the look-alike names need
-    # `referee.bout.names` alone: `referee.bout` loads the rest when asked).
+    # `referee.bout.names` alone: `referee.bout` loads the rest when asked), nor
+    # `importlib.resources` and `pathlib` (the built-in formats and rules are read with `open`).
     heavy = (
         "fastapi", "sqlalchemy", "rich", "numpy", "referee.service", "referee.store",
         "referee.cli.main", "referee.bout.engine", "referee.bout.fold", "referee.bout.runner",
+        "importlib.resources", "pathlib",
     )  # fmt: skip
     code = (
         "import atexit, sys\n"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -184,7 +184,7 @@ def _judge(
     if html_path:
         from referee.transcripts.html_report import html_page
 
-        _write(Path(html_path), html_page(case, f"Judged spar: {Path(log).name}"))
+        _write(html_path, html_page(case, f"Judged spar: {os.path.basename(log)}"))
     if as_json:
         from referee.transcripts.json_report import json_text
 
@@ -234,8 +234,9 @@ def _described(anomaly: Anomaly) -> str:
     return f"line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: str, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
     except OSError as err:
-        raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
+        raise NotFoundError(f"cannot write {path!r}: {err.strerror or err}") from None

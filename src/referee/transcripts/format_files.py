@@ -31,11 +31,11 @@ stamp, system, title)
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from referee.aol import HOST_PREFIX, HOST_ROLL
@@ -90,12 +90,14 @@ class _Builtin:
     """The built-in files, read whole, and the fragments they share with every file."""
 
     def __init__(self) -> None:
-        where = resources.files("referee.transcripts").joinpath("builtin_formats")
+        # the folder beside this module, read with `open` (as `msv.rules.default_rules` is)
+        where = os.path.join(os.path.dirname(__file__), "builtin_formats")
         shared = {"host_prefix": HOST_PREFIX, "host_roll": HOST_ROLL}
         parts: list[Catalogue] = []
         for name in BUILTIN_FILES:
             source = f"{name}.toml"
-            data = _toml(where.joinpath(source).read_text("utf-8"), source)
+            with open(os.path.join(where, source), encoding="utf-8") as handle:
+                data = _toml(handle.read(), source)
             read = _File(source, data, shared, builtin=True)
             part = read.catalogue()
             if part.stamps:  # the AOL-style stamps, one fragment for the formats after them

@@ -13,6 +13,7 @@ Nothing is loaded from anywhere: no script, no outside style, font or image.
 from __future__ import annotations
 
 from html import escape
+from itertools import chain, repeat
 
 from referee.sentences import order_text
 from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
@@ -105,17 +106,25 @@ def _rows(case: Judgement) -> str:
     for number in anomaly_columns(case.verdict.anomalies)[0]:
         if 0 < number <= count:
             kinds[number - 1] = "anomaly"
-    row = '<tr class="{0}" id="l{1}"><td class="n">{1}</td><td class="t">{2}</td></tr>'.format
-    rows = list(map(row, kinds, range(1, count + 1), escape("\n".join(raw)).split("\n")))
-    cells: dict[str, str] = {}  # each note's cell, made once for the notes alike
+    under = [""] * count  # the note rows under each line
+    rows: dict[tuple[str, str], str] = {}  # each note's row, made once for the notes alike
     for number, note in notes_in_order(case):
         if 0 < number <= count:
-            cell = cells.get(note)
-            if cell is None:
+            kind = kinds[number - 1]
+            row = rows.get((kind, note))
+            if row is None:
                 cls = "note bad" if note.startswith("!") else "note"
-                cell = cells[note] = f'<td class="{cls}">{escape(note)}</td></tr>'
-            rows[number - 1] += f'\n<tr class="{kinds[number - 1]}"><td></td>{cell}'
-    return "\n".join(rows)
+                row = rows[kind, note] = (
+                    f'\n<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>'
+                )
+            under[number - 1] += row
+    # every row in one pass: one printf-style format for the table, the kinds, numbers, texts
+    # and notes given as its values
+    row_format = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
+    texts = escape("\n".join(raw)).split("\n")
+    numbers = range(1, count + 1)
+    values = zip(kinds, numbers, numbers, texts, under, strict=True)
+    return "\n".join(repeat(row_format, count)) % tuple(chain.from_iterable(values))
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from itertools import repeat
-from operator import add
+from itertools import chain, repeat
 from typing import Any
 
 from referee.transcripts.columns import (
@@ -96,6 +95,10 @@ def _entries(lines: Sequence[int], rests: Sequence[str]) -> list[str]:
     (in parts, the entries joined once: the document's join copies them once more)."""
     if not lines:
         return ["[]"]
-    # `{_START}{line}{rest}` for each entry (made by `map`, one call for all the entries)
-    entries = map(add, map(add, repeat(_START), map(str, lines)), rests)
-    return ["[\n", ",\n".join(entries), f"\n{_INDENT}]"]
+    # `{_START}{line}{rest}` for each entry, in one pass: one printf-style format for the
+    # list, the lines and the rests given as its values
+    each = _START.replace("%", "%%") + "%d%s"
+    entries = ",\n".join(repeat(each, len(lines))) % tuple(
+        chain.from_iterable(zip(lines, rests, strict=True))
+    )
+    return ["[\n", entries, f"\n{_INDENT}]"]

@@ -102,10 +102,11 @@ def _judge(
     if rules is None and ledger is not None:
         rules = ledger.rules
     # a receipt is written `(nonce N)`: a log without the word has none (unless lines were
-    # joined, when the word may have been cut in two)
-    receipts = (bool(transcript.joined) or "nonce" in transcript.body) and any(
+    # joined, when the word may have been cut in two); the claims, a few hundred, are looked
+    # at before the text, some 5 MB
+    receipts = any(
         roll is not None and roll.nonce is not None for _, roll, _, _ in transcript.rolls.claims
-    )
+    ) and (bool(transcript.joined) or "nonce" in transcript.body)
     markers = _markers(transcript) if ledger is None and receipts else []
     targets = _targets(transcript, chosen) if len(chosen) > 2 else None
     verdict = decide(transcript.rolls, chosen, rules, ledger, markers, targets)

@@ -65,15 +65,17 @@ def notes_by_line(case: Judgement) -> dict[int, list[str]]:
     return notes
 
 
-def notes_in_order(case: Judgement) -> Iterator[tuple[int, str]]:
+def notes_in_order(
+    case: Judgement, anomalies: tuple[Sequence[int], Sequence[str]] | None = None
+) -> Iterator[tuple[int, str]]:
     """What the judge says under the lines, as (line, note): each roll line's reading
     (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines. Read off
     the verdict's columns: no `Reading` or `Anomaly` is made, a note is made once for the
-    lines read alike."""
+    lines read alike. `anomalies` are the verdict's `anomaly_notes` when made already."""
     lines, _, whats = reading_columns(case.verdict.rolls)
     readings = zip(lines, said_once(identities(whats), whats, _reading_note), strict=True)
-    anomalies, said = anomaly_notes(case.verdict)
-    marked = zip(anomalies, map(add, repeat("! "), said), strict=True)
+    numbers, said = anomaly_notes(case.verdict) if anomalies is None else anomalies
+    marked = zip(numbers, map(add, repeat("! "), said), strict=True)
     return chain(filter(itemgetter(1), readings), marked)
 
 
@@ -113,17 +115,20 @@ def report_text(case: Judgement) -> str:
     if verdict.order:
         head.append(order_text(verdict.order))
     head += [f"Note: {note}" for note in verdict.notes]
-    head += [f"  line {line}: {note}" for line, note in zip(*anomaly_notes(verdict), strict=True)]
-    raw = case.transcript.raw
-    count, width = len(raw), len(str(len(raw)))
-    # `{number:>{width}}  {text}` for each line (made by `map`, one call for all the lines)
-    numbers = map(str.rjust, map(str, range(1, count + 1)), repeat(width))
-    lines = list(map(add, map(add, numbers, repeat("  ")), raw))
+    anomalies = anomaly_notes(verdict)
+    head += [f"  line {line}: {note}" for line, note in zip(*anomalies, strict=True)]
+    texts = list(case.transcript.raw)
+    count, width = len(texts), len(str(len(texts)))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
-    for number, note in notes_in_order(case):
+    for number, note in notes_in_order(case, anomalies):
         if 0 < number <= count:
-            lines[number - 1] += under + note
-    return "\n".join([*head, "", *lines])
+            texts[number - 1] += under + note
+    # the log in one pass: one printf-style format numbers every line (`%6d  %s`, the
+    # number right-aligned to the widest), the texts given as its values, never as format
+    listing = "\n".join(repeat(f"%{width}d  %s", count)) % tuple(
+        chain.from_iterable(zip(range(1, count + 1), texts, strict=True))
+    )
+    return "\n".join([*head, "", listing])
 
 
 def text_report(case: Judgement) -> Iterator[str]:

@@ -69,21 +69,31 @@ def sniff(text: str, formats: Catalogue | None = None) -> tuple[Format, Fit]:
 
 
 def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
-    """Of `formats`, the one most of the first `SAMPLE` lines fit (see the module text)."""
+    """Of `formats`, the one most of the first `SAMPLE` lines fit (see the module text).
+
+    AOL's format, the one taken when none fits, is scored first: any other is then dropped
+    at the first line that shows it cannot beat the best so far (it must fit more lines, or
+    as many and come earlier), so that a log most formats do not fit is not read by each of
+    them to the end. The format taken, and its `Fit`, are the same either way."""
     sample = [(n, line) for n, line in enumerate(text.split("\n", SAMPLE)[:SAMPLE], 1) if line]
-    best: tuple[Format, Fit] | None = None
-    for fmt in formats:
-        fit = _fit(fmt, sample, text)
-        if best is None or fit.fitting > best[1].fitting:
-            best = (fmt, fit)
-    assert best is not None
     aol = builtin().by_name["aol"]
-    if best[1].fitting == 0 and aol in formats:
-        return aol, _fit(aol, sample, text)
-    return best
+    order = sorted(range(len(formats)), key=lambda index: formats[index] is not aol)
+    best: tuple[int, Fit] | None = None
+    for index in order:
+        # the lines it must fit to be taken: more than the best so far, or as many if earlier
+        least = 0 if best is None else best[1].fitting + (index > best[0])
+        fit = _fit(formats[index], sample, text, least)
+        if fit is not None and fit.fitting >= least:
+            best = (index, fit)
+    assert best is not None
+    if best[1].fitting == 0 and aol in formats:  # scored first, in full: its own fit
+        return aol, _fit(aol, sample, text) or Fit(0, len(sample))
+    return formats[best[0]], best[1]
 
 
-def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str) -> Fit:
+def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str, least: int = 0) -> Fit | None:
+    """How well `fmt` fits the sample; None as soon as it cannot fit `least` lines (never
+    when `least` is 0)."""
     if fmt.container == "csv":
         return Fit(int(bool(_CSV_HEADER.match(text))), 1)
     if fmt.container == "html":
@@ -91,14 +101,17 @@ def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str) -> Fit:
             return Fit(0, len(sample), sample[0][0] if sample else 0, "no HTML")
         sample = [(n, html.unescape(_TAG.sub("", line))) for n, line in sample]
     count, miss, in_block = 0, (0, ""), False
-    for number, line in sample:
+    total = len(sample)
+    for read, (number, line) in enumerate(sample, start=1):
         if fmt.header is not None and fmt.header.fullmatch(line):
             count, in_block = count + 1, True
         elif fits(fmt, line) or (in_block and fmt.blocks):
             count += 1
+        elif count + total - read < least:  # even if every line left fits, too few
+            return None
         elif not miss[0]:
             miss = (number, line[:80])
-    return Fit(count, len(sample), *miss)
+    return Fit(count, total, *miss)
 
 
 def fits(fmt: Format, line: str) -> bool:
