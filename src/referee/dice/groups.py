@@ -14,7 +14,7 @@ values that reroll, explode or add a die, how keep chooses) and gives the step t
 
 >>> from referee.dice import parse
 >>> from referee.rng import ScriptedRng
->>> (kernel, facts), most = group_step(parse("4d6kh3"), 20)
+>>> kernel, facts, most = group_step(parse("4d6kh3"), 20)
 >>> groups = []
 >>> kernel(facts, ScriptedRng([6, 1, 5, 4]), groups, [], None), most
 (15, 4)
@@ -154,12 +154,12 @@ def counted(
     return total
 
 
-def group_step(group: Dice, depth: int) -> tuple[Step, int]:
-    """The step that rolls `group`, explosions and repeated rerolls cut at `depth`, and the
-    most dice it may throw."""
+def group_step(group: Dice, depth: int) -> tuple[Kernel, Any, int]:
+    """The step that rolls `group` (its kernel and facts), explosions and repeated rerolls cut
+    at `depth`, and the most dice it may throw."""
     if group.explode or group.reroll or group.add_on is not None:
         facts, most = _chain_facts(group, depth)
-        return (_die_by_die, facts), most
+        return _die_by_die, facts, most
     count, sides, keep = group.count, group.sides, group.keep
     success, failure = group.success, group.failure
     sizes, every, none = (sides,) * count, (True,) * count, (False,) * count
@@ -171,7 +171,7 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
         and group.floor is None
         and group.ceiling is None
     ):
-        return (_summed, (group, count, sides, sizes, every, none)), count
+        return _summed, (group, count, sides, sizes, every, none), count
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
     choose = None if keep is None else chooser(keep)
     floor, ceiling = group.floor, group.ceiling
@@ -182,7 +182,7 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
             None if ceiling is None else (ceiling,) * count,
         )
     facts = (group, count, sides, sizes, every, none, shift, clamps)
-    return (_at_once, (*facts, choose, success, failure)), count
+    return _at_once, (*facts, choose, success, failure), count
 
 
 def _summed(
@@ -480,9 +480,10 @@ def _flags(marked: list[int], many: int) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def degrees_step(node: Degrees) -> Step:
-    """onlinehost's `dh50`: one d100, worth its degrees of success against the target."""
-    return _degrees, (node, Dice(1, 100))
+def degrees_step(node: Degrees) -> tuple[Kernel, Any, int]:
+    """onlinehost's `dh50`: one d100, worth its degrees of success against the target (the
+    step and the one die it throws)."""
+    return _degrees, (node, Dice(1, 100)), 1
 
 
 def _degrees(

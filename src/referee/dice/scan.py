@@ -252,7 +252,7 @@ class _Reader:
         self.at += 1
         first = token[0]
         node: Expr
-        if "0" <= first <= "9" or first == "d":
+        if first in "0123456789d":
             node, most = _atom(token, self.table, self.limits)
             self.dice += most
         elif first == "(":
@@ -358,23 +358,16 @@ def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]
         if not (token.isascii() and token.isdigit()):
             raise _Declined  # (a lone `²` or `٣` is a digit to `isdigit`, not to the grammar)
         return Const(_NUMBERS.get(token) or int(token)), 0
-    count, _, sides = token.partition("d")
-    if sides == "%" and table.dialect.percent_die:
-        size = 100  # (`d%`, a d100 where the dialect has it)
-    elif not sides.isdigit():  # a group with modifiers, or something else
-        return _group(token, table, limits)
-    else:
-        size = _NUMBERS.get(sides) or int(sides)
-    many = (_NUMBERS.get(count) or int(count)) if count else 1
-    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-        raise _Declined
-    return Dice(many, size), many
-
-
-def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
-    """A group with modifiers, from the dialect's group regex (or, in a dialect without one,
-    its modifier table: `referee.dice.modifiers`), checked as the grammar checks it, and the
-    most dice it may throw."""
+    count_text, _, sides_text = token.partition("d")
+    if sides_text.isdigit() or (sides_text == "%" and table.dialect.percent_die):
+        size = 100 if sides_text == "%" else _NUMBERS.get(sides_text) or int(sides_text)
+        many = (_NUMBERS.get(count_text) or int(count_text)) if count_text else 1
+        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+            raise _Declined
+        return Dice(many, size), many  # (a plain group; `d%` a d100 where the dialect has it)
+    # a group with modifiers (or something else): the dialect's group regex (or, in a dialect
+    # without one, its modifier table: `referee.dice.modifiers`), checked as the grammar
+    # checks it
     if table.group is None:
         read = read_group(token, limits, table.dialect)
         if read is None:
