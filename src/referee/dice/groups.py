@@ -181,8 +181,8 @@ def group_step(group: Dice, depth: int) -> tuple[Kernel, Any, int]:
             None if floor is None else (floor,) * count,
             None if ceiling is None else (ceiling,) * count,
         )
-    facts = (group, count, sides, sizes, every, none, shift, clamps)
-    return _at_once, (*facts, choose, success, failure), count
+    facts = (group, count, sides, sizes, every, none, shift, clamps, choose, success, failure)
+    return _at_once, facts, count
 
 
 def _summed(
