@@ -158,8 +158,7 @@ def group_step(group: Dice, depth: int) -> tuple[Kernel, Any, int]:
     """The step that rolls `group` (its kernel and facts), explosions and repeated rerolls cut
     at `depth`, and the most dice it may throw."""
     if group.explode or group.reroll or group.add_on is not None:
-        facts, most = _chain_facts(group, depth)
-        return _die_by_die, facts, most
+        return _chain_step(group, depth)
     count, sides, keep = group.count, group.sides, group.keep
     success, failure = group.success, group.failure
     sizes, every, none = (sides,) * count, (True,) * count, (False,) * count
@@ -238,10 +237,10 @@ def _at_once(
 _Chained = tuple[Any, ...]
 
 
-def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
-    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`), and
-    the most dice it may throw (`DiceFields.most_dice`). Each test is the values passing it
-    that a die can stand at (`_span`), which `in` tells at once."""
+def _chain_step(group: Dice, depth: int) -> tuple[Kernel, _Chained, int]:
+    """The step of a group thrown die by die: `_die_by_die` and what a roll needs of the group,
+    read once, and the most dice it may throw (`DiceFields.most_dice`). Each test is the values
+    passing it that a die can stand at (`_span`), which `in` tells at once."""
     count, reroll, explode, adds = group.count, group.reroll, group.explode, group.add_on
     floor, ceiling, keep = group.floor, group.ceiling, group.keep
     kind = group.explode_kind
@@ -286,7 +285,7 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
         group.success,
         group.failure,
     )
-    return facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
+    return _die_by_die, facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
 
 
 _Values = range | frozenset[int]
