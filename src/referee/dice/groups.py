@@ -14,7 +14,7 @@ values that reroll, explode or add a die, how keep chooses) and gives the step t
 
 >>> from referee.dice import parse
 >>> from referee.rng import ScriptedRng
->>> (kernel, facts), most = group_step(parse("4d6kh3"), 20)
+>>> kernel, facts, most = group_step(parse("4d6kh3"), 20)
 >>> groups = []
 >>> kernel(facts, ScriptedRng([6, 1, 5, 4]), groups, [], None), most
 (15, 4)
@@ -154,12 +154,11 @@ def counted(
     return total
 
 
-def group_step(group: Dice, depth: int) -> tuple[Step, int]:
-    """The step that rolls `group`, explosions and repeated rerolls cut at `depth`, and the
-    most dice it may throw."""
+def group_step(group: Dice, depth: int) -> tuple[Kernel, Any, int]:
+    """The step that rolls `group` (its kernel and facts), explosions and repeated rerolls cut
+    at `depth`, and the most dice it may throw."""
     if group.explode or group.reroll or group.add_on is not None:
-        facts, most = _chain_facts(group, depth)
-        return (_die_by_die, facts), most
+        return _chain_step(group, depth)
     count, sides, keep = group.count, group.sides, group.keep
     success, failure = group.success, group.failure
     sizes, every, none = (sides,) * count, (True,) * count, (False,) * count
@@ -171,7 +170,7 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
         and group.floor is None
         and group.ceiling is None
     ):
-        return (_summed, (group, count, sides, sizes, every, none)), count
+        return _summed, (group, count, sides, sizes, every, none), count
     shift = 2 if group.fudge else 0  # a Fudge die's d3 face 1..3 is the value -1..1
     choose = None if keep is None else chooser(keep)
     floor, ceiling = group.floor, group.ceiling
@@ -181,8 +180,8 @@ def group_step(group: Dice, depth: int) -> tuple[Step, int]:
             None if floor is None else (floor,) * count,
             None if ceiling is None else (ceiling,) * count,
         )
-    facts = (group, count, sides, sizes, every, none, shift, clamps)
-    return (_at_once, (*facts, choose, success, failure)), count
+    facts = (group, count, sides, sizes, every, none, shift, clamps, choose, success, failure)
+    return _at_once, facts, count
 
 
 def _summed(
@@ -238,10 +237,10 @@ def _at_once(
 _Chained = tuple[Any, ...]
 
 
-def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
-    """What a roll of a group thrown die by die needs of it, read once (`_die_by_die`), and
-    the most dice it may throw (`DiceFields.most_dice`). Each test is the values passing it
-    that a die can stand at (`_span`), which `in` tells at once."""
+def _chain_step(group: Dice, depth: int) -> tuple[Kernel, _Chained, int]:
+    """The step of a group thrown die by die: `_die_by_die` and what a roll needs of the group,
+    read once, and the most dice it may throw (`DiceFields.most_dice`). Each test is the values
+    passing it that a die can stand at (`_span`), which `in` tells at once."""
     count, reroll, explode, adds = group.count, group.reroll, group.explode, group.add_on
     floor, ceiling, keep = group.floor, group.ceiling, group.keep
     kind = group.explode_kind
@@ -286,7 +285,7 @@ def _chain_facts(group: Dice, depth: int) -> tuple[_Chained, int]:
         group.success,
         group.failure,
     )
-    return facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
+    return _die_by_die, facts, count * (chain_most + 1) * (rerolls + 1) + (adds is not None)
 
 
 _Values = range | frozenset[int]
@@ -480,9 +479,10 @@ def _flags(marked: list[int], many: int) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def degrees_step(node: Degrees) -> Step:
-    """onlinehost's `dh50`: one d100, worth its degrees of success against the target."""
-    return _degrees, (node, Dice(1, 100))
+def degrees_step(node: Degrees) -> tuple[Kernel, Any, int]:
+    """onlinehost's `dh50`: one d100, worth its degrees of success against the target (the
+    step and the one die it throws)."""
+    return _degrees, (node, Dice(1, 100)), 1
 
 
 def _degrees(

@@ -29,6 +29,7 @@ from referee.dice.expr import BinOp, Call, Const, Degrees, Dice, Expr, Label, Ne
 from referee.dice.groups import (
     Budget,
     Groups,
+    Kernel,
     Pools,
     Step,
     chooser,
@@ -64,7 +65,7 @@ def roll(expr: Expr, *, rng: Rng, limits: Limits = DEFAULT_LIMITS) -> RollResult
     15
     """
     try:
-        (kernel, facts), most = _STEPS[type(expr)](expr, limits.max_explode_depth)
+        kernel, facts, most = _STEPS[type(expr)](expr, limits.max_explode_depth)
     except KeyError:
         raise AssertionError(f"not a dice expression: {expr!r}") from None
     groups: Groups = []
@@ -85,7 +86,7 @@ def roll_group(
     (6, 2, 3)
     """
     groups: Groups = []
-    (kernel, facts), _ = group_step(group, limits.max_explode_depth)
+    kernel, facts, _ = group_step(group, limits.max_explode_depth)
     kernel(facts, rng, groups, [], budget)
     return groups[0]
 
@@ -131,7 +132,7 @@ def plan(expr: Expr, limits: Limits = DEFAULT_LIMITS) -> Plan:
     >>> plan(parse("4d6kh3+2"))(ScriptedRng([6, 1, 5, 4])).total
     17
     """
-    (kernel, facts), most = _top_step(expr, limits)
+    kernel, facts, most = _top_step(expr, limits)
     if most == 0:
         pools: Pools = []
         result = RollResult(expr, (), kernel(facts, _NO_DICE, [], pools, None), tuple(pools))
@@ -169,8 +170,9 @@ class _NoDice:
 
 _NO_DICE: Rng = _NoDice()  # type: ignore[assignment]
 
-Compiled = tuple[Step, int]
-"""A node's step and the most dice it can throw, every reroll and explosion included."""
+Compiled = tuple[Kernel, Any, int]
+"""A node's step (its kernel and facts) and the most dice it can throw, every reroll and
+explosion included: one flat triple."""
 
 
 def _number(value: Number, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
@@ -179,7 +181,7 @@ def _number(value: Number, rng: Rng, groups: Groups, pools: Pools, budget: Budge
 
 
 def _const_step(node: Const, depth: int) -> Compiled:
-    return (_number, node.value), 0
+    return _number, node.value, 0
 
 
 def _label_step(node: Label, depth: int) -> Compiled:
@@ -188,15 +190,15 @@ def _label_step(node: Label, depth: int) -> Compiled:
 
 
 def _degrees_step(node: Degrees, depth: int) -> Compiled:
-    return degrees_step(node), 1
+    return degrees_step(node)
 
 
 def _neg_step(node: Neg, depth: int) -> Compiled:
     operand = node.operand
-    inner, most = _STEPS[type(operand)](operand, depth)
-    if inner[0] is _number:
-        return (_number, -inner[1]), most
-    return (_negated, inner), most
+    kernel, facts, most = _STEPS[type(operand)](operand, depth)
+    if kernel is _number:
+        return _number, -facts, most
+    return _negated, (kernel, facts), most
 
 
 def _negated(inner: Step, rng: Rng, groups: Groups, pools: Pools, budget: Budget) -> Number:
@@ -205,10 +207,10 @@ def _negated(inner: Step, rng: Rng, groups: Groups, pools: Pools, budget: Budget
 
 def _call_step(node: Call, depth: int) -> Compiled:
     operand, function = node.operand, node.function
-    inner, most = _STEPS[type(operand)](operand, depth)
-    if inner[0] is _number:
-        return (_number, call(function, inner[1])), most
-    return (_called, (function, inner)), most
+    kernel, facts, most = _STEPS[type(operand)](operand, depth)
+    if kernel is _number:
+        return _number, call(function, facts), most
+    return _called, (function, (kernel, facts)), most
 
 
 def _called(
@@ -220,20 +222,20 @@ def _called(
 
 def _binop_step(node: BinOp, depth: int) -> Compiled:
     left, right, op = node.left, node.right, node.op
-    (first, first_facts), left_most = _STEPS[type(left)](left, depth)
-    (then, then_facts), right_most = _STEPS[type(right)](right, depth)
+    first, first_facts, left_most = _STEPS[type(left)](left, depth)
+    then, then_facts, right_most = _STEPS[type(right)](right, depth)
     most = left_most + right_most
     combine = _COMBINE.get(id(op)) or functools.partial(_other, op, node)
     if first is _number and then is _number:
         try:
-            return (_number, combine(first_facts, then_facts)), most
+            return _number, combine(first_facts, then_facts), most
         except RefereeError:  # (a tree built by hand that divides by 0: refused when rolled)
             pass
     if then is _number:
-        return (_number_after, (combine, first, first_facts, then_facts)), most
+        return _number_after, (combine, first, first_facts, then_facts), most
     if first is _number:
-        return (_number_before, (combine, first_facts, then, then_facts)), most
-    return (_both, (combine, first, first_facts, then, then_facts)), most
+        return _number_before, (combine, first_facts, then, then_facts), most
+    return _both, (combine, first, first_facts, then, then_facts), most
 
 
 _COMBINE: dict[int, Callable[[Number, Number], Number]] = {
@@ -280,15 +282,15 @@ def _pool_step(node: Pool, depth: int) -> Compiled:
     steps = []
     most = 0
     for item in node.items:
-        step, item_most = _STEPS[type(item)](item, depth)
-        steps.append(step)
+        kernel, facts, item_most = _STEPS[type(item)](item, depth)
+        steps.append((kernel, facts))
         most += item_most
     keep = node.keep
     choose = None if keep is None else chooser(keep)
     if node.dice_level:
-        return (_dice_pooled, (node, steps[0], choose)), most
+        return _dice_pooled, (node, steps[0], choose), most
     every = (True,) * len(steps)
-    return (_pooled, (node, tuple(steps), choose, node.success, node.failure, every)), most
+    return _pooled, (node, tuple(steps), choose, node.success, node.failure, every), most
 
 
 def _pooled(

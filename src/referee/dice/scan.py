@@ -62,6 +62,8 @@ _STAGES = (
     Kind.EXPLODE,
     Kind.KEEP,
 )
+_Rerolls = tuple[tuple[Success, ...], bool, tuple[int, int] | None]  # (`_rerolls`')
+_NO_REROLLS: _Rerolls = ((), False, None)
 _NUMBERS = {str(number): number for number in range(1, 1001)}
 """Numbers as written, for the counts and sides most texts write (a lookup costs a fifth of
 `int`'s call; a number not here, `0` or `07` say, is read by `int`)."""
@@ -86,6 +88,8 @@ class _Table:
         self.compares: dict[str, Compare] = dict(dialect.points)
         self.modes: dict[str, tuple[Any, bool]] = {}
         self.keeps: dict[tuple[str | None, ...], Keep] = {}  # (`_keep`'s, as written)
+        self.tests: dict[tuple[str, str], Success] = {}  # (`_test`'s)
+        self.reroll_runs: dict[tuple[str, str, str, str], _Rerolls] = {}  # (`_rerolls`')
         by_kind = _stages(dialect)
         self.group: re.Pattern[str] | None = None
         self.rerolls: re.Pattern[str] | None = None
@@ -252,7 +256,7 @@ class _Reader:
         self.at += 1
         first = token[0]
         node: Expr
-        if "0" <= first <= "9" or first == "d":
+        if first in "0123456789d":
             node, most = _atom(token, self.table, self.limits)
             self.dice += most
         elif first == "(":
@@ -358,23 +362,15 @@ def _atom(token: str, table: _Table, limits: Limits) -> tuple[Const | Dice, int]
         if not (token.isascii() and token.isdigit()):
             raise _Declined  # (a lone `²` or `٣` is a digit to `isdigit`, not to the grammar)
         return Const(_NUMBERS.get(token) or int(token)), 0
-    count, _, sides = token.partition("d")
-    if sides == "%" and table.dialect.percent_die:
-        size = 100  # (`d%`, a d100 where the dialect has it)
-    elif not sides.isdigit():  # a group with modifiers, or something else
-        return _group(token, table, limits)
-    else:
-        size = _NUMBERS.get(sides) or int(sides)
-    many = (_NUMBERS.get(count) or int(count)) if count else 1
-    if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
-        raise _Declined
-    return Dice(many, size), many
-
-
-def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
-    """A group with modifiers, from the dialect's group regex (or, in a dialect without one,
-    its modifier table: `referee.dice.modifiers`), checked as the grammar checks it, and the
-    most dice it may throw."""
+    count_text, _, sides_text = token.partition("d")
+    if sides_text.isdigit() or (sides_text == "%" and table.dialect.percent_die):
+        size = 100 if sides_text == "%" else _NUMBERS.get(sides_text) or int(sides_text)
+        many = (_NUMBERS.get(count_text) or int(count_text)) if count_text else 1
+        if not (1 <= many <= limits.max_dice and 1 <= size <= limits.max_sides):
+            raise _Declined
+        return Dice(many, size), many  # (a plain group; `d%` a d100 where the dialect has it)
+    # a group with modifiers (or something else): the dialect's group regex (or, without one,
+    # its modifier table: `referee.dice.modifiers`), checked as the grammar checks it
     if table.group is None:
         read = read_group(token, limits, table.dialect)
         if read is None:
@@ -409,26 +405,17 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if not (reroll_on or add_on or floor or ceiling or on):
         # the commonest (`4d6kh3`, `2d20kl1`): a keep alone, nothing else to check
         return Dice(count, sides, False, kept), count  # (keep, by position)
-    compares = table.compares
-    tests: tuple[Success, ...] = ()
-    once = False
-    if reroll_on is not None:  # the first reroll from the group's match, any more by `rerolls`
-        once = table.modes[reroll_letters][1]
-        tests = (Success.of(compares[reroll_mark], _NUMBERS.get(reroll_on) or int(reroll_on)),)
-        if more_rerolls:
-            for letters, more_mark, target in table.rerolls.findall(more_rerolls):  # type: ignore[union-attr]
-                if table.modes[letters][1] != once:
-                    raise _Declined  # once and repeatedly: the grammar refuses it
-                number = _NUMBERS.get(target) or int(target)
-                tests = (*tests, Success.of(compares[more_mark], number))
+    tests, once, span = _NO_REROLLS
+    if reroll_on is not None:
+        key = (reroll_letters, reroll_mark, reroll_on, more_rerolls)
+        tests, once, span = table.reroll_runs.get(key) or _rerolls(table, *key)
+    made = table.tests
     explode_on = None
-    if on is not None:
-        target = _NUMBERS.get(on) or int(on)
-        if compares[on_mark] is not _EQ or target != sides:  # (`e` alone: the top face)
-            explode_on = Success.of(compares[on_mark], target)
+    if on is not None and (on_mark or (_NUMBERS.get(on) or int(on)) != sides):  # (`e`: the top)
+        explode_on = made.get((on_mark, on)) or _test(table, on_mark, on)
     adds = None
     if add_on is not None:
-        adds = Success.of(compares[add_mark], _NUMBERS.get(add_on) or int(add_on))
+        adds = made.get((add_mark, add_on)) or _test(table, add_mark, add_on)
     dice = Dice(  # (by position, in `DiceFields.FIELDS` order: half the cost of keywords)
         count,
         sides,
@@ -455,7 +442,6 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
     if clamps and add_on is not None:
         raise _Declined
     if tests:  # the tests' range tells whether they take every face (`DiceFields.endless`)
-        span = tests[0].passing_range() if len(tests) == 1 else dice.reroll_span()
         if span is None:
             if dice.endless() is not None:
                 raise _Declined
@@ -466,6 +452,30 @@ def _group(token: str, table: _Table, limits: Limits) -> tuple[Dice, int]:
         if lowest <= 1 and highest >= sides:
             raise _Declined
     return dice, most
+
+
+def _test(table: _Table, mark: str, number: str) -> Success:
+    """A test as written (its mark, its number), made once for each spelling (as `_keep`)."""
+    test = Success.of(table.compares[mark], _NUMBERS.get(number) or int(number))
+    if len(table.tests) < 1024:
+        table.tests[mark, number] = test
+    return test
+
+
+def _rerolls(table: _Table, letters: str, mark: str, number: str, more: str) -> _Rerolls:
+    """A run of rerolls as written (the first's letters, mark and number, then any more), made
+    once for each spelling (as `_keep`): its tests, whether once, and the values they pass as
+    one range (None where they leave a gap: `DiceFields.reroll_span`)."""
+    once = table.modes[letters][1]
+    tests: tuple[Success, ...] = (_test(table, mark, number),)
+    for more_letters, more_mark, target in table.rerolls.findall(more):  # type: ignore[union-attr]
+        if table.modes[more_letters][1] != once:
+            raise _Declined  # once and repeatedly: the grammar refuses it
+        tests = (*tests, _test(table, more_mark, target))
+    span = Dice(1, 1, reroll=tests).reroll_span()
+    if len(table.reroll_runs) < 1024:
+        table.reroll_runs[letters, mark, number, more] = (tests, once, span)
+    return tests, once, span
 
 
 def _keep(table: _Table, letter: str, side: str | None, mark: str | None, number: str) -> Keep:
