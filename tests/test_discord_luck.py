@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.discord.desk import REF
+from referee.discord.messages import escape_markdown
 from referee.lab.luck_exports import luck_report, reading, verified
 from referee.lab.luck_text import report_lines
 from referee.store import Store
@@ -60,7 +61,7 @@ def test_luck_reads_the_spars_and_table_ledgers_a_member_fought_in(
         assert other[:2] == ["luck of Rask over 1 verified export", "verdict: no dice to read"]
         assert await h.text("Tarl", f"~luck {fresh}") == "\n".join([
             "No export verified, so there is nothing to report.",
-            f"refused: bout {fresh} is not closed: its seed is not revealed yet",
+            escape_markdown(f"refused: bout {fresh} is not closed: its seed is not revealed yet"),
         ])  # fmt: skip
         # a whole spar, closed: now two bouts, the spar's result in his record
         await run_spar(h, tmp_path)()
