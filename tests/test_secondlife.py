@@ -783,7 +783,7 @@ def test_the_table_begins_a_bout_of_eight(serve: str, region) -> None:  # type: 
     assert max(r.size for r in region.requests if r is not begun) <= 2048
     assert region.violations == []
     print(f"\nbout of eight: initiative {begun.size} bytes, table's peak {table.peak_memory} bytes")
-    assert table.peak_memory < 16384
+    assert table.peak_memory < 24 * 1024  # of Mono's 64 KiB; each roll's signature in it
 
 
 def test_a_dropped_answer_is_retried_once_with_the_same_key(serve: str, region) -> None:  # type: ignore[no-untyped-def]
