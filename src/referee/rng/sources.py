@@ -14,9 +14,6 @@ from referee.rng.streams import check_stream
 _SHARED_UP_TO = 100
 """One-die throws of at most this many sides are shared values (`_one_die_throws`)."""
 _ONE_DIE: dict[int, tuple[Throw, ...]] = {}
-_throw = Throw._make
-"""A throw from its four fields (the named tuple's own maker: cheaper to call than its
-constructor, which takes them by name)."""
 
 
 def _one_die_draws(size: int) -> tuple[Throw | None, ...]:
@@ -106,7 +103,7 @@ class SeededRng:
             while face >= size:
                 face = bits(k)
             faces.append(face + 1)
-        return _throw((sizes, tuple(faces), None, None))
+        return Throw(sizes, tuple(faces))
 
     def one_die_at_a_time(self, size: int) -> Callable[[], Throw]:
         """A call that throws one die of `size` sides each time: the same throws as
