@@ -72,11 +72,11 @@ def json_text(verdict: Verdict) -> str:
 
 
 def _reading(who: Who, what: What) -> dict[str, Any]:
-    return Reading._make((0, *who, *what)).to_json()
+    return Reading(0, *who, *what).to_json()
 
 
 def _anomaly(why: Why) -> dict[str, Any]:
-    return Anomaly._make((0, *why)).to_json()
+    return Anomaly(0, *why).to_json()
 
 
 #: An entry's start, one level in (in the list of its kind), up to its line number.
