@@ -3,6 +3,9 @@
 No HTTP here: this isolates what `RefereeService.act` costs (token lookup, the bout engine, the
 rules, the HMAC dice, the hash chain, the checks, one transaction) over the least a durable
 write of one event can cost in the same store (one chained event appended in one transaction).
+It also prints what of an attack its answer's signatures take (`ServiceKey.signed_rolls`, the
+Ed25519 signature and the signed line of each roll, docs/ledger.md): each answer's rolls signed
+again right after the attack, timed apart.
 
     .venv/bin/python benchmarks/bench_service_layer.py [--attacks 400] [--db URL]
 """
@@ -31,10 +34,11 @@ def open_spar(service: RefereeService) -> tuple[str, str, str]:
     return bout["id"], bout["referee_token"], str(service.state(bout["id"]).current)
 
 
-def attacks(service: RefereeService, count: int) -> float:
-    """Seconds per attack, each with its own token lookup, opening a new spar when one ends."""
+def attacks(service: RefereeService, count: int) -> tuple[float, float]:
+    """Seconds per attack, each with its own token lookup, opening a new spar when one ends;
+    and seconds per attack of signing its answer's rolls (done again after it, timed apart)."""
     bout, token, turn = open_spar(service)
-    spent = 0.0
+    spent = signing = 0.0
     for _ in range(count):
         started = time.perf_counter()
         answer = service.act(
@@ -45,11 +49,18 @@ def attacks(service: RefereeService, count: int) -> float:
             {"target": "B" if turn == "A" else "A"},
         )
         spent += time.perf_counter() - started
+        rolls = [
+            {k: v for k, v in roll.items() if k not in ("signature", "line")}
+            for roll in answer["rolls"]
+        ]
+        started = time.perf_counter()
+        service.key.signed_rolls(bout, turn, rolls)
+        signing += time.perf_counter() - started
         if answer.get("winner"):
             bout, token, turn = open_spar(service)
         else:
             turn = answer.get("next") or turn
-    return spent / count
+    return spent / count, signing / count
 
 
 @dataclass(frozen=True)
@@ -84,10 +95,11 @@ def main() -> None:
         service = RefereeService(store)
         attacks(service, 20)  # warm up caches and prepared statements
         bare = bare_appends(store, args.attacks)
-        ours = attacks(service, args.attacks)
+        ours, signing = attacks(service, args.attacks)
         store.close()
     print(f"bare durable append of one event: {bare * 1000:6.2f} ms")
     print(f"verifiable attack (service layer): {ours * 1000:6.2f} ms")
+    print(f"  of which its rolls' signatures:  {signing * 1000:6.3f} ms ({signing / ours:.0%})")
     print(f"ratio: an attack costs {ours / bare:.1f}x a bare append")
 
 
