@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -167,7 +168,7 @@ def _judge(
     from referee.systems.msv.rules import load_rules
     from referee.transcripts.format_files import with_format_files
     from referee.transcripts.judgement import judge_log
-    from referee.transcripts.render import report_text, verdict_line
+    from referee.transcripts.render import report_parts, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
@@ -182,18 +183,22 @@ def _judge(
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
-        from referee.transcripts.html_report import html_page
+        from referee.transcripts.html_report import html_parts
 
-        _write(html_path, html_page(case, f"Judged spar: {os.path.basename(log)}"))
+        _write(html_path, html_parts(case, f"Judged spar: {os.path.basename(log)}"))
     if as_json:
-        from referee.transcripts.json_report import json_text
+        from referee.transcripts.json_report import json_parts
 
-        click.echo(json_text(case.verdict))
+        for part in json_parts(case.verdict):  # a part at a time, then the line end
+            click.echo(part, nl=False)
+        click.echo()
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
-    else:
-        click.echo(report_text(case))  # one write: some 190,000 lines for a long log
+    else:  # a part at a time (some 8,000 lines each), then the line end
+        for part in report_parts(case):
+            click.echo(part, nl=False)
+        click.echo()
     lines, whys = anomaly_columns(case.verdict.anomalies)  # the first made alone
     if lines:
         more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
@@ -234,9 +239,10 @@ def _described(anomaly: Anomaly) -> str:
     return f"line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, parts: Iterable[str]) -> None:
     try:
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            for part in parts:  # each written and let go before the next is made
+                handle.write(part)
     except OSError as err:
         raise NotFoundError(f"cannot write {path!r}: {err.strerror or err}") from None

@@ -12,6 +12,7 @@ Nothing is loaded from anywhere: no script, no outside style, font or image.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from html import escape
 from itertools import chain, repeat
 
@@ -94,10 +95,15 @@ def _chart(verdict: Verdict) -> str:
     return "".join(parts)
 
 
-def _rows(case: Judgement) -> str:
-    """The log as table rows: each line's row (an anomaly's, a roll's or a plain line's), the
-    judge's notes in rows under it. Made from the file's own lines, escaped in one pass (an
-    escaped line is the line escaped: escaping keeps line ends), no `LogLine` made."""
+#: How many of the log's lines the page's table makes at once (some 1 MB of text).
+PART_LINES = 4096
+
+
+def _rows(case: Judgement, lines: int) -> Iterator[str]:
+    """The log as table rows, `lines` lines at a time: each line's row (an anomaly's, a
+    roll's or a plain line's), the judge's notes in rows under it. Made from the file's own
+    lines, each part's escaped in one pass (an escaped line is the line escaped: escaping
+    keeps line ends), no `LogLine` made; every part but the last ends in a line end."""
     raw = case.transcript.raw
     count = len(raw)
     kinds = ["line"] * count
@@ -118,31 +124,44 @@ def _rows(case: Judgement) -> str:
                     f'\n<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>'
                 )
             under[number - 1] += row
-    # every row in one pass: one printf-style format for the table, the kinds, numbers, texts
-    # and notes given as its values
+    # every row of a part in one pass: one printf-style format for the part, the kinds,
+    # numbers, texts and notes given as its values
     row_format = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
-    texts = escape("\n".join(raw)).split("\n")
-    numbers = range(1, count + 1)
-    values = zip(kinds, numbers, numbers, texts, under, strict=True)
-    return "\n".join(repeat(row_format, count)) % tuple(chain.from_iterable(values))
+    whole = "\n".join(repeat(row_format, lines)) + "\n"
+    for start in range(0, count, lines):
+        stop = min(start + lines, count)
+        texts = escape("\n".join(raw[start:stop])).split("\n")
+        numbers = range(start + 1, stop + 1)
+        values = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
+        form = whole if stop < count else "\n".join(repeat(row_format, stop - start))
+        yield form % tuple(chain.from_iterable(values))
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:
-    """The whole page as text (UTF-8)."""
+    """The whole page as text (UTF-8; `html_parts`, joined)."""
+    return "".join(html_parts(case, title))
+
+
+def html_parts(
+    case: Judgement, title: str = "Judged spar", lines: int = PART_LINES
+) -> Iterator[str]:
+    """The page in parts, in order (`referee judge --html` writes them one by one): its
+    head, the verdict, the chart and the anomalies, then the log's table `lines` lines at a
+    time, so that a long log's page is never held whole."""
     verdict = case.verdict
-    lines, whys = anomaly_columns(verdict.anomalies)
+    numbers, whys = anomaly_columns(verdict.anomalies)
     said = said_once(
         identities(whys),
         whys,
         lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
     )
-    pairs = zip(lines, said, strict=True)
+    pairs = zip(numbers, said, strict=True)
     items = [f'<li><a href="#l{line}">line {line}</a>: {it}' for line, it in pairs]
     anomalies = f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
-    return (
+    yield (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -151,6 +170,7 @@ def html_page(case: Judgement, title: str = "Judged spar") -> str:
         f"<p>{escape(fighters_line(case))}</p>{order}{notes}"
         f"<h2>Damage over the spar</h2>{_chart(verdict)}"
         f"<h2>Anomalies</h2>{anomalies}"
-        f"<h2>The log</h2><table>{_rows(case)}</table>"
-        "</body></html>\n"
+        "<h2>The log</h2><table>"
     )
+    yield from _rows(case, lines)
+    yield "</table></body></html>\n"

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -118,6 +117,8 @@ def _judge(
 def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
     """The log with its roll lines held to its host's signatures (`signatures.review`): by
     `key`, else the export's; of the export's bout when it is given."""
+    import json
+
     from referee.ledger.signatures import EXPORT_FIELD, read_key
     from referee.transcripts.signatures import review
 

@@ -16,8 +16,6 @@ is marked quoted. Line numbers are the file's own, from 1.
 
 from __future__ import annotations
 
-import csv
-import html
 import io
 import re
 from collections.abc import Iterator, Sequence
@@ -156,7 +154,9 @@ def read_log(
     known = formats or builtin()
     shapes = known.shapes
     text = one_line_end(text)
-    raw = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    raw = text.split("\n")
+    if text.endswith("\n"):  # the line end ends the last line: no empty line after it
+        raw.pop()
     body, notes = unquote(text)
     fmt, fit = _format(body, format, known)
     trust = Trust.of(fmt.hosts).add(hosts)
@@ -185,6 +185,8 @@ def read_log(
 def _html_text(body: str) -> str:
     """An HTML log's text, line for line: its tags gone, its entities read (one that says a
     line end, `&#10;`, is a space: the lines stay the file's own)."""
+    import html  # loaded for an HTML log alone (with its table of entities)
+
     lines = (html.unescape(_TAG.sub("", line)) for line in body.split("\n"))
     return "\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines)
 
@@ -429,6 +431,8 @@ def _block_said(fmt: Format, body: str) -> Iterator[Said]:
 
 
 def _csv_said(body: str) -> Iterator[Said]:
+    import csv  # loaded for a CSV log alone, as in `_csv_rolls`
+
     reader = csv.reader(io.StringIO(body))
     start = 1
     try:
@@ -445,6 +449,8 @@ def _csv_rolls(
     body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
 ) -> list[LogLine]:
     """DiscordChatExporter's CSV: one record per message, the content may span lines."""
+    import csv  # loaded for a CSV log alone
+
     reader = csv.reader(io.StringIO(body))
     rolls: list[LogLine] = []
     start = 1

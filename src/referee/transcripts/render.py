@@ -105,11 +105,24 @@ def format_line(case: Judgement) -> str:
     return f"Read as: {log.format.name} ({log.format.title}); rolls by {log.trust.named}"
 
 
+#: How many of the log's lines the text report makes at once (some 1 MB of text for a long
+#: log): each part is made, written and let go before the next, so that a long log's report is
+#: never held whole (a fresh process pays for each megabyte it touches first).
+PART_LINES = 8192
+
+
 def report_text(case: Judgement) -> str:
     """The whole text report (`referee judge` prints it and a line end): the verdict, the
     fighters, how the log was read, the order, the notes, each anomaly, then the log
-    line-numbered with what the judge says under each line. The log's lines are the file's
-    own (`Transcript.raw`): no `LogLine` is made."""
+    line-numbered with what the judge says under each line (`report_parts`, joined)."""
+    return "".join(report_parts(case))
+
+
+def report_parts(case: Judgement, lines: int = PART_LINES) -> Iterator[str]:
+    """The text report in parts, in order (`report_text` joined, `referee judge` writes them
+    one by one): the head, then the log `lines` lines at a time. The log's lines are the
+    file's own (`Transcript.raw`): no `LogLine` is made; the notes under a line are given
+    beside its text, each note's text made once for the lines read alike."""
     verdict = case.verdict
     head = [verdict_line(verdict), fighters_line(case), format_line(case)]
     if verdict.order:
@@ -117,18 +130,28 @@ def report_text(case: Judgement) -> str:
     head += [f"Note: {note}" for note in verdict.notes]
     anomalies = anomaly_notes(verdict)
     head += [f"  line {line}: {note}" for line, note in zip(*anomalies, strict=True)]
-    texts = list(case.transcript.raw)
-    count, width = len(texts), len(str(len(texts)))
+    raw = case.transcript.raw
+    count, width = len(raw), len(str(len(raw)))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
+    said = [""] * count  # what is said under each line
+    made: dict[str, str] = {}  # each note as it is said under a line, made once
     for number, note in notes_in_order(case, anomalies):
         if 0 < number <= count:
-            texts[number - 1] += under + note
-    # the log in one pass: one printf-style format numbers every line (`%6d  %s`, the
-    # number right-aligned to the widest), the texts given as its values, never as format
-    listing = "\n".join(repeat(f"%{width}d  %s", count)) % tuple(
-        chain.from_iterable(zip(range(1, count + 1), texts, strict=True))
-    )
-    return "\n".join([*head, "", listing])
+            text = made.get(note)
+            if text is None:
+                text = made[note] = under + note
+            said[number - 1] += text
+    yield "\n".join(head) + "\n\n"
+    # each part in one pass: one printf-style format numbers its lines (`%6d  %s%s`, the
+    # number right-aligned to the widest), the texts and notes given as its values, never as
+    # the format; every part but the last ends in a line end
+    line = f"%{width}d  %s%s"
+    whole = "\n".join(repeat(line, lines)) + "\n"
+    for start in range(0, count, lines):
+        stop = min(start + lines, count)
+        values = zip(range(start + 1, stop + 1), raw[start:stop], said[start:stop], strict=True)
+        form = whole if stop < count else "\n".join(repeat(line, stop - start))
+        yield form % tuple(chain.from_iterable(values))
 
 
 def text_report(case: Judgement) -> Iterator[str]:
