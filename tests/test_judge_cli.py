@@ -212,3 +212,22 @@ def test_whatever_else_goes_wrong_is_one_line_with_its_own_code(
     for result in (run(str(EXAMPLE)), CliRunner().invoke(judge_alone(), ["judge", str(EXAMPLE)])):
         assert (result.exit_code, result.stdout, result.stderr) == (code, "", message)
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_terminal_styles_in_a_log_are_taken_out_of_a_report_not_on_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """Click takes ANSI styles out of what is not written to a terminal: the report of a log
+    with some says its lines without them; a log with none is written as is."""
+    from click import unstyle
+
+    from referee.transcripts.judgement import judge_log
+    from referee.transcripts.render import report_text
+
+    styled = EXAMPLE.read_text(encoding="utf-8").replace("Tarl:", "\x1b[31mTarl\x1b[0m:", 1)
+    for text in (styled, EXAMPLE.read_text(encoding="utf-8")):
+        log = tmp_path / "spar.log"
+        log.write_text(text, encoding="utf-8")
+        report = report_text(judge_log(text))
+        assert run(str(log)).stdout == unstyle(report) + "\n"
+        assert ("\x1b[31m" in report) is (text == styled)

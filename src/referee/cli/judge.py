@@ -189,20 +189,25 @@ def _judge(
     if as_json:
         from referee.transcripts.json_report import json_parts
 
-        for part in json_parts(case.verdict):  # a part at a time, then the line end
-            click.echo(part, nl=False)
-        click.echo()
+        _echo(json_parts(case.verdict))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
-    else:  # a part at a time (some 8,000 lines each), then the line end
-        for part in report_parts(case):
-            click.echo(part, nl=False)
-        click.echo()
+    else:
+        _echo(report_parts(case))
     lines, whys = anomaly_columns(case.verdict.anomalies)  # the first made alone
     if lines:
         more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
         raise VerificationError(f"{_described(Anomaly(lines[0], *whys[0]))}{more}")
+
+
+def _echo(parts: Iterable[str]) -> None:
+    """A report on stdout a part at a time (some 1 MB each), then the line end. Click takes
+    ANSI styles out of what does not go to a terminal: a part with no escape character has
+    none, and is written as it is (`color=True`) rather than searched for them."""
+    for part in parts:
+        click.echo(part, nl=False, color=None if "\x1b" in part else True)
+    click.echo()
 
 
 def _key(given: str) -> str:

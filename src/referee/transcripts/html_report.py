@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from html import escape
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
+from operator import eq, mul
 
 from referee.sentences import order_text
 from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
@@ -41,14 +42,17 @@ ul.anomalies li{margin:.15rem 0}svg{max-width:100%;height:auto;border:1px solid 
 def _chart(verdict: Verdict) -> str:
     """Each fighter's damage dealt after each counted attack, as two step lines."""
     names = [f.name for f in verdict.fighters]
-    totals = {name: [0] for name in names}
     _, whos, whats = reading_columns(verdict.rolls)  # no `Reading` made
     attacks = (Use.ATTACK, Use.FREE_ATTACK)
-    for who, what in zip(whos, whats, strict=True):
-        if what[0] in attacks:
-            roller, damage = who[0], what[2]
-            for name in names:
-                totals[name].append(totals[name][-1] + (damage if roller == name else 0))
+    counted = [
+        (who[0], what[2]) for who, what in zip(whos, whats, strict=True) if what[0] in attacks
+    ]
+    rollers, damages = [r for r, _ in counted], [d for _, d in counted]
+    # each fighter's running total (0 first): the damages of its own attacks, 0 for the others'
+    totals = {
+        name: list(accumulate(map(mul, damages, map(eq, rollers, repeat(name))), initial=0))
+        for name in names
+    }
     steps = max(1, verdict.attacks)
     top = max([verdict.threshold, *(t[-1] for t in totals.values())])
 
@@ -72,20 +76,24 @@ def _chart(verdict: Verdict) -> str:
         f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - 10}" font-size="11" text-anchor="end" '
         f'fill="#555">attack {verdict.attacks}</text>',
     ]
-    xs = [f"{x(i):.1f}" for i in range(max(map(len, totals.values()), default=0))]
+    xs = list(map("%.1f".__mod__, map(x, range(max(map(len, totals.values()), default=0)))))
     ys: dict[int, str] = {}  # each total's height, written once
     for index, name in enumerate(names):
-        points = []
         for value in {*totals[name]} - ys.keys():
             ys[value] = f"{y(value):.1f}"
-        for i, value in enumerate(totals[name]):
-            if i:
-                points.append(f"{xs[i]},{ys[totals[name][i - 1]]}")
-            points.append(f"{xs[i]},{ys[value]}")
+        heights = list(map(ys.__getitem__, totals[name]))
+        # the first point, then two for each step (across at the height before, then up to
+        # the new one), in one printf-style format, the coordinates given as its values
+        steps_at = zip(xs[1:], heights[:-1], xs[1:], heights[1:], strict=True)
+        points = " ".join(["%s,%s", *repeat("%s,%s %s,%s", len(heights) - 1)]) % (
+            xs[0],
+            heights[0],
+            *chain.from_iterable(steps_at),
+        )
         colour = COLOURS[index % len(COLOURS)]
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
-            f'points="{" ".join(points)}"><title>{escape(name)}</title></polyline>'
+            f'points="{points}"><title>{escape(name)}</title></polyline>'
         )
         parts.append(
             f'<text x="{MARGIN + 6}" y="{MARGIN - 16 + 14 * index}" font-size="12" '
@@ -155,9 +163,11 @@ def html_parts(
         whys,
         lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
     )
-    pairs = zip(numbers, said, strict=True)
-    items = [f'<li><a href="#l{line}">line {line}</a>: {it}' for line, it in pairs]
-    anomalies = f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
+    pairs = zip(numbers, numbers, said, strict=True)
+    # each anomaly's item in one printf-style format, its line (twice) and text as values
+    item = '<li><a href="#l%d">line %d</a>: %s'
+    items = "".join(repeat(item, len(said))) % tuple(chain.from_iterable(pairs))
+    anomalies = f'<ul class="anomalies">{items}</ul>' if said else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
