@@ -49,7 +49,7 @@ def _chart(verdict: Verdict) -> str:
     ]
     rollers, damages = [r for r, _ in counted], [d for _, d in counted]
     # each fighter's running total (0 first): the damages of its own attacks, 0 for the others'
-    totals = {
+    totals: dict[str, list[int]] = {
         name: list(accumulate(map(mul, damages, map(eq, rollers, repeat(name))), initial=0))
         for name in names
     }
