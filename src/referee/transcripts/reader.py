@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress, count, repeat
+from operator import contains
 
 from referee.errors import NotationError
 from referee.transcripts.authors import Trust
@@ -306,25 +308,27 @@ def _line_rolls(
 
     One match at each roll line's start gives its time stamp and the rest of the line (the
     format's `prefix`, then the tail); lines alike after the stamp are read once, and say one
-    claim: each roll line adds only its number, its stamp and the claim's index to the
-    columns."""
-    rolls = RollLines(raw, bracketed=True)
-    numbers, stamps, which, claims = rolls.numbers, rolls.stamps, rolls.which, rolls.claims
+    claim: each roll line adds only its number and the claim's index to the columns (its
+    stamp is read off the line again when its `LogLine` is made)."""
+    split = _split_pattern(fmt.prefix)
+    lines = body.split("\n") if lines is None else lines
+    rolls = RollLines(raw, prefix=split, read=lines)
+    numbers, which, claims = rolls.numbers, rolls.which, rolls.claims
     seen: dict[str, int] = {}  # a line's tail: its claim's index, -1 when it says no roll
     cut = False
-    split = _split_pattern(fmt.prefix)
     at, tail_group = split.match, split.groups
-    lines = body.split("\n") if lines is None else lines
     # the roll shapes' words in the log (AOL's `rolled`; Dice Maiden's, Avrae's and the IRC
     # DiceBot's): a line with none of them says no roll
     words = [word for word in formats.words if word in body]
     if not words:
         return rolls, cut
-    first, others = words[0], re.compile("|".join(map(re.escape, words[1:]))).search
-    shapes, more = formats.shapes, len(words) > 1
-    for number, line in enumerate(lines, start=1):
-        if first not in line and not (more and others(line)):
-            continue
+    first, shapes = words[0], formats.shapes
+    if len(words) == 1:  # the lines with the word, told in one pass
+        says = list(map(contains, lines, repeat(first)))
+    else:
+        others = re.compile("|".join(map(re.escape, words[1:]))).search
+        says = [first in line or others(line) is not None for line in lines]
+    for number, line in zip(compress(count(1), says), compress(lines, says), strict=True):
         parts = at(line)
         assert parts is not None  # the tail matches any line
         tail = parts[tail_group]
@@ -342,7 +346,6 @@ def _line_rolls(
             seen[tail] = index
         if index >= 0:
             numbers.append(number)
-            stamps.append(parts[1])
             which.append(index)
     return rolls, cut
 

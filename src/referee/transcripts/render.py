@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import itemgetter
 
 from referee.sentences import order_text
 from referee.transcripts.columns import (
@@ -66,17 +66,25 @@ def notes_by_line(case: Judgement) -> dict[int, list[str]]:
 
 
 def notes_in_order(
-    case: Judgement, anomalies: tuple[Sequence[int], Sequence[str]] | None = None
+    case: Judgement,
+    anomalies: tuple[Sequence[int], Sequence[str]] | None = None,
+    before: str = "",
 ) -> Iterator[tuple[int, str]]:
     """What the judge says under the lines, as (line, note): each roll line's reading
-    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines. Read off
-    the verdict's columns: no `Reading` or `Anomaly` is made, a note is made once for the
-    lines read alike. `anomalies` are the verdict's `anomaly_notes` when made already."""
+    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines, each
+    note with `before` put before it. Read off the verdict's columns: no `Reading` or
+    `Anomaly` is made, a note is made once for the lines read alike. `anomalies` are the
+    verdict's `anomaly_notes` when made already."""
     lines, _, whats = reading_columns(case.verdict.rolls)
-    readings = zip(lines, said_once(identities(whats), whats, _reading_note), strict=True)
+
+    def reading(what: What) -> str:
+        note = _reading_note(what)
+        return before + note if note else ""
+
+    readings = zip(lines, said_once(identities(whats), whats, reading), strict=True)
     numbers, said = anomaly_notes(case.verdict) if anomalies is None else anomalies
-    marked = zip(numbers, map(add, repeat("! "), said), strict=True)
-    return chain(filter(itemgetter(1), readings), marked)
+    marks = said_once(identities(said), said, lambda note: f"{before}! {note}")
+    return chain(filter(itemgetter(1), readings), zip(numbers, marks, strict=True))
 
 
 def _reading_note(what: What) -> str:
@@ -129,19 +137,17 @@ def report_parts(case: Judgement, lines: int = PART_LINES) -> Iterator[str]:
         head.append(order_text(verdict.order))
     head += [f"Note: {note}" for note in verdict.notes]
     anomalies = anomaly_notes(verdict)
-    head += [f"  line {line}: {note}" for line, note in zip(*anomalies, strict=True)]
     raw = case.transcript.raw
     count, width = len(raw), len(str(len(raw)))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
     said = [""] * count  # what is said under each line
-    made: dict[str, str] = {}  # each note as it is said under a line, made once
-    for number, note in notes_in_order(case, anomalies):
+    for number, note in notes_in_order(case, anomalies, under):
         if 0 < number <= count:
-            text = made.get(note)
-            if text is None:
-                text = made[note] = under + note
-            said[number - 1] += text
-    yield "\n".join(head) + "\n\n"
+            said[number - 1] += note
+    # each anomaly's line in one printf-style format, its line and note given as values
+    listed = "".join(repeat("  line %d: %s\n", len(anomalies[0])))
+    marked = chain.from_iterable(zip(*anomalies, strict=True))
+    yield "\n".join([*head, ""]) + listed % tuple(marked) + "\n"
     # each part in one pass: one printf-style format numbers its lines (`%6d  %s%s`, the
     # number right-aligned to the widest), the texts and notes given as its values, never as
     # the format; every part but the last ends in a line end
