@@ -138,7 +138,9 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
     whole = "\n".join(repeat(row_format, lines)) + "\n"
     for start in range(0, count, lines):
         stop = min(start + lines, count)
-        texts = escape("\n".join(raw[start:stop])).split("\n")
+        said = "\n".join(raw[start:stop])
+        escaped = escape(said)  # lines with nothing to escape are the file's own
+        texts = raw[start:stop] if escaped == said else escaped.split("\n")
         numbers = range(start + 1, stop + 1)
         values = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
         form = whole if stop < count else "\n".join(repeat(row_format, stop - start))
