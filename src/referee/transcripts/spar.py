@@ -68,7 +68,7 @@ class Spar:
         self._foes: dict[str, list[Fighter]] = {}
         self._hits: dict[tuple[str, str, int, bool], tuple[int, bool, What]] = {}
         self._after: dict[str, str] = {}
-        self._over = ""
+        self._over: tuple[Why, What] | None = None
         self._known: dict[int, Known] = {}
         self._whos: dict[tuple[int, str], tuple[HostRoll, Who]] = {}
         self._whys: dict[str, tuple[Why, What]] = {}
@@ -190,10 +190,11 @@ class Spar:
             self._attack(number, roll, fighter, known, until)
         elif self.phase == "initiative":
             self._initiative(number, roll, fighter)
-        else:  # the spar stays over: its reason is made once
-            if not self._over:
-                self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self._refuse(number, self._why(Kind.OUT_OF_TURN, self._over), who)
+        else:  # the spar stays over: its reason (and reading) is made once
+            if self._over is None:
+                over = f"the spar is over ({self.winner} won on line {self.won_on})"
+                self._over = self._why(Kind.OUT_OF_TURN, over)
+            self._refuse(number, self._over, who)
         self.last_roll[fighter.name] = number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------
