@@ -97,6 +97,30 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     assert "Pa-Kur: 0 dealt" in page and "Tarl: 16 dealt" in page
 
 
+def test_a_page_that_fails_halfway_leaves_the_older_page_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections.abc import Iterator
+
+    from referee.transcripts import html_report
+
+    def broken(*_: Any) -> Iterator[str]:
+        yield "<!doctype html><title>half"
+        raise RuntimeError("a bug halfway through the page")
+
+    out = tmp_path / "verdict.html"
+    out.write_text("the page of the last run", encoding="utf-8")
+    monkeypatch.setattr(html_report, "html_parts", broken)
+    result = run(str(EXAMPLE), "--html", str(out))
+    assert result.exit_code not in (0, 1, 2), result.output
+    assert out.read_text(encoding="utf-8") == "the page of the last run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["verdict.html"]
+    fresh = tmp_path / "new.html"
+    run(str(EXAMPLE), "--html", str(fresh))
+    assert not fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["verdict.html"]
+
+
 @pytest.mark.parametrize(
     ("content", "extra", "message"),
     [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable
@@ -245,9 +246,25 @@ def _described(anomaly: Anomaly) -> str:
 
 
 def _write(path: str, parts: Iterable[str]) -> None:
+    """The page at `path`, whole or not at all: written a part at a time into a file beside
+    it, which then takes its name (a judge that fails halfway leaves no half page, and an
+    older page there as it was). A path that is no regular file (`/dev/stdout`) is written
+    as it is."""
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            for part in parts:  # each written and let go before the next is made
-                handle.write(part)
+        if os.path.exists(path) and not os.path.isfile(path):
+            with open(path, "w", encoding="utf-8") as handle:
+                for part in parts:
+                    handle.write(part)
+            return
+        partial = f"{path}.{os.getpid()}.partial"
+        try:
+            with open(partial, "x", encoding="utf-8") as handle:
+                for part in parts:  # each written and let go before the next is made
+                    handle.write(part)
+            os.replace(partial, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(partial)
+            raise
     except OSError as err:
         raise NotFoundError(f"cannot write {path!r}: {err.strerror or err}") from None
