@@ -97,6 +97,30 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     assert "Pa-Kur: 0 dealt" in page and "Tarl: 16 dealt" in page
 
 
+def test_a_page_that_fails_halfway_leaves_the_older_page_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections.abc import Iterator
+
+    from referee.transcripts import html_report
+
+    def broken(*_: Any) -> Iterator[str]:
+        yield "<!doctype html><title>half"
+        raise RuntimeError("a bug halfway through the page")
+
+    out = tmp_path / "verdict.html"
+    out.write_text("the page of the last run", encoding="utf-8")
+    monkeypatch.setattr(html_report, "html_parts", broken)
+    result = run(str(EXAMPLE), "--html", str(out))
+    assert result.exit_code not in (0, 1, 2), result.output
+    assert out.read_text(encoding="utf-8") == "the page of the last run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["verdict.html"]
+    fresh = tmp_path / "new.html"
+    run(str(EXAMPLE), "--html", str(fresh))
+    assert not fresh.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["verdict.html"]
+
+
 @pytest.mark.parametrize(
     ("content", "extra", "message"),
     [
@@ -212,3 +236,22 @@ def test_whatever_else_goes_wrong_is_one_line_with_its_own_code(
     for result in (run(str(EXAMPLE)), CliRunner().invoke(judge_alone(), ["judge", str(EXAMPLE)])):
         assert (result.exit_code, result.stdout, result.stderr) == (code, "", message)
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_terminal_styles_in_a_log_are_taken_out_of_a_report_not_on_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """Click takes ANSI styles out of what is not written to a terminal: the report of a log
+    with some says its lines without them; a log with none is written as is."""
+    from click import unstyle
+
+    from referee.transcripts.judgement import judge_log
+    from referee.transcripts.render import report_text
+
+    styled = EXAMPLE.read_text(encoding="utf-8").replace("Tarl:", "\x1b[31mTarl\x1b[0m:", 1)
+    for text in (styled, EXAMPLE.read_text(encoding="utf-8")):
+        log = tmp_path / "spar.log"
+        log.write_text(text, encoding="utf-8")
+        report = report_text(judge_log(text))
+        assert run(str(log)).stdout == unstyle(report) + "\n"
+        assert ("\x1b[31m" in report) is (text == styled)

@@ -251,3 +251,21 @@ def test_deciding_the_shared_claims_is_deciding_each_line(log: str, threshold: i
 if __name__ == "__main__":
     for name, case in sorted(CASES.items()):
         print(f"    {name!r}: {outcome(*case)!r},")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_anomalies_are_made_in_the_order_of_their_lines_found_first_first(seed: int) -> None:
+    """In line order, those of one line in the order found: whether found in line order
+    (as a spar finds most) or not (a ledger's missing rolls, a marker's)."""
+    from referee.transcripts.columns import Anomalies
+    from referee.transcripts.verdict import Kind
+
+    rng = random.Random(seed)
+    lines = sorted(rng.randrange(1, 40) for _ in range(60))
+    if seed % 2:
+        lines[rng.randrange(60)] = rng.randrange(1, 40)  # one out of order
+    anomalies = Anomalies()
+    for index, line in enumerate(lines):
+        anomalies.add(line, (Kind.FORGED, f"reason {index}"))
+    expected = sorted(zip(lines, range(60), strict=True))
+    assert [(a.line, int(a.reason.split()[1])) for a in anomalies] == expected

@@ -22,9 +22,15 @@ import pytest
 
 from referee.sentences import order_text
 from referee.transcripts import Judgement, Use, judge_log
-from referee.transcripts.html_report import html_page
-from referee.transcripts.json_report import json_text
-from referee.transcripts.render import fighters_line, format_line, report_text, verdict_line
+from referee.transcripts.html_report import html_page, html_parts
+from referee.transcripts.json_report import json_parts, json_text
+from referee.transcripts.render import (
+    fighters_line,
+    format_line,
+    report_parts,
+    report_text,
+    verdict_line,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "tests" / "data" / "judge" / "formats").glob("*.log"))
@@ -36,8 +42,9 @@ THREE_LINES = (
 )
 
 #: What a plain `referee judge LOG` must not load: the ledger, the event payloads, the dice
-#: grammar and sources, the bout engine, the service, the lab's numpy, rich; nor the writers of
-#: the options not given.
+#: grammar and sources, the bout engine, the service, the lab's numpy, rich; the formula
+#: language of rule packs, the readers of CSV and HTML logs, exact fractions; nor the writers
+#: of the options not given (and the standard library's `json` and `html` they use).
 HEAVY = (
     "referee.ledger",
     "referee.payloads",
@@ -49,6 +56,11 @@ HEAVY = (
     "referee.store",
     "referee.transcripts.html_report",
     "referee.transcripts.json_report",
+    "referee.systems.formula",
+    "csv",
+    "html",
+    "json",
+    "fractions",
     "numpy",
     "rich",
     "rich.console",
@@ -78,8 +90,8 @@ def test_loading_the_judge_loads_nothing_heavy() -> None:
     ("options", "allowed"),
     [
         ((), ()),
-        (("--json",), ("referee.transcripts.json_report",)),
-        (("--html", "{out}"), ("referee.transcripts.html_report",)),
+        (("--json",), ("json", "referee.transcripts.json_report")),
+        (("--html", "{out}"), ("html", "referee.transcripts.html_report")),
     ],
     ids=["text", "json", "html"],
 )
@@ -206,3 +218,19 @@ def test_a_verdict_with_no_roll_and_no_anomaly_is_indented_alike() -> None:
     expected = json.dumps(verdict.to_json(), indent=2, ensure_ascii=False)
     assert json_text(verdict) == expected
     assert '"anomalies": [],\n  "rolls": []\n}' in expected
+
+
+@pytest.mark.parametrize("case", [CASES[0], *CASES[-3:]])
+def test_the_writers_parts_of_any_size_join_to_the_same_report(case: Judgement) -> None:
+    """`referee judge` writes each report a part at a time: parts of any number of lines (or
+    entries), one, a few, all the log's lines but one, all of them, join to the whole."""
+    count = len(case.transcript.raw)
+    expected = json.dumps(case.verdict.to_json(), indent=2, ensure_ascii=False)
+    page = html_page(case, "Judged <spar>")
+    for size in sorted({1, 7, max(1, count - 1), count, count + 1}):
+        text = list(report_parts(case, size))
+        assert "".join(text) == reference_text(case)
+        assert len(text) == 1 + -(-count // size)  # the head, then the parts of the log
+        assert all(part.endswith("\n") for part in text[:-1])
+        assert "".join(json_parts(case.verdict, size)) == expected
+        assert "".join(html_parts(case, "Judged <spar>", size)) == page

@@ -19,7 +19,6 @@ Shown, not decided: the words come from the payload read in its declared shape
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +83,8 @@ def value_text(value: Any) -> str:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
+    import json  # a value neither text nor a number is rare (the judge's report has none)
+
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -167,7 +169,7 @@ def _judge(
     from referee.systems.msv.rules import load_rules
     from referee.transcripts.format_files import with_format_files
     from referee.transcripts.judgement import judge_log
-    from referee.transcripts.render import report_text, verdict_line
+    from referee.transcripts.render import report_parts, verdict_line
 
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
@@ -182,22 +184,31 @@ def _judge(
     except VerificationError as err:  # an export that does not verify is bad input (2), not 1
         raise RefereeError(str(err)) from None
     if html_path:
-        from referee.transcripts.html_report import html_page
+        from referee.transcripts.html_report import html_parts
 
-        _write(html_path, html_page(case, f"Judged spar: {os.path.basename(log)}"))
+        _write(html_path, html_parts(case, f"Judged spar: {os.path.basename(log)}"))
     if as_json:
-        from referee.transcripts.json_report import json_text
+        from referee.transcripts.json_report import json_parts
 
-        click.echo(json_text(case.verdict))
+        _echo(json_parts(case.verdict))
     elif html_path:
         click.echo(verdict_line(case.verdict))
         click.echo(f"wrote {html_path}")
     else:
-        click.echo(report_text(case))  # one write: some 190,000 lines for a long log
+        _echo(report_parts(case))
     lines, whys = anomaly_columns(case.verdict.anomalies)  # the first made alone
     if lines:
         more = f" (+{len(lines) - 1} more)" if len(lines) > 1 else ""
         raise VerificationError(f"{_described(Anomaly(lines[0], *whys[0]))}{more}")
+
+
+def _echo(parts: Iterable[str]) -> None:
+    """A report on stdout a part at a time (some 1 MB each), then the line end. Click takes
+    ANSI styles out of what does not go to a terminal: a part with no escape character has
+    none, and is written as it is (`color=True`) rather than searched for them."""
+    for part in parts:
+        click.echo(part, nl=False, color=None if "\x1b" in part else True)
+    click.echo()
 
 
 def _key(given: str) -> str:
@@ -234,9 +245,26 @@ def _described(anomaly: Anomaly) -> str:
     return f"line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, parts: Iterable[str]) -> None:
+    """The page at `path`, whole or not at all: written a part at a time into a file beside
+    it, which then takes its name (a judge that fails halfway leaves no half page, and an
+    older page there as it was). A path that is no regular file (`/dev/stdout`) is written
+    as it is."""
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        if os.path.exists(path) and not os.path.isfile(path):
+            with open(path, "w", encoding="utf-8") as handle:
+                for part in parts:
+                    handle.write(part)
+            return
+        partial = f"{path}.{os.getpid()}.partial"
+        try:
+            with open(partial, "x", encoding="utf-8") as handle:
+                for part in parts:  # each written and let go before the next is made
+                    handle.write(part)
+            os.replace(partial, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(partial)
+            raise
     except OSError as err:
         raise NotFoundError(f"cannot write {path!r}: {err.strerror or err}") from None

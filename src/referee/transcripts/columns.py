@@ -140,6 +140,8 @@ class Anomalies(Columns[Anomaly]):
         """The columns in the order of their lines (the order they were found in, for one
         line), as the anomalies are made."""
         lines, whys = self.lines, self.whys
+        if lines == sorted(lines):  # found in the order of their lines, as a spar finds most
+            return list(lines), list(whys)
         order = sorted(range(len(lines)), key=lines.__getitem__)
         return [lines[i] for i in order], [whys[i] for i in order]
 

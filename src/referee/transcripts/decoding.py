@@ -79,7 +79,7 @@ def check_text(text: str, source: str = "the log") -> str:
     ...
     referee.errors.NotationError: the log is empty
     """
-    if not text.strip():
+    if not text or text.isspace():  # (`strip` would copy a long log to say it is not empty)
         raise NotationError(f"{source} is empty" if source != "the log" else "the log is empty")
     if len(text) > MAX_LOG_BYTES:
         raise LimitError(f"{source} is larger than {MAX_LOG_BYTES} bytes (at most 16 MiB)")

@@ -12,8 +12,10 @@ Nothing is loaded from anywhere: no script, no outside style, font or image.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from html import escape
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
+from operator import eq, mul
 
 from referee.sentences import order_text
 from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
@@ -40,14 +42,17 @@ ul.anomalies li{margin:.15rem 0}svg{max-width:100%;height:auto;border:1px solid 
 def _chart(verdict: Verdict) -> str:
     """Each fighter's damage dealt after each counted attack, as two step lines."""
     names = [f.name for f in verdict.fighters]
-    totals = {name: [0] for name in names}
     _, whos, whats = reading_columns(verdict.rolls)  # no `Reading` made
     attacks = (Use.ATTACK, Use.FREE_ATTACK)
-    for who, what in zip(whos, whats, strict=True):
-        if what[0] in attacks:
-            roller, damage = who[0], what[2]
-            for name in names:
-                totals[name].append(totals[name][-1] + (damage if roller == name else 0))
+    counted = [
+        (who[0], what[2]) for who, what in zip(whos, whats, strict=True) if what[0] in attacks
+    ]
+    rollers, damages = [r for r, _ in counted], [d for _, d in counted]
+    # each fighter's running total (0 first): the damages of its own attacks, 0 for the others'
+    totals: dict[str, list[int]] = {
+        name: list(accumulate(map(mul, damages, map(eq, rollers, repeat(name))), initial=0))
+        for name in names
+    }
     steps = max(1, verdict.attacks)
     top = max([verdict.threshold, *(t[-1] for t in totals.values())])
 
@@ -71,20 +76,24 @@ def _chart(verdict: Verdict) -> str:
         f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - 10}" font-size="11" text-anchor="end" '
         f'fill="#555">attack {verdict.attacks}</text>',
     ]
-    xs = [f"{x(i):.1f}" for i in range(max(map(len, totals.values()), default=0))]
+    xs = list(map("%.1f".__mod__, map(x, range(max(map(len, totals.values()), default=0)))))
     ys: dict[int, str] = {}  # each total's height, written once
     for index, name in enumerate(names):
-        points = []
         for value in {*totals[name]} - ys.keys():
             ys[value] = f"{y(value):.1f}"
-        for i, value in enumerate(totals[name]):
-            if i:
-                points.append(f"{xs[i]},{ys[totals[name][i - 1]]}")
-            points.append(f"{xs[i]},{ys[value]}")
+        heights = list(map(ys.__getitem__, totals[name]))
+        # the first point, then two for each step (across at the height before, then up to
+        # the new one), in one printf-style format, the coordinates given as its values
+        steps_at = zip(xs[1:], heights[:-1], xs[1:], heights[1:], strict=True)
+        points = " ".join(["%s,%s", *repeat("%s,%s %s,%s", len(heights) - 1)]) % (
+            xs[0],
+            heights[0],
+            *chain.from_iterable(steps_at),
+        )
         colour = COLOURS[index % len(COLOURS)]
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
-            f'points="{" ".join(points)}"><title>{escape(name)}</title></polyline>'
+            f'points="{points}"><title>{escape(name)}</title></polyline>'
         )
         parts.append(
             f'<text x="{MARGIN + 6}" y="{MARGIN - 16 + 14 * index}" font-size="12" '
@@ -94,10 +103,15 @@ def _chart(verdict: Verdict) -> str:
     return "".join(parts)
 
 
-def _rows(case: Judgement) -> str:
-    """The log as table rows: each line's row (an anomaly's, a roll's or a plain line's), the
-    judge's notes in rows under it. Made from the file's own lines, escaped in one pass (an
-    escaped line is the line escaped: escaping keeps line ends), no `LogLine` made."""
+#: How many of the log's lines the page's table makes at once (some 1 MB of text).
+PART_LINES = 4096
+
+
+def _rows(case: Judgement, lines: int) -> Iterator[str]:
+    """The log as table rows, `lines` lines at a time: each line's row (an anomaly's, a
+    roll's or a plain line's), the judge's notes in rows under it. Made from the file's own
+    lines, each part's escaped in one pass (an escaped line is the line escaped: escaping
+    keeps line ends), no `LogLine` made; every part but the last ends in a line end."""
     raw = case.transcript.raw
     count = len(raw)
     kinds = ["line"] * count
@@ -118,31 +132,48 @@ def _rows(case: Judgement) -> str:
                     f'\n<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>'
                 )
             under[number - 1] += row
-    # every row in one pass: one printf-style format for the table, the kinds, numbers, texts
-    # and notes given as its values
+    # every row of a part in one pass: one printf-style format for the part, the kinds,
+    # numbers, texts and notes given as its values
     row_format = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
-    texts = escape("\n".join(raw)).split("\n")
-    numbers = range(1, count + 1)
-    values = zip(kinds, numbers, numbers, texts, under, strict=True)
-    return "\n".join(repeat(row_format, count)) % tuple(chain.from_iterable(values))
+    whole = "\n".join(repeat(row_format, lines)) + "\n"
+    for start in range(0, count, lines):
+        stop = min(start + lines, count)
+        said = "\n".join(raw[start:stop])
+        escaped = escape(said)  # lines with nothing to escape are the file's own
+        texts = raw[start:stop] if escaped == said else escaped.split("\n")
+        numbers = range(start + 1, stop + 1)
+        values = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
+        form = whole if stop < count else "\n".join(repeat(row_format, stop - start))
+        yield form % tuple(chain.from_iterable(values))
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:
-    """The whole page as text (UTF-8)."""
+    """The whole page as text (UTF-8; `html_parts`, joined)."""
+    return "".join(html_parts(case, title))
+
+
+def html_parts(
+    case: Judgement, title: str = "Judged spar", lines: int = PART_LINES
+) -> Iterator[str]:
+    """The page in parts, in order (`referee judge --html` writes them one by one): its
+    head, the verdict, the chart and the anomalies, then the log's table `lines` lines at a
+    time, so that a long log's page is never held whole."""
     verdict = case.verdict
-    lines, whys = anomaly_columns(verdict.anomalies)
+    numbers, whys = anomaly_columns(verdict.anomalies)
     said = said_once(
         identities(whys),
         whys,
         lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
     )
-    pairs = zip(lines, said, strict=True)
-    items = [f'<li><a href="#l{line}">line {line}</a>: {it}' for line, it in pairs]
-    anomalies = f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
+    pairs = zip(numbers, numbers, said, strict=True)
+    # each anomaly's item in one printf-style format, its line (twice) and text as values
+    item = '<li><a href="#l%d">line %d</a>: %s'
+    items = "".join(repeat(item, len(said))) % tuple(chain.from_iterable(pairs))
+    anomalies = f'<ul class="anomalies">{items}</ul>' if said else "<p>No anomaly.</p>"
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
-    return (
+    yield (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -151,6 +182,7 @@ def html_page(case: Judgement, title: str = "Judged spar") -> str:
         f"<p>{escape(fighters_line(case))}</p>{order}{notes}"
         f"<h2>Damage over the spar</h2>{_chart(verdict)}"
         f"<h2>Anomalies</h2>{anomalies}"
-        f"<h2>The log</h2><table>{_rows(case)}</table>"
-        "</body></html>\n"
+        "<h2>The log</h2><table>"
     )
+    yield from _rows(case, lines)
+    yield "</table></body></html>\n"

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
 from typing import Any
 
@@ -52,23 +52,34 @@ def _inward(text: str, levels: int) -> str:
     return text.replace("\n", "\n" + _INDENT * levels)
 
 
+#: How many entries of a list `json_parts` makes at once (some 1 MB of text).
+PART_ENTRIES = 4096
+
+
 def json_text(verdict: Verdict) -> str:
-    """The `--json` document of a verdict (see the module text)."""
+    """The `--json` document of a verdict (see the module text; `json_parts`, joined)."""
+    return "".join(json_parts(verdict))
+
+
+def json_parts(verdict: Verdict, entries: int = PART_ENTRIES) -> Iterator[str]:
+    """The `--json` document in parts, in order (`referee judge --json` writes them one by
+    one): the lists of entries `entries` entries at a time, so that a long log's document is
+    never held whole."""
     lines, whos, whats = reading_columns(verdict.rolls)
     pairs = zip(whos, whats, strict=True)
-    rolls = _entries(
-        lines, said_once(identities(whos, whats), pairs, lambda pair: _rest(_reading(*pair)))
-    )
+    rolls = lines, said_once(identities(whos, whats), pairs, lambda pair: _rest(_reading(*pair)))
     lines, whys = anomaly_columns(verdict.anomalies)
-    anomalies = _entries(lines, said_once(identities(whys), whys, lambda why: _rest(_anomaly(why))))
+    anomalies = lines, said_once(identities(whys), whys, lambda why: _rest(_anomaly(why)))
     listed = {"anomalies": anomalies, "rolls": rolls}
-    parts = []
-    for key, value in verdict.to_json(entries=False).items():
-        parts.append(f"{_INDENT}{json.dumps(key, ensure_ascii=False)}: ")
-        parts += listed[key] if key in listed else [_inward(_dumps(value), 1)]
-        parts.append(",\n")
-    parts[-1] = "\n}"
-    return "".join(["{\n", *parts])
+    items = list(verdict.to_json(entries=False).items())
+    yield "{\n"
+    for index, (key, value) in enumerate(items, start=1):
+        yield f"{_INDENT}{json.dumps(key, ensure_ascii=False)}: "
+        if key in listed:
+            yield from _entries(*listed[key], entries)
+        else:
+            yield _inward(_dumps(value), 1)
+        yield ",\n" if index < len(items) else "\n}"
 
 
 def _reading(who: Who, what: What) -> dict[str, Any]:
@@ -90,15 +101,22 @@ def _rest(entry: dict[str, Any]) -> str:
     return text[len(_START) + 1 :]
 
 
-def _entries(lines: Sequence[int], rests: Sequence[str]) -> list[str]:
-    """The text of a list of entries, one level in, from their lines and the rest of each
-    (in parts, the entries joined once: the document's join copies them once more)."""
+def _entries(lines: Sequence[int], rests: Sequence[str], size: int) -> Iterator[str]:
+    """The text of a list of entries, one level in, from their lines and the rest of each,
+    in parts of `size` entries."""
     if not lines:
-        return ["[]"]
-    # `{_START}{line}{rest}` for each entry, in one pass: one printf-style format for the
-    # list, the lines and the rests given as its values
+        yield "[]"
+        return
+    # `{_START}{line}{rest}` for each entry of a part, in one pass: one printf-style format
+    # for the part, the lines and the rests given as its values; every part but the last
+    # ends in the comma between entries
     each = _START.replace("%", "%%") + "%d%s"
-    entries = ",\n".join(repeat(each, len(lines))) % tuple(
-        chain.from_iterable(zip(lines, rests, strict=True))
-    )
-    return ["[\n", entries, f"\n{_INDENT}]"]
+    whole = ",\n".join(repeat(each, size)) + ",\n"
+    count = len(lines)
+    yield "[\n"
+    for start in range(0, count, size):
+        stop = min(start + size, count)
+        values = zip(lines[start:stop], rests[start:stop], strict=True)
+        form = whole if stop < count else ",\n".join(repeat(each, stop - start))
+        yield form % tuple(chain.from_iterable(values))
+    yield f"\n{_INDENT}]"

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -94,9 +93,12 @@ def _judge(
 ) -> Judgement:
     transcript = read_log(text, hosts, format, formats=formats)
     ledger = _ledger(export) if export is not None else None
-    # the host signs when its key is given, or the log holds signed lines (an export's key
-    # checks them: `referee export --chat`, written from the export, holds none)
-    if key is not None or "sig:" in transcript.body:
+    # the host signs when its key is given, or the log holds signed roll lines (an export's
+    # key checks them: `referee export --chat`, written from the export, holds none); the
+    # claims, a few hundred, are looked at, not the text, some 5 MB
+    claims = transcript.rolls.claims
+    signed = any(roll is not None and roll.signature is not None for _, roll, _, _ in claims)
+    if key is not None or signed:
         transcript = _signed(transcript, key, export)
     chosen, source = _fighters(transcript, fighters, sides, ledger)
     if rules is None and ledger is not None:
@@ -118,6 +120,8 @@ def _judge(
 def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
     """The log with its roll lines held to its host's signatures (`signatures.review`): by
     `key`, else the export's; of the export's bout when it is given."""
+    import json
+
     from referee.ledger.signatures import EXPORT_FIELD, read_key
     from referee.transcripts.signatures import review
 

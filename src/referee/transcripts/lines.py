@@ -3,6 +3,7 @@ text), the roll lines of a log as columns (`RollLines`), and what one line says 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -38,6 +39,9 @@ class RollLines(Columns[LogLine]):
     """The roll lines of a log as columns (`referee.transcripts.columns`): each line's number,
     its time stamp and which of the log's claims it says (`which`, an index into `claims`, the
     different things the roll lines say); a `LogLine` is made for each when first asked for.
+    A line-by-line format's roll lines keep no stamp: it is read off the line as the format
+    reads it (`prefix`, the format's split of a line, on `read`, the lines as read: the file's
+    own unless quote marks or tags were taken off) when the `LogLine` is made.
 
     >>> rolls = RollLines.of([LogLine(2, "OnlineHost: A rolled 1 100-sided die: 9", None,
     ...                               "OnlineHost", HostRoll("A", 1, 100, (9,)))])
@@ -45,9 +49,14 @@ class RollLines(Columns[LogLine]):
     ([2], (9,), 'OnlineHost')
     """
 
-    __slots__ = ("_bracketed", "_raw", "_texts", "claims", "numbers", "stamps", "which")
+    __slots__ = ("_prefix", "_raw", "_read", "_texts", "claims", "numbers", "stamps", "which")
 
-    def __init__(self, raw: Sequence[str] = (), bracketed: bool = False) -> None:
+    def __init__(
+        self,
+        raw: Sequence[str] = (),
+        prefix: re.Pattern[str] | None = None,
+        read: Sequence[str] | None = None,
+    ) -> None:
         super().__init__()
         self.numbers: list[int] = []
         self.stamps: list[str | None] = []
@@ -55,7 +64,10 @@ class RollLines(Columns[LogLine]):
         self.claims: list[Claim] = []
         self._texts: list[str] | None = None
         self._raw = raw  # the file's lines: a roll line's text is its line of the file
-        self._bracketed = bracketed  # stamps as matched, brackets and all (taken off when made)
+        # a line's stamp is the first group of this match, brackets and all (taken off when
+        # made); None: the stamps are given, one for each line
+        self._prefix = prefix
+        self._read = raw if read is None else read
 
     @classmethod
     def of(cls, lines: Iterable[LogLine]) -> RollLines:
@@ -88,8 +100,10 @@ class RollLines(Columns[LogLine]):
             raw = self._raw
             texts = [raw[number - 1] for number in numbers]
         stamps = self.stamps
-        if self._bracketed:
-            stamps = [None if s is None else (s.strip("[]() \t") or None) for s in stamps]
+        if self._prefix is not None:
+            at, read = self._prefix.match, self._read
+            matched = [at(read[number - 1])[1] for number in numbers]  # type: ignore[index]
+            stamps = [None if s is None else (s.strip("[]() \t") or None) for s in matched]
         make = LogLine._make  # the named tuple's constructor from one sequence
         return tuple(
             [

@@ -16,13 +16,13 @@ is marked quoted. Line numbers are the file's own, from 1.
 
 from __future__ import annotations
 
-import csv
-import html
 import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress, count, repeat
+from operator import contains
 
 from referee.errors import NotationError
 from referee.transcripts.authors import Trust
@@ -156,7 +156,9 @@ def read_log(
     known = formats or builtin()
     shapes = known.shapes
     text = one_line_end(text)
-    raw = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    raw = text.split("\n")
+    if text.endswith("\n"):  # the line end ends the last line: no empty line after it
+        raw.pop()
     body, notes = unquote(text)
     fmt, fit = _format(body, format, known)
     trust = Trust.of(fmt.hosts).add(hosts)
@@ -185,6 +187,8 @@ def read_log(
 def _html_text(body: str) -> str:
     """An HTML log's text, line for line: its tags gone, its entities read (one that says a
     line end, `&#10;`, is a space: the lines stay the file's own)."""
+    import html  # loaded for an HTML log alone (with its table of entities)
+
     lines = (html.unescape(_TAG.sub("", line)) for line in body.split("\n"))
     return "\n".join(line.replace("\r", " ").replace("\n", " ") for line in lines)
 
@@ -304,25 +308,27 @@ def _line_rolls(
 
     One match at each roll line's start gives its time stamp and the rest of the line (the
     format's `prefix`, then the tail); lines alike after the stamp are read once, and say one
-    claim: each roll line adds only its number, its stamp and the claim's index to the
-    columns."""
-    rolls = RollLines(raw, bracketed=True)
-    numbers, stamps, which, claims = rolls.numbers, rolls.stamps, rolls.which, rolls.claims
+    claim: each roll line adds only its number and the claim's index to the columns (its
+    stamp is read off the line again when its `LogLine` is made)."""
+    split = _split_pattern(fmt.prefix)
+    lines = body.split("\n") if lines is None else lines
+    rolls = RollLines(raw, prefix=split, read=lines)
+    numbers, which, claims = rolls.numbers, rolls.which, rolls.claims
     seen: dict[str, int] = {}  # a line's tail: its claim's index, -1 when it says no roll
     cut = False
-    split = _split_pattern(fmt.prefix)
     at, tail_group = split.match, split.groups
-    lines = body.split("\n") if lines is None else lines
     # the roll shapes' words in the log (AOL's `rolled`; Dice Maiden's, Avrae's and the IRC
     # DiceBot's): a line with none of them says no roll
     words = [word for word in formats.words if word in body]
     if not words:
         return rolls, cut
-    first, others = words[0], re.compile("|".join(map(re.escape, words[1:]))).search
-    shapes, more = formats.shapes, len(words) > 1
-    for number, line in enumerate(lines, start=1):
-        if first not in line and not (more and others(line)):
-            continue
+    first, shapes = words[0], formats.shapes
+    if len(words) == 1:  # the lines with the word, told in one pass
+        says = list(map(contains, lines, repeat(first)))
+    else:
+        others = re.compile("|".join(map(re.escape, words[1:]))).search
+        says = [first in line or others(line) is not None for line in lines]
+    for number, line in zip(compress(count(1), says), compress(lines, says), strict=True):
         parts = at(line)
         assert parts is not None  # the tail matches any line
         tail = parts[tail_group]
@@ -340,7 +346,6 @@ def _line_rolls(
             seen[tail] = index
         if index >= 0:
             numbers.append(number)
-            stamps.append(parts[1])
             which.append(index)
     return rolls, cut
 
@@ -429,6 +434,8 @@ def _block_said(fmt: Format, body: str) -> Iterator[Said]:
 
 
 def _csv_said(body: str) -> Iterator[Said]:
+    import csv  # loaded for a CSV log alone, as in `_csv_rolls`
+
     reader = csv.reader(io.StringIO(body))
     start = 1
     try:
@@ -445,6 +452,8 @@ def _csv_rolls(
     body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
 ) -> list[LogLine]:
     """DiscordChatExporter's CSV: one record per message, the content may span lines."""
+    import csv  # loaded for a CSV log alone
+
     reader = csv.reader(io.StringIO(body))
     rolls: list[LogLine] = []
     start = 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import itemgetter
 
 from referee.sentences import order_text
 from referee.transcripts.columns import (
@@ -66,17 +66,25 @@ def notes_by_line(case: Judgement) -> dict[int, list[str]]:
 
 
 def notes_in_order(
-    case: Judgement, anomalies: tuple[Sequence[int], Sequence[str]] | None = None
+    case: Judgement,
+    anomalies: tuple[Sequence[int], Sequence[str]] | None = None,
+    before: str = "",
 ) -> Iterator[tuple[int, str]]:
     """What the judge says under the lines, as (line, note): each roll line's reading
-    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines. Read off
-    the verdict's columns: no `Reading` or `Anomaly` is made, a note is made once for the
-    lines read alike. `anomalies` are the verdict's `anomaly_notes` when made already."""
+    (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines, each
+    note with `before` put before it. Read off the verdict's columns: no `Reading` or
+    `Anomaly` is made, a note is made once for the lines read alike. `anomalies` are the
+    verdict's `anomaly_notes` when made already."""
     lines, _, whats = reading_columns(case.verdict.rolls)
-    readings = zip(lines, said_once(identities(whats), whats, _reading_note), strict=True)
+
+    def reading(what: What) -> str:
+        note = _reading_note(what)
+        return before + note if note else ""
+
+    readings = zip(lines, said_once(identities(whats), whats, reading), strict=True)
     numbers, said = anomaly_notes(case.verdict) if anomalies is None else anomalies
-    marked = zip(numbers, map(add, repeat("! "), said), strict=True)
-    return chain(filter(itemgetter(1), readings), marked)
+    marks = said_once(identities(said), said, lambda note: f"{before}! {note}")
+    return chain(filter(itemgetter(1), readings), zip(numbers, marks, strict=True))
 
 
 def _reading_note(what: What) -> str:
@@ -105,30 +113,51 @@ def format_line(case: Judgement) -> str:
     return f"Read as: {log.format.name} ({log.format.title}); rolls by {log.trust.named}"
 
 
+#: How many of the log's lines the text report makes at once (some 1 MB of text for a long
+#: log): each part is made, written and let go before the next, so that a long log's report is
+#: never held whole (a fresh process pays for each megabyte it touches first).
+PART_LINES = 8192
+
+
 def report_text(case: Judgement) -> str:
     """The whole text report (`referee judge` prints it and a line end): the verdict, the
     fighters, how the log was read, the order, the notes, each anomaly, then the log
-    line-numbered with what the judge says under each line. The log's lines are the file's
-    own (`Transcript.raw`): no `LogLine` is made."""
+    line-numbered with what the judge says under each line (`report_parts`, joined)."""
+    return "".join(report_parts(case))
+
+
+def report_parts(case: Judgement, lines: int = PART_LINES) -> Iterator[str]:
+    """The text report in parts, in order (`report_text` joined, `referee judge` writes them
+    one by one): the head, then the log `lines` lines at a time. The log's lines are the
+    file's own (`Transcript.raw`): no `LogLine` is made; the notes under a line are given
+    beside its text, each note's text made once for the lines read alike."""
     verdict = case.verdict
     head = [verdict_line(verdict), fighters_line(case), format_line(case)]
     if verdict.order:
         head.append(order_text(verdict.order))
     head += [f"Note: {note}" for note in verdict.notes]
     anomalies = anomaly_notes(verdict)
-    head += [f"  line {line}: {note}" for line, note in zip(*anomalies, strict=True)]
-    texts = list(case.transcript.raw)
-    count, width = len(texts), len(str(len(texts)))
+    raw = case.transcript.raw
+    count, width = len(raw), len(str(len(raw)))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
-    for number, note in notes_in_order(case, anomalies):
+    said = [""] * count  # what is said under each line
+    for number, note in notes_in_order(case, anomalies, under):
         if 0 < number <= count:
-            texts[number - 1] += under + note
-    # the log in one pass: one printf-style format numbers every line (`%6d  %s`, the
-    # number right-aligned to the widest), the texts given as its values, never as format
-    listing = "\n".join(repeat(f"%{width}d  %s", count)) % tuple(
-        chain.from_iterable(zip(range(1, count + 1), texts, strict=True))
-    )
-    return "\n".join([*head, "", listing])
+            said[number - 1] += note
+    # each anomaly's line in one printf-style format, its line and note given as values
+    listed = "".join(repeat("  line %d: %s\n", len(anomalies[0])))
+    marked = chain.from_iterable(zip(*anomalies, strict=True))
+    yield "\n".join([*head, ""]) + listed % tuple(marked) + "\n"
+    # each part in one pass: one printf-style format numbers its lines (`%6d  %s%s`, the
+    # number right-aligned to the widest), the texts and notes given as its values, never as
+    # the format; every part but the last ends in a line end
+    line = f"%{width}d  %s%s"
+    whole = "\n".join(repeat(line, lines)) + "\n"
+    for start in range(0, count, lines):
+        stop = min(start + lines, count)
+        values = zip(range(start + 1, stop + 1), raw[start:stop], said[start:stop], strict=True)
+        form = whole if stop < count else "\n".join(repeat(line, stop - start))
+        yield form % tuple(chain.from_iterable(values))
 
 
 def text_report(case: Judgement) -> Iterator[str]:

@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from referee.transcripts.authors import name_key
 from referee.transcripts.rolls import HostRoll
@@ -34,15 +33,15 @@ ROTATION_RE = re.compile(r"nonces from 0|server seed \d+ revealed|new table ledg
 COMMITMENT_RE = re.compile(r"\bcommitment:?\s+(?P<hex>[0-9a-f]{64})\b", re.I)
 
 
-@dataclass
 class ReceiptBook:
     """The receipts and commitments seen so far, per stream and per server seed."""
 
-    seed: int = 0
-    seen: dict[tuple[int, str, int], int] = field(default_factory=dict)
-    last: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
-    commitments: dict[str, int] = field(default_factory=dict)
-    current: str = ""
+    def __init__(self) -> None:
+        self.seed = 0
+        self.seen: dict[tuple[int, str, int], int] = {}
+        self.last: dict[tuple[int, str], tuple[int, int]] = {}
+        self.commitments: dict[str, int] = {}
+        self.current = ""
 
     def check(self, roll: HostRoll, line: int) -> str | None:
         """Why a receipt is reused (None: it is new and in order); an accepted one is kept."""

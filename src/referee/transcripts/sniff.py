@@ -15,7 +15,6 @@ Format('pidgin')
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -99,6 +98,8 @@ def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str, least: int =
     if fmt.container == "html":
         if not _looks_like_html(text):
             return Fit(0, len(sample), sample[0][0] if sample else 0, "no HTML")
+        import html  # loaded for a log that looks like HTML alone
+
         sample = [(n, html.unescape(_TAG.sub("", line))) for n, line in sample]
     count, miss, in_block = 0, (0, ""), False
     total = len(sample)

@@ -16,7 +16,6 @@ so that following a long log makes no object per line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from referee.systems.msv.attack import effect_number, interpret
 from referee.systems.msv.initiative import sort_key
@@ -36,31 +35,29 @@ _ANOMALY = Use.ANOMALY
 Known = tuple[HostRoll, Fighter | None, tuple[Why, What] | None, Who, Who]
 
 
-@dataclass
 class Spar:
-    """The spar as the judge follows it (see the module text)."""
+    """The spar as the judge follows it (see the module text): the fighters, the rule pack,
+    the targets named (a group spar), and where the spar is."""
 
-    fighters: tuple[Fighter, ...]
-    rules: MsvRules
-    targets: TargetBook = field(default_factory=TargetBook)
-    phase: str = "initiative"
-    slots: list[tuple[str, ...]] = field(default_factory=list)
-    rolled: dict[str, int] = field(default_factory=dict)
-    initiative_round: int = 1
-    order: tuple[str, ...] = ()
-    turn: str = ""
-    stunned: str | None = None
-    winner: str | None = None
-    won_on: int = 0
-    attacks: int = 0
-    dealt: dict[str, int] = field(default_factory=dict)
-    taken: dict[str, int] = field(default_factory=dict)
-    anomalies: Anomalies = field(default_factory=Anomalies)
-    readings: Readings = field(default_factory=Readings)
-    last_roll: dict[str, int] = field(default_factory=dict)
-    aims: dict[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
+    def __init__(
+        self, fighters: tuple[Fighter, ...], rules: MsvRules, targets: TargetBook | None = None
+    ) -> None:
+        self.fighters = fighters
+        self.rules = rules
+        self.targets = TargetBook() if targets is None else targets
+        self.phase = "initiative"
+        self.rolled: dict[str, int] = {}
+        self.initiative_round = 1
+        self.order: tuple[str, ...] = ()
+        self.turn = ""
+        self.stunned: str | None = None
+        self.winner: str | None = None
+        self.won_on = 0
+        self.attacks = 0
+        self.anomalies = Anomalies()
+        self.readings = Readings()
+        self.last_roll: dict[str, int] = {}
+        self.aims: dict[str, str] = {}
         self.dealt = {f.name: 0 for f in self.fighters}
         self.taken = {f.name: 0 for f in self.fighters}
         self.by_key = {f.key: f for f in self.fighters}
@@ -71,7 +68,7 @@ class Spar:
         self._foes: dict[str, list[Fighter]] = {}
         self._hits: dict[tuple[str, str, int, bool], tuple[int, bool, What]] = {}
         self._after: dict[str, str] = {}
-        self._over = ""
+        self._over: tuple[Why, What] | None = None
         self._known: dict[int, Known] = {}
         self._whos: dict[tuple[int, str], tuple[HostRoll, Who]] = {}
         self._whys: dict[str, tuple[Why, What]] = {}
@@ -193,10 +190,11 @@ class Spar:
             self._attack(number, roll, fighter, known, until)
         elif self.phase == "initiative":
             self._initiative(number, roll, fighter)
-        else:  # the spar stays over: its reason is made once
-            if not self._over:
-                self._over = f"the spar is over ({self.winner} won on line {self.won_on})"
-            self._refuse(number, self._why(Kind.OUT_OF_TURN, self._over), who)
+        else:  # the spar stays over: its reason (and reading) is made once
+            if self._over is None:
+                over = f"the spar is over ({self.winner} won on line {self.won_on})"
+                self._over = self._why(Kind.OUT_OF_TURN, over)
+            self._refuse(number, self._over, who)
         self.last_roll[fighter.name] = number
 
     # -- initiative (MSV-5) ----------------------------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.transcripts.authors import name_key
 
@@ -35,12 +35,12 @@ class Declaration:
     service: bool
 
 
-@dataclass
 class TargetBook:
     """Every line that names a target, in line order."""
 
-    declarations: list[Declaration] = field(default_factory=list)
-    _lines: list[int] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.declarations: list[Declaration] = []
+        self._lines: list[int] = []
 
     @classmethod
     def read(

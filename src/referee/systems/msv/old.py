@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from referee.errors import RuleError
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from referee.rng import Rng
+
+# `fractions` is loaded by the exact odds below (a reader of rolls, the judge, needs none).
 
 #: AOL's limits on one die's sides (MSV-1).
 MIN_OLD_SIDES = 2
@@ -116,6 +119,8 @@ def old_damage_distribution(sides: int) -> dict[int, Fraction]:
     >>> old_damage_distribution(20)[0]
     Fraction(49, 100)
     """
+    from fractions import Fraction
+
     check_old_sides(sides)
     counts = Counter(
         die_score(a) + die_score(b) for a in range(1, sides + 1) for b in range(1, sides + 1)
@@ -130,6 +135,8 @@ def old_hit_chance(sides: int) -> Fraction:
     >>> old_hit_chance(22)
     Fraction(72, 121)
     """
+    from fractions import Fraction
+
     return 1 - old_damage_distribution(sides).get(0, Fraction(0))
 
 
@@ -139,4 +146,6 @@ def old_mean_damage(sides: int) -> Fraction:
     >>> old_mean_damage(21)
     Fraction(6, 7)
     """
+    from fractions import Fraction
+
     return sum((d * p for d, p in old_damage_distribution(sides).items()), Fraction(0))

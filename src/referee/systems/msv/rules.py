@@ -31,10 +31,14 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import RulePackError
-from referee.systems.formula import Formula, FormulaError, Value, parse_formula
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from referee.systems.formula import Formula, Value
+
+# The formula language (`referee.systems.formula`) is loaded by the functions that read or
+# evaluate a formula: a pack of fixed options (the judge's, the default) is read without it.
 
 #: Upper bounds that keep every loop over damage or states small (DESIGN: budgets).
 MAX_BAND_WIDTH = 100
@@ -214,6 +218,8 @@ def rules_from_mapping(data: Mapping[str, Any], source: str = "<rules>") -> MsvR
         )
     rules = MsvRules(**values)
     if rules.uses_formulas:
+        from referee.systems.formula import FormulaError
+
         try:
             face_grid(rules)  # MSV-1, MSV-2: checked for every roll and every CS 0..100
         except FormulaError as err:
@@ -226,6 +232,8 @@ def _formula(key: str, value: Any, source: str) -> Formula:
         raise RulePackError(
             f"key {key!r} in rule pack {source!r} must be a formula in quotes, got {value!r}"
         )
+    from referee.systems.formula import FormulaError, parse_formula
+
     try:
         return parse_formula(value, key)
     except FormulaError as err:
@@ -307,6 +315,8 @@ def _whole(
 ) -> list[int]:
     """The formula's values where `where` holds (0 elsewhere), each checked to be a whole
     number in low..high; the first that is not is a FormulaError naming its point."""
+    from referee.systems.formula import FormulaError
+
     num, den = values
     dens = [1] * len(num) if den is None else den
     for index, (ok, n, d) in enumerate(zip(where, num, dens, strict=True)):
