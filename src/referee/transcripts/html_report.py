@@ -20,6 +20,7 @@ from operator import eq, mul
 from referee.sentences import order_text
 from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.parts import printf_parts
 from referee.transcripts.render import fighters_line, notes_in_order, verdict_line
 from referee.transcripts.verdict import Use, Verdict
 
@@ -132,19 +133,18 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
                     f'\n<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>'
                 )
             under[number - 1] += row
-    # every row of a part in one pass: one printf-style format for the part, the kinds,
-    # numbers, texts and notes given as its values
-    row_format = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
-    whole = "\n".join(repeat(row_format, lines)) + "\n"
-    for start in range(0, count, lines):
-        stop = min(start + lines, count)
+
+    # each part in one printf-style format: the kinds, numbers, texts and notes its values
+    def values(start: int, stop: int) -> Iterator[object]:
         said = "\n".join(raw[start:stop])
         escaped = escape(said)  # lines with nothing to escape are the file's own
         texts = raw[start:stop] if escaped == said else escaped.split("\n")
         numbers = range(start + 1, stop + 1)
-        values = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
-        form = whole if stop < count else "\n".join(repeat(row_format, stop - start))
-        yield form % tuple(chain.from_iterable(values))
+        rows = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
+        return chain.from_iterable(rows)
+
+    row = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
+    yield from printf_parts(row, "\n", count, lines, values)
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:

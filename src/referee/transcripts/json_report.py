@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 from referee.transcripts.columns import (
@@ -35,6 +35,7 @@ from referee.transcripts.columns import (
     reading_columns,
     said_once,
 )
+from referee.transcripts.parts import printf_parts
 from referee.transcripts.verdict import Anomaly, Reading, Verdict
 
 #: The indent of one level, as `--json` writes it.
@@ -107,16 +108,11 @@ def _entries(lines: Sequence[int], rests: Sequence[str], size: int) -> Iterator[
     if not lines:
         yield "[]"
         return
-    # `{_START}{line}{rest}` for each entry of a part, in one pass: one printf-style format
-    # for the part, the lines and the rests given as its values; every part but the last
-    # ends in the comma between entries
-    each = _START.replace("%", "%%") + "%d%s"
-    whole = ",\n".join(repeat(each, size)) + ",\n"
-    count = len(lines)
+
+    # `{_START}{line}{rest}` for each entry, a part at a time
+    def values(start: int, stop: int) -> Iterator[object]:
+        return chain.from_iterable(zip(lines[start:stop], rests[start:stop], strict=True))
+
     yield "[\n"
-    for start in range(0, count, size):
-        stop = min(start + size, count)
-        values = zip(lines[start:stop], rests[start:stop], strict=True)
-        form = whole if stop < count else ",\n".join(repeat(each, stop - start))
-        yield form % tuple(chain.from_iterable(values))
+    yield from printf_parts(_START.replace("%", "%%") + "%d%s", ",\n", len(lines), size, values)
     yield f"\n{_INDENT}]"

@@ -27,6 +27,7 @@ from referee.transcripts.columns import (
     said_once,
 )
 from referee.transcripts.judgement import Judgement
+from referee.transcripts.parts import printf_parts
 from referee.transcripts.verdict import Use, Verdict
 
 
@@ -148,16 +149,14 @@ def report_parts(case: Judgement, lines: int = PART_LINES) -> Iterator[str]:
     listed = "".join(repeat("  line %d: %s\n", len(anomalies[0])))
     marked = chain.from_iterable(zip(*anomalies, strict=True))
     yield "\n".join([*head, ""]) + listed % tuple(marked) + "\n"
-    # each part in one pass: one printf-style format numbers its lines (`%6d  %s%s`, the
-    # number right-aligned to the widest), the texts and notes given as its values, never as
-    # the format; every part but the last ends in a line end
-    line = f"%{width}d  %s%s"
-    whole = "\n".join(repeat(line, lines)) + "\n"
-    for start in range(0, count, lines):
-        stop = min(start + lines, count)
-        values = zip(range(start + 1, stop + 1), raw[start:stop], said[start:stop], strict=True)
-        form = whole if stop < count else "\n".join(repeat(line, stop - start))
-        yield form % tuple(chain.from_iterable(values))
+
+    # each part in one printf-style format (`%6d  %s%s`: the number right-aligned to the
+    # widest, the text, the notes under it)
+    def values(start: int, stop: int) -> Iterator[object]:
+        rows = zip(range(start + 1, stop + 1), raw[start:stop], said[start:stop], strict=True)
+        return chain.from_iterable(rows)
+
+    yield from printf_parts(f"%{width}d  %s%s", "\n", count, lines, values)
 
 
 def text_report(case: Judgement) -> Iterator[str]:
