@@ -184,13 +184,25 @@ def reference_rows(case: Judgement) -> str:
     for line in case.lines:
         kind = "anomaly" if line.number in bad else "roll" if line.is_roll else "line"
         rows.append(
-            f'<tr class="{kind}" id="l{line.number}"><td class="n">{line.number}</td>'
-            f'<td class="t">{escape(line.text)}</td></tr>'
+            f"<tr class={kind} id=l{line.number}><td>{line.number}<td>{escape(line.text)}</tr>"
         )
         for note in notes.get(line.number, []):
-            cls = "note bad" if note.startswith("!") else "note"
-            rows.append(f'<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>')
+            cls = "bad" if note.startswith("!") else "note"
+            rows.append(f"<tr class={cls}><td><td>{escape(note)}</tr>")
     return "\n".join(rows)
+
+
+def reference_anomaly_list(case: Judgement) -> str:
+    """One item for each reason, the first found first, with a link to each of its lines."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for anomaly in sorted(case.verdict.anomalies, key=lambda a: a.line):
+        lines.setdefault((anomaly.kind.value, anomaly.reason), []).append(anomaly.line)
+    items = []
+    for (kind, reason), numbers in lines.items():
+        count = f"{len(numbers):,} lines: " if len(numbers) > 1 else "line "
+        links = " ".join(f"<a href=#l{n}>{n}</a>" for n in numbers)
+        items.append(f"<li><strong>{escape(kind)}</strong>: {escape(reason)} ({count}{links})")
+    return f'<ul class="anomalies">{"".join(items)}</ul>' if items else "<p>No anomaly.</p>"
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -208,9 +220,31 @@ def test_json_is_exactly_the_verdicts_document_indented(case: Judgement) -> None
 def test_the_page_shows_every_line_and_note_in_its_row(case: Judgement) -> None:
     page = html_page(case, "Judged <spar>")
     assert f"<table>{reference_rows(case)}</table>" in page
-    first, *_ = case.verdict.anomalies or [None]
-    if first is not None:
-        assert f'<li><a href="#l{first.line}">line {first.line}</a>: <strong>' in page
+    assert f"<h2>Anomalies</h2>{reference_anomaly_list(case)}<h2>" in page
+
+
+def test_the_pages_anomalies_are_one_item_for_each_reason_linked_to_every_line() -> None:
+    case = judge_log(
+        "OnlineHost: A rolled 1 100-sided die: 90\n"
+        "OnlineHost: Bosk rolled 1 100-sided die: 5\n"
+        "OnlineHost: B rolled 1 100-sided die: 30\n"
+        "OnlineHost: Bosk rolled 1 100-sided die: 7\n"
+        "B: OnlineHost: B rolled 1 100-sided die: 100\n"
+        "OnlineHost: Bosk rolled 1 100-sided die: 9\n",
+        ["A=50", "B=50"],
+    )
+    page = html_page(case)
+    bosk = (
+        "<li><strong>not-a-fighter</strong>: Bosk is not in the spar (A and B) "
+        "(3 lines: <a href=#l2>2</a> <a href=#l4>4</a> <a href=#l6>6</a>)"
+    )
+    typed = (
+        "<li><strong>forged</strong>: a host line typed after the speaker&#x27;s name "
+        "&#x27;B&#x27; (line <a href=#l5>5</a>)"
+    )
+    assert f'<ul class="anomalies">{bosk}{typed}</ul>' in page
+    for line in (2, 4, 5, 6):  # each link's target is its line's row
+        assert f"<tr class=anomaly id=l{line}><td>{line}<td>" in page
 
 
 def test_a_verdict_with_no_roll_and_no_anomaly_is_indented_alike() -> None:

@@ -121,12 +121,13 @@ class Anomalies(Columns[Anomaly]):
     """Every anomaly, as columns: its line and why (a `Why`, shared by lines alike); made
     in the order of their lines (the order they were found in, for one line)."""
 
-    __slots__ = ("lines", "whys")
+    __slots__ = ("_ordered", "lines", "whys")
 
     def __init__(self) -> None:
         super().__init__()
         self.lines: list[int] = []
         self.whys: list[Why] = []
+        self._ordered: tuple[Sequence[int], Sequence[Why]] | None = None
 
     def add(self, line: int, why: Why) -> None:
         """One more anomaly."""
@@ -136,14 +137,18 @@ class Anomalies(Columns[Anomaly]):
     def __len__(self) -> int:
         return len(self.lines)
 
-    def in_order(self) -> tuple[list[int], list[Why]]:
+    def in_order(self) -> tuple[Sequence[int], Sequence[Why]]:
         """The columns in the order of their lines (the order they were found in, for one
-        line), as the anomalies are made."""
-        lines, whys = self.lines, self.whys
-        if lines == sorted(lines):  # found in the order of their lines, as a spar finds most
-            return list(lines), list(whys)
-        order = sorted(range(len(lines)), key=lines.__getitem__)
-        return [lines[i] for i in order], [whys[i] for i in order]
+        line), as the anomalies are made: found on the first call, as the records are (the
+        columns are whole by then)."""
+        if self._ordered is None:
+            lines, whys = self.lines, self.whys
+            if lines == sorted(lines):  # found in the order of their lines, as most are
+                self._ordered = lines, whys
+            else:
+                order = sorted(range(len(lines)), key=lines.__getitem__)
+                self._ordered = [lines[i] for i in order], [whys[i] for i in order]
+        return self._ordered
 
     def _make(self) -> tuple[Anomaly, ...]:
         make = Anomaly._make

@@ -18,10 +18,17 @@ from itertools import accumulate, chain, repeat
 from operator import eq, mul
 
 from referee.sentences import order_text
-from referee.transcripts.columns import anomaly_columns, identities, reading_columns, said_once
+from referee.transcripts.columns import (
+    What,
+    Why,
+    anomaly_columns,
+    identities,
+    reading_columns,
+    said_once,
+)
 from referee.transcripts.judgement import Judgement
 from referee.transcripts.parts import printf_parts
-from referee.transcripts.render import fighters_line, notes_in_order, verdict_line
+from referee.transcripts.render import anomaly_notes, fighters_line, reading_note, verdict_line
 from referee.transcripts.verdict import Use, Verdict
 
 #: The chart's size in SVG units, its margin, and one colour per fighter.
@@ -34,9 +41,10 @@ h1{font-size:1.3rem;margin:.2rem 0}.verdict{font-size:1.1rem;font-weight:600;pad
 border-radius:6px;background:#eef4ee;border:1px solid #7aa77a}.verdict.bad{background:#fbeeee;
 border-color:#c0392b}table{border-collapse:collapse;width:100%;font:13px/1.4 ui-monospace,monospace}
 td{padding:.1rem .4rem;vertical-align:top;white-space:pre-wrap;word-break:break-word}
-td.n{color:#666;text-align:right;width:3.5rem}tr.anomaly{background:#fde2e0}
-tr.roll td.t{font-weight:600}.note{color:#145214}.note.bad{color:#a0241b;font-weight:600}
-ul.anomalies li{margin:.15rem 0}svg{max-width:100%;height:auto;border:1px solid #ddd}
+td:first-child{color:#666;text-align:right;width:3.5rem}tr.anomaly,tr.bad{background:#fde2e0}
+tr.roll td+td{font-weight:600}tr.note td+td{color:#145214}tr.bad td+td{color:#a0241b;
+font-weight:600}ul.anomalies li{margin:.15rem 0}
+svg{max-width:100%;height:auto;border:1px solid #ddd}
 """
 
 
@@ -110,9 +118,11 @@ PART_LINES = 4096
 
 def _rows(case: Judgement, lines: int) -> Iterator[str]:
     """The log as table rows, `lines` lines at a time: each line's row (an anomaly's, a
-    roll's or a plain line's), the judge's notes in rows under it. Made from the file's own
-    lines, each part's escaped in one pass (an escaped line is the line escaped: escaping
-    keeps line ends), no `LogLine` made; every part but the last ends in a line end."""
+    roll's or a plain line's: its number, then its text), the judge's notes in rows under it
+    (`note` for a reading, `bad` for an anomaly). Made from the file's own lines, each part's
+    escaped in one pass (an escaped line is the line escaped: escaping keeps line ends), no
+    `LogLine` made; every part but the last ends in a line end. The cells' and rows' end
+    tags are left out where HTML implies them (a row's `</tr>` ends its last cell)."""
     raw = case.transcript.raw
     count = len(raw)
     kinds = ["line"] * count
@@ -121,17 +131,17 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
     for number in anomaly_columns(case.verdict.anomalies)[0]:
         if 0 < number <= count:
             kinds[number - 1] = "anomaly"
-    under = [""] * count  # the note rows under each line
-    rows: dict[tuple[str, str], str] = {}  # each note's row, made once for the notes alike
-    for number, note in notes_in_order(case):
-        if 0 < number <= count:
-            kind = kinds[number - 1]
-            row = rows.get((kind, note))
-            if row is None:
-                cls = "note bad" if note.startswith("!") else "note"
-                row = rows[kind, note] = (
-                    f'\n<tr class="{kind}"><td></td><td class="{cls}">{escape(note)}</td></tr>'
-                )
+    # the note rows under each line: its roll's reading, then its anomalies (as the text
+    # report puts them), each row made once for the notes alike
+    under = [""] * count
+    read_at, _, whats = reading_columns(case.verdict.rolls)
+    read = said_once(identities(whats), whats, _reading_row)
+    flagged_at, flags = anomaly_notes(case.verdict)
+    flagged = said_once(identities(flags), flags, _anomaly_row)
+    for number, row in chain(
+        zip(read_at, read, strict=True), zip(flagged_at, flagged, strict=True)
+    ):
+        if row and 0 < number <= count:
             under[number - 1] += row
 
     # each part in one printf-style format: the kinds, numbers, texts and notes its values
@@ -143,8 +153,49 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
         rows = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
         return chain.from_iterable(rows)
 
-    row = '<tr class="%s" id="l%d"><td class="n">%d</td><td class="t">%s</td></tr>%s'
-    yield from printf_parts(row, "\n", count, lines, values)
+    yield from printf_parts("<tr class=%s id=l%d><td>%d<td>%s</tr>%s", "\n", count, lines, values)
+
+
+def _reading_row(what: What) -> str:
+    """The row of a roll's reading under its line (none, "", for a roll read as an anomaly:
+    its anomaly's row says why)."""
+    note = reading_note(what)
+    return f"\n<tr class=note><td><td>{escape(note)}</tr>" if note else ""
+
+
+def _anomaly_row(note: str) -> str:
+    """The row of an anomaly (`kind: reason`) under its line."""
+    return f"\n<tr class=bad><td><td>! {escape(note)}</tr>"
+
+
+def _anomaly_list(verdict: Verdict) -> str:
+    """The anomalies, one item for each reason (the first found first): its kind, its reason,
+    how many lines, and a link to each of its lines, in order."""
+    numbers, whys = anomaly_columns(verdict.anomalies)
+    if not numbers:
+        return "<p>No anomaly.</p>"
+    # the columns share one tuple among the anomalies alike: grouped by it, then by value
+    # (two alike that do not share one are one reason)
+    shared: dict[int, tuple[Why, list[int]]] = {}
+    for why, number in zip(whys, numbers, strict=True):
+        group = shared.get(id(why))
+        if group is None:
+            group = shared[id(why)] = (why, [])
+        group[1].append(number)
+    reasons: dict[Why, list[int]] = {}
+    for why, lines in shared.values():
+        reasons.setdefault(why, []).extend(lines)
+    items = []
+    for (kind, reason), lines in reasons.items():
+        lines.sort()
+        count = f"{len(lines):,} lines: " if len(lines) > 1 else "line "
+        links = " ".join(repeat("<a href=#l%d>%d</a>", len(lines))) % tuple(
+            chain.from_iterable(zip(lines, lines, strict=True))
+        )
+        items.append(
+            f"<li><strong>{escape(kind.value)}</strong>: {escape(reason)} ({count}{links})"
+        )
+    return f'<ul class="anomalies">{"".join(items)}</ul>'
 
 
 def html_page(case: Judgement, title: str = "Judged spar") -> str:
@@ -159,17 +210,7 @@ def html_parts(
     head, the verdict, the chart and the anomalies, then the log's table `lines` lines at a
     time, so that a long log's page is never held whole."""
     verdict = case.verdict
-    numbers, whys = anomaly_columns(verdict.anomalies)
-    said = said_once(
-        identities(whys),
-        whys,
-        lambda why: f"<strong>{escape(why[0].value)}</strong>: {escape(why[1])}</li>",
-    )
-    pairs = zip(numbers, numbers, said, strict=True)
-    # each anomaly's item in one printf-style format, its line (twice) and text as values
-    item = '<li><a href="#l%d">line %d</a>: %s'
-    items = "".join(repeat(item, len(said))) % tuple(chain.from_iterable(pairs))
-    anomalies = f'<ul class="anomalies">{items}</ul>' if said else "<p>No anomaly.</p>"
+    anomalies = _anomaly_list(verdict)
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
