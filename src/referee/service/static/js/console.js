@@ -253,6 +253,9 @@ function buildForms() {
     state.addForm = fields;
     fill($("add-fields"), fields.nodes);
     if (state.spec.hideable) $("add-hidden").placeholder = state.spec.hideable.join(", ");
+    // The page's forms wait for the bout's rule system: their buttons are disabled until
+    // then (the act button stays gated by the turn, `updateActForm`).
+    $("add-submit").disabled = false;
   }
 }
 
