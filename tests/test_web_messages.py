@@ -72,7 +72,7 @@ def test_the_forms_wait_for_the_bouts_rule_system_before_they_can_be_sent(
     pages: Callable[..., Any],  # noqa: F811
 ) -> None:
     """Until the page has read the bout (and so its rule system and its forms' fields), the
-    act and add buttons are disabled: a click on them then once threw "Cannot read
+    act, add and update buttons are disabled: a click on them then once threw "Cannot read
     properties of null" and sent nothing. Here the bout's reading is refused until an event
     comes after it is let through."""
     bid, ref, _ = msv_bout(web)
@@ -91,10 +91,12 @@ def test_the_forms_wait_for_the_bouts_rule_system_before_they_can_be_sent(
     expect(page.locator("#message")).to_contain_text("held back by the test", timeout=WAIT_MS)
     expect(page.locator("#act-submit")).to_be_disabled()
     expect(page.locator("#add-submit")).to_be_disabled()
+    expect(page.locator("#update-submit")).to_be_disabled()
     page.unroute(refused)
     # an event after it: the page reads the bout again, builds its forms and opens them
     assert web.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "1d6"}).status_code == 200
     expect(page.locator("#add-submit")).to_be_enabled(timeout=WAIT_MS)
+    expect(page.locator("#update-submit")).to_be_enabled()
     expect(page.locator("#act-submit")).to_be_enabled(timeout=WAIT_MS)
     page.click("#act-submit")
     expect(page.locator("#message")).to_have_class("message ok", timeout=WAIT_MS)

@@ -253,9 +253,10 @@ function buildForms() {
     state.addForm = fields;
     fill($("add-fields"), fields.nodes);
     if (state.spec.hideable) $("add-hidden").placeholder = state.spec.hideable.join(", ");
-    // The page's forms wait for the bout's rule system: their buttons are disabled until
-    // then (the act button stays gated by the turn, `updateActForm`).
+    // The page's forms wait for the bout and its rule system: their buttons are disabled
+    // until then (the act button stays gated by the turn, `updateActForm`).
     $("add-submit").disabled = false;
+    $("update-submit").disabled = false;
   }
 }
 
