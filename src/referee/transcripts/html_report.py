@@ -39,7 +39,8 @@ _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b}
 h1{font-size:1.3rem;margin:.2rem 0}.verdict{font-size:1.1rem;font-weight:600;padding:.6rem .8rem;
 border-radius:6px;background:#eef4ee;border:1px solid #7aa77a}.verdict.bad{background:#fbeeee;
-border-color:#c0392b}table{border-collapse:collapse;width:100%;font:13px/1.4 ui-monospace,monospace}
+border-color:#c0392b}table{border-collapse:collapse;width:100%;table-layout:fixed;
+font:13px/1.4 ui-monospace,monospace}
 td{padding:.1rem .4rem;vertical-align:top;white-space:pre-wrap;word-break:break-word}
 td:first-child{color:#666;text-align:right;width:3.5rem}tr.anomaly,tr.bad{background:#fde2e0}
 tr.roll td+td{font-weight:600}tr.note td+td{color:#145214}tr.bad td+td{color:#a0241b;
