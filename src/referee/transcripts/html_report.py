@@ -18,17 +18,10 @@ from itertools import accumulate, chain, repeat
 from operator import eq, mul
 
 from referee.sentences import order_text
-from referee.transcripts.columns import (
-    What,
-    Why,
-    anomaly_columns,
-    identities,
-    reading_columns,
-    said_once,
-)
+from referee.transcripts.columns import Why, anomaly_columns, reading_columns
 from referee.transcripts.judgement import Judgement
 from referee.transcripts.parts import printf_parts
-from referee.transcripts.render import anomaly_notes, fighters_line, reading_note, verdict_line
+from referee.transcripts.render import fighters_line, notes_in_order, verdict_line
 from referee.transcripts.verdict import Use, Verdict
 
 #: The chart's size in SVG units, its margin, and one colour per fighter.
@@ -132,17 +125,14 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
     for number in anomaly_columns(case.verdict.anomalies)[0]:
         if 0 < number <= count:
             kinds[number - 1] = "anomaly"
-    # the note rows under each line: its roll's reading, then its anomalies (as the text
-    # report puts them), each row made once for the notes alike
-    under = [""] * count
-    read_at, _, whats = reading_columns(case.verdict.rolls)
-    read = said_once(identities(whats), whats, _reading_row)
-    flagged_at, flags = anomaly_notes(case.verdict)
-    flagged = said_once(identities(flags), flags, _anomaly_row)
-    for number, row in chain(
-        zip(read_at, read, strict=True), zip(flagged_at, flagged, strict=True)
-    ):
-        if row and 0 < number <= count:
+    under = [""] * count  # the note rows under each line, as the text report says them
+    rows: dict[str, str] = {}  # each note's row, made once for the notes alike
+    for number, note in notes_in_order(case):
+        if 0 < number <= count:
+            row = rows.get(note)
+            if row is None:
+                cls = "bad" if note.startswith("!") else "note"
+                row = rows[note] = f"\n<tr class={cls}><td><td>{escape(note)}</tr>"
             under[number - 1] += row
 
     # each part in one printf-style format: the kinds, numbers, texts and notes its values
@@ -155,18 +145,6 @@ def _rows(case: Judgement, lines: int) -> Iterator[str]:
         return chain.from_iterable(rows)
 
     yield from printf_parts("<tr class=%s id=l%d><td>%d<td>%s</tr>%s", "\n", count, lines, values)
-
-
-def _reading_row(what: What) -> str:
-    """The row of a roll's reading under its line (none, "", for a roll read as an anomaly:
-    its anomaly's row says why)."""
-    note = reading_note(what)
-    return f"\n<tr class=note><td><td>{escape(note)}</tr>" if note else ""
-
-
-def _anomaly_row(note: str) -> str:
-    """The row of an anomaly (`kind: reason`) under its line."""
-    return f"\n<tr class=bad><td><td>! {escape(note)}</tr>"
 
 
 def _anomaly_list(verdict: Verdict) -> str:

@@ -79,7 +79,7 @@ def notes_in_order(
     lines, _, whats = reading_columns(case.verdict.rolls)
 
     def reading(what: What) -> str:
-        note = reading_note(what)
+        note = _reading_note(what)
         return before + note if note else ""
 
     readings = zip(lines, said_once(identities(whats), whats, reading), strict=True)
@@ -88,7 +88,7 @@ def notes_in_order(
     return chain(filter(itemgetter(1), readings), zip(numbers, marks, strict=True))
 
 
-def reading_note(what: What) -> str:
+def _reading_note(what: What) -> str:
     """A reading's note (none, "", for a roll read as an anomaly: its anomaly says why)."""
     use, text = what[0], what[1]
     if use is Use.FREE_ATTACK:
