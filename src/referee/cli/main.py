@@ -1,6 +1,8 @@
 """The `referee` command: one group, subcommands registered from one module per area.
 
-Errors are turned into one line on stderr and an exit code here, and only here.
+Errors are turned into one line on stderr and an exit code here; `referee judge`, which the
+console script starts without this group (`referee.cli.entry`), has a group of its own that
+says them in the same words (`referee.cli.judge.judge_alone`).
 """
 
 from __future__ import annotations
