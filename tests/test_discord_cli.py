@@ -137,3 +137,100 @@ def test_help_names_every_command_and_answers_each() -> None:
     for command in bot.commands:
         for said in (command.name, *command.aliases):
             assert command_help(said, bot.aliases()).startswith(f"~{command.name}"), said
+
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-never-shown-0123456789"
+
+
+def _refused_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on: one just bound, then let go."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _RefusingProxy:
+    """A real HTTP proxy on 127.0.0.1 that turns every request down (`502 Bad Gateway`,
+    CONNECT included), counting them."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        seen: list[str] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _refuse(self) -> None:
+                seen.append(f"{self.command} {self.path}")
+                self.send_response(502)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            do_CONNECT = do_GET = do_POST = _refuse
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.seen = seen
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> _RefusingProxy:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_discord_out_of_reach_is_one_line_exit_5_without_the_token(tmp_path: Path) -> None:
+    """No network (here: Discord reached through a proxy that is not there) is one error
+    line and its own exit status, never a traceback or the 1 of a dispute."""
+    proxy = f"http://user:hunter2@127.0.0.1:{_refused_port()}"
+    result = CliRunner(env={"DISCORD_TOKEN": TOKEN}).invoke(
+        cli, ["discord", "--db", str(tmp_path / "x.db"), "--proxy", proxy]
+    )
+    assert result.exit_code == 5, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach Discord through the proxy: ")
+    assert lines[0].endswith("; check the network and try again")
+    assert "Traceback" not in result.output
+    for secret in (TOKEN, "GabcDE", "hunter2"):
+        assert secret not in result.output
+
+
+def test_a_proxy_that_turns_discord_down_is_one_line_exit_5(tmp_path: Path) -> None:
+    with _RefusingProxy() as proxy:
+        result = CliRunner(env={"DISCORD_TOKEN": TOKEN}).invoke(
+            cli, ["discord", "--db", str(tmp_path / "x.db"), "--proxy", proxy.url]
+        )
+    assert proxy.seen == ["CONNECT discord.com:443"]  # the login, the first thing the bot asks
+    assert result.exit_code == 5, result.output
+    assert result.stderr.startswith("error: cannot reach Discord through the proxy: 502")
+    assert result.stderr.count("\n") == 1 and TOKEN not in result.output
+
+
+@pytest.mark.parametrize("proxy", ["proxy.example:3128", "socks5://127.0.0.1:1080", "http://"])
+def test_a_proxy_that_is_no_http_address_is_refused_before_starting(
+    proxy: str, tmp_path: Path
+) -> None:
+    result = CliRunner(env={"DISCORD_TOKEN": TOKEN}).invoke(
+        cli, ["discord", "--db", str(tmp_path / "x.db"), "--proxy", proxy]
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: --proxy is not an http(s) address like http://proxy.example:3128\n"
+    )
+
+
+def test_the_proxy_is_handed_to_discord_py() -> None:
+    from referee.discord import build_bot
+    from referee.store import Store
+
+    bot = build_bot(Store.open("sqlite://"), proxy="http://127.0.0.1:3128")
+    assert bot.http.proxy == "http://127.0.0.1:3128"
+    assert build_bot(Store.open("sqlite://")).http.proxy is None

@@ -20,6 +20,16 @@ class TokenError(RefereeError):
     code = "bad_token"
 
 
+class DiscordUnreachable(RefereeError):
+    """Discord (or the proxy in front of it) cannot be reached or answers with an error at
+    start-up: no network, a name that does not resolve, a refused connection, a 5xx (exit
+    status 5, not the 2 of a setting that cannot work)."""
+
+    code = "discord_unreachable"
+    exit_code = 5
+    http_status = 502
+
+
 def read_token(environ: Mapping[str, str]) -> str:
     """The bot token from the environment; one clear error that never repeats it.
 
@@ -53,12 +63,21 @@ def read_token(environ: Mapping[str, str]) -> str:
 @click.option("--prefix", default="~", show_default=True, help="Command prefix of the bot.")
 @click.option("--public-url", help="The address of `referee serve`, to link scoreboards.")
 @click.option(
+    "--proxy",
+    default=None,
+    help="An HTTP proxy to reach Discord through, like http://proxy.example:3128 [default: none]",
+)
+@click.option(
     "--pluralkit-api",
     default=None,
     help="PluralKit's API, asked who sent a proxied message [default: PluralKit's own]",
 )
 def discord_command(
-    db_url: str | None, prefix: str, public_url: str | None, pluralkit_api: str | None
+    db_url: str | None,
+    prefix: str,
+    public_url: str | None,
+    proxy: str | None,
+    pluralkit_api: str | None,
 ) -> None:
     """Run the referee as a Discord bot (token in DISCORD_TOKEN).
 
@@ -72,6 +91,9 @@ def discord_command(
         raise TokenError(
             f"--public-url {public_url!r} is not an http(s) address like https://referee.example.org"
         )
+    if proxy is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", proxy):
+        # not said back: a proxy's address may carry a user name and password
+        raise TokenError("--proxy is not an http(s) address like http://proxy.example:3128")
     if pluralkit_api is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", pluralkit_api):
         raise TokenError(
             f"--pluralkit-api {pluralkit_api!r} is not an http(s) address like "
@@ -87,13 +109,14 @@ def discord_command(
         ) from None
     check_prefix(prefix)
     store = Store.open(db_url)
-    bot = build_bot(store, prefix=prefix, public_url=public_url)
+    bot = build_bot(store, prefix=prefix, public_url=public_url, proxy=proxy)
     if pluralkit_api is not None:
         from referee.discord.proxy_owners import PluralKit
 
         bot.proxies.pluralkit = PluralKit(pluralkit_api)
     click.echo(f"referee database: {store.url}")
     click.echo(f"referee bot starting with prefix {prefix!r} (Ctrl+C stops it)")
+    import aiohttp
     import discord
 
     try:
@@ -106,4 +129,16 @@ def discord_command(
         raise TokenError(
             "Discord refused the Message Content intent: turn it on for the bot in the "
             "Developer Portal (see docs/discord.md)"
+        ) from None
+    except (
+        OSError,
+        aiohttp.ClientError,
+        discord.GatewayNotFound,
+        discord.DiscordServerError,
+    ) as err:
+        # the proxy's address is left out: it may carry a user name and password
+        through = " through the proxy" if proxy else ""
+        reason = " ".join(str(err).split()) or type(err).__name__
+        raise DiscordUnreachable(
+            f"cannot reach Discord{through}: {reason}; check the network and try again"
         ) from None

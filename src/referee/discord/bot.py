@@ -48,7 +48,6 @@ log = logging.getLogger("referee.discord")
 #: Seconds between two looks at the turn clocks.
 CLOCK_EVERY = 5
 
-
 #: What `~spar:reveal NAME KEY...` may name: MSV's CS and the SRP-10 hidden stats.
 REVEALABLE = ("cs", "skills", "defense", "avoid", "armor", "pm", "spirit")
 
@@ -69,6 +68,7 @@ class RefereeBot(commands.Bot):
     def __init__(
         self, store: Store, prefix: str, public_url: str | None,
         wanted: discord.Intents | None = None, entropy: Entropy = SECURE_ENTROPY,
+        proxy: str | None = None,
     ) -> None:  # fmt: skip
         self.desk = Desk(store, public_url, entropy)
         self.clock = TurnClock(self.desk)
@@ -76,7 +76,7 @@ class RefereeBot(commands.Bot):
         super().__init__(
             command_prefix=self._prefix, intents=wanted or intents(), help_command=None,
             case_insensitive=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=discord.AllowedMentions.none(), proxy=proxy,
         )  # fmt: skip
         self.proxies = ProxyDoor(self, self.desk)
         _register(self)
@@ -478,14 +478,15 @@ def _register(bot: RefereeBot) -> None:
 def build_bot(
     store: Store, *, prefix: str = "~", public_url: str | None = None,
     wanted: discord.Intents | None = None, entropy: Entropy = SECURE_ENTROPY,
+    proxy: str | None = None,
 ) -> RefereeBot:  # fmt: skip
     """The `discord.ext.commands.Bot` over `store`, ready to start with `bot.start(token)`.
 
     `wanted` replaces the intents (nothing in the project passes it: the tests run with the
-    production intents);
-    `entropy` the server seeds' source (the OS's; only tests pass a deterministic one).
+    production intents); `entropy` the server seeds' source (the OS's; only tests pass a
+    deterministic one); `proxy` the HTTP proxy that Discord is reached through (discord.py's).
     """
-    return RefereeBot(store, check_prefix(prefix), public_url, wanted, entropy)
+    return RefereeBot(store, check_prefix(prefix), public_url, wanted, entropy, proxy)
 
 
 def check_prefix(prefix: str) -> str:
