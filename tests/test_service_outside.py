@@ -42,3 +42,94 @@ def test_why_not_refuses_a_fighters_own_terms_as_the_action_does(
             "actor": me, "kind": "attack", "target": foe, "why_not": None,
         }  # fmt: skip
     assert chain(shared_live, bid) == before
+
+
+# -- a character's name follows a fighter's rules -------------------------------------------------
+
+
+def characters_of(live: LiveServer, key: str) -> list[dict[str, Any]]:
+    listed = live.get("/api/characters", key)
+    assert listed.status_code == 200, listed.text
+    return list(listed.json()["characters"])
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("Referee", "character name 'Referee' is reserved"),
+        ("OnlineHost", "character name 'OnlineHost' is reserved"),
+        ("0nlineHost", "character name '0nlineHost' is reserved (it looks like OnlineHost)"),
+        ("Bob 6-sided", "character name 'Bob 6-sided' has '-sided' in it"),
+    ],
+)
+def test_a_character_may_not_take_a_name_no_fighter_may(
+    shared_live: LiveServer, name: str, why: str
+) -> None:
+    """A character's name is a fighter's (docs/api.md, "Bounds"): one no fighter may take (a
+    reserved one, one drawn like it, one with the host's `-sided`) is 400 when it is saved or
+    renamed, by the API or a chat line, and nothing is kept; never a character that no bout
+    can take."""
+    made = shared_live.post(
+        "/api/characters", json={"name": "Rask", "system": "msv", "sheet": {"cs": 65}}
+    )
+    assert made.status_code == 201, made.text
+    key, rask = made.json()["key"], made.json()["character"]
+    body = {"name": name, "system": "msv", "sheet": {"cs": 65}}
+    for refused in (
+        shared_live.post("/api/characters", json=body),
+        shared_live.post("/api/characters", key, json=body),
+        shared_live.request("PATCH", f"/api/characters/{rask['id']}", key, json={"name": name}),
+    ):
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["message"].startswith(why)
+    assert characters_of(shared_live, key) == [rask]
+    bout = shared_live.post("/api/bouts", json={"system": "msv", "name": "Names"}).json()
+    said = shared_live.post(
+        f"/api/bouts/{bout['id']}/chat",
+        content=f"char new {name} cs=50",
+        headers={"content-type": "text/plain", "X-Character-Key": key},
+    )
+    assert said.status_code == 400 and said.text.startswith(f"error: {why}"), said.text
+    assert characters_of(shared_live, key) == [rask]
+
+
+def test_one_key_holds_one_character_of_a_name(shared_live: LiveServer) -> None:
+    """The doors name a key's characters (`char set NAME`, `join NAME`, `~char set NAME`) in any
+    letter case or width, so one key may not hold two of one name: a second is 409 when it is
+    saved or renamed to it, by the API or a chat line, and nothing is kept. Another key's
+    character of the same name is no conflict, nor a character renamed to its own name."""
+    made = shared_live.post(
+        "/api/characters", json={"name": "Tarl", "system": "msv", "sheet": {"cs": 65}}
+    )
+    key, tarl = made.json()["key"], made.json()["character"]
+    other = shared_live.post(
+        "/api/characters", key, json={"name": "Rask", "system": "msv", "sheet": {"cs": 60}}
+    ).json()["character"]
+    for name in ("Tarl", "tarl", "TARL", "Ｔａｒｌ"):
+        body = {"name": name, "system": "msv", "sheet": {"cs": 50}}
+        refused = shared_live.post("/api/characters", key, json=body)
+        assert refused.status_code == 409, refused.text
+        assert refused.json() == {
+            "error": "conflict",
+            "message": "this key already holds a character called 'Tarl'",
+        }
+        renamed = shared_live.request(
+            "PATCH", f"/api/characters/{other['id']}", key, json={"name": name}
+        )
+        assert renamed.status_code == 409, renamed.text
+    bout = shared_live.post("/api/bouts", json={"system": "msv", "name": "Twins"}).json()
+    said = shared_live.post(
+        f"/api/bouts/{bout['id']}/chat",
+        content="char new tarl cs=50",
+        headers={"content-type": "text/plain", "X-Character-Key": key},
+    )
+    assert said.status_code == 409, said.text
+    assert said.text == "error: this key already holds a character called 'Tarl'"
+    assert characters_of(shared_live, key) == [other, tarl]
+    # Another key's Tarl is its own; a character may keep its own name in another case.
+    body = {"name": "Tarl", "system": "msv", "sheet": {"cs": 50}}
+    assert shared_live.post("/api/characters", json=body).status_code == 201
+    again = shared_live.request(
+        "PATCH", f"/api/characters/{tarl['id']}", key, json={"name": "TARL"}
+    )
+    assert again.status_code == 200 and again.json()["name"] == "TARL", again.text
