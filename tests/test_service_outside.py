@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.service_fixtures import LiveServer
@@ -133,3 +136,60 @@ def test_one_key_holds_one_character_of_a_name(shared_live: LiveServer) -> None:
         "PATCH", f"/api/characters/{tarl['id']}", key, json={"name": "TARL"}
     )
     assert again.status_code == 200 and again.json()["name"] == "TARL", again.text
+
+
+# -- an evening never forks ----------------------------------------------------------------------
+
+
+def listed_ids(live: LiveServer) -> list[str]:
+    return [b["id"] for b in live.get("/api/bouts").json()]
+
+
+@pytest.mark.parametrize("closed_first", [False, True], ids=["running", "closed"])
+def test_a_fight_has_one_next_fight(live: LiveServer, closed_first: bool) -> None:
+    """`POST .../next` makes a fight's next fight once (docs/srp.md, "An evening"): it revokes
+    the fight's referee token with it, as a hand-over does, so asking again (the fight already
+    closed) cannot open a second bout that follows the same one, carries the same fighters and
+    passes `check_evening` as the first does: a referee could play both and keep the better.
+    A retry with the request's Idempotency-Key still gets the first answer."""
+    bid, ref, _ = srp_bout(live)
+    if closed_first:  # the referee closes the fight, then starts the next one
+        assert live.post(f"/api/bouts/{bid}/close", ref).status_code == 200
+    key = {"Idempotency-Key": "next-1"}
+    first = live.post(f"/api/bouts/{bid}/next", ref, json={"name": "Barrow"}, headers=key)
+    assert first.status_code == 200, first.text
+    after = (chain(live, bid), listed_ids(live))
+    again = live.post(f"/api/bouts/{bid}/next", ref, json={"name": "Barrow"}, headers=key)
+    assert again.status_code == 200 and again.content == first.content
+    for headers in ({}, {"Idempotency-Key": "next-2"}):
+        fork = live.post(f"/api/bouts/{bid}/next", ref, json={"name": "Fork"}, headers=headers)
+        assert fork.status_code == 401, fork.text
+        assert fork.json() == {"error": "unauthorized", "message": "unknown token"}
+    assert (chain(live, bid), listed_ids(live)) == after
+    assert first.json()["id"] in after[1]
+    # The new fight's referee goes on as ever.
+    new_ref = first.json()["referee_token"]
+    assert live.post(f"/api/bouts/{first.json()['id']}/initiative", new_ref).status_code == 200
+
+
+def test_two_next_fights_asked_at_once_make_one(live: LiveServer) -> None:
+    """Two requests for the next fight of one bout at once (threads against the server): one
+    is answered with the new bout, the other refused, and one bout follows it."""
+    bid, ref, _ = srp_bout(live)
+    before = listed_ids(live)
+    start = threading.Barrier(2)
+
+    def ask(name: str) -> httpx.Response:
+        with httpx.Client(base_url=live.url, timeout=60) as client:
+            start.wait(timeout=30)
+            return client.post(
+                f"/api/bouts/{bid}/next",
+                headers={"Authorization": f"Bearer {ref}"},
+                json={"name": name},
+            )
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(ask, ["One", "Two"]))
+    assert sorted(a.status_code for a in answers) == [200, 401], [a.text for a in answers]
+    made = [b for b in listed_ids(live) if b not in before]
+    assert made == [next(a.json()["id"] for a in answers if a.status_code == 200)]
