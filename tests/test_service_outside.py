@@ -193,3 +193,49 @@ def test_two_next_fights_asked_at_once_make_one(live: LiveServer) -> None:
     assert sorted(a.status_code for a in answers) == [200, 401], [a.text for a in answers]
     made = [b for b in listed_ids(live) if b not in before]
     assert made == [next(a.json()["id"] for a in answers if a.status_code == 200)]
+
+
+# -- the glance says nothing of a hidden stat ------------------------------------------------------
+
+#: An SRP fighter with PM and Spirit (SRP-17), whose spirit combat the rules may refuse by its PM.
+SPIRITED = {
+    "hits": 12, "skills": {"sword": 14}, "defense": 12, "armor": 2,
+    "weapons": [{"name": "sword", "damage": 3}], "pm": 5, "spirit": 5,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("hidden_one", "values", "legal"),
+    [
+        ("Ann", (0, 5), {"attack": ["Bran"], "pass": []}),
+        ("Bran", (-1, 5), {"attack": ["Bran"], "spirit": ["Bran"], "pass": []}),
+    ],
+    ids=["the actor's PM", "the target's PM"],
+)
+def test_the_glance_lists_the_same_actions_whatever_a_hidden_stat_is(
+    shared_live: LiveServer, hidden_one: str, values: tuple[int, int], legal: dict[str, Any]
+) -> None:
+    """The glance is anyone's (no token; docs/api.md): its legal actions must not follow from a
+    hidden stat. Ann acts first; a spirit combat is refused before its dice when her side is at
+    0 PM (SRP-17, `spirit_at_zero = end`) or when its target has passed out (-1 PM). With that
+    PM hidden, two bouts that differ only in it glance alike, the hidden PM counted as an SRP
+    sheet's default, 0 (so Ann's own spirit combat is not offered: the action decides); the
+    referee's `why-not` still tells them apart, and the action itself is refused as ever."""
+    seen = []
+    for pm in values:
+        listed = {"system": "srp", "name": "Ghosts", "rules": {"turn_order": "listed"}}
+        made = shared_live.post("/api/bouts", json=listed)
+        bid, ref = made.json()["id"], made.json()["referee_token"]
+        for name in ("Ann", "Bran"):
+            mine = name == hidden_one
+            body = {"name": name, "sheet": {**SPIRITED, "pm": pm if mine else 5}}
+            body["hidden"] = ["pm"] if mine else []
+            assert shared_live.post(f"/api/bouts/{bid}/fighters", ref, json=body).status_code == 201
+        assert shared_live.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
+        glanced = shared_live.get(f"/api/bouts/{bid}/glance")
+        assert glanced.status_code == 200, glanced.text
+        seen.append(glanced.json()["actions"])
+        asked = {"actor": "Ann", "kind": "spirit", "target": "Bran"}
+        why = shared_live.get(f"/api/bouts/{bid}/why-not", ref, params=asked).json()["why_not"]
+        assert (why is None) is (pm == 5)
+    assert seen[0] == seen[1] == legal
