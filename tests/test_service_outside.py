@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.service_fixtures import LiveServer
+from tests.test_judge_api import EXAMPLE
 from tests.test_service_trust import chain, srp_bout, whose_turn
 
 # -- why-not says what the action itself would say ----------------------------------------------
@@ -239,3 +240,42 @@ def test_the_glance_lists_the_same_actions_whatever_a_hidden_stat_is(
         why = shared_live.get(f"/api/bouts/{bid}/why-not", ref, params=asked).json()["why_not"]
         assert (why is None) is (pm == 5)
     assert seen[0] == seen[1] == legal
+
+
+# -- a rule pack's whole numbers may be written 15.0 ---------------------------------------------
+
+
+def test_a_rule_packs_whole_numbers_may_be_written_with_a_point(shared_live: LiveServer) -> None:
+    """docs/api.md, "Bounds": a whole number may be written `62` or `62.0` (JSON Schema calls
+    both integers), never `"62"`, `true` or `62.5`. So in a rule pack too (a bout's `rules`,
+    the judge's, the lab's `pack`): `15.0` is read as 15, the same answer as `15`; `15.5` is
+    refused as before, and nothing is made."""
+    made = shared_live.post(
+        "/api/bouts",
+        json={"system": "msv", "name": "Points", "rules": {"band_width": 10.0, "damage_cap": 5.0}},
+    )
+    assert made.status_code == 201, made.text
+    opened = shared_live.get(f"/api/bouts/{made.json()['id']}/log").json()[0]["payload"]["rules"]
+    assert (opened["band_width"], opened["damage_cap"]) == (10, 5)
+    assert type(opened["band_width"]) is int
+    listed = shared_live.get("/api/bouts").json()
+    for wrong in (10.5, "10", True):
+        refused = shared_live.post(
+            "/api/bouts", json={"system": "msv", "name": "Points", "rules": {"band_width": wrong}}
+        )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "bad_rule_pack"
+    assert shared_live.get("/api/bouts").json() == listed
+    log = EXAMPLE.read_text(encoding="utf-8")
+    judged = [
+        shared_live.post("/api/judge", json={"log": log, "rules": {"band_width": width}})
+        for width in (10, 10.0)
+    ]
+    assert [j.status_code for j in judged] == [200, 200], judged[1].text
+    assert judged[0].json() == judged[1].json()
+    analysed = [
+        shared_live.post("/api/lab/analyse", json={"pack": {"damage_cap": cap}, "step": 20})
+        for cap in (5, 5.0)
+    ]
+    assert [a.status_code for a in analysed] == [200, 200], analysed[1].text
+    assert analysed[0].json() == analysed[1].json()
