@@ -279,3 +279,29 @@ def test_a_rule_packs_whole_numbers_may_be_written_with_a_point(shared_live: Liv
     ]
     assert [a.status_code for a in analysed] == [200, 200], analysed[1].text
     assert analysed[0].json() == analysed[1].json()
+
+
+def test_a_join_without_its_character_key_names_the_header_it_is_sent_in(
+    shared_live: LiveServer,
+) -> None:
+    """`POST .../characters` takes the key as `X-Character-Key` (its Authorization is the bout's
+    token): without one, the 401 says that header, not `Authorization: Bearer`, which would
+    send a client's key where the route never reads it. Nothing is stored."""
+    made = shared_live.post(
+        "/api/characters", json={"name": "Rask", "system": "msv", "sheet": {"cs": 65}}
+    )
+    bout = shared_live.post("/api/bouts", json={"system": "msv", "name": "Keys"}).json()
+    bid, ref = bout["id"], bout["referee_token"]
+    before = chain(shared_live, bid)
+    body = {"character": made.json()["character"]["id"]}
+    for token in (None, ref):
+        refused = shared_live.post(f"/api/bouts/{bid}/characters", token, json=body)
+        assert refused.status_code == 401, refused.text
+        assert refused.json() == {
+            "error": "unauthorized",
+            "message": "this needs a character key (X-Character-Key: ck_...)",
+        }
+    assert chain(shared_live, bid) == before
+    # The key's own routes take it as the bearer token, and say so.
+    listed = shared_live.get("/api/characters")
+    assert listed.json()["message"] == "this needs a character key (Authorization: Bearer ck_...)"

@@ -66,10 +66,11 @@ def new_character_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-def checked_key(key: object) -> str:
-    """`key` when it is written as a key is (401 otherwise, never saying it back)."""
+def checked_key(key: object, sent: str = "Authorization: Bearer") -> str:
+    """`key` when it is written as a key is (401 otherwise, never saying it back); `sent`:
+    how the route takes it, said when it is missing."""
     if not isinstance(key, str) or not key:
-        raise AuthError("this needs a character key (Authorization: Bearer ck_...)")
+        raise AuthError(f"this needs a character key ({sent} ck_...)")
     if not _KEY.match(key):
         raise AuthError("that is not a character key (ck_ and 32 letters, digits, - or _)")
     return key
