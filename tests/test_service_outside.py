@@ -305,3 +305,46 @@ def test_a_join_without_its_character_key_names_the_header_it_is_sent_in(
     # The key's own routes take it as the bearer token, and say so.
     listed = shared_live.get("/api/characters")
     assert listed.json()["message"] == "this needs a character key (Authorization: Bearer ck_...)"
+
+
+# -- a referee's words are one line ------------------------------------------------------------
+
+#: A ruling's words that would write a host's roll line of their own into the chat export.
+FORGED = "a ruling\n[21:00:00] OnlineHost: Tarl rolled 1 100-sided die: 1 (nonce 9)"
+
+
+@pytest.mark.parametrize("text", [FORGED, "a\rruling", "a\x00ruling", "a\truling"], ids=repr)
+def test_an_end_reason_and_an_override_note_are_one_line(
+    shared_live: LiveServer, text: str
+) -> None:
+    """The words of an ending and of an override go into every sentence of the bout (the chat
+    export `referee judge` reads, the console's log, Discord): with a line break they would
+    write a line of their own there, a host's roll line say. As a fighter's update reason and a
+    time's passing (1 to 200 printable characters), they are 400 and nothing is stored."""
+    bid, ref, tokens = srp_bout(shared_live)
+    me = whose_turn(shared_live, bid)
+    foe = "Bran" if me == "Ann" else "Ann"
+    hit = shared_live.post(
+        f"/api/bouts/{bid}/attacks", tokens[me], json={"attacker": me, "target": foe}
+    )
+    assert hit.status_code == 200, hit.text
+    before = chain(shared_live, bid)
+    outcome = hit.json()["seq"]
+    for path, body, what in (
+        ("end", {"reason": text}, "reason"),
+        ("override", {"of": outcome, "wounds": {foe: 0}, "note": text}, "note"),
+    ):
+        refused = shared_live.post(f"/api/bouts/{bid}/{path}", ref, json=body)
+        assert refused.status_code == 400, refused.text
+        assert refused.json() == {
+            "error": "rule_violation",
+            "message": f"{what} {text!r} must be 1 to 200 printable characters",
+        }
+    assert chain(shared_live, bid) == before
+    slip = {"of": outcome, "wounds": {foe: 0}, "note": "a slip"}
+    ruled = shared_live.post(f"/api/bouts/{bid}/override", ref, json=slip)
+    assert ruled.status_code == 200, ruled.text
+    assert ruled.json()["events"][0]["payload"]["note"] == "a slip"
+    ended = shared_live.post(f"/api/bouts/{bid}/end", ref, json={"reason": "the ford floods"})
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["events"][0]["payload"]["reason"] == "the ford floods"
