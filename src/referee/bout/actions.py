@@ -187,12 +187,18 @@ class _NoDice:
 
 
 def why_not(
-    state: BoutState, actor: str, kind: str, options: Mapping[str, Any], rules: RuleSystem
+    state: BoutState,
+    actor: str,
+    kind: str,
+    options: Mapping[str, Any],
+    rules: RuleSystem,
+    by: str = REFEREE,
 ) -> str | None:
-    """Why `actor` may not take the action `kind` with `options` now, or None if it may: the
-    engine's own checks of an action (the bout running, its turn, the rule system's conditions)
-    and the rule system's own check of the action, run up to the first die it would throw
-    (nothing is thrown or stored). A client offers only the actions this allows.
+    """Why `actor` may not take the action `kind` with `options` now, asked by `by`, or None if
+    it may: the engine's own checks of an action (the bout running, the referee's terms only
+    from the referee, its turn, the rule system's conditions) and the rule system's own check
+    of the action, run up to the first die it would throw (nothing is thrown or stored). A
+    client offers only the actions this allows.
 
     >>> from referee.systems.base import find_system
     >>> why_not(BoutState(), "Tarl", "attack", {}, find_system("msv")())
@@ -206,6 +212,9 @@ def why_not(
         fighter = state.fighter(actor)
         if kind not in rules.actions:
             raise RuleError(f"unknown action {kind!r}")
+        if not REFEREE_TERMS.isdisjoint(options):  # as `act` checks them, before the turn
+            terms = sorted(REFEREE_TERMS & set(options))
+            check(by, "circumstances", fighter.name, what=", ".join(terms))
         if state.current != fighter.name:
             raise ConflictError(f"out of turn: it is {state.current}'s turn, not {actor}'s")
         reason = rules.blocked(fighter, kind)

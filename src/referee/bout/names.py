@@ -328,19 +328,19 @@ def name(text: object, what: str) -> str:
     return value
 
 
-def _not_taken(value: str, others: Iterable[str]) -> None:
-    """RuleError or ConflictError if a fighter's name passes for a reserved name, for a host's
-    roll line, or for one of `others`."""
+def _not_taken(value: str, others: Iterable[str], what: str = "fighter name") -> None:
+    """RuleError or ConflictError if a fighter's name (`what`) passes for a reserved name, for
+    a host's roll line, or for one of `others`."""
     shape = skeleton(value)
     if key(value) in RESERVED:
-        raise RuleError(f"fighter name {value!r} is reserved")
+        raise RuleError(f"{what} {value!r} is reserved")
     for reserved in RESERVED:
         if shape == skeleton(reserved):
             shown = {"onlinehost": "OnlineHost"}.get(reserved, reserved.capitalize())
-            raise RuleError(f"fighter name {value!r} is reserved (it looks like {shown})")
+            raise RuleError(f"{what} {value!r} is reserved (it looks like {shown})")
     if skeleton(HOST_WORD) in shape:
         raise RuleError(
-            f"fighter name {value!r} has {HOST_WORD!r} in it, the word of the host's roll lines"
+            f"{what} {value!r} has {HOST_WORD!r} in it, the word of the host's roll lines"
         )
     for other in others:
         if same_name(value, other):
@@ -349,6 +349,21 @@ def _not_taken(value: str, others: Iterable[str]) -> None:
             raise ConflictError(
                 f"fighter name {value!r} looks like {other!r}, who is already fighting"
             )
+
+
+def character_name(text: object) -> str:
+    """A saved character's name: one it can fight under (`fighter_name`'s rules but the other
+    fighters', which are each bout's), so no character is kept that no bout would take.
+
+    >>> character_name("Referee")
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: character name 'Referee' is reserved
+    """
+    value = _shown(text, "character name")
+    _not_taken(value, (), "character name")
+    _unmixed(value, "character name")
+    return value
 
 
 def fighter_name(text: object, others: Iterable[str] = ()) -> str:

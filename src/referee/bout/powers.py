@@ -82,14 +82,14 @@ def _conditions(conditions: object) -> dict[str, int | None]:
     return out
 
 
-def reason_text(reason: object, required: bool = False) -> str | None:
-    """A reason as the referee gave it: text of 1..200 printable characters (None when not
-    given and not required)."""
+def reason_text(reason: object, required: bool = False, what: str = "reason") -> str | None:
+    """A reason (`what`: a note) as the referee gave it: text of 1..200 printable characters,
+    one line (None when not given and not required)."""
     if reason in (None, "") and not required:
         return None
     ok = isinstance(reason, str) and 0 < len(reason.strip()) <= MAX_REASON
     if not ok or any(ord(ch) < 32 for ch in str(reason)):
-        raise RuleError(f"reason {reason!r} must be 1 to {MAX_REASON} printable characters")
+        raise RuleError(f"{what} {reason!r} must be 1 to {MAX_REASON} printable characters")
     return str(reason).strip()
 
 

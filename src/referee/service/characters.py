@@ -34,8 +34,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.bout.names import name as checked_name
-from referee.errors import AuthError, LimitError, RuleError
+from referee.bout.names import character_name, same_name
+from referee.errors import AuthError, ConflictError, LimitError, RuleError
 from referee.ledger.seal import HIDDEN
 from referee.service.bouts import Caller, RefereeService
 from referee.store import CharacterRecord, Role, Store
@@ -66,10 +66,11 @@ def new_character_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-def checked_key(key: object) -> str:
-    """`key` when it is written as a key is (401 otherwise, never saying it back)."""
+def checked_key(key: object, sent: str = "Authorization: Bearer") -> str:
+    """`key` when it is written as a key is (401 otherwise, never saying it back); `sent`:
+    how the route takes it, said when it is missing."""
     if not isinstance(key, str) or not key:
-        raise AuthError("this needs a character key (Authorization: Bearer ck_...)")
+        raise AuthError(f"this needs a character key ({sent} ck_...)")
     if not _KEY.match(key):
         raise AuthError("that is not a character key (ck_ and 32 letters, digits, - or _)")
     return key
@@ -164,7 +165,7 @@ def create(
     """A new character, in one transaction: under `key`, or under a new key made now (handed
     back once, as `key`)."""
     stats, hidden = checked_sheet(system, sheet, hidden)
-    shown = checked_name(name, "character name")
+    shown = character_name(name)
     kept = checked_gear(gear)
     with store.unit():
         fresh = key is None
@@ -175,6 +176,7 @@ def create(
             key = known_key(store, key)
             if store.count_characters(key) >= MAX_CHARACTERS:
                 raise LimitError(f"a key holds at most {MAX_CHARACTERS} characters")
+            _name_free(store, key, shown)
         record = store.add_character(
             key, new_character_id(), name=shown, system=system, sheet=stats,
             gear=kept, hidden=hidden,
@@ -218,13 +220,24 @@ def change(
             last.sheet if sheet is None else sheet,
             last.hidden if hidden is None else hidden,
         )
+        if name is not None:
+            name = character_name(name)
+            _name_free(store, found, name, character_id)
         record = store.change_character(
             found, character_id,
-            name=last.name if name is None else checked_name(name, "character name"),
+            name=last.name if name is None else name,
             system=last.system, sheet=stats,
             gear=last.gear if gear is None else checked_gear(gear), hidden=hide,
         )  # fmt: skip
     return view(record)
+
+
+def _name_free(store: Store, key: str, name: str, renamed: str | None = None) -> None:
+    """ConflictError (409) when another of `key`'s characters than `renamed` has `name` in any
+    letter case or width: every door finds a key's character by its name."""
+    for other in store.characters_of(key):
+        if other.id != renamed and same_name(other.name, name):
+            raise ConflictError(f"this key already holds a character called {other.name!r}")
 
 
 def retire(store: Store, key: str, character_id: str) -> None:

@@ -5,7 +5,8 @@ a new bout whose header names it (`follows`, `follows_head`, `clock`: `referee.b
 carries every fighter into it as it ended that fight (each with a token of its own in the new
 bout), lets the play time pass that the referee says (`time_passed`, and what the rules
 restore with it), and writes each of the referee's changes between the fights with its
-reason. All of it, the close included, is stored together or not at all.
+reason. All of it, the close included, is stored together or not at all; the fight's referee
+token is revoked with it, so a fight has one next fight (an evening never forks).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.bout import evening
 from referee.bout.permissions import check
+from referee.errors import AuthError
 from referee.service.callers import Caller, new_token
 
 if TYPE_CHECKING:
@@ -41,6 +43,11 @@ def next_fight(
         if not last.closed:
             service.close(bout_id, caller)
             last = service.state(bout_id)
+        # A fight has one next fight: its referee token goes with this one (as at a hand-over),
+        # so no second bout can follow it, carry its fighters and pass for the evening's. Two
+        # asked at once: the one that finds the token already gone is refused.
+        if not service.store.revoke_referee_tokens(bout_id):
+            raise AuthError("unknown token")
         tie = evening.link(bout_id, service.records(bout_id), last)
         carried = evening.carry(last, leave)
         made = service.create_bout(

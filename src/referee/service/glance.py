@@ -13,7 +13,10 @@ after SEQ, so polling a quiet bout costs a few bytes.
 The actions legal now are the rule system's own answer: each action kind of the system is
 tried for the fighter whose action it is, against each foe standing (or with no target), with
 dice that stop it at its first throw. An action the rules refuse before any die is thrown is
-not legal now; one that reaches its dice (or needs none) is. Nothing is stored or thrown.
+not legal now; one that reaches its dice (or needs none) is. Nothing is stored or thrown. The
+rules are asked of the fighters as anyone may know them: a stat still hidden counts as its rule
+system's default (an SRP sheet without it: no skills, 0 PM), since the rules' checks may read it
+(SRP-17: no spirit combat from a side at 0 PM) and this answer is anyone's.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any
 
 from referee.bout.actions import why_not
 from referee.bout.state import BoutState, Fighter, Status
+from referee.errors import RefereeError
 from referee.service.bouts import ANONYMOUS, RefereeService, rule_system
 from referee.systems.base import RuleSystem
 from referee.vocabulary import JSON
@@ -164,6 +168,7 @@ def legal_actions(system: RuleSystem, state: BoutState) -> dict[str, JSON]:
     if actor is None or state.status is not Status.RUNNING or state.closed:
         return {}
     ground = _off_the_map(state) if state.rules.get("world_positions") else state
+    ground = _as_known(system, ground)
     fighter = ground.fighter(actor)
     legal: dict[str, JSON] = {}
     for kind in system.actions:
@@ -186,6 +191,23 @@ def _off_the_map(state: BoutState) -> BoutState:
         for f in state.fighters
     )
     return replace(state, fighters=fighters)
+
+
+def _as_known(system: RuleSystem, state: BoutState) -> BoutState:
+    """The state with each stat still hidden at its rule system's default: the stats checked as
+    a sheet without them (a rule system that cannot make one keeps them: MSV's only hideable
+    stat, its CS, is read by no check before the die)."""
+    if not any(f.hidden for f in state.fighters):
+        return state
+    fighters = []
+    for f in state.fighters:
+        shown = {k: v for k, v in f.stats.items() if k not in f.hidden}
+        try:
+            known = dict(system.check_stats(shown)) if f.hidden else f.stats
+        except RefereeError:
+            known = f.stats
+        fighters.append(replace(f, stats=known))
+    return replace(state, fighters=tuple(fighters))
 
 
 def _tried(system: RuleSystem, state: BoutState, actor: str, kind: str, target: str | None) -> bool:

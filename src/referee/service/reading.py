@@ -151,7 +151,8 @@ class BoutReader:
             asked: dict[str, Any] = dict(options or {})
             if target is not None:
                 asked["target"] = target
-            reason = rules_why_not(state, actor, kind, asked, self.cache.system(bout_id, state))
+            rules = self.cache.system(bout_id, state)
+            reason = rules_why_not(state, actor, kind, asked, rules, by=caller.who)
         return {"actor": actor, "kind": kind, "target": target, "why_not": reason}
 
     def scoreboard(self, bout_id: str) -> list[dict[str, JSON]]:

@@ -139,8 +139,8 @@ def routes(ask: Ask, router: APIRouter) -> None:
             await write.once(
                 body,
                 lambda caller: ch.join_character(
-                    service, bout_id, caller, ch.checked_key(key), body.character, body.side,
-                    body.client_seed, body.hide,
+                    service, bout_id, caller, ch.checked_key(key, f"{ch.KEY_HEADER}:"),
+                    body.character, body.side, body.client_seed, body.hide,
                 ),
             )
         )  # fmt: skip

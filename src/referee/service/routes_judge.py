@@ -21,7 +21,7 @@ from pydantic import Field
 
 from referee.ledger.signatures import EXPORT_FIELD
 from referee.service.judge_worker import in_worker, judged
-from referee.service.models import Strict
+from referee.service.models import RulePack, Strict
 from referee.transcripts.format_files import MAX_FORMAT_FILE
 
 #: The path of the judge, and the largest body it takes (a pasted log, or one with its export).
@@ -45,7 +45,7 @@ class JudgeLog(Strict):
 
     log: str = Field(max_length=MAX_JUDGE_BODY, examples=["OnlineHost: Tarl rolled ..."])
     fighters: list[str] = Field(default_factory=list, max_length=8, examples=[["Tarl=65"]])
-    rules: dict[str, Any] | None = None
+    rules: RulePack | None = None
     export: dict[str, Any] | None = None
     key: str | None = Field(default=None, max_length=2048, examples=[None])
     format_files: list[FormatFile] = Field(default_factory=list, max_length=4)

@@ -22,7 +22,7 @@ from referee.analysis.msv_matrix import win_matrix
 from referee.errors import LimitError, RefereeError
 from referee.lab.msv_packs import build_ladder, compare_rows, skill_range
 from referee.lab.svg import heat_map_svg
-from referee.service.models import Strict
+from referee.service.models import RulePack, Strict
 from referee.systems.formula import parse_formula
 from referee.systems.msv.rules import FORMULA_KEYS, default_rules, rules_from_mapping
 
@@ -40,9 +40,7 @@ router = APIRouter()
 class LabRequest(Strict):
     """A pack to analyse and the CS range and ladder to show."""
 
-    pack: dict[str, Any] = Field(
-        default_factory=dict, examples=[{"damage": "min(5, ceil(roll / 12))"}]
-    )
+    pack: RulePack = Field(default_factory=dict, examples=[{"damage": "min(5, ceil(roll / 12))"}])
     low: int = Field(40, alias="from", ge=0, le=1000)
     high: int = Field(100, alias="to", ge=0, le=1000)
     step: int = Field(5, ge=1, le=100)

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from referee.bout import commands as c
+from referee.bout.powers import reason_text
 from referee.service import models as m
 from referee.service.routing import Ask, Write, Writer, events_answer
 
@@ -51,15 +52,15 @@ def routes(ask: Ask, router: APIRouter) -> None:
     @router.post("/api/bouts/{bout_id}/end", tags=["referee"])
     async def end(bout_id: str, write: Writer, body: m.End | None = None) -> dict[str, Any]:
         """End the bout, naming the winning side (or none)."""
-        command = c.End(
-            body.winner if body else None, (body.reason if body else None) or "ended by the referee"
-        )
+        # One line, as every reason of the referee's: its sentence is a line of the chat export.
+        reason = reason_text(body.reason) if body else None
+        command = c.End(body.winner if body else None, reason or "ended by the referee")
         return await command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/override", tags=["referee"])
     async def override(bout_id: str, body: m.Override, write: Writer) -> dict[str, Any]:
         """Replace an outcome's wounds (SRP-20); the original stays in the log beside it."""
-        command = c.Override(body.of, body.wounds, body.note)
+        command = c.Override(body.of, body.wounds, reason_text(body.note, what="note") or "")
         return await command_route(bout_id, body, command, write)
 
     @router.post("/api/bouts/{bout_id}/handover", tags=["referee"])

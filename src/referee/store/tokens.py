@@ -70,6 +70,18 @@ class Tokens(StoreCore):
             insert_token(conn, bout_id, token, Role.FIGHTER, fighter)
         return TokenRecord(bout_id, Role.FIGHTER, fighter)
 
+    def revoke_referee_tokens(self, bout_id: str) -> int:
+        """Revoke the bout's referee token (its evening went on to the next fight); how many
+        were revoked (0: another write revoked it first)."""
+        with self._guard(), write_transaction(self._engine) as conn:
+            bout_row(conn, bout_id, lock=True)
+            gone = conn.execute(
+                delete(TOKENS).where(
+                    TOKENS.c.bout_id == bout_id, TOKENS.c.role == Role.REFEREE.value
+                )
+            )
+        return int(gone.rowcount or 0)
+
     def revoke_fighter_tokens(self, bout_id: str, fighter: str) -> int:
         """Revoke every token of the fighter `fighter` (it quit or was removed); how many."""
         with self._guard(), write_transaction(self._engine) as conn:
