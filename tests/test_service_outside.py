@@ -175,7 +175,8 @@ def test_a_fight_has_one_next_fight(live: LiveServer, closed_first: bool) -> Non
 
 def test_two_next_fights_asked_at_once_make_one(live: LiveServer) -> None:
     """Two requests for the next fight of one bout at once (threads against the server): one
-    is answered with the new bout, the other refused, and one bout follows it."""
+    is answered with the new bout, the other refused, and one bout follows it (on SQLite and
+    PostgreSQL alike, whichever the race)."""
     bid, ref, _ = srp_bout(live)
     before = listed_ids(live)
     start = threading.Barrier(2)
@@ -191,7 +192,10 @@ def test_two_next_fights_asked_at_once_make_one(live: LiveServer) -> None:
 
     with ThreadPoolExecutor(2) as pool:
         answers = list(pool.map(ask, ["One", "Two"]))
-    assert sorted(a.status_code for a in answers) == [200, 401], [a.text for a in answers]
+    # The one asked second is refused either way: its token already revoked (401), or read
+    # while the first was running, and then the bout found closed by it (409).
+    codes = sorted(a.status_code for a in answers)
+    assert codes in ([200, 401], [200, 409]), [a.text for a in answers]
     made = [b for b in listed_ids(live) if b not in before]
     assert made == [next(a.json()["id"] for a in answers if a.status_code == 200)]
 
