@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,24 @@ def test_help_names_every_command_and_answers_each() -> None:
     for command in bot.commands:
         for said in (command.name, *command.aliases):
             assert command_help(said, bot.aliases()).startswith(f"~{command.name}"), said
+
+
+def test_a_discord_that_cannot_be_reached_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Discord's API at a port nothing listens on (a real refused connection): one line that
+    says so, never a traceback, never the token."""
+    import discord.http
+
+    with socket.socket() as probe:  # a port that was free a moment ago, and is closed now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    token = "A" * 24 + ".BBBBBB." + "C" * 27
+    result = CliRunner(env={"DISCORD_TOKEN": token}).invoke(
+        cli, ["discord", "--db", f"sqlite:///{tmp_path}/x.db"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: cannot reach Discord (")
+    assert result.stderr.endswith("): check this machine's network, DNS and firewall\n")
+    assert result.stderr.count("\n") == 1 and token not in result.stderr

@@ -20,6 +20,12 @@ class TokenError(RefereeError):
     code = "bad_token"
 
 
+class UnreachableError(RefereeError):
+    """Discord cannot be reached from here (no network, no DNS, a firewall)."""
+
+    code = "discord_unreachable"
+
+
 def read_token(environ: Mapping[str, str]) -> str:
     """The bot token from the environment; one clear error that never repeats it.
 
@@ -94,10 +100,16 @@ def discord_command(
         bot.proxies.pluralkit = PluralKit(pluralkit_api)
     click.echo(f"referee database: {store.url}")
     click.echo(f"referee bot starting with prefix {prefix!r} (Ctrl+C stops it)")
+    import aiohttp
     import discord
 
     try:
         bot.run(token, log_handler=None)
+    except (aiohttp.ClientError, OSError) as err:  # aiohttp's connection errors are OSErrors
+        said = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        raise UnreachableError(
+            f"cannot reach Discord ({said}): check this machine's network, DNS and firewall"
+        ) from None
     except discord.LoginFailure:
         raise TokenError(
             "Discord refused DISCORD_TOKEN: reset the bot's token in the Developer Portal"
