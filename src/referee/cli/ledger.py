@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -284,10 +285,23 @@ NOT_CLOSED = (
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """The export at `path`, whole or not at all: written into a file beside it, which then
+    takes its name (a failure leaves no half export, an older one there as it was, and no file
+    of its own behind). A path that is no regular file (`/dev/stdout`, a pipe) is written as it
+    is: replacing it would put a file where the device or the pipe was."""
     try:
+        if path.exists() and not path.is_file():
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
         fd, temp = tempfile.mkstemp(prefix=".export-", dir=path.parent or Path("."))
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+            raise
     except OSError as err:
         raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
