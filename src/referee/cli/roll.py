@@ -21,6 +21,7 @@ from referee.dice import (
 )
 from referee.dice.render import number
 from referee.errors import NotationError, RefereeError, ScriptError
+from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng, SystemRng
 
 MAX_FACES = 1000
@@ -147,7 +148,7 @@ def parse_faces(text: str) -> list[int]:
     """
     parts = [p.strip() for p in text.split(",")]
     for part in parts:
-        if not (part.isascii() and part.isdigit()):
+        if not is_whole(part):  # ASCII digits, and not more than any die's face has
             raise NotationError(
                 f"--faces takes whole numbers separated by commas, got {part!r} in {text!r}"
             )
