@@ -267,3 +267,37 @@ def test_spirit_json_carries_pm_after_each_round() -> None:
         [{"name": "Imp", "pm": 2}],
     ]
     assert data["ended"] == "Andrea is at 0 PM or below: Imp ends the combat"
+
+
+UNREAD_BYTE = "A\udcffB"  # the byte 0xff of a terminal in another encoding, as Python reads it
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["verify-roll", "--server-seed", "0" * 64, "--client-seed", UNREAD_BYTE, "--nonce", "0",
+          "--dice", "d6"], "--client-seed"),
+        (["verify-roll", "--server-seed", "0" * 64, "--client-seed", "x", "--nonce", "0",
+          "--dice", "d6", "--stream", f"act:{UNREAD_BYTE}"], "--stream"),
+        (["export", UNREAD_BYTE, "--db", "{db}"], "BOUT_ID"),
+        (["export", "b1", "--db", "{db}", "--token", UNREAD_BYTE], "--token"),
+        (["srp", "next-fight", UNREAD_BYTE, "--db", "{db}", "--token", "x"], "BOUT_ID"),
+        (["srp", "next-fight", "b1", "--db", "{db}", "--token", UNREAD_BYTE], "--token"),
+    ],
+    ids=["client-seed", "stream", "export-bout", "export-token", "next-bout", "next-token"],
+)  # fmt: skip
+def test_text_that_is_not_utf8_is_one_line(tmp_path: Path, args: list[str], named: str) -> None:
+    """A bout id, a token, a client seed or a stream is looked up or hashed as text: one that
+    holds a byte the terminal's encoding could not read is one line, not a traceback."""
+    from referee.store import Store
+
+    db = tmp_path / "bouts.db"
+    Store.open(str(db)).close()
+    given = [a.replace("{db}", str(db)) for a in args]
+    value = f"act:{UNREAD_BYTE}" if named == "--stream" else UNREAD_BYTE
+    assert run(*given) == (
+        2,
+        "",
+        f"error: {named} {value!r} is not UTF-8 text (a byte this terminal's encoding could "
+        "not read)\n",
+    )

@@ -8,6 +8,7 @@ import re
 import click
 
 from referee.cli.output import emit_json
+from referee.cli.typed import utf8_text
 from referee.errors import NotationError, RefereeError
 from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
@@ -62,15 +63,17 @@ def read_key_option(given: str) -> str:
     "--bout",
     "bout_id",
     metavar="ID",
+    callback=utf8_text,
     help="With LINEs: the bout they must be of (its id or its tag).",
 )
 @click.option("--server-seed", help="The revealed server seed (64 hex characters).")
-@click.option("--client-seed", help="The bout's whole client seed string.")
+@click.option("--client-seed", callback=utf8_text, help="The bout's whole client seed string.")
 @click.option("--nonce", type=click.IntRange(min=0), help="The roll's nonce.")
 @click.option("--dice", "dice_text", help="The roll's dice in order: d20,d20,d6.")
 @click.option(
     "--stream",
     metavar="NAME",
+    callback=utf8_text,
     help="The roll's stream, in a bout with dice streams (its roll events name it): "
     "act:NAME, free:NAME or referee.",
 )

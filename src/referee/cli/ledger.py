@@ -26,6 +26,7 @@ from referee.cli.ledger_expect import (
 )
 from referee.cli.ledger_expect import expect_hashes as expect_hashes  # callers import it here
 from referee.cli.output import echo, emit_json
+from referee.cli.typed import utf8_text
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
 from referee.ledger import Checker, Report, parse_export, verify_export
 from referee.ledger.canonical import same_json
@@ -218,7 +219,7 @@ def bout_json(doc: Any, asked: str | None) -> dict[str, Any]:
 
 
 @click.command("export")
-@click.argument("bout_id", metavar="BOUT_ID")
+@click.argument("bout_id", metavar="BOUT_ID", callback=utf8_text)
 @click.option(
     "--db",
     "db_url",
@@ -233,6 +234,7 @@ def bout_json(doc: Any, asked: str | None) -> dict[str, Any]:
     "--token",
     envvar="REFEREE_TOKEN",
     metavar="TOKEN",
+    callback=utf8_text,
     help="A token of the bout: the export shows what it grants (the referee's: everything, "
     "hidden stats included, before the close too). Without it, the export everyone gets "
     "[default: $REFEREE_TOKEN].",
