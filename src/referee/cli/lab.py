@@ -315,7 +315,9 @@ def _progress() -> Iterator[Progress]:
     show_default=True,
     help="Monte Carlo battles (at least 2: a standard error needs two).",
 )
-@click.option("--seed", type=int, help="Seed for the Monte Carlo (default: fresh).")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for the Monte Carlo (default: fresh)."
+)
 @click.option(
     "--exact/--monte-carlo",
     "exact",
