@@ -189,3 +189,18 @@ def test_a_face_longer_than_python_reads_is_one_line() -> None:
     )
     assert run("1d6", "--faces", "9" * 19)[2].startswith("error: --faces takes whole numbers")
     assert run("1d6", "--faces", "0006")[1] == "1d6 = [6] = 6\n"
+
+
+def test_odds_too_small_for_a_float_are_not_shown_as_0() -> None:
+    """The highest of 1,000 d10 is 1 with chance 10^-1000 and 2 with (2^1000 - 1) / 10^1000:
+    not 0, which a float would make of them."""
+    code, out, _ = run("{1000d10}kh1", "--odds")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()[2:7]]
+    assert [row[:2] for row in rows] == [
+        ["1", "1.000e-1000"],
+        ["2", "1.072e-699"],
+        ["3", "1.322e-523"],
+        ["4", "1.148e-398"],
+        ["5", "9.333e-302"],  # within a float's range: as before
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -136,8 +138,23 @@ def _show_p(p: Fraction, fractions: bool) -> str:
     if fractions:
         return str(p)
     if p and p < Fraction(1, 10**6):
-        return f"{float(p):.3e}"
+        return scientific(p)
     return f"{float(p) * 100:.4f}%"
+
+
+def scientific(p: Fraction) -> str:
+    """A small positive probability in scientific notation, to 4 figures, as a float prints it
+    (`1.234e-07`), also past a float's range, where it would print a chance that is not 0 as 0.
+
+    >>> scientific(Fraction(1, 3 * 10**7)), scientific(Fraction(1, 10**1000))
+    ('3.333e-08', '1.000e-1000')
+    """
+    if float(p) >= sys.float_info.min:  # a normal float: its own 4 figures
+        return f"{float(p):.3e}"
+    with localcontext() as exact:
+        exact.prec = 12
+        digits, exponent = f"{Decimal(p.numerator) / Decimal(p.denominator):.3e}".split("e")
+    return f"{digits}e-{-int(exponent):02d}"
 
 
 def parse_faces(text: str) -> list[int]:
