@@ -8,7 +8,7 @@ import re
 import click
 
 from referee.cli.output import emit_json
-from referee.cli.typed import utf8_text
+from referee.cli.typed import WholeRange, utf8_text
 from referee.errors import NotationError, RefereeError
 from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
@@ -68,7 +68,7 @@ def read_key_option(given: str) -> str:
 )
 @click.option("--server-seed", help="The revealed server seed (64 hex characters).")
 @click.option("--client-seed", callback=utf8_text, help="The bout's whole client seed string.")
-@click.option("--nonce", type=click.IntRange(min=0), help="The roll's nonce.")
+@click.option("--nonce", type=WholeRange(min=0), help="The roll's nonce.")
 @click.option("--dice", "dice_text", help="The roll's dice in order: d20,d20,d6.")
 @click.option(
     "--stream",

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from referee.cli.output import emit_json
+from referee.cli.typed import WholeRange
 from referee.dice import (
     DIALECTS,
     HostLine,
@@ -189,7 +190,7 @@ def parse_faces(text: str) -> list[int]:
 @click.option("--name", default="You", show_default=True, help="Who rolls, in --chat mode.")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=WholeRange(min=0),
     help="Roll reproducibly from this seed (printed to stderr as 'seed: N').",
 )
 @click.option(

@@ -9,7 +9,7 @@ import click
 
 from referee.bout.evening import Change
 from referee.cli.output import emit_json
-from referee.cli.typed import utf8_text
+from referee.cli.typed import WHOLE, utf8_text
 from referee.errors import NotationError, VerificationError
 from referee.numerals import is_whole
 
@@ -67,7 +67,7 @@ def changes_from(
     help="The referee's token.",
 )
 @click.option("--name", help="The next fight's name (default: the last one's).")
-@click.option("--minutes", type=int, default=0, help="Minutes of play that pass first.")
+@click.option("--minutes", type=WHOLE, default=0, help="Minutes of play that pass first.")
 @click.option("--reason", default="", help="Why they pass (a rest, the walk to the hall).")
 @click.option("--heal", multiple=True, help="NAME=HITS:REASON, hits taken back.")
 @click.option("--clear", multiple=True, help="NAME=CONDITION:REASON, a condition ended.")
