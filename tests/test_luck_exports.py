@@ -217,3 +217,14 @@ def test_a_bout_given_twice_counts_once(exports: list[Path], tmp_path: Path) -> 
     once = run(str(exports[0]), str(exports[1]), "--fighter", "Pa-Kur", "-q")
     assert result.stdout.replace("3 verified", "2 verified") == once.stdout
     assert "luck of Pa-Kur over 2 verified exports" in result.stdout
+
+
+def test_an_alpha_of_nan_is_refused_before_any_export_is_read(tmp_path: Path) -> None:
+    """`nan` is in no range, but no comparison refuses it: it was taken, every export was
+    verified, and only then did the report refuse it."""
+    never = tmp_path / "never-read.json"
+    result = run(str(never), "--alpha", "nan")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith(
+        "Error: Invalid value for '--alpha': nan is not in the range 0.0001<=x<=0.5.\n"
+    )

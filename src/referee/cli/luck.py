@@ -6,6 +6,7 @@ import click
 
 from referee.cli.ledger import read_export
 from referee.cli.output import echo, emit_json
+from referee.cli.typed import Share
 from referee.errors import NotationError, NotFoundError, RefereeError
 from referee.lab.luck_exports import (
     Reading,
@@ -48,7 +49,7 @@ def read_all(files: tuple[str, ...], quiet: bool) -> tuple[list[Reading], list[R
 )
 @click.option(
     "--alpha",
-    type=click.FloatRange(0.0001, 0.5),
+    type=Share(0.0001, 0.5),
     default=0.01,
     show_default=True,
     help="The verdict's false-alarm rate.",

@@ -29,6 +29,7 @@ referee.errors.NotationError: 'A\\udcffB' is not UTF-8 text (a byte this termina
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -85,3 +86,20 @@ class WholeRange(click.IntRange):
 
 #: The type of every whole-number option without bounds: `type=WHOLE`.
 WHOLE = WholeNumber()
+
+
+class Share(click.FloatRange):
+    """click's `FloatRange` for a share (a false-alarm rate): `nan`, which is in no range but
+    which no comparison refuses, is refused as out of it.
+
+    >>> Share(0.0001, 0.5).convert("nan", None, None)
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: nan is not in the range 0.0001<=x<=0.5.
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        found = super().convert(value, param, ctx)
+        if math.isnan(found):
+            self.fail(f"{found} is not in the range {self.min}<=x<={self.max}.", param, ctx)
+        return found
