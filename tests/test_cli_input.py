@@ -267,3 +267,71 @@ def test_spirit_json_carries_pm_after_each_round() -> None:
         [{"name": "Imp", "pm": 2}],
     ]
     assert data["ended"] == "Andrea is at 0 PM or below: Imp ends the combat"
+
+
+UNREAD_BYTE = "A\udcffB"  # the byte 0xff of a terminal in another encoding, as Python reads it
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["verify-roll", "--server-seed", "0" * 64, "--client-seed", UNREAD_BYTE, "--nonce", "0",
+          "--dice", "d6"], "--client-seed"),
+        (["verify-roll", "--server-seed", "0" * 64, "--client-seed", "x", "--nonce", "0",
+          "--dice", "d6", "--stream", f"act:{UNREAD_BYTE}"], "--stream"),
+        (["export", UNREAD_BYTE, "--db", "{db}"], "BOUT_ID"),
+        (["export", "b1", "--db", "{db}", "--token", UNREAD_BYTE], "--token"),
+        (["srp", "next-fight", UNREAD_BYTE, "--db", "{db}", "--token", "x"], "BOUT_ID"),
+        (["srp", "next-fight", "b1", "--db", "{db}", "--token", UNREAD_BYTE], "--token"),
+    ],
+    ids=["client-seed", "stream", "export-bout", "export-token", "next-bout", "next-token"],
+)  # fmt: skip
+def test_text_that_is_not_utf8_is_one_line(tmp_path: Path, args: list[str], named: str) -> None:
+    """A bout id, a token, a client seed or a stream is looked up or hashed as text: one that
+    holds a byte the terminal's encoding could not read is one line, not a traceback."""
+    from referee.store import Store
+
+    db = tmp_path / "bouts.db"
+    Store.open(str(db)).close()
+    given = [a.replace("{db}", str(db)) for a in args]
+    value = f"act:{UNREAD_BYTE}" if named == "--stream" else UNREAD_BYTE
+    assert run(*given) == (
+        2,
+        "",
+        f"error: {named} {value!r} is not UTF-8 text (a byte this terminal's encoding could "
+        "not read)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "given"),
+    [
+        (["msv", "attack", "--cs", "65", "--roll", "٤٧"], "--roll", "٤٧"),
+        (["msv", "attack", "--cs", "65", "--roll", "4_7"], "--roll", "4_7"),
+        (["roll", "1d6", "--seed", "٧"], "--seed", "٧"),
+        (["msv", "matrix", "--step", "٥"], "--step", "٥"),
+        (["srp", "attack", "--skill", "١٥", "--defend", "none"], "--skill", "١٥"),
+        (["srp", "opposed", "--active", "1_8", "--passive", "15"], "--active", "1_8"),
+        (["verify-roll", "--server-seed", "0" * 64, "--client-seed", "x", "--nonce", "٣",
+          "--dice", "d6"], "--nonce", "٣"),
+        (["lab", "battle", "A=60", "B=65", "--n", "1_000"], "--n", "1_000"),
+    ],
+)  # fmt: skip
+def test_numbers_are_ascii_digits_only_in_every_option(
+    args: list[str], option: str, given: str
+) -> None:
+    """`int()` reads `٤٧` and `4_7` as 47; a CS and the dice notation refuse them, and so does
+    every number option (referee.numerals)."""
+    code, out, err = run(*args)
+    assert (code, out) == (2, "")
+    assert err.endswith(f"Error: Invalid value for '{option}': {given!r} is not a valid integer.\n")
+
+
+def test_ascii_numbers_still_read_with_signs_and_spaces() -> None:
+    assert run("msv", "attack", "--cs", "65", "--roll", " 47") == (
+        0,
+        "47 vs CS 65: hit, 4 damage\n",
+        "",
+    )
+    assert run("srp", "attack", "--skill", "15", "--defend", "none", "--modifier", "-3",
+               "--dice", "3,1,5")[0] == 0  # fmt: skip

@@ -177,3 +177,30 @@ def test_scripted_faces_that_run_out_misfit_or_are_left_over_exit_2() -> None:
     assert run("1d6", "--faces", "3,4")[2] == "error: --faces gave 2 faces but the roll threw 1\n"
     assert run("1d6", "--faces", "3,x")[0] == 2
     assert run("1d6", "--faces", "3", "--seed", "1")[0] == 2
+
+
+def test_a_face_longer_than_python_reads_is_one_line() -> None:
+    """Thousands of digits (past Python's 4,300-digit `int()` limit) are no face of any die."""
+    huge = "9" * 5000
+    code, out, err = run("1d6", "--faces", huge)
+    assert (code, out) == (2, "")
+    assert (
+        err == f"error: --faces takes whole numbers separated by commas, got {huge!r} in {huge!r}\n"
+    )
+    assert run("1d6", "--faces", "9" * 19)[2].startswith("error: --faces takes whole numbers")
+    assert run("1d6", "--faces", "0006")[1] == "1d6 = [6] = 6\n"
+
+
+def test_odds_too_small_for_a_float_are_not_shown_as_0() -> None:
+    """The highest of 1,000 d10 is 1 with chance 10^-1000 and 2 with (2^1000 - 1) / 10^1000:
+    not 0, which a float would make of them."""
+    code, out, _ = run("{1000d10}kh1", "--odds")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()[2:7]]
+    assert [row[:2] for row in rows] == [
+        ["1", "1.000e-1000"],
+        ["2", "1.072e-699"],
+        ["3", "1.322e-523"],
+        ["4", "1.148e-398"],
+        ["5", "9.333e-302"],  # within a float's range: as before
+    ]

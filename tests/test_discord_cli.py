@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -144,8 +145,6 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-part-never-shown-0123456789"
 
 def _refused_port() -> int:
     """A port of 127.0.0.1 that nothing listens on: one just bound, then let go."""
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -196,7 +195,9 @@ def test_discord_out_of_reach_is_one_line_exit_5_without_the_token(tmp_path: Pat
     )
     assert result.exit_code == 5, result.output
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: cannot reach Discord through the proxy: ")
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: cannot reach Discord through the proxy: "
+    )
     assert lines[0].endswith("; check the network and try again")
     assert "Traceback" not in result.output
     for secret in (TOKEN, "GabcDE", "hunter2"):

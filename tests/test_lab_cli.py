@@ -173,3 +173,15 @@ def test_help_has_examples() -> None:
     for command in ("duel", "matrix", "compare", "ladder"):
         code, out, _ = run(command, "--help")
         assert code == 0 and "Examples:" in out, command
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [["Tarl=65", "Orc=50"], ["--system", "srp", "Ann=skill=15 hits=5", "Orc=skill=11 hits=4"]],
+    ids=["msv", "srp"],
+)
+def test_a_negative_battle_seed_is_a_usage_error_not_a_traceback(sides: list[str]) -> None:
+    code, out, err = run("battle", *sides, "--monte-carlo", "--n", "10", "--seed", "-1")
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: Invalid value for '--seed': -1 is not in the range x>=0.\n")
+    assert run("battle", *sides, "--monte-carlo", "--n", "10", "--seed", "0")[0] == 0

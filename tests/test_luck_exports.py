@@ -199,3 +199,32 @@ def test_an_srp_bout_gives_its_record_and_its_dice(tmp_path: Path) -> None:
     assert report.luck.halves is not None
     assert report.luck.halves.observed == sum(f <= s // 2 for s, f in faces)
     assert report.luck.hits is None and report.luck.damage is None
+
+
+def test_a_bout_given_twice_counts_once(exports: list[Path], tmp_path: Path) -> None:
+    """The same bout's export given again (a copy under another name) is refused: its dice
+    and its result counted twice would skew the record and the verdict."""
+    copy = tmp_path / "copy.json"
+    copy.write_text(exports[0].read_text("utf-8"), "utf-8")
+    result = run(str(exports[0]), str(copy), str(exports[1]), "--fighter", "Pa-Kur", "-q")
+    bout = docs(exports)[0]["bout"]["id"]
+    reason = f"{str(copy)!r} is of bout {bout!r}, read already from {str(exports[0])!r}: each "
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"[2/3] {copy}: refused: {reason}bout counts once\n"
+        f"error: 1 of 3 exports refused; {reason}bout counts once\n"
+    )
+    once = run(str(exports[0]), str(exports[1]), "--fighter", "Pa-Kur", "-q")
+    assert result.stdout.replace("3 verified", "2 verified") == once.stdout
+    assert "luck of Pa-Kur over 2 verified exports" in result.stdout
+
+
+def test_an_alpha_of_nan_is_refused_before_any_export_is_read(tmp_path: Path) -> None:
+    """`nan` is in no range, but no comparison refuses it: it was taken, every export was
+    verified, and only then did the report refuse it."""
+    never = tmp_path / "never-read.json"
+    result = run(str(never), "--alpha", "nan")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith(
+        "Error: Invalid value for '--alpha': nan is not in the range 0.0001<=x<=0.5.\n"
+    )

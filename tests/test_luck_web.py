@@ -52,6 +52,16 @@ def test_luck_reads_closed_bouts_by_id_and_uploaded_exports(live: LiveServer) ->
     assert nothing.status_code == 200
     assert (nothing.json()["exports"], nothing.json()["luck"]["verdict"]) == (0, "no dice to read")
     assert len(nothing.json()["refused"]) == 1
+    twice = live.post("/api/luck", json={"bouts": [bout], "exports": [doc], "fighter": "pa-kur"})
+    assert twice.status_code == 200, twice.text
+    assert twice.json()["exports"] == 1
+    assert twice.json()["refused"] == [
+        {
+            "source": "bout " + bout,
+            "reason": f"bout {bout} is of bout {bout!r}, read already from export 1: each "
+            "bout counts once",
+        }
+    ]
     assert live.post("/api/luck", json={}).status_code == 400
     assert live.post("/api/luck", json={"exports": [{}] * 41}).status_code == 422
 

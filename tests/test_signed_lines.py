@@ -213,3 +213,23 @@ def test_verify_roll_and_the_judge_take_the_key_as_text_file_or_export(tmp_path:
     anomalies = json.loads(ran.stdout)["anomalies"]
     assert [(a["line"], a["kind"]) for a in anomalies] == [(4, "forged")]
     assert "does not verify" in anomalies[0]["reason"]
+
+
+def test_verify_roll_takes_the_key_answer_as_text_and_names_a_missing_key_file(
+    tmp_path: Path,
+) -> None:
+    """The service's key answer pasted as text (a JSON line longer than a file name may be)
+    is read as the key; a file name that names no file says so."""
+    answer = json.dumps({"algorithm": "Ed25519", "public_key": PUBLIC, "pad": "x" * 300})
+    ran = CliRunner().invoke(cli, ["verify-roll", "--key", answer, SIGNED_LINE])
+    assert (ran.exit_code, ran.stdout) == (
+        0,
+        "line 1: genuine: signed by key 56475aa7 for bout SwCFNzvzuSKhoPDw\n",
+    ), ran.output
+    missing = tmp_path / "bout-b1.json"
+    ran = CliRunner().invoke(cli, ["verify-roll", "--key", str(missing), SIGNED_LINE])
+    assert (ran.exit_code, ran.stdout, ran.stderr) == (
+        2,
+        "",
+        f"error: --key: cannot read {str(missing)!r}: No such file or directory\n",
+    )

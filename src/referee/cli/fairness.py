@@ -8,7 +8,8 @@ import re
 import click
 
 from referee.cli.output import emit_json
-from referee.errors import NotationError, RefereeError
+from referee.cli.typed import WholeRange, utf8_text
+from referee.errors import NotationError, NotFoundError, RefereeError
 from referee.numerals import is_whole
 from referee.rng import commitment, verifiable_faces
 from referee.rng.streams import check_stream, owner_of
@@ -42,11 +43,29 @@ def read_key_option(given: str) -> str:
 
     path = Path(given)
     try:
-        if len(given) < 1024 and path.is_file():
+        named, there = len(given) < 1024 and path.is_file(), path.exists()
+    except OSError:  # no file can have this name (too long a part): the key's text itself
+        named = there = False
+    if named:
+        try:
             return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise NotationError(f"--key: cannot read {given!r}: {err}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise NotationError(f"--key: cannot read {given!r}: {err}") from None
+    if _names_a_file(given) and not there:
+        raise NotFoundError(f"--key: cannot read {given!r}: No such file or directory")
     return given
+
+
+def _names_a_file(given: str) -> bool:
+    """Whether `--key` can only be a file's name: a key's text has no `.` or `/` (43 base64url
+    characters) unless it is PEM or JSON, which have more than one line or braces.
+
+    >>> _names_a_file("bout-b1.json"), _names_a_file("A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg")
+    (True, False)
+    """
+    text = given.strip()
+    shaped = "." in text or "/" in text
+    return shaped and not any(c in text for c in "{\n") and "BEGIN" not in text
 
 
 @click.command("verify-roll")
@@ -62,15 +81,17 @@ def read_key_option(given: str) -> str:
     "--bout",
     "bout_id",
     metavar="ID",
+    callback=utf8_text,
     help="With LINEs: the bout they must be of (its id or its tag).",
 )
 @click.option("--server-seed", help="The revealed server seed (64 hex characters).")
-@click.option("--client-seed", help="The bout's whole client seed string.")
-@click.option("--nonce", type=click.IntRange(min=0), help="The roll's nonce.")
+@click.option("--client-seed", callback=utf8_text, help="The bout's whole client seed string.")
+@click.option("--nonce", type=WholeRange(min=0), help="The roll's nonce.")
 @click.option("--dice", "dice_text", help="The roll's dice in order: d20,d20,d6.")
 @click.option(
     "--stream",
     metavar="NAME",
+    callback=utf8_text,
     help="The roll's stream, in a bout with dice streams (its roll events name it): "
     "act:NAME, free:NAME or referee.",
 )

@@ -17,6 +17,7 @@ from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.lab_battle import battle_lines
 from referee.cli.output import emit_json
 from referee.cli.skills import CS, SkillCommand
+from referee.cli.typed import WHOLE, WholeRange
 from referee.errors import NotationError, RefereeError
 from referee.lab.battle import BattleResult, battle, parse_side
 from referee.lab.battle_result import Policy, Progress
@@ -144,9 +145,9 @@ def write_heat_map(
 @lab.command("matrix")
 @click.argument("pack")
 @click.option("--against", help="Show PACK minus this pack ('text' for the text's).")
-@click.option("--from", "low", type=int, default=40, show_default=True, help="Lowest CS.")
-@click.option("--to", "high", type=int, default=100, show_default=True, help="Highest CS.")
-@click.option("--step", type=int, default=5, show_default=True, help="CS step.")
+@click.option("--from", "low", type=WHOLE, default=40, show_default=True, help="Lowest CS.")
+@click.option("--to", "high", type=WHOLE, default=100, show_default=True, help="Highest CS.")
+@click.option("--step", type=WHOLE, default=5, show_default=True, help="CS step.")
 @click.option("--plot", "plot_path", help="Also write a heat map (.svg or .png).")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
 def matrix_command(
@@ -310,12 +311,12 @@ def _progress() -> Iterator[Progress]:
 @click.option(
     "--n",
     "battles",
-    type=int,
+    type=WHOLE,
     default=1_000_000,
     show_default=True,
     help="Monte Carlo battles (at least 2: a standard error needs two).",
 )
-@click.option("--seed", type=int, help="Seed for the Monte Carlo (default: fresh).")
+@click.option("--seed", type=WholeRange(min=0), help="Seed for the Monte Carlo (default: fresh).")
 @click.option(
     "--exact/--monte-carlo",
     "exact",

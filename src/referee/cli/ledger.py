@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -25,6 +26,7 @@ from referee.cli.ledger_expect import (
 )
 from referee.cli.ledger_expect import expect_hashes as expect_hashes  # callers import it here
 from referee.cli.output import echo, emit_json
+from referee.cli.typed import utf8_text
 from referee.errors import LimitError, NotationError, NotFoundError, VerificationError
 from referee.ledger import Checker, Report, parse_export, verify_export
 from referee.ledger.canonical import same_json
@@ -217,7 +219,7 @@ def bout_json(doc: Any, asked: str | None) -> dict[str, Any]:
 
 
 @click.command("export")
-@click.argument("bout_id", metavar="BOUT_ID")
+@click.argument("bout_id", metavar="BOUT_ID", callback=utf8_text)
 @click.option(
     "--db",
     "db_url",
@@ -232,6 +234,7 @@ def bout_json(doc: Any, asked: str | None) -> dict[str, Any]:
     "--token",
     envvar="REFEREE_TOKEN",
     metavar="TOKEN",
+    callback=utf8_text,
     help="A token of the bout: the export shows what it grants (the referee's: everything, "
     "hidden stats included, before the close too). Without it, the export everyone gets "
     "[default: $REFEREE_TOKEN].",
@@ -284,10 +287,23 @@ NOT_CLOSED = (
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """The export at `path`, whole or not at all: written into a file beside it, which then
+    takes its name (a failure leaves no half export, an older one there as it was, and no file
+    of its own behind). A path that is no regular file (`/dev/stdout`, a pipe) is written as it
+    is: replacing it would put a file where the device or the pipe was."""
     try:
+        if path.exists() and not path.is_file():
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
         fd, temp = tempfile.mkstemp(prefix=".export-", dir=path.parent or Path("."))
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+            raise
     except OSError as err:
         raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None

@@ -179,15 +179,16 @@ def hex64(option: str, value: str) -> str:
 _HEX64_RUN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])")
 
 
-#: `SEQ:HASH`, the form the web console copies.
-_SEQ_HASH = re.compile(r"(\d{1,18}):([0-9A-Fa-f]{64})")
+#: `SEQ:HASH`, the form the web console copies (a sign or any number of digits too: an event
+#: number that cannot be is an error or no such event, never a hash taken without its event).
+_SEQ_HASH = re.compile(r"([+-]?[0-9]+):([0-9A-Fa-f]{64})")
 
 
 #: Where a line says which event its hash is of: `(event 57)` (the Discord bot's closing line),
-#: or `57:` before the hash.
+#: or `57:` before the hash. ASCII digits (`\d` is any script's).
 _EVENT_OF = (
-    re.compile(r"\(event (\d{1,18})\)"),
-    re.compile(r"(?<![\w:])(\d{1,18}):[0-9A-Fa-f]{64}"),
+    re.compile(r"\(event ([0-9]+)\)"),
+    re.compile(r"(?<![\w:+-])([0-9]+):[0-9A-Fa-f]{64}"),
 )
 
 
@@ -235,6 +236,10 @@ def kept_hash(value: str) -> KeptHash:
         return KeptHash(text.lower())
     pair = _SEQ_HASH.fullmatch(text)
     if pair:
+        if not pair[1].isdigit():
+            raise NotationError(
+                f"--expect-hash {quoted}: {pair[1]} is no event number (they run 0, 1, 2, ...)"
+            )
         return KeptHash(pair[2].lower(), int(pair[1]))
     hashes = sorted({found.lower() for found in _HEX64_RUN.findall(text)})
     if not hashes:

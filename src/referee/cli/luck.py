@@ -6,8 +6,16 @@ import click
 
 from referee.cli.ledger import read_export
 from referee.cli.output import echo, emit_json
+from referee.cli.typed import Share
 from referee.errors import NotationError, NotFoundError, RefereeError
-from referee.lab.luck_exports import Reading, as_character, luck_report, reading, verified
+from referee.lab.luck_exports import (
+    Reading,
+    as_character,
+    counted_once,
+    luck_report,
+    reading,
+    verified,
+)
 from referee.lab.luck_text import report_lines
 
 
@@ -16,10 +24,11 @@ def read_all(files: tuple[str, ...], quiet: bool) -> tuple[list[Reading], list[R
     refused one with its reason): the readings of the verified ones and the refusals."""
     readings: list[Reading] = []
     refused: list[RefereeError] = []
+    seen: dict[str, str] = {}
     for number, path in enumerate(files, 1):
         where = f"[{number}/{len(files)}] {path}"
         try:
-            read = reading(verified(read_export(path), repr(path)))
+            read = counted_once(reading(verified(read_export(path), repr(path))), seen, repr(path))
         except RefereeError as err:
             refused.append(err)
             echo(f"{where}: refused: {err}", err=True)
@@ -40,7 +49,7 @@ def read_all(files: tuple[str, ...], quiet: bool) -> tuple[list[Reading], list[R
 )
 @click.option(
     "--alpha",
-    type=click.FloatRange(0.0001, 0.5),
+    type=Share(0.0001, 0.5),
     default=0.01,
     show_default=True,
     help="The verdict's false-alarm rate.",
@@ -67,8 +76,9 @@ def luck_command(
     the faces are descriptive.
 
     Exit status: 0 when every export verified, 1 when one was refused (the report reads
-    the others), 2 when a file cannot be read as an export (the report still reads the
-    others) or no file is given.
+    the others; a second export of a bout read already is refused too: each bout counts
+    once), 2 when a file cannot be read as an export (the report still reads the others)
+    or no file is given.
 
     \b
     Examples:

@@ -16,6 +16,7 @@ from referee.analysis.msv_text import RATIO_TITLES, STAT_TITLES
 from referee.cli.chatlog import spar_log
 from referee.cli.output import echo, emit_json
 from referee.cli.skills import CS, SkillCommand
+from referee.cli.typed import WHOLE, WholeRange
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import SeededRng
@@ -89,8 +90,8 @@ def msv() -> None:
 
 @msv.command("attack")
 @click.option("--cs", "cs", required=True, **CS, help="The attacker's Combat Skill.")
-@click.option("--roll", "roll", type=int, help="Interpret this d100 face instead of rolling.")
-@click.option("--seed", type=int, help=SEED_HELP)
+@click.option("--roll", "roll", type=WHOLE, help="Interpret this d100 face instead of rolling.")
+@click.option("--seed", type=WHOLE, help=SEED_HELP)
 @click.option("--rules", "rules_path", help=RULES_HELP)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def attack_command(
@@ -138,7 +139,7 @@ def initiative_lines(result: InitiativeResult) -> list[str]:
 
 @msv.command("initiative")
 @click.argument("fighters", nargs=-1, required=True)
-@click.option("--seed", type=int, help=SEED_HELP)
+@click.option("--seed", type=WHOLE, help=SEED_HELP)
 @click.option("--rules", "rules_path", help=RULES_HELP)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def initiative_command(
@@ -192,7 +193,7 @@ def convert_command(dice: str | None, cs: int | None, as_json: bool) -> None:
 @msv.command("old-roll")
 @click.argument("dice")
 @click.option("--faces", help="Score these two faces instead of rolling: 14,17.")
-@click.option("--seed", type=int, help=SEED_HELP)
+@click.option("--seed", type=WHOLE, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def old_roll_command(dice: str, faces: str | None, seed: int | None, as_json: bool) -> None:
     """Roll (or score) the old 2dN system with Rhy'Din scoring (MSV-9), for comparison.
@@ -293,7 +294,7 @@ def duel_command(cs_a: int, cs_b: int, rules_path: str | None, as_json: bool) ->
 @msv.command("matrix")
 @click.option("--from", "low", **CS, default=40, show_default=True, help="Lowest CS.")
 @click.option("--to", "high", **CS, default=100, show_default=True, help="Highest CS.")
-@click.option("--step", type=click.IntRange(min=1), default=5, show_default=True, help="CS step.")
+@click.option("--step", type=WholeRange(min=1), default=5, show_default=True, help="CS step.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (row CS, then one column per CS).")
 @click.option("--plot", "plot_path", help="Also write a heat map to this PNG file.")
 @click.option("--rules", "rules_path", help=RULES_HELP)
@@ -419,7 +420,7 @@ def _spar_strategy(state: BoutState, actor: str) -> tuple[str, dict[str, Any]]:
 @msv.command("spar")
 @click.argument("fighters", nargs=-1, required=True)
 @click.option("--side", "side_pairs", multiple=True, help="Put a fighter on a side: NAME=SIDE.")
-@click.option("--seed", type=int, help=SEED_HELP)
+@click.option("--seed", type=WHOLE, help=SEED_HELP)
 @click.option("--rules", "rules_path", help=RULES_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the events and the log as JSON.")
 def spar_command(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
 import click
 
 from referee.cli.output import emit_json
+from referee.cli.typed import WholeRange
 from referee.dice import (
     DIALECTS,
     HostLine,
@@ -21,6 +24,7 @@ from referee.dice import (
 )
 from referee.dice.render import number
 from referee.errors import NotationError, RefereeError, ScriptError
+from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng, SystemRng
 
 MAX_FACES = 1000
@@ -135,8 +139,23 @@ def _show_p(p: Fraction, fractions: bool) -> str:
     if fractions:
         return str(p)
     if p and p < Fraction(1, 10**6):
-        return f"{float(p):.3e}"
+        return scientific(p)
     return f"{float(p) * 100:.4f}%"
+
+
+def scientific(p: Fraction) -> str:
+    """A small positive probability in scientific notation, to 4 figures, as a float prints it
+    (`1.234e-07`), also past a float's range, where it would print a chance that is not 0 as 0.
+
+    >>> scientific(Fraction(1, 3 * 10**7)), scientific(Fraction(1, 10**1000))
+    ('3.333e-08', '1.000e-1000')
+    """
+    if float(p) >= sys.float_info.min:  # a normal float: its own 4 figures
+        return f"{float(p):.3e}"
+    with localcontext() as exact:
+        exact.prec = 12
+        digits, exponent = f"{Decimal(p.numerator) / Decimal(p.denominator):.3e}".split("e")
+    return f"{digits}e-{-int(exponent):02d}"
 
 
 def parse_faces(text: str) -> list[int]:
@@ -147,7 +166,7 @@ def parse_faces(text: str) -> list[int]:
     """
     parts = [p.strip() for p in text.split(",")]
     for part in parts:
-        if not (part.isascii() and part.isdigit()):
+        if not is_whole(part):  # ASCII digits, and not more than any die's face has
             raise NotationError(
                 f"--faces takes whole numbers separated by commas, got {part!r} in {text!r}"
             )
@@ -171,7 +190,7 @@ def parse_faces(text: str) -> list[int]:
 @click.option("--name", default="You", show_default=True, help="Who rolls, in --chat mode.")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=WholeRange(min=0),
     help="Roll reproducibly from this seed (printed to stderr as 'seed: N').",
 )
 @click.option(

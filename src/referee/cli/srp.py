@@ -23,6 +23,7 @@ from referee.cli.srp_base import (
     show,
 )
 from referee.cli.srp_base import srp as srp  # the group, with every command of this module
+from referee.cli.typed import WHOLE
 from referee.errors import RuleError
 from referee.rng import SeededRng
 from referee.systems.srp import actions, levels, melee, missile
@@ -32,7 +33,7 @@ from referee.systems.srp.sheet import parse_defense
 
 
 @srp.command("levels")
-@click.option("--max", "max_skill", type=int, default=40, show_default=True, help="Last skill.")
+@click.option("--max", "max_skill", type=WHOLE, default=40, show_default=True, help="Last skill.")
 @rules_option
 @json_option
 def levels_command(max_skill: int, rules_path: str | None, as_json: bool) -> None:
@@ -73,15 +74,15 @@ def _strike_summary(s: melee.Strike) -> str:
 
 
 @srp.command("attack")
-@click.option("--skill", type=int, required=True, help="Attacker's weapon skill.")
-@click.option("--defense", type=int, default=10, show_default=True, help="Defender's skill.")
+@click.option("--skill", type=WHOLE, required=True, help="Attacker's weapon skill.")
+@click.option("--defense", type=WHOLE, default=10, show_default=True, help="Defender's skill.")
 @click.option("--defend", required=True, help="weapon, shield, avoid or none.")
 @click.option("--shield", help="buckler, medium, large, pavise or a notation like '(6)'.")
-@click.option("--armor", type=int, default=0, help="Defender's armor AP.")
-@click.option("--weapon-damage", type=int, default=0, help="Weapon damage bonus.")
-@click.option("--dam", type=int, default=0, help="Attacker's damage bonus DAM.")
+@click.option("--armor", type=WHOLE, default=0, help="Defender's armor AP.")
+@click.option("--weapon-damage", type=WHOLE, default=0, help="Weapon damage bonus.")
+@click.option("--dam", type=WHOLE, default=0, help="Attacker's damage bonus DAM.")
 @click.option("--rear", is_flag=True, help="Attack from the rear arc (+4 skill).")
-@click.option("--modifier", type=int, default=0, help="Referee modifier to skill.")
+@click.option("--modifier", type=WHOLE, default=0, help="Referee modifier to skill.")
 @click.option("--stun", is_flag=True, help="The weapon is marked S* (stuns on special).")
 @dice_option
 @seed_option
@@ -126,18 +127,18 @@ def attack_command(
 
 
 @srp.command("shoot")
-@click.option("--skill", type=int, required=True, help="Missile skill.")
-@click.option("--rof", type=int, default=1, show_default=True, help="Weapon's rate of fire.")
+@click.option("--skill", type=WHOLE, required=True, help="Missile skill.")
+@click.option("--rof", type=WHOLE, default=1, show_default=True, help="Weapon's rate of fire.")
 @click.option(
     "--range", "distance", default="effective", show_default=True, help="effective or long."
 )
 @click.option("--fire", default="aimed", show_default=True, help="aimed or rapid.")
 @click.option("--thrown", is_flag=True, help="A thrown weapon (adds ceil(DAM / 2)).")
-@click.option("--dam", type=int, default=0, help="Thrower's DAM (thrown weapons only).")
-@click.option("--weapon-damage", type=int, default=0, help="Weapon damage bonus.")
+@click.option("--dam", type=WHOLE, default=0, help="Thrower's DAM (thrown weapons only).")
+@click.option("--weapon-damage", type=WHOLE, default=0, help="Weapon damage bonus.")
 @click.option("--shield", help="Target's shield: its missile value is the defense.")
-@click.option("--armor", type=int, default=0, help="Target's armor AP.")
-@click.option("--modifier", type=int, default=0, help="Referee modifier to skill.")
+@click.option("--armor", type=WHOLE, default=0, help="Target's armor AP.")
+@click.option("--modifier", type=WHOLE, default=0, help="Referee modifier to skill.")
 @click.option("--dice", multiple=True, help="A,D,K faces for one shot; repeat per shot.")
 @seed_option
 @rules_option
@@ -217,8 +218,8 @@ def _choice(kind: Any, text: str, option: str) -> Any:
 
 @srp.command("special")
 @click.argument("action")
-@click.option("--skill", type=int, required=True, help="Attacker's weapon skill.")
-@click.option("--defense", type=int, default=10, show_default=True, help="Defender's skill.")
+@click.option("--skill", type=WHOLE, required=True, help="Attacker's weapon skill.")
+@click.option("--defense", type=WHOLE, default=10, show_default=True, help="Defender's skill.")
 @click.option("--defend", required=True, help="weapon, shield, avoid or none.")
 @click.option("--shield", help="The defender's shield, for a shield defense.")
 @click.option("--mounted", is_flag=True, help="The defender is mounted (unhorse).")

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from referee.cli.output import emit_json
+from referee.cli.typed import WHOLE
 from referee.errors import NotationError, RuleError
 from referee.numerals import is_whole
 from referee.rng import Rng, ScriptedRng, SeededRng
@@ -81,7 +82,7 @@ def show(as_json: bool, data: dict[str, Any], lines: Sequence[str], seed: int | 
 dice_option = click.option("--dice", help="Faces to use instead of rolling, comma-separated.")
 
 
-seed_option = click.option("--seed", type=int, help="Seed for reproducible rolls.")
+seed_option = click.option("--seed", type=WHOLE, help="Seed for reproducible rolls.")
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

@@ -21,6 +21,7 @@ from referee.cli.srp_base import (
     show,
     srp,
 )
+from referee.cli.typed import WHOLE
 from referee.errors import NotationError
 from referee.numerals import is_whole
 from referee.systems.srp import contest, magic, spirit
@@ -53,12 +54,12 @@ def _by_round(texts: Sequence[str], option: str) -> dict[int, tuple[str, ...]]:
 
 
 @srp.command("opposed")
-@click.option("--active", type=int, required=True, help="Active side's skill or ability.")
-@click.option("--passive", type=int, required=True, help="Passive side's skill or ability.")
-@click.option("--active-bonus", type=int, default=0, help="Circumstance bonus, active side.")
-@click.option("--passive-bonus", type=int, default=0, help="Circumstance bonus, passive side.")
-@click.option("--assist", type=int, multiple=True, help="An active assistant's skill (repeat).")
-@click.option("--passive-assist", type=int, multiple=True, help="A passive assistant's skill.")
+@click.option("--active", type=WHOLE, required=True, help="Active side's skill or ability.")
+@click.option("--passive", type=WHOLE, required=True, help="Passive side's skill or ability.")
+@click.option("--active-bonus", type=WHOLE, default=0, help="Circumstance bonus, active side.")
+@click.option("--passive-bonus", type=WHOLE, default=0, help="Circumstance bonus, passive side.")
+@click.option("--assist", type=WHOLE, multiple=True, help="An active assistant's skill (repeat).")
+@click.option("--passive-assist", type=WHOLE, multiple=True, help="A passive assistant's skill.")
 @click.option("--research", is_flag=True, help="Research: each assistant adds +2.")
 @click.option(
     "--strength-assist",
@@ -101,10 +102,10 @@ def opposed_command(
 
 
 @srp.command("challenge")
-@click.option("--skill", type=int, required=True, help="Skill or ability.")
-@click.option("--target", type=int, required=True, help="The challenge number.")
-@click.option("--bonus", type=int, default=0, help="Circumstance bonus.")
-@click.option("--assist", type=int, multiple=True, help="An assistant's skill (repeat).")
+@click.option("--skill", type=WHOLE, required=True, help="Skill or ability.")
+@click.option("--target", type=WHOLE, required=True, help="The challenge number.")
+@click.option("--bonus", type=WHOLE, default=0, help="Circumstance bonus.")
+@click.option("--assist", type=WHOLE, multiple=True, help="An assistant's skill (repeat).")
 @click.option("--research", is_flag=True, help="Research: each assistant adds +2.")
 @dice_option
 @seed_option
@@ -137,7 +138,7 @@ def challenge_command(
 @srp.command("spirit", context_settings={"ignore_unknown_options": True})
 @click.argument("tokens", nargs=-1, type=click.UNPROCESSED)
 @click.option("--fight-on", is_flag=True, help="Go on when a side is at 0 PM (to pass out).")
-@click.option("--max-rounds", type=int, default=100, show_default=True, help="Round limit.")
+@click.option("--max-rounds", type=WHOLE, default=100, show_default=True, help="Round limit.")
 @click.option("--lead", "leads", multiple=True, help="ROUND=NAME: who leads its side that round.")
 @click.option(
     "--elsewhere",
@@ -203,8 +204,8 @@ def spirit_command(
 
 
 @srp.command("magic")
-@click.option("--target-pm", type=int, required=True, help="The target's PM.")
-@click.option("--defense", type=int, default=0, help="The target's magical defense.")
+@click.option("--target-pm", type=WHOLE, required=True, help="The target's PM.")
+@click.option("--defense", type=WHOLE, default=0, help="The target's magical defense.")
 @click.option(
     "--spell",
     "spells",

@@ -9,6 +9,7 @@ import click
 
 from referee.bout.evening import Change
 from referee.cli.output import emit_json
+from referee.cli.typed import WHOLE, utf8_text
 from referee.errors import NotationError, VerificationError
 from referee.numerals import is_whole
 
@@ -56,11 +57,17 @@ def changes_from(
 
 
 @click.command("next-fight")
-@click.argument("bout_id", metavar="BOUT_ID")
+@click.argument("bout_id", metavar="BOUT_ID", callback=utf8_text)
 @click.option("--db", "db_url", envvar="REFEREE_DB", metavar="URL", help="Database (as export).")
-@click.option("--token", envvar="REFEREE_TOKEN", required=True, help="The referee's token.")
+@click.option(
+    "--token",
+    envvar="REFEREE_TOKEN",
+    required=True,
+    callback=utf8_text,
+    help="The referee's token.",
+)
 @click.option("--name", help="The next fight's name (default: the last one's).")
-@click.option("--minutes", type=int, default=0, help="Minutes of play that pass first.")
+@click.option("--minutes", type=WHOLE, default=0, help="Minutes of play that pass first.")
 @click.option("--reason", default="", help="Why they pass (a rest, the walk to the hall).")
 @click.option("--heal", multiple=True, help="NAME=HITS:REASON, hits taken back.")
 @click.option("--clear", multiple=True, help="NAME=CONDITION:REASON, a condition ended.")

@@ -7,7 +7,8 @@ winner, each MSV attack as a `Swing` (its exact chance to hit and damage distrib
 bout's own rules, `referee.systems.msv.rules.face_row`) and each die as a `Throw`, each under
 the name of whose dice they are (a roll's stream names it; in a bout before streams, the
 action's actor). `luck_report(readings, fighter)` puts them together (docs/luck.md);
-`as_character(readings, id)` first makes a saved character's bouts one fighter's.
+`as_character(readings, id)` first makes a saved character's bouts one fighter's;
+`counted_once` refuses a second export of a bout already read.
 
 >>> report = luck_report([], None)
 >>> report.exports, report.luck.verdict
@@ -184,6 +185,31 @@ def verified(doc: Any, name: str) -> Any:
     if report.verdict != "verified":
         raise VerificationError(f"{name} is not of a closed bout: its seed is not revealed")
     return doc
+
+
+def counted_once(read: Reading, seen: dict[str, str], source: str) -> Reading:
+    """`read`, the first reading of its bout, noted in `seen` (bout id -> where it was read);
+    a second export of a bout read already is refused (VerificationError): its dice and its
+    result would count twice, and the same export given ten times would make fair dice look
+    loaded.
+
+    >>> seen = {}
+    >>> side = BoutSide("b1", "Spar", "msv", (), None)
+    >>> counted_once(Reading(side, (), ()), seen, "'a.json'").bout.id, seen
+    ('b1', {'b1': "'a.json'"})
+    >>> counted_once(Reading(side, (), ()), seen, "'b.json'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    referee.errors.VerificationError: 'b.json' is of bout 'b1', read already from 'a.json': ...
+    """
+    earlier = seen.get(read.bout.id)
+    if earlier is not None:
+        raise VerificationError(
+            f"{source} is of bout {read.bout.id!r}, read already from {earlier}: "
+            "each bout counts once"
+        )
+    seen[read.bout.id] = source
+    return read
 
 
 def sides_of(die: Any) -> int | None:

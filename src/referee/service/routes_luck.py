@@ -29,6 +29,7 @@ from referee.lab.luck_exports import (
     LuckReport,
     Reading,
     as_character,
+    counted_once,
     luck_report,
     reading,
     verified,
@@ -99,13 +100,14 @@ def luck(body: LuckRequest, request: Request) -> dict[str, Any]:
     sources: list[tuple[str, Any, str | None]]
     sources = [(f"export {n}", doc, None) for n, doc in enumerate(body.exports, 1)]
     sources += [(f"bout {bout}", None, bout) for bout in bouts]
+    seen: dict[str, str] = {}
     for name, doc, bout in sources:
         try:
             if bout is not None:
                 if service.store.get_bout(bout).status != "closed":
                     raise VerificationError(f"{name} is not closed: its seed is not revealed yet")
                 doc = service.export(bout, ANONYMOUS)
-            readings.append(reading(verified(doc, name)))
+            readings.append(counted_once(reading(verified(doc, name)), seen, name))
         except RefereeError as err:
             refused.append({"source": name, "reason": err.public})
     if character is not None:

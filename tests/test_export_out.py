@@ -1,0 +1,84 @@
+"""`referee export --out FILE`: the export whole or not at all, and nothing left behind; a
+path that is no regular file (a pipe, a device) is written to, never replaced by a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+from referee.store import Store
+from tests.drafts import Draft, roll
+
+SEED = "00" * 32
+AT = "2026-11-29T22:40:12.000000Z"
+HEADER = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": AT}
+
+
+def opened(events: Any, dice: Any) -> list[Draft]:
+    return [Draft("bout_opened", "referee", HEADER)]
+
+
+def closed(events: Any, dice: Any) -> list[Draft]:
+    return [Draft("closed", "referee", {"server_seed": SEED})]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A SQLite store with bout b1, closed: one roll."""
+    path = str(tmp_path / "store" / "bouts.db")
+    os.mkdir(tmp_path / "store")
+    with Store.open(path) as store:
+        store.create_bout(
+            system="msv",
+            name="Spar",
+            server_seed=SEED,
+            client_seed="table",
+            bout_id="b1",
+            created_at=AT,
+        )
+        store.extend("b1", opened, at=AT)
+        store.extend("b1", roll, at=AT)
+        store.reveal_seed("b1")
+        store.extend("b1", closed, at=AT)
+        store.set_status("b1", "closed")
+    return path
+
+
+def test_an_export_into_a_pipe_is_written_to_the_pipe(db: str, tmp_path: Path) -> None:
+    fifo = tmp_path / "out" / "export.pipe"
+    os.mkdir(fifo.parent)
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open without a writer: no wait
+    try:
+        result = CliRunner().invoke(cli, ["export", "b1", "--db", db, "--out", str(fifo)])
+        assert (result.exit_code, result.stdout) == (
+            0,
+            f"exported bout 'b1': 3 events to {fifo}\n",
+        )
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still the pipe, not a file in its place
+        written = os.read(reader, 1 << 20).decode("utf-8")
+    finally:
+        os.close(reader)
+    assert [e["type"] for e in json.loads(written)["events"]] == ["bout_opened", "roll", "closed"]
+    assert os.listdir(fifo.parent) == ["export.pipe"]
+
+
+def test_an_export_that_cannot_take_its_place_leaves_nothing_behind(
+    db: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "out" / "taken"
+    os.makedirs(target)
+    result = CliRunner().invoke(cli, ["export", "b1", "--db", db, "--out", str(target)])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"error: cannot write {str(target)!r}: Is a directory\n",
+    )
+    assert os.listdir(target.parent) == ["taken"]  # no `.export-...` file of its own left
