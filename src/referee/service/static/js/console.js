@@ -2,7 +2,8 @@
 // data-role="referee|fighter|board"> says which parts are live. Every page follows the
 // bout's event stream and re-reads the state (with its token) after each event.
 
-import { attempt, Bout, el, fill, fragment, say, withSeedPart } from "./api.js";
+import { attempt, Bout, el, fill, fragment, once, say, withSeedPart } from "./api.js";
+import { noteFocus, putFocusBack, usable } from "./focus.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
@@ -54,12 +55,36 @@ async function start() {
   refresh();
 }
 
-async function refresh() {
+/** Read the bout again and draw it; resolves once drawn (or once a later reading took over). */
+function refresh() {
+  drawing = draw();
+  return drawing;
+}
+let drawing = Promise.resolve();
+
+/** Read the bout again and wait until the page shows it (the latest reading, drawn). */
+async function redrawn() {
+  await refresh();
+  for (let last = null; last !== drawing; ) {
+    last = drawing;
+    await last;
+  }
+}
+
+async function draw() {
   generation += 1;
   const mine = generation;
-  const view = await attempt(() => state.bout.get());
+  // A reading sent with a token spent meanwhile (handed over) is read again without it.
+  const asked = state.bout.token;
+  const spent = (err) => (asked !== state.bout.token ? null : Promise.reject(err));
+  const view = await attempt(() => state.bout.get().catch(spent));
+  if (view === null && mine === generation) return draw();
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
   const focused = focusBefore();
+  // Anywhere else on the page, a control drawn again (or disabled or hidden under the focus,
+  // as Pause is once the bout is paused) hands the focus to the same one drawn again, or to
+  // the one beside it (focus.js).
+  const elsewhere = focused ? null : noteFocus($("main"));
   state.view = view;
   keepInMyBouts(view);
   if (!state.spec) {
@@ -99,6 +124,7 @@ async function refresh() {
   if (role === "board") await refreshBoard();
   else updateActForm(view);
   focusAfter(focused);
+  putFocusBack(elsewhere);
 }
 
 /** An action's message (`about: "action"`) is taken down once an event after it has ended the
@@ -135,6 +161,8 @@ function focusBefore() {
   const active = document.activeElement;
   const form = $("act-form");
   if (form && active && form.contains(active)) return { parked: active === form };
+  // Roll initiative is hidden once rolled: the next thing to press is the action form's.
+  if (form && active && active.id === "do-initiative") return { parked: true };
   const token = active && active.closest ? active.closest("#map .token") : null;
   if (token) return { token: token.dataset.name };
   // Lost to the page since our last refresh put it back (a control disabled under it):
@@ -147,7 +175,7 @@ function focusBefore() {
 function focusAfter(was) {
   if (!was) return;
   const active = document.activeElement;
-  const lost = !active || active === document.body || active.disabled;
+  const lost = !active || active === document.body || !usable(active);
   if (!lost && !(was.parked && active === $("act-form"))) return; // still where the user put it
   state.focusKept = true;
   if (was.token) {
@@ -177,7 +205,7 @@ function newestHash() {
 
 /** This page in the browser's "My bouts" (home page): its role, token and last state. */
 function keepInMyBouts(view) {
-  if (role === "board" || !params.token) return;
+  if (role === "board" || !params.token || state.handedOver) return;
   if (role === "fighter" && !view.you) return;
   if (role === "referee" && view.you) return; // a fighter's token on the referee page
   const entry = { id: params.bout, role, fighter: role === "fighter" ? view.you : null };
@@ -410,25 +438,32 @@ function wireActions() {
     if ($("act-actor")) $("act-actor").addEventListener("change", () => state.view && updateActForm(state.view));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      attempt(async () => {
-        const kind = $("act-kind").value;
-        const options = state.actForm.read();
-        const target = $("act-target").value;
-        if (kind === "attack") {
-          return state.bout.post("/attacks", { attacker: me(), target, ...options });
-        }
-        const named = action().target ? { target, ...options } : options;
-        return state.bout.post("/actions", { actor: me(), kind, options: named });
-      }, actionMessage);
+      // One press, one action: a second Enter or click while it is answered (and until the
+      // page shows the bout after it, whose turn it is now) sends nothing.
+      once(form, async () => {
+        const answer = await attempt(async () => {
+          const kind = $("act-kind").value;
+          const options = state.actForm.read();
+          const target = $("act-target").value;
+          if (kind === "attack") {
+            return state.bout.post("/attacks", { attacker: me(), target, ...options });
+          }
+          const named = action().target ? { target, ...options } : options;
+          return state.bout.post("/actions", { actor: me(), kind, options: named });
+        }, actionMessage);
+        if (answer) await redrawn();
+      });
     });
   }
   const roll = $("roll-form");
   if (roll) {
     roll.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      attempt(
-        () => state.bout.post("/rolls", { dice: $("roll-dice").value.trim() }),
-        (r) => `${r.actor} rolled ${r.expression} = ${r.total}: ${r.faces.join(" ")} (nonce ${r.rolls.map((x) => x.nonce).join(", ")})`,
+      once(roll, () =>
+        attempt(
+          () => state.bout.post("/rolls", { dice: $("roll-dice").value.trim() }),
+          (r) => `${r.actor} rolled ${r.expression} = ${r.total}: ${r.faces.join(" ")} (nonce ${r.rolls.map((x) => x.nonce).join(", ")})`,
+        ),
       );
     });
   }
@@ -438,6 +473,16 @@ function wireActions() {
 
 function power(path, done, body) {
   return attempt(() => state.bout.post(`/${path}`, body), done);
+}
+
+/** A referee's control that sends: one press at a time (a double click skips one turn, not
+ * two), held until the page shows the bout after it (its controls gated anew). */
+function pressed(control, work) {
+  return once(control, async () => {
+    const answer = await work();
+    if (answer) await redrawn();
+    return answer;
+  });
 }
 
 function wireReferee() {
@@ -451,30 +496,45 @@ function wireReferee() {
     "rotate-seed": ["rotate-seed", "Server seed revealed and replaced by a new committed one."],
   };
   for (const [id, [path, done]] of Object.entries(buttons)) {
-    $(`do-${id}`).addEventListener("click", () => power(path, done));
+    const button = $(`do-${id}`);
+    button.addEventListener("click", () => pressed(button, () => power(path, done)));
   }
   // Ending actions cannot be undone: each asks first, saying what it ends and what it reveals.
-  $("do-cancel").addEventListener("click", async () => {
-    if (await confirmAction(cancelQuestion(state.view))) power("cancel", "Bout cancelled: nothing more can be done in it. Close it to reveal the seed.");
-  });
-  $("do-close").addEventListener("click", async () => {
-    if (await confirmAction(closeQuestion(state.view))) power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
-  });
-  $("do-handover").addEventListener("click", async () => {
-    if (!(await confirmAction(handoverQuestion()))) return;
-    const r = await power("handover", "A new referee token: give the link below to the new referee.");
-    if (r) {
-      forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
-      const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
-      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
-    }
-  });
-  $("end-form").addEventListener("submit", async (ev) => {
+  $("do-cancel").addEventListener("click", () =>
+    pressed($("do-cancel"), async () => {
+      if (await confirmAction(cancelQuestion(state.view))) return power("cancel", "Bout cancelled: nothing more can be done in it. Close it to reveal the seed.");
+    }),
+  );
+  $("do-close").addEventListener("click", () =>
+    pressed($("do-close"), async () => {
+      if (await confirmAction(closeQuestion(state.view))) return power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
+    }),
+  );
+  $("do-handover").addEventListener("click", () =>
+    once($("do-handover"), async () => {
+      if (!(await confirmAction(handoverQuestion()))) return;
+      const r = await power("handover", "A new referee token: give the link below to the new referee. This page's own link no longer works.");
+      if (r) {
+        // Its token is spent (a reading with it would be refused, and shown as an error): the
+        // page follows the bout on as anyone may, without it (hidden stats hidden again).
+        state.handedOver = true;
+        state.bout.token = null;
+        forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
+        const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
+        const page = el("a", { href: url }, "New referee page");
+        fill($("handover-link"), page, " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
+        page.focus(); // the result: this page's own link no longer works
+      }
+    }),
+  );
+  $("end-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const winner = $("end-winner").value || null;
-    const reason = $("end-reason").value.trim() || null;
-    if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
-    power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
+    pressed($("end-form"), async () => {
+      const winner = $("end-winner").value || null;
+      const reason = $("end-reason").value.trim() || null;
+      if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
+      return power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
+    });
   });
   $("override-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -483,11 +543,11 @@ function wireReferee() {
       if (input.value.trim() !== "") wounds[input.dataset.name] = Number(input.value);
     }
     const of = Number($("override-of").value);
-    power("override", `Outcome #${of} overridden; the original stays in the log.`, { of, wounds, note: $("override-note").value });
+    pressed($("override-form"), () => power("override", `Outcome #${of} overridden; the original stays in the log.`, { of, wounds, note: $("override-note").value }));
   });
   $("add-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    attempt(async () => {
+    once($("add-form"), () => attempt(async () => {
       const body = { name: $("add-name").value.trim(), ...state.spec.body(state.addForm.read()) };
       const side = $("add-side").value.trim();
       if (side) body.side = side;
@@ -497,11 +557,11 @@ function wireReferee() {
       const r = await withSeedPart((sent) => state.bout.post("/fighters", sent), body);
       addInvite(r.name, r.token);
       return r;
-    }, (r) => `${r.name} added: send the invite link below.`);
+    }, (r) => `${r.name} added: send the invite link below.`));
   });
   $("update-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    attempt(() => {
+    once($("update-form"), () => attempt(() => {
       const body = {};
       const wounds = $("update-wounds").value.trim();
       if (wounds !== "") body.wounds = Number(wounds);
@@ -512,7 +572,7 @@ function wireReferee() {
         else body.sheet = parsed;
       }
       return state.bout.patch(`/fighters/${encodeURIComponent($("update-name").value)}`, body);
-    }, "Fighter updated.");
+    }, "Fighter updated."));
   });
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
   const joinUrl = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
@@ -585,12 +645,14 @@ function handoverQuestion() {
 }
 
 function fighterControls(f) {
+  // one press at a time, on the card's own button (the card is drawn again after it)
+  const one = (work) => (ev) => once(ev.currentTarget, work);
   const buttons = [
-    el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: () => reissue(f.name) }, `New link for ${f.name}`),
-    el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`) }, `Remove ${f.name}`),
+    el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: one(() => reissue(f.name)) }, `New link for ${f.name}`),
+    el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`)) }, `Remove ${f.name}`),
   ];
   if (f.hidden && f.hidden.length) {
-    buttons.push(el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`) }, `Reveal ${f.name}`));
+    buttons.push(el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`)) }, `Reveal ${f.name}`));
   }
   return el("div", { class: "buttons changes" }, buttons);
 }
