@@ -172,12 +172,16 @@ def test_the_fighter_sends_one_attack_a_press_and_a_proxys_error_is_said_in_word
     page.goto(f"{web.url}/static/fighter.html#bout={bid}&token={tokens[first]}")
     submit = page.locator("#act-submit")
     expect(submit).to_be_enabled()
+    # The message box, the page's live region, is there before any message (hidden, it came
+    # into the page with its text: not announced by every screen reader).
+    message = page.locator("#message")
+    expect(page.get_by_role("status").and_(message)).to_have_count(1)
+    expect(message).to_be_empty()
     attacks = Held(page, "POST", r"/attacks$")
     submit.focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     attacks.release()
-    message = page.locator("#message")
     expect(message).to_have_class("message ok")
     caught_up(page, web, bid, tokens[first])
     expect(submit).to_be_disabled()  # the other fighter's turn now
@@ -193,13 +197,15 @@ def test_the_fighter_sends_one_attack_a_press_and_a_proxys_error_is_said_in_word
         "the service answered HTTP 502 Bad Gateway with no message of its own (it may be down"
         " or restarting): reload the page in a moment to see where things stand"
     )
-    expect(message).to_have_attribute("role", "alert")
+    expect(message).to_have_attribute("aria-live", "assertive")  # an error: at once
+    expect(message).to_have_attribute("role", "status")  # the same region (not made anew)
     expect(page.locator("#roll-dice")).to_be_focused()
     # The form is still there to use once the service is back.
     page.unroute(re.compile(r"/rolls$"), proxy_error)
     page.keyboard.press("Enter")
     expect(message).to_have_class("message ok")
     expect(message).to_contain_text(f"{first} rolled 1d100")
+    expect(message).to_have_attribute("aria-live", "polite")
     clean(page)
 
 

@@ -137,15 +137,17 @@ export class Bout {
 /** Every event type the bout engine writes (SSE messages are named by type). */
 export { EVENT_TYPES };
 
-/** Show a message in the page's status line (role=status / role=alert). */
+/** Show a message in the page's message box, its one live region (`say("")` empties it). The
+ * box stays in the page with the same role: a region shown with its text already in it, or
+ * whose role changes, is not announced by every screen reader. An error is announced at once
+ * (assertive), anything else when the reader is free (polite). */
 export function say(text, kind = "info", about = "") {
   const box = document.getElementById("message");
   if (!box) return;
+  box.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
   box.textContent = text;
   box.className = `message ${kind}`;
-  box.setAttribute("role", kind === "error" ? "alert" : "status");
   box.dataset.about = about; // what the message is about ("action": one fighter's action)
-  box.hidden = !text;
 }
 
 /** Run an async action from a button or form, showing the service's message on failure.

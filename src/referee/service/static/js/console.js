@@ -132,13 +132,10 @@ async function draw() {
  * ended it keeps its message (its own answer holds the `ended` event). */
 function staleActionMessage() {
   const message = $("message");
-  if (!message || message.hidden || message.dataset.about !== "action") return;
+  if (!message || !message.textContent || message.dataset.about !== "action") return;
   const over = [EventType.ENDED, EventType.CANCELLED, EventType.CLOSED];
   const end = state.events.find((e) => over.includes(e.type));
-  if (end && end.seq > Number(message.dataset.seq || -1)) {
-    message.hidden = true;
-    message.dataset.about = "";
-  }
+  if (end && end.seq > Number(message.dataset.seq || -1)) say("");
 }
 
 /** The message of an action's answer: red if it failed after its dice, neutral if it did
