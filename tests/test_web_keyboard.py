@@ -160,6 +160,20 @@ def test_the_referees_controls_keep_the_focus_and_take_one_press_at_a_time(
     expect(new_link).to_be_focused()
     clean(page)
 
+    # The new referee closes the bout: every power goes, and the focus goes on to the log.
+    address = str(new_link.get_attribute("href"))
+    page.goto("about:blank")  # another fragment alone would not load the page again
+    page.goto(address)
+    expect(page.locator("#add-submit")).to_be_enabled()
+    page.focus("#do-close")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#log li.closed")
+    expect(page.locator("#powers")).to_be_hidden()
+    expect(page.locator("#copy-chat")).to_be_focused()
+    clean(page)
+
 
 def test_the_fighter_sends_one_attack_a_press_and_a_proxys_error_is_said_in_words(
     web: LiveServer,  # noqa: F811

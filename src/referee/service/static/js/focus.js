@@ -42,7 +42,7 @@ export function noteFocus(area) {
   const active = document.activeElement;
   if (!area || !active || active === document.body || !area.contains(active)) return null;
   const part = active.closest("section, fieldset") || area;
-  const note = { node: active, part, key: keyOf(active), index: controls(part).indexOf(active), card: null };
+  const note = { node: active, area, part, key: keyOf(active), index: controls(part).indexOf(active), card: null };
   const card = active.closest("[data-name]");
   if (card && card.parentElement && part.contains(card)) {
     const cards = [...card.parentElement.children];
@@ -74,6 +74,13 @@ export function putFocusBack(note) {
     next = all.find(after) || all.filter((n) => !after(n)).at(-1);
   }
   if (!next) next = onCard(note.card) || all[Math.min(Math.max(note.index, 0), all.length - 1)];
+  if (!next && note.part.isConnected && note.part !== note.area) {
+    // nothing left to press in its part (the referee's powers, once the bout is closed): the
+    // next control of the page after that part, else the one before it
+    const rest = controls(note.area).filter((n) => !note.part.contains(n));
+    const after = (n) => note.part.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING;
+    next = rest.find(after) || rest.at(-1);
+  }
   if (!next) return false;
   next.focus();
   return true;
