@@ -115,6 +115,15 @@ def test_the_referees_controls_keep_the_focus_and_take_one_press_at_a_time(
     assert page.eval_on_selector("#roll-dice", "n => n.validity.valueMissing")
     assert len(rolls.sent) == 1
 
+    # Stats that are not JSON: said so, naming the field, and nothing is sent.
+    updates = Held(page, "PATCH", r"/fighters/[^/]+$")
+    page.click("summary:has-text('Update a fighter')")
+    page.fill("#update-stats", '{"cs": 70')
+    page.click("#update-submit")
+    expect(page.locator("#message")).to_contain_text("Stats to change: not valid JSON (")
+    assert updates.sent == []
+    updates.release()
+
     # The fairness line is drawn again on every event: its copy button keeps the focus.
     page.focus("#fairness button[aria-label='Copy the commitment']")
     assert web.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "1d6"}).status_code == 200

@@ -564,7 +564,12 @@ function wireReferee() {
       if (wounds !== "") body.wounds = Number(wounds);
       const stats = $("update-stats").value.trim();
       if (stats) {
-        const parsed = JSON.parse(stats);
+        let parsed;
+        try {
+          parsed = JSON.parse(stats);
+        } catch (err) {
+          throw new Error(`Stats to change: not valid JSON (${err.message})`); // nothing is sent
+        }
         if (state.view.system === "msv" && "cs" in parsed) body.cs = parsed.cs;
         else body.sheet = parsed;
       }
