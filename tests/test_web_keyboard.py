@@ -1,5 +1,8 @@
 """The console from the keyboard and under failure, in Debian's Chromium, page by page.
 
+The skip link moves the focus and keeps the address: it once put `#main` in place of the
+fragment that holds a bout page's bout and token.
+
 A control pressed from the keyboard that is then disabled, hidden or drawn again (Pause once
 paused, Roll initiative once rolled, a fighter's card after Reveal or Remove, the fairness
 line's copy button after any event, Start once the bout exists, a Forget) keeps the focus on
@@ -192,9 +195,19 @@ def test_the_fighter_sends_one_attack_a_press_and_a_proxys_error_is_said_in_word
     assert web.post(f"/api/bouts/{bid}/initiative", ref).status_code == 200
     first = web.get(f"/api/bouts/{bid}").json()["turn"]
     page = pages()
-    page.goto(f"{web.url}/static/fighter.html#bout={bid}&token={tokens[first]}")
+    address = f"{web.url}/static/fighter.html#bout={bid}&token={tokens[first]}"
+    page.goto(address)
     submit = page.locator("#act-submit")
     expect(submit).to_be_enabled()
+    # The skip link moves the focus to the bout, and leaves the address (and its token) as it
+    # was: it put #main in its place, and a reload then knew neither bout nor fighter.
+    page.keyboard.press("Tab")
+    expect(page.locator("a.skip-link")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#main")).to_be_focused()
+    assert page.url == address
+    page.keyboard.press("Tab")
+    expect(page.locator("#sound-on")).to_be_focused()
     # The message box, the page's live region, is there before any message (hidden, it came
     # into the page with its text: not announced by every screen reader).
     message = page.locator("#message")

@@ -7,6 +7,7 @@
 import { ServiceError, call, el, fragment, once, say } from "./api.js";
 import { qrToggle } from "./qr.js";
 import { copyButton } from "./ui.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const STORED = "referee-character-key";

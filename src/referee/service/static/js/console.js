@@ -12,6 +12,7 @@ import { qrToggle } from "./qr.js";
 import { answerTone, boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
 import { EventType } from "./vocabulary.js";
 import { cancelQuestion, closeQuestion, endQuestion, handoverQuestion } from "./questions.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);

@@ -8,6 +8,7 @@ import { sawClientSeed, sawView } from "./witness.js";
 import { systemSpec } from "./systems.js";
 import { confirmAction, copyButton, fieldSet, gate, stateWords } from "./ui.js";
 import { focusLost, noteFocus, putFocusBack } from "./focus.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const rows = [];

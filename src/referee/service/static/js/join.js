@@ -7,6 +7,7 @@ import { remember } from "./mybouts.js";
 import { systemSpec } from "./systems.js";
 import { fieldSet } from "./ui.js";
 import { focusLost, usable } from "./focus.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const params = fragment();
