@@ -271,6 +271,19 @@ def test_the_home_and_join_pages_keep_the_focus_through_their_answers(
     # Started: Start stays disabled, and the focus is on the bout's links.
     page.keyboard.press("Enter")
     expect(page.locator("#created-h")).to_be_focused()
+    # My bouts is drawn again once the page has asked where each bout stands: a Forget button
+    # the keyboard reached before that keeps the focus.
+    bout = str(page.locator("#my-bouts li").get_attribute("data-id"))
+    token = str(page.get_attribute("#referee-link", "href")).rsplit("token=", 1)[1]
+    assert web.post(f"/api/bouts/{bout}/initiative", token).status_code == 200
+    states = Held(page, "GET", rf"/api/bouts/{re.escape(bout)}$")
+    page.goto("about:blank")
+    page.goto(f"{web.url}/")
+    forget = page.locator("#my-bouts button:has-text('Forget')")
+    forget.focus()
+    states.release()
+    expect(page.locator("#my-bouts .my-state")).to_contain_text("running: round 1")
+    expect(forget).to_be_focused()
     # Forget, from the keyboard: the list is gone, the focus is on the form.
     page.focus("#my-bouts button:has-text('Forget')")
     page.keyboard.press("Enter")
