@@ -37,16 +37,27 @@ export async function call(method, path, { token = null, body = undefined, heade
   }
   const text = await response.text();
   let data = null;
+  let json = true;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
+    json = false;
     data = { error: "bad_answer", message: text.slice(0, 200) };
   }
   if (!response.ok) {
-    const message = (data && data.message) || `HTTP ${response.status}`;
-    throw new ServiceError(response.status, (data && data.error) || "http_error", message);
+    // An answer without the service's own message (a proxy's error page, an empty body) is
+    // said in words, never shown as the page's HTML.
+    const given = json && data && typeof data.message === "string" && data.message;
+    const message = given || noMessage(response);
+    throw new ServiceError(response.status, (given && data.error) || "http_error", message);
   }
   return data;
+}
+
+/** What a failed answer without the service's message says: its status, and what to do. */
+function noMessage(response) {
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  return `the service answered ${status} with no message of its own (it may be down or restarting): reload the page in a moment to see where things stand`;
 }
 
 /** A part of the client seed drawn by this browser (16 hex digits from its own secure
@@ -126,15 +137,17 @@ export class Bout {
 /** Every event type the bout engine writes (SSE messages are named by type). */
 export { EVENT_TYPES };
 
-/** Show a message in the page's status line (role=status / role=alert). */
+/** Show a message in the page's message box, its one live region (`say("")` empties it). The
+ * box stays in the page with the same role: a region shown with its text already in it, or
+ * whose role changes, is not announced by every screen reader. An error is announced at once
+ * (assertive), anything else when the reader is free (polite). */
 export function say(text, kind = "info", about = "") {
   const box = document.getElementById("message");
   if (!box) return;
+  box.setAttribute("aria-live", kind === "error" ? "assertive" : "polite");
   box.textContent = text;
   box.className = `message ${kind}`;
-  box.setAttribute("role", kind === "error" ? "alert" : "status");
   box.dataset.about = about; // what the message is about ("action": one fighter's action)
-  box.hidden = !text;
 }
 
 /** Run an async action from a button or form, showing the service's message on failure.
@@ -152,6 +165,19 @@ export async function attempt(action, done = null) {
   } catch (err) {
     say(err instanceof ServiceError ? `${err.message}` : String(err.message || err), "error");
     return undefined;
+  }
+}
+
+/** Run `work` for `control` (a form or a button) one press at a time: a press while the last
+ * one is still being answered (a double click, a second Enter) does nothing. The control is
+ * not disabled meanwhile, so it keeps the keyboard's focus; `data-busy` marks it. */
+export async function once(control, work) {
+  if (control.dataset.busy) return undefined;
+  control.dataset.busy = "yes";
+  try {
+    return await work();
+  } finally {
+    delete control.dataset.busy;
   }
 }
 

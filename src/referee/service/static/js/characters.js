@@ -4,14 +4,17 @@
 // into the Authorization (or X-Character-Key) header of requests to the referee service, and
 // into this page's fragment when it is moved, never into a request's address.
 
-import { ServiceError, call, el, fragment, say } from "./api.js";
+import { ServiceError, call, el, fragment, once, say } from "./api.js";
 import { qrToggle } from "./qr.js";
 import { copyButton } from "./ui.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const STORED = "referee-character-key";
 const KEY_SHAPE = /^ck_[A-Za-z0-9_-]{32}$/;
-const state = { characters: [] };
+/** A bout's id, as the service makes them (what a join link's `#bout=` holds). */
+const BOUT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const state = { characters: [], reading: 0 };
 
 function storage() {
   try {
@@ -60,21 +63,26 @@ function words(character) {
 async function load() {
   const key = keyHeld();
   const list = $("characters");
-  list.replaceChildren();
+  const mine = ++state.reading; // only the latest reading draws the list (never two, one after the other)
   if (!key) {
+    list.replaceChildren();
     $("status").textContent = "No key yet: your first character makes one, kept by this browser.";
     state.characters = [];
     fillJoin();
     return;
   }
+  let answer;
   try {
-    const answer = await call("GET", "/api/characters", { token: key });
-    state.characters = answer.characters;
+    answer = await call("GET", "/api/characters", { token: key });
   } catch (err) {
+    if (mine !== state.reading) return;
     $("status").textContent = "";
     say(err instanceof ServiceError ? err.message : String(err), "error");
     return;
   }
+  if (mine !== state.reading) return;
+  state.characters = answer.characters;
+  list.replaceChildren();
   $("status").textContent = `Your key holds ${state.characters.length} character(s).`;
   for (const c of state.characters) {
     const change = el("button", { type: "button", class: "small", onclick: () => edit(c) }, "change");
@@ -101,7 +109,13 @@ function fillJoin() {
 }
 
 async function edit(listed) {
-  const whole = await call("GET", `/api/characters/${encodeURIComponent(listed.id)}`, { token: keyHeld() });
+  let whole;
+  try {
+    whole = await call("GET", `/api/characters/${encodeURIComponent(listed.id)}`, { token: keyHeld() });
+  } catch (err) {
+    say(`${listed.name} could not be read to change it: ${err.message}`, "error");
+    return;
+  }
   $("form-h").textContent = `Change ${whole.name} (its next version)`;
   $("char-id").value = whole.id;
   $("char-name").value = whole.name;
@@ -113,6 +127,7 @@ async function edit(listed) {
   $("char-hidden").value = whole.hidden.join(", ");
   $("char-new").hidden = false;
   showSystem();
+  $("char-name").focus(); // the form now holds the character: the next thing is to change it
 }
 
 function blank() {
@@ -136,9 +151,22 @@ function list(text) {
 
 async function save(event) {
   event.preventDefault();
+  // One press, one character: a second Enter while the first is saved would make a second
+  // character (and, for the first one, a second key that this browser would keep instead).
+  await once($("char-form"), saveForm);
+}
+
+async function saveForm() {
   let sheet;
-  if ($("char-system").value === "msv") sheet = { cs: Number($("char-cs").value) };
-  else {
+  if ($("char-system").value === "msv") {
+    const cs = $("char-cs").value.trim();
+    if (!/^\d+$/.test(cs)) {
+      say("Combat Skill: give a whole number from 0 to 100.", "error");
+      $("char-cs").focus();
+      return;
+    }
+    sheet = { cs: Number(cs) };
+  } else {
     try {
       sheet = JSON.parse($("char-sheet").value);
     } catch {
@@ -172,7 +200,16 @@ function boutOf(text) {
 
 async function join(event) {
   event.preventDefault();
+  await once($("join-form"), joinBout);
+}
+
+async function joinBout() {
   const bout = boutOf($("join-link").value);
+  if (!BOUT_ID.test(bout)) {
+    say("That is not a bout's join link (…/join.html#bout=ID) nor a bout's id.", "error");
+    $("join-link").focus();
+    return;
+  }
   const character = $("join-character").value;
   if (!character) {
     say("Save a character first.", "error");

@@ -2,7 +2,8 @@
 // data-role="referee|fighter|board"> says which parts are live. Every page follows the
 // bout's event stream and re-reads the state (with its token) after each event.
 
-import { attempt, Bout, el, fill, fragment, say, withSeedPart } from "./api.js";
+import { attempt, Bout, el, fill, fragment, once, say, withSeedPart } from "./api.js";
+import { noteFocus, putFocusBack, usable } from "./focus.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
@@ -10,6 +11,8 @@ import { forget, remember } from "./mybouts.js";
 import { qrToggle } from "./qr.js";
 import { answerTone, boutWords, confirmAction, copyButton, fieldSet, gate, nameOptions, renderFighters, renderOrder, sideWords, stateWords, statusText, winnerWords } from "./ui.js";
 import { EventType } from "./vocabulary.js";
+import { cancelQuestion, closeQuestion, endQuestion, handoverQuestion } from "./questions.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const role = document.body.dataset.role;
 const $ = (id) => document.getElementById(id);
@@ -54,12 +57,36 @@ async function start() {
   refresh();
 }
 
-async function refresh() {
+/** Read the bout again and draw it; resolves once drawn (or once a later reading took over). */
+function refresh() {
+  drawing = draw();
+  return drawing;
+}
+let drawing = Promise.resolve();
+
+/** Read the bout again and wait until the page shows it (the latest reading, drawn). */
+async function redrawn() {
+  await refresh();
+  for (let last = null; last !== drawing; ) {
+    last = drawing;
+    await last;
+  }
+}
+
+async function draw() {
   generation += 1;
   const mine = generation;
-  const view = await attempt(() => state.bout.get());
+  // A reading sent with a token spent meanwhile (handed over) is read again without it.
+  const asked = state.bout.token;
+  const spent = (err) => (asked !== state.bout.token ? null : Promise.reject(err));
+  const view = await attempt(() => state.bout.get().catch(spent));
+  if (view === null && mine === generation) return draw();
   if (!view || mine !== generation) return; // a later refresh is on its way: keep its answer
   const focused = focusBefore();
+  // Anywhere else on the page, a control drawn again (or disabled or hidden under the focus,
+  // as Pause is once the bout is paused) hands the focus to the same one drawn again, or to
+  // the one beside it (focus.js).
+  const elsewhere = focused ? null : noteFocus($("main"));
   state.view = view;
   keepInMyBouts(view);
   if (!state.spec) {
@@ -99,6 +126,7 @@ async function refresh() {
   if (role === "board") await refreshBoard();
   else updateActForm(view);
   focusAfter(focused);
+  putFocusBack(elsewhere);
 }
 
 /** An action's message (`about: "action"`) is taken down once an event after it has ended the
@@ -106,13 +134,10 @@ async function refresh() {
  * ended it keeps its message (its own answer holds the `ended` event). */
 function staleActionMessage() {
   const message = $("message");
-  if (!message || message.hidden || message.dataset.about !== "action") return;
+  if (!message || !message.textContent || message.dataset.about !== "action") return;
   const over = [EventType.ENDED, EventType.CANCELLED, EventType.CLOSED];
   const end = state.events.find((e) => over.includes(e.type));
-  if (end && end.seq > Number(message.dataset.seq || -1)) {
-    message.hidden = true;
-    message.dataset.about = "";
-  }
+  if (end && end.seq > Number(message.dataset.seq || -1)) say("");
 }
 
 /** The message of an action's answer: red if it failed after its dice, neutral if it did
@@ -135,6 +160,8 @@ function focusBefore() {
   const active = document.activeElement;
   const form = $("act-form");
   if (form && active && form.contains(active)) return { parked: active === form };
+  // Roll initiative is hidden once rolled: the next thing to press is the action form's.
+  if (form && active && active.id === "do-initiative") return { parked: true };
   const token = active && active.closest ? active.closest("#map .token") : null;
   if (token) return { token: token.dataset.name };
   // Lost to the page since our last refresh put it back (a control disabled under it):
@@ -147,7 +174,7 @@ function focusBefore() {
 function focusAfter(was) {
   if (!was) return;
   const active = document.activeElement;
-  const lost = !active || active === document.body || active.disabled;
+  const lost = !active || active === document.body || !usable(active);
   if (!lost && !(was.parked && active === $("act-form"))) return; // still where the user put it
   state.focusKept = true;
   if (was.token) {
@@ -177,7 +204,7 @@ function newestHash() {
 
 /** This page in the browser's "My bouts" (home page): its role, token and last state. */
 function keepInMyBouts(view) {
-  if (role === "board" || !params.token) return;
+  if (role === "board" || !params.token || state.handedOver) return;
   if (role === "fighter" && !view.you) return;
   if (role === "referee" && view.you) return; // a fighter's token on the referee page
   const entry = { id: params.bout, role, fighter: role === "fighter" ? view.you : null };
@@ -410,25 +437,32 @@ function wireActions() {
     if ($("act-actor")) $("act-actor").addEventListener("change", () => state.view && updateActForm(state.view));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      attempt(async () => {
-        const kind = $("act-kind").value;
-        const options = state.actForm.read();
-        const target = $("act-target").value;
-        if (kind === "attack") {
-          return state.bout.post("/attacks", { attacker: me(), target, ...options });
-        }
-        const named = action().target ? { target, ...options } : options;
-        return state.bout.post("/actions", { actor: me(), kind, options: named });
-      }, actionMessage);
+      // One press, one action: a second Enter or click while it is answered (and until the
+      // page shows the bout after it, whose turn it is now) sends nothing.
+      once(form, async () => {
+        const answer = await attempt(async () => {
+          const kind = $("act-kind").value;
+          const options = state.actForm.read();
+          const target = $("act-target").value;
+          if (kind === "attack") {
+            return state.bout.post("/attacks", { attacker: me(), target, ...options });
+          }
+          const named = action().target ? { target, ...options } : options;
+          return state.bout.post("/actions", { actor: me(), kind, options: named });
+        }, actionMessage);
+        if (answer) await redrawn();
+      });
     });
   }
   const roll = $("roll-form");
   if (roll) {
     roll.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      attempt(
-        () => state.bout.post("/rolls", { dice: $("roll-dice").value.trim() }),
-        (r) => `${r.actor} rolled ${r.expression} = ${r.total}: ${r.faces.join(" ")} (nonce ${r.rolls.map((x) => x.nonce).join(", ")})`,
+      once(roll, () =>
+        attempt(
+          () => state.bout.post("/rolls", { dice: $("roll-dice").value.trim() }),
+          (r) => `${r.actor} rolled ${r.expression} = ${r.total}: ${r.faces.join(" ")} (nonce ${r.rolls.map((x) => x.nonce).join(", ")})`,
+        ),
       );
     });
   }
@@ -438,6 +472,16 @@ function wireActions() {
 
 function power(path, done, body) {
   return attempt(() => state.bout.post(`/${path}`, body), done);
+}
+
+/** A referee's control that sends: one press at a time (a double click skips one turn, not
+ * two), held until the page shows the bout after it (its controls gated anew). */
+function pressed(control, work) {
+  return once(control, async () => {
+    const answer = await work();
+    if (answer) await redrawn();
+    return answer;
+  });
 }
 
 function wireReferee() {
@@ -451,30 +495,45 @@ function wireReferee() {
     "rotate-seed": ["rotate-seed", "Server seed revealed and replaced by a new committed one."],
   };
   for (const [id, [path, done]] of Object.entries(buttons)) {
-    $(`do-${id}`).addEventListener("click", () => power(path, done));
+    const button = $(`do-${id}`);
+    button.addEventListener("click", () => pressed(button, () => power(path, done)));
   }
   // Ending actions cannot be undone: each asks first, saying what it ends and what it reveals.
-  $("do-cancel").addEventListener("click", async () => {
-    if (await confirmAction(cancelQuestion(state.view))) power("cancel", "Bout cancelled: nothing more can be done in it. Close it to reveal the seed.");
-  });
-  $("do-close").addEventListener("click", async () => {
-    if (await confirmAction(closeQuestion(state.view))) power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
-  });
-  $("do-handover").addEventListener("click", async () => {
-    if (!(await confirmAction(handoverQuestion()))) return;
-    const r = await power("handover", "A new referee token: give the link below to the new referee.");
-    if (r) {
-      forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
-      const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
-      fill($("handover-link"), el("a", { href: url }, "New referee page"), " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
-    }
-  });
-  $("end-form").addEventListener("submit", async (ev) => {
+  $("do-cancel").addEventListener("click", () =>
+    pressed($("do-cancel"), async () => {
+      if (await confirmAction(cancelQuestion(state.view))) return power("cancel", "Bout cancelled: nothing more can be done in it. Close it to reveal the seed.");
+    }),
+  );
+  $("do-close").addEventListener("click", () =>
+    pressed($("do-close"), async () => {
+      if (await confirmAction(closeQuestion(state.view))) return power("close", "Bout closed: the server seed is revealed, anyone can verify it now.");
+    }),
+  );
+  $("do-handover").addEventListener("click", () =>
+    once($("do-handover"), async () => {
+      if (!(await confirmAction(handoverQuestion()))) return;
+      const r = await power("handover", "A new referee token: give the link below to the new referee. This page's own link no longer works.");
+      if (r) {
+        // Its token is spent (a reading with it would be refused, and shown as an error): the
+        // page follows the bout on as anyone may, without it (hidden stats hidden again).
+        state.handedOver = true;
+        state.bout.token = null;
+        forget({ id: params.bout, role: "referee", fighter: null }); // this page's token is spent
+        const url = `${location.origin}/static/referee.html#bout=${encodeURIComponent(params.bout)}&token=${encodeURIComponent(r.referee_token)}`;
+        const page = el("a", { href: url }, "New referee page");
+        fill($("handover-link"), page, " ", copyButton(() => url, "Copy the new referee link"), " ", el("code", {}, url), qrToggle(() => url, "QR code of the new referee link"));
+        page.focus(); // the result: this page's own link no longer works
+      }
+    }),
+  );
+  $("end-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const winner = $("end-winner").value || null;
-    const reason = $("end-reason").value.trim() || null;
-    if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
-    power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
+    pressed($("end-form"), async () => {
+      const winner = $("end-winner").value || null;
+      const reason = $("end-reason").value.trim() || null;
+      if (!(await confirmAction(endQuestion(state.view, winner, reason)))) return;
+      return power("end", (r) => `The bout is over: ${winnerWords({ ...state.view, winner })}.`, { winner, reason });
+    });
   });
   $("override-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -483,11 +542,11 @@ function wireReferee() {
       if (input.value.trim() !== "") wounds[input.dataset.name] = Number(input.value);
     }
     const of = Number($("override-of").value);
-    power("override", `Outcome #${of} overridden; the original stays in the log.`, { of, wounds, note: $("override-note").value });
+    pressed($("override-form"), () => power("override", `Outcome #${of} overridden; the original stays in the log.`, { of, wounds, note: $("override-note").value }));
   });
   $("add-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    attempt(async () => {
+    once($("add-form"), () => attempt(async () => {
       const body = { name: $("add-name").value.trim(), ...state.spec.body(state.addForm.read()) };
       const side = $("add-side").value.trim();
       if (side) body.side = side;
@@ -497,22 +556,27 @@ function wireReferee() {
       const r = await withSeedPart((sent) => state.bout.post("/fighters", sent), body);
       addInvite(r.name, r.token);
       return r;
-    }, (r) => `${r.name} added: send the invite link below.`);
+    }, (r) => `${r.name} added: send the invite link below.`));
   });
   $("update-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    attempt(() => {
+    once($("update-form"), () => attempt(() => {
       const body = {};
       const wounds = $("update-wounds").value.trim();
       if (wounds !== "") body.wounds = Number(wounds);
       const stats = $("update-stats").value.trim();
       if (stats) {
-        const parsed = JSON.parse(stats);
+        let parsed;
+        try {
+          parsed = JSON.parse(stats);
+        } catch (err) {
+          throw new Error(`Stats to change: not valid JSON (${err.message})`); // nothing is sent
+        }
         if (state.view.system === "msv" && "cs" in parsed) body.cs = parsed.cs;
         else body.sheet = parsed;
       }
       return state.bout.patch(`/fighters/${encodeURIComponent($("update-name").value)}`, body);
-    }, "Fighter updated.");
+    }, "Fighter updated."));
   });
   for (const [name, token] of Object.entries(loadInvites())) addInvite(name, token, false);
   const joinUrl = `${location.origin}/static/join.html#bout=${encodeURIComponent(params.bout)}`;
@@ -520,77 +584,15 @@ function wireReferee() {
   $("join-url").after(" ", copyButton(() => joinUrl, "Copy the join link"), qrToggle(() => joinUrl, "QR code of the join link"));
 }
 
-// ---- what each ending action does, said before it is done ---------------------------------
-
-const SEED_STAYS = "The server seed stays secret until you close the bout.";
-
-function stillGoing(view) {
-  if (!view || !["open", "running", "paused"].includes(view.status)) return null;
-  return `The bout is still ${view.status === "open" ? "open (no initiative yet)" : view.status}${view.turn ? `, ${view.turn} to act` : ""}.`;
-}
-
-function closeQuestion(view) {
-  const going = stillGoing(view);
-  return {
-    title: "Close the bout and reveal the server seed?",
-    lines: [
-      going ? `${going} Closing ends it now, with no winner.` : null,
-      `Closing reveals the server seed behind the commitment ${view ? view.commitment.slice(0, 12) : ""}… published at the start: anyone can then recompute every roll of this bout in the verifier.`,
-      "After the close nothing can change the bout: no action, roll, ruling or fighter. This cannot be undone.",
-    ],
-    yes: "Close & reveal seed",
-    no: "Keep the bout open",
-    danger: true,
-  };
-}
-
-function cancelQuestion(view) {
-  return {
-    title: "Cancel the bout?",
-    lines: [
-      stillGoing(view),
-      "Cancelling calls the bout off for good, with no winner: no more actions or rolls. Every event stays in the log.",
-      SEED_STAYS,
-    ],
-    yes: "Cancel the bout",
-    no: "Keep the bout",
-    danger: true,
-  };
-}
-
-function endQuestion(view, winner, reason) {
-  const who = winner ? `${sideWords(view, winner)} the winner` : "no winner";
-  return {
-    title: winner ? `End the bout with ${sideWords(view, winner)} as the winner?` : "End the bout with no winner?",
-    lines: [
-      stillGoing(view),
-      `Ending declares ${who}${reason ? ` (“${reason}”)` : ""}: no more actions or rolls. The log records it as your ruling, not the dice's.`,
-      SEED_STAYS,
-    ],
-    yes: "End the bout",
-    no: "Keep the bout going",
-    danger: true,
-  };
-}
-
-function handoverQuestion() {
-  return {
-    title: "Hand the bout over to another referee?",
-    lines: [
-      "A new referee link is made for the new referee. The link of this page stops working at once: keep the new one, or give it away.",
-    ],
-    yes: "Hand over",
-    no: "Keep refereeing",
-  };
-}
-
 function fighterControls(f) {
+  // one press at a time, on the card's own button (the card is drawn again after it)
+  const one = (work) => (ev) => once(ev.currentTarget, work);
   const buttons = [
-    el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: () => reissue(f.name) }, `New link for ${f.name}`),
-    el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`) }, `Remove ${f.name}`),
+    el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: one(() => reissue(f.name)) }, `New link for ${f.name}`),
+    el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`)) }, `Remove ${f.name}`),
   ];
   if (f.hidden && f.hidden.length) {
-    buttons.push(el("button", { type: "button", class: "small", onclick: () => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`) }, `Reveal ${f.name}`));
+    buttons.push(el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`)) }, `Reveal ${f.name}`));
   }
   return el("div", { class: "buttons changes" }, buttons);
 }

@@ -7,6 +7,8 @@ import { qrToggle } from "./qr.js";
 import { sawClientSeed, sawView } from "./witness.js";
 import { systemSpec } from "./systems.js";
 import { confirmAction, copyButton, fieldSet, gate, stateWords } from "./ui.js";
+import { focusLost, noteFocus, putFocusBack } from "./focus.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const rows = [];
@@ -38,11 +40,19 @@ function addRow(preset = {}) {
   );
   rows.push(entry);
   $("fighter-rows").append(row);
+  return entry;
 }
 
+/** A row removed from the keyboard leaves the focus beside it (the next row's field, else the
+ * button that adds a row), not on the page. */
 function removeRow(entry) {
+  const kept = noteFocus($("fighter-rows"));
   rows.splice(rows.indexOf(entry), 1);
   entry.row.remove();
+  if (kept && focusLost()) {
+    const next = rows.find((r) => entry.row.compareDocumentPosition(r.row) & Node.DOCUMENT_POSITION_FOLLOWING);
+    (next ? next.name : $("add-row")).focus();
+  }
 }
 
 function resetRows() {
@@ -146,6 +156,9 @@ async function start() {
   startable(false);
   await attempt(create, (bout) => `Bout ${bout.id} started with ${rows.length} fighters.`);
   startable(!started);
+  // Start was disabled while the bout was made, which dropped the keyboard's focus to the
+  // page: it goes to the bout's links when it was made, else back to Start.
+  if (focusLost()) (started ? $("created-h") : $("create")).focus();
 }
 
 function startAnother() {
@@ -157,7 +170,7 @@ function startAnother() {
 }
 
 $("system").addEventListener("change", resetRows);
-$("add-row").addEventListener("click", () => addRow());
+$("add-row").addEventListener("click", () => addRow().name.focus());
 $("start-another").addEventListener("click", startAnother);
 $("create-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -172,6 +185,9 @@ resetRows();
 const REFRESHED = 20;
 
 function renderMine() {
+  // Drawn again when the page has asked where each bout stands, and on each Forget: the
+  // focus stays on the same control, or the one now where it was (focus.js).
+  const kept = noteFocus($("mine"));
   const entries = myBouts();
   $("mine").hidden = !entries.length;
   fill(
@@ -194,6 +210,7 @@ function renderMine() {
       );
     }),
   );
+  if (kept && !putFocusBack(kept) && focusLost()) $("system").focus(); // the list is gone
 }
 
 /** Where each kept bout stands now, asked of the service with the entry's own token. */

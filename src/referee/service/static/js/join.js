@@ -6,6 +6,8 @@ import { Bout, ServiceError, el, fill, fragment, say, seedPart } from "./api.js"
 import { remember } from "./mybouts.js";
 import { systemSpec } from "./systems.js";
 import { fieldSet } from "./ui.js";
+import { focusLost, usable } from "./focus.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const params = fragment();
@@ -101,6 +103,7 @@ function body() {
 }
 
 async function join() {
+  const pressed = document.activeElement; // Join is disabled while it is sent: the focus comes back
   $("join-submit").disabled = true;
   try {
     const sent = body();
@@ -124,6 +127,9 @@ async function join() {
     await load({ quiet: true }); // the status may have changed since the page was opened
     say(explain(err), "error");
     $("join-submit").disabled = !(state.view && state.view.status === "open");
+    // Disabling Join dropped the keyboard's focus to the page: back where it was, else on the
+    // name (the field to change after most refusals).
+    if (focusLost()) (usable(pressed) ? pressed : $("join-name")).focus();
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { attempt, call, el, fill, say } from "./api.js";
 import { orderText } from "./sentences.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";

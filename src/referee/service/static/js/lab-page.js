@@ -4,6 +4,7 @@
 // `version` counts redraws, `latency` is the last edit-to-redraw time in milliseconds.
 
 import { call, el, fill, say } from "./api.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ["success", "damage", "critical", "critical_effect", "critical_extra_damage",

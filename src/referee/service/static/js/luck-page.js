@@ -3,6 +3,7 @@
 // by the service). window.refereeLuck is for tests: `version` counts answers drawn.
 
 import { call, el, fill, say } from "./api.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 const state = { version: 0, last: null };

@@ -7,6 +7,7 @@
 import { attempt, el, fill, fragment, say, ServiceError } from "./api.js";
 import { CannotVerifyHere, NotAnExport, verifyExport, verifyExportText } from "./verifier.js";
 import { checkAgainstMemory } from "./witness.js";
+import "./skip.js"; // the skip link moves the focus, not the address (its fragment)
 
 const $ = (id) => document.getElementById(id);
 
