@@ -78,8 +78,12 @@ def test_the_focus_stays_on_attack_from_turn_to_turn(
         caught_up(page, web, bid, tokens["Tarl"])
         expect(submit).to_be_enabled(timeout=WAIT_MS)
         presses.append(tabs_to(page, "act-submit"))
-        page.keyboard.press("Enter")
-        expect(page.locator("#message")).not_to_be_empty(timeout=WAIT_MS)
+        # the attack's own answer waited for (the message box may still hold the last one's)
+        with page.expect_response(
+            lambda r: r.url.endswith("/attacks") and r.request.method == "POST", timeout=WAIT_MS
+        ) as answer:
+            page.keyboard.press("Enter")
+        assert answer.value.ok
         caught_up(page, web, bid, tokens["Tarl"])
     # The first turn walks from the top of the page; every later one starts on the button.
     assert presses[0] > 0
