@@ -1,0 +1,61 @@
+"""`referee judge` against a hostile tester: the logs and command lines that broke it once."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.transcripts import judge_log
+from referee.transcripts.sniff import ROLL_CUT
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "examples" / "pakur-stun.log"
+HEAD = (
+    "Spar between Tarl (CS 65) and Rask (CS 60)\n"
+    "OnlineHost: Tarl rolled 1 100-sided die: 47\n"
+    "OnlineHost: Rask rolled 1 100-sided die: 12\n"
+)
+
+
+def test_python_m_referee_cli_entry_runs_the_console_script() -> None:
+    """`python -m referee.cli.entry judge LOG` is the console script: it judged nothing and
+    exited 0, silently, whatever the log said."""
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli.entry", "judge", str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src")},
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("Verdict: Tarl wins: Tarl dealt 16, Pa-Kur dealt 0;")
+    assert done.stderr.startswith("error: line 8: forged:")
+
+
+#: The old test for a roll cut before its faces: quadratic in the `rolled`s of one line.
+_BACKTRACKING_ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+
+
+_PIECES = ["rolled", "ROLLED", "xrolled", "rolledx", " ", "\t", "4", "٤", ")", ".", "!", ":", "a"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_the_cut_roll_test_says_what_the_backtracking_one_said(line: str) -> None:
+    """A line (no line end) says `rolled` and stops before its faces, as it always did."""
+    assert (ROLL_CUT.search(line) is None) is (_BACKTRACKING_ROLL_CUT.search(line) is None)
+
+
+@pytest.mark.timeout(60)
+def test_a_long_line_of_rolled_words_is_judged_not_for_hours() -> None:
+    """A line of 4 MB saying `rolled` 150,000 times (a player's paste) took the judge minutes
+    (16 MiB of it: hours, in the service too), trying every `rolled` against the rest of the
+    line; now one pass. (A line that long is only text: no chat message is.)"""
+    long = "Bosk: " + "rolled 1 100-sided die: 4 " * 150_000
+    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
+    case = judge_log(f"{HEAD}{long}\n{typed}\n")
+    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
