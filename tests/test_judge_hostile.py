@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.transcripts import judge_log
-from referee.transcripts.sniff import ROLL_CUT
+from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "pakur-stun.log"
@@ -56,6 +56,29 @@ def test_a_long_line_of_rolled_words_is_judged_not_for_hours() -> None:
     (16 MiB of it: hours, in the service too), trying every `rolled` against the rest of the
     line; now one pass. (A line that long is only text: no chat message is.)"""
     long = "Bosk: " + "rolled 1 100-sided die: 4 " * 150_000
+    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
+    case = judge_log(f"{HEAD}{long}\n{typed}\n")
+    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
+
+
+#: The old test for an announcement cut between fighters: quadratic in the skills of a line.
+_BACKTRACKING_SKILL_CUT = re.compile(
+    r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)"
+)
+_SKILL_PIECES = ["(CS 65)", "(cs", "(2d", "( \tCS", "(", "CS", " ", "6", "\n", "x", "Tarl"]
+
+
+@given(st.lists(st.sampled_from(_SKILL_PIECES), max_size=12).map("".join))
+def test_the_cut_announcement_test_says_what_the_backtracking_one_said(text: str) -> None:
+    """A line with a skill followed by one with another, as it always did."""
+    assert (SKILL_CUT.search(text) is None) is (_BACKTRACKING_SKILL_CUT.search(text) is None)
+
+
+@pytest.mark.timeout(60)
+def test_a_long_line_of_skills_is_judged_not_for_hours() -> None:
+    """A line of 2.4 MB saying `(CS 65)` 300,000 times took the judge minutes (16 MiB of
+    it: hours), trying each skill against the rest of the line and the next one."""
+    long = "Bosk: " + "(CS 65) " * 300_000
     typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
     case = judge_log(f"{HEAD}{long}\n{typed}\n")
     assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]

@@ -162,7 +162,11 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
 #: a 16 MiB line of them hours.
 ROLL_CUT = re.compile(r"\A(?>.*\brolled\b)(?!.*\d\)?[.!]?[ \t]*$)", re.I)
 #: A quick test over the whole text: an announcement line followed by one with another skill.
-SKILL_CUT = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)")
+#: Each line is tried once, from its start, at its first skill (the atomic group): trying each
+#: skill of a line against the rest of it and the next took a 16 MiB line of them hours.
+SKILL_CUT = re.compile(
+    r"^(?>[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d)[^\n]*\n[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)", re.M
+)
 _FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
