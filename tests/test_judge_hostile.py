@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -82,3 +83,44 @@ def test_a_long_line_of_skills_is_judged_not_for_hours() -> None:
     typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
     case = judge_log(f"{HEAD}{long}\n{typed}\n")
     assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
+
+
+def _cli(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    return CliRunner().invoke(cli, ["judge", *args])
+
+
+def test_a_page_over_the_log_itself_is_refused_and_the_log_kept(tmp_path: Path) -> None:
+    """`--html` naming the log (or a format file) wrote the page over it: the evidence lost."""
+    log = tmp_path / "spar.log"
+    log.write_bytes(EXAMPLE.read_bytes())
+    fmt = tmp_path / "irc.toml"
+    fmt.write_bytes((ROOT / "docs" / "examples" / "irc-dicebot.toml").read_bytes())
+    for page, named in ((log, log), (tmp_path / "." / "spar.log", log), (fmt, fmt)):
+        result = _cli(str(log), "--format-file", str(fmt), "--html", str(page))
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr == (
+            f"error: --html {str(page)!r} is {str(named)!r}, a file the judge reads: "
+            "give another path\n"
+        )
+    assert log.read_bytes() == EXAMPLE.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["irc.toml", "spar.log"]
+
+
+@pytest.mark.parametrize(
+    ("page", "why"),
+    [("/dev/full", "No space left on device"), ("no-such-folder/out.html", "No such file")],
+)
+def test_a_page_that_cannot_be_written_is_exit_4_as_the_report(
+    tmp_path: Path, page: str, why: str
+) -> None:
+    """The docs' exit status 4 is "the report cannot be written (a full disk)": a page on a
+    full disk was 2, the status of bad input."""
+    target = page if page.startswith("/") else str(tmp_path / page)
+    result = _cli(str(EXAMPLE), "--html", target)
+    assert (result.exit_code, result.stdout) == (4, ""), result.output
+    assert result.stderr.startswith(f"error: cannot write {target!r}: {why}")
+    assert result.stderr.count("\n") == 1
