@@ -124,3 +124,14 @@ def test_a_page_that_cannot_be_written_is_exit_4_as_the_report(
     assert (result.exit_code, result.stdout) == (4, ""), result.output
     assert result.stderr.startswith(f"error: cannot write {target!r}: {why}")
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("rolls", "said"), [(0, "0 attacks"), (1, "1 attack"), (2, "2 attacks")])
+def test_the_verdict_counts_one_attack_in_the_singular(rolls: int, said: str) -> None:
+    from referee.transcripts.render import verdict_line
+
+    log = HEAD + "OnlineHost: Tarl rolled 1 100-sided die: 90\n" * min(rolls, 1)
+    log += "OnlineHost: Rask rolled 1 100-sided die: 90\n" * max(rolls - 1, 0)
+    case = judge_log(log)
+    assert case.verdict.attacks == rolls
+    assert verdict_line(case.verdict).endswith(f"; {said} counted; no anomaly")
