@@ -135,3 +135,15 @@ def test_the_verdict_counts_one_attack_in_the_singular(rolls: int, said: str) ->
     case = judge_log(log)
     assert case.verdict.attacks == rolls
     assert verdict_line(case.verdict).endswith(f"; {said} counted; no anomaly")
+
+
+def test_a_log_that_is_no_csv_read_as_csv_names_its_first_line() -> None:
+    """`--format discord-csv` on a log with no CSV header said "line 0 is not in its
+    shape: ''" (there is no line 0)."""
+    from referee.errors import NotationError
+
+    log = "\n" + EXAMPLE.read_text(encoding="utf-8")
+    with pytest.raises(NotationError) as raised:
+        judge_log(log, format="discord-csv")
+    first = log.split("\n")[1][:80]
+    assert f"fits 0 of 1 lines (line 2 is not in its shape: {first!r})" in str(raised.value)

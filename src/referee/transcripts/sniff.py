@@ -93,8 +93,10 @@ def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
 def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str, least: int = 0) -> Fit | None:
     """How well `fmt` fits the sample; None as soon as it cannot fit `least` lines (never
     when `least` is 0)."""
-    if fmt.container == "csv":
-        return Fit(int(bool(_CSV_HEADER.match(text))), 1)
+    if fmt.container == "csv":  # its header says it, and the first line is not one
+        if _CSV_HEADER.match(text):
+            return Fit(1, 1)
+        return Fit(0, 1, *((sample[0][0], sample[0][1][:80]) if sample else (1, "")))
     if fmt.container == "html":
         if not _looks_like_html(text):
             return Fit(0, len(sample), sample[0][0] if sample else 0, "no HTML")
