@@ -147,3 +147,16 @@ def test_a_log_that_is_no_csv_read_as_csv_names_its_first_line() -> None:
         judge_log(log, format="discord-csv")
     first = log.split("\n")[1][:80]
     assert f"fits 0 of 1 lines (line 2 is not in its shape: {first!r})" in str(raised.value)
+
+
+def test_a_roll_quoted_before_the_host_says_it_is_forged_and_says_so() -> None:
+    """A quote of a roll the host says only later is forged; its reason said that no host
+    line of the log said it, and line 5 does."""
+    case = judge_log(
+        HEAD + "Bosk: > OnlineHost: Tarl rolled 1 100-sided die: 40\n"
+        "OnlineHost: Tarl rolled 1 100-sided die: 40\n"
+    )
+    assert [(a.line, a.kind.value, a.reason) for a in case.verdict.anomalies] == [
+        (4, "forged", "a quoted roll by 'Bosk' that no host line before it says")
+    ]
+    assert case.verdict.attacks == 1
