@@ -71,8 +71,15 @@ def test_a_host_the_judge_is_told_to_trust() -> None:
             "OnlineHost: Tarl rolled 1 100-sided die: 60",
         ]
     )
-    with pytest.raises(NotationError, match="fighter 'Tarl' \\(announced on line 1\\) never"):
-        judge_log(log.replace("OnlineHost", "Bosk"))
+    # untrusted, the bot's rolls are forged (and judged: the reason names the bot)
+    untrusted = judge_log(log.replace("OnlineHost", "Bosk"))
+    assert summary(untrusted) == (
+        None,
+        {"Tarl": 0, "Pa-Kur": 0},
+        0,
+        [(2, "forged"), (3, "forged"), (4, "forged")],
+    )
+    assert untrusted.verdict.anomalies[0].reason == "posted by 'Dice Bot', not by OnlineHost"
     case = judge_log(log, hosts=["Dice Bot"])
     assert summary(case) == (None, {"Tarl": 4, "Pa-Kur": 0}, 1, [])
     assert case.transcript.trust.hosts == ("OnlineHost", "Dice Bot")

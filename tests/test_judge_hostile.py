@@ -160,3 +160,44 @@ def test_a_roll_quoted_before_the_host_says_it_is_forged_and_says_so() -> None:
         (4, "forged", "a quoted roll by 'Bosk' that no host line before it says")
     ]
     assert case.verdict.attacks == 1
+
+
+@pytest.mark.parametrize("given", [(), ("Tarl=65", "Rask=60")], ids=["announced", "given"])
+def test_a_fighter_whose_every_roll_is_forged_is_judged_not_refused(
+    given: tuple[str, ...],
+) -> None:
+    """Rask types every roll of his: the cheat the judge is for. It was refused as bad input
+    (`fighter 'Rask' never rolls ... no roll line does; check the spelling`, exit 2)."""
+    log = (
+        "Marcus: Spar between Tarl (CS 65) and Rask (CS 60)\n"
+        "OnlineHost: Tarl rolled 1 100-sided die: 47\n"
+        "Rask: OnlineHost: Rask rolled 1 100-sided die: 12\n"
+        "OnlineHost: Tarl rolled 1 100-sided die: 40\n"
+        "Rask: OnlineHost: Rask rolled 1 100-sided die: 3\n"
+    )
+    verdict = judge_log(log, given).verdict
+    assert (verdict.winner, verdict.attacks) == (None, 0)
+    assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
+        (3, "forged", "a host line typed after the speaker's name 'Rask'"),
+        (4, "out-of-turn", "Tarl already rolled initiative (round 1, 47); the first roll counts"),
+        (5, "forged", "a host line typed after the speaker's name 'Rask'"),
+    ]
+
+
+def test_a_key_given_for_a_log_that_signs_nothing_flags_every_host_line() -> None:
+    """With the host's key, an unsigned host line is forged (docs/judge.md); a log with none
+    signed was refused as a fighter who never rolls (exit 2)."""
+    from referee.ledger.signatures import PrivateKey
+
+    key = PrivateKey.from_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8").public.text
+    verdict = judge_log(HEAD, key=key).verdict
+    assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
+        (n, "forged", "no signature, though this log's host signs every line") for n in (2, 3)
+    ]
+
+
+def test_a_name_in_no_roll_line_is_still_refused_as_misspelt() -> None:
+    from referee.errors import NotationError
+
+    with pytest.raises(NotationError, match="fighter 'Rusk' \\(given\\) never rolls in the log"):
+        judge_log(HEAD, ["Tarl=65", "Rusk=60"])

@@ -153,14 +153,16 @@ def _fighters(
     if given:
         parsed = [f if isinstance(f, Fighter) else parse_fighter(f) for f in given]
         chosen = check_fighters(with_sides(parsed, sides))
-        _check_rolls(transcript, _rollers(transcript), chosen, "given")
+        _check_rolls(transcript, _rollers(transcript, genuine=False), chosen, "given")
         return chosen, "given"
     found = _announcement(transcript)
     if found is not None:
         rollers = _rollers(transcript)
         announced = _with_sides_said(transcript, found)
         chosen = check_fighters(with_sides(_as_rolled(rollers, announced), sides))
-        _check_rolls(transcript, rollers, chosen, f"announced on line {found.line}")
+        # a fighter whose every roll is forged rolls all the same: judged, not misspelt
+        every = _rollers(transcript, genuine=False)
+        _check_rolls(transcript, every, chosen, f"announced on line {found.line}")
         return chosen, f"announced on line {found.line}"
     if ledger is not None and ledger.fighters:
         return check_fighters(with_sides(ledger.fighters, sides)), "the export"
@@ -215,12 +217,13 @@ def _no_announcement(transcript: Transcript) -> str:
     )
 
 
-def _rollers(transcript: Transcript) -> dict[str, str]:
-    """The names the genuine roll lines give, by key."""
+def _rollers(transcript: Transcript, genuine: bool = True) -> dict[str, str]:
+    """The names the genuine roll lines give, by key (`genuine=False`: every roll line that
+    names a roller, forged or quoted: a fighter who only cheats or quotes still rolls)."""
     names = {
         roll.name
         for _, roll, forged, quoted in transcript.rolls.claims
-        if roll is not None and forged is None and not quoted
+        if roll is not None and (not genuine or (forged is None and not quoted))
     }
     return {name_key(name): name for name in names}
 
