@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from referee.transcripts import judge_log
 from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT
+from tests.judge_samples import WRITERS, sample
+from tests.test_judge_wrappings import said, wrap
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "pakur-stun.log"
@@ -62,11 +64,28 @@ def test_a_long_line_of_rolled_words_is_judged_not_for_hours() -> None:
     assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
 
 
-#: The old test for an announcement cut between fighters: quadratic in the skills of a line.
+#: The old test for an announcement cut between fighters (quadratic in the skills of a
+#: line), and one cut inside its next skill (`(CS` then `70)`), as backtracking ones.
 _BACKTRACKING_SKILL_CUT = re.compile(
     r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)"
+    r"|\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*[(\[][ \t]*(?:[Cc][Ss]:?|2d)?[ \t]*$",
+    re.M,
 )
-_SKILL_PIECES = ["(CS 65)", "(cs", "(2d", "( \tCS", "(", "CS", " ", "6", "\n", "x", "Tarl"]
+_SKILL_PIECES = [
+    "(CS 65)",
+    "(cs",
+    "(2d",
+    "( \tCS",
+    "(",
+    "[",
+    "CS",
+    ":",
+    " ",
+    "6",
+    "\n",
+    "x",
+    "Tarl",
+]
 
 
 @given(st.lists(st.sampled_from(_SKILL_PIECES), max_size=12).map("".join))
@@ -201,3 +220,39 @@ def test_a_name_in_no_roll_line_is_still_refused_as_misspelt() -> None:
 
     with pytest.raises(NotationError, match="fighter 'Rusk' \\(given\\) never rolls in the log"):
         judge_log(HEAD, ["Tarl=65", "Rusk=60"])
+
+
+WRAPPED_FORMATS = sorted(set(WRITERS) - {"discord-csv", "pidgin-html"})
+
+
+@pytest.mark.parametrize("fmt", WRAPPED_FORMATS)
+def test_a_log_wrapped_at_any_width_from_62_to_80_is_judged_as_itself(fmt: str) -> None:
+    """docs/judge.md: wrapped at 72 columns or any width up to 80. At 57 to 77, as the
+    format's line lengths fell, the announcement was cut inside its last skill (`... and
+    PaKur (CS` then `70)`) and never joined: the log announced no spar."""
+    for anomalies in (False, True):
+        text = sample(fmt, anomalies)[0]
+        truth = said(judge_log(text))
+        for width in range(62, 81):
+            wrapped, where = wrap(text, width)
+            assert said(judge_log(wrapped), where) == truth, (anomalies, width)
+
+
+def test_a_long_line_saying_rolled_does_not_swallow_the_next_irssi_line() -> None:
+    """irssi's lines start with their time (`21:02 <@OnlineHost> ...`), which was taken for
+    the faces of a roll cut short: the host's roll below a long line saying `rolled` was
+    joined to it, the speaker's line became a forged host line and the roll was lost."""
+    log = (
+        "21:00 < Marcus> Spar between Tarl (CS 65) and PaKur (CS 70)\n"
+        "21:01 <@OnlineHost> Tarl rolled 1 100-sided die: 42\n"
+        "21:01 <@OnlineHost> PaKur rolled 1 100-sided die: 20\n"
+        "21:02 < Marcus> Tarl rolled well there, what a fine throw that was\n"
+        "21:02 <@OnlineHost> Tarl rolled 1 100-sided die: 51\n"
+        "21:03 <@OnlineHost> PaKur rolled 1 100-sided die: 84\n"
+    )
+    verdict = judge_log(log).verdict
+    assert verdict.notes == ()
+    assert [(r.line, r.use.value) for r in verdict.rolls] == [
+        (2, "initiative"), (3, "initiative"), (5, "attack"), (6, "attack")
+    ]  # fmt: skip
+    assert (verdict.anomalies, verdict.damage_dealt) == ((), {"Tarl": 4, "PaKur": 0})

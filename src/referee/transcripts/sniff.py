@@ -163,13 +163,18 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
 #: is tried (the atomic group), once: trying each `rolled` against the rest of the line took
 #: a 16 MiB line of them hours.
 ROLL_CUT = re.compile(r"\A(?>.*\brolled\b)(?!.*\d\)?[.!]?[ \t]*$)", re.I)
-#: A quick test over the whole text: an announcement line followed by one with another skill.
-#: Each line is tried once, from its start, at its first skill (the atomic group): trying each
-#: skill of a line against the rest of it and the next took a 16 MiB line of them hours.
+#: A quick test over the whole text: an announcement line followed by one with another skill,
+#: or one that stops inside its next skill (`... and PaKur (CS` then `70)`: a wrap at the space
+#: in it). Each line is tried once, from its start, at its first skill (the atomic group):
+#: trying each skill of a line against the rest of it and the next took a 16 MiB line hours.
 SKILL_CUT = re.compile(
-    r"^(?>[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d)[^\n]*\n[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)", re.M
+    r"^(?>[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d)"
+    r"(?:[^\n]*\n[^\n]*?\([ \t]*(?:[Cc][Ss]|2d)|[^\n]*[(\[][ \t]*(?:[Cc][Ss]:?|2d)?[ \t]*$)",
+    re.M,
 )
-_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
+#: The rest of a roll cut before its faces: the dice, or a face (not a time stamp or a date,
+#: `21:04 <@OnlineHost> ...`, which starts a line of its own).
+_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}(?![\d:/\-]|\.\d))")
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
 
