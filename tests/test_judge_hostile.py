@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.transcripts import judge_log
-from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT
+from referee.transcripts.sniff import ROLL_CUT, skill_cut
 from tests.judge_samples import WRITERS, sample
 from tests.test_judge_wrappings import said, wrap
 
@@ -91,7 +91,7 @@ _SKILL_PIECES = [
 @given(st.lists(st.sampled_from(_SKILL_PIECES), max_size=12).map("".join))
 def test_the_cut_announcement_test_says_what_the_backtracking_one_said(text: str) -> None:
     """A line with a skill followed by one with another, as it always did."""
-    assert (SKILL_CUT.search(text) is None) is (_BACKTRACKING_SKILL_CUT.search(text) is None)
+    assert skill_cut(text) is (_BACKTRACKING_SKILL_CUT.search(text) is not None)
 
 
 @pytest.mark.timeout(60)
@@ -226,14 +226,15 @@ WRAPPED_FORMATS = sorted(set(WRITERS) - {"discord-csv", "pidgin-html"})
 
 
 @pytest.mark.parametrize("fmt", WRAPPED_FORMATS)
-def test_a_log_wrapped_at_any_width_from_62_to_80_is_judged_as_itself(fmt: str) -> None:
+def test_a_log_wrapped_at_any_width_from_60_to_80_is_judged_as_itself(fmt: str) -> None:
     """docs/judge.md: wrapped at 72 columns or any width up to 80. At 57 to 77, as the
     format's line lengths fell, the announcement was cut inside its last skill (`... and
-    PaKur (CS` then `70)`) and never joined: the log announced no spar."""
+    PaKur (CS` then `70)`) and never joined: the log announced no spar; at 56 to 61 a roll
+    cut into a line under 55 characters was not joined (a wrong-dice roll lost)."""
     for anomalies in (False, True):
         text = sample(fmt, anomalies)[0]
         truth = said(judge_log(text))
-        for width in range(62, 81):
+        for width in range(60, 81):
             wrapped, where = wrap(text, width)
             assert said(judge_log(wrapped), where) == truth, (anomalies, width)
 
@@ -256,3 +257,40 @@ def test_a_long_line_saying_rolled_does_not_swallow_the_next_irssi_line() -> Non
         (2, "initiative"), (3, "initiative"), (5, "attack"), (6, "attack")
     ]  # fmt: skip
     assert (verdict.anomalies, verdict.damage_dealt) == ((), {"Tarl": 4, "PaKur": 0})
+
+
+SL_SPAR = (
+    "[2026/11/29 21:03]  Marcus: Spar between Tarl Cabot (CS 65) and Pa-Kur (CS 70)\n"
+    "[2026/11/29 21:03]  Gorean Meter: Tarl Cabot rolled 42\n"
+    "[2026/11/29 21:03]  Gorean Meter: Pa-Kur rolled 20\n"
+    "[2026/11/29 21:04]  Gorean Meter: Tarl Cabot rolled 1 100-sided\n"
+    "die: 51\n"
+    "[2026/11/29 21:04]  Gorean Meter: Pa-Kur rolled 84\n"
+)
+
+
+def test_a_second_life_log_with_a_roll_cut_by_a_wrap_is_read_as_second_life() -> None:
+    """The rest of the cut roll, `die: 51`, reads as AOL speech (by `die`): the log, without
+    an emote, fitted AOL's format by one line more and was read as AOL's, where the Gorean
+    Meter is no host: every roll of the spar was called forged."""
+    case = judge_log(SL_SPAR)
+    verdict = case.verdict
+    assert case.transcript.format.name == "second-life"
+    assert verdict.anomalies == ()
+    assert [(r.line, r.use.value, r.faces) for r in verdict.rolls] == [
+        (2, "initiative", (42,)), (3, "initiative", (20,)), (4, "attack", (51,)),
+        (6, "attack", (84,)),
+    ]  # fmt: skip
+
+
+def test_a_roll_cut_after_its_count_of_dice_is_joined_not_read_as_a_meter_roll() -> None:
+    """`... rolled 2` then `20-sided dice: 14 17`: the cut line is a meter's roll of 2 (one
+    d100), and nothing else in the log was cut, so it was never joined: a wrong-dice roll
+    counted as an attack."""
+    log = SL_SPAR.replace("rolled 1 100-sided\ndie: 51", "rolled 2\n20-sided dice: 14 17")
+    verdict = judge_log(log).verdict
+    assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
+        (4, "wrong-dice", "Tarl Cabot rolled 2d20; MSV rolls one 100-sided die (MSV-1)"),
+        (6, "out-of-turn", "it is Tarl Cabot's turn"),
+    ]
+    assert verdict.attacks == 0

@@ -36,7 +36,17 @@ from referee.transcripts.decoding import (
 from referee.transcripts.formats import Catalogue, Format, builtin
 from referee.transcripts.lines import LogLine, RollLines, Said
 from referee.transcripts.rolls import HostRoll, Shape, find_roll, read_roll
-from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
+from referee.transcripts.sniff import (
+    COUNT_CUT,
+    ROLL_CUT,
+    SIDED_CUT,
+    Fit,
+    nearest,
+    skill_cut,
+    sniff,
+    unquote,
+    unwrap,
+)
 
 __all__ = [
     "MAX_LOG_BYTES",
@@ -171,7 +181,8 @@ def read_log(
         rolls = RollLines.of(_block_rolls(fmt, body, raw, trust, shapes))
     else:
         rolls, cut = _line_rolls(fmt, body, raw, trust, known, raw if body is text else None)
-        joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
+        wrapped = cut or skill_cut(body)
+        joined = unwrap(fmt, body) if wrapped else None
         if joined is not None:
             parsed, count = joined
             notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
@@ -316,6 +327,7 @@ def _line_rolls(
     numbers, which, claims = rolls.numbers, rolls.which, rolls.claims
     seen: dict[str, int] = {}  # a line's tail: its claim's index, -1 when it says no roll
     cut = False
+    sided: bool | None = None  # whether a line starts with dice, looked for when needed
     at, tail_group = split.match, split.groups
     # the roll shapes' words in the log (AOL's `rolled`; Dice Maiden's, Avrae's and the IRC
     # DiceBot's): a line with none of them says no roll
@@ -341,6 +353,10 @@ def _line_rolls(
                 cut = cut or ROLL_CUT.search(line) is not None
             else:
                 cut = cut or found[0] is None  # a roll in no shape: it may go on below
+                if not cut and COUNT_CUT.search(tail):  # a meter's `rolled 2`: cut before
+                    if sided is None:  # `20-sided dice: 14 17` on the next line? (once)
+                        sided = SIDED_CUT.search(body) is not None
+                    cut = sided
                 index = len(claims)
                 claims.append((said.author, *found))
             seen[tail] = index
