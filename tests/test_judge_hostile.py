@@ -294,3 +294,28 @@ def test_a_roll_cut_after_its_count_of_dice_is_joined_not_read_as_a_meter_roll()
         (6, "out-of-turn", "it is Tarl Cabot's turn"),
     ]
     assert verdict.attacks == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "total"),
+    [
+        ("[21:02] <DiceBot> Tarl rolls 1d100: [47] = 99", "its total 99 is not 47"),
+        ("[21:02] <DiceBot> Tarl rolls 1d100+5: [47] = 47", "its total 47 is not 52"),
+        ("[21:02] <Rask> Tarl Roll: [47] Result: 74", "its total 74 is not 47"),
+    ],
+    ids=["dicebot", "dicebot-modifier", "maiden-simple"],
+)
+def test_a_bot_line_whose_total_is_not_its_faces_is_a_broken_host_line(
+    line: str, total: str
+) -> None:
+    """A bot writes the sum of the faces it rolled: `[47] = 99` is no line of its (a roll
+    changed by hand, an impostor's), and it was read as a genuine 47."""
+    head = "[21:01] <Marcus> Spar between Tarl (CS 65) and Rask (CS 60)\n"
+    host = line.replace("<Rask>", "<DiceBot>")
+    log = f"{head}[21:02] <DiceBot> Tarl rolls 1d100: [12] = 12\n{host}\n"
+    log += "[21:03] <DiceBot> Rask rolls 1d100: [30] = 30\n"
+    verdict = judge_log(log, hosts=["DiceBot"]).verdict
+    assert [(a.line, a.kind.value) for a in verdict.anomalies] == [(3, "forged")]
+    assert verdict.anomalies[0].reason.startswith("a broken host line (")
+    assert f"{total}, its faces' sum)" in verdict.anomalies[0].reason
+    assert [(r.line, r.use.value) for r in verdict.rolls] == [(2, "initiative"), (4, "initiative")]
