@@ -319,3 +319,70 @@ def test_a_bot_line_whose_total_is_not_its_faces_is_a_broken_host_line(
     assert verdict.anomalies[0].reason.startswith("a broken host line (")
     assert f"{total}, its faces' sum)" in verdict.anomalies[0].reason
     assert [(r.line, r.use.value) for r in verdict.rolls] == [(2, "initiative"), (4, "initiative")]
+
+
+_OPTIONAL_AUTHOR = """[[format]]
+name = "opt-author"
+title = "an author that may be left out"
+example = "Tarl: hi"
+hosts = ["OnlineHost"]
+speech = '(?:(?P<author>[A-Za-z]+): )?(?P<text>.*)'
+"""
+_OPTIONAL_HEADER = """[[format]]
+name = "opt-header"
+title = "a header whose author may be left out"
+container = "blocks"
+example = "== Tarl\\nhi"
+hosts = ["OnlineHost"]
+header = '== (?:(?P<author>[A-Za-z]+))?(?P<stamp>x)?'
+"""
+_OPTIONAL_NAME = """[[roll]]
+name = "opt-name"
+title = "a roller that may be left out"
+example = "Tarl throws 47"
+words = ["throws"]
+find = 'throws \\d+'
+read = '(?:(?P<name>[A-Za-z]+) )?throws (?P<faces>\\d+)'
+"""
+
+
+@pytest.mark.parametrize(
+    ("toml", "log", "reason"),
+    [
+        (
+            _OPTIONAL_AUTHOR,
+            "Marcus: Spar between Tarl (CS 65) and Rask (CS 60)\n"
+            "OnlineHost: Tarl rolled 1 100-sided die: 47\n"
+            "OnlineHost: Rask rolled 1 100-sided die: 12\n"
+            "Tarl rolled 1 100-sided die: 99\n",
+            "a roll line with no author",
+        ),
+        (
+            _OPTIONAL_HEADER,
+            "== Marcus\nSpar between Tarl (CS 65) and Rask (CS 60)\n== OnlineHost\n"
+            "Tarl rolled 1 100-sided die: 47\nRask rolled 1 100-sided die: 12\n"
+            "== \nTarl rolled 1 100-sided die: 99\n",
+            "a roll line with no author",
+        ),
+        (
+            _OPTIONAL_NAME,
+            "Marcus: Spar between Tarl (CS 65) and Rask (CS 60)\n"
+            "OnlineHost: Tarl throws 47\nOnlineHost: Rask throws 12\nOnlineHost: throws 99\n",
+            "a broken host line (no roller in it (a roller that may be left out))",
+        ),
+    ],
+    ids=["speech-author", "header-author", "roll-name"],
+)
+def test_a_format_file_group_that_takes_no_part_is_no_crash(
+    toml: str, log: str, reason: str
+) -> None:
+    """A format file's `author` or `name` group may be optional: a line that leaves it out
+    was an AttributeError (exit 3, 'a bug in referee'), and the service's 500."""
+    from referee.transcripts.format_files import with_format_files
+
+    formats = with_format_files([(toml, "opt.toml")])
+    verdict = judge_log(log, formats=formats).verdict
+    last = len(log.splitlines())
+    assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
+        (last, "forged", reason)
+    ]

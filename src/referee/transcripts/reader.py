@@ -236,10 +236,13 @@ def _said_line(fmt: Format, number: int, line: str) -> Said:
     for kind, pattern in kinds if fmt.speech_first else kinds[::-1]:
         match = pattern.fullmatch(line) if pattern is not None else None
         if match is not None:
-            text = match["text"]
+            # a format file's group may take no part in a match (`(?:(?P<author>..): )?`):
+            # no author then (a roll line with none is forged), no text
+            text, author = match["text"] or "", match["author"]
             quoted = text.lstrip().startswith(_QUOTE_MARKS)
             stamp = (match.groupdict().get("stamp") or "").strip("[]() \t") or None
-            return Said(number, match["author"].strip(), text, "quote" if quoted else kind, stamp)
+            who = author.strip() if author is not None else None
+            return Said(number, who, text, "quote" if quoted else kind, stamp)
     return Said(number, None, line, "text")
 
 
@@ -392,9 +395,15 @@ def _block_rolls(
             message.append((number, line))
         else:
             rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
-            author, stamp, message = header["author"].strip(), header["stamp"], []
+            author, stamp, message = _header_author(header), header["stamp"], []
     rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
     return rolls
+
+
+def _header_author(header: re.Match[str]) -> str | None:
+    """A header's author; None when its group took no part (a format file's optional one)."""
+    author = header["author"]
+    return author.strip() if author is not None else None
 
 
 def _is_system(fmt: Format, line: str) -> bool:
@@ -443,7 +452,7 @@ def _block_said(fmt: Format, body: str) -> Iterator[Said]:
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is not None:
-            author = header["author"].strip()
+            author = _header_author(header)
         elif line.strip() and not _is_system(fmt, line):
             kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
             yield Said(number, author, line, kind if author else "text")

@@ -87,9 +87,11 @@ def read_shape(text: str, shape: Shape) -> HostRoll | str:
     match = shape.strict.fullmatch(text.strip())
     if match is None:
         return f"not in the shape {shape.example.splitlines()[0]!r} ({shape.title})"
+    said = match.groupdict()
+    if said.get("name") is None or said.get("faces") is None:  # a format file's optional group
+        return f"no {'roller' if said.get('name') is None else 'faces'} in it ({shape.title})"
     name = match["name"].strip()
     faces = tuple(int(f) for f in _DIGITS.findall(match["faces"]))
-    said = match.groupdict()
     if said.get("count") is not None:
         return _counted(shape, match, name, faces)
     nonce = _nonce(said)
@@ -112,6 +114,8 @@ def _counted(
     shape: Shape, match: re.Match[str], name: str, faces: tuple[int, ...]
 ) -> HostRoll | str:
     """A roll that says how many dice of how many sides (AOL's `1 100-sided die`)."""
+    if match["sides"] is None:  # a format file's optional group
+        return f"a count of dice with no sides ({shape.title})"
     count, sides, noun = int(match["count"]), int(match["sides"]), match.groupdict().get("noun")
     if noun is not None and (noun == "die") != (count == 1):
         return f"'{count} ... {noun}' where the host writes 'die' for one"
