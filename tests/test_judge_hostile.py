@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from referee.transcripts import judge_log
 from referee.transcripts.sniff import ROLL_CUT, skill_cut
+from tests.browser_fixtures import web  # noqa: F401
 from tests.judge_samples import WRITERS, sample
+from tests.service_fixtures import LiveServer
 from tests.test_judge_wrappings import said, wrap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -386,3 +388,30 @@ def test_a_format_file_group_that_takes_no_part_is_no_crash(
     assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
         (last, "forged", reason)
     ]
+
+
+def test_the_console_judge_holds_a_log_to_its_own_key_only_when_the_log_signs(
+    web: LiveServer,  # noqa: F811
+) -> None:
+    """`POST /api/judge` with no key checks a log's signed lines by the server's own key. It
+    took `sig:` anywhere in the log for signed lines: a player's `my sig: ...` in chat held
+    every host line to the key, each then forged for want of a signature."""
+    from referee.ledger.signatures import PrivateKey
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    plain = web.post("/api/judge", json={"log": text}).json()
+    chat = text + "[2026/11/29 21:09]  Bosk Trader: my forum sig: 'Tal!'\n"
+    typed = web.post("/api/judge", json={"log": chat})
+    assert typed.status_code == 200, typed.text
+    assert (typed.json()["anomalies"], typed.json()["verdict"]) == (
+        plain["anomalies"],
+        plain["verdict"],
+    )
+    # a log that signs is still held to the server's own key (here: another key's lines)
+    other = PrivateKey.from_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+    roll = {"dice": ["d100"], "faces": [47], "nonce": 0, "stream": "act:Tarl"}
+    line = f"Tarl rolled 1 100-sided die: 47 (nonce 0) {other.sign_roll('b1', 'Tarl', roll)}"
+    signed = HEAD.replace("OnlineHost: Tarl rolled 1 100-sided die: 47", f"OnlineHost: {line}")
+    doc = web.post("/api/judge", json={"log": signed}).json()
+    assert [(a["line"], a["kind"]) for a in doc["anomalies"]] == [(2, "forged"), (3, "forged")]
+    assert "signed by another key" in doc["anomalies"][0]["reason"]

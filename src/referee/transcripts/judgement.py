@@ -68,6 +68,7 @@ def judge_log(
     format: str | None = None,
     formats: Catalogue | None = None,
     key: str | None = None,
+    signed_by: str | None = None,
 ) -> Judgement:
     """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
@@ -75,9 +76,11 @@ def judge_log(
     `formats` are the formats and roll shapes to read it with (default: the built-in ones;
     `referee.transcripts.format_files.with_format_files` adds a community's); `key` is the
     host's public key (any form `referee.ledger.signatures.read_key` reads; by default the
-    export's), which its signed lines are checked by."""
+    export's), which its signed lines are checked by; `signed_by` is the key they are checked
+    by when neither is given and the log holds signed roll lines (a service's own: a log
+    without one is not held to it)."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key)
+    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key, signed_by)
 
 
 def _judge(
@@ -90,6 +93,7 @@ def _judge(
     format: str | None,
     formats: Catalogue | None,
     key: str | None = None,
+    signed_by: str | None = None,
 ) -> Judgement:
     transcript = read_log(text, hosts, format, formats=formats)
     ledger = _ledger(export) if export is not None else None
@@ -98,6 +102,8 @@ def _judge(
     # claims, a few hundred, are looked at, not the text, some 5 MB
     claims = transcript.rolls.claims
     signed = any(roll is not None and roll.signature is not None for _, roll, _, _ in claims)
+    if key is None and signed and not _export_key(export):
+        key = signed_by
     if key is not None or signed:
         transcript = _signed(transcript, key, export)
     chosen, source = _fighters(transcript, fighters, sides, ledger)
@@ -134,6 +140,13 @@ def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
         transcript.rolls, transcript.raw, public, bout if isinstance(bout, str) else None
     )
     return replace(transcript, notes=transcript.notes + notes) if notes else transcript
+
+
+def _export_key(export: Any) -> bool:
+    """Whether an export carries its service's key."""
+    from referee.ledger.signatures import EXPORT_FIELD
+
+    return isinstance(export, dict) and isinstance(export.get(EXPORT_FIELD), dict)
 
 
 def _ledger(export: Any) -> Ledger:
