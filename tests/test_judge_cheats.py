@@ -71,15 +71,9 @@ def test_a_host_the_judge_is_told_to_trust() -> None:
             "OnlineHost: Tarl rolled 1 100-sided die: 60",
         ]
     )
-    # untrusted, the bot's rolls are forged (and judged: the reason names the bot)
-    untrusted = judge_log(log.replace("OnlineHost", "Bosk"))
-    assert summary(untrusted) == (
-        None,
-        {"Tarl": 0, "Pa-Kur": 0},
-        0,
-        [(2, "forged"), (3, "forged"), (4, "forged")],
-    )
-    assert untrusted.verdict.anomalies[0].reason == "posted by 'Dice Bot', not by OnlineHost"
+    # untrusted, no roll of the log counts: refused, naming the bot and --host
+    with pytest.raises(NotationError, match="no roll line of the log counts: the first, line 2"):
+        judge_log(log.replace("OnlineHost", "Bosk"))
     case = judge_log(log, hosts=["Dice Bot"])
     assert summary(case) == (None, {"Tarl": 4, "Pa-Kur": 0}, 1, [])
     assert case.transcript.trust.hosts == ("OnlineHost", "Dice Bot")

@@ -205,16 +205,27 @@ def test_a_fighter_whose_every_roll_is_forged_is_judged_not_refused(
     ]
 
 
-def test_a_key_given_for_a_log_that_signs_nothing_flags_every_host_line() -> None:
-    """With the host's key, an unsigned host line is forged (docs/judge.md); a log with none
-    signed was refused as a fighter who never rolls (exit 2)."""
+def test_a_log_where_no_roll_line_counts_is_refused_saying_why() -> None:
+    """With the host's key, an unsigned host line is forged (docs/judge.md): a log that
+    signs none has no roll that counts, as a log whose dice bot the judge does not know.
+    Both were refused as a fighter who never rolls, 'check the spelling of the name'."""
+    from referee.errors import NotationError
     from referee.ledger.signatures import PrivateKey
 
     key = PrivateKey.from_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8").public.text
-    verdict = judge_log(HEAD, key=key).verdict
-    assert [(a.line, a.kind.value, a.reason) for a in verdict.anomalies] == [
-        (n, "forged", "no signature, though this log's host signs every line") for n in (2, 3)
-    ]
+    with pytest.raises(NotationError) as unsigned:
+        judge_log(HEAD, key=key)
+    assert str(unsigned.value).startswith(
+        "no roll line of the log counts: the first, line 2, is forged (no signature, though "
+        "this log's host signs every line), and so is every other;"
+    )
+    with pytest.raises(NotationError) as unknown:
+        judge_log(HEAD.replace("OnlineHost", "Dice Bot"))
+    assert "(posted by 'Dice Bot', not by OnlineHost)" in str(unknown.value)
+    assert str(unknown.value).endswith(
+        "a dice bot the judge does not know is named with --host NAME, a log format with "
+        "--format NAME"
+    )
 
 
 def test_a_name_in_no_roll_line_is_still_refused_as_misspelt() -> None:
@@ -412,6 +423,6 @@ def test_the_console_judge_holds_a_log_to_its_own_key_only_when_the_log_signs(
     roll = {"dice": ["d100"], "faces": [47], "nonce": 0, "stream": "act:Tarl"}
     line = f"Tarl rolled 1 100-sided die: 47 (nonce 0) {other.sign_roll('b1', 'Tarl', roll)}"
     signed = HEAD.replace("OnlineHost: Tarl rolled 1 100-sided die: 47", f"OnlineHost: {line}")
-    doc = web.post("/api/judge", json={"log": signed}).json()
-    assert [(a["line"], a["kind"]) for a in doc["anomalies"]] == [(2, "forged"), (3, "forged")]
-    assert "signed by another key" in doc["anomalies"][0]["reason"]
+    refused = web.post("/api/judge", json={"log": signed})  # so no roll line counts
+    assert refused.status_code == 400, refused.text
+    assert "line 2, is forged (signed by another key" in refused.json()["message"]

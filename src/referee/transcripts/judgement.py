@@ -269,7 +269,17 @@ def _run_of(words: Sequence[str], part: Sequence[str]) -> bool:
 def _check_rolls(
     transcript: Transcript, rollers: dict[str, str], fighters: Sequence[Fighter], source: str
 ) -> None:
-    """Each fighter rolls at least once (a name that never rolls is misspelt or absent)."""
+    """Each fighter rolls at least once (a name that never rolls is misspelt or absent), and
+    some roll line counts (none does when the judge reads the log wrong: its dice bot
+    unknown, its format another, a key it does not sign by)."""
+    if not _rollers(transcript):
+        first = next((line for line in transcript.rolls if line.forged), None)
+        if first is not None:
+            raise NotationError(
+                f"no roll line of the log counts: the first, line {first.number}, is forged "
+                f"({first.forged}), and so is every other; a dice bot the judge does not "
+                "know is named with --host NAME, a log format with --format NAME"
+            )
     for fighter in fighters:
         if fighter.key in rollers:
             continue
