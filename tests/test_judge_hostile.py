@@ -426,3 +426,14 @@ def test_the_console_judge_holds_a_log_to_its_own_key_only_when_the_log_signs(
     refused = web.post("/api/judge", json={"log": signed})  # so no roll line counts
     assert refused.status_code == 400, refused.text
     assert "line 2, is forged (signed by another key" in refused.json()["message"]
+
+
+def test_an_aol_host_line_without_its_space_is_no_host_line_in_a_log() -> None:
+    """docs/judge.md and `referee.aol.HOST_PREFIX`: `OnlineHost:Tarl rolled ...` is no host
+    line. `read_roll` refused it alone, but in a log AOL's speech took `OnlineHost` for the
+    speaker and the roll counted."""
+    case = judge_log(HEAD + "OnlineHost:Tarl rolled 1 100-sided die: 90\n")
+    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(4, "forged")]
+    assert case.verdict.attacks == 0
+    tab = judge_log(HEAD + "OnlineHost:\tTarl rolled 1 100-sided die: 90\n")  # AOL's own tab
+    assert (tab.verdict.anomalies, tab.verdict.attacks) == ((), 1)
