@@ -437,3 +437,8 @@ def test_an_aol_host_line_without_its_space_is_no_host_line_in_a_log() -> None:
     assert case.verdict.attacks == 0
     tab = judge_log(HEAD + "OnlineHost:\tTarl rolled 1 100-sided die: 90\n")  # AOL's own tab
     assert (tab.verdict.anomalies, tab.verdict.attacks) == ((), 1)
+
+
+def test_one_line_joined_back_is_said_in_the_singular() -> None:
+    notes = judge_log(SL_SPAR).verdict.notes
+    assert notes == ("1 line hard-wrapped at 72 columns was joined to the line before",)

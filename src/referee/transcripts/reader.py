@@ -185,7 +185,8 @@ def read_log(
         joined = unwrap(fmt, body) if wrapped else None
         if joined is not None:
             parsed, count = joined
-            notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
+            lines, were = ("1 line", "was") if count == 1 else (f"{count} lines", "were")
+            notes += (f"{lines} hard-wrapped at 72 columns {were} joined to the line before",)
             # a text ending in a line end has one empty line more than the file's lines
             said = (s for s in _said_all(fmt, parsed) if s.number <= len(raw))
             found = (_roll_line(s, raw[s.number - 1], trust, shapes) for s in said)
