@@ -71,7 +71,8 @@ def test_a_host_the_judge_is_told_to_trust() -> None:
             "OnlineHost: Tarl rolled 1 100-sided die: 60",
         ]
     )
-    with pytest.raises(NotationError, match="fighter 'Tarl' \\(announced on line 1\\) never"):
+    # untrusted, no roll of the log counts: refused, naming the bot and --host
+    with pytest.raises(NotationError, match="no roll line of the log counts: the first, line 2"):
         judge_log(log.replace("OnlineHost", "Bosk"))
     case = judge_log(log, hosts=["Dice Bot"])
     assert summary(case) == (None, {"Tarl": 4, "Pa-Kur": 0}, 1, [])

@@ -87,9 +87,7 @@ def test_a_genuine_roll_quoted_in_double_brackets_is_a_quote_as_after_a_mark() -
     assert quoted == [(n, "quoted from line 3: no effect") for n in (4, 5, 6)]
     # a quote of a roll no host line says stays forged
     assert [(a.line, a.kind.value) for a in verdict.anomalies] == [(7, "forged")]
-    assert (
-        verdict.anomalies[0].reason == "a quoted roll by 'Bosk' that no host line of the log says"
-    )
+    assert verdict.anomalies[0].reason == "a quoted roll by 'Bosk' that no host line before it says"
     assert (verdict.damage_dealt, verdict.attacks) == ({"Tarl": 3, "Rask": 0}, 1)
 
 

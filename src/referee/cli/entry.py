@@ -22,3 +22,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     from referee.cli.main import main as everything
 
     everything(args)
+
+
+if __name__ == "__main__":  # `python -m referee.cli.entry ...`, as the console script
+    main()

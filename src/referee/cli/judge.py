@@ -171,6 +171,8 @@ def _judge(
     from referee.transcripts.judgement import judge_log
     from referee.transcripts.render import report_parts, verdict_line
 
+    if html_path:  # the page written over a file judged would lose it (the log, most often)
+        _not_an_input(html_path, (log, *format_paths, rules_path, export_path, key_given))
     rules = load_rules(rules_path) if rules_path else None
     export = _export(export_path) if export_path else None
     key = _key(key_given) if key_given is not None else None
@@ -266,5 +268,17 @@ def _write(path: str, parts: Iterable[str]) -> None:
             with contextlib.suppress(OSError):
                 os.remove(partial)
             raise
-    except OSError as err:
-        raise NotFoundError(f"cannot write {path!r}: {err.strerror or err}") from None
+    except OSError as err:  # the report is not written: 4, as for a closed pipe or full disk
+        raise OutputError(f"cannot write {path!r}: {err.strerror or err}") from None
+
+
+def _not_an_input(path: str, inputs: Iterable[str | None]) -> None:
+    """Refuse an `--html` path that is a file the judge reads (its page would replace it)."""
+    for given in inputs:
+        if given is None or given == "-":
+            continue
+        with contextlib.suppress(OSError):  # (a key given as text is no file)
+            if os.path.samefile(path, given):
+                raise RefereeError(
+                    f"--html {path!r} is {given!r}, a file the judge reads: give another path"
+                )

@@ -34,12 +34,14 @@ def judged(
     export: dict[str, Any] | None,
     files: Sequence[tuple[str, str]] = (),
     key: str | None = None,
+    signed_by: str | None = None,
 ) -> dict[str, Any]:
     """The judge's answer: the `referee judge --json` document and what the console shows
-    (`key`: the host's public key its signed lines are held to)."""
+    (`key`: the host's public key its signed lines are held to; `signed_by`: the key its
+    signed lines are checked by when neither `key` nor the export gives one)."""
     pack = rules_from_mapping(rules, "rules") if rules is not None else None
     formats = with_format_files(files) if files else None
-    case = judge_log(log, fighters, pack, export, formats=formats, key=key)
+    case = judge_log(log, fighters, pack, export, formats=formats, key=key, signed_by=signed_by)
     verdict = case.verdict
     notes = notes_by_line(case)
     bad = {a.line for a in verdict.anomalies}

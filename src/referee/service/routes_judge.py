@@ -19,7 +19,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from referee.ledger.signatures import EXPORT_FIELD
 from referee.service.judge_worker import in_worker, judged
 from referee.service.models import RulePack, Strict
 from referee.transcripts.format_files import MAX_FORMAT_FILE
@@ -55,11 +54,13 @@ class JudgeLog(Strict):
 def judge(body: JudgeLog, request: Request) -> dict[str, Any]:
     """Decide an MSV spar from its chat log and flag every roll line that does not count."""
     fighters = [f for f in body.fighters if f.strip()]
-    key = body.key
-    if key is None and "sig:" in body.log and not (body.export and EXPORT_FIELD in body.export):
-        key = request.app.state.service.key.public.text  # this server's own, for its lines
+    # this server's own key checks the log's signed roll lines when neither the body nor its
+    # export gives one; a log with none is not held to it (a `sig:` typed in chat held every
+    # host line of a log to it, each then forged for want of a signature)
+    own = request.app.state.service.key.public.text
     files = [(f.text, f.name) for f in body.format_files]
     if not files:
-        return judged(body.log, fighters, body.rules, body.export, key=key)
+        return judged(body.log, fighters, body.rules, body.export, key=body.key, signed_by=own)
     # anyone's patterns: judged in a worker process, stopped past its time (judge_worker)
-    return in_worker(judged, (body.log, fighters, body.rules, body.export, files, key))
+    args = (body.log, fighters, body.rules, body.export, files, body.key, own)
+    return in_worker(judged, args)

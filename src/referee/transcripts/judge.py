@@ -144,7 +144,7 @@ def _quoted(
         spar.read(number, roll, roll.name, Use.QUOTED, f"quoted from line {first}: no effect")
         return
     who = f" by {speaker!r}" if speaker else ""
-    reason = f"a quoted roll{who} that no host line of the log says"
+    reason = f"a quoted roll{who} that no host line before it says"
     spar.anomaly(number, Kind.FORGED, reason, roll)
 
 

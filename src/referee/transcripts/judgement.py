@@ -68,6 +68,7 @@ def judge_log(
     format: str | None = None,
     formats: Catalogue | None = None,
     key: str | None = None,
+    signed_by: str | None = None,
 ) -> Judgement:
     """Judge a log (text, or the bytes of a file) for the given fighters (`NAME=CS`, on the
     `sides` given as `NAME=SIDE`), or the ones it announces, or the export's; `export` (a
@@ -75,9 +76,11 @@ def judge_log(
     `formats` are the formats and roll shapes to read it with (default: the built-in ones;
     `referee.transcripts.format_files.with_format_files` adds a community's); `key` is the
     host's public key (any form `referee.ledger.signatures.read_key` reads; by default the
-    export's), which its signed lines are checked by."""
+    export's), which its signed lines are checked by; `signed_by` is the key they are checked
+    by when neither is given and the log holds signed roll lines (a service's own: a log
+    without one is not held to it)."""
     text = decode_log(log) if isinstance(log, bytes) else check_text(log)
-    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key)
+    return _judge(text, fighters, rules, export, hosts, sides, format, formats, key, signed_by)
 
 
 def _judge(
@@ -90,6 +93,7 @@ def _judge(
     format: str | None,
     formats: Catalogue | None,
     key: str | None = None,
+    signed_by: str | None = None,
 ) -> Judgement:
     transcript = read_log(text, hosts, format, formats=formats)
     ledger = _ledger(export) if export is not None else None
@@ -98,6 +102,8 @@ def _judge(
     # claims, a few hundred, are looked at, not the text, some 5 MB
     claims = transcript.rolls.claims
     signed = any(roll is not None and roll.signature is not None for _, roll, _, _ in claims)
+    if key is None and signed and not _export_key(export):
+        key = signed_by
     if key is not None or signed:
         transcript = _signed(transcript, key, export)
     chosen, source = _fighters(transcript, fighters, sides, ledger)
@@ -136,6 +142,13 @@ def _signed(transcript: Transcript, key: str | None, export: Any) -> Transcript:
     return replace(transcript, notes=transcript.notes + notes) if notes else transcript
 
 
+def _export_key(export: Any) -> bool:
+    """Whether an export carries its service's key."""
+    from referee.ledger.signatures import EXPORT_FIELD
+
+    return isinstance(export, dict) and isinstance(export.get(EXPORT_FIELD), dict)
+
+
 def _ledger(export: Any) -> Ledger:
     """The export's ledger (its module loads the event payloads: only a judge with an export
     needs them)."""
@@ -153,14 +166,16 @@ def _fighters(
     if given:
         parsed = [f if isinstance(f, Fighter) else parse_fighter(f) for f in given]
         chosen = check_fighters(with_sides(parsed, sides))
-        _check_rolls(transcript, _rollers(transcript), chosen, "given")
+        _check_rolls(transcript, _rollers(transcript, genuine=False), chosen, "given")
         return chosen, "given"
     found = _announcement(transcript)
     if found is not None:
         rollers = _rollers(transcript)
         announced = _with_sides_said(transcript, found)
         chosen = check_fighters(with_sides(_as_rolled(rollers, announced), sides))
-        _check_rolls(transcript, rollers, chosen, f"announced on line {found.line}")
+        # a fighter whose every roll is forged rolls all the same: judged, not misspelt
+        every = _rollers(transcript, genuine=False)
+        _check_rolls(transcript, every, chosen, f"announced on line {found.line}")
         return chosen, f"announced on line {found.line}"
     if ledger is not None and ledger.fighters:
         return check_fighters(with_sides(ledger.fighters, sides)), "the export"
@@ -215,12 +230,13 @@ def _no_announcement(transcript: Transcript) -> str:
     )
 
 
-def _rollers(transcript: Transcript) -> dict[str, str]:
-    """The names the genuine roll lines give, by key."""
+def _rollers(transcript: Transcript, genuine: bool = True) -> dict[str, str]:
+    """The names the genuine roll lines give, by key (`genuine=False`: every roll line that
+    names a roller, forged or quoted: a fighter who only cheats or quotes still rolls)."""
     names = {
         roll.name
         for _, roll, forged, quoted in transcript.rolls.claims
-        if roll is not None and forged is None and not quoted
+        if roll is not None and (not genuine or (forged is None and not quoted))
     }
     return {name_key(name): name for name in names}
 
@@ -253,7 +269,17 @@ def _run_of(words: Sequence[str], part: Sequence[str]) -> bool:
 def _check_rolls(
     transcript: Transcript, rollers: dict[str, str], fighters: Sequence[Fighter], source: str
 ) -> None:
-    """Each fighter rolls at least once (a name that never rolls is misspelt or absent)."""
+    """Each fighter rolls at least once (a name that never rolls is misspelt or absent), and
+    some roll line counts (none does when the judge reads the log wrong: its dice bot
+    unknown, its format another, a key it does not sign by)."""
+    if not _rollers(transcript):
+        first = next((line for line in transcript.rolls if line.forged), None)
+        if first is not None:
+            raise NotationError(
+                f"no roll line of the log counts: the first, line {first.number}, is forged "
+                f"({first.forged}), and so is every other; a dice bot the judge does not "
+                "know is named with --host NAME, a log format with --format NAME"
+            )
     for fighter in fighters:
         if fighter.key in rollers:
             continue

@@ -36,7 +36,17 @@ from referee.transcripts.decoding import (
 from referee.transcripts.formats import Catalogue, Format, builtin
 from referee.transcripts.lines import LogLine, RollLines, Said
 from referee.transcripts.rolls import HostRoll, Shape, find_roll, read_roll
-from referee.transcripts.sniff import ROLL_CUT, SKILL_CUT, Fit, nearest, sniff, unquote, unwrap
+from referee.transcripts.sniff import (
+    COUNT_CUT,
+    ROLL_CUT,
+    SIDED_CUT,
+    Fit,
+    nearest,
+    skill_cut,
+    sniff,
+    unquote,
+    unwrap,
+)
 
 __all__ = [
     "MAX_LOG_BYTES",
@@ -171,10 +181,12 @@ def read_log(
         rolls = RollLines.of(_block_rolls(fmt, body, raw, trust, shapes))
     else:
         rolls, cut = _line_rolls(fmt, body, raw, trust, known, raw if body is text else None)
-        joined = unwrap(fmt, body) if cut or SKILL_CUT.search(body) else None
+        wrapped = cut or skill_cut(body)
+        joined = unwrap(fmt, body) if wrapped else None
         if joined is not None:
             parsed, count = joined
-            notes += (f"{count} lines hard-wrapped at 72 columns were joined to the line before",)
+            lines, were = ("1 line", "was") if count == 1 else (f"{count} lines", "were")
+            notes += (f"{lines} hard-wrapped at 72 columns {were} joined to the line before",)
             # a text ending in a line end has one empty line more than the file's lines
             said = (s for s in _said_all(fmt, parsed) if s.number <= len(raw))
             found = (_roll_line(s, raw[s.number - 1], trust, shapes) for s in said)
@@ -225,10 +237,13 @@ def _said_line(fmt: Format, number: int, line: str) -> Said:
     for kind, pattern in kinds if fmt.speech_first else kinds[::-1]:
         match = pattern.fullmatch(line) if pattern is not None else None
         if match is not None:
-            text = match["text"]
+            # a format file's group may take no part in a match (`(?:(?P<author>..): )?`):
+            # no author then (a roll line with none is forged), no text
+            text, author = match["text"] or "", match["author"]
             quoted = text.lstrip().startswith(_QUOTE_MARKS)
             stamp = (match.groupdict().get("stamp") or "").strip("[]() \t") or None
-            return Said(number, match["author"].strip(), text, "quote" if quoted else kind, stamp)
+            who = author.strip() if author is not None else None
+            return Said(number, who, text, "quote" if quoted else kind, stamp)
     return Said(number, None, line, "text")
 
 
@@ -316,6 +331,7 @@ def _line_rolls(
     numbers, which, claims = rolls.numbers, rolls.which, rolls.claims
     seen: dict[str, int] = {}  # a line's tail: its claim's index, -1 when it says no roll
     cut = False
+    sided: bool | None = None  # whether a line starts with dice, looked for when needed
     at, tail_group = split.match, split.groups
     # the roll shapes' words in the log (AOL's `rolled`; Dice Maiden's, Avrae's and the IRC
     # DiceBot's): a line with none of them says no roll
@@ -341,6 +357,10 @@ def _line_rolls(
                 cut = cut or ROLL_CUT.search(line) is not None
             else:
                 cut = cut or found[0] is None  # a roll in no shape: it may go on below
+                if not cut and COUNT_CUT.search(tail):  # a meter's `rolled 2`: cut before
+                    if sided is None:  # `20-sided dice: 14 17` on the next line? (once)
+                        sided = SIDED_CUT.search(body) is not None
+                    cut = sided
                 index = len(claims)
                 claims.append((said.author, *found))
             seen[tail] = index
@@ -376,9 +396,15 @@ def _block_rolls(
             message.append((number, line))
         else:
             rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
-            author, stamp, message = header["author"].strip(), header["stamp"], []
+            author, stamp, message = _header_author(header), header["stamp"], []
     rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
     return rolls
+
+
+def _header_author(header: re.Match[str]) -> str | None:
+    """A header's author; None when its group took no part (a format file's optional one)."""
+    author = header["author"]
+    return author.strip() if author is not None else None
 
 
 def _is_system(fmt: Format, line: str) -> bool:
@@ -427,7 +453,7 @@ def _block_said(fmt: Format, body: str) -> Iterator[Said]:
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is not None:
-            author = header["author"].strip()
+            author = _header_author(header)
         elif line.strip() and not _is_system(fmt, line):
             kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
             yield Said(number, author, line, kind if author else "text")

@@ -41,7 +41,8 @@ def verdict_line(verdict: Verdict) -> str:
     )
     count = len(verdict.anomalies)
     anomalies = "no anomaly" if not count else f"{count} anomal{'y' if count == 1 else 'ies'}"
-    return f"Verdict: {head}: {dealt}; {verdict.attacks} attacks counted; {anomalies}"
+    attacks = f"{verdict.attacks} attack{'' if verdict.attacks == 1 else 's'} counted"
+    return f"Verdict: {head}: {dealt}; {attacks}; {anomalies}"
 
 
 def fighters_line(case: Judgement) -> str:

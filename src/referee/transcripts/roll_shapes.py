@@ -87,14 +87,16 @@ def read_shape(text: str, shape: Shape) -> HostRoll | str:
     match = shape.strict.fullmatch(text.strip())
     if match is None:
         return f"not in the shape {shape.example.splitlines()[0]!r} ({shape.title})"
+    said = match.groupdict()
+    if said.get("name") is None or said.get("faces") is None:  # a format file's optional group
+        return f"no {'roller' if said.get('name') is None else 'faces'} in it ({shape.title})"
     name = match["name"].strip()
     faces = tuple(int(f) for f in _DIGITS.findall(match["faces"]))
-    said = match.groupdict()
     if said.get("count") is not None:
         return _counted(shape, match, name, faces)
     nonce = _nonce(said)
     if said.get("expr") is None:  # the faces alone (Dice Maiden's simple output, a meter)
-        checked = _faces(faces, len(faces), shape.sides)
+        checked = _faces(faces, len(faces), shape.sides) or _total(said, faces)
         return checked or HostRoll(name, len(faces), shape.sides, faces, *nonce)
     expr = _EXPR.fullmatch(match["expr"].strip().lower())
     if expr is None:
@@ -102,7 +104,7 @@ def read_shape(text: str, shape: Shape) -> HostRoll | str:
     count, sides = int(expr["count"] or 1), int(expr["sides"])
     if not 1 <= count <= 100 or sides < 2:
         return f"{count} dice of {sides} sides"
-    checked = _faces(faces, count, sides)
+    checked = _faces(faces, count, sides) or _total(said, faces, expr["modifier"])
     if checked:
         return checked
     return HostRoll(name, count, sides, faces, *nonce, modifier=expr["modifier"].strip())
@@ -112,6 +114,8 @@ def _counted(
     shape: Shape, match: re.Match[str], name: str, faces: tuple[int, ...]
 ) -> HostRoll | str:
     """A roll that says how many dice of how many sides (AOL's `1 100-sided die`)."""
+    if match["sides"] is None:  # a format file's optional group
+        return f"a count of dice with no sides ({shape.title})"
     count, sides, noun = int(match["count"]), int(match["sides"]), match.groupdict().get("noun")
     if noun is not None and (noun == "die") != (count == 1):
         return f"'{count} ... {noun}' where the host writes 'die' for one"
@@ -132,6 +136,20 @@ def _nonce(said: dict[str, str | None]) -> tuple[int | None, str | None]:
     """The service's receipt a roll line carries: its nonce and stream, when it has them."""
     nonce = said.get("nonce")
     return (None if nonce is None else int(nonce)), said.get("stream")
+
+
+_PLAIN_MODIFIER = re.compile(r"[+-]\d{1,6}", re.ASCII)
+
+
+def _total(said: dict[str, str | None], faces: tuple[int, ...], modifier: str = "") -> str | None:
+    """Why a roll's total (the group `total`: `Result: 47`, `= 47`) is not the one its bot
+    writes, the faces' sum with a plain modifier (`+5`); None when it is, or when the line
+    says none or the modifier is the bot's own notation (`k3`), which is not worked out."""
+    total, plain = said.get("total"), "".join(modifier.split())
+    if total is None or (plain and not _PLAIN_MODIFIER.fullmatch(plain)):
+        return None
+    want = sum(faces) + (int(plain) if plain else 0)
+    return None if int(total) == want else f"its total {int(total)} is not {want}, its faces' sum"
 
 
 def _faces(faces: tuple[int, ...], count: int, sides: int) -> str | None:

@@ -27,6 +27,9 @@ SAMPLE = 400
 #: A log is hard-wrapped when no line is longer than this, and a line this long or longer is
 #: followed by one in no shape of its format.
 WRAP_WIDTH, WRAPPED_AT_LEAST = 80, 55
+#: A roll cut before its faces may be shorter: the words it was cut before are long ones
+#: (`100-sided`, `20-sided`), and the rest of a roll is told by its own shape.
+ROLL_WRAPPED_AT_LEAST = 45
 
 _QUOTED = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?", re.M)
 _TAG = re.compile(r"<[^<>\n]{0,400}>")
@@ -74,18 +77,23 @@ def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
     at the first line that shows it cannot beat the best so far (it must fit more lines, or
     as many and come earlier), so that a log most formats do not fit is not read by each of
     them to the end. The format taken, and its `Fit`, are the same either way."""
-    sample = [(n, line) for n, line in enumerate(text.split("\n", SAMPLE)[:SAMPLE], 1) if line]
+    lines = text.split("\n", SAMPLE)[:SAMPLE]
+    # the rest of a roll a hard wrap cut (`die: 47` below `... rolled 1 100-sided`) says
+    # nothing of the format, though it reads as AOL's speech: it counts for every format
+    rest = {n + 1 for n in range(1, len(lines)) if rest_of_roll(lines[n - 1], lines[n])}
+    sample = [(n, line) for n, line in enumerate(lines, 1) if line and n not in rest]
     aol = builtin().by_name["aol"]
     order = sorted(range(len(formats)), key=lambda index: formats[index] is not aol)
     best: tuple[int, Fit] | None = None
     for index in order:
         # the lines it must fit to be taken: more than the best so far, or as many if earlier
         least = 0 if best is None else best[1].fitting + (index > best[0])
-        fit = _fit(formats[index], sample, text, least)
+        fit = _fit(formats[index], sample, text, max(0, least - len(rest)))
+        fit = fit and fit._replace(fitting=fit.fitting + len(rest), total=fit.total + len(rest))
         if fit is not None and fit.fitting >= least:
             best = (index, fit)
     assert best is not None
-    if best[1].fitting == 0 and aol in formats:  # scored first, in full: its own fit
+    if best[1].fitting == len(rest) and aol in formats:  # scored first, in full: its own fit
         return aol, _fit(aol, sample, text) or Fit(0, len(sample))
     return formats[best[0]], best[1]
 
@@ -93,8 +101,10 @@ def nearest(text: str, formats: Sequence[Format]) -> tuple[Format, Fit]:
 def _fit(fmt: Format, sample: Sequence[tuple[int, str]], text: str, least: int = 0) -> Fit | None:
     """How well `fmt` fits the sample; None as soon as it cannot fit `least` lines (never
     when `least` is 0)."""
-    if fmt.container == "csv":
-        return Fit(int(bool(_CSV_HEADER.match(text))), 1)
+    if fmt.container == "csv":  # its header says it, and the first line is not one
+        if _CSV_HEADER.match(text):
+            return Fit(1, 1)
+        return Fit(0, 1, *((sample[0][0], sample[0][1][:80]) if sample else (1, "")))
     if fmt.container == "html":
         if not _looks_like_html(text):
             return Fit(0, len(sample), sample[0][0] if sample else 0, "no HTML")
@@ -125,8 +135,9 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     ({first line number: joined text}), and how many were joined; None when none was cut.
 
     A line was cut when the log is narrow (no line over 80 characters), the line before is
-    long (55 or more) and stops short of its end: a roll without its faces (and the line goes
-    on with them), an announcement whose next fighter follows on a line in no shape of the
+    long (55 or more; 45 for a roll) and stops short of its end: a roll without its faces (and
+    the line goes on with them), an announcement whose next fighter follows on a line in no
+    shape of the
     format, or any line in no shape whose first word would not have fitted on the line above
     (the mark of a wrap between words: the log's longest line is taken as its width).
 
@@ -148,7 +159,10 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
         above = len(lines[number - 2]) if number > 1 else 0
         # the wrap's own mark: the line's first word would not have fitted on the line above
         overflow = above + 1 + len(line.split(maxsplit=1)[0] if line.strip() else "") > width
-        if above >= WRAPPED_AT_LEAST and _cut_short(before, line, fits(fmt, line), overflow):
+        cut = above >= ROLL_WRAPPED_AT_LEAST and rest_of_roll(before, line)
+        if cut or (
+            above >= WRAPPED_AT_LEAST and _cut_short(before, line, fits(fmt, line), overflow)
+        ):
             joined[last] = f"{before} {line.strip()}"
             count += 1
         else:
@@ -156,11 +170,72 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
     return (joined, count) if count else None
 
 
-#: A line that says `rolled` but stops before the faces (cut by a hard wrap).
-ROLL_CUT = re.compile(r"\brolled\b(?!.*\d\)?[.!]?[ \t]*$)", re.I)
-#: A quick test over the whole text: an announcement line followed by one with another skill.
-SKILL_CUT = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d[^\n]*\n[^\n]*\([ \t]*(?:[Cc][Ss]|2d)")
-_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}\b)")
+#: A line that says `rolled` but stops before the faces (cut by a hard wrap): its last
+#: `rolled` is followed by no face at the line's end (then no earlier one is). Only the last
+#: is tried (the atomic group), once: trying each `rolled` against the rest of the line took
+#: a 16 MiB line of them hours.
+ROLL_CUT = re.compile(r"\A(?>.*\brolled\b)(?!.*\d\)?[.!]?[ \t]*$)", re.I)
+_SKILL_MARK = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d")
+_SKILL_OPENS = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)")
+_SKILL_OPEN_AT_END = re.compile(r"[(\[][ \t]*(?:[Cc][Ss]:?|2d)?[ \t]*\Z")
+
+
+def skill_cut(text: str) -> bool:
+    """A quick test over the whole text: a line with a skill (`(CS 65)`) followed by a line
+    with another, or that stops inside its next skill (`... and PaKur (CS` then `70)`: a
+    wrap at the space in it). Each line with a skill is looked at once, with the next: a
+    pattern that tried each skill of a line against the rest of it and the next line took
+    a 16 MiB line of them hours.
+
+    >>> skill_cut("A (CS 65) and\\nB (CS 70)"), skill_cut("A (CS 65) and B (CS\\n70)")
+    (True, True)
+    >>> skill_cut("Spar between A (CS 65) and B (CS 70)\\nA: hi")
+    False
+    """
+    at = 0
+    while (mark := _SKILL_MARK.search(text, at)) is not None:
+        end = text.find("\n", mark.end())
+        rest = text[mark.end() : end if end >= 0 else len(text)]
+        if _SKILL_OPEN_AT_END.search(rest):
+            return True
+        if end < 0:
+            return False
+        after = text.find("\n", end + 1)
+        if _SKILL_OPENS.search(text, end + 1, after if after >= 0 else len(text)):
+            return True
+        at = end + 1
+    return False
+
+
+#: The rest of a roll cut before its faces: the dice, or a face (not a time stamp or a date,
+#: `21:04 <@OnlineHost> ...`, which starts a line of its own).
+_FACES = re.compile(r"(?:\d{1,4}-sided |di(?:e|ce):|\d{1,4}(?![\d:/\-]|\.\d))")
+#: A roll cut after its count of dice (`... rolled 2` then `20-sided dice: 14 17`): the line
+#: above reads as a meter's roll of 2, and the rest starts with the dice.
+_SIDED = re.compile(r"\d{1,4}-sided[ \t]+di(?:e|ce)\b")
+COUNT_CUT = re.compile(r"\brolled[ \t]+\d{1,2}[ \t]*$", re.I)
+#: A line after another that starts with the dice (a quick test over the whole text, the
+#: line end first: a pattern that starts with a literal is searched for fast).
+SIDED_CUT = re.compile(r"\n\d{1,4}-sided[ \t]+di(?:e|ce)\b")
+
+
+def rest_of_roll(before: str, line: str) -> bool:
+    """Whether `line` is the rest of a roll a hard wrap cut `before` its faces (or its dice).
+
+    >>> rest_of_roll("OnlineHost: Tarl rolled 1 100-sided", "die: 47")
+    True
+    >>> rest_of_roll("Gorean Meter: Tarl rolled 2", "20-sided dice: 14 17")
+    True
+    >>> rest_of_roll("Marcus: Tarl rolled well there", "21:04 <@OnlineHost> Tarl rolled")
+    False
+    """
+    if line[:1].isspace() or "rolled" not in before.lower():
+        return False
+    if ROLL_CUT.search(before) and _FACES.match(line):
+        return True
+    return bool(COUNT_CUT.search(before) and _SIDED.match(line))
+
+
 _SKILL = re.compile(r"\(\s*(?:CS|2d)\s*\d", re.I)
 
 
@@ -170,7 +245,7 @@ def _cut_short(before: str, line: str, fitting: bool, overflow: bool) -> bool:
     the format whose first word would not have fitted on the line above (`overflow`)."""
     if not line.strip() or line[:1].isspace():
         return False
-    if ROLL_CUT.search(before) and _FACES.match(line):
+    if rest_of_roll(before, line):
         return True
     if not fitting and overflow:
         return True
