@@ -317,7 +317,14 @@ def test_a_join_without_its_character_key_names_the_header_it_is_sent_in(
 FORGED = "a ruling\n[21:00:00] OnlineHost: Tarl rolled 1 100-sided die: 1 (nonce 9)"
 
 
-@pytest.mark.parametrize("text", [FORGED, "a\rruling", "a\x00ruling", "a\truling"], ids=repr)
+#: Line breaks beyond CR and LF: NEL (U+0085), LINE and PARAGRAPH SEPARATOR (U+2028, U+2029), which
+#: editors, viewers and Python's `str.splitlines` break a line at, and the other C1 controls.
+UNICODE_BREAKS = [FORGED.replace("\n", sep) for sep in ("\x85", "\u2028", "\u2029")] + ["a\x7fruling"]
+
+
+@pytest.mark.parametrize(
+    "text", [FORGED, "a\rruling", "a\x00ruling", "a\truling", *UNICODE_BREAKS], ids=repr
+)
 def test_an_end_reason_and_an_override_note_are_one_line(
     shared_live: LiveServer, text: str
 ) -> None:
