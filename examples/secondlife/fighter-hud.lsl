@@ -70,6 +70,7 @@ list pending_headers; // a character request's own headers (its key)
 integer retries;
 string desc_read;    // the description as it was last read
 integer started;     // whether the setting read has started the join (or the fight)
+integer unreachable; // whether the last poll failed (the wearer is told once, and once when it answers)
 
 string json_object = "{}";
 
@@ -118,6 +119,10 @@ send()
     // Polls are public (no token): they do not spend the token's rate at the service.
     if (token != "" && pending_what != "glance") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
     options += pending_headers;
+    // An action's answer holds each roll's signed line and the reading: with long names (40
+    // letters of 3 bytes each, say) it passes the default 2,048 bytes, and a cut answer is no
+    // JSON at all (nothing would be said). So these two are read up to Mono's 16 KB.
+    if (pending_what == "act" || pending_what == "char-list") options += [HTTP_BODY_MAXLENGTH, 16384];
     sent += [llGetTime()];
     pending = llHTTPRequest(pending_url, options, pending_body);
 }
@@ -201,7 +206,14 @@ start()
 // timer and a touch call this until the HUD has joined.
 look_again(integer anyway)
 {
-    if (started || llGetInventoryType("referee") == INVENTORY_NOTECARD) return;
+    if (started) return;
+    if (llGetInventoryType("referee") == INVENTORY_NOTECARD)
+    {
+        // A notecard raises changed() when saved; a touch reads it again (the service was
+        // down, say, when the HUD first tried to join).
+        if (anyway) { config_line = 0; config_query = llGetNotecardLine("referee", 0); }
+        return;
+    }
     string desc = llGetObjectDesc();
     if (desc == desc_read && !anyway) return;
     desc_read = desc;
@@ -330,6 +342,25 @@ answered_action(string body)
     if (said == JSON_INVALID) return;
     announce("Referee", said);
     tell(said);
+}
+
+// A poll's answer: a failing service is told once (not every 4 s), and once when it answers
+// again; the HUD keeps polling meanwhile.
+polled(integer status, string body)
+{
+    if (status == 200 || status == 204)
+    {
+        if (unreachable) tell("the service answers again");
+        unreachable = FALSE;
+        if (status == 200) glanced(body);
+        return;
+    }
+    if (unreachable) return;
+    unreachable = TRUE;
+    string why = "no answer: it may be down";
+    if (status != 499) why = "status " + (string)status;
+    tell("the service does not answer my polls (" + why + "); I keep trying every "
+        + (string)((integer)POLL) + " s and tell you when it answers again");
 }
 
 glanced(string body)
@@ -466,20 +497,21 @@ default
             send();  // the same request with the same key: the service never acts twice
             return;
         }
-        if (status == 499) { tell("the service did not answer in time; see the referee's console"); return; }
-        if (pending_what == "glance") { if (status == 200) glanced(body); return; }
-        if (status >= 400)
+        if (pending_what == "glance") { polled(status, body); return; }
+        if (status == 499 || status >= 400)
         {
             string message = llJsonGetValue(body, ["message"]);
             if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
-            tell(message);
+            if (status == 499) message = "the service did not answer (it may be down, or slow): see the referee's console";
             if (pending_what == "commitment" || pending_what == "join" || llGetSubString(pending_what, 0, 4) == "char-")
             {
                 // Not joined: a changed description (or a touch) tries again.
                 started = FALSE;
                 desc_read = llGetObjectDesc();
                 llSetTimerEvent(WATCH);
+                message += "; touch me to try again";
             }
+            tell(message);
             return;
         }
         if (pending_what == "commitment") join(llJsonGetValue(body, ["commitment"]));

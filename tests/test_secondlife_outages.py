@@ -1,0 +1,131 @@
+"""The fighter HUD when the service is down or answers long (docs/secondlife.md): run as LSL in
+the fake region (tests/sl_region.py) against a real `referee serve` on 127.0.0.1, reached
+through a relay the test takes down and brings back (tests/sl_relay.py).
+
+A HUD that could not join tries again when touched (its notecard read again); polls that fail
+are told once, not every 4 s, and once when the service answers again; an action's answer
+past Second Life's default 2,048 bytes (long names in letters of 3 bytes) is read whole and said.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from tests.sl_relay import Relay
+from tests.test_secondlife import (  # noqa: F401 (the fixtures)
+    HUD,
+    LINK,
+    SHEET,
+    act,
+    begin,
+    fighter,
+    invite_one,
+    opened,
+    region,
+    serve,
+)
+
+
+@pytest.fixture
+def relay(serve: str) -> Iterator[Relay]:  # noqa: F811
+    way = Relay(serve)
+    yield way
+    way.close()
+
+
+@pytest.mark.parametrize("notecard", [True, False], ids=["notecard", "description"])
+def test_a_hud_that_could_not_join_tries_again_when_touched(
+    relay: Relay,
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+    notecard: bool,
+) -> None:
+    """The service is down when the HUD first asks for the commitment: the wearer is told,
+    and once it is back a touch joins (with a notecard too, which no timer reads again)."""
+    referee, table, _ = opened(region, relay.url, "msv Outage")
+    tarl = region.avatar("Tarl", "tarl.cabot", (130.0, 128.0, 25.0))
+    invite_one(region, referee, table, tarl)
+    invite = LINK.search(tarl.private[-1])
+    assert invite is not None
+    relay.down()
+    if notecard:
+        hud = region.rez(HUD, "fighter HUD", tarl, notecards={"referee": [invite.group(0), "cs=65"]})
+    else:
+        hud = region.rez(HUD, "fighter HUD", tarl, desc=f"{invite.group(0)} cs=65")
+    assert tarl.private[-1] == (
+        "referee: the service did not answer (it may be down, or slow): see the referee's "
+        "console; touch me to try again"
+    )
+    region.advance(10.0)  # nothing is retried by itself while the setting is unchanged
+    told = len(tarl.private)
+    relay.back()
+    region.advance(10.0)
+    assert len(tarl.private) == told and hud.script.token == ""
+    region.touch(tarl, hud)
+    assert any(line.startswith("referee: you joined as Tarl;") for line in tarl.private[told:])
+    assert hud.script.token != ""
+    assert region.violations == []
+
+
+def test_failing_polls_are_told_once_and_once_when_the_service_is_back(
+    relay: Relay,
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    referee, table, _ = opened(region, relay.url, "msv Outage")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    fighter(region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70")
+    begin(region, referee, table)
+    region.advance(4.0)
+    told = len(tarl.private)
+    polls = len([r for r in region.requests if r.obj == str(hud_t.key)])
+    relay.down()
+    region.advance(60.0)
+    assert tarl.private[told:] == [
+        "referee: the service does not answer my polls (no answer: it may be down); I keep "
+        "trying every 4 s and tell you when it answers again"
+    ]
+    # It kept polling (15 a minute), within its budget.
+    assert len([r for r in region.requests if r.obj == str(hud_t.key)]) - polls == 15
+    relay.back()
+    region.advance(4.0)
+    assert tarl.private[-1] == "referee: the service answers again"
+    region.advance(8.0)
+    assert tarl.private[-1] == "referee: the service answers again"  # said once
+    assert region.violations == []
+
+
+def test_an_answer_past_2048_bytes_is_read_whole_and_said(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """Two fighters with 40-letter names of 3 bytes a letter (names the service takes): each
+    SRP attack's answer is over 2 KB (each signed roll line and the reading name them). Read
+    at the default 2,048 bytes, the cut JSON would say nothing at all."""
+    referee, table, _ = opened(region, serve, "srp Long names")
+    sheet = "sheet=" + json.dumps(SHEET)
+    first, second = "武" * 40, "剣" * 40
+    one, hud_1, _ = fighter(
+        region, referee, table, "Ann", "ann.resident", (120.0, 128.0, 25.0), 0,
+        f"{sheet}\nname={first}", notecard=True,
+    )  # fmt: skip
+    two, hud_2, _ = fighter(
+        region, referee, table, "Orc", "orc.resident", (121.0, 128.0, 25.0), 0,
+        f"{sheet}\nname={second}", notecard=True,
+    )  # fmt: skip
+    begin(region, referee, table)
+    region.advance(4.0)
+    avatar, hud = (one, hud_1) if hud_1.script.turn == first else (two, hud_2)
+    said = len(region.chat)
+    act(region, avatar, hud)
+    answer = next(r for r in reversed(region.requests) if r.url.endswith("/actions"))
+    assert answer.status == 200 and answer.size > 2048, answer.size
+    spoken = region.chat[said:]
+    hosts = [c.text for c in spoken if c.speaker == "OnlineHost"]
+    rolls = json.loads(answer.answer)["rolls"]
+    assert hosts == [r["line"].removeprefix("OnlineHost: ") for r in rolls] and hosts
+    assert [c.text for c in spoken if c.speaker == "Referee"] == [json.loads(answer.answer)["said"]]
+    assert region.violations == []
