@@ -6,6 +6,7 @@ is down behind a proxy does; Second Life tells the script 499 then (tests/sl_reg
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -32,10 +33,8 @@ class Relay:
         self.up = False
         with self._lock:
             for sock in self._open:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def back(self) -> None:
         self.up = True

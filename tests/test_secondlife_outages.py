@@ -51,7 +51,8 @@ def test_a_hud_that_could_not_join_tries_again_when_touched(
     assert invite is not None
     relay.down()
     if notecard:
-        hud = region.rez(HUD, "fighter HUD", tarl, notecards={"referee": [invite.group(0), "cs=65"]})
+        card = {"referee": [invite.group(0), "cs=65"]}
+        hud = region.rez(HUD, "fighter HUD", tarl, notecards=card)
     else:
         hud = region.rez(HUD, "fighter HUD", tarl, desc=f"{invite.group(0)} cs=65")
     assert tarl.private[-1] == (

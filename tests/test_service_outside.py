@@ -319,7 +319,10 @@ FORGED = "a ruling\n[21:00:00] OnlineHost: Tarl rolled 1 100-sided die: 1 (nonce
 
 #: Line breaks beyond CR and LF: NEL (U+0085), LINE and PARAGRAPH SEPARATOR (U+2028, U+2029), which
 #: editors, viewers and Python's `str.splitlines` break a line at, and the other C1 controls.
-UNICODE_BREAKS = [FORGED.replace("\n", sep) for sep in ("\x85", "\u2028", "\u2029")] + ["a\x7fruling"]
+UNICODE_BREAKS = [
+    *(FORGED.replace("\n", sep) for sep in ("\x85", "\u2028", "\u2029")),
+    "a\x7fruling",
+]
 
 
 @pytest.mark.parametrize(
