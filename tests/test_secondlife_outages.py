@@ -4,7 +4,8 @@ through a relay the test takes down and brings back (tests/sl_relay.py).
 
 A HUD that could not join tries again when touched (its notecard read again); polls that fail
 are told once, not every 4 s, and once when the service answers again; an action's answer
-past Second Life's default 2,048 bytes (long names in letters of 3 bytes) is read whole and said.
+past Second Life's default 2,048 bytes (long names in letters of 3 bytes) is read whole and said;
+an initiative past the table's 16 KB is said to have begun, never as a half-read order.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from tests.sl_relay import Relay
@@ -130,3 +132,34 @@ def test_an_answer_past_2048_bytes_is_read_whole_and_said(
     assert hosts == [r["line"].removeprefix("OnlineHost: ") for r in rolls] and hosts
     assert [c.text for c in spoken if c.speaker == "Referee"] == [json.loads(answer.answer)["said"]]
     assert region.violations == []
+
+
+def test_the_table_says_so_when_initiatives_answer_is_past_what_it_reads(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """Sixteen MSV fighters (the most a bout takes) with 40-letter names of 3 bytes: initiative's
+    answer is over 30 KB, past the 16 KB the table asks for, and Second Life cuts it. The table
+    says the bout has begun, never a half-read order; its menu is the running bout's."""
+    referee, table, _ = opened(region, serve, "msv Melee")
+    bout = table.script.bout
+    for letter in "武剣刀槍弓盾鎧兜馬車船城門塔橋森":
+        body = {"name": letter * 40, "cs": 60, "client_seed": "part"}
+        joined = httpx.post(f"{serve}/api/bouts/{bout}/join", json=body, timeout=30)
+        assert joined.status_code == 201, joined.text
+    said = len(region.chat)
+    begin(region, referee, table)
+    begun = next(r for r in region.requests if r.url.endswith("/initiative"))
+    assert begun.status == 200 and begun.size > 16384
+    assert region.violations == [f"referee table: an answer of {begun.size} bytes (reads 16384)"]
+    assert [(c.speaker, c.text) for c in region.chat[said:]] == [
+        (
+            "Referee",
+            "Initiative is rolled: too many rolls to say in chat; each HUD tells its wearer "
+            "when it is their turn",
+        )
+    ]
+    assert referee.private[-1].startswith("referee table: initiative is rolled and the bout has")
+    assert table.script.phase == "running"
+    region.touch(referee, table)
+    assert referee.dialog is not None and "pause" in referee.dialog[2]

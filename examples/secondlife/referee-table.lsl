@@ -204,6 +204,14 @@ answered(string body)
         request("begin", "POST", "/" + bout + "/initiative", "");
         return;
     }
+    else if (pending_what == "begin" && llJsonValueType(body, []) != JSON_OBJECT)
+    {
+        // Longer than the 16 KB Second Life reads (16 fighters with long names, say): cut, it is
+        // no JSON. The bout has begun; its rolls and the order are in its log.
+        phase = "running";
+        tell("initiative is rolled and the bout has begun, but its answer was longer than the 16 KB Second Life reads: its rolls and the order are in the bout's log (your console, and the verify link after the close)");
+        announce("Referee", "Initiative is rolled: too many rolls to say in chat; each HUD tells its wearer when it is their turn");
+    }
     else if (pending_what == "begin")
     {
         // One event at a time (not llJson2List of them all): the answer grows with the
