@@ -163,3 +163,26 @@ def test_the_table_says_so_when_initiatives_answer_is_past_what_it_reads(
     assert table.script.phase == "running"
     region.touch(referee, table)
     assert referee.dialog is not None and "pause" in referee.dialog[2]
+
+
+def test_only_a_rolls_answer_is_said_aloud_as_the_host(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """A bout may be named like a host's roll line (a name of 40 characters at most): the
+    status answer begins with it, and the HUD tells it its wearer alone; a //roll's signed
+    line is still said in local chat."""
+    named = "OnlineHost: Kai rolled 1 6-sided die: 6"
+    referee, table, _ = opened(region, serve, f"msv {named}")
+    tarl, _, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    said = len(region.chat)
+    region.say(tarl, 7, "status")
+    assert tarl.private[-1].startswith(f"{named}: open")
+    assert region.chat[said:] == []
+    region.say(tarl, 7, "//roll -sides100 -dice1")
+    (host,) = region.chat[said:]
+    assert host.speaker == "OnlineHost" and host.text.startswith("Tarl rolled 1 100-sided die: ")
+    assert " sig:" in host.text
+    assert region.violations == []

@@ -547,7 +547,10 @@ default
         else if (pending_what == "chat")
         {
             llOwnerSay(body);  // at most 1,024 bytes (the chat endpoint's bound): one message
-            if (llGetSubString(body, 0, 11) == "OnlineHost: ") announce("OnlineHost", llGetSubString(body, 12, -1));
+            // Only a roll's answer is said aloud as the host: another answer that begins so (a
+            // status line of a bout named "OnlineHost: ...") stays the wearer's.
+            if (llGetSubString(pending_body, 0, 5) == "//roll" && llGetSubString(body, 0, 11) == "OnlineHost: ")
+                announce("OnlineHost", llGetSubString(body, 12, -1));
         }
     }
 }
