@@ -186,3 +186,35 @@ def test_only_a_rolls_answer_is_said_aloud_as_the_host(
     assert host.speaker == "OnlineHost" and host.text.startswith("Tarl rolled 1 100-sided die: ")
     assert " sig:" in host.text
     assert region.violations == []
+
+
+def test_an_action_typed_on_channel_7_is_sent_to_the_menu(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """The chat endpoint answers a typed `attack` to the wearer alone: its roll would never be
+    said in local chat, where `referee judge` counts the signed lines. The HUD sends the wearer
+    to its menu instead and sends nothing; the menu's attack is said aloud, signed."""
+    referee, table, _ = opened(region, serve, "msv Typed")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    avatar, hud, foe = (
+        (tarl, hud_t, "Pa-Kur") if hud_t.script.turn == "Tarl" else (pakur, hud_p, "Tarl")
+    )
+    sent, said = len(region.requests), len(region.chat)
+    for line in (f"attack {foe}", f"ATTACK {foe.lower()}", f"act attack target={foe}"):
+        region.say(avatar, 7, line)
+        assert avatar.private[-1] == (
+            "referee: touch me for your actions: the menu says each roll in local chat, signed; "
+            f"a typed {line.split()[0].lower()} would not"
+        )
+    assert len(region.requests) == sent and len(region.chat) == said
+    act(region, avatar, hud)
+    assert any(c.speaker == "OnlineHost" and " sig:" in c.text for c in region.chat[said:])
+    assert region.violations == []

@@ -318,6 +318,14 @@ chat(string line)
             + (string)llGetMemoryLimit() + " bytes; " + (string)llGetListLength(sent) + " requests in the last 20 s");
         return;
     }
+    // An action typed here would be answered to the wearer alone: its roll never said in local
+    // chat, signed, as the menu's are (what `referee judge` counts). So actions are the menu's.
+    string first = llToLower(llList2String(llParseString2List(line, [" "], []), 0));
+    if (first == "attack" || first == "spirit" || first == "act")
+    {
+        tell("touch me for your actions: the menu says each roll in local chat, signed; a typed " + first + " would not");
+        return;
+    }
     request("chat", "POST", "/chat", "text/plain;charset=utf-8", line);
 }
 
