@@ -517,7 +517,8 @@ default
                 started = FALSE;
                 desc_read = llGetObjectDesc();
                 llSetTimerEvent(WATCH);
-                message += "; touch me to try again";
+                // A refusal (4xx) says what to change; no answer or a failing service (5xx) may pass.
+                if (status == 499 || status >= 500) message += "; touch me to try again";
             }
             tell(message);
             return;
