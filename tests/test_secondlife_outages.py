@@ -11,6 +11,7 @@ an initiative past the table's 16 KB is said to have begun, never as a half-read
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -217,4 +218,31 @@ def test_an_action_typed_on_channel_7_is_sent_to_the_menu(
     assert len(region.requests) == sent and len(region.chat) == said
     act(region, avatar, hud)
     assert any(c.speaker == "OnlineHost" and " sig:" in c.text for c in region.chat[said:])
+    assert region.violations == []
+
+
+def test_the_join_is_told_within_a_message_whatever_the_client_seed(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """Each joiner may add a part of 64 characters to the client seed: the 16th fighter's HUD
+    is told a seed of 1,008 bytes. Its join's event and hash (the line to keep) are a
+    message of their own, and the seed is told by its end (the HUD's own part), each under
+    the 1,024 bytes of llOwnerSay, never cut."""
+    referee, table, _ = opened(region, serve, "msv Crowd")
+    bout = table.script.bout
+    for n in range(15):
+        body = {"name": f"Fighter {n}", "cs": 50, "client_seed": f"{n:02d}" + "x" * 62}
+        joined = httpx.post(f"{serve}/api/bouts/{bout}/join", json=body, timeout=30)
+        assert joined.status_code == 201, joined.text
+    tarl, _, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    seed = httpx.get(f"{serve}/api/bouts/{bout}/export", timeout=30).json()["fairness"]
+    assert len(seed["client_seed"]) > 1000  # with the words around it, over 1,024 bytes
+    joined_line = next(line for line in tarl.private if "your join is event" in line)
+    held = re.search(r"your join is event (\d+), hash ([0-9a-f]{64}) \(keep it", joined_line)
+    assert held is not None, joined_line
+    told = next(line for line in tarl.private if "client seed is now" in line)
+    assert told.endswith(seed["client_seed"][-200:] + " (it ends with your HUD's own part)")
     assert region.violations == []

@@ -546,9 +546,13 @@ default
         else if (pending_what == "join")
         {
             token = llJsonGetValue(body, ["token"]);
-            tell("you joined as " + me + "; the bout's client seed is now " + llJsonGetValue(body, ["client_seed"])
-                + "; your join is event " + llJsonGetValue(body, ["seq"]) + ", hash " + llJsonGetValue(body, ["hash"])
-                + " (keep it: any export of this bout must hold it)");
+            tell("you joined as " + me + "; your join is event " + llJsonGetValue(body, ["seq"]) + ", hash "
+                + llJsonGetValue(body, ["hash"]) + " (keep it: any export of this bout must hold it)");
+            // Each joiner may add 64 characters to the client seed: told by its end (200
+            // characters, at most 800 bytes), it stays one message of at most 1,024 bytes.
+            string seed = llJsonGetValue(body, ["client_seed"]);
+            if (llStringLength(seed) > 200) seed = "..." + llGetSubString(seed, -200, -1);
+            tell("the bout's client seed is now " + seed + " (it ends with your HUD's own part)");
             llSetTimerEvent(POLL);
             poll();
         }
