@@ -246,3 +246,43 @@ def test_the_join_is_told_within_a_message_whatever_the_client_seed(
     told = next(line for line in tarl.private if "client seed is now" in line)
     assert told.endswith(seed["client_seed"][-200:] + " (it ends with your HUD's own part)")
     assert region.violations == []
+
+
+#: A proxy's page for a service behind it that is down: HTML, longer than one chat message.
+BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body>" + "<p>retry</p>" * 120
+
+
+def test_a_proxys_error_page_is_never_told_as_it_is(
+    relay: Relay,
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """A proxy in front of the service answers 502 with its HTML page (1.5 KB): the wearer is
+    told the status in a line, not the page (cut by Second Life past 1,024 bytes); polls that
+    get it are told once; the referee's table says the status alone too."""
+    referee, table, _ = opened(region, relay.url, "msv Gateway")
+    tarl, hud_t, _ = fighter(
+        region, referee, table, "Tarl", "tarl.cabot", (130.0, 128.0, 25.0), 180, "cs=65"
+    )
+    pakur, hud_p, _ = fighter(
+        region, referee, table, "Pa-Kur", "pakur.resident", (129.0, 128.0, 25.0), 0, "cs=70"
+    )
+    begin(region, referee, table)
+    region.advance(4.0)
+    avatar, hud = (tarl, hud_t) if hud_t.script.turn == "Tarl" else (pakur, hud_p)
+    relay.fail(502, BAD_GATEWAY)
+    assert len(BAD_GATEWAY) > 1024
+    told = len(avatar.private)
+    act(region, avatar, hud)
+    region.say(avatar, 7, "status")
+    region.advance(4.0)
+    assert avatar.private[told:] == [
+        "referee: the service answered status 502",
+        "referee: the service answered status 502",
+        "referee: the service does not answer my polls (status 502); I keep trying every 4 s "
+        "and tell you when it answers again",
+    ]
+    region.touch(referee, table)
+    region.click(referee, "pause")  # the table, too, says the status alone
+    assert referee.private[-1] == "referee table: pause: the service answered status 502"
+    assert table.script.phase == "running"
+    assert region.violations == []

@@ -509,7 +509,10 @@ default
         if (status == 499 || status >= 400)
         {
             string message = llJsonGetValue(body, ["message"]);
-            if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
+            // The chat endpoint's "error: ..." line as it is; anything else that is not the
+            // service's JSON (a proxy's HTML page, longer than a message) by its status alone.
+            if (message == JSON_INVALID && llGetSubString(body, 0, 6) == "error: ") message = body;
+            else if (message == JSON_INVALID) message = "the service answered status " + (string)status;
             if (status == 499) message = "the service did not answer (it may be down, or slow): see the referee's console";
             if (pending_what == "commitment" || pending_what == "join" || llGetSubString(pending_what, 0, 4) == "char-")
             {

@@ -289,7 +289,8 @@ default
         if (status >= 400)
         {
             string message = llJsonGetValue(body, ["message"]);
-            if (message == JSON_INVALID) message = body;
+            // Not the service's JSON (a proxy's HTML page, longer than a message): its status.
+            if (message == JSON_INVALID) message = "the service answered status " + (string)status;
             tell(pending_what + ": " + message);
             return;
         }
