@@ -286,3 +286,30 @@ def test_a_proxys_error_page_is_never_told_as_it_is(
     assert referee.private[-1] == "referee table: pause: the service answered status 502"
     assert table.script.phase == "running"
     assert region.violations == []
+
+
+def test_a_begin_whose_answers_were_both_lost_leaves_the_table_running(
+    serve: str,  # noqa: F811
+    region,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    """The service rolls initiative, but its answer and its retry's are both lost (two 60 s
+    timeouts): the table is told 499 and stays on "open". Touched again, *begin* finds the bout
+    running from its glance and runs it (pause, skip, void) instead of asking for initiative
+    again."""
+    referee, table, _ = opened(region, serve, "msv Lost")
+    for name, pos in (("Tarl", 130.0), ("Pa-Kur", 129.0)):
+        fighter(region, referee, table, name, name.lower() + ".resident",
+                (pos, 128.0, 25.0), 0, "cs=60")  # fmt: skip
+    region.drop, region.drops = (lambda request: request.url.endswith("/initiative")), 2
+    begin(region, referee, table)
+    sent = [r for r in region.requests if r.url.endswith("/initiative")]
+    assert [r.dropped for r in sent] == [True, True]
+    assert referee.private[-1] == "referee table: the service did not answer in time"
+    assert table.script.phase == "open"
+    begin(region, referee, table)
+    assert len([r for r in region.requests if r.url.endswith("/initiative")]) == 2
+    assert table.script.phase == "running"
+    assert referee.private[-1].startswith("referee table: the bout has begun already")
+    region.touch(referee, table)
+    assert referee.dialog is not None and referee.dialog[2] == ["pause", "skip", "void", "close"]
+    assert region.violations == []

@@ -195,6 +195,13 @@ answered(string body)
             + llJsonGetValue(body, ["commitment"]) + " (published before any roll)");
         tell("bout " + bout + " is open: touch me to invite the fighters near me (you pick each), then begin");
     }
+    else if (pending_what == "announce" && llListFindList(["running", "paused"], [llJsonGetValue(body, ["status"])]) >= 0)
+    {
+        // Begun already: an earlier begin was taken, but its answer (and its retry's) never
+        // came back. The table runs it from here rather than be left on "open".
+        phase = llJsonGetValue(body, ["status"]);
+        tell("the bout has begun already (an earlier begin was taken, but its answer never came back): its initiative rolls and the order are in the bout's log (your console)");
+    }
     else if (pending_what == "announce")
     {
         string line = llJsonGetValue(body, ["announce"]);
