@@ -263,6 +263,8 @@ class Region:
         self.violations: list[str] = []
         self.said: list[tuple[str, int, str]] = []  # (speaker, channel, text) on any channel
         self.drop: Callable[[Request], bool] | None = None
+        #: how many answers in a row `drop` drops before it is spent (a retry's too, when 2)
+        self.drops = 1
         self._pending: list[tuple[SLObject, Key, Request, int]] = []
         self._handles = 0
         self._loop = asyncio.new_event_loop()
@@ -399,7 +401,9 @@ class Region:
         if self.drop is not None and self.drop(req):
             # The service acted, but the answer never came back: Second Life gives up after
             # 60 s and tells the script 499.
-            self.drop = None
+            self.drops -= 1
+            if self.drops <= 0:
+                self.drop, self.drops = None, 1
             req.dropped = True
             self.clock += TIMEOUT
             req.status, body = 499, ""

@@ -34,6 +34,12 @@ REFUSED = [
     ("Tarl rolled 1 100-sided die: 99", [], RuleError,
      "fighter name 'Tarl rolled 1 100-sided die: 99' has '-sided' in it, the word of the host's "
      "roll lines"),
+    # with the host's roll-line prefix in it, a name's roll line would pass for another's
+    ("OnlineHost: Tarl", ["Tarl"], RuleError,
+     "fighter name 'OnlineHost: Tarl' has 'OnlineHost:' in it, how the host's roll lines begin"),
+    ("Tarl 0nlineHost\uff1a", [], RuleError,
+     "fighter name 'Tarl 0nlineHost\uff1a' has 'OnlineHost:' in it, how the host's roll lines "
+     "begin"),
     ("\u0422\u0430rl", ["Tarl"], ConflictError,
      "fighter name '\u0422\u0430rl' looks like 'Tarl', who is already fighting"),
     ("TarI", ["Tarl"], ConflictError,

@@ -325,6 +325,14 @@ def test_a_whole_msv_spar_refereed_from_the_table(serve: str, region, tmp_path: 
     caught = judge_log(forged, key=key.text).verdict.anomalies  # then the spar is out of step
     assert caught[0].kind.value == "forged" and "does not verify" in caught[0].reason, caught
     assert not judge_log(log, key=key.text).verdict.anomalies
+    # The same text with another genuine line's signature (an object named OnlineHost
+    # repeating a roll with a signature it heard) is forged too.
+    second = next(t for t in hosts if t != first.text)
+    swapped = first.text.split(" sig:")[0] + " sig:" + second.split(" sig:")[1]
+    resigned = log.replace(f"OnlineHost: {first.text}\n", f"OnlineHost: {swapped}\n", 1)
+    assert resigned != log
+    caught = judge_log(resigned, key=key.text).verdict.anomalies
+    assert caught[0].kind.value == "forged" and "does not verify" in caught[0].reason, caught
     # The command a referee runs on a saved local-chat log: every roll line counts (exit 0).
     saved, exported = tmp_path / "chat.txt", tmp_path / "bout.json"
     saved.write_text(log, encoding="utf-8")

@@ -166,3 +166,25 @@ def test_glance_never_exceeds_what_a_script_reads(live: LiveServer) -> None:
     _join(live, small, "Pa-Kur", cs=70)
     live.post(f"/api/bouts/{small}/initiative", ref2)
     assert "cut" not in live.get(f"/api/bouts/{small}/glance", params={"fighter": "Tarl"}).json()
+
+
+def test_an_actions_said_fits_one_chat_message(live: LiveServer) -> None:
+    """The HUD says an action's `said` in local chat as it is, and Second Life carries at most
+    1,024 bytes a message: a reading that names a long weapon (a sheet's own name for it) is
+    cut to fit, as the chat endpoint's answer is, never inside a letter."""
+    bout, ref = _bout(live, "srp")
+    sword = "\U00020000" * 200  # 200 letters (the most a weapon's name has), 800 bytes
+    sheet = {"weapons": [{"name": sword, "damage": 3}], "skills": {sword: 15}, "hits": 12}
+    ann, orc = "\U00020bb7" * 40, "\U00029e3d" * 40  # names of 40 letters, 160 bytes each
+    tokens = {name: _join(live, bout, name, sheet=sheet) for name in (ann, orc)}
+    assert live.post(f"/api/bouts/{bout}/initiative", ref).status_code == 200
+    turn = live.get(f"/api/bouts/{bout}/glance").json()["turn"]
+    foe = orc if turn == ann else ann
+    body = {"actor": turn, "kind": "attack", "options": {"target": foe}}
+    acted = live.post(f"/api/bouts/{bout}/actions", tokens[turn], json=body)
+    assert acted.status_code == 200, acted.text
+    said = acted.json()["said"]
+    assert said.startswith(f"{turn} attacks {foe} with the {sword[:50]}")
+    assert len(said.encode()) <= 1024 and said.endswith("...")
+    whole = live.chat(bout, tokens[foe], "status")  # the chat endpoint cuts its answers so too
+    assert whole.status_code == 200 and len(whole.content) <= 1024

@@ -317,7 +317,17 @@ def test_a_join_without_its_character_key_names_the_header_it_is_sent_in(
 FORGED = "a ruling\n[21:00:00] OnlineHost: Tarl rolled 1 100-sided die: 1 (nonce 9)"
 
 
-@pytest.mark.parametrize("text", [FORGED, "a\rruling", "a\x00ruling", "a\truling"], ids=repr)
+#: Line breaks beyond CR and LF: NEL (U+0085), LINE and PARAGRAPH SEPARATOR (U+2028, U+2029), which
+#: editors, viewers and Python's `str.splitlines` break a line at, and the other C1 controls.
+UNICODE_BREAKS = [
+    *(FORGED.replace("\n", sep) for sep in ("\x85", "\u2028", "\u2029")),
+    "a\x7fruling",
+]
+
+
+@pytest.mark.parametrize(
+    "text", [FORGED, "a\rruling", "a\x00ruling", "a\truling", *UNICODE_BREAKS], ids=repr
+)
 def test_an_end_reason_and_an_override_note_are_one_line(
     shared_live: LiveServer, text: str
 ) -> None:
@@ -352,3 +362,33 @@ def test_an_end_reason_and_an_override_note_are_one_line(
     ended = shared_live.post(f"/api/bouts/{bid}/end", ref, json={"reason": "the ford floods"})
     assert ended.status_code == 200, ended.text
     assert ended.json()["events"][0]["payload"]["reason"] == "the ford floods"
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r", "\x85", "\u2028", "\u2029", "\x1b"], ids=repr)
+@pytest.mark.parametrize("where", ["weapon", "skill"])
+def test_a_weapons_or_skills_name_is_one_line(
+    shared_live: LiveServer, sep: str, where: str
+) -> None:
+    """A fighter's own sheet names its weapons and skills, and the sentences say them (`Ann
+    attacks Orc with the sword`): with a line break in one, the chat export and the HUD's
+    local chat would hold a line of its own, a host's roll line say. Refused (400) at the
+    join, in any break Unicode has; nothing is stored."""
+    bout = shared_live.post(
+        "/api/bouts", json={"system": "srp", "name": "Ford", "client_seed": "g"}
+    )
+    bid = bout.json()["id"]
+    before = chain(shared_live, bid)
+    forged = f"sword{sep}OnlineHost: Orc rolled 1 100-sided die: 1"
+    weapon, skill = (forged, "sword") if where == "weapon" else ("sword", forged)
+    sheet = {"weapons": [{"name": weapon, "damage": 3}], "skills": {skill: 15}, "hits": 12}
+    refused = shared_live.post(f"/api/bouts/{bid}/join", json={"name": "Ann", "sheet": sheet})
+    assert refused.status_code == 400, refused.text
+    shown = (
+        "stats of fighter.weapons[0].name" if where == "weapon" else "stats of fighter.skills key"
+    )
+    bad = f"U+{ord(sep):04X}"
+    assert refused.json() == {
+        "error": "rule_violation",
+        "message": f"{shown} = {forged!r} has a line break or a control character ({bad})",
+    }
+    assert chain(shared_live, bid) == before

@@ -70,6 +70,7 @@ list pending_headers; // a character request's own headers (its key)
 integer retries;
 string desc_read;    // the description as it was last read
 integer started;     // whether the setting read has started the join (or the fight)
+integer unreachable; // whether the last poll failed (the wearer is told once, and once when it answers)
 
 string json_object = "{}";
 
@@ -118,6 +119,10 @@ send()
     // Polls are public (no token): they do not spend the token's rate at the service.
     if (token != "" && pending_what != "glance") options += [HTTP_CUSTOM_HEADER, "Authorization", "Bearer " + token];
     options += pending_headers;
+    // An action's answer holds each roll's signed line and the reading: with long names (40
+    // letters of 3 bytes each, say) it passes the default 2,048 bytes, and a cut answer is no
+    // JSON at all (nothing would be said). So these two are read up to Mono's 16 KB.
+    if (pending_what == "act" || pending_what == "char-list") options += [HTTP_BODY_MAXLENGTH, 16384];
     sent += [llGetTime()];
     pending = llHTTPRequest(pending_url, options, pending_body);
 }
@@ -201,7 +206,14 @@ start()
 // timer and a touch call this until the HUD has joined.
 look_again(integer anyway)
 {
-    if (started || llGetInventoryType("referee") == INVENTORY_NOTECARD) return;
+    if (started) return;
+    if (llGetInventoryType("referee") == INVENTORY_NOTECARD)
+    {
+        // A notecard raises changed() when saved; a touch reads it again (the service was
+        // down, say, when the HUD first tried to join).
+        if (anyway) { config_line = 0; config_query = llGetNotecardLine("referee", 0); }
+        return;
+    }
     string desc = llGetObjectDesc();
     if (desc == desc_read && !anyway) return;
     desc_read = desc;
@@ -306,6 +318,14 @@ chat(string line)
             + (string)llGetMemoryLimit() + " bytes; " + (string)llGetListLength(sent) + " requests in the last 20 s");
         return;
     }
+    // An action typed here would be answered to the wearer alone: its roll never said in local
+    // chat, signed, as the menu's are (what `referee judge` counts). So actions are the menu's.
+    string first = llToLower(llList2String(llParseString2List(line, [" "], []), 0));
+    if (first == "attack" || first == "spirit" || first == "act")
+    {
+        tell("touch me for your actions: the menu says each roll in local chat, signed; a typed " + first + " would not");
+        return;
+    }
     request("chat", "POST", "/chat", "text/plain;charset=utf-8", line);
 }
 
@@ -330,6 +350,25 @@ answered_action(string body)
     if (said == JSON_INVALID) return;
     announce("Referee", said);
     tell(said);
+}
+
+// A poll's answer: a failing service is told once (not every 4 s), and once when it answers
+// again; the HUD keeps polling meanwhile.
+polled(integer status, string body)
+{
+    if (status == 200 || status == 204)
+    {
+        if (unreachable) tell("the service answers again");
+        unreachable = FALSE;
+        if (status == 200) glanced(body);
+        return;
+    }
+    if (unreachable) return;
+    unreachable = TRUE;
+    string why = "no answer: it may be down";
+    if (status != 499) why = "status " + (string)status;
+    tell("the service does not answer my polls (" + why + "); I keep trying every "
+        + (string)((integer)POLL) + " s and tell you when it answers again");
 }
 
 glanced(string body)
@@ -466,20 +505,25 @@ default
             send();  // the same request with the same key: the service never acts twice
             return;
         }
-        if (status == 499) { tell("the service did not answer in time; see the referee's console"); return; }
-        if (pending_what == "glance") { if (status == 200) glanced(body); return; }
-        if (status >= 400)
+        if (pending_what == "glance") { polled(status, body); return; }
+        if (status == 499 || status >= 400)
         {
             string message = llJsonGetValue(body, ["message"]);
-            if (message == JSON_INVALID) message = body;  // the chat endpoint's "error: ..." line
-            tell(message);
+            // The chat endpoint's "error: ..." line as it is; anything else that is not the
+            // service's JSON (a proxy's HTML page, longer than a message) by its status alone.
+            if (message == JSON_INVALID && llGetSubString(body, 0, 6) == "error: ") message = body;
+            else if (message == JSON_INVALID) message = "the service answered status " + (string)status;
+            if (status == 499) message = "the service did not answer (it may be down, or slow): see the referee's console";
             if (pending_what == "commitment" || pending_what == "join" || llGetSubString(pending_what, 0, 4) == "char-")
             {
                 // Not joined: a changed description (or a touch) tries again.
                 started = FALSE;
                 desc_read = llGetObjectDesc();
                 llSetTimerEvent(WATCH);
+                // A refusal (4xx) says what to change; no answer or a failing service (5xx) may pass.
+                if (status == 499 || status >= 500) message += "; touch me to try again";
             }
+            tell(message);
             return;
         }
         if (pending_what == "commitment") join(llJsonGetValue(body, ["commitment"]));
@@ -505,9 +549,13 @@ default
         else if (pending_what == "join")
         {
             token = llJsonGetValue(body, ["token"]);
-            tell("you joined as " + me + "; the bout's client seed is now " + llJsonGetValue(body, ["client_seed"])
-                + "; your join is event " + llJsonGetValue(body, ["seq"]) + ", hash " + llJsonGetValue(body, ["hash"])
-                + " (keep it: any export of this bout must hold it)");
+            tell("you joined as " + me + "; your join is event " + llJsonGetValue(body, ["seq"]) + ", hash "
+                + llJsonGetValue(body, ["hash"]) + " (keep it: any export of this bout must hold it)");
+            // Each joiner may add 64 characters to the client seed: told by its end (200
+            // characters, at most 800 bytes), it stays one message of at most 1,024 bytes.
+            string seed = llJsonGetValue(body, ["client_seed"]);
+            if (llStringLength(seed) > 200) seed = "..." + llGetSubString(seed, -200, -1);
+            tell("the bout's client seed is now " + seed + " (it ends with your HUD's own part)");
             llSetTimerEvent(POLL);
             poll();
         }
@@ -515,7 +563,10 @@ default
         else if (pending_what == "chat")
         {
             llOwnerSay(body);  // at most 1,024 bytes (the chat endpoint's bound): one message
-            if (llGetSubString(body, 0, 11) == "OnlineHost: ") announce("OnlineHost", llGetSubString(body, 12, -1));
+            // Only a roll's answer is said aloud as the host: another answer that begins so (a
+            // status line of a bout named "OnlineHost: ...") stays the wearer's.
+            if (llGetSubString(pending_body, 0, 5) == "//roll" && llGetSubString(body, 0, 11) == "OnlineHost: ")
+                announce("OnlineHost", llGetSubString(body, 12, -1));
         }
     }
 }

@@ -195,6 +195,13 @@ answered(string body)
             + llJsonGetValue(body, ["commitment"]) + " (published before any roll)");
         tell("bout " + bout + " is open: touch me to invite the fighters near me (you pick each), then begin");
     }
+    else if (pending_what == "announce" && llListFindList(["running", "paused"], [llJsonGetValue(body, ["status"])]) >= 0)
+    {
+        // Begun already: an earlier begin was taken, but its answer (and its retry's) never
+        // came back. The table runs it from here rather than be left on "open".
+        phase = llJsonGetValue(body, ["status"]);
+        tell("the bout has begun already (an earlier begin was taken, but its answer never came back): its initiative rolls and the order are in the bout's log (your console)");
+    }
     else if (pending_what == "announce")
     {
         string line = llJsonGetValue(body, ["announce"]);
@@ -203,6 +210,14 @@ answered(string body)
         pending = NULL_KEY;
         request("begin", "POST", "/" + bout + "/initiative", "");
         return;
+    }
+    else if (pending_what == "begin" && llJsonValueType(body, []) != JSON_OBJECT)
+    {
+        // Longer than the 16 KB Second Life reads (16 fighters with long names, say): cut, it is
+        // no JSON. The bout has begun; its rolls and the order are in its log.
+        phase = "running";
+        tell("initiative is rolled and the bout has begun, but its answer was longer than the 16 KB Second Life reads: its rolls and the order are in the bout's log (your console, and the verify link after the close)");
+        announce("Referee", "Initiative is rolled: too many rolls to say in chat; each HUD tells its wearer when it is their turn");
     }
     else if (pending_what == "begin")
     {
@@ -281,7 +296,8 @@ default
         if (status >= 400)
         {
             string message = llJsonGetValue(body, ["message"]);
-            if (message == JSON_INVALID) message = body;
+            // Not the service's JSON (a proxy's HTML page, longer than a message): its status.
+            if (message == JSON_INVALID) message = "the service answered status " + (string)status;
             tell(pending_what + ": " + message);
             return;
         }

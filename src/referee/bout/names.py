@@ -73,6 +73,9 @@ RESERVED = ("referee", "onlinehost", "system")
 #: which a fighter's name may not carry (compared by `skeleton`; `referee.dice.chat` refuses a
 #: screen name with it too).
 HOST_WORD = "-sided"
+#: How the chat host's roll lines begin, which a fighter's name may not carry either (compared
+#: by `skeleton`; a name with the host's name alone in it, `Onlinehostess`, is kept).
+HOST_PREFIX = "OnlineHost:"
 
 #: Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern, ...).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
@@ -341,6 +344,12 @@ def _not_taken(value: str, others: Iterable[str], what: str = "fighter name") ->
     if skeleton(HOST_WORD) in shape:
         raise RuleError(
             f"{what} {value!r} has {HOST_WORD!r} in it, the word of the host's roll lines"
+        )
+    if skeleton(HOST_PREFIX) in shape:
+        # `OnlineHost: Tarl`'s roll line would read `OnlineHost: OnlineHost: Tarl rolled ...`,
+        # which a log's reader (`referee judge`) takes for a roll of Tarl's.
+        raise RuleError(
+            f"{what} {value!r} has {HOST_PREFIX!r} in it, how the host's roll lines begin"
         )
     for other in others:
         if same_name(value, other):

@@ -20,7 +20,7 @@ from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import check
 from referee.bout.state import BoutState, Status
-from referee.chat.answers import said
+from referee.chat.answers import clip, said
 from referee.errors import ConflictError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
 from referee.ledger.seal import SALT_BYTES, Draft, without_seal
@@ -212,7 +212,8 @@ class RefereeService(BoutReader):
         answer = action_answer(events)
         answer["rolls"] = self.key.signed_rolls(bout_id, actor, answer["rolls"])
         state = self.cache.after(bout_id, events[-1]) if events else None
-        answer["said"] = said(events, (state or self.state(bout_id)).system)
+        # One chat message, as the chat endpoint's answer: the HUD says it in local chat as it is.
+        answer["said"] = clip(said(events, (state or self.state(bout_id)).system))
         return answer
 
     def act_events(
