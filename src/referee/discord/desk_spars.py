@@ -49,6 +49,7 @@ from referee.numerals import is_whole
 from referee.service.bouts import ANONYMOUS, Caller, Via, rule_system
 from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
+from referee.service.glance import as_known
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role
 from referee.systems import find_system, system_names
@@ -425,11 +426,14 @@ class Spars(TableLedgers):
         """The buttons for the fighter to act: an Attack per foe, in SRP also Shoot per foe,
         what undoes its own conditions, Pass, and the special actions as one menu; each only
         if the rules allow it now (`referee.bout.engine.why_not`: the engine's checks and
-        the rule system's own, run up to the first die, nothing thrown)."""
+        the rule system's own, run up to the first die, nothing thrown), asked of the fighters
+        as anyone may know them, a stat still hidden at its rule system's default (SRP-10:
+        the channel reads the buttons; `referee.service.glance.as_known`, as the glance asks)."""
         actor = state.current
         if state.status is not Status.RUNNING or actor is None:
             return []
         rules = rule_system(state)
+        state = as_known(rules, state)
         foes = state.enemies_of(actor)
 
         def allowed(kind: str, foe: str = "") -> bool:
