@@ -31,8 +31,8 @@ from referee.discord.messages import (
     off_loop,
     person,
     place,
+    refusal,
     send,
-    shown,
     without_mentions,
 )
 from referee.discord.proxies import ProxyDoor, register_proxies
@@ -176,7 +176,7 @@ class RefereeBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(shown(f"error: {error} (~help {ctx.command or ''})".strip()))
+            await ctx.send(refusal(f"{error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
@@ -248,7 +248,7 @@ async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[
     try:
         reply = await work()
     except RefereeError as err:
-        await ctx.send(shown(f"error: {err.public}"))
+        await ctx.send(refusal(err.public))
         return
     await send(ctx, reply, ctx.bot)
 

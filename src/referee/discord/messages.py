@@ -99,6 +99,23 @@ def shown(text: str) -> str:
     return escape_markdown(in_spar_words(text))
 
 
+def refusal(reason: str) -> str:
+    """A refusal as the bot says it: `error: REASON`, shown (`shown`), cut to one message
+    Discord accepts, since a reason may quote a long argument (escaping makes it longer yet)
+    and Discord refuses a longer message, so the member would read nothing.
+
+    >>> refusal("no table called '" + "x" * 3000 + "'")[-3:], len(refusal("x" * 3000))
+    ('xx…', 2000)
+    """
+    text = shown(f"error: {reason}")
+    if len(text) <= MAX_MESSAGE:
+        return text
+    cut = text[: MAX_MESSAGE - 1]
+    # an escape cut in half would escape the ellipsis: drop the `\` left without its letter
+    escapes = len(cut) - len(cut.rstrip("\\"))
+    return (cut[:-1] if escapes % 2 else cut) + "…"
+
+
 def escape_markdown(text: str) -> str:
     """`text` as Discord should show it, letter for letter: whatever Discord would format
     (names like `**Kamchak**`, a product `2d6*2`) escaped; web addresses and whole lines of
