@@ -227,6 +227,21 @@ def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
     play(store, ["Tarl"], script)
 
 
+def test_a_did_you_mean_shows_the_typed_word_letter_for_letter() -> None:
+    """The mistyped word is said back escaped, as every name is (`~*attack*` is no italics)."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~*attack* Orc") == (
+            "error: no command ~\\*attack\\*; did you mean ~attack?"
+        )
+        assert await h.text("Tarl", "~__attack Orc") == (
+            "error: no command ~\\_\\_attack; did you mean ~attack?"
+        )
+
+    play(store, ["Tarl"], script)
+
+
 def test_a_typo_followed_by_its_commands_arguments_gets_a_did_you_mean() -> None:
     store = Store.open("sqlite://")
 

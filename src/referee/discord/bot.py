@@ -137,8 +137,8 @@ class RefereeBot(commands.Bot):
                 return
             guess = self.did_you_mean(ctx.invoked_with, rest)
             if guess is not None:
-                await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
-                               f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
+                await ctx.send(refusal(f"no command {ctx.prefix}{ctx.invoked_with}; "
+                                       f"did you mean {ctx.prefix}{guess}?"))  # fmt: skip
 
     def aliases(self) -> dict[str, str]:
         """Each alias's command (`r` -> `roll`), from the command table."""
