@@ -66,3 +66,23 @@ def test_a_long_slash_answer_is_split_as_a_message_commands_is() -> None:
         assert parts[2].endswith(f"90: {'Rain ' * 8}90")
 
     play(store, ["Tarl", "Admin"], script)
+
+
+def test_answers_to_slash_commands_and_buttons_ping_nobody() -> None:
+    """Every interaction answer (and follow-up) carries the bot's `allowed_mentions` of none, so
+    a name like `@everyone`, a role's or a member's mention in it notifies nobody."""
+    store = Store.open("sqlite://")
+    nobody = {"parse": []}
+
+    async def script(h: Harness) -> None:
+        h.rename("Tarl", "@everyone")
+        named = {"name": "name", "type": 3, "value": f"@here <@&5> {h.mention('Judge')}"}
+        await h.slash("Judge", "open", named, group="spar")
+        await h.slash("Tarl", "join", {"name": "entry", "type": 3, "value": "65"}, group="spar")
+        await h.slash("Judge", "begin", group="spar")  # one fighter: refused
+        await h.press("Tarl", "referee:attack:@everyone")
+        answers = [params.payload for params in h.responses.sent]
+        assert "@everyone joins the spar (CS 65)." in [a["data"]["content"] for a in answers]
+        assert [a["data"]["allowed_mentions"] for a in answers] == [nobody] * 4
+
+    play(store, ["Judge", "Tarl"], script)
