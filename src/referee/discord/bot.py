@@ -22,7 +22,6 @@ from referee.discord.clock import TurnClock
 from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
-    BUTTON_PREFIX,
     MENTION,
     asker,
     fresh_link,
@@ -35,6 +34,7 @@ from referee.discord.messages import (
     send,
     without_mentions,
 )
+from referee.discord.presses import BUTTON_PREFIX, press
 from referee.discord.proxies import ProxyDoor, register_proxies
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
@@ -182,28 +182,18 @@ class RefereeBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The buttons: `referee:attack:NAME` attacks NAME as the one who pressed it (any other
-        action likewise, as `~spar:act ACTION @NAME` would); a select menu's choice is
-        `ACTION:NAME`. Refusals answer the presser only."""
+        action likewise, as `~spar:act ACTION @NAME` would), only on the turn it was made for
+        (`referee.discord.presses`); a select menu's choice is `ACTION:NAME`. Refusals answer
+        the presser only."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom = str(data.get("custom_id", ""))
         if interaction.type is not discord.InteractionType.component:
             return
         if not custom.startswith(BUTTON_PREFIX):
             return
-        chosen = custom[len(BUTTON_PREFIX) :]
-        if chosen.startswith("menu:"):  # a select menu: the choice names action and target
-            values = data.get("values") or [""]
-            chosen = str(values[0])
-        action, _, target = chosen.partition(":")
-        where = place(interaction.channel, interaction.guild)
-        who = asker(interaction)
-        if action == "attack":
-            await respond(interaction, lambda: self.desk.attack(where, who, target))
-        elif action == "end":  # the confirmation of `~spar:end`
-            await respond(interaction, lambda: self.desk.end(where, who, target or None))
-        else:
-            foe = target or None
-            await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
+        values = [str(v) for v in data.get("values") or []]
+        where, who = place(interaction.channel, interaction.guild), asker(interaction)
+        await respond(interaction, lambda: press(self.desk, where, who, custom, values))
 
 
 #: The commands whose arguments can be told from role-play by their form alone: dice (in any

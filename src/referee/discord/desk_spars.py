@@ -35,6 +35,7 @@ from referee.discord.desk_base import (
 from referee.discord.desk_ledgers import TableLedgers
 from referee.discord.links import Character, Member
 from referee.discord.personas import Persona
+from referee.discord.presses import turn_mark
 from referee.discord.proxy_trust import KINDS
 from referee.discord.render import lines_for, signer
 from referee.discord.replies import Button, Person, Place, Reply
@@ -420,7 +421,9 @@ class Spars(TableLedgers):
         if state.status is Status.RUNNING and state.current:
             free = " - a free attack" if state.free_attack else ""
             lines.append(f"Next: {state.current}'s turn (round {state.round}){free}")
-        return Reply(lines, buttons=self._buttons(state), direct=direct)
+        buttons = self._buttons(state)
+        mark = turn_mark(bout, state, self.service.records(bout)) if buttons else None
+        return Reply(lines, buttons=buttons, direct=direct, mark=mark)
 
     def _buttons(self, state: BoutState) -> list[Button]:
         """The buttons for the fighter to act: an Attack per foe, in SRP also Shoot per foe,

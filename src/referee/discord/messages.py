@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import discord
 
 from referee.discord.desk import Desk
+from referee.discord.presses import BUTTON_PREFIX
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ConflictError, NotFoundError
 
@@ -26,7 +27,6 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 MAX_MESSAGE = 2000
 #: Discord's limit on the files of one message.
 MAX_FILES = 10
-BUTTON_PREFIX = "referee:"
 
 
 def person(user: discord.abc.User) -> Person:
@@ -166,6 +166,8 @@ def view_for(reply: Reply) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     menus: dict[str, list[discord.SelectOption]] = {}
+    # the turn the buttons are for (`referee.discord.presses`): a press after it is refused
+    prefix = BUTTON_PREFIX if reply.mark is None else f"{BUTTON_PREFIX}@{reply.mark}:"
     for button in reply.buttons:
         value = f"{button.action}:{button.target}"[:100]
         if button.menu is not None:
@@ -173,12 +175,12 @@ def view_for(reply: Reply) -> discord.ui.View | None:
                 discord.SelectOption(label=button.label[:100], value=value)
             )
         elif len(view.children) < 20:
-            custom = f"{BUTTON_PREFIX}{value}"[:100]
+            custom = f"{prefix}{value}"[:100]
             view.add_item(discord.ui.Button(label=button.label[:80], custom_id=custom))
     for placeholder, choices in menus.items():
         view.add_item(
             discord.ui.Select(
-                custom_id=f"{BUTTON_PREFIX}menu:{placeholder}"[:100],
+                custom_id=f"{prefix}menu:{placeholder}"[:100],
                 placeholder=placeholder[:150],
                 options=choices[:25],
             )
