@@ -376,7 +376,10 @@ class Spars(TableLedgers):
         me = self.links.member(bout, who.id)
         if me is None or not me.fighter:
             raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-        self.service.state(bout).fighter(target)
+        foes = [f.name for f in self.service.state(bout).enemies_of(me.fighter)]
+        if target not in foes:  # oneself, one's own side, a fighter down, or none at all
+            self.service.state(bout).fighter(target)
+            raise RuleError(f"{target} is no standing foe of {me.fighter} (foes: {', '.join(foes)})")
         self.links.set_member(bout, who.id, target=target)
         return Reply([f"{me.fighter}'s rolls now attack {target}."])
 

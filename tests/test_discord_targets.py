@@ -1,0 +1,31 @@
+"""`~spar:target` takes only a standing foe: oneself or a fighter of one's own side is refused at once,
+with nothing stored (the attack it would aim was refused only later, at the roll)."""
+
+from __future__ import annotations
+
+from referee.store import Store
+from tests.discord_harness import Harness, play
+
+
+def test_the_target_of_ones_rolls_is_a_foe() -> None:
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Sides")
+        await h.text("Tarl", "~spar:join 50 on red")
+        await h.text("Pa-Kur", "~spar:join 50 on red")
+        await h.text("Judge", "~spar:npc Orc cs=40 on blue")
+        await h.text("Judge", "~spar:npc Wolf cs=40 on blue")
+        bout = next(b.id for b in store.list_bouts() if b.name == "Sides")
+        tarl = h.members["Tarl"].id
+        for named, fighter in ((h.mention("Tarl"), "Tarl_1_nick"),
+                               (h.mention("Pa-Kur"), "Pa-Kur_2_nick"),
+                               ("pa-kur_2_nick", "Pa-Kur_2_nick")):  # fmt: skip
+            assert await h.text("Tarl", f"~spar:target {named}") == (
+                f"error: {fighter} is no standing foe of Tarl_1_nick (foes: Orc, Wolf)"
+            ), named
+            member = h.bot.desk.links.member(bout, tarl)
+            assert member is not None and member.target is None  # nothing stored
+        assert await h.text("Tarl", "~spar:target wolf") == "Tarl_1_nick's rolls now attack Wolf."
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)
