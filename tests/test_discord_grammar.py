@@ -449,3 +449,24 @@ def test_the_bot_calls_a_bout_a_spar_in_every_answer() -> None:
     assert any(line.startswith("Spar cancelled (") for line in lines)
     bouts = [line for line in lines if re.search(r"\bbouts?\b", TYPED_BOUT.sub("", line), re.I)]
     assert bouts == []
+
+
+def test_a_spar_in_the_wrong_state_is_a_spar_too() -> None:
+    """The service's refusals that name a bout with a word between ("a running bout", "an
+    open bout") say "spar" in the bot as the others do."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Early")
+        assert await h.text("Judge", "~spar:pause") == (
+            "error: only a running spar can be paused (it is open)"
+        )
+        assert await h.text("Judge", "~spar:resume") == (
+            "error: only a paused spar can be resumed (it is open)"
+        )
+
+    play(store, ["Judge"], script)
+    assert in_spar_words("an open bout, the closed bouts, the whole bout") == (
+        "an open spar, the closed spars, the whole spar"
+    )
+    assert in_spar_words("say `close bout`; the bout closes") == "say `close bout`; the spar closes"

@@ -379,7 +379,9 @@ class Spars(TableLedgers):
         foes = [f.name for f in self.service.state(bout).enemies_of(me.fighter)]
         if target not in foes:  # oneself, one's own side, a fighter down, or none at all
             self.service.state(bout).fighter(target)
-            raise RuleError(f"{target} is no standing foe of {me.fighter} (foes: {', '.join(foes)})")
+            raise RuleError(
+                f"{target} is no standing foe of {me.fighter} (foes: {', '.join(foes)})"
+            )
         self.links.set_member(bout, who.id, target=target)
         return Reply([f"{me.fighter}'s rolls now attack {target}."])
 

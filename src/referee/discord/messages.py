@@ -75,9 +75,12 @@ _KEEP = re.compile(r"https?://\S+|^```\n.*?\n```$", re.M | re.S)
 _MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|^(?:#|>|-#)", re.M)
 
 
-#: "the bout", "this bout", ... as the shared sentences and refusals say it (not `close bout`,
-#: a command's word, nor `#bout=` in a link).
-_BOUT = re.compile(r"\b(the|this|a|no|any|The|This|A|No|Any) bout(s?)\b(?![=_])")
+#: "the bout", "this bout", "a running bout", ... as the shared sentences and refusals say it
+#: (not `close bout`, a command's word, nor `#bout=` in a link).
+_BOUT = re.compile(
+    r"\b((?:the|this|an?|no|any|The|This|An?|No|Any)"
+    r"(?: (?:running|paused|open|closed|ended|cancelled|finished|new|whole))?) bout(s?)\b(?![=_])"
+)
 #: A sentence that starts with the bout (`Bout ended: ...`, `Bout closed: ...`).
 _BOUT_FIRST = re.compile(r"(?m)^(error: )?Bout (?=ended|cancelled|closed|opened)")
 
