@@ -1,5 +1,5 @@
-"""`~spar:target` takes only a standing foe: oneself or a fighter of one's own side is refused at once,
-with nothing stored (the attack it would aim was refused only later, at the roll)."""
+"""`~spar:target` takes only a standing foe: oneself or a fighter of one's own side is refused
+at once, with nothing stored (the attack it would aim was refused only later, at the roll)."""
 
 from __future__ import annotations
 

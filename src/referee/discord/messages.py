@@ -79,7 +79,7 @@ _MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|
 #: (not `close bout`, a command's word, nor `#bout=` in a link).
 _BOUT = re.compile(
     r"\b((?:the|this|an?|no|any|The|This|An?|No|Any)"
-    r"(?: (?:running|paused|open|closed|ended|cancelled|finished|new|whole))?) bout(s?)\b(?![=_])"
+    r"(?: (?:running|paused|open|ended|cancelled))?) bout(s?)\b(?![=_])"
 )
 #: A sentence that starts with the bout (`Bout ended: ...`, `Bout closed: ...`).
 _BOUT_FIRST = re.compile(r"(?m)^(error: )?Bout (?=ended|cancelled|closed|opened)")
