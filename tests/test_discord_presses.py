@@ -126,3 +126,40 @@ def test_a_button_made_before_a_restart_works_after_it(tmp_path: Any) -> None:
     else:
         raise AssertionError("a used button acted again")
     assert len(store.events(bout)) == after
+
+
+def test_an_old_spars_end_button_does_not_end_the_next_spar(monkeypatch: Any) -> None:
+    """`~spar:end` asks with a button; pressed after that spar was closed another way and a
+    new one opened in the channel, it ended the new one."""
+    from referee.discord import messages
+
+    made: list[str] = []
+    real = messages.view_for
+
+    def recorded(reply: Any) -> Any:
+        view = real(reply)
+        made.extend(str(getattr(item, "custom_id", "")) for item in view.children) if view else None
+        return view
+
+    monkeypatch.setattr(messages, "view_for", recorded)
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv First")
+        await h.text("Tarl", "~spar:join 50")
+        asked = await h.text("Judge", "~spar:end")
+        assert asked == "End the spar? The proctor's press on the button ends it."
+        button = made[-1]
+        assert button.endswith(":end:")
+        await h.text("Judge", "~spar:close bout")
+        await h.text("Judge", "~spar:open msv Second")
+        second = next(b.id for b in store.list_bouts() if b.name == "Second")
+        before = len(store.events(second))
+        refused = await h.press("Judge", button)
+        assert (refused["content"], refused["flags"]) == (STALE, EPHEMERAL)
+        assert len(store.events(second)) == before and store.get_bout(second).status == "open"
+        await h.text("Judge", "~spar:end")
+        ended = await h.press("Judge", made[-1])  # the second spar's own button
+        assert "The spar is closed. Server seed: " in ended["content"]
+
+    play(store, ["Judge", "Tarl"], script)

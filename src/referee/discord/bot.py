@@ -377,13 +377,14 @@ def _register(bot: RefereeBot) -> None:
     @add("spar:end", ("end",))
     def _end(ctx: commands.Context[Any], rest: str) -> Reply:
         """`~spar:end [SIDE]`: asks first; the proctor's press on the button ends the spar."""
-        desk.require_proctor(desk.bout_of(where(ctx)), who(ctx), "end")
+        bout = desk.bout_of(where(ctx))  # the button ends this spar only (`presses`)
+        desk.require_proctor(bout, who(ctx), "end")
         side = rest.strip()
         if side.lower().startswith("bout"):  # the chat grammar's `end bout [SIDE]`
             side = side[4:].strip()
         result = f" ({side} wins)" if side else ""
         return Reply([f"End the spar{result}? The proctor's press on the button ends it."],
-                     buttons=[Button(f"End the spar{result}", "end", side)])  # fmt: skip
+                     buttons=[Button(f"End the spar{result}", "end", side)], mark=bout)  # fmt: skip
 
     @add("spar:add", ("add",))
     async def _add(ctx: commands.Context[Any], rest: str) -> Reply:

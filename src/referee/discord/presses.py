@@ -4,7 +4,8 @@ A button under an answer names what it does (`referee:attack:NAME`, `referee:pas
 menu's choice `disarm:NAME`), not a reference to a running process, so it works after a
 restart. It also carries the turn it was made for (`referee:@MARK:attack:NAME`): the spar and
 the seq of the record at which the fighter to act got the action (`action_began`: the turn, a
-resume after a pause, the outcome that gave a critical's free attack). A press of a button
+resume after a pause, the outcome that gave a critical's free attack); `~spar:end`'s button
+carries its spar only (`referee:@BOUT:end:`). A press of a button
 whose turn has passed (a double press, whose first press took the action; an older answer's
 button; a closed spar's, under a new spar in the channel) is refused with nothing stored. A
 button made before marks were carried has none and acts as it always did.
@@ -72,8 +73,9 @@ def press(
     action, _, target = chosen.partition(":")
     if mark is not None:  # while nobody is to act (paused, ended) the spar's refusal says why
         bout = desk.bout_of(where)
-        now = turn_mark(bout, desk.service.state(bout), desk.service.records(bout))
-        if not mark.startswith(f"{bout}.") or (now is not None and now != mark):
+        spar, _, seq = mark.partition(".")  # no seq: a button of the spar, not of a turn (end)
+        now = turn_mark(bout, desk.service.state(bout), desk.service.records(bout)) if seq else None
+        if spar != bout or (now is not None and now != mark):
             raise ConflictError(STALE)
     if action == "attack":
         return desk.attack(where, who, target)
