@@ -1,5 +1,6 @@
-"""`~spar:target` takes only a standing foe: oneself or a fighter of one's own side is refused
-at once, with nothing stored (the attack it would aim was refused only later, at the roll)."""
+"""What a member aims and throws: `~spar:target` takes only a standing foe (oneself or a
+fighter of one's own side is refused at once, with nothing stored; the attack it would aim was
+refused only later, at the roll), and a roll that throws no dice says so."""
 
 from __future__ import annotations
 
@@ -29,3 +30,19 @@ def test_the_target_of_ones_rolls_is_a_foe() -> None:
         assert await h.text("Tarl", "~spar:target wolf") == "Tarl_1_nick's rolls now attack Wolf."
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_a_roll_that_throws_no_dice_says_so() -> None:
+    """`~roll 5` throws nothing: it said `(nonce )`, a receipt naming no throw."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~roll 5") == "Tarl_0_nick rolls 5 = 5 = 5 (no dice thrown)"
+        assert await h.text("Tarl", "~roll 2+3 a note") == (
+            "Tarl_0_nick rolls 2+3 = 2 + 3 = 5 (no dice thrown) - a note"
+        )
+        assert (
+            await h.text("Tarl", "~roll 1d1+1") == "Tarl_0_nick rolls 1d1+1 = [1] + 1 = 2 (nonce 0)"
+        )
+
+    play(store, ["Tarl"], script)

@@ -69,6 +69,7 @@ class Rolls(Spars):
         rolls = [p.Roll.read(r["payload"]) for r in records if r["type"] == EventType.ROLL]
         faces = [int(f) for r in rolls for f in r.faces]
         nonces = ", ".join(str(r.nonce) for r in rolls)
+        receipt = f"(nonce {nonces})" if rolls else "(no dice thrown)"  # `~roll 5`
         note = f" - {label}" if label else ""
         scored = rhydin_line([expr.sides] * expr.count, faces) if isinstance(expr, Dice) else None
         if written is None:  # one throw: the host line, signed
@@ -80,9 +81,7 @@ class Rolls(Spars):
                                       failure) + note])  # fmt: skip
         dialect = self.service.state(table).dialect
         shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)), dialect)
-        return Reply(
-            [f"{who.name} rolls {shown} (nonce {nonces}){note}", *([scored] if scored else [])]
-        )
+        return Reply([f"{who.name} rolls {shown} {receipt}{note}", *([scored] if scored else [])])
 
     def choose(self, place: Place, who: Person, text: str) -> Reply:
         """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the member's
