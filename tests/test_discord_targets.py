@@ -1,6 +1,7 @@
-"""What a member aims and throws: `~spar:target` takes only a standing foe (oneself or a
+"""What a member aims, throws and adds: `~spar:target` takes only a standing foe (oneself or a
 fighter of one's own side is refused at once, with nothing stored; the attack it would aim was
-refused only later, at the roll), and a roll that throws no dice says so."""
+refused only later, at the roll), a roll that throws no dice says so, an NPC on no side is
+refused."""
 
 from __future__ import annotations
 
@@ -46,3 +47,24 @@ def test_a_roll_that_throws_no_dice_says_so() -> None:
         )
 
     play(store, ["Tarl"], script)
+
+
+def test_an_npc_on_no_side_is_refused() -> None:
+    """`~spar:npc Orc on` (the side left out) joined Orc on a side of its own, as if `on` had
+    not been said; `~spar:join 65 on` was refused, and so is this now, with nothing stored."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Sides")
+        bout = next(b.id for b in store.list_bouts() if b.name == "Sides")
+        before = len(store.events(bout))
+        for typed in ("~spar:npc Orc cs=40 on", "~spar:npc Orc cs=40 on hidden"):
+            assert await h.text("Judge", typed) == (
+                "error: say ~spar:npc NAME cs=70 [on SIDE] [hidden] (a side after on)"
+            ), typed
+        assert len(store.events(bout)) == before
+        assert await h.text("Judge", "~spar:npc Orc cs=40 on raiders") == (
+            "Orc joins the spar (CS 40), added by the proctor."
+        )
+
+    play(store, ["Judge"], script)
