@@ -68,3 +68,23 @@ def test_an_npc_on_no_side_is_refused() -> None:
         )
 
     play(store, ["Judge"], script)
+
+
+def test_a_tables_modifier_out_of_range_is_named() -> None:
+    """`~choose weather +12345` said there was no table called 'weather +12345'."""
+    import discord.ext.test as dpytest
+
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        role = dpytest.backend.make_role("admins", h.guild, permissions=0x20)  # Manage Server
+        h.grant("Judge", role)
+        await h.text("Judge", "~table new weather")
+        await h.text("Judge", "~table add weather sun, rain")
+        for typed in ("+12345", "-99999999999999999999"):
+            assert await h.text("Judge", f"~choose weather {typed}") == (
+                f"error: a modifier of a roll table is -9999 to +9999, got {typed}"
+            )
+        assert (await h.text("Judge", "~choose weather +9999")).endswith(" +9999 = 2 - rain")
+
+    play(store, ["Judge"], script)

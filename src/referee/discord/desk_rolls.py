@@ -112,6 +112,14 @@ class Rolls(Spars):
             modifier = int(words.pop())
         name = " ".join(words)
         table = self.links.roll_table(place.guild, name) if place.guild is not None else None
+        if table is None and len(words) > 1 and re.fullmatch(r"[+-][0-9]{5,}", words[-1]):
+            named = (
+                self.links.roll_table(place.guild, " ".join(words[:-1])) if place.guild else None
+            )
+            if named is not None:  # the table, with a modifier past the one a slash option takes
+                raise NotationError(
+                    f"a modifier of a roll table is -9999 to +9999, got {words[-1]}"
+                )
         if table is None:
             raise NotFoundError(
                 f"no roll table called {name[:40]!r} on this server (~table list), and one "
