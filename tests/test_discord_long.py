@@ -86,3 +86,19 @@ def test_answers_to_slash_commands_and_buttons_ping_nobody() -> None:
         assert [a["data"]["allowed_mentions"] for a in answers] == [nobody] * 4
 
     play(store, ["Judge", "Tarl"], script)
+
+
+def test_a_roll_longer_than_a_message_is_cut_between_escapes() -> None:
+    """`~roll 1000d6kh1` says one line of about 12,000 characters (each face left out struck
+    through, its `~~` escaped): cut into messages Discord accepts, none ending in a `\\` whose
+    letter went to the next (a stray backslash there, a bare `~` or `*` here)."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        sent = [m.content for m in await h.say("Tarl", "~roll 1000d6kh1")]
+        assert len(sent) > 5 and all(len(part) <= MAX_MESSAGE for part in sent)
+        for part in sent:
+            assert (len(part) - len(part.rstrip("\\"))) % 2 == 0, part[-20:]
+        assert "".join(sent).count("\\~\\~") == 2 * 999  # every struck face whole
+
+    play(store, ["Tarl"], script)

@@ -141,17 +141,23 @@ def _escape(text: str) -> str:
 
 
 def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
-    """A long answer cut at line ends into messages Discord accepts.
+    """A long answer cut at line ends into messages Discord accepts; a line longer than one
+    message is cut where it must, never inside an escape (its `\\` and the letter it escapes).
 
     >>> [len(c) for c in chunks("a" * 10 + "\\n" + "b" * 10, 12)]
     [10, 10]
+    >>> chunks("a" * 11 + "\\\\*b", 12)
+    ['aaaaaaaaaaa', '\\\\*b']
     """
     out: list[str] = []
     current = ""
     for line in text.split("\n"):
         while len(line) > size:
-            out.append(line[:size])
-            line = line[size:]
+            piece = line[:size]
+            if (len(piece) - len(piece.rstrip("\\"))) % 2:  # a `\\` whose letter is past the cut
+                piece = piece[:-1]
+            out.append(piece)
+            line = line[len(piece) :]
         if current and len(current) + 1 + len(line) > size:
             out.append(current)
             current = line
