@@ -227,6 +227,21 @@ def test_typos_get_a_did_you_mean_and_role_play_verbs_stay_silent() -> None:
     play(store, ["Tarl"], script)
 
 
+def test_a_did_you_mean_shows_the_typed_word_letter_for_letter() -> None:
+    """The mistyped word is said back escaped, as every name is (`~*attack*` is no italics)."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        assert await h.text("Tarl", "~*attack* Orc") == (
+            "error: no command ~\\*attack\\*; did you mean ~attack?"
+        )
+        assert await h.text("Tarl", "~__attack Orc") == (
+            "error: no command ~\\_\\_attack; did you mean ~attack?"
+        )
+
+    play(store, ["Tarl"], script)
+
+
 def test_a_typo_followed_by_its_commands_arguments_gets_a_did_you_mean() -> None:
     store = Store.open("sqlite://")
 
@@ -434,3 +449,24 @@ def test_the_bot_calls_a_bout_a_spar_in_every_answer() -> None:
     assert any(line.startswith("Spar cancelled (") for line in lines)
     bouts = [line for line in lines if re.search(r"\bbouts?\b", TYPED_BOUT.sub("", line), re.I)]
     assert bouts == []
+
+
+def test_a_spar_in_the_wrong_state_is_a_spar_too() -> None:
+    """The service's refusals that name a bout with a word between ("a running bout", "an
+    open bout") say "spar" in the bot as the others do."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Early")
+        assert await h.text("Judge", "~spar:pause") == (
+            "error: only a running spar can be paused (it is open)"
+        )
+        assert await h.text("Judge", "~spar:resume") == (
+            "error: only a paused spar can be resumed (it is open)"
+        )
+
+    play(store, ["Judge"], script)
+    assert in_spar_words("an open bout, a paused bout, no closed bout") == (
+        "an open spar, a paused spar, no closed bout"  # a closed bout: any door's (~luck char)
+    )
+    assert in_spar_words("say `close bout`; the bout closes") == "say `close bout`; the spar closes"

@@ -50,7 +50,10 @@ def test_a_spar_by_slash_commands_and_buttons(tmp_path: Path) -> None:
         foe_fighter = next(k for k, v in names.items() if v == foe)
         buttons = begun["components"][0]["components"]
         assert [b["label"] for b in buttons] == [f"Attack {foe_fighter}"]
-        assert buttons[0]["custom_id"] == f"referee:attack:{foe_fighter}"
+        duel = next(b.id for b in store.list_bouts() if b.name == "Slash duel")
+        # the button carries the spar and the turn it is for (referee.discord.presses)
+        assert re.fullmatch(rf"referee:@{re.escape(duel)}\.\d+:attack:{foe_fighter}",
+                            buttons[0]["custom_id"])  # fmt: skip
         wrong = await h.press(foe, buttons[0]["custom_id"])
         assert wrong["content"] == f"error: out of turn: it is {actor}'s turn, not {foe_fighter}'s"
         assert wrong["flags"] == EPHEMERAL
@@ -142,7 +145,9 @@ def test_srp_buttons_shoot_and_pass(tmp_path: Path) -> None:
         labels = [b["label"] for b in begun["components"][0]["components"]]
         assert labels == ["Shoot Bran", "Pass"]  # a shortbow shoots; it offers no melee attack
         ids = [b["custom_id"] for b in begun["components"][0]["components"]]
-        assert ids == ["referee:shoot:Bran", "referee:pass:"]
+        bout = next(b.id for b in store.list_bouts() if b.name == "Range")
+        turn = re.escape(f"referee:@{bout}.")
+        assert [re.sub(rf"^{turn}\d+:", "", i) for i in ids] == ["shoot:Bran", "pass:"]
         shot = await h.press("Ann", "referee:shoot:Bran")
         assert shot["content"].startswith("Ann rolls d20 d20 d6: ")
         assert "Ann shoots Bran with the shortbow: " in shot["content"]
@@ -177,7 +182,9 @@ def test_srp_special_actions_by_select_menu_and_the_buttons_a_condition_brings()
         items = components(begun)
         assert [b["label"] for b in items if b["type"] == 2] == [f"Attack {foe}", "Pass"]
         (menu,) = [m for m in items if m["type"] == 3]
-        assert menu["custom_id"] == "referee:menu:Special action..."
+        bout = next(b.id for b in store.list_bouts() if b.name == "Holds")
+        assert re.fullmatch(rf"referee:@{re.escape(bout)}\.\d+:menu:Special action\.\.\.",
+                            menu["custom_id"])  # fmt: skip
         assert menu["placeholder"] == "Special action..."
         # The rules decide (SRP-16): the whip's Entangle works only against Avoid, and Bran
         # defends with his weapon (bare hands) unless the referee rules otherwise: no Entangle.

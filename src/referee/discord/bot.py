@@ -22,7 +22,6 @@ from referee.discord.clock import TurnClock
 from referee.discord.desk import Desk, pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
-    BUTTON_PREFIX,
     MENTION,
     asker,
     fresh_link,
@@ -31,10 +30,11 @@ from referee.discord.messages import (
     off_loop,
     person,
     place,
+    refusal,
     send,
-    shown,
     without_mentions,
 )
+from referee.discord.presses import BUTTON_PREFIX, press
 from referee.discord.proxies import ProxyDoor, register_proxies
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
@@ -137,8 +137,8 @@ class RefereeBot(commands.Bot):
                 return
             guess = self.did_you_mean(ctx.invoked_with, rest)
             if guess is not None:
-                await ctx.send(f"error: no command {ctx.prefix}{ctx.invoked_with}; "
-                               f"did you mean {ctx.prefix}{guess}?")  # fmt: skip
+                await ctx.send(refusal(f"no command {ctx.prefix}{ctx.invoked_with}; "
+                                       f"did you mean {ctx.prefix}{guess}?"))  # fmt: skip
 
     def aliases(self) -> dict[str, str]:
         """Each alias's command (`r` -> `roll`), from the command table."""
@@ -176,34 +176,24 @@ class RefereeBot(commands.Bot):
         if isinstance(error, commands.CommandNotFound):
             return
         if isinstance(error, commands.UserInputError):
-            await ctx.send(shown(f"error: {error} (~help {ctx.command or ''})".strip()))
+            await ctx.send(refusal(f"{error} (~help {ctx.command or ''})".strip()))
             return
         log.error("command %s failed: %s", ctx.command, type(error).__name__)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The buttons: `referee:attack:NAME` attacks NAME as the one who pressed it (any other
-        action likewise, as `~spar:act ACTION @NAME` would); a select menu's choice is
-        `ACTION:NAME`. Refusals answer the presser only."""
+        action likewise, as `~spar:act ACTION @NAME` would), only on the turn it was made for
+        (`referee.discord.presses`); a select menu's choice is `ACTION:NAME`. Refusals answer
+        the presser only."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom = str(data.get("custom_id", ""))
         if interaction.type is not discord.InteractionType.component:
             return
         if not custom.startswith(BUTTON_PREFIX):
             return
-        chosen = custom[len(BUTTON_PREFIX) :]
-        if chosen.startswith("menu:"):  # a select menu: the choice names action and target
-            values = data.get("values") or [""]
-            chosen = str(values[0])
-        action, _, target = chosen.partition(":")
-        where = place(interaction.channel, interaction.guild)
-        who = asker(interaction)
-        if action == "attack":
-            await respond(interaction, lambda: self.desk.attack(where, who, target))
-        elif action == "end":  # the confirmation of `~spar:end`
-            await respond(interaction, lambda: self.desk.end(where, who, target or None))
-        else:
-            foe = target or None
-            await respond(interaction, lambda: self.desk.act(where, who, action, foe, {}))
+        values = [str(v) for v in data.get("values") or []]
+        where, who = place(interaction.channel, interaction.guild), asker(interaction)
+        await respond(interaction, lambda: press(self.desk, where, who, custom, values))
 
 
 #: The commands whose arguments can be told from role-play by their form alone: dice (in any
@@ -248,7 +238,7 @@ async def answer_later(ctx: commands.Context[Any], work: Callable[[], Awaitable[
     try:
         reply = await work()
     except RefereeError as err:
-        await ctx.send(shown(f"error: {err.public}"))
+        await ctx.send(refusal(err.public))
         return
     await send(ctx, reply, ctx.bot)
 
@@ -387,13 +377,14 @@ def _register(bot: RefereeBot) -> None:
     @add("spar:end", ("end",))
     def _end(ctx: commands.Context[Any], rest: str) -> Reply:
         """`~spar:end [SIDE]`: asks first; the proctor's press on the button ends the spar."""
-        desk.require_proctor(desk.bout_of(where(ctx)), who(ctx), "end")
+        bout = desk.bout_of(where(ctx))  # the button ends this spar only (`presses`)
+        desk.require_proctor(bout, who(ctx), "end")
         side = rest.strip()
         if side.lower().startswith("bout"):  # the chat grammar's `end bout [SIDE]`
             side = side[4:].strip()
         result = f" ({side} wins)" if side else ""
         return Reply([f"End the spar{result}? The proctor's press on the button ends it."],
-                     buttons=[Button(f"End the spar{result}", "end", side)])  # fmt: skip
+                     buttons=[Button(f"End the spar{result}", "end", side)], mark=bout)  # fmt: skip
 
     @add("spar:add", ("add",))
     async def _add(ctx: commands.Context[Any], rest: str) -> Reply:

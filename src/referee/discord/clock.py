@@ -11,20 +11,18 @@ timed, and the service refuses it if the turn moved in between (`referee.bout.co
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import Column, Integer, Table, Text, delete, insert, select
 
 from referee.bout import commands as c
-from referee.bout.state import BoutState, Status
+from referee.bout.state import Status
 from referee.discord.desk import REF, Desk
 from referee.discord.links import METADATA, Links
+from referee.discord.presses import action_began
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ConflictError, NotationError
-from referee.vocabulary import EventType
 
 CLOCKS = Table(
     "discord_clocks",
@@ -75,23 +73,6 @@ def shown(seconds: int) -> str:
     if seconds % 3600 == 0:
         return f"{seconds // 3600}h"
     return f"{seconds // 60}m" if seconds % 60 == 0 else f"{seconds}s"
-
-
-def action_began(records: Sequence[Mapping[str, Any]], state: BoutState) -> Mapping[str, Any]:
-    """The record at which the fighter to act got the action they owe: the last turn or
-    resume, or, for a critical's free attack, the outcome that gave it (its seq is
-    `state.last_outcome`)."""
-    began: Mapping[str, Any] = next(
-        r
-        for r in reversed(records)
-        if r["type"] in (EventType.TURN, EventType.RESUMED, EventType.INITIATIVE)
-    )
-    if state.free_attack is not None and state.free_attack == state.current:
-        given = state.last_outcome
-        if given is not None and given > int(began["seq"]):
-            gave: Mapping[str, Any] = next(r for r in records if int(r["seq"]) == given)
-            return gave
-    return began
 
 
 def parse_at(stamp: str) -> datetime:

@@ -108,7 +108,9 @@ class Desk(Rolls):
         side = None
         if "on" in [w.lower() for w in words]:
             cut = [w.lower() for w in words].index("on")
-            words, side = words[:cut], " ".join(words[cut + 1 :]) or None
+            words, side = words[:cut], " ".join(words[cut + 1 :])
+            if not side:
+                raise NotationError("say ~spar:npc NAME cs=70 [on SIDE] [hidden] (a side after on)")
         state = self.service.state(bout)
         inline = pairs([w for w in words if "=" in w])
         name = " ".join(w for w in words if "=" not in w)

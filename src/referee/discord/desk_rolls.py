@@ -69,6 +69,7 @@ class Rolls(Spars):
         rolls = [p.Roll.read(r["payload"]) for r in records if r["type"] == EventType.ROLL]
         faces = [int(f) for r in rolls for f in r.faces]
         nonces = ", ".join(str(r.nonce) for r in rolls)
+        receipt = f"(nonce {nonces})" if rolls else "(no dice thrown)"  # `~roll 5`
         note = f" - {label}" if label else ""
         scored = rhydin_line([expr.sides] * expr.count, faces) if isinstance(expr, Dice) else None
         if written is None:  # one throw: the host line, signed
@@ -80,9 +81,7 @@ class Rolls(Spars):
                                       failure) + note])  # fmt: skip
         dialect = self.service.state(table).dialect
         shown = render(roll(parse(written, dialect=dialect), rng=ScriptedRng(faces)), dialect)
-        return Reply(
-            [f"{who.name} rolls {shown} (nonce {nonces}){note}", *([scored] if scored else [])]
-        )
+        return Reply([f"{who.name} rolls {shown} {receipt}{note}", *([scored] if scored else [])])
 
     def choose(self, place: Place, who: Person, text: str) -> Reply:
         """`~choose item 1, item 2, ...`: one of the items, by a verifiable 1dN in the member's
@@ -113,6 +112,14 @@ class Rolls(Spars):
             modifier = int(words.pop())
         name = " ".join(words)
         table = self.links.roll_table(place.guild, name) if place.guild is not None else None
+        if table is None and len(words) > 1 and re.fullmatch(r"[+-][0-9]{5,}", words[-1]):
+            named = (
+                self.links.roll_table(place.guild, " ".join(words[:-1])) if place.guild else None
+            )
+            if named is not None:  # the table, with a modifier past the one a slash option takes
+                raise NotationError(
+                    f"a modifier of a roll table is -9999 to +9999, got {words[-1]}"
+                )
         if table is None:
             raise NotFoundError(
                 f"no roll table called {name[:40]!r} on this server (~table list), and one "

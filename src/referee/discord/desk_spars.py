@@ -35,6 +35,7 @@ from referee.discord.desk_base import (
 from referee.discord.desk_ledgers import TableLedgers
 from referee.discord.links import Character, Member
 from referee.discord.personas import Persona
+from referee.discord.presses import turn_mark
 from referee.discord.proxy_trust import KINDS
 from referee.discord.render import lines_for, signer
 from referee.discord.replies import Button, Person, Place, Reply
@@ -49,6 +50,7 @@ from referee.numerals import is_whole
 from referee.service.bouts import ANONYMOUS, Caller, Via, rule_system
 from referee.service.chat import roster as chat_roster
 from referee.service.chat import run_command
+from referee.service.glance import as_known
 from referee.service.redaction import hidden_stats, redact_hidden
 from referee.store import Role
 from referee.systems import find_system, system_names
@@ -374,7 +376,12 @@ class Spars(TableLedgers):
         me = self.links.member(bout, who.id)
         if me is None or not me.fighter:
             raise ForbiddenError("you are not fighting in this spar (~spar:join first)")
-        self.service.state(bout).fighter(target)
+        foes = [f.name for f in self.service.state(bout).enemies_of(me.fighter)]
+        if target not in foes:  # oneself, one's own side, a fighter down, or none at all
+            self.service.state(bout).fighter(target)
+            raise RuleError(
+                f"{target} is no standing foe of {me.fighter} (foes: {', '.join(foes)})"
+            )
         self.links.set_member(bout, who.id, target=target)
         return Reply([f"{me.fighter}'s rolls now attack {target}."])
 
@@ -419,17 +426,22 @@ class Spars(TableLedgers):
         if state.status is Status.RUNNING and state.current:
             free = " - a free attack" if state.free_attack else ""
             lines.append(f"Next: {state.current}'s turn (round {state.round}){free}")
-        return Reply(lines, buttons=self._buttons(state), direct=direct)
+        buttons = self._buttons(state)
+        mark = turn_mark(bout, state, self.service.records(bout)) if buttons else None
+        return Reply(lines, buttons=buttons, direct=direct, mark=mark)
 
     def _buttons(self, state: BoutState) -> list[Button]:
         """The buttons for the fighter to act: an Attack per foe, in SRP also Shoot per foe,
         what undoes its own conditions, Pass, and the special actions as one menu; each only
         if the rules allow it now (`referee.bout.engine.why_not`: the engine's checks and
-        the rule system's own, run up to the first die, nothing thrown)."""
+        the rule system's own, run up to the first die, nothing thrown), asked of the fighters
+        as anyone may know them, a stat still hidden at its rule system's default (SRP-10:
+        the channel reads the buttons; `referee.service.glance.as_known`, as the glance asks)."""
         actor = state.current
         if state.status is not Status.RUNNING or actor is None:
             return []
         rules = rule_system(state)
+        state = as_known(rules, state)
         foes = state.enemies_of(actor)
 
         def allowed(kind: str, foe: str = "") -> bool:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import discord
 
 from referee.discord.desk import Desk
+from referee.discord.presses import BUTTON_PREFIX
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import ConflictError, NotFoundError
 
@@ -26,7 +27,6 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 MAX_MESSAGE = 2000
 #: Discord's limit on the files of one message.
 MAX_FILES = 10
-BUTTON_PREFIX = "referee:"
 
 
 def person(user: discord.abc.User) -> Person:
@@ -75,9 +75,12 @@ _KEEP = re.compile(r"https?://\S+|^```\n.*?\n```$", re.M | re.S)
 _MARKDOWN = re.compile(r"[*`\\]|~{2,}|\|{2,}|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|^(?:#|>|-#)", re.M)
 
 
-#: "the bout", "this bout", ... as the shared sentences and refusals say it (not `close bout`,
-#: a command's word, nor `#bout=` in a link).
-_BOUT = re.compile(r"\b(the|this|a|no|any|The|This|A|No|Any) bout(s?)\b(?![=_])")
+#: "the bout", "this bout", "a running bout", ... as the shared sentences and refusals say it
+#: (not `close bout`, a command's word, nor `#bout=` in a link).
+_BOUT = re.compile(
+    r"\b((?:the|this|an?|no|any|The|This|An?|No|Any)"
+    r"(?: (?:running|paused|open|ended|cancelled))?) bout(s?)\b(?![=_])"
+)
 #: A sentence that starts with the bout (`Bout ended: ...`, `Bout closed: ...`).
 _BOUT_FIRST = re.compile(r"(?m)^(error: )?Bout (?=ended|cancelled|closed|opened)")
 
@@ -97,6 +100,23 @@ def in_spar_words(text: str) -> str:
 def shown(text: str) -> str:
     """Any text the bot sends: in its words (`in_spar_words`), its markdown escaped."""
     return escape_markdown(in_spar_words(text))
+
+
+def refusal(reason: str) -> str:
+    """A refusal as the bot says it: `error: REASON`, shown (`shown`), cut to one message
+    Discord accepts, since a reason may quote a long argument (escaping makes it longer yet)
+    and Discord refuses a longer message, so the member would read nothing.
+
+    >>> refusal("no table called '" + "x" * 3000 + "'")[-3:], len(refusal("x" * 3000))
+    ('xx…', 2000)
+    """
+    text = shown(f"error: {reason}")
+    if len(text) <= MAX_MESSAGE:
+        return text
+    cut = text[: MAX_MESSAGE - 1]
+    # an escape cut in half would escape the ellipsis: drop the `\` left without its letter
+    escapes = len(cut) - len(cut.rstrip("\\"))
+    return (cut[:-1] if escapes % 2 else cut) + "…"
 
 
 def escape_markdown(text: str) -> str:
@@ -121,17 +141,23 @@ def _escape(text: str) -> str:
 
 
 def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
-    """A long answer cut at line ends into messages Discord accepts.
+    """A long answer cut at line ends into messages Discord accepts; a line longer than one
+    message is cut where it must, never inside an escape (its `\\` and the letter it escapes).
 
     >>> [len(c) for c in chunks("a" * 10 + "\\n" + "b" * 10, 12)]
     [10, 10]
+    >>> chunks("a" * 11 + "\\\\*b", 12)
+    ['aaaaaaaaaaa', '\\\\*b']
     """
     out: list[str] = []
     current = ""
     for line in text.split("\n"):
         while len(line) > size:
-            out.append(line[:size])
-            line = line[size:]
+            piece = line[:size]
+            if (len(piece) - len(piece.rstrip("\\"))) % 2:  # a `\\` whose letter is past the cut
+                piece = piece[:-1]
+            out.append(piece)
+            line = line[len(piece) :]
         if current and len(current) + 1 + len(line) > size:
             out.append(current)
             current = line
@@ -149,6 +175,8 @@ def view_for(reply: Reply) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     menus: dict[str, list[discord.SelectOption]] = {}
+    # the turn the buttons are for (`referee.discord.presses`): a press after it is refused
+    prefix = BUTTON_PREFIX if reply.mark is None else f"{BUTTON_PREFIX}@{reply.mark}:"
     for button in reply.buttons:
         value = f"{button.action}:{button.target}"[:100]
         if button.menu is not None:
@@ -156,12 +184,12 @@ def view_for(reply: Reply) -> discord.ui.View | None:
                 discord.SelectOption(label=button.label[:100], value=value)
             )
         elif len(view.children) < 20:
-            custom = f"{BUTTON_PREFIX}{value}"[:100]
+            custom = f"{prefix}{value}"[:100]
             view.add_item(discord.ui.Button(label=button.label[:80], custom_id=custom))
     for placeholder, choices in menus.items():
         view.add_item(
             discord.ui.Select(
-                custom_id=f"{BUTTON_PREFIX}menu:{placeholder}"[:100],
+                custom_id=f"{prefix}menu:{placeholder}"[:100],
                 placeholder=placeholder[:150],
                 options=choices[:25],
             )

@@ -31,7 +31,7 @@ import discord
 from discord.ext import commands
 
 from referee.discord.desk import Desk
-from referee.discord.messages import person, place, shown
+from referee.discord.messages import person, place, refusal
 from referee.discord.proxy_owners import Originals, PluralKit, Seen
 from referee.discord.proxy_trust import DEFAULT_PROXIES, KINDS, PLURALKIT, ProxyTrust
 from referee.discord.replies import Person, Reply
@@ -105,7 +105,7 @@ class ProxyDoor:
                 )
             owner = await self.owner(kind, message)
         except RefereeError as err:
-            await ctx.send(shown(f"error: {err.public}"))
+            await ctx.send(refusal(err.public))
             return
         self._speakers[message.id] = Person(owner, message.author.display_name, False, kind)
         try:

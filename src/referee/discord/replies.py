@@ -50,6 +50,9 @@ class Reply:
     pings: list[int] = field(default_factory=list)
     #: Files after `file` (`~fair reveal all`: one export per ledger it reveals).
     files: list[tuple[str, bytes]] = field(default_factory=list)
+    #: The turn the buttons are for (`referee.discord.presses.turn_mark`), or only the spar
+    #: (its id: `~spar:end`'s button); None: any.
+    mark: str | None = None
 
     @property
     def attachments(self) -> list[tuple[str, bytes]]:

@@ -22,13 +22,14 @@ from referee.discord.desk import pairs
 from referee.discord.help import HELP, command_help
 from referee.discord.messages import (
     MAX_FILES,
-    MAX_MESSAGE,
     UNDELIVERED,
     asker,
+    chunks,
     files_of,
     fresh_link,
     off_loop,
     place,
+    refusal,
     send_direct,
     shown,
     view_for,
@@ -55,14 +56,20 @@ async def respond_later(
     try:
         reply = await work()
     except RefereeError as err:
-        await interaction.response.send_message(shown(f"error: {err.public}"), ephemeral=True)
+        await interaction.response.send_message(refusal(err.public), ephemeral=True)
         return
-    text = shown(reply.text or "done")[:MAX_MESSAGE]
-    files = files_of(reply)
+    # a long answer in pieces Discord accepts, as a message command's: the first answers the
+    # interaction (with the files), the rest follow it; the buttons go under the last
+    parts = chunks(shown(reply.text or "done")) or ["done"]
+    files, view = files_of(reply), view_for(reply) or discord.utils.MISSING
     await interaction.response.send_message(
-        text, files=files[:MAX_FILES] or discord.utils.MISSING,
-        view=view_for(reply) or discord.utils.MISSING,
+        parts[0], files=files[:MAX_FILES] or discord.utils.MISSING,
+        view=view if len(parts) == 1 else discord.utils.MISSING,
     )  # fmt: skip
+    for number, part in enumerate(parts[1:], start=2):
+        await interaction.followup.send(
+            part, view=view if number == len(parts) else discord.utils.MISSING
+        )
     for start in range(MAX_FILES, len(files), MAX_FILES):
         await interaction.followup.send(files=files[start : start + MAX_FILES])
     for user in await send_direct(reply, interaction.client):

@@ -168,7 +168,7 @@ def legal_actions(system: RuleSystem, state: BoutState) -> dict[str, JSON]:
     if actor is None or state.status is not Status.RUNNING or state.closed:
         return {}
     ground = _off_the_map(state) if state.rules.get("world_positions") else state
-    ground = _as_known(system, ground)
+    ground = as_known(system, ground)
     fighter = ground.fighter(actor)
     legal: dict[str, JSON] = {}
     for kind in system.actions:
@@ -193,7 +193,7 @@ def _off_the_map(state: BoutState) -> BoutState:
     return replace(state, fighters=fighters)
 
 
-def _as_known(system: RuleSystem, state: BoutState) -> BoutState:
+def as_known(system: RuleSystem, state: BoutState) -> BoutState:
     """The state with each stat still hidden at its rule system's default: the stats checked as
     a sheet without them (a rule system that cannot make one keeps them: MSV's only hideable
     stat, its CS, is read by no check before the die)."""
