@@ -3,7 +3,7 @@
 // bout's event stream and re-reads the state (with its token) after each event.
 
 import { attempt, Bout, el, fill, fragment, once, say, withSeedPart } from "./api.js";
-import { noteFocus, putFocusBack, usable } from "./focus.js";
+import { focusLost, noteFocus, putFocusBack } from "./focus.js";
 import { DiceLog } from "./log.js";
 import { systemSpec } from "./systems.js";
 import { hasPositions, renderMap } from "./map.js";
@@ -174,7 +174,7 @@ function focusBefore() {
 function focusAfter(was) {
   if (!was) return;
   const active = document.activeElement;
-  const lost = !active || active === document.body || !usable(active);
+  const lost = focusLost();
   if (!lost && !(was.parked && active === $("act-form"))) return; // still where the user put it
   state.focusKept = true;
   if (was.token) {

@@ -12,14 +12,22 @@ const CONTROLS = "a[href], button, input, select, textarea, summary, [tabindex]"
  * closed <details>), in the Tab order. */
 export function usable(node) {
   if (!node || !node.isConnected || node.disabled || node.tabIndex < 0) return false;
+  return drawn(node);
+}
+
+/** Whether `node` is drawn: not hidden, nor in a closed <details>. */
+function drawn(node) {
   if (node.checkVisibility) return node.checkVisibility({ visibilityProperty: true });
   return node.getClientRects().length > 0 && !node.closest("details:not([open]) > :not(summary)");
 }
 
-/** Whether the focus has been lost to the page (or sits on a control no longer usable). */
+/** Whether the focus has been lost to the page, or sits where the keyboard cannot be (gone,
+ * disabled, hidden). A part focused on purpose out of the Tab order (the bout's, where the
+ * skip link puts the focus; the action form, parked) still has it. */
 export function focusLost() {
   const active = document.activeElement;
-  return !active || active === document.body || !usable(active);
+  if (!active || active === document.body) return true;
+  return !active.isConnected || active.disabled || !drawn(active);
 }
 
 /** The controls of `area` the keyboard can be on, in the page's order. */
