@@ -185,3 +185,22 @@ def test_a_negative_battle_seed_is_a_usage_error_not_a_traceback(sides: list[str
     assert (code, out) == (2, "")
     assert err.endswith("Error: Invalid value for '--seed': -1 is not in the range x>=0.\n")
     assert run("battle", *sides, "--monte-carlo", "--n", "10", "--seed", "0")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["duel", "{}", "60", "50"],
+        ["duel", "text", "60", "50", "--against", "{}"],
+        ["matrix", "{}"],
+        ["compare", "{}"],
+        ["ladder", "{}"],
+        ["battle", "--rules", "{}", "A=60", "B=50"],
+    ],
+    ids=["duel", "against", "matrix", "compare", "ladder", "battle"],
+)
+def test_a_pack_that_is_not_utf8_is_one_line_and_exit_2(args: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00damage = 1")
+    argv = [str(path) if a == "{}" else a for a in args]
+    assert run(*argv) == (2, "", f"error: rule pack {str(path)!r} is not UTF-8 text\n")
