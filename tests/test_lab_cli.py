@@ -204,3 +204,19 @@ def test_a_pack_that_is_not_utf8_is_one_line_and_exit_2(args: list[str], tmp_pat
     path.write_bytes(b"\xff\xfe\x00damage = 1")
     argv = [str(path) if a == "{}" else a for a in args]
     assert run(*argv) == (2, "", f"error: rule pack {str(path)!r} is not UTF-8 text\n")
+
+
+def test_an_initiative_that_always_ties_says_so(tmp_path: Path) -> None:
+    """Both at CS 100 under `damage = "1"`: every initiative roll succeeds with effect 1, so
+    every roll ties (MSV-5); the error must not claim that nobody can succeed."""
+    path = tmp_path / "one.toml"
+    path.write_text('damage = "1"\n', encoding="utf-8")
+    assert run("duel", str(path), "100", "100") == (
+        2,
+        "",
+        "error: CS 100 vs CS 100: initiative never settles and the bout never ends "
+        "(every initiative roll ties, so it is rerolled forever; MSV-5)\n",
+    )
+    no_one = tmp_path / "never.toml"
+    no_one.write_text('initiative = "0"\n', encoding="utf-8")
+    assert run("duel", str(no_one), "60", "50")[2].endswith("rerolled forever; MSV-5)\n")
