@@ -155,7 +155,13 @@ def _new_cells(cs: int, rules: MsvRules) -> list[Cell]:
     crit = sum((p for o, p in with_free.items() if o.again), Fraction(0))
     plain_rounds = rounds_to_reach(attack_outcomes(cs, rules.without_criticals()), TEXT_THRESHOLD)
     free_rounds = rounds_to_reach(with_free, TEXT_THRESHOLD)
-    mean_with_free = sum((o.damage * p for o, p in with_free.items()), Fraction(0)) / (1 - crit)
+    # An action is a roll and its chain of free attacks (MSV-4); when every roll gives one,
+    # the chain only ends at the defeat, and its mean damage is unbounded (None).
+    mean_with_free = (
+        None
+        if crit == 1
+        else sum((o.damage * p for o, p in with_free.items()), Fraction(0)) / (1 - crit)
+    )
     return [
         Cell("new", "hit", column, printed["hit"][index], hit, hit),
         Cell("new", "damage", column, printed["damage"][index], damage, damage, mean_with_free),
