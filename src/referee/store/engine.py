@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
+from sqlalchemy.exc import DatabaseError, DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
@@ -163,10 +163,38 @@ def safe_url(engine: Engine) -> str:
     return engine.url.render_as_string(hide_password=True)
 
 
+#: SQLite's result codes (the low byte of an extended code): the busy handler gave up (after
+#: the busy timeout, when another connection held the write lock all along), a damaged file,
+#: a file that is not a database.
+_SQLITE_BUSY, _SQLITE_CORRUPT, _SQLITE_NOTADB = 5, 11, 26
+_UNUSABLE = (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def _sqlite_code(err: DBAPIError) -> int | None:
+    code = getattr(err.orig, "sqlite_errorcode", None)
+    return code if isinstance(code, int) else None
+
+
+def lock_waited_out(err: DBAPIError) -> bool:
+    """Whether SQLite waited its whole busy timeout for another connection's write lock (plain
+    SQLITE_BUSY; a lost race within WAL, SQLITE_BUSY_SNAPSHOT, is worth a retry)."""
+    return _sqlite_code(err) == _SQLITE_BUSY
+
+
 def is_transient(err: DBAPIError) -> bool:
-    """Whether another writer got in the way: retry (SQLite busy, PG serialization/deadlock)."""
+    """Whether another writer got in the way: retry (SQLite busy, PG serialization/deadlock).
+
+    Not when SQLite already waited the busy timeout out: retrying would wait it out again."""
     sqlstate = getattr(err.orig, "sqlstate", None)
-    return sqlstate in ("40001", "40P01") or "database is locked" in str(err.orig)
+    if sqlstate in ("40001", "40P01"):
+        return True
+    return "database is locked" in str(err.orig) and not lock_waited_out(err)
+
+
+def unusable_file(err: DBAPIError) -> bool:
+    """Whether the SQLite file is damaged or not a database at all."""
+    code = _sqlite_code(err)
+    return isinstance(err, DatabaseError) and code is not None and code & 0xFF in _UNUSABLE
 
 
 class StorageErrors:
@@ -183,7 +211,14 @@ class StorageErrors:
         return None
 
     def __exit__(self, kind: object, err: BaseException | None, _trace: object) -> None:
-        if isinstance(err, OperationalError) and not is_transient(err):
+        if not isinstance(err, DBAPIError):
+            return
+        if isinstance(err, OperationalError) and lock_waited_out(err):
+            raise StorageError(
+                f"database {safe_url(self.engine)!r} is locked: another connection has held "
+                "its write lock for longer than the busy timeout; nothing was changed"
+            ) from None
+        if (isinstance(err, OperationalError) and not is_transient(err)) or unusable_file(err):
             raise StorageError(
                 f"database {safe_url(self.engine)!r} is unavailable: {driver_reason(err)}"
             ) from None
