@@ -112,3 +112,15 @@ def test_a_locked_database_answers_503_over_http(
         assert bouts_in(filled) == ["b1"]
         again = live.post("/api/bouts", json={"system": "msv", "name": "Two"})
         assert again.status_code == 201, again.text  # the lock gone, it serves again
+
+
+def test_a_database_whose_folder_cannot_be_made_is_a_storage_error(filled: Path) -> None:
+    """`--db` under a file: no folder can be made there; one line, exit 2, nothing changes."""
+    before = digest(filled)
+    where = filled / "sub" / "bouts.db"
+    message = f"cannot make the folder of database 'sqlite:///{where}': Not a directory"
+    with pytest.raises(StorageError, match=message):
+        Store.open(str(where))
+    result = CliRunner().invoke(cli, ["serve", "--db", str(where), "--port", "0"])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {message}\n")
+    assert digest(filled) == before

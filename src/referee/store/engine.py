@@ -98,7 +98,12 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     if path is None:
         options["poolclass"] = StaticPool
     elif create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StorageError(
+                f"cannot make the folder of database {full!r}: {err.strerror or err}"
+            ) from None
     engine = create_engine(full, **options)
     register(engine, grouped=path is not None)
     event.listen(engine, "connect", _sqlite_settings)
