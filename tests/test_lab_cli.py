@@ -220,3 +220,21 @@ def test_an_initiative_that_always_ties_says_so(tmp_path: Path) -> None:
     no_one = tmp_path / "never.toml"
     no_one.write_text('initiative = "0"\n', encoding="utf-8")
     assert run("duel", str(no_one), "60", "50")[2].endswith("rerolled forever; MSV-5)\n")
+
+
+def test_compare_for_a_pack_under_which_low_cs_never_hits(tmp_path: Path) -> None:
+    """`success = "roll <= cs - 55"`: CS 50 and 55 never succeed, so they never reach 15
+    damage ("-"); CS 60, 65, 70 hit on rolls 1..5, 1..10, 1..15 for 1 damage each, so they
+    take 15 / (5/100) = 300, 150 and 100 rounds, by the text's method and exactly."""
+    path = tmp_path / "hard.toml"
+    path.write_text('success = "roll <= cs - 55"\n', encoding="utf-8")
+    code, out, err = run("compare", str(path))
+    assert (code, err) == (0, "")
+    rounds = out.splitlines()[out.splitlines().index("Average Rounds to 15 Damage") + 4]
+    assert rounds.split()[-6:-1] == ["-", "-", "300.000", "150.000", "100.000"]
+    data = json.loads(run("compare", str(path), "--json")[1])
+    row = next(r for r in data if (r["table"], r["stat"]) == ("new", "rounds"))
+    assert row["pack"][:3] == [None, None, 300.0]
+    assert row["pack_exact"][:3] == [None, None, "300/1"]
+    code, out, err = run("report", str(path), "-o", str(tmp_path / "r.html"))
+    assert (code, err) == (0, "")
