@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from sqlalchemy import text
 
 from referee.cli.main import cli
 from referee.errors import StorageError
 from referee.rng import Entropy
 from referee.store import Store
+from referee.store.engine import make_engine
 from tests.service_fixtures import serving
 
 
@@ -124,3 +128,31 @@ def test_a_database_whose_folder_cannot_be_made_is_a_storage_error(filled: Path)
     result = CliRunner().invoke(cli, ["serve", "--db", str(where), "--port", "0"])
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {message}\n")
     assert digest(filled) == before
+
+
+@dataclass(frozen=True)
+class Note:
+    type: str
+    actor: str | None
+    payload: dict[str, Any]
+
+
+@pytest.mark.postgres
+def test_a_postgresql_lock_held_past_the_busy_timeout_is_a_storage_error(
+    short_busy_timeout: None, pg_url: str
+) -> None:
+    """Another session holds the bout's row lock: the append waits the busy timeout (as
+    `lock_timeout`), then fails as one StorageError, not for ever; nothing is appended."""
+    with Store.open(pg_url) as store:
+        store.create_bout(system="msv", name="Spar", client_seed="table", bout_id="b1")
+        other = make_engine(pg_url)
+        with other.connect() as holder:
+            holder.execute(text("SELECT id FROM bouts WHERE id = 'b1' FOR UPDATE"))
+            with pytest.raises(StorageError, match="is locked: another connection has held"):
+                store.extend("b1", lambda events, dice: [Note("note", "ref", {})])
+            holder.rollback()
+        other.dispose()
+        assert store.events("b1") == []
+        assert [e["seq"] for e in store.extend("b1", lambda ev, d: [Note("note", "ref", {})])] == [
+            0
+        ]

@@ -3,7 +3,8 @@
 SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
 timeout, foreign keys; its write transactions are `referee.store.writers`'s (BEGIN
 IMMEDIATE, so that writers queue instead of failing half-way, and commit together).
-PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use.
+PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use; a
+lock is waited for as long as SQLite's busy timeout (`lock_timeout`).
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
 True
@@ -90,6 +91,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         raise NotFoundError(f"no database file at {str(path)!r}")
     if full.startswith("postgresql"):
         engine = create_engine(full, hide_parameters=True)
+        event.listen(engine, "connect", _postgres_settings)
         _ping_when_idle(engine)
         event.listen(engine, "checkin", _autocommit_off)
         return engine
@@ -145,6 +147,14 @@ def _autocommit_off(dbapi_connection: Any, record: Any) -> None:
             record.invalidate()
 
 
+def _postgres_settings(dbapi_connection: Any, _record: Any) -> None:
+    """A lock another session holds is waited for as long as SQLite's busy timeout, then the
+    statement fails (55P03, a StorageError): a writer never waits for ever."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    dbapi_connection.commit()
+
+
 def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN itself
     cursor = dbapi_connection.cursor()
@@ -181,8 +191,11 @@ def _sqlite_code(err: DBAPIError) -> int | None:
 
 
 def lock_waited_out(err: DBAPIError) -> bool:
-    """Whether SQLite waited its whole busy timeout for another connection's write lock (plain
-    SQLITE_BUSY; a lost race within WAL, SQLITE_BUSY_SNAPSHOT, is worth a retry)."""
+    """Whether the database waited its whole busy timeout for another connection's lock:
+    SQLite's plain SQLITE_BUSY (a lost race within WAL, SQLITE_BUSY_SNAPSHOT, is worth a
+    retry), PostgreSQL's lock_timeout (55P03)."""
+    if getattr(err.orig, "sqlstate", None) == "55P03":
+        return True
     return _sqlite_code(err) == _SQLITE_BUSY
 
 
