@@ -185,3 +185,56 @@ def test_a_negative_battle_seed_is_a_usage_error_not_a_traceback(sides: list[str
     assert (code, out) == (2, "")
     assert err.endswith("Error: Invalid value for '--seed': -1 is not in the range x>=0.\n")
     assert run("battle", *sides, "--monte-carlo", "--n", "10", "--seed", "0")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["duel", "{}", "60", "50"],
+        ["duel", "text", "60", "50", "--against", "{}"],
+        ["matrix", "{}"],
+        ["compare", "{}"],
+        ["ladder", "{}"],
+        ["battle", "--rules", "{}", "A=60", "B=50"],
+    ],
+    ids=["duel", "against", "matrix", "compare", "ladder", "battle"],
+)
+def test_a_pack_that_is_not_utf8_is_one_line_and_exit_2(args: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00damage = 1")
+    argv = [str(path) if a == "{}" else a for a in args]
+    assert run(*argv) == (2, "", f"error: rule pack {str(path)!r} is not UTF-8 text\n")
+
+
+def test_an_initiative_that_always_ties_says_so(tmp_path: Path) -> None:
+    """Both at CS 100 under `damage = "1"`: every initiative roll succeeds with effect 1, so
+    every roll ties (MSV-5); the error must not claim that nobody can succeed."""
+    path = tmp_path / "one.toml"
+    path.write_text('damage = "1"\n', encoding="utf-8")
+    assert run("duel", str(path), "100", "100") == (
+        2,
+        "",
+        "error: CS 100 vs CS 100: initiative never settles and the bout never ends "
+        "(every initiative roll ties, so it is rerolled forever; MSV-5)\n",
+    )
+    no_one = tmp_path / "never.toml"
+    no_one.write_text('initiative = "0"\n', encoding="utf-8")
+    assert run("duel", str(no_one), "60", "50")[2].endswith("rerolled forever; MSV-5)\n")
+
+
+def test_compare_for_a_pack_under_which_low_cs_never_hits(tmp_path: Path) -> None:
+    """`success = "roll <= cs - 55"`: CS 50 and 55 never succeed, so they never reach 15
+    damage ("-"); CS 60, 65, 70 hit on rolls 1..5, 1..10, 1..15 for 1 damage each, so they
+    take 15 / (5/100) = 300, 150 and 100 rounds, by the text's method and exactly."""
+    path = tmp_path / "hard.toml"
+    path.write_text('success = "roll <= cs - 55"\n', encoding="utf-8")
+    code, out, err = run("compare", str(path))
+    assert (code, err) == (0, "")
+    rounds = out.splitlines()[out.splitlines().index("Average Rounds to 15 Damage") + 4]
+    assert rounds.split()[-6:-1] == ["-", "-", "300.000", "150.000", "100.000"]
+    data = json.loads(run("compare", str(path), "--json")[1])
+    row = next(r for r in data if (r["table"], r["stat"]) == ("new", "rounds"))
+    assert row["pack"][:3] == [None, None, 300.0]
+    assert row["pack_exact"][:3] == [None, None, "300/1"]
+    code, out, err = run("report", str(path), "-o", str(tmp_path / "r.html"))
+    assert (code, err) == (0, "")

@@ -122,7 +122,11 @@ def test_canonical_text(text: str, canonical: str) -> None:
         ("x" * (MAX_LENGTH + 1), f"formula 'damage' is longer than {MAX_LENGTH} characters"),
         ("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1),
          f"formula 'damage' nests deeper than {MAX_DEPTH} levels"),
-        ("+".join(["1"] * 150), f"formula 'damage' has more than {MAX_NODES} operations"),
+        ("+".join(["1"] * 150), f"formula 'damage' has more than {MAX_NODES} parts (numbers, "
+         "names and operations: 'a + b' is 3)"),
+        # 100 additions are 201 parts: the message must not claim more than 200 operations.
+        ("+".join(["1"] * 101), f"formula 'damage' has more than {MAX_NODES} parts (numbers, "
+         "names and operations: 'a + b' is 3)"),
     ],
 )  # fmt: skip
 def test_parse_errors_name_the_column(text: str, message: str) -> None:

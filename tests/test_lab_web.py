@@ -102,3 +102,24 @@ def test_the_lab_api_limits_work_per_request(web: LiveServer) -> None:  # noqa: 
     assert data["ok"] and data["skills"] == [50, 55, 60]
     assert data["change"][2][0] == -0.011333 or round(data["change"][2][0], 4) == -0.0113
     assert data["matrix_svg"].startswith("<svg") and "<script" not in data["matrix_svg"]
+
+
+def test_a_pack_whose_duels_never_end_shows_dashes_not_a_broken_page(
+    pages: Callable[..., Any],
+    web: LiveServer,  # noqa: F811
+) -> None:
+    """`initiative = "0"`: every initiative roll ties, so no duel ever starts (MSV-5) and every
+    ladder figure is null in the answer: the page shows "-" for each, throws nothing, and
+    draws the next pack as usual."""
+    page = pages()
+    page.goto(f"{web.url}/static/lab.html")
+    wait_version(page, 1)
+    page.fill("#f-initiative", "0")
+    wait_version(page, 2)
+    rows = page.locator("#ladder tr")
+    expect(rows).to_have_count(5)
+    expect(rows.first).to_have_text("CS 55 vs CS 50" + "-" + "-")
+    page.fill("#f-initiative", "")
+    wait_version(page, 3)
+    expect(rows.first).to_have_text("CS 55 vs CS 50" + "0.638" + "2.76%")
+    clean(page)

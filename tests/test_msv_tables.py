@@ -74,3 +74,24 @@ def test_rounds_to_reach_brute_force() -> None:
                     nxt[taken + out.damage] = nxt.get(taken + out.damage, Fraction(0)) + mass * p
         live = nxt
     assert rounds_to_reach(outcomes, 15) == expected
+
+
+def test_a_pack_whose_every_roll_is_a_free_attack_has_no_mean_action_damage() -> None:
+    """`success = "1"`, `critical = "1"` (MSV-4 stun-free-attack): an action never ends on its
+    own, so its mean damage is unbounded ("-", None) and it deals the 15 damage in one round;
+    with criticals as plain hits every roll hits for ceil(roll / 15) capped at 4 (MSV-3)."""
+    from referee.systems.msv.rules import rules_from_mapping
+
+    cells = {
+        (c.table, c.stat, c.column): c
+        for c in comparison_cells(rules_from_mapping({"success": "1", "critical": "1"}))
+    }
+    damage = cells["new", "damage", "s50"]
+    assert (damage.exact, damage.exact_free) == (Fraction(31, 10), None)
+    assert cells["ratio", "damage", "s50/2d20"].exact_free is None
+    rounds = cells["new", "rounds", "s50"]
+    faces = [min(4, -(-roll // 15)) for roll in range(1, 101)]
+    expected = {x: Fraction(0) for x in range(15, 19)}  # rounds still to go at damage x
+    for x in range(14, -1, -1):
+        expected[x] = 1 + sum((expected[x + d] for d in faces), Fraction(0)) / 100
+    assert (rounds.exact, rounds.exact_free) == (expected[0], Fraction(1))

@@ -114,7 +114,7 @@ def first_mover_chance(cs_a: int, cs_b: int, rules: MsvRules) -> Fraction:
     if a_ahead + b_ahead == 0:
         raise RuleError(
             f"CS {cs_a} vs CS {cs_b}: initiative never settles and the bout never ends "
-            "(nobody can succeed; MSV-2, MSV-5)"
+            "(every initiative roll ties, so it is rerolled forever; MSV-5)"
         )
     return a_ahead / (a_ahead + b_ahead)
 

@@ -10,6 +10,7 @@
   the mean damage of such an action.
 
 A cell `differs` when the method figure, rounded like the printed one, is not the printed one.
+Under a pack where a CS of the tables never deals damage, its rounds are None (never).
 
 >>> cell = next(c for c in comparison_cells() if c.column == "2d21" and c.stat == "damage")
 >>> cell.printed, f"{float(cell.method):.3f}", cell.differs
@@ -40,8 +41,8 @@ class Cell:
     stat: str
     column: str
     printed: str
-    method: Fraction
-    exact: Fraction
+    method: Fraction | None  # None: never (rounds of an attacker who never deals damage)
+    exact: Fraction | None
     exact_free: Fraction | None = None
     from_printed: Fraction | None = None
 
@@ -67,6 +68,8 @@ class Cell:
     @property
     def differs(self) -> bool:
         """Whether the method's figure, rounded like the printed one, is another number."""
+        if self.method is None:
+            return True
         return round_half_up(self.method, self.decimals) != self.printed_value
 
     @property
@@ -115,8 +118,15 @@ def _old_outcomes(sides: int) -> dict[Outcome, Fraction]:
     return {Outcome(d, False): p for d, p in old_damage_distribution(sides).items()}
 
 
-def _method_rounds(damage: Fraction) -> Fraction:
-    return round_half_up(TEXT_THRESHOLD / damage)
+def _method_rounds(damage: Fraction) -> Fraction | None:
+    return None if damage == 0 else round_half_up(TEXT_THRESHOLD / damage)
+
+
+def _rounds_if_ever(outcomes: dict[Outcome, Fraction]) -> Fraction | None:
+    """`rounds_to_reach` the text's 15 damage, or None for an attacker who never deals any."""
+    if outcomes.get(Outcome(0, False), Fraction(0)) == 1:
+        return None
+    return rounds_to_reach(outcomes, TEXT_THRESHOLD)
 
 
 @lru_cache(maxsize=16)
@@ -153,9 +163,15 @@ def _new_cells(cs: int, rules: MsvRules) -> list[Cell]:
     hit, damage = 100 * success_chance(cs, rules), _mean_plain_damage(cs, rules)  # MSV-2, -3
     with_free = attack_outcomes(cs, rules)
     crit = sum((p for o, p in with_free.items() if o.again), Fraction(0))
-    plain_rounds = rounds_to_reach(attack_outcomes(cs, rules.without_criticals()), TEXT_THRESHOLD)
-    free_rounds = rounds_to_reach(with_free, TEXT_THRESHOLD)
-    mean_with_free = sum((o.damage * p for o, p in with_free.items()), Fraction(0)) / (1 - crit)
+    plain_rounds = _rounds_if_ever(attack_outcomes(cs, rules.without_criticals()))
+    free_rounds = _rounds_if_ever(with_free)
+    # An action is a roll and its chain of free attacks (MSV-4); when every roll gives one,
+    # the chain only ends at the defeat, and its mean damage is unbounded (None).
+    mean_with_free = (
+        None
+        if crit == 1
+        else sum((o.damage * p for o, p in with_free.items()), Fraction(0)) / (1 - crit)
+    )
     return [
         Cell("new", "hit", column, printed["hit"][index], hit, hit),
         Cell("new", "damage", column, printed["damage"][index], damage, damage, mean_with_free),
@@ -172,19 +188,26 @@ def _new_cells(cs: int, rules: MsvRules) -> list[Cell]:
 
 
 def _ratio(new: Cell, old: Cell, printed: str) -> Cell:
+    """A hit or damage ratio (those figures are always numbers; only rounds may be None)."""
     column = f"{new.column}/{old.column}"
-    free = None if new.exact_free is None else new.exact_free / old.exact
+    free = None if new.exact_free is None else new.exact_free / _number(old.exact)
     from_printed = new.printed_value / old.printed_value
     return Cell(
         "ratio",
         new.stat,
         column,
         printed,
-        new.method / old.method,
-        new.exact / old.exact,
+        _number(new.method) / _number(old.method),
+        _number(new.exact) / _number(old.exact),
         free,
         from_printed,
     )
+
+
+def _number(value: Fraction | None) -> Fraction:
+    if value is None:  # pragma: no cover - hit and damage figures are never None
+        raise RuleError("a ratio of a figure that is not a number")
+    return value
 
 
 @lru_cache(maxsize=64)

@@ -6,6 +6,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -57,6 +58,11 @@ def plot_win_matrix(skills: Sequence[int], matrix: np.ndarray, path: str | Path)
     plt.close(figure)
 
 
+def _bar(value: Fraction | None) -> float:
+    """A bar's height; NaN (no bar) for rounds that never come."""
+    return math.nan if value is None else float(value)
+
+
 def plot_comparison(cells: Sequence[Cell], path: str | Path) -> None:
     """Bars of the rounds-to-15 rows: printed, by the text's method, exact (and free attacks)."""
     plt = _pyplot()
@@ -64,9 +70,9 @@ def plot_comparison(cells: Sequence[Cell], path: str | Path) -> None:
     labels = [c.column for c in rows]
     series = {
         "printed": [float(c.printed_value) for c in rows],
-        "text's method": [float(c.method) for c in rows],
-        "exact": [float(c.exact) for c in rows],
-        "exact, free attacks": [float(c.exact_free or c.exact) for c in rows],
+        "text's method": [_bar(c.method) for c in rows],
+        "exact": [_bar(c.exact) for c in rows],
+        "exact, free attacks": [_bar(c.exact_free or c.exact) for c in rows],
     }
     figure, axes = plt.subplots(figsize=(9, 4))
     width = 0.2

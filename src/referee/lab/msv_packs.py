@@ -167,8 +167,8 @@ class CompareRow:
     stat: str
     columns: tuple[str, ...]
     printed: tuple[str, ...]
-    against: tuple[Fraction, ...]
-    pack: tuple[Fraction, ...]
+    against: tuple[Fraction | None, ...]  # None: never (rounds of a CS that deals no damage)
+    pack: tuple[Fraction | None, ...]
     pack_free: tuple[Fraction | None, ...]
 
     def to_json(self) -> dict[str, object]:
@@ -186,14 +186,14 @@ class CompareRow:
             "stat": self.stat,
             "columns": list(self.columns),
             "printed": list(self.printed),
-            "against": [float(x) for x in self.against],
-            "pack": [float(x) for x in self.pack],
+            "against": [None if x is None else float(x) for x in self.against],
+            "pack": [None if x is None else float(x) for x in self.pack],
             "pack_exact": [fraction(x) for x in self.pack],
             "pack_with_free_attacks": [None if x is None else float(x) for x in self.pack_free],
         }
 
 
-def _figure(cell: Cell) -> Fraction:
+def _figure(cell: Cell) -> Fraction | None:
     """The figure the text's method gives, or for rounds the exact expectation."""
     return cell.exact if cell.stat == "rounds" else cell.method
 

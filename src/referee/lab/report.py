@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -66,17 +67,21 @@ def _number(value: float | None, stat: str) -> str:
     return f"{value:.1f}" if stat == "hit" and value > 2 else f"{value:.3f}"
 
 
+def _float(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
 def _compare_tables(pack: MsvRules, against: MsvRules) -> str:
     parts = []
     for row in compare_rows(pack, against):
         title = RATIO_TITLES[row.stat] if row.table == "ratio" else STAT_TITLES[row.stat]
         lines = [
             ["printed in the text", *map(escape, row.printed)],
-            ["against", *(_number(float(x), row.stat) for x in row.against)],
-            ["this pack", *(_number(float(x), row.stat) for x in row.pack)],
+            ["against", *(_number(_float(x), row.stat) for x in row.against)],
+            ["this pack", *(_number(_float(x), row.stat) for x in row.pack)],
         ]
         if any(x is not None for x in row.pack_free):
-            free = [None if x is None else float(x) for x in row.pack_free]
+            free = [_float(x) for x in row.pack_free]
             lines.append(["this pack, with free attacks", *(_number(x, row.stat) for x in free)])
         parts.append(f"<h3>{escape(title)}</h3>" + _table(["", *row.columns], lines))
     return "".join(parts)

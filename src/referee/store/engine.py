@@ -3,7 +3,8 @@
 SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a busy
 timeout, foreign keys; its write transactions are `referee.store.writers`'s (BEGIN
 IMMEDIATE, so that writers queue instead of failing half-way, and commit together).
-PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use.
+PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use; a
+lock is waited for as long as SQLite's busy timeout (`lock_timeout`).
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
 True
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
+from sqlalchemy.exc import DatabaseError, DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from referee.errors import NotationError, NotFoundError, StorageError
@@ -90,6 +91,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         raise NotFoundError(f"no database file at {str(path)!r}")
     if full.startswith("postgresql"):
         engine = create_engine(full, hide_parameters=True)
+        event.listen(engine, "connect", _postgres_settings)
         _ping_when_idle(engine)
         event.listen(engine, "checkin", _autocommit_off)
         return engine
@@ -98,7 +100,12 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     if path is None:
         options["poolclass"] = StaticPool
     elif create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StorageError(
+                f"cannot make the folder of database {full!r}: {err.strerror or err}"
+            ) from None
     engine = create_engine(full, **options)
     register(engine, grouped=path is not None)
     event.listen(engine, "connect", _sqlite_settings)
@@ -140,6 +147,14 @@ def _autocommit_off(dbapi_connection: Any, record: Any) -> None:
             record.invalidate()
 
 
+def _postgres_settings(dbapi_connection: Any, _record: Any) -> None:
+    """A lock another session holds is waited for as long as SQLite's busy timeout, then the
+    statement fails (55P03, a StorageError): a writer never waits for ever."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    dbapi_connection.commit()
+
+
 def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN itself
     cursor = dbapi_connection.cursor()
@@ -163,10 +178,41 @@ def safe_url(engine: Engine) -> str:
     return engine.url.render_as_string(hide_password=True)
 
 
+#: SQLite's result codes (the low byte of an extended code): the busy handler gave up (after
+#: the busy timeout, when another connection held the write lock all along), a damaged file,
+#: a file that is not a database.
+_SQLITE_BUSY, _SQLITE_CORRUPT, _SQLITE_NOTADB = 5, 11, 26
+_UNUSABLE = (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def _sqlite_code(err: DBAPIError) -> int | None:
+    code = getattr(err.orig, "sqlite_errorcode", None)
+    return code if isinstance(code, int) else None
+
+
+def lock_waited_out(err: DBAPIError) -> bool:
+    """Whether the database waited its whole busy timeout for another connection's lock:
+    SQLite's plain SQLITE_BUSY (a lost race within WAL, SQLITE_BUSY_SNAPSHOT, is worth a
+    retry), PostgreSQL's lock_timeout (55P03)."""
+    if getattr(err.orig, "sqlstate", None) == "55P03":
+        return True
+    return _sqlite_code(err) == _SQLITE_BUSY
+
+
 def is_transient(err: DBAPIError) -> bool:
-    """Whether another writer got in the way: retry (SQLite busy, PG serialization/deadlock)."""
+    """Whether another writer got in the way: retry (SQLite busy, PG serialization/deadlock).
+
+    Not when SQLite already waited the busy timeout out: retrying would wait it out again."""
     sqlstate = getattr(err.orig, "sqlstate", None)
-    return sqlstate in ("40001", "40P01") or "database is locked" in str(err.orig)
+    if sqlstate in ("40001", "40P01"):
+        return True
+    return "database is locked" in str(err.orig) and not lock_waited_out(err)
+
+
+def unusable_file(err: DBAPIError) -> bool:
+    """Whether the SQLite file is damaged or not a database at all."""
+    code = _sqlite_code(err)
+    return isinstance(err, DatabaseError) and code is not None and code & 0xFF in _UNUSABLE
 
 
 class StorageErrors:
@@ -183,7 +229,14 @@ class StorageErrors:
         return None
 
     def __exit__(self, kind: object, err: BaseException | None, _trace: object) -> None:
-        if isinstance(err, OperationalError) and not is_transient(err):
+        if not isinstance(err, DBAPIError):
+            return
+        if isinstance(err, OperationalError) and lock_waited_out(err):
+            raise StorageError(
+                f"database {safe_url(self.engine)!r} is locked: another connection has held "
+                "its write lock for longer than the busy timeout; nothing was changed"
+            ) from None
+        if (isinstance(err, OperationalError) and not is_transient(err)) or unusable_file(err):
             raise StorageError(
                 f"database {safe_url(self.engine)!r} is unavailable: {driver_reason(err)}"
             ) from None

@@ -16,8 +16,13 @@ from sqlalchemy import Engine, text
 
 from referee.errors import StorageError
 from referee.store.engine import StorageErrors, is_postgres, safe_url
+from referee.store.rows import backfill_character_joins
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
 from referee.store.units import write_transaction
+
+#: The version that made `character_bouts`: a database reaching it from an earlier one gets
+#: the joins its events already hold (the referees before it fielded saved characters too).
+CHARACTER_JOINS_VERSION = 9
 
 #: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
 _MIGRATION_LOCK = 0x5EFE_EE01
@@ -48,6 +53,8 @@ def migrate(engine: Engine) -> int:
             if version not in applied:
                 for statement in steps:
                     connection.exec_driver_sql(statement)
+                if version == CHARACTER_JOINS_VERSION:
+                    backfill_character_joins(connection)
                 connection.execute(
                     text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": version}
                 )

@@ -303,6 +303,22 @@ def _characters_joined(conn: Connection, bout_id: str, joined: list[Event]) -> N
         conn.execute(insert(CHARACTER_BOUTS), rows)
 
 
+def backfill_character_joins(conn: Connection) -> None:
+    """The joins of saved characters already in the events (`CHARACTER_BOUTS`): for a
+    database that reaches schema version 9 from an earlier one, whose referee fielded saved
+    characters without keeping their joins."""
+    rows = conn.execute(
+        select(EVENTS)
+        .where(EVENTS.c.type == str(_FIGHTER_ADDED))
+        .order_by(EVENTS.c.bout_id, EVENTS.c.seq)
+    )
+    joined: dict[str, list[Event]] = {}
+    for row in rows:
+        joined.setdefault(row.bout_id, []).append(event_of(row))
+    for bout_id, events in joined.items():
+        _characters_joined(conn, bout_id, events)
+
+
 #: The keys of a ledger event without extra keys.
 _EVENT_KEY_SET = frozenset(EVENT_KEYS)
 

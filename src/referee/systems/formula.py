@@ -18,8 +18,9 @@ Traceback (most recent call last):
 referee.systems.formula.FormulaError: formula 'success': unexpected end at column 13 in ...
 
 Budgets (DESIGN: every loop a user can lengthen has a bound): a formula has at most
-`MAX_LENGTH` characters, `MAX_NODES` operations and `MAX_DEPTH` levels of nesting, and every
-value, numerator and denominator stays within `MAX_VALUE`; evaluating one formula over n
+`MAX_LENGTH` characters, `MAX_NODES` parts (numbers, names and operations) and `MAX_DEPTH`
+levels of nesting, and every value, numerator and denominator stays within `MAX_VALUE`;
+evaluating one formula over n
 points is O(nodes * n) operations on Python integers. It lives with the rule systems, which
 read it (`referee.systems.msv.rules`, `referee.systems.srp.rules`), so it imports nothing but
 `referee.errors`.
@@ -182,7 +183,10 @@ class _Parser:
     def node(self, node: Node, depth: int) -> Node:
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            raise FormulaError(f"formula {self.column!r} has more than {MAX_NODES} operations")
+            raise FormulaError(
+                f"formula {self.column!r} has more than {MAX_NODES} parts (numbers, names and "
+                "operations: 'a + b' is 3)"
+            )
         return node
 
     def deeper(self, depth: int) -> int:

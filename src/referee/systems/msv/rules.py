@@ -31,6 +31,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import RulePackError
+from referee.systems.files import read_text_file
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -249,12 +250,7 @@ def load_rules(path: str | Path | None = None) -> MsvRules:
     if path is None:
         return default_rules()
     name = str(path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as err:
-        raise RulePackError(f"cannot read rule pack {name!r}: {err.strerror}") from None
-    return rules_from_text(text, name)
+    return rules_from_text(read_text_file(name, "rule pack"), name)
 
 
 def rules_from_text(text: str, source: str = "<rules>") -> MsvRules:

@@ -98,8 +98,9 @@ function draw(answer) {
     : "Each cell: the chance that the fighter of the row beats the fighter of the column (blue: likely, red: unlikely). Hover a cell for its value.";
   fill($("ladder"), answer.ladder.steps.map((s) => el("tr", {},
     el("td", { text: `CS ${s.high} vs CS ${s.low}` }),
-    el("td", { text: s.p_higher_wins.toFixed(3) }),
-    el("td", { text: `${(100 * s.edge_per_point).toFixed(2)}%` }))));
+    // null where the duel never ends (say, every initiative roll ties): shown as "-"
+    el("td", { text: s.p_higher_wins === null ? "-" : s.p_higher_wins.toFixed(3) }),
+    el("td", { text: s.edge_per_point === null ? "-" : `${(100 * s.edge_per_point).toFixed(2)}%` }))));
   fill($("compare"), compareTables(answer.compare));
 }
 
