@@ -105,7 +105,7 @@ def test_the_lab_api_limits_work_per_request(web: LiveServer) -> None:  # noqa: 
 
 
 def test_a_pack_whose_duels_never_end_shows_dashes_not_a_broken_page(
-    pages: Callable[..., Any],
+    pages: Callable[..., Any],  # noqa: F811
     web: LiveServer,  # noqa: F811
 ) -> None:
     """`initiative = "0"`: every initiative roll ties, so no duel ever starts (MSV-5) and every
