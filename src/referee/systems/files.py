@@ -9,8 +9,6 @@ referee.errors.RulePackError: cannot read rule pack '/nonexistent/pack.toml': No
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from referee.errors import RulePackError
 
 
@@ -20,7 +18,10 @@ def read_text_file(path: str, what: str) -> str:
     `what` names the file in the message ("rule pack", "fight file").
     """
     try:
-        return Path(path).read_text(encoding="utf-8")
+        # `open`, not pathlib: `referee judge --rules` reads its pack through here, and the
+        # judge's quick start loads no more than judging needs (tests/test_judge_cli.py)
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     except OSError as err:
         raise RulePackError(f"cannot read {what} {path!r}: {err.strerror or err}") from None
     except UnicodeDecodeError:
