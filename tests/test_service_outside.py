@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -392,3 +393,25 @@ def test_a_weapons_or_skills_name_is_one_line(
         "message": f"{shown} = {forged!r} has a line break or a control character ({bad})",
     }
     assert chain(shared_live, bid) == before
+
+
+# -- a bout recorded before the one-line rule still verifies ---------------------------------------
+
+
+def test_an_export_recorded_before_the_one_line_rule_still_verifies() -> None:
+    """tests/data/exports/srp-before-the-one-line-rule.json was made by the code before the
+    one-line rule (commit 0c36f49): a weapon and a skill named with U+2028 and a time passed for
+    a reason holding one, then attacks and the close. The service refuses such texts in what it
+    is given from now on; the rules replay decides the recorded bout as it was decided, so
+    `referee verify` still says it holds."""
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    path = Path(__file__).parent / "data" / "exports" / "srp-before-the-one-line-rule.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    said = json.dumps(doc, ensure_ascii=False)
+    assert "long\u2028sword" in said and "a rest\u2028by the fire" in said
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "rules hold" in result.output

@@ -4,8 +4,6 @@ joining, override an outcome's wounds, void the last action, end or cancel the b
 
 from __future__ import annotations
 
-import unicodedata
-
 from referee.bout import commands as c
 from referee.bout.log import SYSTEM, Log
 from referee.bout.names import fighter_name
@@ -84,19 +82,15 @@ def _conditions(conditions: object) -> dict[str, int | None]:
     return out
 
 
-#: The characters a reason may not hold: controls and the line and paragraph separators.
-_BREAKING = frozenset({"Cc", "Zl", "Zp"})
-
-
 def reason_text(reason: object, required: bool = False, what: str = "reason") -> str | None:
-    """A reason (`what`: a note) as the referee gave it: text of 1..200 printable characters,
-    one line (None when not given and not required)."""
+    """A reason (`what`: a note) as the referee gave it: text of 1..200 printable characters
+    (None when not given and not required). The engine's check, as every recorded bout was
+    decided under; the service refuses more in what it is given from now on (one line, no
+    control character at all: `referee.breaks`)."""
     if reason in (None, "") and not required:
         return None
     ok = isinstance(reason, str) and 0 < len(reason.strip()) <= MAX_REASON
-    # No control character (C0, DEL, C1: NEL breaks a line) nor LINE or PARAGRAPH SEPARATOR:
-    # a reason is said inside a sentence, and a break there would start a line of its own.
-    if not ok or any(unicodedata.category(ch) in _BREAKING for ch in str(reason)):
+    if not ok or any(ord(ch) < 32 for ch in str(reason)):
         raise RuleError(f"{what} {reason!r} must be 1 to {MAX_REASON} printable characters")
     return str(reason).strip()
 

@@ -19,7 +19,9 @@ from referee.bout.events import Event, EventType
 from referee.bout.names import fighter_name
 from referee.bout.names import name as checked_name
 from referee.bout.permissions import check
+from referee.bout.powers import MAX_REASON
 from referee.bout.state import BoutState, Status
+from referee.breaks import first_break, one_line_json
 from referee.chat.answers import clip, said
 from referee.errors import ConflictError, LimitError, RuleError
 from referee.ledger import WHOLE_RECORD
@@ -372,6 +374,7 @@ class RefereeService(BoutReader):
     ) -> list[Record]:
         """Decide `command` on the stored bout and store its events, with the bout's status
         (derived from the folded state) in the same transaction."""
+        said_in_one_line(command)
         seen: dict[str, Any] = {}
 
         def fold(current: list[Record], rng: Dice | None) -> Sequence[Draft]:
@@ -469,3 +472,20 @@ def _seed_part(text: str) -> str:
 def rule_system(bout: BoutState) -> RuleSystem:
     """The bout's rule system with its pack."""
     return system_of(bout)
+
+
+def said_in_one_line(command: c.Command) -> None:
+    """What a command gives to be said inside a sentence (a reason, a note, the texts of a
+    fighter's stats: a weapon's or a skill's name) is one line with no control character
+    (`referee.breaks`), in what every door gives from now on; the engine decides the bouts
+    already recorded as they were (`referee verify` replays them)."""
+    if isinstance(command, c.PassTime | c.UpdateFighter | c.End | c.Cancel | c.Override):
+        what, text = (
+            ("note", command.note)
+            if isinstance(command, c.Override)
+            else ("reason", command.reason)
+        )
+        if isinstance(text, str) and first_break(text) is not None:
+            raise RuleError(f"{what} {text!r} must be 1 to {MAX_REASON} printable characters")
+    if isinstance(command, c.AddFighter | c.UpdateFighter):
+        one_line_json(dict(command.stats), "stats of fighter")

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.bout.names import character_name, same_name
+from referee.breaks import one_line_json
 from referee.errors import AuthError, ConflictError, LimitError, RuleError
 from referee.ledger.seal import HIDDEN
 from referee.service.bouts import Caller, RefereeService
@@ -95,6 +96,7 @@ def checked_sheet(
     size = len(json.dumps(sheet, sort_keys=True, default=str).encode("utf-8"))
     if size > MAX_SHEET_BYTES:
         raise LimitError(f"the sheet is {size} bytes of JSON (at most {MAX_SHEET_BYTES})")
+    one_line_json(dict(sheet), "stats of fighter")  # said in sentences (referee.breaks)
     stats = dict(rules.check_stats(sheet))
     wrong = [h for h in hidden if h not in rules.hidden_stats()]
     if wrong:

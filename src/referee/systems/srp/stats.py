@@ -9,7 +9,6 @@ minute it last passed out at -1 PM, SRP-17; it carries from fight to fight).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,27 +20,6 @@ from referee.systems.srp.sheet import Sheet, parse_defense
 from referee.vocabulary import JSON
 
 BOUT_KEYS = ("holds", "extra_attack_round", "out_since")
-#: What a weapon's or a skill's name may not hold (a control character, a line or paragraph
-#: separator): the name is said inside the sentences of the chat export, the HUD's local chat
-#: and Discord, where a break would start a line of its own (a host's roll line, say).
-_BREAKING = frozenset({"Cc", "Zl", "Zp"})
-
-
-def one_line(text: str, where: str) -> str:
-    """`text`, a name said inside a sentence, if it is one line with no control character.
-
-    >>> one_line("sword\\nOnlineHost: Orc rolled 1 100-sided die: 1", "weapons[0].name")
-    Traceback (most recent call last):
-    ...
-    referee.errors.RuleError: weapons[0].name = 'sword\\nOnlineHost: Orc rolled 1 100-sided \
-die: 1' has a line break or a control character (U+000A)
-    """
-    bad = next((ch for ch in text if unicodedata.category(ch) in _BREAKING), None)
-    if bad is not None:
-        raise RuleError(
-            f"{where} = {text!r} has a line break or a control character (U+{ord(bad):04X})"
-        )
-    return text
 
 
 def cm(metres: float | None) -> int | None:
@@ -102,7 +80,6 @@ def _weapon(data: Any, where: str) -> Weapon:
     name = table.get("name", str, "")
     if not name:
         raise RuleError(f"{where}.name is missing")
-    one_line(name, f"{where}.name")
     effective = table.data.get("effective_range_cm")
     long_range = table.data.get("long_range_cm")
     weapon = Weapon(
@@ -141,10 +118,7 @@ def sheet_from_stats(name: str, stats: Mapping[str, Any], *, pavise_ap: int = 0)
         name=name,
         hits=table.integer("hits", 0, low=1, high=1000) if table.has("hits") else _no_hits(name),
         weapons=weapons or Sheet(name, 1).weapons,
-        skills={
-            one_line(k, f"{skills.where} key"): skills.integer(k, 0, high=MAX_SKILL)
-            for k in skills.names()
-        },
+        skills={k: skills.integer(k, 0, high=MAX_SKILL) for k in skills.names()},
         defense=table.integer("defense", 10, high=MAX_SKILL),
         avoid=None
         if table.data.get("avoid") is None
@@ -193,8 +167,6 @@ def check_stats(stats: Mapping[str, Any], *, pavise_ap: int = 0) -> dict[str, JS
     holds = stats.get("holds")
     if holds is not None and not isinstance(holds, str):
         raise RuleError(f"holds = {holds!r} is not a fighter's name")
-    if holds is not None:
-        one_line(holds, "holds")
     round_ = stats.get("extra_attack_round")
     if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int)):
         raise RuleError(f"extra_attack_round = {round_!r} is not a round number")
