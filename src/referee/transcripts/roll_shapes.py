@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from referee.aol import AOL_DICE, AOL_SIDES
+from referee.numerals import is_whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +91,17 @@ def read_shape(text: str, shape: Shape) -> HostRoll | str:
     said = match.groupdict()
     if said.get("name") is None or said.get("faces") is None:  # a format file's optional group
         return f"no {'roller' if said.get('name') is None else 'faces'} in it ({shape.title})"
+    # a format file's group may take more than digits (`(?P<total>\S+)`): not a number its
+    # bot wrote, so no roll (`int` would fail on it)
+    for group, signs in (("count", ""), ("sides", ""), ("nonce", ""), ("total", "-")):
+        value = said.get(group)
+        if value is not None and not is_whole(value.strip(), signs=signs):
+            return f"its {group} {value.strip()!r} is not a whole number ({shape.title})"
+    digits = _DIGITS.findall(match["faces"])
+    if not all(is_whole(d) for d in digits):
+        return f"its faces {match['faces'].strip()!r} are not whole numbers ({shape.title})"
     name = match["name"].strip()
-    faces = tuple(int(f) for f in _DIGITS.findall(match["faces"]))
+    faces = tuple(map(int, digits))
     if said.get("count") is not None:
         return _counted(shape, match, name, faces)
     nonce = _nonce(said)

@@ -177,7 +177,9 @@ def unwrap(fmt: Format, text: str) -> tuple[dict[int, str], int] | None:
 ROLL_CUT = re.compile(r"\A(?>.*\brolled\b)(?!.*\d\)?[.!]?[ \t]*$)", re.I)
 _SKILL_MARK = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)[ \t]*\d")
 _SKILL_OPENS = re.compile(r"\([ \t]*(?:[Cc][Ss]|2d)")
-_SKILL_OPEN_AT_END = re.compile(r"[(\[][ \t]*(?:[Cc][Ss]:?|2d)?[ \t]*\Z")
+# (the blanks after the bracket and after the mark are one run or two, never one run split two
+# ways: a bracket then a long run of blanks took time in the square of the run's length)
+_SKILL_OPEN_AT_END = re.compile(r"[(\[][ \t]*(?:(?:[Cc][Ss]:?|2d)[ \t]*)?\Z")
 
 
 def skill_cut(text: str) -> bool:
