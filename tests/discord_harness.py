@@ -92,7 +92,7 @@ class Harness:
         a member only as Discord shows one: in a message, a mention or an interaction.
         """
         await self.bot._async_setup_hook()
-        pings = self.bot._connection.allowed_mentions  # the bot's own: nobody
+        pings = self.bot.allowed_mentions  # the bot's own: nobody
         dpytest.configure(self.bot, members=0, text_channels=channels, voice_channels=0)
         config = dpytest.get_config()
         self.guild = config.guilds[0]
@@ -112,7 +112,7 @@ class Harness:
         self.guild._add_member(discord.Member(data=me, guild=self.guild, state=state))  # type: ignore[arg-type]
         # dpytest replaces the connection state; give it the bot's command tree back.
         self.bot._connection._command_tree = self.bot.tree
-        self.bot._connection.allowed_mentions = pings  # and its mentions that ping nobody
+        self.bot.allowed_mentions = pings  # and its mentions that ping nobody
         self.responses = CapturedResponses()
         async_context.set(self.responses)  # type: ignore[arg-type]
         self.fetched: list[int] = []

@@ -228,6 +228,26 @@ def test_a_proxy_that_is_no_http_address_is_refused_before_starting(
     )
 
 
+def test_the_proxy_may_come_from_the_environment(tmp_path: Path) -> None:
+    """REFEREE_DISCORD_PROXY stands for --proxy (a password on a command line shows in the
+    process list): a malformed one is the option's exit-2 error, a good one is the proxy used."""
+    db = ["discord", "--db", str(tmp_path / "x.db")]
+    result = CliRunner(
+        env={"DISCORD_TOKEN": TOKEN, "REFEREE_DISCORD_PROXY": "proxy.example:3128"}
+    ).invoke(cli, db)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: --proxy is not an http(s) address like http://proxy.example:3128\n"
+    )
+    with _RefusingProxy() as proxy:
+        result = CliRunner(env={"DISCORD_TOKEN": TOKEN, "REFEREE_DISCORD_PROXY": proxy.url}).invoke(
+            cli, db
+        )
+    assert proxy.seen == ["CONNECT discord.com:443"]
+    assert result.exit_code == 5, result.output
+    assert result.stderr.startswith("error: cannot reach Discord through the proxy: 502")
+
+
 def test_the_proxy_is_handed_to_discord_py() -> None:
     from referee.discord import build_bot
     from referee.store import Store

@@ -183,9 +183,12 @@ def test_only_a_rolls_answer_is_said_aloud_as_the_host(
     assert tarl.private[-1].startswith(f"{named}: open")
     assert region.chat[said:] == []
     region.say(tarl, 7, "//roll -sides100 -dice1")
-    (host,) = region.chat[said:]
-    assert host.speaker == "OnlineHost" and host.text.startswith("Tarl rolled 1 100-sided die: ")
-    assert " sig:" in host.text
+    region.say(tarl, 7, "//ROLL -sides100 -dice1")
+    assert len(region.chat[said:]) == 2
+    for host in region.chat[said:]:
+        assert host.speaker == "OnlineHost"
+        assert host.text.startswith("Tarl rolled 1 100-sided die: ")
+        assert " sig:" in host.text
     assert region.violations == []
 
 
@@ -209,11 +212,19 @@ def test_an_action_typed_on_channel_7_is_sent_to_the_menu(
         (tarl, hud_t, "Pa-Kur") if hud_t.script.turn == "Tarl" else (pakur, hud_p, "Tarl")
     )
     sent, said = len(region.requests), len(region.chat)
-    for line in (f"attack {foe}", f"ATTACK {foe.lower()}", f"act attack target={foe}"):
+    typed = (
+        (f"attack {foe}", "attack"),
+        (f"ATTACK {foe.lower()}", "attack"),
+        (f"act attack target={foe}", "act"),
+        (f"!attack {foe}", "attack"),
+        (f"/act attack target={foe}", "act"),
+        ("!/Spirit", "spirit"),
+    )
+    for line, verb in typed:
         region.say(avatar, 7, line)
         assert avatar.private[-1] == (
             "referee: touch me for your actions: the menu says each roll in local chat, signed; "
-            f"a typed {line.split()[0].lower()} would not"
+            f"a typed {verb} would not"
         )
     assert len(region.requests) == sent and len(region.chat) == said
     act(region, avatar, hud)

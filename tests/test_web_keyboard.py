@@ -6,7 +6,8 @@ fragment that holds a bout page's bout and token.
 A control pressed from the keyboard that is then disabled, hidden or drawn again (Pause once
 paused, Roll initiative once rolled, a fighter's card after Reveal or Remove, the fairness
 line's copy button after any event, Start once the bout exists, a Forget) keeps the focus on
-the page's controls: it once fell to the page itself, and the next Tab began from the top. A
+the page's controls: it once fell to the page itself, and the next Tab began from the top; it
+is never handed to a fighter's Remove (it asks nothing: a second Enter removed a fighter). A
 second press while the first is still being answered sends nothing: a double click on *Skip
 turn* once skipped two turns, a second Enter on *Attack* sent a second attack (refused, its
 red error put over the green answer), and on the characters page it made a second character
@@ -132,15 +133,22 @@ def test_the_referees_controls_keep_the_focus_and_take_one_press_at_a_time(
     assert web.post(f"/api/bouts/{bid}/rolls", ref, json={"dice": "1d6"}).status_code == 200
     caught_up(page, web, bid, ref)
     expect(focused).to_have_attribute("aria-label", "Copy the commitment")
-    # A fighter's card drawn again after Reveal or Remove: the focus stays on the cards.
+    # A fighter's card drawn again after Reveal or Remove: the focus stays on the cards, and
+    # never on a Remove, which asks nothing (it once went to the Remove where Reveal was, and
+    # after a Remove to the next card's Remove: a second Enter removed a fighter).
+    fighters = len(web.get(f"/api/bouts/{bid}").json()["fighters"])
     page.focus("#fighters button:has-text('Reveal Rask')")
     page.keyboard.press("Enter")
     expect(page.locator("#fighters button:has-text('Reveal Rask')")).to_have_count(0)
-    expect(page.locator("#fighters article[data-name='Rask'] button:focus")).to_have_count(1)
+    expect(page.locator("#fighters article[data-name='Rask'] button:focus")).to_have_text(
+        "New link for Rask"
+    )
     page.focus("#fighters button:has-text('Remove Rask')")
     page.keyboard.press("Enter")
     expect(page.locator("#fighters article[data-name='Rask']")).to_have_count(0)
-    expect(page.locator("#fighters article button:focus")).to_have_count(1)
+    next_card = page.locator("#fighters article button:focus")
+    expect(next_card).to_have_text(re.compile("^New link for "))
+    assert len(web.get(f"/api/bouts/{bid}").json()["fighters"]) == fighters - 1
 
     # Cancel asks first; Escape is no and gives the focus back; once cancelled, the focus is
     # on the next power that applies.

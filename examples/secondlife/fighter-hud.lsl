@@ -320,7 +320,11 @@ chat(string line)
     }
     // An action typed here would be answered to the wearer alone: its roll never said in local
     // chat, signed, as the menu's are (what `referee judge` counts). So actions are the menu's.
+    // The chat grammar reads a verb case-blind and without its leading "!" and "/" ("/7 !attack",
+    // "/7 /act"), so the verb is compared so too ("//roll" is "roll": not an action).
     string first = llToLower(llList2String(llParseString2List(line, [" "], []), 0));
+    while (llGetSubString(first, 0, 0) == "!" || llGetSubString(first, 0, 0) == "/")
+        first = llDeleteSubString(first, 0, 0);
     if (first == "attack" || first == "spirit" || first == "act")
     {
         tell("touch me for your actions: the menu says each roll in local chat, signed; a typed " + first + " would not");
@@ -563,9 +567,10 @@ default
         else if (pending_what == "chat")
         {
             llOwnerSay(body);  // at most 1,024 bytes (the chat endpoint's bound): one message
-            // Only a roll's answer is said aloud as the host: another answer that begins so (a
-            // status line of a bout named "OnlineHost: ...") stays the wearer's.
-            if (llGetSubString(pending_body, 0, 5) == "//roll" && llGetSubString(body, 0, 11) == "OnlineHost: ")
+            // Only a roll's answer is said aloud as the host (a "//roll" in any case, as the grammar
+            // reads it): another answer that begins so (a status line of a bout named
+            // "OnlineHost: ...") stays the wearer's.
+            if (llToLower(llGetSubString(pending_body, 0, 5)) == "//roll" && llGetSubString(body, 0, 11) == "OnlineHost: ")
                 announce("OnlineHost", llGetSubString(body, 12, -1));
         }
     }

@@ -65,7 +65,10 @@ def read_token(environ: Mapping[str, str]) -> str:
 @click.option(
     "--proxy",
     default=None,
-    help="An HTTP proxy to reach Discord through, like http://proxy.example:3128 [default: none]",
+    envvar="REFEREE_DISCORD_PROXY",
+    help="An HTTP proxy to reach Discord through, like http://proxy.example:3128; or "
+    "REFEREE_DISCORD_PROXY (a password on the command line shows in the process list) "
+    "[default: none]",
 )
 @click.option(
     "--pluralkit-api",
@@ -136,7 +139,8 @@ def discord_command(
         discord.GatewayNotFound,
         discord.DiscordServerError,
     ) as err:
-        # the proxy's address is left out: it may carry a user name and password
+        # the proxy's URL is not said: it may carry a user name and password (aiohttp's
+        # message names the proxy's host and port, never its user and password)
         through = " through the proxy" if proxy else ""
         reason = " ".join(str(err).split()) or type(err).__name__
         raise DiscordUnreachable(

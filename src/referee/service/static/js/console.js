@@ -589,7 +589,8 @@ function fighterControls(f) {
   const one = (work) => (ev) => once(ev.currentTarget, work);
   const buttons = [
     el("button", { type: "button", class: "small", title: `A new invite link for ${f.name}; the old one stops working`, onclick: one(() => reissue(f.name)) }, `New link for ${f.name}`),
-    el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`)) }, `Remove ${f.name}`),
+    // Remove asks nothing: never where the focus is handed after another press (focus.js)
+    el("button", { type: "button", class: "small", dataset: { noFocus: "" }, onclick: one(() => attempt(() => state.bout.delete(`/fighters/${encodeURIComponent(f.name)}`), `${f.name} removed.`)) }, `Remove ${f.name}`),
   ];
   if (f.hidden && f.hidden.length) {
     buttons.push(el("button", { type: "button", class: "small", onclick: one(() => attempt(() => state.bout.post(`/fighters/${encodeURIComponent(f.name)}/reveal`, {}), `${f.name}'s hidden stats revealed.`)) }, `Reveal ${f.name}`));
