@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 import click
 
@@ -139,10 +140,17 @@ def discord_command(
         discord.GatewayNotFound,
         discord.DiscordServerError,
     ) as err:
-        # the proxy's URL is not said: it may carry a user name and password (aiohttp's
-        # message names the proxy's host and port, never its user and password)
+        # the proxy's URL is not said: it may carry a user name and password. A proxy's
+        # answer is said by its status (aiohttp's text of it holds the whole URL); any other
+        # error's text has the user and password taken out (it names the proxy's host)
         through = " through the proxy" if proxy else ""
-        reason = " ".join(str(err).split()) or type(err).__name__
+        if isinstance(err, aiohttp.ClientResponseError):
+            reason = f"{err.status} {err.message}"
+        else:
+            reason = " ".join(str(err).split()) or type(err).__name__
+        userinfo = urlsplit(proxy).netloc.rpartition("@")[0] if proxy else ""
+        if userinfo:
+            reason = reason.replace(f"{userinfo}@", "")
         raise DiscordUnreachable(
             f"cannot reach Discord{through}: {reason}; check the network and try again"
         ) from None
