@@ -44,8 +44,14 @@ def export(tmp_path: Path) -> Path:
             "error: cannot write the output: No space left on device\n",
         ),
         (BrokenPipeError(32, "Broken pipe"), 4, "error: cannot write the output: Broken pipe\n"),
+        (
+            OSError(2, "No such file or directory"),
+            3,
+            "error: internal error (FileNotFoundError: [Errno 2] No such file or directory); "
+            "this is a bug in referee, please report it with the command that gave it\n",
+        ),
     ],
-    ids=["bug", "interrupted", "disk-full", "closed-pipe"],
+    ids=["bug", "interrupted", "disk-full", "closed-pipe", "not-a-write"],
 )
 def test_verify_never_says_1_for_what_is_not_a_failed_check(
     monkeypatch: pytest.MonkeyPatch, export: Path, raised: BaseException, code: int, message: str

@@ -10,10 +10,9 @@ from typing import Any
 
 import click
 
+from referee.cli.failures import Words, as_referee_errors
 from referee.errors import (
     FormatFileError,
-    InternalError,
-    Interrupted,
     NotFoundError,
     OutputError,
     RefereeError,
@@ -130,25 +129,16 @@ def judge_command(**given: Any) -> None:
       referee judge channel.log --format-file irc-dicebot.toml
       referee judge discord.txt --key A6EHv_POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg
     """
-    try:
-        _judge(**given)  # the options as click read them, by name
-    except RefereeError:
-        raise
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted: nothing more was judged") from None
-    except OSError as err:  # files read and written are told apart already: this is stdout
-        raise OutputError(f"cannot write the report: {err.strerror or err}") from None
-    except Exception as err:  # a bug: one clear line, never a traceback, never exit status 1
-        raise InternalError(_bug(err)) from None
+    as_referee_errors(lambda: _judge(**given), JUDGE_WORDS)  # the options, by name
 
 
-def _bug(err: Exception) -> str:
-    """One line for an error the judge did not expect (a bug in it)."""
-    said = " ".join(str(err).split())[:200]
-    return (
-        f"internal error: the judge failed ({type(err).__name__}: {said}); this is a bug in "
-        "referee, please report it with the log"
-    )
+#: How the judge says what went wrong (`referee.cli.failures`).
+JUDGE_WORDS = Words(
+    output="the report",
+    interrupted="interrupted: nothing more was judged",
+    failed="internal error: the judge failed",
+    report_with="the log",
+)
 
 
 def _judge(
