@@ -23,6 +23,8 @@ from collections.abc import Sequence
 
 from sqlalchemy import Engine, text
 
+from referee.store.engine import advisory_lock
+
 TABLE = "rate_counters"
 #: Takes between two deletions of idle counters (per process).
 PRUNE_EVERY = 1000
@@ -69,19 +71,17 @@ class SharedCounters:
     """GCRA counters in a PostgreSQL table, one UPSERT per request."""
 
     def __init__(self, engine: Engine) -> None:
+        self._made_by = engine  # its table is made in a transaction of its own
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._ready = False
         self._takes = 0
         self._lock = threading.Lock()
 
     def _create(self) -> None:
-        with self._engine.connect() as conn:
+        with self._made_by.begin() as conn:
             # Two processes starting at once would race on the catalog; a lock orders them.
-            conn.execute(text("SELECT pg_advisory_lock(hashtext(:t))"), {"t": TABLE})
-            try:
-                conn.execute(text(_CREATE))
-            finally:
-                conn.execute(text("SELECT pg_advisory_unlock(hashtext(:t))"), {"t": TABLE})
+            advisory_lock(conn, "hashtext(:t)", {"t": TABLE})
+            conn.execute(text(_CREATE))
         self._ready = True
 
     def take(self, cells: Sequence[tuple[str, float, float]], now: float) -> dict[str, float]:

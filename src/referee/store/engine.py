@@ -4,7 +4,8 @@ SQLite: WAL, synchronous=FULL (an acknowledged roll survives a power cut), a bus
 timeout, foreign keys; its write transactions are `referee.store.writers`'s (BEGIN
 IMMEDIATE, so that writers queue instead of failing half-way, and commit together).
 PostgreSQL: the psycopg 3 driver; a pooled connection that sat idle is pinged before use; a
-lock is waited for as long as SQLite's busy timeout (`lock_timeout`).
+row lock is waited for as long as SQLite's busy timeout (`lock_timeout`); an advisory lock
+(`advisory_lock`: the migrations', an idempotency key's) is waited for as long as it is held.
 
 >>> engine_url("bouts.db").startswith("sqlite:///")
 True
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import DatabaseError, DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.pool import StaticPool
 
@@ -153,6 +154,17 @@ def _postgres_settings(dbapi_connection: Any, _record: Any) -> None:
     with dbapi_connection.cursor() as cursor:
         cursor.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     dbapi_connection.commit()
+
+
+def advisory_lock(connection: Connection, key: str, params: dict[str, Any]) -> None:
+    """Take the transaction-level advisory lock `key` (an SQL expression of `params`) on
+    PostgreSQL, waiting for as long as another session holds it: `lock_timeout` is off for that
+    wait only (SET LOCAL), then back at the busy timeout for the rest of the transaction, whose
+    row locks are still waited out as a StorageError. An advisory lock is held by a peer doing
+    its work (migrating, answering the same Idempotency-Key), not by a stuck writer."""
+    connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+    connection.execute(text(f"SELECT pg_advisory_xact_lock({key})"), params)
+    connection.exec_driver_sql(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
 
 def _sqlite_settings(dbapi_connection: Any, _record: Any) -> None:

@@ -1,6 +1,7 @@
 """Migrations: the store's schema (`referee.store.schema.MIGRATIONS`) and a client
 package's own tables (`migrate_part`), each version applied once, in one transaction with its
-record, safe when several processes start at once (PostgreSQL: under an advisory lock).
+record, safe when several processes start at once (PostgreSQL: under an advisory lock,
+waited for however long another process migrates).
 
 >>> from referee.store.engine import make_engine
 >>> engine = make_engine("sqlite://")
@@ -15,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, text
 
 from referee.errors import StorageError
-from referee.store.engine import StorageErrors, is_postgres, safe_url
+from referee.store.engine import StorageErrors, advisory_lock, is_postgres, safe_url
 from referee.store.rows import backfill_character_joins
 from referee.store.schema import MIGRATIONS, SCHEMA_VERSION
 from referee.store.units import write_transaction
@@ -25,7 +26,7 @@ from referee.store.units import write_transaction
 CHARACTER_JOINS_VERSION = 9
 
 #: An arbitrary fixed key for PostgreSQL's advisory lock around migrations.
-_MIGRATION_LOCK = 0x5EFE_EE01
+MIGRATION_LOCK = 0x5EFE_EE01
 
 
 def migrate(engine: Engine) -> int:
@@ -33,7 +34,7 @@ def migrate(engine: Engine) -> int:
     not recorded, in order; safe when several processes start at once."""
     with StorageErrors(engine), write_transaction(engine) as connection:
         if is_postgres(engine):
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            advisory_lock(connection, ":key", {"key": MIGRATION_LOCK})
         connection.exec_driver_sql(
             "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
         )
@@ -74,7 +75,7 @@ def migrate_part(engine: Engine, part: str, migrations: PartMigrations) -> int:
     """
     with StorageErrors(engine), write_transaction(engine) as connection:
         if is_postgres(engine):
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            advisory_lock(connection, ":key", {"key": MIGRATION_LOCK})
         found = connection.execute(
             text("SELECT version FROM schema_parts WHERE part = :part"), {"part": part}
         ).scalar()

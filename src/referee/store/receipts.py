@@ -12,10 +12,10 @@ the unit that wrote what the request did, so a retried request gets the same ans
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert, select, text
+from sqlalchemy import delete, insert, select
 
 from referee.store.core import StoreCore
-from referee.store.engine import is_postgres
+from referee.store.engine import advisory_lock, is_postgres
 from referee.store.schema import RECEIPTS
 from referee.store.units import write_transaction
 
@@ -30,12 +30,12 @@ class Receipts(StoreCore):
         later, or None; an older one is deleted (it has expired). Call it inside a unit.
 
         On PostgreSQL it first takes a transaction lock on the digest, so two requests with the
-        same key wait for each other and the second finds the first one's receipt.
+        same key wait for each other (however long the first takes: no lock timeout) and the
+        second finds the first one's receipt.
         """
         with self._guard(), write_transaction(self._engine) as conn:
             if is_postgres(self._engine):
-                lock = text("SELECT pg_advisory_xact_lock(hashtextextended(:digest, 0))")
-                conn.execute(lock, {"digest": digest})
+                advisory_lock(conn, "hashtextextended(:digest, 0)", {"digest": digest})
             row = conn.execute(
                 select(RECEIPTS.c.request, RECEIPTS.c.answer, RECEIPTS.c.created_at).where(
                     RECEIPTS.c.digest == digest
