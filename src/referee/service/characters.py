@@ -77,10 +77,13 @@ def checked_key(key: object, sent: str = "Authorization: Bearer") -> str:
     return key
 
 
-def known_key(store: Store, key: object) -> str:
-    """`key` when the service made it (401 otherwise)."""
+def known_key(store: Store, key: object, *, lock: bool = False) -> str:
+    """`key` when the service made it (401 otherwise); with `lock`, its row locked for the
+    rest of the unit, so that what the unit reads of its characters (how many, their names)
+    stays true until it commits: two creates or renames under one key queue there."""
     found = checked_key(key)
-    if not store.has_character_key(found):
+    known = store.lock_character_key(found) if lock else store.has_character_key(found)
+    if not known:
         raise AuthError("unknown character key")
     return found
 
@@ -175,7 +178,7 @@ def create(
             key = new_key()
             store.add_character_key(key)
         else:
-            key = known_key(store, key)
+            key = known_key(store, key, lock=True)
             if store.count_characters(key) >= MAX_CHARACTERS:
                 raise LimitError(f"a key holds at most {MAX_CHARACTERS} characters")
             _name_free(store, key, shown)
@@ -215,7 +218,7 @@ def change(
     """The character's next version, in one transaction: what is given replaces what was
     (the sheet whole); the rest is kept."""
     with store.unit():
-        found = known_key(store, key)
+        found = known_key(store, key, lock=name is not None)
         last = store.character(found, character_id)
         stats, hide = checked_sheet(
             last.system,

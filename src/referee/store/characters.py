@@ -101,6 +101,19 @@ class Characters(StoreCore):
             ).first()
         return found is not None
 
+    def lock_character_key(self, key: str) -> bool:
+        """Whether `key` is one this store made, its row locked until the open unit ends
+        (PostgreSQL: SELECT ... FOR UPDATE; SQLite's unit holds the database's write lock
+        already): what the unit then reads of the key's characters no other unit changes
+        before it commits. Outside a unit it is just `has_character_key`."""
+        with self._guard(), self._connect() as conn:
+            found = conn.execute(
+                select(CHARACTER_KEYS.c.key_hash)
+                .where(CHARACTER_KEYS.c.key_hash == token_hash(key))
+                .with_for_update()
+            ).first()
+        return found is not None
+
     def count_characters(self, key: str) -> int:
         """How many characters `key` holds."""
         with self._guard(), self._connect() as conn:
