@@ -34,12 +34,14 @@ class Relay:
 
     def down(self) -> None:
         """Down from now on: the connections open now (kept alive by the caller) close too."""
-        self.up = False
+        with self._lock:
+            self.up = False
         self._cut()
 
     def fail(self, status: int, page: str) -> None:
         """Answer every request from now on with `status` and `page` (open connections close)."""
-        self.failing = (status, page)
+        with self._lock:
+            self.failing = (status, page)
         self._cut()
 
     def _cut(self) -> None:
@@ -64,11 +66,17 @@ class Relay:
                 client, _ = self._server.accept()
             except TimeoutError:
                 continue
-            if not self.up:
+            # what to do with it is decided under the lock that `down` and `fail` take: a
+            # connection taken just before them is in `_open` already, so they cut it too
+            with self._lock:
+                up, failing = self.up, self.failing
+                if up and failing is None:
+                    self._open.add(client)
+            if not up:
                 client.close()
                 continue
-            if self.failing is not None:
-                answer = threading.Thread(target=self._fail, args=(client, *self.failing))
+            if failing is not None:
+                answer = threading.Thread(target=self._fail, args=(client, *failing))
                 answer.daemon = True
                 answer.start()
                 continue
