@@ -234,3 +234,37 @@ def test_a_pause_stops_the_clock_by_the_stores_own_time_stamps() -> None:
         assert [e["payload"]["name"] for e in skipped] == [actor]
 
     play(store, ["Judge", "Tarl", "Pa-Kur"], script)
+
+
+def test_a_voided_turn_comes_back_with_its_clock_from_the_void() -> None:
+    """Through the store's clock: the turn begins at 0 s, its fighter attacks at 100 s (the
+    next turn begins), and the proctor voids the attack at 150 s: the turn is the first
+    fighter's again, and its post time (120 s) runs from the void's own time stamp, so at
+    269 s nothing is skipped and at 271 s it is. Timed from the voided turn event (100 s)
+    or the first turn (0 s) it would have been skipped at 269 s."""
+    clock = StoreClock(datetime(2026, 12, 7, 20, 0, 0, tzinfo=UTC))
+    store = Store.open("sqlite://", clock=clock)
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Voided clock")
+        await h.text("Tarl", "~spar:join 65")
+        await h.text("Pa-Kur", "~spar:join 70")
+        await h.text("Judge", "~spar:clock 120s skip")
+        start = clock.now
+        actor = fighter_to_act(await h.text("Judge", "~spar:begin"))
+        bout = bout_id(store, "Voided clock")
+        clock.wait(100)
+        player = "Tarl" if actor == "Tarl_1_nick" else "Pa-Kur"
+        assert fighter_to_act(await h.text(player, "~spar:attack")) != actor
+        clock.wait(50)
+        assert fighter_to_act(await h.text("Judge", "~spar:void")) == actor
+        await h.bot.clock_tick(start + timedelta(seconds=150 + 119))
+        assert [e["type"] for e in store.events(bout)].count("skipped") == 0
+        began = action_began(store.events(bout), h.bot.desk.service.state(bout))
+        assert began["type"] == "voided"
+        assert parse_at(str(began["at"])) == start + timedelta(seconds=150)
+        await h.bot.clock_tick(start + timedelta(seconds=150 + 121))
+        skipped = [e for e in store.events(bout) if e["type"] == "skipped"]
+        assert [e["payload"]["name"] for e in skipped] == [actor]
+
+    play(store, ["Judge", "Tarl", "Pa-Kur"], script)

@@ -1,27 +1,31 @@
 """A button acts only for the turn it was made for: it carries the spar and the moment the
 fighter to act got the action (the turn, a resume, the outcome that gave a critical's free
-attack), so a double press, a press of an older answer's button after the turn moved on, or of
-a closed spar's button under a new one, is refused to the presser with nothing stored; the
-latest buttons keep working, after a restart too."""
+attack, the void that gave a voided action back), so a double press, a press of an older
+answer's button after the turn moved on or a void, or of a closed spar's button under a new
+one, is refused to the presser with nothing stored, also when two presses are in flight at
+once; the latest buttons keep working, after a restart too."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from referee.discord.desk import Desk
-from referee.discord.presses import press
 from referee.discord.replies import Person, Place
 from referee.errors import ConflictError
 from referee.store import Store
 from tests.discord_harness import Harness, fighter_to_act, play
 from tests.seeds import for_test
+from tests.test_store_write_lock import bout_is_free
 
 EPHEMERAL = 64
 STALE = (
     "error: this button is from an earlier turn (the spar moved on since); nothing changed: "
     "use the buttons of the latest answer"
 )
-NAMES = {"Tarl_1_nick": "Tarl", "Pa-Kur_2_nick": "Pa-Kur"}
+NAMES = {"Tarl_1_nick": "Tarl", "Pa-Kur_2_nick": "Pa-Kur", "Rask_3_nick": "Rask"}
 
 
 def first_button(answer: dict[str, Any]) -> str:
@@ -116,11 +120,11 @@ def test_a_button_made_before_a_restart_works_after_it(tmp_path: Any) -> None:
     bout = desk.bout_of(hall)
     actor = players[str(desk.service.state(bout).current)]
     before = len(store.events(bout))
-    struck = press(desk, hall, actor, custom, [])
+    struck = desk.press(hall, actor, custom, [])
     assert f"{actor.name} attacks " in struck.text and len(store.events(bout)) > before
     after = len(store.events(bout))
     try:
-        press(desk, hall, players["Tarl"], custom, [])
+        desk.press(hall, players["Tarl"], custom, [])
     except ConflictError as err:
         assert f"error: {err.public}" == STALE
     else:
@@ -163,3 +167,87 @@ def test_an_old_spars_end_button_does_not_end_the_next_spar(monkeypatch: Any) ->
         assert "The spar is closed. Server seed: " in ended["content"]
 
     play(store, ["Judge", "Tarl"], script)
+
+
+def test_a_void_makes_every_button_made_before_it_stale() -> None:
+    """The proctor voids an attack: the turn it took comes back with a mark of its own (the
+    void's), so neither the voided turn's buttons nor those the voided attack's answer carried
+    act again (the latter made the fighter to act attack, with the mark the voided turn event
+    left behind); the void's answer's buttons work."""
+    store = Store.open("sqlite://")
+
+    async def script(h: Harness) -> None:
+        await h.text("Judge", "~spar:open msv Three")
+        for name in ("Tarl", "Pa-Kur", "Rask"):
+            await h.text(name, "~spar:join 40")
+        begun = await h.slash("Judge", "begin", group="spar")
+        first = NAMES[str(fighter_to_act(begun["content"]))]
+        struck = await h.press(first, first_button(begun))
+        assert NAMES[str(fighter_to_act(struck["content"]))] != first
+        verb = {"name": "verb", "type": 3, "value": "void"}
+        voided = await h.slash("Judge", "power", verb, group="spar")
+        assert " are voided (undone)" in voided["content"]
+        assert NAMES[str(fighter_to_act(voided["content"]))] == first  # the turn is back
+        before = events(store)
+        for old in (begun, struck):  # the voided turn's button, the voided answer's
+            refused = await h.press(first, first_button(old))
+            assert (refused["content"], refused.get("flags")) == (STALE, EPHEMERAL)
+        assert events(store) == before
+        again = await h.press(first, first_button(voided))
+        assert f"{h.members[first].nick} attacks " in again["content"]
+
+    play(store, ["Judge", "Tarl", "Pa-Kur", "Rask"], script)
+
+
+def test_a_second_press_in_flight_waits_for_the_first_and_is_refused(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proctor plays three NPCs and presses one Attack button twice at once. The second
+    press comes in just after the first has checked the button's turn, before it attacks: it
+    gets in now if nothing holds the bout (a probe from another connection, which does not
+    wait), else after the first is stored. The first reads the turn with the bout locked, so
+    the second waits and is refused; when the check ran before anything locked the bout, the
+    second got in between, attacked, and the first then attacked as the next NPC."""
+    store = Store.open(db_url)
+    hall, judge = Place(100, 7, "hall"), Person(1, "Judge")
+    desk = Desk(store, entropy=for_test())
+    desk.open(hall, judge, "msv Three NPCs")
+    for name in ("Orc", "Goblin", "Troll"):
+        desk.npc(hall, judge, f"{name} cs=40")
+    begun = desk.begin(hall, judge)
+    bout = desk.bout_of(hall)
+    state = desk.service.state(bout)
+    assert state.turn is not None and begun.mark is not None
+    after = state.order[(state.turn + 1) % len(state.order)]  # the NPC to act next
+    target = next(b.target for b in begun.buttons if b.action == "attack" and b.target != after)
+    button = f"referee:@{begun.mark}:attack:{target}"
+    before = len(store.events(bout))
+    pressed: list[str] = []  # the presses that reached their attack
+    later: list[Callable[[], Any]] = []
+    refused: list[str] = []
+
+    def second() -> None:
+        try:
+            desk.press(hall, judge, button, [])
+        except ConflictError as err:
+            refused.append(f"error: {err.public}")
+
+    attack = Desk.attack
+
+    def in_flight(self: Desk, *args: Any, **kwargs: Any) -> Any:
+        pressed.append(button)
+        if len(pressed) == 1:  # the first press, checked, about to attack
+            if bout_is_free(db_url, bout):
+                second()
+            else:
+                later.append(second)
+        return attack(self, *args, **kwargs)
+
+    monkeypatch.setattr(Desk, "attack", in_flight)
+    first = desk.press(hall, judge, button, [])
+    for waited in later:
+        waited()
+    assert refused == [STALE]
+    assert f"{state.current} attacks {target}" in first.text
+    acted = [e for e in store.events(bout)[before:] if e["type"] == "action"]
+    assert [(e["actor"], e["payload"]["kind"]) for e in acted] == [(state.current, "attack")]

@@ -6,12 +6,14 @@ counted in libpq's trace of the connection."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import event
 
@@ -100,6 +102,60 @@ def test_a_lock_kept_for_the_next_append_is_not_reused_after_the_row_changed(
             store.reveal_seed(bout)
             service.act(bout, caller, actor, "attack", {"target": target})
         assert not [r for r in service.records(bout) if r["type"] == "outcome"]
+
+
+def bout_is_free(url: str, bout: str) -> bool:
+    """Whether another connection could take the bout for a write right now, asked without
+    waiting: PostgreSQL's row lock with NOWAIT, SQLite's write lock with no busy timeout."""
+    if url.startswith("postgresql"):
+        with psycopg.connect(url) as conn:
+            try:
+                conn.execute("SELECT id FROM bouts WHERE id = %s FOR UPDATE NOWAIT", (bout,))
+            except psycopg.errors.LockNotAvailable:
+                return False
+            conn.rollback()
+            return True
+    probe = sqlite3.connect(url, timeout=0, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError:
+        return False
+    else:
+        probe.execute("ROLLBACK")
+        return True
+    finally:
+        probe.close()
+
+
+def test_a_bout_is_held_without_a_token(db_url: str) -> None:
+    """`RefereeService.hold` (`Store.hold_bout`), the lock of a writer that holds no token (a
+    bot's button, which checks its turn before it acts): in a unit the bout is held, so no
+    other connection can take it, and the unit's next append is stored on it; no bout: 404;
+    outside a unit nothing is held (there is nothing to hold it for)."""
+    with Store.open(db_url) as store:
+        service = RefereeService(store)
+        bout, _ = _spar(service)
+        service.hold(bout)
+        service.hold("nothing")
+        assert bout_is_free(db_url, bout)
+        with service.unit(), pytest.raises(NotFoundError):
+            service.hold("nothing")
+        actor = _turn(service, bout)
+        with service.unit():
+            service.hold(bout)
+            assert not bout_is_free(db_url, bout)
+            service.act(
+                bout,
+                Caller(Role.REFEREE),
+                actor,
+                "attack",
+                {"target": "B" if actor == "A" else "A"},
+            )
+        assert bout_is_free(db_url, bout)
+        records = service.records(bout)
+        assert verify_chain(records) == []
+        assert [r["actor"] for r in records if r["type"] == "action"][-1] == actor
+        assert len([r for r in records if r["type"] == "outcome"]) == 1
 
 
 def test_the_lock_of_a_unit_that_failed_is_forgotten(db_url: str) -> None:

@@ -34,7 +34,7 @@ from referee.discord.messages import (
     send,
     without_mentions,
 )
-from referee.discord.presses import BUTTON_PREFIX, press
+from referee.discord.presses import BUTTON_PREFIX
 from referee.discord.proxies import ProxyDoor, register_proxies
 from referee.discord.replies import Button, Person, Place, Reply
 from referee.discord.slash import register_slash, respond
@@ -193,7 +193,7 @@ class RefereeBot(commands.Bot):
             return
         values = [str(v) for v in data.get("values") or []]
         where, who = place(interaction.channel, interaction.guild), asker(interaction)
-        await respond(interaction, lambda: press(self.desk, where, who, custom, values))
+        await respond(interaction, lambda: self.desk.press(where, who, custom, values))
 
 
 #: The commands whose arguments can be told from role-play by their form alone: dice (in any

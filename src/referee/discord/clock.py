@@ -3,9 +3,10 @@
 `~spar:clock 2m` nudges; `~spar:clock 2m skip` skips the turn when the time is up (a `skipped`
 event in the ledger, by the referee); `~spar:clock off` stops it. The time runs from the
 ledger's own time stamp of the moment the fighter to act got their action (`action_began`: the
-turn, a resume after a pause, the outcome that gave a critical's free attack), so a restart
-keeps the clock where it was and a pause stops it. The skip is guarded: it names the turn it
-timed, and the service refuses it if the turn moved in between (`referee.bout.commands.Skip`).
+turn, a resume after a pause, the outcome that gave a critical's free attack, the void that gave
+a voided turn back, whose clock starts again), so a restart keeps the clock where it was and a
+pause stops it. The skip is guarded: it names the turn it timed, and the service refuses it if
+the turn moved in between (`referee.bout.commands.Skip`).
 """
 
 from __future__ import annotations

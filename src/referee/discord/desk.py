@@ -22,6 +22,7 @@ from referee.discord.desk_base import REF as REF  # the names callers import fro
 from referee.discord.desk_base import head_line as head_line
 from referee.discord.desk_base import pairs as pairs
 from referee.discord.desk_rolls import Rolls
+from referee.discord.presses import press
 from referee.discord.replies import Person, Place, Reply
 from referee.errors import (
     ConflictError,
@@ -77,6 +78,12 @@ class Desk(Rolls):
     one transaction (`_units`). Its parts, one module each: `desk_rolls`, `desk_spars`,
     `desk_ledgers` over `desk_base`; the proctor's powers are here.
     """
+
+    def press(self, place: Place, who: Person, custom_id: str, values: Sequence[str]) -> Reply:
+        """A button pressed or a menu's choice made (`referee.discord.presses.press`), one
+        command of the channel: its turn is checked with the bout locked, in the unit its
+        action is taken in."""
+        return press(self, place, who, custom_id, values)
 
     # -- proctor powers ------------------------------------------------------------------
 

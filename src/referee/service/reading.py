@@ -80,6 +80,14 @@ class BoutReader:
             return ANONYMOUS
         return caller_of(bout_id, self.store.lock_bout(bout_id, token))
 
+    def hold(self, bout_id: str) -> None:
+        """Lock the bout for the rest of the open unit (`Store.hold_bout`), for a client that
+        checks what it read of the bout before it writes (a bot's button, which carries the
+        turn it was made for): read after the lock, the bout cannot move until the unit ends,
+        so the check still holds when the write is made. 404 when there is no such bout;
+        outside a unit it does nothing."""
+        self.store.hold_bout(bout_id)
+
     def records(self, bout_id: str, after_seq: int = -1) -> list[Record]:
         """The bout's ledger events after `after_seq` (as stored: hidden stats inside)."""
         return self.store.events(bout_id, after_seq)

@@ -19,9 +19,9 @@ from referee.ledger import Event
 from referee.store.core import StoreCore
 from referee.store.raw import Statement
 from referee.store.records import Role, TokenRecord, token_hash
-from referee.store.rows import bout_row, bout_seed_token, event_of, events_after, seed_of
+from referee.store.rows import Row, bout_row, bout_seed_token, event_of, events_after, seed_of
 from referee.store.schema import TOKENS
-from referee.store.units import Held, current, write_transaction
+from referee.store.units import Held, Unit, current, write_transaction
 
 #: The shortest token the store grants.
 MIN_TOKEN_LENGTH = 16
@@ -116,14 +116,39 @@ class Tokens(StoreCore):
         unit = current(self._engine)  # its connection: `write_transaction` would be it
         if not isinstance(token, str) or unit is None:
             return self.lookup_token(token)
+        row = self._hold(unit, bout_id, token_hash(token))
+        if row is None:
+            return self.lookup_token(token)
+        if row.token_role is None:
+            return None
+        return TokenRecord(row.token_bout, role_of(row.token_role), row.token_fighter)
+
+    def hold_bout(self, bout_id: str) -> None:
+        """Lock the bout for a write of the open unit, as `lock_bout` does, for a writer that
+        holds no token (a bot that speaks for its members itself): whatever the unit reads of
+        the bout from here on is what its next append extends, so a check made on that read
+        (a Discord button's turn) still holds when the write is made. NotFoundError when
+        there is no such bout; outside a unit there is nothing to hold the lock for, and
+        nothing is done.
+        """
+        unit = current(self._engine)
+        if unit is None:
+            return
+        if self._hold(unit, bout_id, "") is None:  # "": no token's hash, none is read
+            with self._guard():  # (see `bout_and_seed`: asked again, or NotFoundError)
+                bout_row(unit.connection, bout_id, lock=True)
+
+    def _hold(self, unit: Unit, bout_id: str, digest: str) -> Row | None:
+        """The bout's row with its current seed and what the token of SHA-256 `digest`
+        grants, locked for the open unit's next append and kept on it with the bout's events
+        (`Unit.held`); None when the bout was not found."""
         conn = unit.connection
         known = self._known.get(bout_id)
         after = known[-1]["seq"] - 1 if known else -1
-        digest = token_hash(token)
         with self._guard():
             row, rows = bout_seed_token(conn, bout_id, digest, after)
             if row is None:
-                return self.lookup_token(token)
+                return None
             events: list[Event] | None = None
             if known:
                 fresh = events_after(rows, known[-1]["seq"], known[-1]["hash"])
@@ -138,9 +163,7 @@ class Tokens(StoreCore):
                 self._remember(bout_id, events)
                 events = list(events)
             unit.held = Held(bout_id, row, seed_of(row), events)
-        if row.token_role is None:
-            return None
-        return TokenRecord(row.token_bout, role_of(row.token_role), row.token_fighter)
+        return row
 
 
 def insert_token(
