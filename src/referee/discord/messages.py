@@ -113,10 +113,20 @@ def refusal(reason: str) -> str:
     text = shown(f"error: {reason}")
     if len(text) <= MAX_MESSAGE:
         return text
-    cut = text[: MAX_MESSAGE - 1]
-    # an escape cut in half would escape the ellipsis: drop the `\` left without its letter
-    escapes = len(cut) - len(cut.rstrip("\\"))
-    return (cut[:-1] if escapes % 2 else cut) + "…"
+    # an escape cut in half would escape the ellipsis: the cut leaves out a lone `\`
+    return cut_between_escapes(text, MAX_MESSAGE - 1) + "…"
+
+
+def cut_between_escapes(text: str, size: int) -> str:
+    """The first `size` characters of `text` (escaped markdown), one fewer when the last of them
+    is an escape's `\\` whose letter is past the cut (a run of an odd number of `\\`).
+
+    >>> cut_between_escapes("ab\\\\*c", 3), cut_between_escapes("ab\\\\*c", 4)
+    ('ab', 'ab\\\\*')
+    """
+    piece = text[:size]
+    lone = (len(piece) - len(piece.rstrip("\\"))) % 2
+    return piece[:-1] if lone else piece
 
 
 def escape_markdown(text: str) -> str:
@@ -153,9 +163,7 @@ def chunks(text: str, size: int = MAX_MESSAGE) -> list[str]:
     current = ""
     for line in text.split("\n"):
         while len(line) > size:
-            piece = line[:size]
-            if (len(piece) - len(piece.rstrip("\\"))) % 2:  # a `\\` whose letter is past the cut
-                piece = piece[:-1]
+            piece = cut_between_escapes(line, size)
             out.append(piece)
             line = line[len(piece) :]
         if current and len(current) + 1 + len(line) > size:

@@ -48,11 +48,7 @@ class Tokens(StoreCore):
         """Hand the bout to another referee: `token` becomes its only referee token."""
         with self._guard(), write_transaction(self._engine) as conn:
             bout_row(conn, bout_id, lock=True)
-            conn.execute(
-                delete(TOKENS).where(
-                    TOKENS.c.bout_id == bout_id, TOKENS.c.role == Role.REFEREE.value
-                )
-            )
+            _delete_referee_tokens(conn, bout_id)
             insert_token(conn, bout_id, token, Role.REFEREE, None)
         return TokenRecord(bout_id, Role.REFEREE, None)
 
@@ -75,12 +71,7 @@ class Tokens(StoreCore):
         were revoked (0: another write revoked it first)."""
         with self._guard(), write_transaction(self._engine) as conn:
             bout_row(conn, bout_id, lock=True)
-            gone = conn.execute(
-                delete(TOKENS).where(
-                    TOKENS.c.bout_id == bout_id, TOKENS.c.role == Role.REFEREE.value
-                )
-            )
-        return int(gone.rowcount or 0)
+            return _delete_referee_tokens(conn, bout_id)
 
     def revoke_fighter_tokens(self, bout_id: str, fighter: str) -> int:
         """Revoke every token of the fighter `fighter` (it quit or was removed); how many."""
@@ -200,3 +191,11 @@ def role_named(role: Role | str) -> Role:
         return role if isinstance(role, Role) else Role(role)
     except ValueError:
         raise RuleError(f"role {role!r} is not one of referee, fighter") from None
+
+
+def _delete_referee_tokens(conn: Connection, bout_id: str) -> int:
+    """Delete the bout's referee tokens (a hand-over, the next fight); how many there were."""
+    gone = conn.execute(
+        delete(TOKENS).where(TOKENS.c.bout_id == bout_id, TOKENS.c.role == Role.REFEREE.value)
+    )
+    return int(gone.rowcount or 0)
