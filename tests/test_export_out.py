@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +78,32 @@ def test_an_export_that_cannot_take_its_place_leaves_nothing_behind(
     os.makedirs(target)
     result = CliRunner().invoke(cli, ["export", "b1", "--db", db, "--out", str(target)])
     assert (result.exit_code, result.stdout, result.stderr) == (
-        2,
+        4,  # an answer that cannot be written, as a closed pipe or a full disk
         "",
         f"error: cannot write {str(target)!r}: Is a directory\n",
     )
-    assert os.listdir(target.parent) == ["taken"]  # no `.export-...` file of its own left
+    assert os.listdir(target.parent) == ["taken"]
+
+
+def test_a_write_that_fails_halfway_leaves_the_older_file_and_nothing_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """`write_whole` (export --out, judge --html) writes beside the target and renames: an
+    answer that fails halfway (here its second part) leaves the older file as it was and no
+    file of its own behind."""
+    from referee.cli.files import write_whole
+
+    target = tmp_path / "verdict.html"
+    target.write_text("the older page", encoding="utf-8")
+
+    def parts() -> Iterator[str]:
+        yield "<!doctype html>"
+        raise RuntimeError("the judge failed halfway")
+
+    with pytest.raises(RuntimeError, match="halfway"):
+        write_whole(str(target), parts())
+    assert os.listdir(tmp_path) == ["verdict.html"]
+    assert target.read_text(encoding="utf-8") == "the older page"
+    write_whole(str(target), iter(["<p>", "new"]))
+    assert os.listdir(tmp_path) == ["verdict.html"]
+    assert target.read_text(encoding="utf-8") == "<p>new"

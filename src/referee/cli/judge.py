@@ -11,10 +11,10 @@ from typing import Any
 import click
 
 from referee.cli.failures import Words, as_referee_errors
+from referee.cli.files import write_whole
 from referee.errors import (
     FormatFileError,
     NotFoundError,
-    OutputError,
     RefereeError,
     VerificationError,
 )
@@ -178,7 +178,7 @@ def _judge(
     if html_path:
         from referee.transcripts.html_report import html_parts
 
-        _write(html_path, html_parts(case, f"Judged spar: {os.path.basename(log)}"))
+        write_whole(html_path, html_parts(case, f"Judged spar: {os.path.basename(log)}"))
     if as_json:
         from referee.transcripts.json_report import json_parts
 
@@ -235,31 +235,6 @@ def judge_alone() -> click.Group:
 
 def _described(anomaly: Anomaly) -> str:
     return f"line {anomaly.line}: {anomaly.kind.value}: {anomaly.reason}"
-
-
-def _write(path: str, parts: Iterable[str]) -> None:
-    """The page at `path`, whole or not at all: written a part at a time into a file beside
-    it, which then takes its name (a judge that fails halfway leaves no half page, and an
-    older page there as it was). A path that is no regular file (`/dev/stdout`) is written
-    as it is."""
-    try:
-        if os.path.exists(path) and not os.path.isfile(path):
-            with open(path, "w", encoding="utf-8") as handle:
-                for part in parts:
-                    handle.write(part)
-            return
-        partial = f"{path}.{os.getpid()}.partial"
-        try:
-            with open(partial, "x", encoding="utf-8") as handle:
-                for part in parts:  # each written and let go before the next is made
-                    handle.write(part)
-            os.replace(partial, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.remove(partial)
-            raise
-    except OSError as err:  # the report is not written: 4, as for a closed pipe or full disk
-        raise OutputError(f"cannot write {path!r}: {err.strerror or err}") from None
 
 
 def _not_an_input(path: str, inputs: Iterable[str | None]) -> None:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import click
 
 from referee.bout.replay import check_export
+from referee.cli.files import write_whole
 from referee.cli.ledger_expect import (
     bout_given,
     checked_line,
@@ -275,7 +272,7 @@ def export(
     if out is None:
         click.echo(text, nl=False)
         return
-    _write_atomically(Path(out), text)
+    write_whole(out, [text])
     click.echo(f"exported bout {bout_id!r}: {len(doc['events'])} events to {out}")
 
 
@@ -284,26 +281,3 @@ NOT_CLOSED = (
     "bout {bout!r} is not closed: nobody can verify it before the referee closes it "
     "(referee verify --partial checks it up to now)"
 )
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """The export at `path`, whole or not at all: written into a file beside it, which then
-    takes its name (a failure leaves no half export, an older one there as it was, and no file
-    of its own behind). A path that is no regular file (`/dev/stdout`, a pipe) is written as it
-    is: replacing it would put a file where the device or the pipe was."""
-    try:
-        if path.exists() and not path.is_file():
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            return
-        fd, temp = tempfile.mkstemp(prefix=".export-", dir=path.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.remove(temp)
-            raise
-    except OSError as err:
-        raise NotFoundError(f"cannot write {str(path)!r}: {err.strerror or err}") from None
