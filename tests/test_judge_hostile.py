@@ -55,14 +55,20 @@ def test_the_cut_roll_test_says_what_the_backtracking_one_said(line: str) -> Non
     assert (ROLL_CUT.search(line) is None) is (_BACKTRACKING_ROLL_CUT.search(line) is None)
 
 
+def anomalies_after(long: str) -> list[tuple[int, str]]:
+    """The anomalies of the spar's head, the long line `long`, then a host line typed by a
+    speaker (line 5, forged): the judge gets through the long line and on to the next."""
+    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
+    case = judge_log(f"{HEAD}{long}\n{typed}\n")
+    return [(a.line, a.kind.value) for a in case.verdict.anomalies]
+
+
 def test_a_long_line_of_rolled_words_is_judged_not_for_hours() -> None:
     """A line of 4 MB saying `rolled` 150,000 times (a player's paste) took the judge minutes
     (16 MiB of it: hours, in the service too), trying every `rolled` against the rest of the
     line; now one pass. (A line that long is only text: no chat message is.)"""
     long = "Bosk: " + "rolled 1 100-sided die: 4 " * 150_000
-    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
-    case = judge_log(f"{HEAD}{long}\n{typed}\n")
-    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
+    assert anomalies_after(long) == [(5, "forged")]
 
 
 #: The old test for an announcement cut between fighters (quadratic in the skills of a
@@ -99,9 +105,7 @@ def test_a_long_line_of_skills_is_judged_not_for_hours() -> None:
     """A line of 2.4 MB saying `(CS 65)` 300,000 times took the judge minutes (16 MiB of
     it: hours), trying each skill against the rest of the line and the next one."""
     long = "Bosk: " + "(CS 65) " * 300_000
-    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
-    case = judge_log(f"{HEAD}{long}\n{typed}\n")
-    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
+    assert anomalies_after(long) == [(5, "forged")]
 
 
 def test_a_long_run_of_blanks_after_a_bracket_is_judged_not_for_hours() -> None:
@@ -109,9 +113,7 @@ def test_a_long_run_of_blanks_after_a_bracket_is_judged_not_for_hours() -> None:
     end split the run between its two blank runs every way (the time in the square of the
     run: a 16 MiB line, days); the blanks are now one run, tried once."""
     long = "Bosk: A (CS 65) (" + " " * 1_000_000 + "x"
-    typed = "Bosk: OnlineHost: Tarl rolled 1 100-sided die: 99"
-    case = judge_log(f"{HEAD}{long}\n{typed}\n")
-    assert [(a.line, a.kind.value) for a in case.verdict.anomalies] == [(5, "forged")]
+    assert anomalies_after(long) == [(5, "forged")]
 
 
 def _cli(*args: str) -> Any:
