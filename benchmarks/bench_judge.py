@@ -156,13 +156,18 @@ def main() -> None:
 
 def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Seconds one run of `command` takes, start-up included (its output thrown away): on the
-    wall clock, and in the CPU time of its process (which other work moves less)."""
+    wall clock, and in the CPU time of its process (which other work moves less). A run that
+    fails (an exit status other than 0 or 1, the judge's two verdicts) stops the benchmark:
+    its time would be of no judge."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
+    done = subprocess.run(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=env
     )
     wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: the log has anomalies; anything else is no judge
+        error = done.stderr.decode(errors="replace").strip()
+        raise SystemExit(f"{' '.join(command[-4:])}: exit {done.returncode}: {error}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return wall, cpu

@@ -92,7 +92,7 @@ def test_html_is_one_self_contained_page(tmp_path: Path) -> None:
     assert page.index("Verdict: Tarl wins") < page.index("<svg") < page.index("The log")
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)
     assert "<script" not in page and "<link" not in page
-    assert page.count("<tr class=anomaly id=l") == 2
+    assert page.count("<li class=anomaly id=l") == 2
     assert '<polyline fill="none" stroke="#1f5fbf"' in page
     assert "Pa-Kur: 0 dealt" in page and "Tarl: 16 dealt" in page
 

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
-from html import escape
+from html import escape, unescape
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from referee.sentences import order_text
+from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import Judgement, Use, judge_log
-from referee.transcripts.html_report import html_page, html_parts
+from referee.transcripts.html_report import HEIGHT, MARGIN, POINTS, WIDTH, html_page, html_parts
 from referee.transcripts.json_report import json_parts, json_text
 from referee.transcripts.render import (
     fighters_line,
@@ -177,19 +181,19 @@ def reference_text(case: Judgement) -> str:
     return "\n".join(out)
 
 
-def reference_rows(case: Judgement) -> str:
+def reference_items(case: Judgement) -> str:
     notes = reference_notes(case)
     bad = {a.line for a in case.verdict.anomalies}
-    rows = []
+    items = []
     for line in case.lines:
-        kind = "anomaly" if line.number in bad else "roll" if line.is_roll else "line"
-        rows.append(
-            f"<tr class={kind} id=l{line.number}><td>{line.number}<td>{escape(line.text)}</tr>"
-        )
+        kind = "anomaly" if line.number in bad else "roll" if line.is_roll else ""
+        start = f"<li class={kind} id=l{line.number}>" if kind else f"<li id=l{line.number}>"
+        said = [escape(line.text, quote=False)]
         for note in notes.get(line.number, []):
             cls = "bad" if note.startswith("!") else "note"
-            rows.append(f"<tr class={cls}><td><td>{escape(note)}</tr>")
-    return "\n".join(rows)
+            said.append(f"<p class={cls}>{escape(note, quote=False)}")
+        items.append(start + "".join(said))
+    return "\n".join(items)
 
 
 def reference_anomaly_list(case: Judgement) -> str:
@@ -217,9 +221,9 @@ def test_json_is_exactly_the_verdicts_document_indented(case: Judgement) -> None
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_the_page_shows_every_line_and_note_in_its_row(case: Judgement) -> None:
+def test_the_page_shows_every_line_and_its_notes_in_its_item(case: Judgement) -> None:
     page = html_page(case, "Judged <spar>")
-    assert f"<table>{reference_rows(case)}</table>" in page
+    assert f">{reference_items(case)}</ol>" in page
     assert f"<h2>Anomalies</h2>{reference_anomaly_list(case)}<h2>" in page
 
 
@@ -244,7 +248,7 @@ def test_the_pages_anomalies_are_one_item_for_each_reason_linked_to_every_line()
     )
     assert f'<ul class="anomalies">{bosk}{typed}</ul>' in page
     for line in (2, 4, 5, 6):  # each link's target is its line's row
-        assert f"<tr class=anomaly id=l{line}><td>{line}<td>" in page
+        assert f"<li class=anomaly id=l{line}>" in page
 
 
 def test_a_verdict_with_no_roll_and_no_anomaly_is_indented_alike() -> None:
@@ -268,3 +272,75 @@ def test_the_writers_parts_of_any_size_join_to_the_same_report(case: Judgement) 
         assert all(part.endswith("\n") for part in text[:-1])
         assert "".join(json_parts(case.verdict, size)) == expected
         assert "".join(html_parts(case, "Judged <spar>", size)) == page
+
+
+def exact_totals(case: Judgement) -> dict[str, list[int]]:
+    """Each fighter's damage dealt after each counted attack (0 first), from its `Reading`s."""
+    totals = {f.name: [0] for f in case.verdict.fighters}
+    for reading in case.verdict.rolls:
+        if reading.use in (Use.ATTACK, Use.FREE_ATTACK):
+            for name, line in totals.items():
+                line.append(line[-1] + (reading.damage if reading.name == name else 0))
+    return totals
+
+
+def chart_lines(page: str) -> dict[str, list[tuple[float, float]]]:
+    """Each fighter's drawn points, read back from the page's SVG."""
+    drawn = re.findall(r'<polyline [^>]*points="([^"]*)"><title>([^<]*)</title>', page)
+    return {
+        unescape(name): [(float(x), float(y)) for x, y in (p.split(",") for p in points.split())]
+        for points, name in drawn
+    }
+
+
+def step_points(xs: list[float], heights: list[float]) -> list[tuple[float, float]]:
+    """A step line through every total: across at the height before, then up."""
+    points = [(xs[0], heights[0])]
+    for x, before, after in zip(xs[1:], heights, heights[1:], strict=False):
+        points += [(x, before), (x, after)]
+    return points
+
+
+def chart_scale(case: Judgement) -> tuple[Callable[[float], float], Callable[[float], float]]:
+    totals = exact_totals(case)
+    steps = max(1, case.verdict.attacks)
+    top = max([case.verdict.threshold, *(t[-1] for t in totals.values())])
+    return (
+        lambda i: round(MARGIN + (WIDTH - 2 * MARGIN) * i / steps, 1),
+        lambda v: round(HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN) * v / top, 1),
+    )
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_chart_steps_through_every_attack_of_a_spar(case: Judgement) -> None:
+    x, y = chart_scale(case)
+    totals = exact_totals(case)
+    assert chart_lines(html_page(case)) == {
+        name: step_points([x(i) for i in range(len(line))], [y(v) for v in line])
+        for name, line in totals.items()
+    }
+
+
+def test_a_long_spars_chart_is_the_exact_one_to_a_tenth_of_a_unit() -> None:
+    """More attacks than tenths of a unit across: each line goes through the totals after the
+    attack nearest each tenth, so no point is more than a tenth from the exact step line."""
+    rng = random.Random(7)
+    lines = ["Judge: Spar between A (CS 1) and B (CS 1)"]
+    lines += [
+        f"OnlineHost: {'AB'[n % 2]} rolled 1 100-sided die: {rng.randint(1, 100)}"
+        for n in range(3 * POINTS)
+    ]
+    case = judge_log("\n".join(lines), rules=rules_from_mapping({"defeat_threshold": 100}))
+    assert case.verdict.attacks > POINTS and case.verdict.winner is None
+    x, y = chart_scale(case)
+    drawn = chart_lines(html_page(case))
+    for name, totals in exact_totals(case).items():
+        points = drawn[name]
+        assert len(points) == 2 * POINTS + 1
+        assert points[0] == (x(0), y(0)) and points[-1] == (x(len(totals) - 1), y(totals[-1]))
+        xs = [px for px, _ in points[::2]]
+        assert all(0 < b - a <= 0.11 for a, b in pairwise(xs))  # a tenth apart (rounded)
+        # each point a total the line reaches, at an attack less than a tenth of a unit away
+        at = {(x(i), y(v)) for i, v in enumerate(totals)}
+        for px, py in points:
+            assert any((round(px + d / 10, 1), py) in at for d in (-1, 0, 1)), (px, py)

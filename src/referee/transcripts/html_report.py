@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from html import escape
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import eq, mul
 
 from referee.sentences import order_text
@@ -32,14 +32,20 @@ _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1b1b1b}
 h1{font-size:1.3rem;margin:.2rem 0}.verdict{font-size:1.1rem;font-weight:600;padding:.6rem .8rem;
 border-radius:6px;background:#eef4ee;border:1px solid #7aa77a}.verdict.bad{background:#fbeeee;
-border-color:#c0392b}table{border-collapse:collapse;width:100%;table-layout:fixed;
-font:13px/1.4 ui-monospace,monospace}
-td{padding:.1rem .4rem;vertical-align:top;white-space:pre-wrap;word-break:break-word}
-td:first-child{color:#666;text-align:right;width:3.5rem}tr.anomaly,tr.bad{background:#fde2e0}
-tr.roll td+td{font-weight:600}tr.note td+td{color:#145214}tr.bad td+td{color:#a0241b;
-font-weight:600}ul.anomalies li{margin:.15rem 0}
-svg{max-width:100%;height:auto;border:1px solid #ddd}
+border-color:#c0392b}ol.log{font:13px/1.4 ui-monospace,monospace;margin:0}
+ol.log li{padding:.1rem .4rem;white-space:pre-wrap;word-break:break-word}
+ol.log li::marker{color:#666}li.anomaly{background:#fde2e0}li.roll{font-weight:600}
+ol.log p{margin:0;font-weight:400}p.note{color:#145214}p.bad{color:#a0241b;font-weight:600}
+ul.anomalies li{margin:.15rem 0}svg{max-width:100%;height:auto;border:1px solid #ddd}
 """
+
+
+#: The most points a fighter's line goes through after its first: one for each tenth of a unit
+#: across the chart, the precision its coordinates are written at. A longer spar's line goes
+#: through the totals after the attacks nearest each tenth, and climbs the steps between two
+#: of them in one: they are closer to each other than a tenth of a unit (0.1 pixel on a chart
+#: shown at its own size), and a total never falls.
+POINTS = (WIDTH - 2 * MARGIN) * 10
 
 
 def _chart(verdict: Verdict) -> str:
@@ -47,10 +53,9 @@ def _chart(verdict: Verdict) -> str:
     names = [f.name for f in verdict.fighters]
     _, whos, whats = reading_columns(verdict.rolls)  # no `Reading` made
     attacks = (Use.ATTACK, Use.FREE_ATTACK)
-    counted = [
-        (who[0], what[2]) for who, what in zip(whos, whats, strict=True) if what[0] in attacks
-    ]
-    rollers, damages = [r for r, _ in counted], [d for _, d in counted]
+    counts = [what[0] in attacks for what in whats]
+    rollers = [who[0] for who in compress(whos, counts)]
+    damages = [what[2] for what in compress(whats, counts)]
     # each fighter's running total (0 first): the damages of its own attacks, 0 for the others'
     totals: dict[str, list[int]] = {
         name: list(accumulate(map(mul, damages, map(eq, rollers, repeat(name))), initial=0))
@@ -58,6 +63,11 @@ def _chart(verdict: Verdict) -> str:
     }
     steps = max(1, verdict.attacks)
     top = max([verdict.threshold, *(t[-1] for t in totals.values())])
+    # the attacks the lines go through: every one, or the nearest to each tenth of a unit
+    count = len(damages)
+    shown = (
+        range(count + 1) if count <= POINTS else [i * count // POINTS for i in range(POINTS + 1)]
+    )
 
     def x(i: int) -> float:
         return MARGIN + (WIDTH - 2 * MARGIN) * i / steps
@@ -79,19 +89,19 @@ def _chart(verdict: Verdict) -> str:
         f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - 10}" font-size="11" text-anchor="end" '
         f'fill="#555">attack {verdict.attacks}</text>',
     ]
-    xs = list(map("%.1f".__mod__, map(x, range(max(map(len, totals.values()), default=0)))))
-    ys: dict[int, str] = {}  # each total's height, written once
+    xs = [f"{x(i):.1f}" for i in shown]
     for index, name in enumerate(names):
-        for value in {*totals[name]} - ys.keys():
-            ys[value] = f"{y(value):.1f}"
-        heights = list(map(ys.__getitem__, totals[name]))
-        # the first point, then two for each step (across at the height before, then up to
-        # the new one), in one printf-style format, the coordinates given as its values
-        steps_at = zip(xs[1:], heights[:-1], xs[1:], heights[1:], strict=True)
-        points = " ".join(["%s,%s", *repeat("%s,%s %s,%s", len(heights) - 1)]) % (
-            xs[0],
-            heights[0],
-            *chain.from_iterable(steps_at),
+        drawn = [totals[name][i] for i in shown]
+        ys = {v: f"{y(v):.1f}" for v in set(drawn)}  # each total's height, written once
+        heights = list(map(ys.__getitem__, drawn))
+        # the first point, then two for each step: across at the height before, then up to
+        # the new one
+        points = " ".join(
+            [f"{xs[0]},{heights[0]}"]
+            + [
+                f"{x},{before} {x},{after}"
+                for x, before, after in zip(xs[1:], heights[:-1], heights[1:], strict=True)
+            ]
         )
         colour = COLOURS[index % len(COLOURS)]
         parts.append(
@@ -106,45 +116,47 @@ def _chart(verdict: Verdict) -> str:
     return "".join(parts)
 
 
-#: How many of the log's lines the page's table makes at once (some 1 MB of text).
+#: How many of the log's lines the page's list makes at once (some 1 MB of text).
 PART_LINES = 4096
+#: How each line's item starts, by what the line is, up to its number.
+_STARTS = {"line": "<li id=l", "roll": "<li class=roll id=l", "anomaly": "<li class=anomaly id=l"}
 
 
-def _rows(case: Judgement, lines: int) -> Iterator[str]:
-    """The log as table rows, `lines` lines at a time: each line's row (an anomaly's, a
-    roll's or a plain line's: its number, then its text), the judge's notes in rows under it
-    (`note` for a reading, `bad` for an anomaly). Made from the file's own lines, each part's
-    escaped in one pass (an escaped line is the line escaped: escaping keeps line ends), no
-    `LogLine` made; every part but the last ends in a line end. The cells' and rows' end
-    tags are left out where HTML implies them (a row's `</tr>` ends its last cell)."""
+def _note(note: str) -> str:
+    """A note's paragraph in its line's item: a reading's (`note`) or an anomaly's (`bad`)."""
+    return f"<p class={'bad' if note.startswith('!') else 'note'}>{escape(note, quote=False)}"
+
+
+def _items(case: Judgement, lines: int) -> Iterator[str]:
+    """The log as an ordered list, `lines` lines at a time: each line's item (an anomaly's,
+    a roll's or a plain line's; the list numbers it, its id is `l` and its number), its text,
+    then the judge's notes on it, a paragraph each. Made from the file's own lines, each
+    part's escaped in one pass (an escaped line is the line escaped: escaping keeps line
+    ends), no `LogLine` made; every part but the last ends in a line end. The items' and
+    paragraphs' end tags are left out: HTML implies them (the next item ends both)."""
     raw = case.transcript.raw
     count = len(raw)
-    kinds = ["line"] * count
+    starts = [_STARTS["line"]] * count
     for number in case.transcript.rolls.roll_numbers():
-        kinds[number - 1] = "roll"
+        starts[number - 1] = _STARTS["roll"]
     for number in anomaly_columns(case.verdict.anomalies)[0]:
         if 0 < number <= count:
-            kinds[number - 1] = "anomaly"
-    under = [""] * count  # the note rows under each line, as the text report says them
-    rows: dict[str, str] = {}  # each note's row, made once for the notes alike
-    for number, note in notes_in_order(case):
+            starts[number - 1] = _STARTS["anomaly"]
+    under = [""] * count  # the notes on each line, in the order the text report says them
+    for number, note in notes_in_order(case, say=_note):
         if 0 < number <= count:
-            row = rows.get(note)
-            if row is None:
-                cls = "bad" if note.startswith("!") else "note"
-                row = rows[note] = f"\n<tr class={cls}><td><td>{escape(note)}</tr>"
-            under[number - 1] += row
+            under[number - 1] += note
 
-    # each part in one printf-style format: the kinds, numbers, texts and notes its values
+    # each part in one printf-style format: the starts, numbers, texts and notes its values
     def values(start: int, stop: int) -> Iterator[object]:
         said = "\n".join(raw[start:stop])
-        escaped = escape(said)  # lines with nothing to escape are the file's own
+        escaped = escape(said, quote=False)  # lines with nothing to escape are the file's own
         texts = raw[start:stop] if escaped == said else escaped.split("\n")
         numbers = range(start + 1, stop + 1)
-        rows = zip(kinds[start:stop], numbers, numbers, texts, under[start:stop], strict=True)
-        return chain.from_iterable(rows)
+        items = zip(starts[start:stop], numbers, texts, under[start:stop], strict=True)
+        return chain.from_iterable(items)
 
-    yield from printf_parts("<tr class=%s id=l%d><td>%d<td>%s</tr>%s", "\n", count, lines, values)
+    yield from printf_parts("%s%d>%s%s", "\n", count, lines, values)
 
 
 def _anomaly_list(verdict: Verdict) -> str:
@@ -193,6 +205,7 @@ def html_parts(
     notes = "".join(f"<p>Note: {escape(n)}</p>" for n in verdict.notes)
     order = f"<p>{escape(order_text(verdict.order))}</p>" if verdict.order else ""
     state = "bad" if verdict.anomalies else ""
+    digits = len(str(len(case.transcript.raw)))  # the widest line number, room made for it
     yield (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -202,7 +215,7 @@ def html_parts(
         f"<p>{escape(fighters_line(case))}</p>{order}{notes}"
         f"<h2>Damage over the spar</h2>{_chart(verdict)}"
         f"<h2>Anomalies</h2>{anomalies}"
-        "<h2>The log</h2><table>"
+        f"<h2>The log</h2><ol class=log style=padding-left:{digits + 2}ch>"
     )
-    yield from _rows(case, lines)
-    yield "</table></body></html>\n"
+    yield from _items(case, lines)
+    yield "</ol></body></html>\n"

@@ -14,13 +14,13 @@ bout's `export --chat` judged back with the bout's own events).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
-from operator import itemgetter
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain, compress, repeat
 
 from referee.sentences import order_text
 from referee.transcripts.columns import (
     What,
+    Why,
     anomaly_columns,
     identities,
     reading_columns,
@@ -70,37 +70,47 @@ def notes_by_line(case: Judgement) -> dict[int, list[str]]:
 def notes_in_order(
     case: Judgement,
     anomalies: tuple[Sequence[int], Sequence[str]] | None = None,
-    before: str = "",
+    say: Callable[[str], str] = str,
 ) -> Iterator[tuple[int, str]]:
     """What the judge says under the lines, as (line, note): each roll line's reading
     (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines, each
-    note with `before` put before it. Read off the verdict's columns: no `Reading` or
-    `Anomaly` is made, a note is made once for the lines read alike. `anomalies` are the
-    verdict's `anomaly_notes` when made already."""
+    note as `say` puts it (a report's indent before it, a page's row around it). Read off the
+    verdict's columns: no `Reading` or `Anomaly` is made, a note is made and put once for the
+    lines read alike. `anomalies` are the verdict's `anomaly_notes` when made already."""
     lines, _, whats = reading_columns(case.verdict.rolls)
-
-    def reading(what: What) -> str:
-        note = _reading_note(what)
-        return before + note if note else ""
-
-    readings = zip(lines, said_once(identities(whats), whats, reading), strict=True)
-    numbers, said = anomaly_notes(case.verdict) if anomalies is None else anomalies
-    marks = said_once(identities(said), said, lambda note: f"{before}! {note}")
-    return chain(filter(itemgetter(1), readings), zip(numbers, marks, strict=True))
+    anomaly = Use.ANOMALY  # (a member looked up once: each look-up runs the enum's code)
+    noted = [what[0] is not anomaly for what in whats]  # an anomaly's reading: its anomaly
+    whats = list(compress(whats, noted))
+    readings = zip(
+        compress(lines, noted),
+        said_once(identities(whats), whats, lambda what: say(_reading_note(what))),
+        strict=True,
+    )
+    if anomalies is None:
+        numbers, whys = anomaly_columns(case.verdict.anomalies)
+        marks = said_once(identities(whys), whys, lambda why: say(f"! {_anomaly_note(why)}"))
+    else:
+        numbers, said = anomalies
+        marks = said_once(identities(said), said, lambda note: say(f"! {note}"))
+    return chain(readings, zip(numbers, marks, strict=True))
 
 
 def _reading_note(what: What) -> str:
-    """A reading's note (none, "", for a roll read as an anomaly: its anomaly says why)."""
-    use, text = what[0], what[1]
-    if use is Use.FREE_ATTACK:
-        return f"= free attack (MSV-4): {text}"
-    return "" if use is Use.ANOMALY else f"= {text}"
+    """A reading's note (a roll read as an anomaly has none: its anomaly says why)."""
+    if what[0] is Use.FREE_ATTACK:
+        return f"= free attack (MSV-4): {what[1]}"
+    return f"= {what[1]}"
+
+
+def _anomaly_note(why: Why) -> str:
+    """An anomaly's `kind: reason`."""
+    return f"{why[0].value}: {why[1]}"
 
 
 def anomaly_notes(verdict: Verdict) -> tuple[Sequence[int], list[str]]:
     """Each anomaly's line and `kind: reason`, in the order of their lines."""
     lines, whys = anomaly_columns(verdict.anomalies)
-    return lines, said_once(identities(whys), whys, lambda why: f"{why[0].value}: {why[1]}")
+    return lines, said_once(identities(whys), whys, _anomaly_note)
 
 
 def format_line(case: Judgement) -> str:
@@ -143,7 +153,7 @@ def report_parts(case: Judgement, lines: int = PART_LINES) -> Iterator[str]:
     count, width = len(raw), len(str(len(raw)))
     under = "\n" + " " * width + "    "  # a note's line: under the line's text
     said = [""] * count  # what is said under each line
-    for number, note in notes_in_order(case, anomalies, under):
+    for number, note in notes_in_order(case, anomalies, under.__add__):
         if 0 < number <= count:
             said[number - 1] += note
     # each anomaly's line in one printf-style format, its line and note given as values
