@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from html import escape
 from itertools import accumulate, chain, compress, repeat
-from operator import eq, mul
+from operator import eq, mul, ne
 
 from referee.sentences import order_text
 from referee.transcripts.columns import Why, anomaly_columns, reading_columns
@@ -40,7 +40,7 @@ ul.anomalies li{margin:.15rem 0}svg{max-width:100%;height:auto;border:1px solid 
 """
 
 
-#: The most points a fighter's line goes through after its first: one for each tenth of a unit
+#: The most attacks a fighter's line goes through after the first: one for each tenth of a unit
 #: across the chart, the precision its coordinates are written at. A longer spar's line goes
 #: through the totals after the attacks nearest each tenth, and climbs the steps between two
 #: of them in one: they are closer to each other than a tenth of a unit (0.1 pixel on a chart
@@ -89,20 +89,17 @@ def _chart(verdict: Verdict) -> str:
         f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - 10}" font-size="11" text-anchor="end" '
         f'fill="#555">attack {verdict.attacks}</text>',
     ]
-    xs = [f"{x(i):.1f}" for i in shown]
     for index, name in enumerate(names):
         drawn = [totals[name][i] for i in shown]
-        ys = {v: f"{y(v):.1f}" for v in set(drawn)}  # each total's height, written once
-        heights = list(map(ys.__getitem__, drawn))
-        # the first point, then two for each step: across at the height before, then up to
-        # the new one
-        points = " ".join(
-            [f"{xs[0]},{heights[0]}"]
-            + [
-                f"{x},{before} {x},{after}"
-                for x, before, after in zip(xs[1:], heights[:-1], heights[1:], strict=True)
-            ]
-        )
+        # the line turns where the total grows: across at the height before, then up to the
+        # new one (a step that adds nothing goes on across); it ends at the last attack
+        grows = list(compress(range(1, len(drawn)), map(ne, drawn[1:], drawn)))
+        corners = [(0, drawn[0])]
+        for at in grows:
+            corners += [(at, drawn[at - 1]), (at, drawn[at])]
+        if corners[-1][0] != len(drawn) - 1:
+            corners.append((len(drawn) - 1, drawn[-1]))
+        points = " ".join(f"{x(shown[at]):.1f},{y(total):.1f}" for at, total in corners)
         colour = COLOURS[index % len(COLOURS)]
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
@@ -136,24 +133,26 @@ def _items(case: Judgement, lines: int) -> Iterator[str]:
     paragraphs' end tags are left out: HTML implies them (the next item ends both)."""
     raw = case.transcript.raw
     count = len(raw)
-    starts = [_STARTS["line"]] * count
+    # each line's start and the notes on it, by its number (the first, 0, is no line's)
+    starts = [_STARTS["line"]] * (count + 1)
+    roll, anomaly = _STARTS["roll"], _STARTS["anomaly"]
     for number in case.transcript.rolls.roll_numbers():
-        starts[number - 1] = _STARTS["roll"]
+        starts[number] = roll
     for number in anomaly_columns(case.verdict.anomalies)[0]:
         if 0 < number <= count:
-            starts[number - 1] = _STARTS["anomaly"]
-    under = [""] * count  # the notes on each line, in the order the text report says them
+            starts[number] = anomaly
+    under = [""] * (count + 1)  # in the order the text report says them
     for number, note in notes_in_order(case, say=_note):
         if 0 < number <= count:
-            under[number - 1] += note
+            under[number] += note
 
     # each part in one printf-style format: the starts, numbers, texts and notes its values
     def values(start: int, stop: int) -> Iterator[object]:
         said = "\n".join(raw[start:stop])
         escaped = escape(said, quote=False)  # lines with nothing to escape are the file's own
         texts = raw[start:stop] if escaped == said else escaped.split("\n")
-        numbers = range(start + 1, stop + 1)
-        items = zip(starts[start:stop], numbers, texts, under[start:stop], strict=True)
+        first, end = start + 1, stop + 1
+        items = zip(starts[first:end], range(first, end), texts, under[first:end], strict=True)
         return chain.from_iterable(items)
 
     yield from printf_parts("%s%d>%s%s", "\n", count, lines, values)
