@@ -197,7 +197,7 @@ def html_parts(
     case: Judgement, title: str = "Judged spar", lines: int = PART_LINES
 ) -> Iterator[str]:
     """The page in parts, in order (`referee judge --html` writes them one by one): its
-    head, the verdict, the chart and the anomalies, then the log's table `lines` lines at a
+    head, the verdict, the chart and the anomalies, then the log's list `lines` lines at a
     time, so that a long log's page is never held whole."""
     verdict = case.verdict
     anomalies = _anomaly_list(verdict)

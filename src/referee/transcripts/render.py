@@ -74,7 +74,7 @@ def notes_in_order(
 ) -> Iterator[tuple[int, str]]:
     """What the judge says under the lines, as (line, note): each roll line's reading
     (`= reading`), then each anomaly (`! kind: reason`) in the order of their lines, each
-    note as `say` puts it (a report's indent before it, a page's row around it). Read off the
+    note as `say` puts it (a report's indent before it, a page's paragraph around it). Read off the
     verdict's columns: no `Reading` or `Anomaly` is made, a note is made and put once for the
     lines read alike. `anomalies` are the verdict's `anomaly_notes` when made already."""
     lines, _, whats = reading_columns(case.verdict.rolls)
