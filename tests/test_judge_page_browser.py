@@ -67,3 +67,21 @@ def test_a_link_of_the_anomalies_brings_its_line_into_view(judged: Any) -> None:
     assert judged.evaluate("location.hash") == "#l9"
     top = judged.evaluate("document.getElementById('l9').getBoundingClientRect().top")
     assert 0 <= top < 300
+
+
+def test_an_empty_line_is_an_item_as_high_as_a_line_of_text(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    log = (
+        "OnlineHost: A rolled 1 100-sided die: 90\n\nA: hi\n   \n"
+        "OnlineHost: B rolled 1 100-sided die: 30\n"
+    )
+    out = tmp_path / "blank.html"
+    out.write_text(html_page(judge_log(log, ["A=50", "B=50"])), encoding="utf-8")
+    page = new_page(browser)
+    page.goto(out.as_uri())
+    heights = page.evaluate(
+        "() => [...document.querySelectorAll('ol.log > li')]"
+        ".slice(1).map(li => li.getBoundingClientRect().height)"
+    )
+    page.context.close()
+    assert len(heights) == 4  # empty, text, blanks, then a roll and its note: two lines
+    assert heights[0] == heights[1] == heights[2] and heights[3] > heights[0]
