@@ -8,26 +8,12 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.store import Store
-from tests.drafts import Draft, roll
-
-SEED = "00" * 32
-AT = "2026-11-29T22:40:12.000000Z"
-HEADER = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": AT}
-
-
-def opened(events: Any, dice: Any) -> list[Draft]:
-    return [Draft("bout_opened", "referee", HEADER)]
-
-
-def closed(events: Any, dice: Any) -> list[Draft]:
-    return [Draft("closed", "referee", {"server_seed": SEED})]
+from tests.drafts import closed_bout
 
 
 @pytest.fixture
@@ -35,20 +21,7 @@ def db(tmp_path: Path) -> str:
     """A SQLite store with bout b1, closed: one roll."""
     path = str(tmp_path / "store" / "bouts.db")
     os.mkdir(tmp_path / "store")
-    with Store.open(path) as store:
-        store.create_bout(
-            system="msv",
-            name="Spar",
-            server_seed=SEED,
-            client_seed="table",
-            bout_id="b1",
-            created_at=AT,
-        )
-        store.extend("b1", opened, at=AT)
-        store.extend("b1", roll, at=AT)
-        store.reveal_seed("b1")
-        store.extend("b1", closed, at=AT)
-        store.set_status("b1", "closed")
+    closed_bout(path, rolls=1)
     return path
 
 

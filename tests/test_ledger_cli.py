@@ -17,45 +17,16 @@ from referee.cli.main import cli
 from referee.ledger import event_hash
 from referee.ledger.record import UNCHAINED_SEED, opened_events
 from referee.store import Store
-from tests.drafts import Draft, roll
+from tests.drafts import AT, HEADER, SEED, Draft, closed_bout, roll
 from tests.vectors.generate import ruling_vectors
-
-SEED = "00" * 32
-AT = "2026-11-29T22:40:12.000000Z"
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     """A SQLite store with bout b1: two rolls, seed revealed."""
     path = str(tmp_path / "bouts.db")
-    with Store.open(path) as store:
-        store.create_bout(
-            system="msv",
-            name="Spar",
-            server_seed=SEED,
-            client_seed="table",
-            bout_id="b1",
-            created_at=AT,
-        )
-
-        store.extend("b1", opened, at=AT)
-        store.extend("b1", roll, at=AT)
-        store.extend("b1", roll, at=AT)
-        store.reveal_seed("b1")
-        store.extend("b1", closed, at=AT)
-        store.set_status("b1", "closed")
+    closed_bout(path, rolls=2)
     return path
-
-
-HEADER = {"id": "b1", "system": "msv", "name": "Spar", "rules": {}, "created_at": AT}
-
-
-def opened(events: Any, dice: Any) -> list[Draft]:
-    return [Draft("bout_opened", "referee", HEADER)]
-
-
-def closed(events: Any, dice: Any) -> list[Draft]:
-    return [Draft("closed", "referee", {"server_seed": SEED})]
 
 
 def run(*args: str, stdin: str | None = None) -> Any:
