@@ -325,9 +325,15 @@ UNICODE_BREAKS = [
     "a\x7fruling",
 ]
 
+#: Bidi controls that would show the rest of the sentence, its faces, reordered: an override
+#: (RLO) and an isolate (RLI) left open in the words.
+BIDI_SPOOFS = ["a ruling \u202e1 :eid", "a ruling \u20671 :eid"]
+
 
 @pytest.mark.parametrize(
-    "text", [FORGED, "a\rruling", "a\x00ruling", "a\truling", *UNICODE_BREAKS], ids=repr
+    "text",
+    [FORGED, "a\rruling", "a\x00ruling", "a\truling", *UNICODE_BREAKS, *BIDI_SPOOFS],
+    ids=repr,
 )
 def test_an_end_reason_and_an_override_note_are_one_line(
     shared_live: LiveServer, text: str
@@ -335,7 +341,8 @@ def test_an_end_reason_and_an_override_note_are_one_line(
     """The words of an ending and of an override go into every sentence of the bout (the chat
     export `referee judge` reads, the console's log, Discord): with a line break they would
     write a line of their own there, a host's roll line say. As a fighter's update reason and a
-    time's passing (1 to 200 printable characters), they are 400 and nothing is stored."""
+    time's passing (1 to 200 printable characters), they are 400 and nothing is stored; so are
+    words with a bidi override or isolate, which would show the faces after them reordered."""
     bid, ref, tokens = srp_bout(shared_live)
     me = whose_turn(shared_live, bid)
     foe = "Bran" if me == "Ann" else "Ann"
@@ -365,7 +372,9 @@ def test_an_end_reason_and_an_override_note_are_one_line(
     assert ended.json()["events"][0]["payload"]["reason"] == "the ford floods"
 
 
-@pytest.mark.parametrize("sep", ["\n", "\r", "\x85", "\u2028", "\u2029", "\x1b"], ids=repr)
+@pytest.mark.parametrize(
+    "sep", ["\n", "\r", "\x85", "\u2028", "\u2029", "\x1b", "\u202e", "\u2066"], ids=repr
+)
 @pytest.mark.parametrize("where", ["weapon", "skill"])
 def test_a_weapons_or_skills_name_is_one_line(
     shared_live: LiveServer, sep: str, where: str

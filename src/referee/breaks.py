@@ -2,7 +2,7 @@
 
 Such a text is said in the sentences of the chat export, the HUD's local chat and Discord, where
 a line break (or another control character) would start a line of its own: a host's roll line,
-say. The service refuses it in what it is given from now on (`referee.service.bouts`); the bout
+say; and a bidi control would show the rest of the sentence (its faces) reordered. The service refuses it in what it is given from now on (`referee.service.bouts`); the bout
 engine's own checks stay as the bouts already recorded were decided under, so that every export
 made before this rule still replays (`referee verify`).
 
@@ -25,14 +25,29 @@ from referee.errors import RuleError
 #: or a PARAGRAPH SEPARATOR.
 BREAKING = frozenset({"Cc", "Zl", "Zp"})
 
+#: Nor a bidi control that reorders what follows it (UAX #9's embeddings, overrides and
+#: isolates, U+202A..U+202E and U+2066..U+2069): a reason is said inside a sentence, before its
+#: rolls, and an override or isolate left open there runs on to the end of the line, so that
+#: `Tarl rests \u202e...` would show the faces after it right to left ("Trojan Source",
+#: CVE-2021-42574). The marks (LRM, RLM, ALM) reorder nothing and stay allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 
 def first_break(text: str) -> str | None:
-    """The first character of `text` that breaks its line (see `BREAKING`), or None."""
-    return next((ch for ch in text if unicodedata.category(ch) in BREAKING), None)
+    """The first character of `text` that breaks its line (`BREAKING`) or reorders the rest of
+    it (`BIDI_CONTROLS`), or None.
+
+    >>> first_break("a rest by the fire"), first_break("a rest\u202e by the fire")
+    (None, '\u202e')
+    """
+    return next(
+        (ch for ch in text if ch in BIDI_CONTROLS or unicodedata.category(ch) in BREAKING), None
+    )
 
 
 def one_line(text: str, where: str) -> str:
-    """`text` if it is one line with no control character; a RuleError naming `where`."""
+    """`text` if it is one line with no control character (a bidi control included); a
+    RuleError naming `where`."""
     bad = first_break(text)
     if bad is not None:
         raise RuleError(
