@@ -40,3 +40,22 @@ def test_a_pack_under_which_low_cs_never_hits_is_analysed(shared_live: LiveServe
     assert rows["new", "rounds"]["pack"][:3] == [None, None, 300.0]
     assert rows["new", "rounds"]["pack_exact"][:3] == [None, None, "300/1"]
     assert rows["new", "hit"]["pack"][:3] == [0.0, 0.0, 5.0]
+
+
+def test_a_cs_above_100_is_refused_as_every_lab_door_refuses_it(shared_live: LiveServer) -> None:
+    """The lab's CS are a fighter's, 0..100 (MSV-2: CS 100 always succeeds), as `referee lab
+    duel`, `matrix`, `ladder` and `battle` take them: the schema says so, and a request past it
+    is 422 naming the field."""
+    for body, where in (
+        ({"from": 95, "to": 105}, "to"),
+        ({"from": 101, "to": 101}, "from"),
+        ({"ladder": [50, 101]}, "ladder.1"),
+    ):
+        answer = shared_live.post("/api/lab/analyse", json={"pack": {}, **body})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["message"].startswith(
+            f"body.{where}: Input should be less than or equal to 100"
+        ), answer.text
+    schema = shared_live.get("/openapi.json").json()["components"]["schemas"]["LabRequest"]
+    assert schema["properties"]["to"]["maximum"] == 100
+    assert schema["properties"]["ladder"]["items"]["maximum"] == 100

@@ -163,6 +163,13 @@ def test_ladder(pack: str) -> None:
          "got -5\n"),
         (["duel", "text", "60", "101"], "error: CS must be 0..100 (MSV-2: CS 100 always "
          "succeeds), got 101\n"),
+        # Every lab command takes a fighter's CS as the duel does: at most 100.
+        (["matrix", "text", "--from", "95", "--to", "105"], "error: CS must be 0..100 (MSV-2: "
+         "CS 100 always succeeds), got 105\n"),
+        (["ladder", "text", "--cs", "50,101"], "error: CS must be 0..100 (MSV-2: CS 100 always "
+         "succeeds), got 101\n"),
+        (["battle", "Tarl=101", "Orc=50"], "error: CS must be 0..100 (MSV-2: CS 100 always "
+         "succeeds), got 101\n"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(args: list[str], err: str) -> None:

@@ -1,10 +1,11 @@
 """Text said inside a sentence is one line: a reason, a note, a weapon's or a skill's name.
 
-Such a text is said in the sentences of the chat export, the HUD's local chat and Discord, where
-a line break (or another control character) would start a line of its own: a host's roll line,
-say; and a bidi control would show the rest of the sentence (its faces) reordered. The service refuses it in what it is given from now on (`referee.service.bouts`); the bout
-engine's own checks stay as the bouts already recorded were decided under, so that every export
-made before this rule still replays (`referee verify`).
+Such a text is said in the sentences of the chat export, the HUD's local chat and Discord, where a
+line break (or another control character) would start a line of its own: a host's roll line, say;
+and a bidi control would show the rest of the sentence (its faces) reordered. The service refuses
+it in what it is given from now on (`referee.service.bouts`); the bout engine's own checks stay as
+the bouts already recorded were decided under, so that every export made before this rule still
+replays (`referee verify`).
 
 >>> one_line("a rest by the fire", "reason")
 'a rest by the fire'

@@ -21,7 +21,7 @@ from referee.lab.battle_result import (
     check_side,
     line_up,
 )
-from referee.systems.msv.attack import check_cs
+from referee.systems.msv.attack import check_fighter_cs
 from referee.systems.msv.notation import read_fighter
 from referee.systems.msv.rules import MsvRules
 
@@ -76,7 +76,7 @@ def make_fighters(
     return line_up(
         (first, second),
         lambda entry: entry[0],
-        lambda label, side, entry: Fighter(label, int(check_cs(entry[1])), side),
+        lambda label, side, entry: Fighter(label, int(check_fighter_cs(entry[1])), side),
     )
 
 

@@ -24,7 +24,7 @@ from referee.analysis.msv_matrix import win_matrix
 from referee.analysis.msv_tables import Cell, comparison_cells
 from referee.analysis.msv_text import NEW_SKILLS
 from referee.errors import LimitError, RuleError
-from referee.systems.msv.attack import check_cs
+from referee.systems.msv.attack import check_fighter_cs
 from referee.systems.msv.rules import MsvRules, default_rules, load_rules
 
 #: Names that mean the text's own pack.
@@ -57,12 +57,18 @@ def duel_pair(
 
 
 def skill_range(low: int, high: int, step: int) -> list[int]:
-    """CS low..high by step, checked (at most 101 values).
+    """CS low..high by step, checked (at most 101 values), each end a fighter's CS (0..100, as
+    every CS a fighter is given: MSV-2, CS 100 always succeeds).
 
     >>> skill_range(50, 75, 5)
     [50, 55, 60, 65, 70, 75]
+    >>> skill_range(95, 105, 5)
+    Traceback (most recent call last):
+    ...
+    referee.errors.RuleError: CS must be 0..100 (MSV-2: CS 100 always succeeds), got 105
     """
-    check_cs(low)
+    check_fighter_cs(low)
+    check_fighter_cs(high)
     if high < low:
         raise RuleError(f"the highest CS {high!r} is below the lowest {low!r}")
     if step < 1:
@@ -142,7 +148,7 @@ def build_ladder(
     >>> build_ladder(load_pack("text"), (75, 50)).skills
     (50, 75)
     """
-    ordered = tuple(sorted({check_cs(s) for s in skills}))
+    ordered = tuple(sorted({check_fighter_cs(s) for s in skills}))
     if len(ordered) < 2:
         raise RuleError(f"a ladder needs at least two different CS, got {list(skills)!r}")
     if len(ordered) > 101:

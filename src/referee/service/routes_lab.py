@@ -12,7 +12,7 @@ CS values in the matrix and `MAX_LADDER` on the ladder; a bad value is a 4xx JSO
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter
@@ -24,6 +24,7 @@ from referee.lab.msv_packs import build_ladder, compare_rows, skill_range
 from referee.lab.svg import heat_map_svg
 from referee.service.models import RulePack, Strict
 from referee.systems.formula import parse_formula
+from referee.systems.msv.attack import MAX_CS
 from referee.systems.msv.rules import FORMULA_KEYS, default_rules, rules_from_mapping
 
 LAB_PATH = "/api/lab/analyse"
@@ -41,10 +42,11 @@ class LabRequest(Strict):
     """A pack to analyse and the CS range and ladder to show."""
 
     pack: RulePack = Field(default_factory=dict, examples=[{"damage": "min(5, ceil(roll / 12))"}])
-    low: int = Field(40, alias="from", ge=0, le=1000)
-    high: int = Field(100, alias="to", ge=0, le=1000)
+    # Each CS a fighter's (0..100), as every lab door takes it (`lab.msv_packs.skill_range`).
+    low: int = Field(40, alias="from", ge=0, le=MAX_CS)
+    high: int = Field(100, alias="to", ge=0, le=MAX_CS)
     step: int = Field(5, ge=1, le=100)
-    ladder: list[int] = Field(
+    ladder: list[Annotated[int, Field(ge=0, le=MAX_CS)]] = Field(
         default_factory=lambda: [50, 55, 60, 65, 70, 75], max_length=MAX_LADDER
     )
 
