@@ -8,9 +8,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: one per core ("auto"); PYTEST_WORKERS=0 runs in one process. An idle
-# worker takes tests from a busy one (worksteal): the slow tests do not pile up at the end.
-PYTEST_WORKERS ?= auto
+# pytest-xdist workers: two per core, since many tests wait (for a server they started, a
+# browser, PostgreSQL's commits) while another could run: the suite took 433 s with 4 workers on
+# 2 cores against 488 s with 2. PYTEST_WORKERS=0 runs in one process. An idle worker takes
+# tests from a busy one (worksteal): the slow tests do not pile up at the end.
+PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(2 * (os.cpu_count() or 1))")
 # Every run the same order (pytest-randomly off); test-stress shuffles.
 PYTEST_RUN := $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal -p no:randomly --durations=20
 
@@ -38,7 +40,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The package compiled first: every worker and every `referee` process a test starts reads its
+# bytecode, even where PYTHONDONTWRITEBYTECODE keeps Python from writing it (0.25 s less CPU for
+# each process that imports the service).
 pytest: $(STAMP)
+	$(BIN)/python -m compileall -q -j 0 src
 	$(PYTEST_RUN) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
