@@ -121,6 +121,41 @@ def test_a_discord_copy_reports_a_forged_line_on_its_own_line() -> None:
     ]
 
 
+def test_a_member_named_as_a_bot_in_a_discord_copy_rolls_for_nobody() -> None:
+    """In a copy from Discord's window every bot's name has its tag after it (APP; BOT before
+    2024), a member's none: a member who took the name `Dice Maiden` (or `referee`) writes the
+    bot's words without it, and they are that member's, an anomaly, not a roll."""
+    copy = (
+        "Proctor Marcus — 11/29/2026 9:00 PM\n"
+        "Spar between Tarl (CS 65) and Pa-Kur (CS 70)\n"
+        "Dice Maiden APP — 11/29/2026 9:03 PM\n"
+        "@Tarl Request: [1d100] Roll: [47] Result: 47\n"
+        "@Pa-Kur Request: [1d100] Roll: [12] Result: 12\n"
+        "Dice Maiden — 11/29/2026 9:04 PM\n"
+        "@Pa-Kur Request: [1d100] Roll: [55] Result: 55\n"
+        "referee — 11/29/2026 9:04 PM\n"
+        "OnlineHost: Pa-Kur rolled 1 100-sided die: 50 (nonce 1)\n"
+        "Dice Maiden BOT — 11/29/2026 9:05 PM\n"
+        "@Tarl Request: [1d100] Roll: [40] Result: 40\n"
+    )
+    case = judge_log(copy)
+    assert case.transcript.format.name == "discord-copy"
+    assert _kinds(case) == [(7, "forged"), (9, "forged")]
+    reasons = [a.reason for a in case.verdict.anomalies]
+    assert reasons == [
+        f"posted by {who!r} with no bot tag (APP or BOT), which the chat shows after every "
+        "bot's name: a member who took a host's name"
+        for who in ("Dice Maiden", "referee")
+    ]
+    # Both tags are a bot's: the attack is line 11's, BOT as APP.
+    assert (case.verdict.damage_dealt, case.verdict.attacks) == ({"Tarl": 3, "Pa-Kur": 0}, 1)
+    # The same lines with the tag are the bots' own rolls: Pa-Kur's, out of turn.
+    tagged = copy.replace("Dice Maiden —", "Dice Maiden APP —").replace(
+        "referee —", "referee APP —"
+    )
+    assert _kinds(judge_log(tagged)) == [(7, "out-of-turn"), (9, "out-of-turn")]
+
+
 def test_the_project_s_own_discord_bot_is_a_host() -> None:
     copy = (
         "Proctor Marcus — 11/29/2026 9:00 PM\n"

@@ -302,8 +302,8 @@ def _markers(transcript: Transcript) -> list[Marker]:
     """The service's seed rotations and commitments in the log, for the receipts."""
     markers = []
     for said in transcript.said(transcript.grep(_SERVICE_WORDS)):
-        if not transcript.trust.is_service(said.author):
-            continue
+        if said.untagged or not transcript.trust.is_service(said.author):
+            continue  # a member named as the service is not the service
         if ROTATION_RE.search(said.text):
             markers.append(Marker(said.number, "rotation"))
         for found in COMMITMENT_RE.finditer(said.text):
@@ -314,5 +314,11 @@ def _markers(transcript: Transcript) -> list[Marker]:
 def _targets(transcript: Transcript, fighters: Sequence[Fighter]) -> TargetBook:
     names = [f.name for f in fighters]
     said = transcript.said(transcript.grep(mentions(names)))
-    lines = ((s.number, s.author, s.text) for s in said if s.kind in ("speech", "emote"))
+    # A member named as a host (no bot tag) declares nothing for it.
+    lines = (
+        (s.number, s.author, s.text)
+        for s in said
+        if s.kind in ("speech", "emote")
+        and not (s.untagged and transcript.trust.is_service(s.author))
+    )
     return TargetBook.read(lines, names, transcript.trust.is_service)

@@ -117,10 +117,13 @@ class RollLines(Columns[LogLine]):
 
 class Said(NamedTuple):
     """What one line says and who said it: `kind` is speech, emote, quote, system or text
-    (a line in no shape of the format: nobody's)."""
+    (a line in no shape of the format: nobody's); `untagged`: its author's header lacks the
+    bot tag its format shows after every bot's name (`APP` or `BOT` in a copy from Discord's
+    window), so a person wrote it, whatever the name."""
 
     number: int
     author: str | None
     text: str
     kind: str
     stamp: str | None = None
+    untagged: bool = False

@@ -287,9 +287,14 @@ def _analyse(said: Said, trust: Trust, shapes: Sequence[Shape] | None = None) ->
     # a host line typed after the speaker's name says so, whoever the name looks like
     typed = text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts))
     doubt = trust.doubt(author, why=not typed)
+    if doubt is not None and typed:
+        doubt = f"a host line typed after the speaker's name {author!r}"
+    elif doubt is None and said.untagged:
+        doubt = (
+            f"posted by {author!r} with no bot tag (APP or BOT), which the chat shows after "
+            "every bot's name: a member who took a host's name"
+        )
     if doubt is not None:
-        if typed:
-            doubt = f"a host line typed after the speaker's name {author!r}"
         return parsed, doubt, False
     if isinstance(roll, str):
         return None, f"a broken host line ({roll})", False
@@ -390,17 +395,21 @@ def _block_rolls(
     author: str | None = None
     stamp: str | None = None
     message: list[tuple[int, str]] = []
+    # A header with a `bot` group shows a tag after every bot's name (Discord's APP or BOT).
+    tags = "bot" in fmt.header.groupindex
+    untagged = False
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is None and (not line.strip() or _is_system(fmt, line)):
-            rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
+            rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
             message = []
         elif header is None:
             message.append((number, line))
         else:
-            rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
+            rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
             author, stamp, message = _header_author(header), header["stamp"], []
-    rolls += _message_rolls(message, author, stamp, trust, raw, shapes)
+            untagged = tags and header["bot"] is None
+    rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
     return rolls
 
 
@@ -421,9 +430,11 @@ def _message_rolls(
     trust: Trust,
     raw: Sequence[str],
     shapes: Sequence[Shape],
+    untagged: bool = False,
 ) -> list[LogLine]:
     """The rolls in one message: each line alone, or a bot's answer over two or three lines
-    (Avrae: the roller, the result, the total)."""
+    (Avrae: the roller, the result, the total); `untagged`: its header has no bot tag where
+    its format shows one (`Said.untagged`)."""
     out: list[LogLine] = []
     index = 0
     while index < len(message):
@@ -442,7 +453,7 @@ def _message_rolls(
                 index += 1
                 continue
         kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-        said = Said(number, author, line, kind, stamp)
+        said = Said(number, author, line, kind, stamp, untagged)
         found = _roll_line(said, raw[number - 1], trust, shapes)
         if found is not None:
             out.append(found)
@@ -453,13 +464,14 @@ def _message_rolls(
 def _block_said(fmt: Format, body: str) -> Iterator[Said]:
     assert fmt.header is not None
     author: str | None = None
+    tags, untagged = "bot" in fmt.header.groupindex, False  # as in `_block_rolls`
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is not None:
-            author = _header_author(header)
+            author, untagged = _header_author(header), tags and header["bot"] is None
         elif line.strip() and not _is_system(fmt, line):
             kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-            yield Said(number, author, line, kind if author else "text")
+            yield Said(number, author, line, kind if author else "text", untagged=untagged)
 
 
 def _csv_said(body: str) -> Iterator[Said]:
