@@ -395,8 +395,6 @@ def _block_rolls(
     author: str | None = None
     stamp: str | None = None
     message: list[tuple[int, str]] = []
-    # A header with a `bot` group shows a tag after every bot's name (Discord's APP or BOT).
-    tags = "bot" in fmt.header.groupindex
     untagged = False
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
@@ -408,7 +406,7 @@ def _block_rolls(
         else:
             rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
             author, stamp, message = _header_author(header), header["stamp"], []
-            untagged = tags and header["bot"] is None
+            untagged = _untagged(header)
     rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
     return rolls
 
@@ -417,6 +415,12 @@ def _header_author(header: re.Match[str]) -> str | None:
     """A header's author; None when its group took no part (a format file's optional one)."""
     author = header["author"]
     return author.strip() if author is not None else None
+
+
+def _untagged(header: re.Match[str]) -> bool:
+    """Whether a header lacks the bot tag its format shows after every bot's name (a `bot`
+    group: Discord's APP or BOT in a copy from its window)."""
+    return "bot" in header.re.groupindex and header["bot"] is None
 
 
 def _is_system(fmt: Format, line: str) -> bool:
@@ -464,11 +468,11 @@ def _message_rolls(
 def _block_said(fmt: Format, body: str) -> Iterator[Said]:
     assert fmt.header is not None
     author: str | None = None
-    tags, untagged = "bot" in fmt.header.groupindex, False  # as in `_block_rolls`
+    untagged = False
     for number, line in enumerate(body.split("\n"), start=1):
         header = fmt.header.fullmatch(line)
         if header is not None:
-            author, untagged = _header_author(header), tags and header["bot"] is None
+            author, untagged = _header_author(header), _untagged(header)
         elif line.strip() and not _is_system(fmt, line):
             kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
             yield Said(number, author, line, kind if author else "text", untagged=untagged)
