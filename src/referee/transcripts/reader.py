@@ -434,7 +434,7 @@ def _message_rolls(
     trust: Trust,
     raw: Sequence[str],
     shapes: Sequence[Shape],
-    untagged: bool = False,
+    untagged: bool,
 ) -> list[LogLine]:
     """The rolls in one message: each line alone, or a bot's answer over two or three lines
     (Avrae: the roller, the result, the total); `untagged`: its header has no bot tag where
