@@ -181,6 +181,24 @@ def test_the_kept_connection_goes_back_to_the_pool_with_the_usual_busy_timeout(
         assert again.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_TIMEOUT_S * 1000
 
 
+def test_the_kept_connection_goes_back_with_the_busy_timeout_its_engine_gave_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine made with another busy timeout (a test's shorter one, say): the kept
+    connection goes back to the pool with that one, not the module's default, so a write that
+    then takes a thread waits no longer than the engine says."""
+    monkeypatch.setattr("referee.store.engine.BUSY_TIMEOUT_S", 2)
+    with Store.open(str(tmp_path / "short.db")) as short:
+        unit = short.unit_now()
+        assert unit is not None
+        with unit:
+            kept = short._writer.get()
+            assert kept.execute(text("PRAGMA busy_timeout")).scalar() == 0
+        short._writer.close()
+        with short.engine.connect() as again:  # the pool's only idle connection: the kept one
+            assert again.execute(text("PRAGMA busy_timeout")).scalar() == 2000
+
+
 @pytest.mark.parametrize("now", [True, False], ids=["begun-now", "grouped"])
 def test_a_statement_through_sqlalchemy_joins_the_transaction_begun_on_the_driver(
     store: Store, now: bool

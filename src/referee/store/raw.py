@@ -43,6 +43,11 @@ def run_sql(conn: Connection, sql: str, parameters: Sequence[Any] | None = None)
     _execute(conn, sql, parameters, many=False, fetch=False)
 
 
+def rows_of_sql(conn: Connection, sql: str) -> list[Any]:
+    """The rows one statement of the driver's SQL (no parameters) selects, run on its cursor."""
+    return _execute(conn, sql, None, many=False, fetch=True)[0]
+
+
 def run_many(conn: Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
     """Run one statement of the driver's SQL once for each of `rows` (positional parameters in
     the driver's style) on its cursor: one driver call."""

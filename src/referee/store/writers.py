@@ -39,7 +39,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from referee.errors import StorageError
 from referee.store.notify import committed, take_touched
-from referee.store.raw import driver_call, run_sql
+from referee.store.raw import driver_call, rows_of_sql, run_sql
 
 #: Seconds a SQLite writer waits for another process's writer before giving up.
 BUSY_TIMEOUT_S = 30
@@ -305,16 +305,18 @@ def _first_line(err: BaseException) -> str:
 class WriterConnection:
     """The connection a store's writes run at once on (`begin_now`), made when first needed
     and kept: such a write takes no connection from the pool and gives none back. Its busy
-    timeout is 0, so a BEGIN never waits for another process's write lock; it is set back
-    before the connection goes back to the pool (`close`)."""
+    timeout is 0, so a BEGIN never waits for another process's write lock; the busy timeout
+    the pool gave it is set back before the connection goes back to the pool (`close`)."""
 
-    __slots__ = ("_connection", "driver", "engine")
+    __slots__ = ("_connection", "busy_ms", "driver", "engine")
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._connection: Connection | None = None
         #: The driver's connection under it (sqlite3's), while there is one.
         self.driver: Any = None
+        #: The busy timeout (ms) the connection had from the pool, set back by `close`.
+        self.busy_ms = BUSY_TIMEOUT_S * 1000
 
     def get(self) -> Connection:
         """The connection (a new one if there is none, or the last one broke); `driver` is
@@ -324,22 +326,23 @@ class WriterConnection:
             connection = self.engine.connect()
             try:
                 connection.execution_options(**{WRITE: True})
+                busy_ms = int(rows_of_sql(connection, "PRAGMA busy_timeout")[0][0])
                 run_sql(connection, "PRAGMA busy_timeout=0")
                 driver = connection.connection.driver_connection
             except BaseException:
                 connection.close()
                 raise
-            self._connection, self.driver = connection, driver
+            self._connection, self.driver, self.busy_ms = connection, driver, busy_ms
         return connection
 
     def close(self) -> None:
-        """Give the connection back to the pool (its busy timeout as every other one's), or
-        drop it if it cannot be trusted any more."""
+        """Give the connection back to the pool with the busy timeout it came with (as every
+        other one's), or drop it if it cannot be trusted any more."""
         connection, self._connection, self.driver = self._connection, None, None
         if connection is None or connection.closed:
             return
         try:
-            run_sql(connection, f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}")
+            run_sql(connection, f"PRAGMA busy_timeout={self.busy_ms}")
         except DBAPIError:
             connection.invalidate()  # not back to the pool: the driver's connection is closed
         connection.close()
