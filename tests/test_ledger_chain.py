@@ -246,6 +246,38 @@ def test_link_gives_the_payload_text_and_hashes_as_event_hash(
     assert (event["seq"], event["prev"]) == (seq + 1, "ab" * 32)
 
 
+#: Text made of the pieces `link` cuts an event's text at (`,"payload":` and `,"prev":"`),
+#: the keys themselves, and what a quote is escaped with.
+cutting_text = st.lists(
+    st.sampled_from([',"payload":', ',"prev":"', "payload", "prev", '"', "\\", ",", ":", "é"]),
+    max_size=4,
+).map("".join)
+cutting_value = st.recursive(
+    st.none() | st.integers() | cutting_text,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(cutting_text | st.sampled_from(["prev", "payload", "seq"]), inner)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.dictionaries(cutting_text | st.sampled_from(["prev", "payload"]), cutting_value),
+    cutting_text.filter(bool),
+    st.none() | cutting_text,
+)
+def test_the_payload_text_is_cut_right_whatever_the_texts_around_it_hold(
+    payload: dict[str, Any], kind: str, actor: str | None
+) -> None:
+    """`link` cuts the payload's text out of the event's: an actor, a type or a payload whose
+    texts or keys hold the very pieces it cuts at (`,"payload":`, `,"prev":"`, quotes) still
+    gives the payload's own canonical JSON, the text `json.dumps` writes."""
+    _, text = link({"seq": 4, "hash": "cd" * 32}, kind, actor, payload, AT)
+    assert text == json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def test_link_refuses_a_lone_surrogate_in_the_actor() -> None:
     with pytest.raises(RuleError, match="lone surrogate"):
         link(None, "note", "\ud800", {}, AT)

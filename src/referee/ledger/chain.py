@@ -24,7 +24,6 @@ from referee.errors import RuleError
 from referee.ledger.canonical import (
     GENESIS,
     check_json,
-    checked_canonical_json,
     checked_canonical_text,
     checked_event_hash,
     is_hex64,
@@ -68,8 +67,9 @@ def link(
 ) -> tuple[Event, str]:
     """`chain`, and the payload's canonical JSON text (what a store keeps of it).
 
-    The event is checked once, then hashed as `event_hash` hashes it, and its payload written
-    by the same canonical encoder.
+    The event is checked once, then written by the canonical encoder and hashed as
+    `event_hash` hashes it; the payload's text is cut from the event's (`_payload_text`), not
+    written a second time.
 
     >>> from referee.ledger.canonical import event_hash
     >>> e, text = link(None, "note", "ref", {"b": 1, "a": "é"}, "2026-11-29T22:40:12Z")
@@ -103,8 +103,31 @@ def link(
         "payload": body,
         "prev": previous,
     }
-    event["hash"] = hashlib.sha256(checked_canonical_json(event)).hexdigest()  # all but `hash`
-    return event, checked_canonical_text(body)
+    text = checked_canonical_text(event)  # all but `hash`
+    event["hash"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return event, _payload_text(text)
+
+
+def _payload_text(text: str) -> str:
+    """The payload's canonical JSON, cut from `text`, the canonical JSON of an event (with the
+    six keys `link` gives it and no other): the encoder writes a value inside an object as it
+    writes it alone, and in sorted order the payload comes after `actor` and `at` and before
+    `prev`, `seq` and `type`. Its text starts after the first `,"payload":` and ends at the
+    last `,"prev":"`: a quote inside any text is written escaped (`\\"`), so neither can be
+    found inside the actor's, the time's or the type's text, and the payload's own `prev`
+    keys, if any, come before the event's.
+
+    >>> e = {"seq": 2, "type": "note", "actor": ',"payload":', "at": "2026-11-29T22:40:12Z",
+    ...      "payload": {"b": [1], "prev": "x", "a": "é"}, "prev": "0" * 64}
+    >>> _payload_text(checked_canonical_text(e))
+    '{"a":"é","b":[1],"prev":"x"}'
+    """
+    start = text.index(_PAYLOAD_KEY) + len(_PAYLOAD_KEY)
+    return text[start : text.rindex(_PREV_KEY)]
+
+
+#: Where the payload starts and ends in an event's canonical JSON (`_payload_text`).
+_PAYLOAD_KEY, _PREV_KEY = ',"payload":', ',"prev":"'
 
 
 def _next_link(prev: Mapping[str, Any] | None) -> tuple[int, str]:
