@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 import re
@@ -76,9 +77,11 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+@functools.lru_cache(maxsize=1024)
 def bout_tag(bout_id: str) -> str:
     """A bout's tag in its signed lines: SHA-256 of `referee bout ` and its id, 16 base64url
-    characters (96 bits).
+    characters (96 bits). Remembered for the last bouts asked of: every roll a bout's answers
+    sign carries it.
 
     >>> bout_tag("b1")
     'SwCFNzvzuSKhoPDw'
@@ -175,7 +178,7 @@ class PrivateKey:
     """The service's signing key. Its text (`secret_text`) is for the store alone: no answer,
     log, export or chat line says it, and its `repr` does not either."""
 
-    __slots__ = ("_key", "public")
+    __slots__ = ("_key", "_key_id", "public")
 
     def __init__(self, key: Any) -> None:
         from cryptography.hazmat.primitives import serialization
@@ -185,6 +188,8 @@ class PrivateKey:
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
         self.public = PublicKey(raw)
+        #: The public key's id, said in every signed line (`sign_roll`): worked out once.
+        self._key_id = self.public.key_id
 
     @classmethod
     def generate(cls) -> PrivateKey:
@@ -220,7 +225,7 @@ class PrivateKey:
         message = roll_message(
             tag, roller, roll.dice or (), roll.faces or (), int(roll.nonce), roll.stream
         )
-        return f"sig:{self.public.key_id}.{tag}.{_b64(self._key.sign(message))}"
+        return f"sig:{self._key_id}.{tag}.{_b64(self._key.sign(message))}"
 
     def __repr__(self) -> str:
         return f"PrivateKey(key id {self.public.key_id})"
