@@ -168,35 +168,23 @@ def test_no_unit_begins_now_while_another_process_holds_sqlites_write_lock_and_n
         assert texts(store) == ["other", "mine"]
 
 
-def test_the_kept_connection_goes_back_to_the_pool_with_the_usual_busy_timeout(
-    store: Store,
-) -> None:
-    unit = store.unit_now()
-    assert unit is not None
-    with unit:
-        kept = store._writer.get()
-        assert kept.execute(text("PRAGMA busy_timeout")).scalar() == 0
-    store._writer.close()
-    with store.engine.connect() as again:  # the pool's only idle connection: the kept one
-        assert again.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_TIMEOUT_S * 1000
-
-
+@pytest.mark.parametrize("busy_s", [BUSY_TIMEOUT_S, 2], ids=["usual", "shorter"])
 def test_the_kept_connection_goes_back_with_the_busy_timeout_its_engine_gave_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, busy_s: int
 ) -> None:
-    """An engine made with another busy timeout (a test's shorter one, say): the kept
-    connection goes back to the pool with that one, not the module's default, so a write that
-    then takes a thread waits no longer than the engine says."""
-    monkeypatch.setattr("referee.store.engine.BUSY_TIMEOUT_S", 2)
-    with Store.open(str(tmp_path / "short.db")) as short:
-        unit = short.unit_now()
+    """The kept connection's busy timeout is 0 while it is kept; it goes back to the pool with
+    the one its engine gave it: the usual one, or another (a test's shorter one, say), so that a
+    write that then takes a thread waits no longer than the engine says."""
+    monkeypatch.setattr("referee.store.engine.BUSY_TIMEOUT_S", busy_s)
+    with Store.open(str(tmp_path / "referee.db")) as store:
+        unit = store.unit_now()
         assert unit is not None
         with unit:
-            kept = short._writer.get()
+            kept = store._writer.get()
             assert kept.execute(text("PRAGMA busy_timeout")).scalar() == 0
-        short._writer.close()
-        with short.engine.connect() as again:  # the pool's only idle connection: the kept one
-            assert again.execute(text("PRAGMA busy_timeout")).scalar() == 2000
+        store._writer.close()
+        with store.engine.connect() as again:  # the pool's only idle connection: the kept one
+            assert again.execute(text("PRAGMA busy_timeout")).scalar() == busy_s * 1000
 
 
 @pytest.mark.parametrize("now", [True, False], ids=["begun-now", "grouped"])
