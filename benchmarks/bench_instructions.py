@@ -13,7 +13,9 @@ only around the counted requests (not the imports, the start-up or the bouts ope
 
 No sockets: what serving over HTTP adds costs about the same on both sides (docs/deploy.md,
 "Scaling"), and what is left is each side's own work. Both processes start as `referee serve`
-leaves one (`gc.freeze()` after start-up) with a fixed hash seed. It prints each side's
+leaves one (`gc.freeze()` after start-up) with a fixed hash seed; the referee's server seeds
+come from a fixed stream (the same fights every run) and its writes all run on the event loop,
+as while commits are quick (under valgrind they are not). It prints each side's
 instructions per request (every thread of the process: the bare route's worker thread too), and
 the ratio of the bare append's count to the referee's (1.00: an attack costs what a bare append
 costs). The kernel's work (the commit's fsync, the socket writes) is not counted: it is about
