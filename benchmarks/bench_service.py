@@ -2,11 +2,13 @@
 
 Starts the referee service (a separate process, real database) and a bare FastAPI endpoint
 (same framework, same server) on 127.0.0.1, then drives each with 1, 8 and 32 concurrent
-clients for a fixed number of requests, in rounds that alternate which of the two goes
-first (a shared machine's speed drifts within a run, and each side gets its share of it):
-each column is the median over the rounds, the ratio the median of the rounds' ratios (with
-an even count of rounds, the mean of the middle two), and both servers answer a few attacks
-untimed before the first round (imports, caches and connections warm on both sides). The
+clients for a fixed number of requests, in rounds. A shared machine's speed drifts within
+a run, so each round is taken in slices (`--slices`, 10 by default), the two servers' slices
+in turn, ABBA, each round starting with the other side: both sides get the same share of a
+drift, not one side the first few seconds and the other the next. Each column is the median
+over the rounds, the ratio the median of the rounds' ratios (with an even count of rounds, the
+mean of the middle two), and both servers answer a few attacks untimed before the first round
+(imports, caches and connections warm on both sides). The
 load average is printed at the start and on every row. The bare route is durable too: it
 appends one row to the same kind of database before it answers (SQLite with WAL,
 synchronous=FULL, one commit per request; or the same PostgreSQL database, one commit per
@@ -18,7 +20,8 @@ initiative) before the clock starts: what is timed is attacks against the bare r
 appends, request for request. Prints throughput, p50 and p99 latency, each server's CPU
 time per request (Linux), and the ratio to the bare endpoint.
 
-    .venv/bin/python benchmarks/bench_service.py [--requests 600] [--rounds 3] [--pg URL]
+    .venv/bin/python benchmarks/bench_service.py [--requests 600] [--rounds 3] [--slices 10]
+        [--pg URL]
 
 Bounded: a fixed number of requests per run, each with a 10 s timeout; only 127.0.0.1.
 """
@@ -188,47 +191,89 @@ class Spar:
         return elapsed
 
 
-async def drive(
-    url: str, clients: int, requests: int, bare: bool, server: int
-) -> tuple[float, list[float], float | None]:
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=10, limits=limits) as client:
-        spars = [Spar(client, bare) for _ in range(clients)]
-        per_client = max(1, requests // clients)
-        # An MSV spar of CS 65 against 70 lasts about 13.5 attacks; a spare few per client.
-        await asyncio.gather(*(s.prepare(per_client // 6 + 3) for s in spars))
-        latencies: list[float] = []
+class Side:
+    """One server in a round: its clients' spars, and what its slices of the round took."""
 
-        async def run(spar: Spar) -> None:
+    def __init__(self, url: str, clients: int, bare: bool, server: int) -> None:
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        self.client = httpx.AsyncClient(base_url=url, timeout=10, limits=limits)
+        self.spars = [Spar(self.client, bare) for _ in range(clients)]
+        self.server = server
+        self.wall = 0.0
+        self.cpu: float | None = 0.0
+        self.latencies: list[float] = []
+
+    async def run(self, per_client: int) -> None:
+        """One slice: every client attacks `per_client` times, all at once; timed."""
+
+        async def one(spar: Spar) -> None:
             for _ in range(per_client):
-                latencies.append(await spar.attack())
+                self.latencies.append(await spar.attack())
 
-        cpu_before = cpu_seconds(server)
+        cpu_before = cpu_seconds(self.server)
         started = time.perf_counter()
-        await asyncio.gather(*(run(s) for s in spars))
-        wall = time.perf_counter() - started
-        cpu_after = cpu_seconds(server)
-        cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-        late = sum(s.opened_in_window for s in spars)
+        await asyncio.gather(*(one(s) for s in self.spars))
+        self.wall += time.perf_counter() - started
+        cpu_after = cpu_seconds(self.server)
+        if self.cpu is None or cpu_before is None or cpu_after is None:
+            self.cpu = None
+        else:
+            self.cpu += cpu_after - cpu_before
+
+    def measured(self) -> Measured:
+        """Requests per second, p50 and p99 in ms, and the server's CPU ms per request."""
+        late = sum(s.opened_in_window for s in self.spars)
         if late:
             print(f"  ({late} spars had to be opened inside the timed window)", file=sys.stderr)
-        return wall, latencies, cpu
+        count = len(self.latencies)
+        return (
+            count / self.wall,
+            statistics.median(self.latencies) * 1000,
+            percentile(self.latencies, 0.99) * 1000,
+            None if self.cpu is None else self.cpu * 1000 / count,
+        )
+
+
+def slice_plan(per_client: int, slices: int, bare_first: bool) -> list[tuple[bool, int]]:
+    """A round's slices in the order they run: (whether the bare route's, each client's
+    attacks in it). Each side's slices add up to `per_client`; the sides take turns ABBA, the
+    bare route first when `bare_first`.
+
+    >>> slice_plan(10, 3, bare_first=True)
+    [(True, 3), (False, 3), (False, 3), (True, 3), (True, 4), (False, 4)]
+    """
+    plan = []
+    order = (True, False) if bare_first else (False, True)
+    count = max(1, min(slices, per_client))  # no slice without an attack
+    for n in range(count):
+        share = per_client * (n + 1) // count - per_client * n // count
+        plan += [(bare, share) for bare in (order if n % 2 == 0 else order[::-1])]
+    return plan
+
+
+async def drive(
+    servers: dict[bool, tuple[str, int]], clients: int, requests: int, slices: int, bare_first: bool
+) -> dict[bool, Measured]:
+    """One round: each server (True: the bare route) answers `requests` attacks in `slices`
+    slices taken in turn, ABBA (`bare_first`: the bare route's slice first), so a machine that
+    speeds up or slows down during the round favours neither side."""
+    sides = {bare: Side(url, clients, bare, pid) for bare, (url, pid) in servers.items()}
+    try:
+        per_client = max(1, requests // clients)
+        # An MSV spar of CS 65 against 70 lasts about 13.5 attacks; a spare few per client.
+        for side in sides.values():
+            await asyncio.gather(*(s.prepare(per_client // 6 + 3) for s in side.spars))
+        for bare, share in slice_plan(per_client, slices, bare_first):
+            await sides[bare].run(share)
+        return {bare: side.measured() for bare, side in sides.items()}
+    finally:
+        for side in sides.values():
+            await side.client.aclose()
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def measure(url: str, clients: int, requests: int, bare: bool, server: int) -> Measured:
-    """Requests per second, p50 and p99 in ms, and the server's CPU ms per request."""
-    wall, latencies, cpu = asyncio.run(drive(url, clients, requests, bare, server))
-    return (
-        len(latencies) / wall,
-        statistics.median(latencies) * 1000,
-        percentile(latencies, 0.99) * 1000,
-        None if cpu is None else cpu * 1000 / len(latencies),
-    )
 
 
 def shown(cpu_ms: float | None) -> str:
@@ -287,6 +332,13 @@ def main() -> None:
         default=3,
         help="rounds per client count, bare and referee alternating; the median is shown",
     )
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=10,
+        help="slices of a round, the two servers' taken in turn, ABBA (1: each side's whole "
+        "round at once, then the other's)",
+    )
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--bare-db", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -343,33 +395,29 @@ def main() -> None:
                 ]
                 service = start(command, port)
                 try:
+                    servers = {
+                        True: (f"http://127.0.0.1:{bare_port}", bare.pid),
+                        False: (f"http://127.0.0.1:{port}", service.pid),
+                    }
                     for clients in counts:
                         # Untimed: both servers' lazy imports, caches and connections are warm
                         # before the first timed round, so that round favours neither side.
-                        for bare_turn in (True, False):
-                            measure(
-                                f"http://127.0.0.1:{bare_port if bare_turn else port}",
-                                clients,
-                                max(WARM_UP, clients * 8),
-                                bare_turn,
-                                bare.pid if bare_turn else service.pid,
-                            )
-                        rounds = []
-                        for round_ in range(args.rounds):
-                            # Bare then referee, then the other way round: a machine that
-                            # speeds up or slows down during the run favours neither.
-                            pair = {}
-                            for bare_turn in (True, False) if round_ % 2 == 0 else (False, True):
-                                url = bare_port if bare_turn else port
-                                pid = bare.pid if bare_turn else service.pid
-                                pair[bare_turn] = measure(
-                                    f"http://127.0.0.1:{url}",
+                        asyncio.run(
+                            drive(servers, clients, max(WARM_UP, clients * 8), 1, bare_first=True)
+                        )
+                        rounds = [
+                            asyncio.run(
+                                drive(
+                                    servers,
                                     clients,
                                     args.requests,
-                                    bare_turn,
-                                    pid,
+                                    args.slices,
+                                    # Each round the other side first: neither is always first.
+                                    bare_first=round_ % 2 == 0,
                                 )
-                            rounds.append(pair)
+                            )
+                            for round_ in range(args.rounds)
+                        ]
                         print(row(name, clients, rounds), flush=True)
                 finally:
                     service.terminate()
