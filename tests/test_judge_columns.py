@@ -27,8 +27,9 @@ from hypothesis import strategies as st
 from referee.errors import RefereeError
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import Judgement, decide, judge_log, read_log
+from referee.transcripts.claims import roll_line
 from referee.transcripts.judgement import _markers, _targets
-from referee.transcripts.reader import _roll_line, _said_line
+from referee.transcripts.reader import _said_line
 from tests.depth import examples
 
 NAMES = ("Tarl Cabot", "PaKur", "Rask", "Bosko")
@@ -218,7 +219,7 @@ def test_the_reader_s_shared_claims_are_each_line_s_own(log: str) -> None:
     transcript = read_log(log, require_rolls=False)
     assert not transcript.joined and transcript.body == log.replace("\r\n", "\n")
     alone = [
-        _roll_line(_said_line(transcript.format, number, text), text, transcript.trust)
+        roll_line(_said_line(transcript.format, number, text), text, transcript.trust)
         for number, text in enumerate(transcript.raw, start=1)
     ]
     assert tuple(transcript.rolls) == tuple(line for line in alone if line is not None)

@@ -16,7 +16,6 @@ is marked quoted. Line numbers are the file's own, from 1.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from operator import contains
 
 from referee.errors import NotationError
 from referee.transcripts.authors import Trust
+from referee.transcripts.claims import QUOTE_MARKS, analyse, roll_line
 from referee.transcripts.decoding import (
     MAX_LOG_BYTES,
     check_text,
@@ -35,7 +35,8 @@ from referee.transcripts.decoding import (
 )
 from referee.transcripts.formats import Catalogue, Format, builtin
 from referee.transcripts.lines import LogLine, RollLines, Said
-from referee.transcripts.rolls import HostRoll, Shape, find_roll, read_roll
+from referee.transcripts.messages import block_rolls, block_said, csv_rolls, csv_said
+from referee.transcripts.rolls import HostRoll
 from referee.transcripts.sniff import (
     COUNT_CUT,
     ROLL_CUT,
@@ -63,12 +64,7 @@ __all__ = [
     "split_lines",
 ]
 
-#: A roll line is never longer than a chat message (at most 2,000 characters on Discord):
-#: longer lines are only text, which also keeps the patterns' work per line bounded.
-MAX_ROLL_LINE = 2048
-
 _TAG = re.compile(r"<[^<>\n]{0,400}>")
-_QUOTE_MARKS = (">", "((", "[[")
 
 
 @dataclass(frozen=True)
@@ -112,11 +108,11 @@ class Transcript:
     def said(self, numbers: set[int] | None = None) -> Iterator[Said]:
         """What lines say and who said them (all lines, or those numbered), in order."""
         if self.format.container == "csv":
-            yield from (s for s in _csv_said(self.body) if numbers is None or s.number in numbers)
+            yield from (s for s in csv_said(self.body) if numbers is None or s.number in numbers)
         elif self.format.blocks:
             yield from (
                 s
-                for s in _block_said(self.format, self.body)
+                for s in block_said(self.format, self.body)
                 if numbers is None or s.number in numbers
             )
         elif self.joined:
@@ -141,7 +137,7 @@ def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
     known = builtin()
     aol = known.by_name["aol"]
     said = _said_line(aol, number, text)
-    found = _roll_line(said, text, trust or Trust.of(aol.hosts), known.shapes)
+    found = roll_line(said, text, trust or Trust.of(aol.hosts), known.shapes)
     return found or LogLine(number, text)
 
 
@@ -176,9 +172,9 @@ def read_log(
         body = _html_text(body)
     parsed: dict[int, str] = {}
     if fmt.container == "csv":
-        rolls = RollLines.of(_csv_rolls(body, raw, trust, shapes))
+        rolls = RollLines.of(csv_rolls(body, raw, trust, shapes))
     elif fmt.blocks:
-        rolls = RollLines.of(_block_rolls(fmt, body, raw, trust, shapes))
+        rolls = RollLines.of(block_rolls(fmt, body, raw, trust, shapes))
     else:
         rolls, cut = _line_rolls(fmt, body, raw, trust, known, raw if body is text else None)
         wrapped = cut or skill_cut(body)
@@ -189,7 +185,7 @@ def read_log(
             notes += (f"{lines} hard-wrapped at 72 columns {were} joined to the line before",)
             # a text ending in a line end has one empty line more than the file's lines
             said = (s for s in _said_all(fmt, parsed) if s.number <= len(raw))
-            found = (_roll_line(s, raw[s.number - 1], trust, shapes) for s in said)
+            found = (roll_line(s, raw[s.number - 1], trust, shapes) for s in said)
             rolls = RollLines.of(line for line in found if line is not None)
     if require_rolls and not rolls:
         raise NotationError(_no_rolls(fmt, fit, body))
@@ -240,7 +236,7 @@ def _said_line(fmt: Format, number: int, line: str) -> Said:
             # a format file's group may take no part in a match (`(?:(?P<author>..): )?`):
             # no author then (a roll line with none is forged), no text
             text, author = match["text"] or "", match["author"]
-            quoted = text.lstrip().startswith(_QUOTE_MARKS)
+            quoted = text.lstrip().startswith(QUOTE_MARKS)
             stamp = (match.groupdict().get("stamp") or "").strip("[]() \t") or None
             who = author.strip() if author is not None else None
             return Said(number, who, text, "quote" if quoted else kind, stamp)
@@ -250,68 +246,6 @@ def _said_line(fmt: Format, number: int, line: str) -> Said:
 def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
     for number, line in lines.items():
         yield _said_line(fmt, number, line)
-
-
-#: What a roll line says about its roll, by (author, text, kind): the roll, why it is forged,
-#: whether it is a quote; None when the line says no roll. Logs repeat their lines' bodies.
-Found = tuple[HostRoll | None, str | None, bool] | None
-
-
-def _roll_line(
-    said: Said, raw: str, trust: Trust, shapes: Sequence[Shape] | None = None
-) -> LogLine | None:
-    """The roll line a line is, or None when it says no roll."""
-    found = _analyse(said, trust, shapes)
-    if found is None:
-        return None
-    roll, forged, quoted = found
-    return LogLine(said.number, raw, said.stamp, said.author, roll, forged, quoted)
-
-
-def _analyse(said: Said, trust: Trust, shapes: Sequence[Shape] | None = None) -> Found:
-    text, author = said.text, said.author
-    if len(text) > MAX_ROLL_LINE:
-        return None
-    shape = find_roll(text, shapes)
-    if shape is None:
-        return None
-    bare = _without_quote_marks(text) if said.kind == "quote" else text
-    roll = read_roll(bare, shape)
-    parsed = roll if isinstance(roll, HostRoll) else None
-    if said.kind == "quote":
-        return parsed, None, True
-    if author is None:
-        return parsed, "a roll line with no author", False
-    if said.kind == "emote":
-        return parsed, f"a host line inside an emote (/me) of {author!r}", False
-    # a host line typed after the speaker's name says so, whoever the name looks like
-    typed = text.lstrip().lower().startswith(tuple(f"{h.lower()}:" for h in trust.hosts))
-    doubt = trust.doubt(author, why=not typed)
-    if doubt is not None and typed:
-        doubt = f"a host line typed after the speaker's name {author!r}"
-    elif doubt is None and said.untagged:
-        doubt = (
-            f"posted by {author!r} with no bot tag (APP or BOT), which the chat shows after "
-            "every bot's name: a member who took a host's name"
-        )
-    if doubt is not None:
-        return parsed, doubt, False
-    if isinstance(roll, str):
-        return None, f"a broken host line ({roll})", False
-    return roll, None, False
-
-
-#: The marks around a quote: `> ` (any number) before it, `((` or `[[` before and after it.
-_QUOTE_AROUND = re.compile(r"^\s*(?:>[ \t]?)+|^\s*(?:\(\(|\[\[)\s*|\s*(?:\)\)|\]\])\s*$")
-
-
-def _without_quote_marks(text: str) -> str:
-    """A quoted line without its quote marks: `> X`, `(( X ))` and `[[ X ]]` are `X`.
-
-    >>> _without_quote_marks("(( OnlineHost: Rask rolled 1 100-sided die: 81 ))")
-    'OnlineHost: Rask rolled 1 100-sided die: 81'
-    """
-    return _QUOTE_AROUND.sub("", text).strip()
 
 
 def _line_rolls(
@@ -359,7 +293,7 @@ def _line_rolls(
         index = seen.get(tail)
         if index is None:
             said = _said_line(fmt, number, line)
-            found = _analyse(said, trust, shapes)
+            found = analyse(said, trust, shapes)
             if found is None:
                 index = -1
                 cut = cut or ROLL_CUT.search(line) is not None
@@ -384,134 +318,3 @@ def _split_pattern(prefix: re.Pattern[str] | None) -> re.Pattern[str]:
     if prefix is None:
         return re.compile(r"()?([^\n]*)")
     return re.compile(f"({prefix.pattern})?([^\\n]*)", prefix.flags)
-
-
-def _block_rolls(
-    fmt: Format, body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
-) -> list[LogLine]:
-    """The roll lines of a format with author headers (a message may span lines)."""
-    assert fmt.header is not None
-    rolls: list[LogLine] = []
-    author: str | None = None
-    stamp: str | None = None
-    message: list[tuple[int, str]] = []
-    untagged = False
-    for number, line in enumerate(body.split("\n"), start=1):
-        header = fmt.header.fullmatch(line)
-        if header is None and (not line.strip() or _is_system(fmt, line)):
-            rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
-            message = []
-        elif header is None:
-            message.append((number, line))
-        else:
-            rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
-            author, stamp, message = _header_author(header), header["stamp"], []
-            untagged = _untagged(header)
-    rolls += _message_rolls(message, author, stamp, trust, raw, shapes, untagged)
-    return rolls
-
-
-def _header_author(header: re.Match[str]) -> str | None:
-    """A header's author; None when its group took no part (a format file's optional one)."""
-    author = header["author"]
-    return author.strip() if author is not None else None
-
-
-def _untagged(header: re.Match[str]) -> bool:
-    """Whether a header lacks the bot tag its format shows after every bot's name (a `bot`
-    group: Discord's APP or BOT in a copy from its window)."""
-    return "bot" in header.re.groupindex and header["bot"] is None
-
-
-def _is_system(fmt: Format, line: str) -> bool:
-    return fmt.system is not None and fmt.system.fullmatch(line) is not None
-
-
-def _message_rolls(
-    message: list[tuple[int, str]],
-    author: str | None,
-    stamp: str | None,
-    trust: Trust,
-    raw: Sequence[str],
-    shapes: Sequence[Shape],
-    untagged: bool,
-) -> list[LogLine]:
-    """The rolls in one message: each line alone, or a bot's answer over two or three lines
-    (Avrae: the roller, the result, the total); `untagged`: its header has no bot tag where
-    its format shows one (`Said.untagged`)."""
-    out: list[LogLine] = []
-    index = 0
-    while index < len(message):
-        number, line = message[index]
-        span = 1
-        if find_roll(line, shapes) is None:
-            # only Avrae's answer goes on below its first line (`**Result**`, `**Total**`); any
-            # other roll is on a line of its own, and reported on that line
-            more = [text for _, text in message[index + 1 : index + 3]]
-            if not more or not more[0].startswith("**Result**"):
-                index += 1
-                continue
-            span = 3 if len(more) == 2 and more[1].startswith("**Total**") else 2
-            line = "\n".join([line, *more][:span])
-            if find_roll(line, shapes) is None:
-                index += 1
-                continue
-        kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-        said = Said(number, author, line, kind, stamp, untagged)
-        found = _roll_line(said, raw[number - 1], trust, shapes)
-        if found is not None:
-            out.append(found)
-        index += span if found is not None else 1
-    return out
-
-
-def _block_said(fmt: Format, body: str) -> Iterator[Said]:
-    assert fmt.header is not None
-    author: str | None = None
-    untagged = False
-    for number, line in enumerate(body.split("\n"), start=1):
-        header = fmt.header.fullmatch(line)
-        if header is not None:
-            author, untagged = _header_author(header), _untagged(header)
-        elif line.strip() and not _is_system(fmt, line):
-            kind = "quote" if line.startswith(_QUOTE_MARKS) else "speech"
-            yield Said(number, author, line, kind if author else "text", untagged=untagged)
-
-
-def _csv_said(body: str) -> Iterator[Said]:
-    import csv  # loaded for a CSV log alone, as in `_csv_rolls`
-
-    reader = csv.reader(io.StringIO(body))
-    start = 1
-    try:
-        for record in reader:
-            number, start = start, reader.line_num + 1
-            if len(record) >= 4 and record[0] != "AuthorID":
-                kind = "quote" if record[3].lstrip().startswith(_QUOTE_MARKS) else "speech"
-                yield Said(number, record[1], record[3], kind, record[2])
-    except csv.Error:
-        return
-
-
-def _csv_rolls(
-    body: str, raw: Sequence[str], trust: Trust, shapes: Sequence[Shape]
-) -> list[LogLine]:
-    """DiscordChatExporter's CSV: one record per message, the content may span lines."""
-    import csv  # loaded for a CSV log alone
-
-    reader = csv.reader(io.StringIO(body))
-    rolls: list[LogLine] = []
-    start = 1
-    try:
-        for record in reader:
-            number, start = start, reader.line_num + 1
-            if len(record) < 4 or record[0] == "AuthorID":
-                continue
-            kind = "quote" if record[3].lstrip().startswith(_QUOTE_MARKS) else "speech"
-            said = Said(number, record[1], record[3], kind, record[2])
-            found = _roll_line(said, raw[number - 1], trust, shapes)
-            if found is not None:
-                rolls.append(found)
-    except csv.Error as err:
-        raise NotationError(f"the CSV log is broken at line {start}: {err}") from None
-    return rolls
