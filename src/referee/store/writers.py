@@ -315,8 +315,9 @@ class WriterConnection:
         self._connection: Connection | None = None
         #: The driver's connection under it (sqlite3's), while there is one.
         self.driver: Any = None
-        #: The busy timeout (ms) the connection had from the pool, set back by `close`.
-        self.busy_ms = BUSY_TIMEOUT_S * 1000
+        #: The busy timeout (ms) the connection had from the pool, read when it is made (`get`)
+        #: and set back by `close`.
+        self.busy_ms = 0
 
     def get(self) -> Connection:
         """The connection (a new one if there is none, or the last one broke); `driver` is
