@@ -28,8 +28,8 @@ from referee.errors import RefereeError
 from referee.systems.msv.rules import rules_from_mapping
 from referee.transcripts import Judgement, decide, judge_log, read_log
 from referee.transcripts.claims import roll_line
-from referee.transcripts.judgement import _markers, _targets
-from referee.transcripts.reader import _said_line
+from referee.transcripts.judgement import service_markers, target_book
+from referee.transcripts.reader import said_line
 from tests.depth import examples
 
 NAMES = ("Tarl Cabot", "PaKur", "Rask", "Bosko")
@@ -219,7 +219,7 @@ def test_the_reader_s_shared_claims_are_each_line_s_own(log: str) -> None:
     transcript = read_log(log, require_rolls=False)
     assert not transcript.joined and transcript.body == log.replace("\r\n", "\n")
     alone = [
-        roll_line(_said_line(transcript.format, number, text), text, transcript.trust)
+        roll_line(said_line(transcript.format, number, text), text, transcript.trust)
         for number, text in enumerate(transcript.raw, start=1)
     ]
     assert tuple(transcript.rolls) == tuple(line for line in alone if line is not None)
@@ -234,8 +234,8 @@ def test_deciding_the_shared_claims_is_deciding_each_line(log: str, threshold: i
     except RefereeError:  # no announcement, or a fighter who never rolls
         return
     transcript, fighters = case.transcript, case.verdict.fighters
-    markers = _markers(transcript) if "nonce" in transcript.body else []
-    targets = _targets(transcript, fighters) if len(fighters) > 2 else None
+    markers = service_markers(transcript) if "nonce" in transcript.body else []
+    targets = target_book(transcript, fighters) if len(fighters) > 2 else None
     alone = decide(list(transcript.rolls), fighters, rules, None, markers, targets)
     ours = case.verdict
     assert tuple(alone.rolls) == tuple(ours.rolls)
@@ -247,11 +247,6 @@ def test_deciding_the_shared_claims_is_deciding_each_line(log: str, threshold: i
         ours.attacks,
         ours.order,
     )
-
-
-if __name__ == "__main__":
-    for name, case in sorted(CASES.items()):
-        print(f"    {name!r}: {outcome(*case)!r},")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -270,3 +265,8 @@ def test_anomalies_are_made_in_the_order_of_their_lines_found_first_first(seed: 
         anomalies.add(line, (Kind.FORGED, f"reason {index}"))
     expected = sorted(zip(lines, range(60), strict=True))
     assert [(a.line, int(a.reason.split()[1])) for a in anomalies] == expected
+
+
+if __name__ == "__main__":
+    for name, case in sorted(CASES.items()):
+        print(f"    {name!r}: {outcome(*case)!r},")

@@ -115,8 +115,8 @@ def _judge(
     receipts = any(
         roll is not None and roll.nonce is not None for _, roll, _, _ in transcript.rolls.claims
     ) and (bool(transcript.joined) or "nonce" in transcript.body)
-    markers = _markers(transcript) if ledger is None and receipts else []
-    targets = _targets(transcript, chosen) if len(chosen) > 2 else None
+    markers = service_markers(transcript) if ledger is None and receipts else []
+    targets = target_book(transcript, chosen) if len(chosen) > 2 else None
     verdict = decide(transcript.rolls, chosen, rules, ledger, markers, targets)
     if transcript.notes:
         verdict = replace(verdict, notes=transcript.notes + verdict.notes)
@@ -298,7 +298,7 @@ def _check_rolls(
         )
 
 
-def _markers(transcript: Transcript) -> list[Marker]:
+def service_markers(transcript: Transcript) -> list[Marker]:
     """The service's seed rotations and commitments in the log, for the receipts."""
     markers = []
     for said in transcript.said(transcript.grep(_SERVICE_WORDS)):
@@ -311,7 +311,9 @@ def _markers(transcript: Transcript) -> list[Marker]:
     return markers
 
 
-def _targets(transcript: Transcript, fighters: Sequence[Fighter]) -> TargetBook:
+def target_book(transcript: Transcript, fighters: Sequence[Fighter]) -> TargetBook:
+    """Every line that names the target of an attack, from the speech and emotes that name a
+    fighter (MSV-6: how `decide` tells whom an attack of a group spar is aimed at)."""
     names = [f.name for f in fighters]
     said = transcript.said(transcript.grep(mentions(names)))
     # A member named as a host (no bot tag) declares nothing for it.

@@ -119,7 +119,7 @@ class Transcript:
             lines = self.joined
             wanted = sorted(lines) if numbers is None else sorted(n for n in numbers if n in lines)
             for number in wanted:
-                yield _said_line(self.format, number, lines[number])
+                yield said_line(self.format, number, lines[number])
         else:
             # only the lines up to the last one asked for are split off the text
             last = -1 if numbers is None else max(numbers, default=0)
@@ -129,14 +129,14 @@ class Transcript:
             else:
                 wanted = sorted(n for n in numbers if 1 <= n <= min(last, len(split)))
             for number in wanted:
-                yield _said_line(self.format, number, split[number - 1])
+                yield said_line(self.format, number, split[number - 1])
 
 
 def read_line(number: int, text: str, trust: Trust | None = None) -> LogLine:
     """One line of an AOL-style log (a speaker prefix, any time stamp)."""
     known = builtin()
     aol = known.by_name["aol"]
-    said = _said_line(aol, number, text)
+    said = said_line(aol, number, text)
     found = roll_line(said, text, trust or Trust.of(aol.hosts), known.shapes)
     return found or LogLine(number, text)
 
@@ -225,7 +225,7 @@ def _no_rolls(fmt: Format, fit: Fit, body: str) -> str:
     )
 
 
-def _said_line(fmt: Format, number: int, line: str) -> Said:
+def said_line(fmt: Format, number: int, line: str) -> Said:
     """Who said one line of a line-by-line format, and what."""
     if fmt.system is not None and fmt.system.fullmatch(line):
         return Said(number, None, line, "system")
@@ -245,7 +245,7 @@ def _said_line(fmt: Format, number: int, line: str) -> Said:
 
 def _said_all(fmt: Format, lines: dict[int, str]) -> Iterator[Said]:
     for number, line in lines.items():
-        yield _said_line(fmt, number, line)
+        yield said_line(fmt, number, line)
 
 
 def _line_rolls(
@@ -292,7 +292,7 @@ def _line_rolls(
         tail = parts[tail_group]
         index = seen.get(tail)
         if index is None:
-            said = _said_line(fmt, number, line)
+            said = said_line(fmt, number, line)
             found = analyse(said, trust, shapes)
             if found is None:
                 index = -1
